@@ -1,0 +1,35 @@
+// Flags shared by every command that reads objects (output contract, "Common flags").
+import {Flags} from '@oclif/core'
+
+export const sourceFlags = {
+  filename: Flags.string({
+    char: 'f',
+    multiple: true,
+    summary: 'YAML/JSON file, directory (recursive) or - for stdin; repeatable. Without it, the live cluster is read.',
+    helpGroup: 'SOURCE',
+  }),
+  kubeconfig: Flags.string({summary: 'Path to the kubeconfig file (as kubectl).', helpGroup: 'SOURCE'}),
+  context: Flags.string({summary: 'The kubeconfig context to use (as kubectl).', helpGroup: 'SOURCE'}),
+  namespace: Flags.string({char: 'n', summary: 'Namespace (default: the context\'s, or "default").', helpGroup: 'SOURCE'}),
+  'all-namespaces': Flags.boolean({char: 'A', summary: 'Every namespace.', helpGroup: 'SOURCE'}),
+  selector: Flags.string({
+    char: 'l',
+    summary: 'Only controllers whose labels match this selector (kubectl syntax: a=b,c!=d,e in (f,g),!h).',
+    helpGroup: 'SOURCE',
+  }),
+  now: Flags.string({
+    summary: 'RFC 3339 time the controllers\' clock rules use (minReadySeconds, ready-time ranking). Default: the real clock.',
+    helpGroup: 'PLANNING',
+  }),
+  'feature-gates': Flags.string({
+    summary: 'Feature gates as kube-controller-manager takes them, e.g. PodDeletionCost=false. Defaults are upstream 1.36\'s.',
+    helpGroup: 'PLANNING',
+  }),
+}
+
+export const outputFlag = (options: readonly string[] = ['table', 'json', 'yaml']) =>
+  Flags.string({
+    char: 'o',
+    summary: `Output format: ${options.join(', ')}. Default: table on a terminal, json otherwise.`,
+    options: [...options],
+  })

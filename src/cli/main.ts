@@ -1,0 +1,41 @@
+// Entry point behind bin/run.js and bin/dev.js: runs oclif, and turns every error into one line on
+// stderr and an exit code from the one table (usage errors included: 1, never oclif's 2).
+import {Errors, flush, run as runOclif} from '@oclif/core'
+
+import {InternalError, StalePlanError, UserError} from '../errors.js'
+import {ExitCode} from './exit-codes.js'
+
+export async function run(argv: string[], binUrl: string, opts: {development?: boolean} = {}): Promise<void> {
+  if (opts.development) process.env.NODE_ENV ??= 'development'
+  try {
+    await runOclif(argv, binUrl)
+    await flush()
+  } catch (error) {
+    const {code, line} = describeFailure(error)
+    if (line) process.stderr.write(`${line}\n`)
+    if (process.env.KCTL_DEBUG && error instanceof Error && error.stack && code !== ExitCode.Ok) {
+      process.stderr.write(`${error.stack}\n`)
+      if (error.cause instanceof Error && error.cause.stack) process.stderr.write(`caused by: ${error.cause.stack}\n`)
+    }
+    process.exitCode = code
+  }
+}
+
+/** Maps anything thrown to its exit code and the single line the user sees. */
+export function describeFailure(error: unknown): {code: number; line?: string} {
+  if (error instanceof Errors.ExitError) return {code: error.oclif.exit ?? ExitCode.Ok}
+  if (error instanceof UserError) return {code: ExitCode.Error, line: `error: ${error.line}`}
+  if (error instanceof StalePlanError) return {code: ExitCode.Refused, line: `error: ${error.message}`}
+  if (error instanceof InternalError) {
+    return {code: ExitCode.Error, line: `internal error (a bug in kctl, please report it): ${error.message}`}
+  }
+  if (error instanceof Errors.CLIError) {
+    // Flag parsing and unknown commands: oclif says exit 2, the contract says 1.
+    const message = error.message.split('\n').filter((l) => l.trim() !== '')
+    const first = message[0] ?? 'invalid command line'
+    const hint = /see more help with --help/i.test(error.message) ? '' : ' (see --help)'
+    return {code: ExitCode.Error, line: `error: ${first.trim()}${hint}`}
+  }
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error)
+  return {code: ExitCode.Error, line: `internal error (a bug in kctl, please report it): ${message}; rerun with KCTL_DEBUG=1 for details`}
+}

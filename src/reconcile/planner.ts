@@ -1,0 +1,237 @@
+// One sync of the ReplicaSet / ReplicationController controller, for every controller of a
+// snapshot: ReplicaSetController.syncReplicaSet and manageReplicas
+// (pkg/controller/replicaset/replica_set.go). Pure: the clock and gates come in as options.
+//
+// Assumed, because a stateless reader cannot know them (controller-semantics Appendix C):
+// expectations are satisfied, adoption/release patches and API calls succeed.
+import type {PodView, Snapshot, Workload} from '../model/objects.js'
+import {
+  type Action,
+  type ControllerPlan,
+  type DeleteAction,
+  PLAN_API_VERSION,
+  type PlannerOptions,
+  type PlanSummary,
+  type ReconcilePlan,
+} from '../model/plan.js'
+import {createAction} from './create.js'
+import {claimPods} from './ownership.js'
+import {PodIndex} from './pod-index.js'
+import {controllerOf, isPodActive} from './pods.js'
+import {choosePodsToDelete, type RankContext, rankPods} from './rank.js'
+import {deleteReasons} from './reasons.js'
+import {type CompiledSelector, compileLabelSelector, SelectorError, selectorMatches} from './selector.js'
+import {calculateStatus, currentStatus, statusToWrite} from './status.js'
+import {parseRfc3339} from './time.js'
+
+export function planSnapshot(snapshot: Snapshot, options: PlannerOptions): ReconcilePlan {
+  const now = parseRfc3339(options.now)
+  if (now === undefined) throw new RangeError(`options.now is not RFC 3339: ${options.now}`)
+  const index = new PodIndex(snapshot.pods)
+  const world: World = {index, siblingsByOwner: groupByController(snapshot.replicaSets), options, now}
+  const controllers = [...snapshot.workloads].sort(byKindNamespaceName).map((w) => planController(w, world))
+  return {
+    apiVersion: PLAN_API_VERSION,
+    kind: 'ReconcilePlan',
+    now: options.now,
+    source: snapshot.source,
+    controllers,
+    summary: summarize(controllers),
+    ignored: {...snapshot.ignored},
+    options,
+  }
+}
+
+interface World {
+  index: PodIndex
+  /** ReplicaSets (and RCs) by the UID of their controller owner: the siblings of getReplicaSetsWithSameController. */
+  siblingsByOwner: Map<string, Workload[]>
+  options: PlannerOptions
+  now: bigint
+}
+
+function planController(workload: Workload, world: World): ControllerPlan {
+  const {options, now, index} = world
+  const warnings: string[] = []
+  const base = {
+    kind: workload.kind,
+    apiVersion: workload.apiVersion,
+    namespace: workload.namespace,
+    name: workload.name,
+    uid: workload.uid,
+    resourceVersion: workload.resourceVersion,
+    desired: workload.replicas,
+  }
+
+  let selector: CompiledSelector
+  try {
+    selector = compileLabelSelector(workload.selector)
+  } catch (error) {
+    // syncReplicaSet logs the conversion error and returns without requeue: nothing happens.
+    if (!(error instanceof SelectorError)) throw error
+    warnings.push(`invalid selector (${error.message}): the controller skips every sync of it`)
+    return {...base, active: 0, diff: 0, actions: [], pending: 0, status: currentStatus(workload), warnings, inSync: true}
+  }
+
+  const candidates = index.claimCandidates(workload.namespace, workload.uid)
+  const claim = claimPods(workload, selector, candidates.filter(isPodActive))
+  const activePods = claim.claimed
+  const diff = activePods.length - workload.replicas
+  const deleting = workload.deletionTimestamp !== undefined
+
+  const actions: Action[] = []
+  for (const pod of claim.adopted) actions.push({type: 'adopt', pod: pod.name, uid: pod.uid, resourceVersion: pod.resourceVersion})
+  for (const pod of claim.released) actions.push({type: 'release', pod: pod.name, uid: pod.uid, resourceVersion: pod.resourceVersion})
+
+  let pending = 0
+  let manageError: string | undefined
+  if (deleting) {
+    pending = Math.abs(diff)
+    warnings.push('being deleted: the controller creates, deletes, adopts and releases nothing')
+  } else if (diff < 0) {
+    const n = Math.min(-diff, options.burstReplicas)
+    const create = createAction(workload)
+    if (create.error) {
+      // slowStartBatch: the first batch (one pod) fails, so no further batch is tried.
+      actions.push(create)
+      manageError = create.error
+      pending = -diff - 1
+    } else {
+      for (let i = 0; i < n; i++) actions.push(createAction(workload))
+      pending = -diff - n
+    }
+  } else if (diff > 0) {
+    const n = Math.min(diff, options.burstReplicas)
+    actions.push(...deleteActions(workload, activePods, n, world))
+    pending = diff - n
+  }
+
+  const computed = calculateStatus({
+    workload,
+    activePods,
+    namespacePods: candidates,
+    selector,
+    manageError,
+    now,
+    terminatingReplicasGate: options.featureGates.DeploymentReplicaSetTerminatingReplicas,
+  })
+  const written = statusToWrite(workload, computed)
+  if (written) actions.push({type: 'updateStatus', from: currentStatus(workload), to: written})
+
+  warnings.push(...overlapWarnings(index.controlledByOthers(workload.namespace, workload.uid, selector).filter(isPodActive)))
+  if (!selectorMatches(selector, workload.template.labels)) {
+    warnings.push('the selector does not match the template\'s labels: pods it creates are never counted, so it keeps creating')
+  }
+
+  return {
+    ...base,
+    active: activePods.length,
+    diff,
+    actions,
+    pending,
+    status: written ?? currentStatus(workload),
+    warnings,
+    inSync: actions.length === 0 && pending === 0,
+  }
+}
+
+/** manageReplicas, diff > 0: rank against related pods, delete the first n. */
+function deleteActions(workload: Workload, activePods: PodView[], n: number, world: World): DeleteAction[] {
+  const ctx: RankContext = {now: world.now, gates: world.options.featureGates}
+  const related = relatedPods(workload, world)
+  const ranked = rankPods(activePods, related, ctx)
+  const choice = choosePodsToDelete(ranked, n, ctx)
+  const firstKept = choice.ordered[n]
+  return choice.victims.map((victim) => {
+    const decidedBy = choice.decidedBy.get(victim.pod.uid) ?? 'all'
+    const tie = choice.ties.get(victim.pod.uid)?.map((p) => p.pod.name)
+    const action: DeleteAction = {
+      type: 'delete',
+      pod: victim.pod.name,
+      uid: victim.pod.uid,
+      resourceVersion: victim.pod.resourceVersion,
+      decidedBy,
+      reasons: deleteReasons({
+        decidedBy,
+        victim: victim.facts,
+        kept: firstKept && {name: firstKept.pod.name, facts: firstKept.facts},
+        tie,
+        now: world.now,
+        desired: workload.replicas,
+      }),
+      facts: victim.facts,
+    }
+    if (tie) action.tie = tie
+    return action
+  })
+}
+
+/**
+ * getIndirectlyRelatedPods: pods matching the selector of any ReplicaSet with the same controller
+ * owner (normally the Deployment), de-duplicated by UID. None for a controller without an owner.
+ */
+function relatedPods(workload: Workload, world: World): PodView[] {
+  const owner = controllerOf(workload)
+  if (!owner) return []
+  const seen = new Set<string>()
+  const related: PodView[] = []
+  for (const sibling of world.siblingsByOwner.get(owner.uid) ?? []) {
+    if (sibling.kind !== workload.kind) continue
+    let selector: CompiledSelector
+    try {
+      selector = compileLabelSelector(sibling.selector)
+    } catch {
+      continue // an invalid selector matches no pods
+    }
+    for (const pod of world.index.matching(sibling.namespace, selector)) {
+      if (seen.has(pod.uid)) continue
+      seen.add(pod.uid)
+      related.push(pod)
+    }
+  }
+  return related
+}
+
+/** Pods our selector matches that another controller holds: the controllers overlap (kubernetes#2210). */
+function overlapWarnings(foreign: readonly PodView[]): string[] {
+  const owners = new Map<string, string[]>()
+  for (const pod of foreign) {
+    const ref = controllerOf(pod)!
+    const key = `${ref.kind}/${ref.name}`
+    owners.set(key, [...(owners.get(key) ?? []), pod.name])
+  }
+  return [...owners].map(
+    ([owner, pods]) =>
+      `${pods.length} active pod${pods.length === 1 ? '' : 's'} matching the selector ${pods.length === 1 ? 'is' : 'are'} controlled by ${owner} (${pods.join(', ')}): overlapping controllers; they are ignored here`,
+  )
+}
+
+function groupByController(workloads: readonly Workload[]): Map<string, Workload[]> {
+  const groups = new Map<string, Workload[]>()
+  for (const w of workloads) {
+    const ref = controllerOf(w)
+    if (!ref) continue
+    const group = groups.get(ref.uid)
+    if (group) group.push(w)
+    else groups.set(ref.uid, [w])
+  }
+  return groups
+}
+
+function byKindNamespaceName(a: Workload, b: Workload): number {
+  return cmp(a.kind, b.kind) || cmp(a.namespace, b.namespace) || cmp(a.name, b.name)
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+function summarize(controllers: readonly ControllerPlan[]): PlanSummary {
+  const summary: PlanSummary = {controllers: controllers.length, inSync: 0, create: 0, delete: 0, adopt: 0, release: 0, updateStatus: 0, pending: 0}
+  for (const c of controllers) {
+    if (c.inSync) summary.inSync++
+    summary.pending += c.pending
+    for (const a of c.actions) summary[a.type]++
+  }
+  return summary
+}

@@ -1,0 +1,92 @@
+// Time as the controllers see it. Object timestamps are metav1.Time — whole seconds only (the
+// fraction is dropped on the wire); the controller's own "now" keeps full precision. Both are held
+// as BigInt nanoseconds since the epoch so differences are exact.
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$/
+
+const NS_PER_SECOND = 1_000_000_000n
+
+/** Parses RFC 3339 (up to nanoseconds) to nanoseconds since the epoch; undefined when malformed. */
+export function parseRfc3339(text: string): bigint | undefined {
+  const m = RFC3339.exec(text)
+  if (!m) return undefined
+  const [, y, mo, d, h, mi, s, frac, zone] = m
+  const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s))
+  if (Number.isNaN(ms)) return undefined
+  // Date.UTC rolls invalid dates over (Feb 30 → Mar 2); reject them like time.Parse does.
+  const check = new Date(ms)
+  if (check.getUTCDate() !== Number(d) || check.getUTCMonth() !== Number(mo) - 1 || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) {
+    return undefined
+  }
+  let offsetSeconds = 0
+  if (zone !== 'Z' && zone !== 'z') {
+    const sign = zone[0] === '-' ? -1 : 1
+    offsetSeconds = sign * (Number(zone.slice(1, 3)) * 3600 + Number(zone.slice(4, 6)) * 60)
+  }
+  const nanos = frac ? BigInt(frac.padEnd(9, '0')) : 0n
+  return (BigInt(ms / 1000) - BigInt(offsetSeconds)) * NS_PER_SECOND + nanos
+}
+
+/** A metav1.Time as the controller reads it: whole seconds. */
+export function objectTime(text: string | undefined): bigint | undefined {
+  if (!text) return undefined
+  const ns = parseRfc3339(text)
+  return ns === undefined ? undefined : (ns / NS_PER_SECOND) * NS_PER_SECOND - (ns < 0n && ns % NS_PER_SECOND !== 0n ? NS_PER_SECOND : 0n)
+}
+
+export function formatRfc3339(ns: bigint): string {
+  const seconds = ns / NS_PER_SECOND
+  const frac = ns % NS_PER_SECOND
+  const base = new Date(Number(seconds) * 1000).toISOString().slice(0, 19)
+  return frac === 0n ? `${base}Z` : `${base}.${frac.toString().padStart(9, '0').replace(/0+$/, '')}Z`
+}
+
+export function seconds(n: number): bigint {
+  return BigInt(n) * NS_PER_SECOND
+}
+
+/**
+ * The base-2 logarithmic age bucket of `t` at `now`, as logarithmicRankDiff (controller_utils.go)
+ * computes it: int64(math.Log2(float64(now − t))) in nanoseconds, −1 when the age is not positive.
+ * math.Log2 is reproduced (frexp, then Log(frac)·Log2E + exp) so boundaries fall where Go's do.
+ */
+export function logBucket(t: bigint, now: bigint): number {
+  const age = now - t
+  if (age <= 0n) return -1
+  return Math.trunc(goLog2(Number(age)))
+}
+
+function goLog2(x: number): number {
+  const [frac, exp] = frexp(x)
+  if (frac === 0.5) return exp - 1 // exact powers of two
+  return Math.log(frac) * Math.LOG2E + exp
+}
+
+/** math.Frexp for positive finite x: x = frac · 2^exp with frac in [0.5, 1). */
+function frexp(x: number): [number, number] {
+  let exp = Math.max(-1023, Math.floor(Math.log2(x)) + 1)
+  let frac = x * 2 ** -exp
+  // Math.log2 may be off by one near powers of two; normalise.
+  while (frac < 0.5) {
+    frac *= 2
+    exp--
+  }
+  while (frac >= 1) {
+    frac /= 2
+    exp++
+  }
+  return [frac, exp]
+}
+
+/** A short human age: 45s, 3m20s, 2h5m, 3d4h. */
+export function formatAge(ns: bigint): string {
+  let s = Number(ns / NS_PER_SECOND)
+  const neg = s < 0
+  if (neg) s = -s
+  const d = Math.floor(s / 86400)
+  const h = Math.floor((s % 86400) / 3600)
+  const m = Math.floor((s % 3600) / 60)
+  const sec = s % 60
+  const text = d > 0 ? `${d}d${h ? `${h}h` : ''}` : h > 0 ? `${h}h${m ? `${m}m` : ''}` : m > 0 ? `${m}m${sec ? `${sec}s` : ''}` : `${sec}s`
+  return neg ? `-${text}` : text
+}
