@@ -30,6 +30,7 @@ export function planSnapshot(snapshot: Snapshot, options: PlannerOptions): Recon
   const index = new PodIndex(snapshot.pods)
   const world: World = {index, siblingsByOwner: groupByController(snapshot.replicaSets), options, now}
   const controllers = [...snapshot.workloads].sort(byKindNamespaceName).map((w) => planController(w, world))
+  warnContestedAdoptions(controllers)
   return {
     apiVersion: PLAN_API_VERSION,
     kind: 'ReconcilePlan',
@@ -204,6 +205,25 @@ function overlapWarnings(foreign: readonly PodView[]): string[] {
     ([owner, pods]) =>
       `${pods.length} active pod${pods.length === 1 ? '' : 's'} matching the selector ${pods.length === 1 ? 'is' : 'are'} controlled by ${owner} (${pods.join(', ')}): overlapping controllers; they are ignored here`,
   )
+}
+
+/**
+ * An orphan two controllers both match goes to whichever syncs first (the loser's adoption patch is
+ * refused because a controller ref exists); each plan counts it, so say so on both.
+ */
+function warnContestedAdoptions(controllers: ControllerPlan[]): void {
+  const adopters = new Map<string, ControllerPlan[]>()
+  for (const c of controllers) {
+    for (const a of c.actions) if (a.type === 'adopt') adopters.set(a.uid, [...(adopters.get(a.uid) ?? []), c])
+  }
+  for (const [uid, plans] of adopters) {
+    if (plans.length < 2) continue
+    for (const plan of plans) {
+      const pod = plan.actions.find((a) => a.type === 'adopt' && a.uid === uid) as {pod: string}
+      const others = plans.filter((p) => p !== plan).map((p) => `${p.kind}/${p.name}`).join(', ')
+      plan.warnings.push(`orphan pod ${pod.pod} also matches ${others}: whichever controller syncs first adopts it, and the other's plan changes`)
+    }
+  }
 }
 
 function groupByController(workloads: readonly Workload[]): Map<string, Workload[]> {

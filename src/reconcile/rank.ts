@@ -132,38 +132,81 @@ export interface DeletionChoice {
   ties: Map<string, RankedPod[]>
 }
 
+/** Pods analysed around the cut for ties; beyond it the sorted order is taken as decided. */
+const TIE_WINDOW = 1000
+
 /**
  * getPodsToDelete: with n ≥ the number of candidates all go unranked; otherwise sort by the
- * comparator and take the first n. Our sort is a stable merge sort with the pod name as a last
- * resort, so the output is deterministic; where upstream's unstable sort could choose differently
- * (pods equal under Less straddling the cut), the victims carry the tie.
+ * comparator and take the first n.
+ *
+ * Go's sort.Sort is unstable and Less is not even a consistent order (the UID tie-break applies
+ * only inside one age bucket, so three pods can beat each other in a circle), so which pods go can
+ * depend on the informer's list order. We find what is decided: let "x may precede y" be
+ * Less(x, y) or x, y equal. Its strongly connected components are totally ordered (every pair is
+ * compared), and sorting by how many pods each may precede lists them contiguously. If the cut falls
+ * inside a component, every pod of it is in the `tie`: the controller may delete any of them.
  */
 export function choosePodsToDelete(candidates: readonly RankedPod[], n: number, ctx: RankContext): DeletionChoice {
   if (n >= candidates.length) {
     const decidedBy = new Map(candidates.map((c) => [c.pod.uid, 'all' as DecidedBy]))
     return {victims: [...candidates], ordered: [...candidates], decidedBy, ties: new Map()}
   }
-  const ordered = [...candidates].sort((a, b) => {
+  const sorted = [...candidates].sort((a, b) => {
     if (compareForDeletion(a, b, ctx).less) return -1
     if (compareForDeletion(b, a, ctx).less) return 1
     return a.pod.name < b.pod.name ? -1 : a.pod.name > b.pod.name ? 1 : 0
   })
+  const from = Math.max(0, n - TIE_WINDOW)
+  const window = sorted.slice(from, n + TIE_WINDOW)
+  const {order, tieStart, tieEnd} = components(window, n - from, ctx)
+  const ordered = [...sorted.slice(0, from), ...order, ...sorted.slice(from + window.length)]
   const victims = ordered.slice(0, n)
-  const kept = ordered.slice(n)
+  const tie = from + tieStart < n ? ordered.slice(from + tieStart, from + tieEnd) : []
   const decidedBy = new Map<string, DecidedBy>()
   const ties = new Map<string, RankedPod[]>()
-  const undecided = (x: RankedPod, y: RankedPod) => !compareForDeletion(x, y, ctx).less
+  // Victims are decided against the first kept pod outside the tie (or, if none, the first kept).
+  const against = ordered[from + tieEnd] ?? ordered[n]
   for (const victim of victims) {
-    // Kept pods this victim is not strictly ahead of: the real controller may keep the victim instead.
-    const rivals = kept.filter((k) => undecided(victim, k))
-    if (rivals.length > 0) {
-      const members = ordered.filter((p) => p === victim || rivals.includes(p) || (undecided(p, victim) && undecided(victim, p)))
-      ties.set(victim.pod.uid, members)
-    }
-    const firstDecided = kept.find((k) => !rivals.includes(k))
-    const against = firstDecided ?? kept[0]
-    // Equal on every rule: name the last one upstream consulted (the creation time); `tie` says the rest.
+    if (tie.includes(victim)) ties.set(victim.pod.uid, tie)
+    // Equal on every rule: name the last rule upstream consulted (creation time); `tie` says the rest.
     decidedBy.set(victim.pod.uid, compareForDeletion(victim, against, ctx).rule ?? 'created')
   }
   return {victims, ordered, decidedBy, ties}
+}
+
+/**
+ * Orders `pods` by strongly connected component of "may precede" and returns the component
+ * around position `cut` as [tieStart, tieEnd) — empty (tieStart = tieEnd = cut) when the cut falls
+ * between components.
+ */
+function components(pods: readonly RankedPod[], cut: number, ctx: RankContext): {order: RankedPod[]; tieStart: number; tieEnd: number} {
+  const m = pods.length
+  const less = new Uint8Array(m * m)
+  for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) if (i !== j && compareForDeletion(pods[i], pods[j], ctx).less) less[i * m + j] = 1
+  const mayPrecede = (i: number, j: number) => i !== j && (less[i * m + j] === 1 || less[j * m + i] === 0)
+  const score = Array.from({length: m}, (_, i) => {
+    let s = 0
+    for (let j = 0; j < m; j++) if (mayPrecede(i, j)) s++
+    return s
+  })
+  const idx = Array.from({length: m}, (_, i) => i).sort((a, b) => score[b] - score[a] || a - b)
+  // A prefix is closed (a union of whole components) when no pod outside may precede one inside.
+  const closed = [true]
+  let inward = 0
+  const inside = new Uint8Array(m)
+  for (let k = 0; k < m; k++) {
+    const v = idx[k]
+    for (let j = 0; j < m; j++) {
+      if (j === v) continue
+      if (inside[j] && mayPrecede(v, j)) inward--
+      if (!inside[j] && mayPrecede(j, v)) inward++
+    }
+    inside[v] = 1
+    closed.push(inward === 0)
+  }
+  let tieStart = cut
+  while (!closed[tieStart]) tieStart--
+  let tieEnd = cut
+  while (!closed[tieEnd]) tieEnd++
+  return {order: idx.map((i) => pods[i]), tieStart, tieEnd}
 }

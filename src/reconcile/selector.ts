@@ -162,7 +162,11 @@ export function compileLabelSelector(selector: LabelSelector): CompiledSelector 
   if (Object.keys(labels).length + expressions.length === 0) return EVERYTHING
   const requirements: Requirement[] = []
   for (const key of Object.keys(labels).sort()) requirements.push({key, operator: 'In', values: [labels[key]]})
-  for (const expr of expressions) requirements.push({key: expr.key, operator: expr.operator, values: [...(expr.values ?? [])]})
+  for (const expr of expressions) {
+    // LabelSelectorAsSelector knows only the four API operators (case-sensitive); anything else is an error.
+    if (!API_OPERATORS.has(expr.operator)) throw new SelectorError(`${JSON.stringify(expr.operator)} is not a valid label selector operator`)
+    requirements.push({key: expr.key, operator: expr.operator, values: [...(expr.values ?? [])]})
+  }
   for (const req of requirements) {
     const problem = requirementProblem(req)
     if (problem) throw new SelectorError(problem)
