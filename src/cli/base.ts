@@ -1,0 +1,90 @@
+// The thin base every command extends: shared flags, the output format, where text goes, and
+// colour. Commands stay at "flags -> options -> one service -> render -> exit code".
+import {Command, Flags} from '@oclif/core'
+import chalk from 'chalk'
+
+import {ExitCode} from './exit-codes.js'
+
+export type OutputFormat = 'table' | 'json' | 'yaml'
+
+export abstract class BaseCommand extends Command {
+  static override baseFlags = {
+    color: Flags.boolean({
+      allowNo: true,
+      summary: 'Colour the table (default: on a terminal unless NO_COLOR is set). JSON and YAML are never coloured.',
+      helpGroup: 'OUTPUT',
+    }),
+  }
+
+  override async init(): Promise<void> {
+    await super.init()
+    // `kctl plan | head`: a closed pipe ends the output quietly instead of crashing.
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error
+      process.exit(process.exitCode ?? ExitCode.Ok)
+    })
+  }
+
+  /**
+   * `-o` if given; otherwise `table` on a terminal and `json` when piped (the contract: "table
+   * (default on a TTY)"). Sets chalk's level for the rest of the run: colour only in a table, and
+   * never with --no-color or NO_COLOR (chalk itself ignores NO_COLOR).
+   */
+  protected outputFormat(flags: {output?: string; color?: boolean}): OutputFormat {
+    const format = (flags.output ?? (process.stdout.isTTY ? 'table' : 'json')) as OutputFormat
+    if (format !== 'table' || flags.color === false || process.env.NO_COLOR) chalk.level = 0
+    else if (flags.color === true && chalk.level === 0) chalk.level = 1
+    return format
+  }
+
+  /** Whether human output should be coloured (after outputFormat). */
+  protected get colored(): boolean {
+    return chalk.level > 0
+  }
+
+  /** The command's result: the one document (json/yaml) or the table, on stdout. */
+  protected print(text: string): void {
+    process.stdout.write(text)
+  }
+
+  /** Progress and warnings: stderr, so stdout keeps only the document. */
+  protected note(message: string): void {
+    process.stderr.write(`${chalk.level > 0 ? chalk.yellow('warning:') : 'warning:'} ${message}\n`)
+  }
+
+  /** Ends the command with `code` (0 returns normally). */
+  protected finish(code: number): void {
+    if (code !== ExitCode.Ok) this.exit(code)
+  }
+}
+
+/** The source and planning flags as the services take them. */
+export function sourceRequest(flags: {
+  filename?: string[]
+  kubeconfig?: string
+  context?: string
+  namespace?: string
+  'all-namespaces'?: boolean
+  selector?: string
+  now?: string
+  'feature-gates'?: string
+}) {
+  return {
+    filename: flags.filename,
+    kubeconfig: flags.kubeconfig,
+    context: flags.context,
+    namespace: flags.namespace,
+    allNamespaces: flags['all-namespaces'],
+    selector: flags.selector,
+    now: flags.now,
+    featureGates: flags['feature-gates'],
+    readStdin: readProcessStdin,
+  }
+}
+
+/** All of stdin as UTF-8, for `-f -`. */
+async function readProcessStdin(): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
+  return Buffer.concat(chunks).toString('utf8')
+}

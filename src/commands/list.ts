@@ -1,0 +1,25 @@
+import {BaseCommand, sourceRequest} from '../cli/base.js'
+import {outputFlag, sourceFlags} from '../cli/flags.js'
+import {renderDocument} from '../render/document.js'
+import {renderListTable} from '../render/list-table.js'
+import {controllerListToWire} from '../render/wire.js'
+import {computePlan} from '../services/plan.js'
+
+export default class List extends BaseCommand {
+  static override summary = 'List the ReplicaSets and ReplicationControllers read, one row each, with their counts and whether they are in sync.'
+  static override description = `DESIRED is spec.replicas; ACTIVE the pods that count toward it; READY and AVAILABLE the status the controller would write; DIFF is ACTIVE - DESIRED (positive: too many). Use "kctl plan" to see the actions.`
+
+  static override examples = [
+    {description: 'Every controller in the bundled examples:', command: '<%= config.bin %> <%= command.id %> -f examples --now 2026-11-22T10:00:00Z'},
+    {description: 'As a kctl/v1alpha1 ControllerList document:', command: '<%= config.bin %> <%= command.id %> -f examples -o json'},
+  ]
+
+  static override flags = {...sourceFlags, output: outputFlag()}
+
+  async run(): Promise<void> {
+    const {flags} = await this.parse(List)
+    const format = this.outputFormat(flags)
+    const plan = await computePlan({...sourceRequest(flags), onWarning: (w) => this.note(w)})
+    this.print(format === 'table' ? renderListTable(plan) : renderDocument(controllerListToWire(plan), format))
+  }
+}

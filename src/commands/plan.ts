@@ -1,0 +1,41 @@
+import {Flags} from '@oclif/core'
+
+import {BaseCommand, sourceRequest} from '../cli/base.js'
+import {ExitCode} from '../cli/exit-codes.js'
+import {outputFlag, sourceFlags} from '../cli/flags.js'
+import {renderDocument} from '../render/document.js'
+import {renderPlanTable} from '../render/plan-table.js'
+import {planToWire} from '../render/wire.js'
+import {computePlan} from '../services/plan.js'
+
+export default class Plan extends BaseCommand {
+  static override summary = 'Show, pod by pod, what the ReplicaSet and ReplicationController controllers will do in their next sync.'
+  static override description = `For every ReplicaSet and ReplicationController read, kctl lists the pods the controller would create, delete (most-deletable first, with the ranking rule that decided it), adopt or release, and the status it would write. Nothing is changed.
+
+Exit codes: 0 success, 1 any error, 2 changes pending (only with --detailed-exitcode).`
+
+  static override examples = [
+    {description: 'Plan the bundled scale-down example at a fixed clock:', command: '<%= config.bin %> <%= command.id %> -f examples/scale-down --now 2026-11-22T10:00:00Z'},
+    {description: 'The same as the versioned JSON document (kctl/v1alpha1 ReconcilePlan):', command: '<%= config.bin %> <%= command.id %> -f examples/scale-down -o json'},
+    {description: 'In CI: exit 2 when any controller would act:', command: '<%= config.bin %> <%= command.id %> -f deploy/ --detailed-exitcode -o json > plan.json'},
+    {description: 'Read manifests from stdin:', command: 'kubectl get rs,pods -o yaml | <%= config.bin %> <%= command.id %> -f -'},
+  ]
+
+  static override flags = {
+    ...sourceFlags,
+    output: outputFlag(),
+    'detailed-exitcode': Flags.boolean({
+      summary: 'Exit 2 when any controller is not in sync (0 when all are; errors are always 1).',
+      helpGroup: 'OUTPUT',
+    }),
+  }
+
+  async run(): Promise<void> {
+    const {flags} = await this.parse(Plan)
+    const format = this.outputFormat(flags)
+    const plan = await computePlan({...sourceRequest(flags), onWarning: (w) => this.note(w)})
+    this.print(format === 'table' ? renderPlanTable(plan, {color: this.colored}) : renderDocument(planToWire(plan), format))
+    const pending = plan.controllers.some((c) => !c.inSync)
+    this.finish(flags['detailed-exitcode'] && pending ? ExitCode.ChangesPending : ExitCode.Ok)
+  }
+}

@@ -1,0 +1,239 @@
+// The human view of a ReconcilePlan: one block per controller, one line per action, then a
+// closing summary. Pure: a function of the plan alone (ages are measured against `plan.now`),
+// colour only through the Chalk instance the caller asks for.
+import {Chalk, type ChalkInstance} from 'chalk'
+
+import type {Action, ControllerPlan, CreateAction, DecidedBy, DeleteAction, ReconcilePlan, StatusView} from '../model/plan.js'
+import {age, count, joinWords, signed} from './words.js'
+
+export interface TableStyle {
+  color: boolean
+}
+
+/** Creates of one kind are listed one per line up to this many, then folded into one line. */
+const MAX_CREATE_LINES = 5
+
+/** The ranking rule (ActivePodsWithRanks.Less criterion) in words, for "(decided by …)". */
+const RULE_NAMES: Record<DecidedBy, string> = {
+  unassigned: 'node assignment',
+  phase: 'phase',
+  'not-ready': 'readiness',
+  'deletion-cost': 'deletion cost',
+  colocated: 'co-location',
+  'ready-time': 'ready time',
+  restarts: 'restarts',
+  created: 'creation time',
+  uid: 'uid tie-break',
+  all: 'no ranking',
+}
+
+export function renderPlanTable(plan: ReconcilePlan, style: TableStyle = {color: false}): string {
+  const c = new Chalk({level: style.color ? 1 : 0})
+  const blocks = plan.controllers.map((cp) => renderController(cp, plan, c))
+  const footer = [...ignoredLine(plan), summaryLine(plan, c)]
+  return [...blocks, footer.join('\n')].map((b) => `${b}\n`).join('\n')
+}
+
+function renderController(cp: ControllerPlan, plan: ReconcilePlan, c: ChalkInstance): string {
+  const lines = [headerLine(cp, c)]
+  const podWidth = Math.max(0, ...cp.actions.map((a) => (a.type === 'delete' ? a.pod.length : 0)))
+  let pendingShown = false
+  const actions = cp.actions
+  for (let i = 0; i < actions.length; i++) {
+    const a = actions[i]
+    switch (a.type) {
+      case 'create': {
+        let j = i
+        while (j + 1 < actions.length && sameCreate(actions[j + 1], a)) j++
+        lines.push(...createLines(a, j - i + 1, c))
+        i = j
+        break
+      }
+      case 'delete': {
+        lines.push(c.red(`  - delete pod ${a.pod.padEnd(podWidth)}  because: ${deleteReason(a, cp, plan.now)}`))
+        // One line per tie, after the last of its pods that this sync deletes.
+        const tie = a.tie
+        if (tie && tie.length > 1 && !actions.slice(i + 1).some((x) => x.type === 'delete' && sameTie(x.tie, tie))) {
+          lines.push(c.dim(`      ${tieSentence(tie, cp)}`))
+        }
+        break
+      }
+      case 'adopt':
+        lines.push(c.yellow(`  ~ adopt pod ${a.pod}  (an orphan whose labels match the selector)`))
+        break
+      case 'release':
+        lines.push(c.yellow(`  ~ release pod ${a.pod}  (owned, but its labels no longer match the selector)`))
+        break
+      case 'updateStatus':
+        // What this sync leaves undone belongs with its creates and deletes, before the status.
+        if (!pendingShown && cp.pending > 0) {
+          lines.push(pendingLine(cp, plan, c))
+          pendingShown = true
+        }
+        lines.push(c.yellow(`  ~ status ${statusChange(a.from, a.to)}`))
+        break
+      default:
+        lines.push(`  ? ${(a as Action).type}`)
+    }
+  }
+  if (!pendingShown && cp.pending > 0) lines.push(pendingLine(cp, plan, c))
+  for (const w of cp.warnings) lines.push(c.yellow(`  ! ${w}`))
+  return lines.join('\n')
+}
+
+function headerLine(cp: ControllerPlan, c: ChalkInstance): string {
+  const head = `${c.bold(`${cp.kind} ${cp.namespace}/${cp.name}`)}  desired ${cp.desired}  active ${cp.active}  diff ${signed(cp.diff)}`
+  return cp.inSync ? `${head}  ${c.green('(in sync)')}` : head
+}
+
+function sameCreate(a: Action, b: CreateAction): boolean {
+  return a.type === 'create' && a.generateName === b.generateName && a.error === b.error
+}
+
+function createLines(a: CreateAction, n: number, c: ChalkInstance): string[] {
+  const name = `${a.nameBase}<random>`
+  const tail = `  (generateName ${a.generateName})${a.error ? ` would fail: ${a.error}` : ''}`
+  const paint = a.error ? c.red : c.green
+  if (n > MAX_CREATE_LINES) return [paint(`  + create ${n} pods ${name}${tail}`)]
+  return Array.from({length: n}, () => paint(`  + create pod ${name}${tail}`))
+}
+
+/** Why this pod goes, in words, from the rule that decided it and this pod's own facts. */
+export function deleteReason(a: DeleteAction, cp: ControllerPlan, now: string): string {
+  // In a tie with no kept pod outside it, `decidedBy` compares against a pod of the tie itself:
+  // upstream's order decides nothing there, so say so instead of naming a rule.
+  if (a.tie && a.tie.length > 1 && !keptOutsideTie(a.tie, cp)) return 'a tie, see below'
+  const f = a.facts
+  let what: string
+  switch (a.decidedBy) {
+    case 'all':
+      return cp.desired === 0 ? 'desired 0, every active pod goes' : 'every active pod goes'
+    case 'unassigned':
+      what = 'not scheduled to a node'
+      break
+    case 'phase':
+      what = f.phase ? `phase ${f.phase}` : 'no phase reported'
+      break
+    case 'not-ready':
+      what = 'not ready'
+      break
+    case 'deletion-cost':
+      what =
+        f.invalidDeletionCost === undefined
+          ? `deletion cost ${f.deletionCost}`
+          : `deletion cost 0 (annotation "${f.invalidDeletionCost}" is not a valid int32)`
+      break
+    case 'colocated':
+      what = `${count(f.colocationRank, 'related pod')} on node ${f.nodeName || '(none)'}`
+      break
+    case 'ready-time': {
+      const since = age(f.readySince, now)
+      what = since ? `ready for only ${since}` : 'ready time unknown'
+      break
+    }
+    case 'restarts':
+      what = f.sidecarRestarts > 0 ? `${count(f.restarts, 'restart')}, ${count(f.sidecarRestarts, 'sidecar restart')}` : count(f.restarts, 'restart')
+      break
+    case 'created': {
+      const created = age(f.creationTimestamp, now)
+      what = created ? `created ${created} ago` : 'creation time unknown'
+      break
+    }
+    case 'uid':
+      what = 'same age bucket as a pod kept, smaller uid'
+      break
+    default:
+      what = String(a.decidedBy)
+  }
+  return `${what} (decided by ${RULE_NAMES[a.decidedBy] ?? a.decidedBy})`
+}
+
+function sameTie(a: readonly string[] | undefined, b: readonly string[]): boolean {
+  return a !== undefined && a.length === b.length && a.every((p) => b.includes(p))
+}
+
+/** Whether some pod outside `tie` is kept (active, not deleted, not a member of the tie). */
+function keptOutsideTie(tie: readonly string[], cp: ControllerPlan): boolean {
+  const deleted = cp.actions.filter((x) => x.type === 'delete').map((x) => (x as DeleteAction).pod)
+  const keptInTie = tie.filter((p) => !deleted.includes(p)).length
+  return cp.active - deleted.length - keptInTie > 0
+}
+
+function tieSentence(tie: readonly string[], cp: ControllerPlan): string {
+  const members = new Set(tie)
+  const chosen = cp.actions.filter((x) => x.type === 'delete' && members.has(x.pod)).length
+  const which =
+    tie.length === 2 && chosen === 1
+      ? 'either'
+      : chosen === 1
+        ? 'any one of them'
+        : `any ${chosen} of them`
+  return `upstream's order does not decide between ${joinWords(tie)}: the controller may delete ${which}`
+}
+
+const STATUS_FIELDS = [
+  'replicas',
+  'fullyLabeledReplicas',
+  'readyReplicas',
+  'availableReplicas',
+  'terminatingReplicas',
+  'observedGeneration',
+] as const
+
+function statusChange(from: StatusView, to: StatusView): string {
+  const parts: string[] = []
+  for (const field of STATUS_FIELDS) {
+    const a = from[field]
+    const b = to[field]
+    if (a !== b) parts.push(`${field} ${a ?? 'unset'}→${b ?? 'unset'}`)
+  }
+  const before = new Map((from.conditions ?? []).map((x) => [x.type, x]))
+  const after = new Map((to.conditions ?? []).map((x) => [x.type, x]))
+  for (const [type, x] of after) {
+    const old = before.get(type)
+    if (!old || old.status !== x.status || old.reason !== x.reason) {
+      parts.push(`condition ${type}=${x.status}${x.reason ? ` (${x.reason})` : ''}`)
+    }
+  }
+  for (const type of before.keys()) if (!after.has(type)) parts.push(`condition ${type} removed`)
+  return parts.length > 0 ? parts.join(', ') : 'rewritten with the same values'
+}
+
+function pendingLine(cp: ControllerPlan, plan: ReconcilePlan, c: ChalkInstance): string {
+  const verb = cp.diff < 0 ? 'create' : 'delete'
+  const sign = cp.diff < 0 ? '+' : '-'
+  const acted = cp.actions.filter((a) => a.type === verb).length
+  const burst = plan.options?.burstReplicas
+  // Only the burst limit is named; any other cause (a controller being deleted, a create that
+  // fails) has its own warning or action line.
+  if (burst !== undefined && acted === burst) {
+    return c.dim(`  ${sign} ${count(cp.pending, 'more pod')} to ${verb} in a later sync (burst limit ${burst} per sync)`)
+  }
+  return c.dim(`  ${sign} ${count(cp.pending, 'pod')} not ${verb === 'create' ? 'created' : 'deleted'} in this sync`)
+}
+
+function ignoredLine(plan: ReconcilePlan): string[] {
+  const entries = Object.entries(plan.ignored ?? {})
+    .filter(([, n]) => n > 0)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  if (entries.length === 0) return []
+  return [`Not planned (kctl plans ReplicaSets and ReplicationControllers): ${entries.map(([k, n]) => `${k} (${n})`).join(', ')}.`]
+}
+
+function summaryLine(plan: ReconcilePlan, c: ChalkInstance): string {
+  const s = plan.summary
+  if (s.controllers === 0) return 'No ReplicaSets or ReplicationControllers found.'
+  const changed = s.controllers - s.inSync
+  if (changed === 0) return `No changes. ${count(s.controllers, 'controller')} in sync.`
+  const parts: string[] = []
+  if (s.create > 0) parts.push(c.green(`+${count(s.create, 'pod')}`))
+  if (s.delete > 0) parts.push(c.red(`-${count(s.delete, 'pod')}`))
+  if (s.adopt > 0) parts.push(c.yellow(count(s.adopt, 'adoption')))
+  if (s.release > 0) parts.push(c.yellow(count(s.release, 'release')))
+  if (s.updateStatus > 0) parts.push(c.yellow(count(s.updateStatus, 'status update')))
+  const tail = [
+    ...(s.pending > 0 ? [`${count(s.pending, 'pod')} pending`] : []),
+    ...(s.inSync > 0 ? [`${s.inSync} in sync`] : []),
+  ]
+  return `${c.bold('Plan:')} ${parts.join(', ')} across ${count(changed, 'controller')}${tail.length > 0 ? `; ${tail.join('; ')}` : ''}.`
+}

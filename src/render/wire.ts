@@ -1,0 +1,158 @@
+// The versioned wire form (`kctl/v1alpha1`, output-contract.md) of the values kctl prints as
+// JSON or YAML, built in this one place. Keys come out in a fixed order: the contract's fields
+// first, then any field the model gained later (sorted), so adding a field never reorders old
+// ones and the same plan always serializes to the same bytes. Maps of labels, annotations and
+// gates are sorted, as Go's encoding/json sorts map keys.
+import type {OwnerReference, PlanSource, WorkloadCondition} from '../model/objects.js'
+import type {Action, ControllerPlan, RankFacts, ReconcilePlan, StatusView} from '../model/plan.js'
+import {PLAN_API_VERSION} from '../model/plan.js'
+
+type Json = null | boolean | number | string | Json[] | {[key: string]: Json}
+type JsonObject = {[key: string]: Json}
+
+/** Copies `value`'s defined fields: `order` first, then the rest sorted; `convert` may reshape some. */
+function ordered<T extends object>(
+  value: T,
+  order: readonly string[],
+  convert: Partial<Record<string, (v: never) => Json>> = {},
+): JsonObject {
+  const source = value as Record<string, unknown>
+  const rest = Object.keys(source)
+    .filter((k) => !order.includes(k))
+    .sort()
+  const out: JsonObject = {}
+  for (const key of [...order, ...rest]) {
+    const v = source[key]
+    if (v === undefined) continue
+    const fn = convert[key] as ((v: unknown) => Json) | undefined
+    out[key] = fn ? fn(v) : plain(v)
+  }
+  return out
+}
+
+/** A deep copy of plain data with object keys sorted (for maps and anything not listed above). */
+function plain(v: unknown): Json {
+  if (v === null || typeof v !== 'object') return v as Json
+  if (Array.isArray(v)) return v.map((x) => plain(x))
+  const out: JsonObject = {}
+  for (const key of Object.keys(v).sort()) {
+    const x = (v as Record<string, unknown>)[key]
+    if (x !== undefined) out[key] = plain(x)
+  }
+  return out
+}
+
+const ownerReference = (ref: OwnerReference): Json =>
+  ordered(ref, ['apiVersion', 'kind', 'name', 'uid', 'controller', 'blockOwnerDeletion'])
+
+const condition = (c: WorkloadCondition): Json => ordered(c, ['type', 'status', 'reason', 'message', 'lastTransitionTime'])
+
+const status = (s: StatusView): Json =>
+  ordered(
+    s,
+    ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'terminatingReplicas', 'observedGeneration', 'conditions'],
+    {conditions: (cs: WorkloadCondition[]) => cs.map((c) => condition(c))},
+  )
+
+const facts = (f: RankFacts): Json =>
+  ordered(f, [
+    'nodeName',
+    'phase',
+    'ready',
+    'deletionCost',
+    'invalidDeletionCost',
+    'colocationRank',
+    'readySince',
+    'readyBucket',
+    'restarts',
+    'sidecarRestarts',
+    'creationTimestamp',
+    'createdBucket',
+  ])
+
+export function actionToWire(a: Action): Json {
+  switch (a.type) {
+    case 'create':
+      return ordered(a, ['type', 'generateName', 'nameBase', 'labels', 'annotations', 'finalizers', 'ownerReference', 'error'], {
+        ownerReference,
+      })
+    case 'delete':
+      return ordered(a, ['type', 'pod', 'uid', 'resourceVersion', 'decidedBy', 'reasons', 'tie', 'facts'], {facts})
+    case 'adopt':
+    case 'release':
+      return ordered(a, ['type', 'pod', 'uid', 'resourceVersion'])
+    case 'updateStatus':
+      return ordered(a, ['type', 'from', 'to'], {from: status, to: status})
+    default:
+      return plain(a)
+  }
+}
+
+export function controllerToWire(c: ControllerPlan): Json {
+  return ordered(
+    c,
+    ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions'],
+    {status, actions: (as: Action[]) => as.map((a) => actionToWire(a))},
+  )
+}
+
+const source = (s: PlanSource): Json => ordered(s, ['type', 'paths', 'context', 'server'])
+
+/** `kctl plan -o json|yaml`: the ReconcilePlan document. */
+export function planToWire(plan: ReconcilePlan): Json {
+  return ordered(plan, ['apiVersion', 'kind', 'now', 'source', 'controllers', 'summary', 'ignored', 'options'], {
+    source,
+    controllers: (cs: ControllerPlan[]) => cs.map((c) => controllerToWire(c)),
+    summary: (s: object) =>
+      ordered(s, ['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending']),
+    options: (o: object) => ordered(o, ['now', 'featureGates', 'burstReplicas']),
+  })
+}
+
+export const CONTROLLER_LIST_KIND = 'ControllerList'
+
+/** One row of `kctl list`: the controller and the counts a reader scans for. */
+export interface ControllerListItem {
+  kind: string
+  apiVersion: string
+  namespace: string
+  name: string
+  uid: string
+  desired: number
+  active: number
+  ready: number
+  available: number
+  diff: number
+  pending: number
+  inSync: boolean
+}
+
+const LIST_ITEM_ORDER = ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'desired', 'active', 'ready', 'available', 'diff', 'pending', 'inSync']
+
+export function controllerListItem(c: ControllerPlan): ControllerListItem {
+  return {
+    kind: c.kind,
+    apiVersion: c.apiVersion,
+    namespace: c.namespace,
+    name: c.name,
+    uid: c.uid,
+    desired: c.desired,
+    active: c.active,
+    ready: c.status.readyReplicas,
+    available: c.status.availableReplicas,
+    diff: c.diff,
+    pending: c.pending,
+    inSync: c.inSync,
+  }
+}
+
+/** `kctl list -o json|yaml`: `{apiVersion, kind: ControllerList, now, source, items}`. */
+export function controllerListToWire(plan: ReconcilePlan): Json {
+  return {
+    apiVersion: PLAN_API_VERSION,
+    kind: CONTROLLER_LIST_KIND,
+    now: plan.now,
+    source: source(plan.source),
+    items: plan.controllers.map((c) => ordered(controllerListItem(c), LIST_ITEM_ORDER)),
+  }
+}

@@ -1,0 +1,159 @@
+// A small raw client for the API server: JSON in, plain JSON out (no typed deserialization, so
+// objects read live are byte-for-byte what `kubectl get -o json` exports), with kubeconfig auth
+// from client-node, a timeout on every request, and errors turned into one clear line.
+import http from 'node:http'
+import https from 'node:https'
+
+import {UserError} from '../errors.js'
+import type {ResolvedConfig} from './cluster-config.js'
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT'
+  query?: Record<string, string | number | boolean | undefined>
+  body?: unknown
+  contentType?: string
+  /** Verb and resource in words, for error lines: "list pods in namespace default". */
+  what: string
+}
+
+export interface ApiStatus {
+  code: number
+  reason?: string
+  message?: string
+  details?: unknown
+}
+
+/** A non-2xx answer from the API server, kept whole so callers can branch on code and reason. */
+export class ApiError extends UserError {
+  readonly status: ApiStatus
+  constructor(status: ApiStatus, line: string, hint?: string) {
+    super(line, {hint})
+    this.name = 'ApiError'
+    this.status = status
+  }
+}
+
+export interface ListResult {
+  items: Record<string, unknown>[]
+  resourceVersion: string
+  pages: number
+}
+
+export class ClusterClient {
+  constructor(
+    readonly config: ResolvedConfig,
+    private readonly timeoutMs = 30_000,
+  ) {}
+
+  get server(): string {
+    return this.config.server
+  }
+
+  async request<T = unknown>(path: string, opts: RequestOptions): Promise<T> {
+    const url = new URL(path, this.config.server.endsWith('/') ? this.config.server : `${this.config.server}/`)
+    url.pathname = joinPath(new URL(this.config.server).pathname, path)
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, String(v))
+    const body = opts.body === undefined ? undefined : JSON.stringify(opts.body)
+    const options: https.RequestOptions = {
+      method: opts.method ?? 'GET',
+      headers: {
+        Accept: 'application/json',
+        'User-Agent': 'kctl',
+        ...(body === undefined ? {} : {'Content-Type': opts.contentType ?? 'application/json', 'Content-Length': Buffer.byteLength(body)}),
+      },
+    }
+    try {
+      await this.config.kc.applyToHTTPSOptions(options)
+    } catch (error) {
+      throw new UserError(`cannot get credentials for context "${this.config.context}": ${firstLine(error)}`, {cause: error})
+    }
+    const {status, text} = await this.send(url, options, body)
+    if (status >= 200 && status < 300) return (text ? JSON.parse(text) : undefined) as T
+    throw this.failure(status, text, opts.what)
+  }
+
+  /** Every item of a collection, page by page; restarts once per expired continue token. */
+  async list(path: string, opts: {what: string; labelSelector?: string; fieldSelector?: string; limit?: number}): Promise<ListResult> {
+    const limit = opts.limit ?? 500
+    for (let attempt = 0; ; attempt++) {
+      const items: Record<string, unknown>[] = []
+      let token: string | undefined
+      let resourceVersion = ''
+      let pages = 0
+      try {
+        do {
+          const page = await this.request<{items?: Record<string, unknown>[]; metadata?: {continue?: string; resourceVersion?: string}}>(path, {
+            what: opts.what,
+            query: {limit, continue: token, labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector},
+          })
+          pages++
+          for (const item of page.items ?? []) items.push(item)
+          token = page.metadata?.continue || undefined
+          if (pages === 1) resourceVersion = page.metadata?.resourceVersion ?? ''
+        } while (token)
+        return {items, resourceVersion, pages}
+      } catch (error) {
+        // 410 Expired on a continue token: a consistent plan needs one snapshot, so list again.
+        const expired = error instanceof ApiError && error.status.code === 410 && token !== undefined
+        if (!expired || attempt >= 2) throw error
+      }
+    }
+  }
+
+  private send(url: URL, options: https.RequestOptions, body: string | undefined): Promise<{status: number; text: string}> {
+    const transport = url.protocol === 'http:' ? http : https
+    return new Promise((resolve, reject) => {
+      const req = transport.request(url, options, (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () => resolve({status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8')}))
+        res.on('error', (e) => reject(this.unreachable(e)))
+      })
+      req.setTimeout(this.timeoutMs, () => {
+        req.destroy(
+          new UserError(`the API server at ${this.server} did not answer within ${Math.round(this.timeoutMs / 1000)} s`, {
+            hint: `is context "${this.config.context}" the right cluster?`,
+          }),
+        )
+      })
+      req.on('error', (e) => reject(e instanceof UserError ? e : this.unreachable(e)))
+      if (body !== undefined) req.write(body)
+      req.end()
+    })
+  }
+
+  private unreachable(error: Error & {code?: string}): UserError {
+    const why = error.code ? `${error.code}${error.message.includes(error.code) ? '' : `: ${error.message}`}` : error.message
+    return new UserError(`cannot reach the API server at ${this.server} (context "${this.config.context}"): ${firstLine(why)}`, {
+      hint: 'is the cluster running? check --context and --kubeconfig',
+      cause: error,
+    })
+  }
+
+  private failure(code: number, text: string, what: string): ApiError {
+    let status: ApiStatus = {code}
+    try {
+      const parsed = JSON.parse(text)
+      if (parsed && typeof parsed === 'object' && parsed.kind === 'Status') status = {code, reason: parsed.reason, message: parsed.message, details: parsed.details}
+    } catch {
+      status = {code, message: text.slice(0, 200)}
+    }
+    const message = status.message ?? text.slice(0, 200)
+    switch (code) {
+      case 401:
+        return new ApiError(status, `the API server at ${this.server} rejected the credentials of context "${this.config.context}" (401 Unauthorized) while trying to ${what}`, 'refresh the credentials in your kubeconfig')
+      case 403:
+        return new ApiError(status, `forbidden (403) to ${what}: ${message}`, 'ask for RBAC access to this verb and resource, or use another --context')
+      default:
+        return new ApiError(status, `the API server refused to ${what}: ${code}${status.reason ? ` ${status.reason}` : ''}: ${message}`)
+    }
+  }
+}
+
+function joinPath(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`
+}
+
+function firstLine(value: unknown): string {
+  return (value instanceof Error ? value.message : String(value)).split('\n')[0]
+}

@@ -1,0 +1,156 @@
+// Which files `-f` names, and cheap access to their bytes afterwards. Inputs are read once, whole,
+// as bytes; nothing keeps a file's text after it has been parsed. When a position is needed later
+// (an error message, `kctl check`), the file is read again and only the part needed is decoded.
+import {closeSync, openSync, readdirSync, readFileSync, readSync, statSync} from 'node:fs'
+import {extname, join} from 'node:path'
+
+import {UserError} from '../errors.js'
+
+export type SourceFormat = 'yaml' | 'json'
+
+const EXTENSIONS = new Set(['.yaml', '.yml', '.json'])
+export const STDIN_NAME = '<stdin>'
+
+/** One input: a file named by -f (or found in a directory given to -f), or stdin. */
+export class SourceFile {
+  /** Line numbers of chunk starts, filled on the first position request (one pass over the file). */
+  #lines?: Map<number, number>
+  /** Byte offsets where chunks (documents, list items) start. */
+  readonly chunkStarts: number[] = []
+
+  constructor(
+    /** As the user sees it: the -f value, joined with the relative path for directory entries. */
+    readonly name: string,
+    /** The file on disk; undefined for stdin, whose bytes are kept in `data` instead. */
+    readonly fsPath: string | undefined,
+    readonly format: SourceFormat,
+    private readonly data?: Buffer,
+  ) {}
+
+  /** The whole input. */
+  read(): Buffer {
+    if (this.data) return this.data
+    try {
+      return readFileSync(this.fsPath!)
+    } catch (error) {
+      throw fileError(this.name, error)
+    }
+  }
+
+  /** Bytes [start, end) decoded as UTF-8 (re-read from disk: nothing is cached). */
+  text(start: number, end: number): string {
+    if (this.data) return this.data.toString('utf8', start, end)
+    const length = Math.max(0, end - start)
+    const buf = Buffer.allocUnsafe(length)
+    const fd = openSync(this.fsPath!, 'r')
+    try {
+      let got = 0
+      while (got < length) {
+        const n = readSync(fd, buf, got, length - got, start + got)
+        if (n === 0) break
+        got += n
+      }
+      return buf.toString('utf8', 0, got)
+    } finally {
+      closeSync(fd)
+    }
+  }
+
+  /** The 1-based line on which byte `offset` lies (offset must be a line start or any byte). */
+  lineOf(offset: number): number {
+    const known = this.#lines?.get(offset)
+    if (known !== undefined) return known
+    if (!this.#lines) {
+      // One pass: the line of every chunk start at once, so asking for many objects stays linear.
+      const buf = this.read()
+      const lines = new Map<number, number>()
+      let line = 1
+      let pos = 0
+      const starts = [...new Set(this.chunkStarts)].sort((a, b) => a - b)
+      for (const start of starts) {
+        line += countNewlines(buf, pos, start)
+        pos = start
+        lines.set(start, line)
+      }
+      this.#lines = lines
+      const hit = lines.get(offset)
+      if (hit !== undefined) return hit
+    }
+    return 1 + countNewlines(this.read(), 0, offset)
+  }
+}
+
+export function countNewlines(buf: Buffer, from: number, to: number): number {
+  let n = 0
+  for (let i = buf.indexOf(10, from); i >= 0 && i < to; i = buf.indexOf(10, i + 1)) n++
+  return n
+}
+
+function fileError(name: string, error: unknown): UserError {
+  const code = (error as NodeJS.ErrnoException)?.code
+  const origin = {file: name, line: 1, column: 1}
+  if (code === 'ENOENT') return new UserError('no such file or directory', {origin, hint: 'check the -f path', cause: error})
+  if (code === 'EACCES' || code === 'EPERM') return new UserError('permission denied', {origin, cause: error})
+  if (code === 'EISDIR') return new UserError('is a directory', {origin, cause: error})
+  const message = error instanceof Error ? error.message : String(error)
+  return new UserError(`cannot read: ${message}`, {origin, cause: error})
+}
+
+export function formatOf(name: string): SourceFormat {
+  return extname(name).toLowerCase() === '.json' ? 'json' : 'yaml'
+}
+
+/**
+ * Expands -f values into files, in order: a file as given (whatever its extension); a directory
+ * recursively, keeping `*.yaml`, `*.yml` and `*.json`, entries sorted by name at every level (the
+ * order of Go's filepath.Walk, which kubectl uses); `-` as stdin (at most once).
+ */
+export function expandPaths(paths: readonly string[]): Array<{name: string; fsPath?: string}> {
+  const out: Array<{name: string; fsPath?: string}> = []
+  let stdin = false
+  for (const p of paths) {
+    if (p === '-') {
+      if (stdin) throw new UserError('"-f -" (stdin) can be given only once')
+      stdin = true
+      out.push({name: STDIN_NAME})
+      continue
+    }
+    if (p === '') throw new UserError('empty -f value', {hint: 'pass a file, a directory or -'})
+    let stat
+    try {
+      stat = statSync(p)
+    } catch (error) {
+      throw fileError(p, error)
+    }
+    if (stat.isDirectory()) walk(p, out)
+    else out.push({name: p, fsPath: p})
+  }
+  return out
+}
+
+function walk(dir: string, out: Array<{name: string; fsPath?: string}>): void {
+  let entries
+  try {
+    entries = readdirSync(dir, {withFileTypes: true})
+  } catch (error) {
+    throw fileError(dir, error)
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  for (const entry of entries) {
+    const full = join(dir, entry.name)
+    let isDir = entry.isDirectory()
+    let isFile = entry.isFile()
+    if (entry.isSymbolicLink()) {
+      // filepath.Walk does not descend into linked directories; linked files are read.
+      try {
+        const target = statSync(full)
+        isFile = target.isFile()
+        isDir = false
+      } catch {
+        continue // a dangling link
+      }
+    }
+    if (isDir) walk(full, out)
+    else if (isFile && EXTENSIONS.has(extname(entry.name).toLowerCase())) out.push({name: full, fsPath: full})
+  }
+}

@@ -1,0 +1,204 @@
+// The command line as scripts see it: what is on stdout, what is on stderr, the exit status.
+import {spawnSync} from 'node:child_process'
+import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {parse} from 'yaml'
+
+import {kctl, NOW, ROOT} from './run-cli.js'
+
+/** A ReplicaSet with one Ready pod and a status that already says so: nothing to do. */
+const IN_SYNC = `apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: calm, namespace: default, uid: 11111111-0000-4000-8000-000000000001, resourceVersion: "5", generation: 1}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: calm}}
+  template:
+    metadata: {labels: {app: calm}}
+    spec: {containers: [{name: c, image: busybox}]}
+status: {replicas: 1, fullyLabeledReplicas: 1, readyReplicas: 1, availableReplicas: 1, terminatingReplicas: 0, observedGeneration: 1}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: calm-b4x7z
+  namespace: default
+  uid: 11111111-0000-4000-8000-000000000002
+  resourceVersion: "4"
+  creationTimestamp: "2026-11-22T09:00:00Z"
+  labels: {app: calm}
+  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: calm, uid: 11111111-0000-4000-8000-000000000001, controller: true, blockOwnerDeletion: true}]
+spec: {nodeName: node-a, containers: [{name: c, image: busybox}]}
+status:
+  phase: Running
+  conditions: [{type: Ready, status: "True", lastTransitionTime: "2026-11-22T09:00:10Z"}]
+`
+
+const BROKEN_YAML = `apiVersion: apps/v1
+kind: ReplicaSet
+metadata:
+  name: broken
+  name: twice
+`
+
+function tempFile(name: string, text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'kctl-cli-'))
+  const file = join(dir, name)
+  writeFileSync(file, text)
+  return file
+}
+
+const noStack = (stderr: string) => expect(stderr).not.toMatch(/^\s+at /m)
+
+describe('kctl plan', () => {
+  it('-o json prints exactly one JSON document on stdout and nothing on stderr', () => {
+    const run = kctl(['plan', '-f', 'examples/scale-down', '-o', 'json', '--now', NOW])
+    expect(run.status).toBe(0)
+    expect(run.stderr).toBe('')
+    const doc = JSON.parse(run.stdout)
+    expect(doc).toMatchObject({apiVersion: 'kctl/v1alpha1', kind: 'ReconcilePlan', now: NOW, source: {type: 'fixtures', paths: ['examples/scale-down']}})
+    expect(run.stdout).toBe(`${JSON.stringify(doc, null, 2)}\n`)
+  })
+
+  it('defaults to JSON when stdout is not a terminal', () => {
+    const run = kctl(['plan', '-f', 'examples/scale-down', '--now', NOW])
+    expect(run.status).toBe(0)
+    expect(JSON.parse(run.stdout).kind).toBe('ReconcilePlan')
+  })
+
+  it('-o yaml prints the same document as YAML', () => {
+    const json = JSON.parse(kctl(['plan', '-f', 'examples/scale-down', '-o', 'json', '--now', NOW]).stdout)
+    const run = kctl(['plan', '-f', 'examples/scale-down', '-o', 'yaml', '--now', NOW])
+    expect(run.status).toBe(0)
+    expect(parse(run.stdout, {version: '1.1'})).toEqual(json)
+  })
+
+  it('-o table has no colour when piped, even with --color unset', () => {
+    const run = kctl(['plan', '-f', 'examples/scale-down', '-o', 'table', '--now', NOW])
+    expect(run.status).toBe(0)
+    expect(run.stdout).not.toMatch(/\u001B\[/)
+    expect(run.stdout).toMatch(/^Plan: /m)
+  })
+
+  it('--color forces colour in the table; --no-color and NO_COLOR win over FORCE_COLOR', () => {
+    const args = ['plan', '-f', 'examples/scale-down', '-o', 'table', '--now', NOW]
+    expect(kctl([...args, '--color']).stdout).toMatch(/\u001B\[/)
+    expect(kctl([...args, '--no-color'], {env: {FORCE_COLOR: '1'}}).stdout).not.toMatch(/\u001B\[/)
+    expect(kctl(args, {env: {FORCE_COLOR: '1', NO_COLOR: '1'}}).stdout).not.toMatch(/\u001B\[/)
+    expect(kctl([...args.slice(0, 4), '-o', 'json', '--now', NOW, '--color']).stdout).not.toMatch(/\u001B\[/)
+  })
+
+  it('--detailed-exitcode: 2 when a controller would act, 0 when all are in sync', () => {
+    expect(kctl(['plan', '-f', 'examples/scale-down', '-o', 'json', '--now', NOW, '--detailed-exitcode']).status).toBe(2)
+    const calm = kctl(['plan', '-f', tempFile('calm.yaml', IN_SYNC), '-o', 'json', '--now', NOW, '--detailed-exitcode'])
+    expect(calm.stderr).toBe('')
+    expect(calm.status).toBe(0)
+    expect(JSON.parse(calm.stdout).summary).toMatchObject({controllers: 1, inSync: 1})
+  })
+
+  it('without --detailed-exitcode, pending changes still exit 0', () => {
+    expect(kctl(['plan', '-f', 'examples/scale-down', '-o', 'json', '--now', NOW]).status).toBe(0)
+  })
+
+  it('-f - reads stdin', () => {
+    const run = kctl(['plan', '-f', '-', '-o', 'json', '--now', NOW, '--detailed-exitcode'], {input: IN_SYNC})
+    expect(run.stderr).toBe('')
+    expect(run.status).toBe(0)
+    expect(JSON.parse(run.stdout).controllers.map((c: {name: string}) => c.name)).toEqual(['calm'])
+  })
+
+  it('--now defaults to the real clock', () => {
+    const before = Date.now()
+    const run = kctl(['plan', '-f', 'examples/scale-down', '-o', 'json'])
+    const now = Date.parse(JSON.parse(run.stdout).now)
+    expect(now).toBeGreaterThanOrEqual(before - 1000)
+    expect(now).toBeLessThanOrEqual(Date.now() + 1000)
+  })
+})
+
+describe('errors: exit 1, one line on stderr, no stack unless KCTL_DEBUG=1', () => {
+  const cases: [string, string[], RegExp][] = [
+    ['a file that does not exist', ['plan', '-f', 'examples/nope.yaml'], /examples\/nope\.yaml/],
+    ['an invalid --now', ['plan', '-f', 'examples/scale-down', '--now', 'yesterday'], /--now "yesterday"/],
+    ['an unknown feature gate', ['plan', '-f', 'examples/scale-down', '--feature-gates', 'Foo=true'], /unknown gate "Foo"/],
+    ['an unknown flag', ['plan', '--frobnicate'], /frobnicate/],
+    ['a bad -o value', ['plan', '-f', 'examples/scale-down', '-o', 'xml'], /xml/],
+    ['an unknown command', ['frobnicate'], /frobnicate/],
+  ]
+  it.each(cases)('%s', (_what, args, message) => {
+    for (const extra of [[], ['--detailed-exitcode']]) {
+      const run = kctl(args[0] === 'plan' ? [...args, ...extra] : args)
+      expect(run.status).toBe(1)
+      expect(run.stdout).toBe('')
+      expect(run.stderr.trimEnd().split('\n')).toHaveLength(1)
+      expect(run.stderr).toMatch(message)
+      noStack(run.stderr)
+    }
+  })
+
+  it('names file:line:col for broken YAML', () => {
+    const file = tempFile('broken.yaml', BROKEN_YAML)
+    const run = kctl(['plan', '-f', file, '-o', 'json', '--now', NOW])
+    expect(run.status).toBe(1)
+    expect(run.stdout).toBe('')
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1)
+    expect(run.stderr).toContain(`${file}:5:3`)
+    noStack(run.stderr)
+  })
+
+  it('KCTL_DEBUG=1 adds the stack', () => {
+    const run = kctl(['plan', '-f', tempFile('broken.yaml', BROKEN_YAML), '--now', NOW], {env: {KCTL_DEBUG: '1'}})
+    expect(run.status).toBe(1)
+    expect(run.stderr).toMatch(/^\s+at /m)
+  })
+})
+
+describe('kctl list', () => {
+  it('-o json is a ControllerList', () => {
+    const run = kctl(['list', '-f', 'examples/adoption', '-o', 'json', '--now', NOW])
+    expect(run.status).toBe(0)
+    expect(run.stderr).toBe('')
+    const doc = JSON.parse(run.stdout)
+    expect(doc.apiVersion).toBe('kctl/v1alpha1')
+    expect(doc.kind).toBe('ControllerList')
+    expect(doc.items.map((i: {name: string}) => i.name)).toEqual(['api', 'api-canary'])
+  })
+
+  it('-o table has one row per controller under a header', () => {
+    const run = kctl(['list', '-f', 'examples', '-o', 'table', '--now', NOW])
+    expect(run.status).toBe(0)
+    const lines = run.stdout.trimEnd().split('\n')
+    expect(lines[0]).toMatch(/^KIND\s+NAMESPACE\s+NAME\s+DESIRED\s+ACTIVE\s+READY\s+AVAILABLE\s+DIFF\s+IN SYNC$/)
+    expect(lines.length).toBeGreaterThan(2)
+  })
+})
+
+describe('help', () => {
+  it('explains kctl and lists the commands', () => {
+    const run = kctl(['--help'])
+    expect(run.status).toBe(0)
+    expect(run.stdout).toMatch(/plan\s/)
+    expect(run.stdout).toMatch(/list\s/)
+  })
+
+  it.each(['plan', 'list'])('%s --help shows examples', (cmd) => {
+    const run = kctl([cmd, '--help'])
+    expect(run.status).toBe(0)
+    expect(run.stdout).toContain('EXAMPLES')
+    expect(run.stdout).toContain(`kctl ${cmd} -f examples`)
+  })
+})
+
+describe('oclif.manifest.json', () => {
+  it('is what scripts/manifest.mjs generates from the current build', async () => {
+    // In a child process without NODE_ENV: under vitest (NODE_ENV=test) oclif would load the
+    // commands from src/ through tsx and record src/ paths.
+    const env = {...process.env}
+    delete env.NODE_ENV
+    const fresh = spawnSync(process.execPath, ['--input-type=module', '-e', "const {buildManifest} = await import('./scripts/manifest.mjs'); process.stdout.write(await buildManifest())"], {cwd: ROOT, env, encoding: 'utf8'})
+    expect(fresh.stderr).toBe('')
+    expect(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')).toBe(fresh.stdout)
+  })
+})

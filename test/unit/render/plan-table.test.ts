@@ -1,0 +1,177 @@
+import {describe, expect, it} from 'vitest'
+
+import {deleteReason, renderPlanTable} from '../../../src/render/plan-table.js'
+import {controller, create, del, facts, NOW, plan, status} from './plans.js'
+
+describe('renderPlanTable', () => {
+  it('renders a scale-down with reasons, a tie and a status write, then the summary', () => {
+    const web = controller('web', {
+      desired: 2,
+      active: 5,
+      diff: 3,
+      actions: [
+        del('web-pending', 'unassigned', {facts: facts({nodeName: '', phase: 'Pending', ready: false})}),
+        del('web-starting', 'not-ready', {facts: facts({ready: false})}),
+        del('web-a', 'created', {tie: ['web-a', 'web-b'], facts: facts({creationTimestamp: '2026-11-22T09:40:00Z'})}),
+        {type: 'updateStatus', from: status({replicas: 5, readyReplicas: 3}), to: status({replicas: 5, readyReplicas: 3, observedGeneration: 2})},
+      ],
+    })
+    const api = controller('api')
+    expect(renderPlanTable(plan([api, web]))).toBe(
+      [
+        'ReplicaSet default/api  desired 3  active 3  diff 0  (in sync)',
+        '',
+        'ReplicaSet default/web  desired 2  active 5  diff +3',
+        '  - delete pod web-pending   because: not scheduled to a node (decided by node assignment)',
+        '  - delete pod web-starting  because: not ready (decided by readiness)',
+        '  - delete pod web-a         because: created 20m ago (decided by creation time)',
+        "      upstream's order does not decide between web-a and web-b: the controller may delete either",
+        '  ~ status observedGeneration 1→2',
+        '',
+        'Plan: -3 pods, 1 status update across 1 controller; 1 in sync.',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('prints each create, adoption and release, and pluralizes the summary', () => {
+    const rs = controller('web', {
+      desired: 3,
+      active: 1,
+      diff: -2,
+      actions: [
+        {type: 'adopt', pod: 'web-orphan', uid: 'u1', resourceVersion: '1'},
+        {type: 'release', pod: 'web-edited', uid: 'u2', resourceVersion: '2'},
+        create('web'),
+        create('web'),
+      ],
+    })
+    expect(renderPlanTable(plan([rs]))).toBe(
+      [
+        'ReplicaSet default/web  desired 3  active 1  diff -2',
+        '  ~ adopt pod web-orphan  (an orphan whose labels match the selector)',
+        '  ~ release pod web-edited  (owned, but its labels no longer match the selector)',
+        '  + create pod web-<random>  (generateName web-)',
+        '  + create pod web-<random>  (generateName web-)',
+        '',
+        'Plan: +2 pods, 1 adoption, 1 release across 1 controller.',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('folds many creates into one line and says what the burst limit leaves for later', () => {
+    const big = controller('big', {
+      desired: 600,
+      active: 0,
+      diff: -600,
+      pending: 100,
+      actions: Array.from({length: 500}, () => create('big')),
+    })
+    expect(renderPlanTable(plan([big]))).toBe(
+      [
+        'ReplicaSet default/big  desired 600  active 0  diff -600',
+        '  + create 500 pods big-<random>  (generateName big-)',
+        '  + 100 more pods to create in a later sync (burst limit 500 per sync)',
+        '',
+        'Plan: +500 pods across 1 controller; 100 pods pending.',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('shows a create that fails client-side, warnings and ignored kinds', () => {
+    const rc = controller('legacy', {
+      kind: 'ReplicationController',
+      apiVersion: 'v1',
+      desired: 2,
+      active: 0,
+      diff: -2,
+      pending: 1,
+      actions: [create('legacy', {error: 'unable to create pods, no labels'} as never)],
+      warnings: ['the selector does not match the template\'s labels'],
+    })
+    expect(renderPlanTable(plan([rc], {ignored: {Service: 2, Deployment: 1}}))).toBe(
+      [
+        'ReplicationController default/legacy  desired 2  active 0  diff -2',
+        '  + create pod legacy-<random>  (generateName legacy-) would fail: unable to create pods, no labels',
+        '  + 1 pod not created in this sync',
+        "  ! the selector does not match the template's labels",
+        '',
+        'Not planned (kctl plans ReplicaSets and ReplicationControllers): Deployment (1), Service (2).',
+        'Plan: +1 pod across 1 controller; 1 pod pending.',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('says "No changes" when every controller is in sync, and handles an empty input', () => {
+    expect(renderPlanTable(plan([controller('a'), controller('b')]))).toBe(
+      [
+        'ReplicaSet default/a  desired 3  active 3  diff 0  (in sync)',
+        '',
+        'ReplicaSet default/b  desired 3  active 3  diff 0  (in sync)',
+        '',
+        'No changes. 2 controllers in sync.',
+        '',
+      ].join('\n'),
+    )
+    expect(renderPlanTable(plan([controller('a')]))).toMatch(/No changes\. 1 controller in sync\.\n$/)
+    expect(renderPlanTable(plan([]))).toBe('No ReplicaSets or ReplicationControllers found.\n')
+  })
+
+  it('shows a tie of three once, after its last victim, and names no rule when the whole choice is the tie', () => {
+    const rs = controller('web', {
+      desired: 1,
+      active: 3,
+      diff: 2,
+      actions: [
+        del('web-a', 'created', {tie: ['web-a', 'web-b', 'web-c']}),
+        del('web-b', 'created', {tie: ['web-a', 'web-b', 'web-c']}),
+      ],
+    })
+    expect(renderPlanTable(plan([rs]))).toBe(
+      [
+        'ReplicaSet default/web  desired 1  active 3  diff +2',
+        '  - delete pod web-a  because: a tie, see below',
+        '  - delete pod web-b  because: a tie, see below',
+        "      upstream's order does not decide between web-a, web-b and web-c: the controller may delete any 2 of them",
+        '',
+        'Plan: -2 pods across 1 controller.',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('colours only when asked', () => {
+    const rs = controller('web', {desired: 1, active: 2, diff: 1, actions: [del('web-a', 'not-ready')]})
+    expect(renderPlanTable(plan([rs]), {color: false})).not.toMatch(/\u001B\[/)
+    const colored = renderPlanTable(plan([rs]), {color: true})
+    expect(colored).toContain('\u001B[31m  - delete pod web-a')
+  })
+})
+
+describe('deleteReason', () => {
+  const rs = controller('web', {desired: 1})
+  const cases: [Parameters<typeof del>[1], Partial<ReturnType<typeof facts>>, string][] = [
+    ['unassigned', {nodeName: ''}, 'not scheduled to a node (decided by node assignment)'],
+    ['phase', {phase: 'Pending'}, 'phase Pending (decided by phase)'],
+    ['phase', {phase: ''}, 'no phase reported (decided by phase)'],
+    ['not-ready', {ready: false}, 'not ready (decided by readiness)'],
+    ['deletion-cost', {deletionCost: -100}, 'deletion cost -100 (decided by deletion cost)'],
+    ['deletion-cost', {deletionCost: 0, invalidDeletionCost: '+5'}, 'deletion cost 0 (annotation "+5" is not a valid int32) (decided by deletion cost)'],
+    ['colocated', {colocationRank: 3, nodeName: 'node-1'}, '3 related pods on node node-1 (decided by co-location)'],
+    ['ready-time', {readySince: '2026-11-22T09:59:00Z'}, 'ready for only 60s (decided by ready time)'],
+    ['restarts', {restarts: 4}, '4 restarts (decided by restarts)'],
+    ['restarts', {restarts: 1, sidecarRestarts: 2}, '1 restart, 2 sidecar restarts (decided by restarts)'],
+    ['created', {creationTimestamp: '2026-11-20T10:00:00Z'}, 'created 2d ago (decided by creation time)'],
+    ['uid', {}, 'same age bucket as a pod kept, smaller uid (decided by uid tie-break)'],
+  ]
+  it.each(cases)('%s %j', (rule, f, text) => {
+    expect(deleteReason(del('p', rule, {facts: facts(f)}), rs, NOW)).toBe(text)
+  })
+
+  it('explains "all" by the desired count', () => {
+    expect(deleteReason(del('p', 'all'), controller('web', {desired: 0}), NOW)).toBe('desired 0, every active pod goes')
+  })
+})

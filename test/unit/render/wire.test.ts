@@ -1,0 +1,99 @@
+import {describe, expect, it} from 'vitest'
+import {parse} from 'yaml'
+
+import {renderDocument} from '../../../src/render/document.js'
+import {renderListTable} from '../../../src/render/list-table.js'
+import {controllerListToWire, planToWire} from '../../../src/render/wire.js'
+import {controller, create, del, NOW, plan, status} from './plans.js'
+
+const scaleDown = () =>
+  plan([
+    controller('web', {
+      desired: 1,
+      active: 2,
+      diff: 1,
+      actions: [del('web-a', 'created', {tie: ['web-a', 'web-b']}), {type: 'updateStatus', from: status({replicas: 1}), to: status({replicas: 2})}],
+    }),
+    controller('api'),
+  ])
+
+describe('planToWire', () => {
+  it('puts the contract fields first, in a fixed order', () => {
+    const wire = planToWire(scaleDown()) as Record<string, unknown>
+    expect(Object.keys(wire)).toEqual(['apiVersion', 'kind', 'now', 'source', 'controllers', 'summary', 'ignored', 'options'])
+    const c = (wire.controllers as Record<string, unknown>[])[0]
+    expect(Object.keys(c)).toEqual([
+      'kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions',
+    ])
+    const [d, u] = c.actions as Record<string, unknown>[]
+    expect(Object.keys(d)).toEqual(['type', 'pod', 'uid', 'resourceVersion', 'decidedBy', 'reasons', 'tie', 'facts'])
+    expect(Object.keys(u)).toEqual(['type', 'from', 'to'])
+    expect(Object.keys(wire.summary as object)).toEqual(['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending'])
+  })
+
+  it('does not depend on the key order of the value it is given', () => {
+    const a = scaleDown()
+    const shuffled = JSON.parse(JSON.stringify(a), function (_k, v) {
+      if (v && typeof v === 'object' && !Array.isArray(v)) return Object.fromEntries(Object.entries(v).reverse())
+      return v
+    })
+    expect(renderDocument(planToWire(shuffled), 'json')).toBe(renderDocument(planToWire(a), 'json'))
+  })
+
+  it('sorts label maps and keeps fields the contract does not list yet (after the listed ones)', () => {
+    const rs = controller('web', {actions: [create('web', {labels: {z: '1', a: '2'}} as never)]})
+    ;(rs as unknown as Record<string, unknown>).extraField = 7
+    const c = (planToWire(plan([rs])) as {controllers: Record<string, unknown>[]}).controllers[0]
+    expect(Object.keys(c).at(-1)).toBe('extraField')
+    expect(Object.keys((c.actions as {labels: object}[])[0].labels)).toEqual(['a', 'z'])
+  })
+})
+
+describe('renderDocument', () => {
+  it('writes JSON with 2 spaces and one trailing newline', () => {
+    const text = renderDocument(planToWire(scaleDown()), 'json')
+    expect(text.endsWith('}\n')).toBe(true)
+    expect(text.endsWith('\n\n')).toBe(false)
+    expect(text.split('\n')[1]).toBe('  "apiVersion": "kctl/v1alpha1",')
+  })
+
+  it('writes YAML that reads back to the same value and quotes what YAML 1.1 would retype', () => {
+    const wire = planToWire(scaleDown())
+    const text = renderDocument(wire, 'yaml')
+    expect(parse(text)).toEqual(wire)
+    expect(parse(text, {version: '1.1'})).toEqual(wire)
+    expect(text).toContain(`now: "${NOW}"`)
+  })
+})
+
+describe('kctl list renderers', () => {
+  it('gives one aligned row per controller', () => {
+    const p = plan([
+      controller('web', {desired: 2, active: 5, diff: 3, actions: [del('x', 'not-ready')], status: status({replicas: 5, readyReplicas: 4, availableReplicas: 3})}),
+      controller('legacy-frontend', {kind: 'ReplicationController', apiVersion: 'v1', namespace: 'shop'}),
+    ])
+    expect(renderListTable(p)).toBe(
+      [
+        'KIND                    NAMESPACE   NAME              DESIRED   ACTIVE   READY   AVAILABLE   DIFF   IN SYNC',
+        'ReplicaSet              default     web               2         5        4       3           +3     no',
+        'ReplicationController   shop        legacy-frontend   3         3        3       3           0      yes',
+        '',
+      ].join('\n'),
+    )
+    expect(renderListTable(plan([]))).toBe('No ReplicaSets or ReplicationControllers found.\n')
+  })
+
+  it('gives a ControllerList document', () => {
+    const wire = controllerListToWire(plan([controller('api')])) as {items: object[]}
+    expect(Object.keys(wire.items[0])).toEqual(['kind', 'apiVersion', 'namespace', 'name', 'uid', 'desired', 'active', 'ready', 'available', 'diff', 'pending', 'inSync'])
+    expect(wire).toEqual({
+      apiVersion: 'kctl/v1alpha1',
+      kind: 'ControllerList',
+      now: NOW,
+      source: {type: 'fixtures', paths: ['examples/x']},
+      items: [
+        {kind: 'ReplicaSet', apiVersion: 'apps/v1', namespace: 'default', name: 'api', uid: 'uid-api', desired: 3, active: 3, ready: 3, available: 3, diff: 0, pending: 0, inSync: true},
+      ],
+    })
+  })
+})
