@@ -56,8 +56,9 @@ export interface DeleteAction {
   uid: string
   resourceVersion: string
   decidedBy: DecidedBy
-  /** Human-readable reasons; the codes and values behind them are in `facts`. */
-  reasons: string[]
+  /** The kept pod whose comparison `decidedBy` names (absent when every pod goes). */
+  decidedAgainst?: string
+  /** This pod's values for every ranking rule; the wire form's `reasons` are worded from them. */
   facts: RankFacts
   /** Pods among which upstream's order does not decide (this one included), or absent. */
   tie?: string[]

@@ -19,7 +19,6 @@ import {claimPods} from './ownership.js'
 import {PodIndex} from './pod-index.js'
 import {controllerOf, isPodActive} from './pods.js'
 import {choosePodsToDelete, type RankContext, rankPods} from './rank.js'
-import {deleteReasons} from './reasons.js'
 import {type CompiledSelector, compileLabelSelector, SelectorError, selectorMatches} from './selector.js'
 import {calculateStatus, currentStatus, statusToWrite} from './status.js'
 import {parseRfc3339} from './time.js'
@@ -87,7 +86,7 @@ function planController(workload: Workload, world: World): ControllerPlan {
   let pending = 0
   let manageError: string | undefined
   if (deleting) {
-    pending = Math.abs(diff)
+    // syncReplicaSet skips manageReplicas for good: the diff is never acted on, so none is pending.
     warnings.push('being deleted: the controller creates, deletes, adopts and releases nothing')
   } else if (diff < 0) {
     const n = Math.min(-diff, options.burstReplicas)
@@ -142,26 +141,17 @@ function deleteActions(workload: Workload, activePods: PodView[], n: number, wor
   const related = relatedPods(workload, world)
   const ranked = rankPods(activePods, related, ctx)
   const choice = choosePodsToDelete(ranked, n, ctx)
-  const firstKept = choice.ordered[n]
   return choice.victims.map((victim) => {
-    const decidedBy = choice.decidedBy.get(victim.pod.uid) ?? 'all'
     const tie = choice.ties.get(victim.pod.uid)?.map((p) => p.pod.name)
     const action: DeleteAction = {
       type: 'delete',
       pod: victim.pod.name,
       uid: victim.pod.uid,
       resourceVersion: victim.pod.resourceVersion,
-      decidedBy,
-      reasons: deleteReasons({
-        decidedBy,
-        victim: victim.facts,
-        kept: firstKept && {name: firstKept.pod.name, facts: firstKept.facts},
-        tie,
-        now: world.now,
-        desired: workload.replicas,
-      }),
+      decidedBy: choice.decidedBy.get(victim.pod.uid) ?? 'all',
       facts: victim.facts,
     }
+    if (choice.decidedAgainst) action.decidedAgainst = choice.decidedAgainst.pod.name
     if (tie) action.tie = tie
     return action
   })

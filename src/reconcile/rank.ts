@@ -130,6 +130,8 @@ export interface DeletionChoice {
   decidedBy: Map<string, DecidedBy>
   /** For each victim in a tie with a kept pod (by uid): every pod of that tie. */
   ties: Map<string, RankedPod[]>
+  /** The kept pod each `decidedBy` compares with: the first kept outside any tie, else the first kept. */
+  decidedAgainst?: RankedPod
 }
 
 /** Pods analysed around the cut for ties; beyond it the sorted order is taken as decided. */
@@ -171,7 +173,7 @@ export function choosePodsToDelete(candidates: readonly RankedPod[], n: number, 
     // Equal on every rule: name the last rule upstream consulted (creation time); `tie` says the rest.
     decidedBy.set(victim.pod.uid, compareForDeletion(victim, against, ctx).rule ?? 'created')
   }
-  return {victims, ordered, decidedBy, ties}
+  return {victims, ordered, decidedBy, ties, decidedAgainst: against}
 }
 
 /**

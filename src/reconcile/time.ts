@@ -77,16 +77,3 @@ function frexp(x: number): [number, number] {
   }
   return [frac, exp]
 }
-
-/** A short human age: 45s, 3m20s, 2h5m, 3d4h. */
-export function formatAge(ns: bigint): string {
-  let s = Number(ns / NS_PER_SECOND)
-  const neg = s < 0
-  if (neg) s = -s
-  const d = Math.floor(s / 86400)
-  const h = Math.floor((s % 86400) / 3600)
-  const m = Math.floor((s % 3600) / 60)
-  const sec = s % 60
-  const text = d > 0 ? `${d}d${h ? `${h}h` : ''}` : h > 0 ? `${h}h${m ? `${m}m` : ''}` : m > 0 ? `${m}m${sec ? `${sec}s` : ''}` : `${sec}s`
-  return neg ? `-${text}` : text
-}

@@ -3,8 +3,9 @@
 // colour only through the Chalk instance the caller asks for.
 import {Chalk, type ChalkInstance} from 'chalk'
 
-import type {Action, ControllerPlan, CreateAction, DecidedBy, DeleteAction, ReconcilePlan, StatusView} from '../model/plan.js'
-import {age, count, joinWords, signed} from './words.js'
+import type {Action, ControllerPlan, CreateAction, ReconcilePlan, StatusView} from '../model/plan.js'
+import {deleteReasons, sameTie, tieSentence} from './reasons.js'
+import {count, signed} from './words.js'
 
 export interface TableStyle {
   color: boolean
@@ -12,20 +13,6 @@ export interface TableStyle {
 
 /** Creates of one kind are listed one per line up to this many, then folded into one line. */
 const MAX_CREATE_LINES = 5
-
-/** The ranking rule (ActivePodsWithRanks.Less criterion) in words, for "(decided by …)". */
-const RULE_NAMES: Record<DecidedBy, string> = {
-  unassigned: 'node assignment',
-  phase: 'phase',
-  'not-ready': 'readiness',
-  'deletion-cost': 'deletion cost',
-  colocated: 'co-location',
-  'ready-time': 'ready time',
-  restarts: 'restarts',
-  created: 'creation time',
-  uid: 'uid tie-break',
-  all: 'no ranking',
-}
 
 export function renderPlanTable(plan: ReconcilePlan, style: TableStyle = {color: false}): string {
   const c = new Chalk({level: style.color ? 1 : 0})
@@ -50,7 +37,7 @@ function renderController(cp: ControllerPlan, plan: ReconcilePlan, c: ChalkInsta
         break
       }
       case 'delete': {
-        lines.push(c.red(`  - delete pod ${a.pod.padEnd(podWidth)}  because: ${deleteReason(a, cp, plan.now)}`))
+        lines.push(c.red(`  - delete pod ${a.pod.padEnd(podWidth)}  because: ${deleteReasons(a, cp, plan.now)[0]}`))
         // One line per tie, after the last of its pods that this sync deletes.
         const tie = a.tie
         if (tie && tie.length > 1 && !actions.slice(i + 1).some((x) => x.type === 'delete' && sameTie(x.tie, tie))) {
@@ -96,79 +83,6 @@ function createLines(a: CreateAction, n: number, c: ChalkInstance): string[] {
   const paint = a.error ? c.red : c.green
   if (n > MAX_CREATE_LINES) return [paint(`  + create ${n} pods ${name}${tail}`)]
   return Array.from({length: n}, () => paint(`  + create pod ${name}${tail}`))
-}
-
-/** Why this pod goes, in words, from the rule that decided it and this pod's own facts. */
-export function deleteReason(a: DeleteAction, cp: ControllerPlan, now: string): string {
-  // In a tie with no kept pod outside it, `decidedBy` compares against a pod of the tie itself:
-  // upstream's order decides nothing there, so say so instead of naming a rule.
-  if (a.tie && a.tie.length > 1 && !keptOutsideTie(a.tie, cp)) return 'a tie, see below'
-  const f = a.facts
-  let what: string
-  switch (a.decidedBy) {
-    case 'all':
-      return cp.desired === 0 ? 'desired 0, every active pod goes' : 'every active pod goes'
-    case 'unassigned':
-      what = 'not scheduled to a node'
-      break
-    case 'phase':
-      what = f.phase ? `phase ${f.phase}` : 'no phase reported'
-      break
-    case 'not-ready':
-      what = 'not ready'
-      break
-    case 'deletion-cost':
-      what =
-        f.invalidDeletionCost === undefined
-          ? `deletion cost ${f.deletionCost}`
-          : `deletion cost 0 (annotation "${f.invalidDeletionCost}" is not a valid int32)`
-      break
-    case 'colocated':
-      what = `${count(f.colocationRank, 'related pod')} on node ${f.nodeName || '(none)'}`
-      break
-    case 'ready-time': {
-      const since = age(f.readySince, now)
-      what = since ? `ready for only ${since}` : 'ready time unknown'
-      break
-    }
-    case 'restarts':
-      what = f.sidecarRestarts > 0 ? `${count(f.restarts, 'restart')}, ${count(f.sidecarRestarts, 'sidecar restart')}` : count(f.restarts, 'restart')
-      break
-    case 'created': {
-      const created = age(f.creationTimestamp, now)
-      what = created ? `created ${created} ago` : 'creation time unknown'
-      break
-    }
-    case 'uid':
-      what = 'same age bucket as a pod kept, smaller uid'
-      break
-    default:
-      what = String(a.decidedBy)
-  }
-  return `${what} (decided by ${RULE_NAMES[a.decidedBy] ?? a.decidedBy})`
-}
-
-function sameTie(a: readonly string[] | undefined, b: readonly string[]): boolean {
-  return a !== undefined && a.length === b.length && a.every((p) => b.includes(p))
-}
-
-/** Whether some pod outside `tie` is kept (active, not deleted, not a member of the tie). */
-function keptOutsideTie(tie: readonly string[], cp: ControllerPlan): boolean {
-  const deleted = cp.actions.filter((x) => x.type === 'delete').map((x) => (x as DeleteAction).pod)
-  const keptInTie = tie.filter((p) => !deleted.includes(p)).length
-  return cp.active - deleted.length - keptInTie > 0
-}
-
-function tieSentence(tie: readonly string[], cp: ControllerPlan): string {
-  const members = new Set(tie)
-  const chosen = cp.actions.filter((x) => x.type === 'delete' && members.has(x.pod)).length
-  const which =
-    tie.length === 2 && chosen === 1
-      ? 'either'
-      : chosen === 1
-        ? 'any one of them'
-        : `any ${chosen} of them`
-  return `upstream's order does not decide between ${joinWords(tie)}: the controller may delete ${which}`
 }
 
 const STATUS_FIELDS = [

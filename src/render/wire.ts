@@ -6,6 +6,7 @@
 import type {OwnerReference, PlanSource, WorkloadCondition} from '../model/objects.js'
 import type {Action, ControllerPlan, RankFacts, ReconcilePlan, StatusView} from '../model/plan.js'
 import {PLAN_API_VERSION} from '../model/plan.js'
+import {deleteReasons} from './reasons.js'
 
 type Json = null | boolean | number | string | Json[] | {[key: string]: Json}
 type JsonObject = {[key: string]: Json}
@@ -70,14 +71,14 @@ const facts = (f: RankFacts): Json =>
     'createdBucket',
   ])
 
-export function actionToWire(a: Action): Json {
+export function actionToWire(a: Action, cp: ControllerPlan, now: string): Json {
   switch (a.type) {
     case 'create':
       return ordered(a, ['type', 'generateName', 'nameBase', 'labels', 'annotations', 'finalizers', 'ownerReference', 'error'], {
         ownerReference,
       })
     case 'delete':
-      return ordered(a, ['type', 'pod', 'uid', 'resourceVersion', 'decidedBy', 'reasons', 'tie', 'facts'], {facts})
+      return ordered({...a, reasons: deleteReasons(a, cp, now)}, ['type', 'pod', 'uid', 'resourceVersion', 'decidedBy', 'reasons', 'tie', 'facts'], {facts})
     case 'adopt':
     case 'release':
       return ordered(a, ['type', 'pod', 'uid', 'resourceVersion'])
@@ -88,11 +89,11 @@ export function actionToWire(a: Action): Json {
   }
 }
 
-export function controllerToWire(c: ControllerPlan): Json {
+export function controllerToWire(c: ControllerPlan, now: string): Json {
   return ordered(
     c,
     ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions'],
-    {status, actions: (as: Action[]) => as.map((a) => actionToWire(a))},
+    {status, actions: (as: Action[]) => as.map((a) => actionToWire(a, c, now))},
   )
 }
 
@@ -102,7 +103,7 @@ const source = (s: PlanSource): Json => ordered(s, ['type', 'paths', 'context', 
 export function planToWire(plan: ReconcilePlan): Json {
   return ordered(plan, ['apiVersion', 'kind', 'now', 'source', 'controllers', 'summary', 'ignored', 'options'], {
     source,
-    controllers: (cs: ControllerPlan[]) => cs.map((c) => controllerToWire(c)),
+    controllers: (cs: ControllerPlan[]) => cs.map((c) => controllerToWire(c, plan.now)),
     summary: (s: object) =>
       ordered(s, ['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending']),
     options: (o: object) => ordered(o, ['now', 'featureGates', 'burstReplicas']),

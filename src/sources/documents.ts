@@ -22,7 +22,7 @@ import {load as loadYaml, type YAMLException} from 'js-yaml'
 import {UserError} from '../errors.js'
 import type {Origin} from '../model/objects.js'
 import {expandPaths, formatOf, SourceFile, STDIN_NAME} from './files.js'
-import {linePos, locateInJson, locateInYaml, yamlErrors, type Path} from './locate.js'
+import {linePos, locateInJson, locateInYaml, type Path} from './locate.js'
 import {KUBE_YAML_SCHEMA} from './yaml11.js'
 
 export {SourceFile} from './files.js'
@@ -290,26 +290,21 @@ function* readYaml(file: SourceFile, buf: Buffer, counter: {n: number}, report: 
   }
 }
 
+/**
+ * A parse error, at js-yaml's position in the unaltered document text. (js-yaml decides what is
+ * accepted, and its positions are exact; the `yaml` package's first error is often reported a line
+ * early for bad indentation.)
+ */
 function yamlParseError(chunk: Chunk, text: string, error: unknown): UserError {
-  const first = chunk.file.lineOf(chunk.start)
-  const precise = yamlErrors(text)[0]
-  if (precise) {
-    const {line, col} = linePos(text, precise.offset)
-    return new UserError(`invalid YAML: ${precise.message.replace(/ at line \d+, column \d+:?$/, '')}`, {
-      origin: {file: chunk.file.name, line: first + line - 1, column: col},
-      cause: error,
-    })
-  }
-  // The two parsers disagree (js-yaml is stricter in a few corners): report js-yaml's view, with
-  // the position it found in the unaltered text.
   let reason = (error as YAMLException).reason ?? String(error)
   let mark = (error as YAMLException).mark
   try {
-    loadYaml(text, {schema: KUBE_YAML_SCHEMA})
+    loadYaml(text, {schema: KUBE_YAML_SCHEMA}) // the error may have come from the blanked text
   } catch (again) {
     reason = (again as YAMLException).reason ?? reason
     mark = (again as YAMLException).mark ?? mark
   }
+  const first = chunk.file.lineOf(chunk.start)
   return new UserError(`invalid YAML: ${reason}`, {
     origin: {file: chunk.file.name, line: first + (mark?.line ?? 0), column: (mark?.column ?? 0) + 1},
     cause: error,

@@ -116,13 +116,13 @@ export function expandPaths(paths: readonly string[]): Array<{name: string; fsPa
       continue
     }
     if (p === '') throw new UserError('empty -f value', {hint: 'pass a file, a directory or -'})
-    let stat
+    let isDir = false
     try {
-      stat = statSync(p)
-    } catch (error) {
-      throw fileError(p, error)
+      isDir = statSync(p).isDirectory()
+    } catch {
+      // Reported when it is read, in input order (and per input, for `kctl check`).
     }
-    if (stat.isDirectory()) walk(p, out)
+    if (isDir) walk(p, out)
     else out.push({name: p, fsPath: p})
   }
   return out

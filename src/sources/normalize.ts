@@ -299,10 +299,13 @@ export class Normalizer {
       ctx.fail(['apiVersion'], `${kind} is not served as ${apiVersion} by Kubernetes 1.36`, `use apiVersion: ${want}`)
       return
     }
+    // Every field is checked even after a first problem, so that `kctl check` reports them all;
+    // an object with any problem is not added to the snapshot.
+    const before = this.problems.length
     const meta = this.meta(ctx, group, kind, raw)
     if (!meta) return
-    if (kind === 'Pod') this.pod(ctx, obj.locator, meta, raw)
-    else this.workload(ctx, obj.locator, kind as WorkloadKind, apiVersion, meta, raw)
+    if (kind === 'Pod') this.pod(ctx, obj.locator, meta, raw, before)
+    else this.workload(ctx, obj.locator, kind as WorkloadKind, apiVersion, meta, raw, before)
   }
 
   finish(): {snapshot: Snapshot; problems: Problem[]} {
@@ -350,7 +353,7 @@ export class Normalizer {
   private meta(ctx: Ctx, group: string, kind: string, raw: RawObject): Meta | undefined {
     const m = raw.metadata
     if (!isMapping(m)) {
-      ctx.fail(P.metadata, m === undefined ? 'metadata.name is required' : `expected a mapping, got ${describe(m)}`)
+      ctx.fail(P.metadata, m === undefined ? 'required (with at least a name)' : `expected a mapping, got ${describe(m)}`)
       return undefined
     }
     const before = this.problems.length
@@ -378,7 +381,6 @@ export class Normalizer {
     const ownerReferences = this.ownerReferences(ctx, m.ownerReferences, namespace)
     const creationTimestamp = ctx.time(m.creationTimestamp, P.creationTimestamp)
     const deletionTimestamp = ctx.time(m.deletionTimestamp, P.deletionTimestamp)
-    if (this.problems.length > before) return undefined
     const meta: Meta = {
       namespace: ctx.own(namespace),
       name: ctx.own(name),
@@ -391,8 +393,8 @@ export class Normalizer {
       creationTimestamp: ctx.own(creationTimestamp),
       deletionTimestamp: ctx.own(deletionTimestamp),
     }
-    this.remember(ctx, group, kind, raw, meta)
-    return this.problems.length > before ? undefined : meta
+    if (this.problems.length === before) this.remember(ctx, group, kind, raw, meta)
+    return meta
   }
 
   private ownerReferences(ctx: Ctx, v: unknown, namespace: string): OwnerReference[] {
@@ -435,8 +437,7 @@ export class Normalizer {
     return out
   }
 
-  private pod(ctx: Ctx, loc: Locator, meta: Meta, raw: RawObject): void {
-    const before = this.problems.length
+  private pod(ctx: Ctx, loc: Locator, meta: Meta, raw: RawObject, before: number): void {
     const spec = ctx.mapping(raw.spec, P.spec) ?? EMPTY_RAW
     const status = ctx.mapping(raw.status, P.status) ?? EMPTY_RAW
     const nodeName = ctx.string(spec.nodeName, P.nodeName) ?? ''
@@ -530,8 +531,7 @@ export class Normalizer {
     return out
   }
 
-  private workload(ctx: Ctx, loc: Locator, kind: WorkloadKind, apiVersion: string, meta: Meta, raw: RawObject): void {
-    const before = this.problems.length
+  private workload(ctx: Ctx, loc: Locator, kind: WorkloadKind, apiVersion: string, meta: Meta, raw: RawObject, before: number): void {
     const isRC = kind === 'ReplicationController'
     const spec = ctx.mapping(raw.spec, P.spec) ?? EMPTY_RAW
     const status = ctx.mapping(raw.status, P.status) ?? EMPTY_RAW
@@ -606,11 +606,11 @@ export class Normalizer {
   private labelSelector(ctx: Ctx, v: unknown): LabelSelector {
     const at = ['spec', 'selector']
     if (v === undefined || v === null) {
-      ctx.fail(at, 'a selector is required', 'apps/v1 requires spec.selector; the API server rejects a ReplicaSet without one (a missing selector would match no pods)')
+      ctx.fail(at, 'a selector is required', 'the API server rejects an apps/v1 ReplicaSet without spec.selector')
       return null
     }
     const problems = labelSelectorProblems(v)
-    for (const p of problems) ctx.fail([...at, ...p.path], p.message)
+    for (const p of problems) ctx.fail([...at, ...p.path], p.message, undefined, p.message.startsWith('invalid label key'))
     if (problems.length > 0) return null
     const sel = v as RawObject
     const out: {matchLabels?: Record<string, string>; matchExpressions?: LabelSelectorRequirement[]} = {}
@@ -740,7 +740,7 @@ class Ctx {
     return this.copy ? detachMap(map) : map
   }
 
-  fail(path: Path, message: string, hint?: string): void {
+  fail(path: Path, message: string, hint?: string, atKey = false): void {
     const obj = this.obj
     const meta = isMapping(obj.raw.metadata) ? obj.raw.metadata : undefined
     const name = typeof meta?.name === 'string' ? meta.name : undefined
@@ -755,7 +755,7 @@ class Ctx {
       name,
       namespace,
       ordinal: obj.ordinal,
-      origin: () => (origin ??= path.length === 0 ? locator.origin : locator.locate(path)),
+      origin: () => (origin ??= path.length === 0 ? locator.origin : locator.locate(path, {key: atKey})),
     })
   }
 
@@ -844,8 +844,12 @@ class Ctx {
     for (const key in map) {
       const value = map[key]
       if (typeof value !== 'string') continue
-      const problem = labelKeyProblem(key) ?? labelValueProblem(value)
-      if (problem) this.fail([...path, key], problem)
+      const keyProblem = labelKeyProblem(key)
+      if (keyProblem) this.fail([...path, key], keyProblem, undefined, true)
+      else {
+        const valueProblem = labelValueProblem(value)
+        if (valueProblem) this.fail([...path, key], valueProblem)
+      }
     }
     return map
   }

@@ -1,3 +1,4 @@
+import {deleteReasons} from '../../../src/render/reasons.js'
 // controller-semantics §2: which pods are deleted first on scale-down (getPodsToDelete,
 // getPodsRankedByRelatedPodsOnSameNode, ActivePodsWithRanks.Less). Every criterion is tested as a
 // pair differing only in that criterion, in both directions; then precedence between criteria,
@@ -569,7 +570,7 @@ describe('§2.4 tricky scenarios (deletion order)', () => {
     const plan = planFor(w, [mine(w, 'p1'), mine(w, 'p2', {node: 'n2'})])
     expect(deletes(plan)).toHaveLength(1)
     expect([...deletes(plan)[0].tie!].sort()).toEqual(['p1', 'p2'])
-    expect(deletes(plan)[0].reasons.some((r) => /p1/.test(r) && /p2/.test(r))).toBe(true)
+    expect(deleteReasons(deletes(plan)[0], plan, FIXED_NOW).some((r) => /does not decide between p1 and p2/.test(r))).toBe(true)
   })
 
   it('2.4.11 P1 phase Unknown (node lost), P2 Running, both Ready=False, both scheduled → P1', () => {
@@ -592,11 +593,12 @@ describe('§2.3 notes', () => {
     expect(deleted(plan)).toEqual(['unassigned', 'notready'])
   })
 
-  it('§2.3.5 a bucket tie broken by UID is reported as decidedBy "uid", with a reason saying so', () => {
+  it('§2.3.5 a bucket tie broken by UID is reported as decidedBy "uid", against the pod kept, with a reason saying so', () => {
     const rs = replicaSet('web', {replicas: 1})
     const plan = planFor(rs, [pod('p1', {owner: rs, uid: 'uid-a', created: ago(100)}), pod('p2', {owner: rs, uid: 'uid-b', created: ago(70)})])
     expect(deleted(plan)).toEqual(['p1'])
     expect(deletes(plan)[0].decidedBy).toBe('uid')
-    expect(deletes(plan)[0].reasons.some((r) => /UID/.test(r))).toBe(true)
+    expect(deletes(plan)[0].decidedAgainst).toBe('p2')
+    expect(deleteReasons(deletes(plan)[0], plan, FIXED_NOW)[0]).toMatch(/uid tie-break against kept pod p2/)
   })
 })

@@ -82,15 +82,17 @@ describe('§1.1 the sync loop', () => {
     expect(rcStatus).not.toHaveProperty('terminatingReplicas')
   })
 
-  it('§1.1.10 a controller with a deletionTimestamp creates and deletes nothing; the rest is pending', () => {
+  it('§1.1.10 a controller with a deletionTimestamp creates and deletes nothing, and never will: nothing is pending', () => {
     const up = replicaSet('up', {replicas: 3, deleting: true})
     const upPlan = planFor(up, [pod('a', {owner: up})])
     expect(creates(upPlan)).toEqual([])
-    expect(upPlan.pending).toBe(2)
+    expect(upPlan.diff).toBe(-2)
+    expect(upPlan.pending).toBe(0)
     const down = replicaSet('down', {replicas: 0, deleting: true})
     const downPlan = planFor(down, [pod('a', {owner: down}), pod('b', {owner: down})])
     expect(deletes(downPlan)).toEqual([])
-    expect(downPlan.pending).toBe(2)
+    expect(downPlan.diff).toBe(2)
+    expect(downPlan.pending).toBe(0)
     expect(downPlan.warnings.some((w) => /delet/i.test(w))).toBe(true)
   })
 
@@ -352,7 +354,7 @@ describe('§1.8 tricky scenarios (RS)', () => {
     expect(adopts(plan)).toEqual([])
     expect(releases(plan)).toEqual([])
     expect(plan.active).toBe(1)
-    expect(plan.pending).toBe(2)
+    expect(plan.pending).toBe(0)
     expect(statusUpdate(plan)?.to).toMatchObject({replicas: 1, readyReplicas: 1})
   })
 

@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 
-import {deleteReason, renderPlanTable} from '../../../src/render/plan-table.js'
+import {renderPlanTable} from '../../../src/render/plan-table.js'
+import {deleteReasons} from '../../../src/render/reasons.js'
 import {controller, create, del, facts, NOW, plan, status} from './plans.js'
 
 describe('renderPlanTable', () => {
@@ -126,8 +127,8 @@ describe('renderPlanTable', () => {
       active: 3,
       diff: 2,
       actions: [
-        del('web-a', 'created', {tie: ['web-a', 'web-b', 'web-c']}),
-        del('web-b', 'created', {tie: ['web-a', 'web-b', 'web-c']}),
+        del('web-a', 'created', {tie: ['web-a', 'web-b', 'web-c'], decidedAgainst: 'web-c'}),
+        del('web-b', 'created', {tie: ['web-a', 'web-b', 'web-c'], decidedAgainst: 'web-c'}),
       ],
     })
     expect(renderPlanTable(plan([rs]))).toBe(
@@ -151,7 +152,7 @@ describe('renderPlanTable', () => {
   })
 })
 
-describe('deleteReason', () => {
+describe('deleteReasons', () => {
   const rs = controller('web', {desired: 1})
   const cases: [Parameters<typeof del>[1], Partial<ReturnType<typeof facts>>, string][] = [
     ['unassigned', {nodeName: ''}, 'not scheduled to a node (decided by node assignment)'],
@@ -168,10 +169,19 @@ describe('deleteReason', () => {
     ['uid', {}, 'same age bucket as a pod kept, smaller uid (decided by uid tie-break)'],
   ]
   it.each(cases)('%s %j', (rule, f, text) => {
-    expect(deleteReason(del('p', rule, {facts: facts(f)}), rs, NOW)).toBe(text)
+    expect(deleteReasons(del('p', rule, {facts: facts(f)}), rs, NOW)[0]).toBe(text)
   })
 
   it('explains "all" by the desired count', () => {
-    expect(deleteReason(del('p', 'all'), controller('web', {desired: 0}), NOW)).toBe('desired 0, every active pod goes')
+    expect(deleteReasons(del('p', 'all'), controller('web', {desired: 0}), NOW)).toEqual(['desired 0, every active pod goes'])
+  })
+
+  it('names the kept pod a rule decided against, and adds an invalid cost and the tie', () => {
+    const rs2 = controller('web', {desired: 1, actions: [del('p', 'not-ready', {decidedAgainst: 'q', tie: ['p', 'r'], facts: facts({ready: false, invalidDeletionCost: '007'})})]})
+    expect(deleteReasons(rs2.actions[0] as never, rs2, NOW)).toEqual([
+      'not ready (decided by readiness against kept pod q)',
+      'pod-deletion-cost "007" is not a valid int32 and counts as 0',
+      "upstream's order does not decide between p and r: the controller may delete either",
+    ])
   })
 })

@@ -23,7 +23,7 @@ export function facts(over: Partial<RankFacts> = {}): RankFacts {
 }
 
 export function del(pod: string, decidedBy: DeleteAction['decidedBy'], over: Partial<DeleteAction> = {}): DeleteAction {
-  return {type: 'delete', pod, uid: `uid-${pod}`, resourceVersion: '100', decidedBy, reasons: [`reason for ${pod}`], facts: facts(), ...over}
+  return {type: 'delete', pod, uid: `uid-${pod}`, resourceVersion: '100', decidedBy, facts: facts(), ...over}
 }
 
 export function owner(name: string, kind = 'ReplicaSet'): OwnerReference {

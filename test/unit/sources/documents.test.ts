@@ -1,0 +1,280 @@
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {load} from 'js-yaml'
+import {afterAll, describe, expect, it} from 'vitest'
+
+import {UserError} from '../../../src/errors.js'
+import {blankManagedFields, openSources, readAllDocuments, readDocuments, splitYamlDocuments, type SourceObject} from '../../../src/sources/documents.js'
+import {KUBE_YAML_SCHEMA} from '../../../src/sources/yaml11.js'
+
+const FX = 'test/fixtures/sources'
+const at = (o: {file: string; line: number; column: number}) => `${o.file}:${o.line}:${o.column}`
+const names = (objs: SourceObject[]) => objs.map((o) => (o.raw.metadata as {name: string}).name)
+
+async function readError(paths: string[], opts = {}): Promise<UserError> {
+  try {
+    await readAllDocuments(paths, opts)
+  } catch (error) {
+    if (error instanceof UserError) return error
+    throw error
+  }
+  throw new Error('expected an error')
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'kctl-sources-'))
+afterAll(() => rmSync(tmp, {recursive: true, force: true}))
+
+describe('multi-document YAML', () => {
+  it('reads every object in order, skipping empty and comment-only documents', async () => {
+    const objs = await readAllDocuments([`${FX}/multi.yaml`])
+    expect(objs.map((o) => `${o.kind}/${(o.raw.metadata as {name: string}).name}`)).toEqual(['ReplicaSet/web', 'Pod/web-a', 'ConfigMap/settings'])
+    expect(objs.map((o) => o.ordinal)).toEqual([0, 1, 2])
+  })
+
+  it('knows where each object starts (its first key)', async () => {
+    const objs = await readAllDocuments([`${FX}/multi.yaml`])
+    expect(objs.map((o) => at(o.origin))).toEqual([`${FX}/multi.yaml:3:1`, `${FX}/multi.yaml:26:1`, `${FX}/multi.yaml:34:1`])
+  })
+
+  it('finds any field, its value or its key', async () => {
+    const [rs, pod, cm] = await readAllDocuments([`${FX}/multi.yaml`])
+    expect(at(rs.locate(['spec', 'replicas']))).toBe(`${FX}/multi.yaml:11:13`)
+    expect(at(rs.locate(['spec', 'selector']))).toBe(`${FX}/multi.yaml:13:5`)
+    expect(at(rs.locate(['spec', 'selector'], {key: true}))).toBe(`${FX}/multi.yaml:12:3`)
+    expect(at(rs.locate(['spec', 'template', 'spec', 'containers', 0, 'image']))).toBe(`${FX}/multi.yaml:22:16`)
+    expect(at(rs.locate(['spec', 'template', 'spec', 'containers', 0]))).toBe(`${FX}/multi.yaml:21:9`)
+    expect(at(pod.locate(['metadata', 'labels', 'app']))).toBe(`${FX}/multi.yaml:31:17`)
+    expect(at(cm.locate(['data', 'enabled']))).toBe(`${FX}/multi.yaml:39:12`)
+  })
+
+  it('points at the deepest existing key for a missing field', async () => {
+    const [rs] = await readAllDocuments([`${FX}/multi.yaml`])
+    expect(at(rs.locate(['spec', 'minReadySeconds']))).toBe(`${FX}/multi.yaml:10:1`)
+    expect(at(rs.locate(['spec', 'selector', 'matchExpressions', 0]))).toBe(`${FX}/multi.yaml:12:3`)
+    expect(at(rs.locate(['nothing', 'here']))).toBe(`${FX}/multi.yaml:3:1`)
+  })
+
+  it('cuts a stream at --- and ... lines only (not inside words, not after indentation)', () => {
+    const text = 'a: 1\n---\nb: |\n  ---not a marker\n  x\n--- # c\nc: 3\n...\n%YAML 1.1\n---\nd: 4\n----\n'
+    const buf = Buffer.from(text)
+    const docs = splitYamlDocuments(buf).map(([s, e]) => buf.toString('utf8', s, e))
+    expect(docs).toEqual(['a: 1\n', '---\nb: |\n  ---not a marker\n  x\n', '--- # c\nc: 3\n...\n', '%YAML 1.1\n', '---\nd: 4\n----\n'])
+  })
+
+  it('reads directives, a document on the marker line and CRLF line ends', async () => {
+    const file = join(tmp, 'crlf.yaml')
+    writeFileSync(file, '%YAML 1.1\r\n---\r\napiVersion: v1\r\nkind: Pod\r\nmetadata: {name: a}\r\n--- {apiVersion: v1, kind: Pod, metadata: {name: b}}\r\n')
+    const objs = await readAllDocuments([file])
+    expect(names(objs)).toEqual(['a', 'b'])
+    expect(at(objs[0].origin)).toBe(`${file}:3:1`)
+    expect(at(objs[1].origin)).toBe(`${file}:6:5`)
+  })
+
+  it('reads a UTF-8 file with a byte order mark and non-ASCII text, with columns in characters', async () => {
+    const file = join(tmp, 'bom.yaml')
+    writeFileSync(file, '\uFEFFapiVersion: v1\nkind: ConfigMap\nmetadata: {name: é, annotations: {note: "ünïcode"}}\ndata: {k: v}\n')
+    const [obj] = await readAllDocuments([file])
+    expect((obj.raw.metadata as {annotations: object}).annotations).toEqual({note: 'ünïcode'})
+    expect(at(obj.origin)).toBe(`${file}:1:1`)
+    expect(at(obj.locate(['data', 'k']))).toBe(`${file}:4:11`)
+  })
+})
+
+describe('lists', () => {
+  it('unpacks List and *List, recursively, filling kind/apiVersion of typed list items', async () => {
+    const objs = await readAllDocuments([`${FX}/list.yaml`])
+    expect(objs.map((o) => [o.apiVersion, o.kind, (o.raw.metadata as {name: string}).name])).toEqual([
+      ['v1', 'Pod', 'p1'],
+      ['apps/v1', 'ReplicaSet', 'nested-rs'],
+    ])
+    expect(at(objs[0].origin)).toBe(`${FX}/list.yaml:4:3`)
+    expect(at(objs[1].origin)).toBe(`${FX}/list.yaml:11:5`)
+    expect(at(objs[1].locate(['metadata', 'name']))).toBe(`${FX}/list.yaml:12:13`)
+  })
+
+  it('reads a JSON *List (kubectl get -o json)', async () => {
+    const objs = await readAllDocuments([`${FX}/rslist.json`])
+    expect(objs.map((o) => [o.apiVersion, o.kind])).toEqual([['apps/v1', 'ReplicaSet']])
+    expect(at(objs[0].origin)).toBe(`${FX}/rslist.json:5:9`)
+    expect(at(objs[0].locate(['spec', 'replicas']))).toBe(`${FX}/rslist.json:11:29`)
+    expect(at(objs[0].locate(['spec', 'replicas'], {key: true}))).toBe(`${FX}/rslist.json:11:17`)
+  })
+
+  it('reads JSON streams (several values in a row)', async () => {
+    const objs = await readAllDocuments([`${FX}/stream.json`])
+    expect(names(objs)).toEqual(['s1', 's2'])
+    expect(objs.map((o) => at(o.origin))).toEqual([`${FX}/stream.json:1:1`, `${FX}/stream.json:2:1`])
+    expect(at(objs[1].locate(['metadata', 'labels', 'app']))).toBe(`${FX}/stream.json:3:47`)
+  })
+})
+
+describe('large pretty-printed JSON lists (read item by item)', () => {
+  const pods = Array.from({length: 400}, (_, i) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: `pod-${i}`,
+      labels: {app: 'web', n: String(i)},
+      managedFields: [{manager: 'kubelet', operation: 'Update', fieldsV1: {'f:status': {'.': {}, 'f:phase': {}}}}],
+      ownerReferences: [{apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'u', controller: true}],
+    },
+    spec: {containers: [{name: 'c', image: 'nginx', args: ['}', '],', '{"a": [1]}']}]},
+    status: {phase: 'Running', conditions: [{type: 'Ready', status: 'True'}]},
+  }))
+  const list = {apiVersion: 'v1', items: pods, kind: 'List', metadata: {resourceVersion: ''}}
+  const strip = (p: (typeof pods)[number]) => {
+    const {managedFields: _, ...metadata} = p.metadata
+    return {...p, metadata}
+  }
+
+  it('reads every item exactly, without managedFields, with positions', async () => {
+    const text = JSON.stringify(list, null, 4)
+    expect(text.length).toBeGreaterThan(1 << 16)
+    const file = join(tmp, 'big.json')
+    writeFileSync(file, text)
+    const objs = await readAllDocuments([file])
+    expect(objs.map((o) => o.raw)).toEqual(pods.map(strip))
+    const lines = text.split('\n')
+    const line = objs[123].origin.line
+    expect(lines[line - 1]).toBe('        {')
+    expect(objs[123].origin.column).toBe(9)
+    const name = objs[123].locate(['metadata', 'name'])
+    expect(lines[name.line - 1].slice(name.column - 1)).toBe('"pod-123",')
+  })
+
+  it('falls back to parsing the whole file when the layout changes midway, losing nothing', async () => {
+    const text = JSON.stringify(list, null, 4).replace('"name": "pod-200"', '"name":\n"pod-200"').replace(/\n {8}\},\n {8}\{\n {12}"apiVersion": "v1",\n {12}"kind": "Pod",\n {12}"metadata": \{\n {16}"labels": \{\n {20}"app": "web",\n {20}"n": "300"/, (m) => m.replace('\n        },', '},'))
+    const file = join(tmp, 'broken-layout.json')
+    writeFileSync(file, text)
+    const objs = await readAllDocuments([file])
+    expect(names(objs)).toEqual(pods.map((p) => p.metadata.name))
+    expect(objs.map((o) => o.raw)).toEqual(pods.map(strip))
+  })
+
+  it('reads minified JSON whole', async () => {
+    const file = join(tmp, 'min.json')
+    writeFileSync(file, JSON.stringify(list))
+    const objs = await readAllDocuments([file])
+    expect(objs.map((o) => o.raw)).toEqual(pods.map(strip))
+    expect(at(objs[2].origin)).toBe(`${file}:1:${JSON.stringify(list).indexOf('{"apiVersion":"v1","kind":"Pod","metadata":{"name":"pod-2"') + 1}`)
+  })
+})
+
+describe('managedFields', () => {
+  const doc = `apiVersion: v1
+kind: Pod
+metadata:
+  labels:
+    app: web
+  managedFields:
+  - apiVersion: v1
+    fieldsType: FieldsV1
+    fieldsV1:
+      f:metadata:
+        f:labels: {}
+    manager: kubectl
+    operation: Update
+    time: "2026-11-22T10:00:00Z"
+  # a comment in between
+  name: web
+spec:
+  nodeName: n1
+`
+  it('are blanked before parsing a block-style document, giving the same object otherwise', () => {
+    const blanked = blankManagedFields(doc)
+    expect(blanked).not.toContain('fieldsV1')
+    const full = load(doc, {schema: KUBE_YAML_SCHEMA}) as {metadata: Record<string, unknown>}
+    expect(load(blanked, {schema: KUBE_YAML_SCHEMA})).toEqual({...full, metadata: {...full.metadata, managedFields: []}})
+  })
+
+  it('leave any other layout alone', () => {
+    const deeper = doc.replace(/\n {2}/g, '\n    ')
+    expect(blankManagedFields(deeper)).toBe(deeper)
+    const flow = 'metadata:\n  managedFields: [{manager: x}]\n  name: a\n'
+    expect(blankManagedFields(flow)).toBe(flow)
+    const asLabel = 'metadata:\n name: a\n labels:\n  managedFields:\n   x\nspec: {}\n'
+    expect(blankManagedFields(asLabel)).toBe(asLabel)
+    const elsewhere = 'spec:\n  managedFields:\n  - a\nmetadata:\n  name: a\n'
+    expect(blankManagedFields(elsewhere)).toBe(elsewhere)
+  })
+
+  it('are dropped from every object read', async () => {
+    const file = join(tmp, 'mf.yaml')
+    writeFileSync(file, doc)
+    const [obj] = await readAllDocuments([file])
+    expect(obj.raw.metadata).toEqual({labels: {app: 'web'}, name: 'web'})
+  })
+})
+
+describe('inputs', () => {
+  it('walks directories recursively, sorted, keeping only *.yaml, *.yml and *.json', async () => {
+    const objs = await readAllDocuments([`${FX}/tree`])
+    expect(names(objs)).toEqual(['a-deeper-x', 'a-y', 'b-z', 'top'])
+    expect(objs.map((o) => o.file)).toEqual([`${FX}/tree/a/deeper/x.yml`, `${FX}/tree/a/y.json`, `${FX}/tree/b/z.yaml`, `${FX}/tree/top.yaml`])
+  })
+
+  it('reads -f values in the order given', async () => {
+    const objs = await readAllDocuments([`${FX}/tree/top.yaml`, `${FX}/tree/b`])
+    expect(names(objs)).toEqual(['top', 'b-z'])
+  })
+
+  it('reads stdin for "-", YAML or JSON', async () => {
+    const yaml = await readAllDocuments(['-'], {readStdin: async () => '# piped\napiVersion: v1\nkind: Pod\nmetadata:\n  name: from-stdin\n'})
+    expect(names(yaml)).toEqual(['from-stdin'])
+    expect(at(yaml[0].origin)).toBe('<stdin>:2:1')
+    expect(at(yaml[0].locate(['metadata', 'name']))).toBe('<stdin>:5:9')
+    const json = await readAllDocuments(['-'], {readStdin: async () => '\n  {"apiVersion": "v1", "kind": "PodList", "items": [{"metadata": {"name": "j"}}]}'})
+    expect(json.map((o) => [o.kind, (o.raw.metadata as {name: string}).name])).toEqual([['Pod', 'j']])
+    expect(at(json[0].origin)).toBe('<stdin>:2:53')
+  })
+
+  it('refuses stdin twice, or without a reader', async () => {
+    expect((await readError(['-', '-'], {readStdin: async () => ''})).message).toMatch(/only once/)
+    expect((await readError(['-'])).message).toMatch(/standard input/)
+  })
+})
+
+describe('errors name the file, line and column', () => {
+  it.each([
+    ['missing.yaml', 'test/fixtures/sources/missing.yaml:1:1: no such file or directory (check the -f path)'],
+    ['errors/malformed.yaml', 'test/fixtures/sources/errors/malformed.yaml:9:10: invalid YAML: bad indentation of a mapping entry'],
+    ['errors/not-mapping.yaml', 'test/fixtures/sources/errors/not-mapping.yaml:5:1: expected a Kubernetes object (a mapping with apiVersion and kind), got a list'],
+    ['errors/no-kind.yaml', 'test/fixtures/sources/errors/no-kind.yaml:2:1: object has no kind (every object needs apiVersion and kind, e.g. apiVersion: apps/v1, kind: ReplicaSet)'],
+    ['errors/bad.json', 'test/fixtures/sources/errors/bad.json:4:28: invalid JSON: Expected double-quoted property name'],
+  ])('%s', async (file, line) => {
+    const error = await readError([`${FX}/${file}`])
+    expect(error.line).toBe(line)
+  })
+
+  it('reports a duplicate key where the second one is', async () => {
+    const file = join(tmp, 'dup-key.yaml')
+    writeFileSync(file, 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  name: b\n')
+    expect((await readError([file])).line).toBe(`${file}:5:3: invalid YAML: duplicated mapping key`)
+  })
+
+  it('reports an unterminated JSON document at its end', async () => {
+    const file = join(tmp, 'cut.json')
+    writeFileSync(file, '{"apiVersion": "v1",\n "kind": "Pod"')
+    expect((await readError([file])).line).toBe(`${file}:2:15: invalid JSON: Expected ',' or '}' after property value`)
+  })
+
+  it('reads a YAML file named .json as YAML', async () => {
+    const file = join(tmp, 'yaml.json')
+    writeFileSync(file, 'apiVersion: v1\nkind: Pod\nmetadata: {name: yaml-in-json}\n')
+    expect(names(await readAllDocuments([file]))).toEqual(['yaml-in-json'])
+  })
+
+  it('with onError, reports each bad input and goes on', async () => {
+    const errors: string[] = []
+    const files = await openSources([`${FX}/errors/malformed.yaml`, `${FX}/missing.yaml`, `${FX}/errors/not-mapping.yaml`, `${FX}/tree/top.yaml`])
+    const objs = [...readDocuments(files, {onError: (e) => errors.push(e.line)})]
+    expect(names(objs)).toEqual(['fine', 'ok', 'top'])
+    expect(errors).toEqual([
+      `${FX}/errors/malformed.yaml:9:10: invalid YAML: bad indentation of a mapping entry`,
+      `${FX}/missing.yaml:1:1: no such file or directory (check the -f path)`,
+      `${FX}/errors/not-mapping.yaml:5:1: expected a Kubernetes object (a mapping with apiVersion and kind), got a list`,
+    ])
+  })
+})
