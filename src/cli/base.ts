@@ -66,6 +66,7 @@ export function sourceRequest(flags: {
   namespace?: string
   'all-namespaces'?: boolean
   selector?: string
+  'chunk-size'?: number
   now?: string
   'feature-gates'?: string
 }) {
@@ -76,6 +77,7 @@ export function sourceRequest(flags: {
     namespace: flags.namespace,
     allNamespaces: flags['all-namespaces'],
     selector: flags.selector,
+    chunkSize: flags['chunk-size'],
     now: flags.now,
     featureGates: flags['feature-gates'],
     readStdin: readProcessStdin,

@@ -17,6 +17,12 @@ export const sourceFlags = {
     summary: 'Only controllers whose labels match this selector (kubectl syntax: a=b,c!=d,e in (f,g),!h).',
     helpGroup: 'SOURCE',
   }),
+  'chunk-size': Flags.integer({
+    summary: 'List objects from the API server in pages of this many (as kubectl --chunk-size).',
+    default: 500,
+    min: 1,
+    helpGroup: 'SOURCE',
+  }),
   now: Flags.string({
     summary: 'RFC 3339 time the controllers\' clock rules use (minReadySeconds, ready-time ranking). Default: the real clock.',
     helpGroup: 'PLANNING',

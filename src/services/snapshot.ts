@@ -1,6 +1,5 @@
 // The one seam between "where objects come from" and everything after: fixtures when -f is
 // given, otherwise the live cluster. Both yield the same Snapshot.
-import {UserError} from '../errors.js'
 import type {Snapshot} from '../model/objects.js'
 import {readFixtures} from '../sources/fixtures.js'
 
@@ -13,6 +12,8 @@ export interface SourceRequest {
   allNamespaces?: boolean
   /** -l, kubectl syntax; applied to the controllers' own labels. */
   selector?: string
+  /** Page size for the API server's lists. */
+  chunkSize?: number
   /** Reads all of stdin, for `-f -` (injected by tests). */
   readStdin?: () => Promise<string>
 }
@@ -35,5 +36,6 @@ export async function readSnapshot(req: SourceRequest): Promise<Snapshot> {
     namespace: req.namespace,
     allNamespaces: req.allNamespaces,
     selector: req.selector,
+    pageSize: req.chunkSize,
   })
 }
