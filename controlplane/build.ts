@@ -1,0 +1,280 @@
+/**
+ * Builds kube-apiserver, kube-controller-manager and etcd from the Go module proxy, pinned by
+ * controlplane/versions.json and the committed go.mod/go.sum files under controlplane/{k8s,etcd}/, into a
+ * machine-local cache:
+ *
+ *   ${KCTL_CACHE_DIR:-$HOME/.cache/kctl}/controlplane/<k8s>-etcd<etcd>/{kube-apiserver,kube-controller-manager,etcd,stamp.json}
+ *
+ *   npx tsx controlplane/build.ts            # ensure the binaries (prints the directory on stdout)
+ *   npx tsx controlplane/build.ts --force    # rebuild even if the cache is valid
+ *
+ * A cache hit costs a stat per binary plus a sha256 over a few small files. A miss is a cold compile of most of
+ * Kubernetes: 10–25 min on 2 cores the first time on a machine, about a minute once GOCACHE is warm (only the
+ * link steps re-run). Binaries are never committed.
+ */
+import {spawn, spawnSync} from 'node:child_process'
+import {createHash, randomBytes} from 'node:crypto'
+import {
+  closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync,
+} from 'node:fs'
+import {homedir} from 'node:os'
+import {join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {CONTROLPLANE_DIR, goEnv, readVersions, type Versions} from './gen-gomod.js'
+
+export interface ControlPlaneBinaries {
+  /** Cache directory holding the three binaries and stamp.json. */
+  dir: string
+  apiserver: string
+  controllerManager: string
+  etcd: string
+  /** The pins the binaries were built from. */
+  version: Versions
+}
+
+/** Bump when the build recipe (flags, stamping) changes in a way go.mod/go.sum don't capture. */
+const RECIPE = 2
+const MIN_GO_MINOR = 26
+/** A cold build takes 10–25 min on 2 cores; a lock this old is stale whatever its pid says. */
+const LOCK_STALE_MS = 90 * 60_000
+const NO_GO =
+  'the e2e suite needs Go ≥1.26 to build kube-apiserver, kube-controller-manager and etcd from source; ' +
+  'install Go or run `npm run test:unit`'
+
+const log = (s: string) => process.stderr.write(`[controlplane/build] ${s}\n`)
+
+export function cacheRoot(): string {
+  return join(process.env.KCTL_CACHE_DIR || join(homedir(), '.cache', 'kctl'), 'controlplane')
+}
+
+/** Everything that determines the build output, hashed: the pins, the module files and the recipe number. */
+function inputsHash(): string {
+  const h = createHash('sha256').update(`recipe ${RECIPE}\n`)
+  for (const f of ['versions.json', 'k8s/go.mod', 'k8s/go.sum', 'etcd/go.mod', 'etcd/go.sum']) {
+    h.update(`${f}\n`).update(readFileSync(join(CONTROLPLANE_DIR, f)))
+  }
+  return h.digest('hex')
+}
+
+interface Stamp {
+  kubernetes: string
+  etcd: string
+  inputs: string
+  go: string
+  builtAt: string
+  buildSeconds: {etcd: number; kubernetes: number}
+}
+
+function binariesIn(dir: string, version: Versions): ControlPlaneBinaries {
+  return {
+    dir,
+    apiserver: join(dir, 'kube-apiserver'),
+    controllerManager: join(dir, 'kube-controller-manager'),
+    etcd: join(dir, 'etcd'),
+    version,
+  }
+}
+
+/** The cached build if it is complete and was made from exactly the current inputs, else undefined. */
+function cached(dir: string, version: Versions, inputs: string): ControlPlaneBinaries | undefined {
+  try {
+    const stamp = JSON.parse(readFileSync(join(dir, 'stamp.json'), 'utf8')) as Stamp
+    if (stamp.kubernetes !== version.kubernetes || stamp.etcd !== version.etcd || stamp.inputs !== inputs) return undefined
+    const b = binariesIn(dir, version)
+    for (const f of [b.apiserver, b.controllerManager, b.etcd]) {
+      if (!(statSync(f).mode & 0o100)) return undefined
+    }
+    return b
+  } catch {
+    return undefined
+  }
+}
+
+function checkGo(): string {
+  const r = spawnSync('go', ['version'], {env: goEnv(), encoding: 'utf8'})
+  if (r.error || r.status !== 0) throw new Error(NO_GO)
+  const m = /go1\.(\d+)/.exec(r.stdout)
+  if (!m || Number(m[1]) < MIN_GO_MINOR) throw new Error(`${NO_GO} (found: ${r.stdout.trim()})`)
+  return r.stdout.trim().split(' ')[2] ?? r.stdout.trim()
+}
+
+/** Release time of a module version as recorded by the proxy: a reproducible buildDate. */
+function moduleTime(cwd: string, mod: string): string {
+  const r = spawnSync('go', ['list', '-m', '-json', mod], {cwd, env: goEnv(), encoding: 'utf8'})
+  const t = r.status === 0 ? (JSON.parse(r.stdout) as {Time?: string}).Time : undefined
+  return t ? new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z') : '1970-01-01T00:00:00Z'
+}
+
+/**
+ * `-X` stamps as upstream's hack/lib/version.sh sets them, on both copies of the version variables. Unstamped
+ * binaries report `v0.0.0-master+$Format:%H$` from /version, which breaks any client-side version gating.
+ */
+function kubeLdflags(k8sVersion: string, buildDate: string): string {
+  const [, major, minor] = /^v(\d+)\.(\d+)\./.exec(k8sVersion)!
+  const vars: Record<string, string> = {
+    gitVersion: k8sVersion,
+    gitMajor: major!,
+    gitMinor: minor!,
+    gitTreeState: 'clean',
+    buildDate,
+  }
+  const x = ['k8s.io/component-base/version', 'k8s.io/client-go/pkg/version'].flatMap((pkg) =>
+    Object.entries(vars).map(([k, v]) => `-X ${pkg}.${k}=${v}`),
+  )
+  return ['-s', '-w', ...x].join(' ')
+}
+
+/** Runs `go build`, echoing a heartbeat every 30 s so a 20-minute cold compile doesn't look hung in CI logs. */
+async function goBuild(what: string, cwd: string, args: string[]): Promise<number> {
+  const started = Date.now()
+  log(`building ${what} …`)
+  const child = spawn('go', ['build', '-trimpath', '-buildvcs=false', ...args], {
+    cwd, env: goEnv(), stdio: ['ignore', 'inherit', 'inherit'],
+  })
+  const beat = setInterval(() => log(`  … still building ${what} (${Math.round((Date.now() - started) / 1000)} s)`), 30_000)
+  const code = await new Promise<number | null>((res, rej) => {
+    child.once('error', rej)
+    child.once('exit', (c) => res(c))
+  }).finally(() => clearInterval(beat))
+  if (code !== 0) throw new Error(`go build of ${what} failed (exit ${code}); see the go output above`)
+  const secs = (Date.now() - started) / 1000
+  log(`built ${what} in ${secs.toFixed(1)} s`)
+  return secs
+}
+
+function versionLine(bin: string): string {
+  const r = spawnSync(bin, ['--version'], {encoding: 'utf8'})
+  return `${r.stdout}${r.stderr}`.trim()
+}
+
+/**
+ * One build at a time per cache dir (two vitest runs, or `npm run cluster` during a test run, would otherwise
+ * both spend 20 minutes compiling). The lock holds the builder's pid; a lock whose pid is gone is taken over.
+ */
+async function withLock<T>(lockFile: string, fn: () => Promise<T>): Promise<T> {
+  let waitedLogged = false
+  for (;;) {
+    try {
+      const fd = openSync(lockFile, 'wx')
+      writeSync(fd, String(process.pid))
+      closeSync(fd)
+      break
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+      const pid = Number(readFileSync(lockFile, 'utf8').trim())
+      let alive = false
+      try {
+        process.kill(pid, 0)
+        // A lock older than any real build belongs to a dead builder whose pid was reused.
+        alive = pid > 0 && pid !== process.pid && Date.now() - statSync(lockFile).mtimeMs < LOCK_STALE_MS
+      } catch {
+        /* the builder is gone (or the lock vanished meanwhile) */
+      }
+      if (!alive) {
+        rmSync(lockFile, {force: true})
+        continue
+      }
+      if (!waitedLogged) {
+        log(`waiting for another build (pid ${pid}) to finish …`)
+        waitedLogged = true
+      }
+      await new Promise((r) => setTimeout(r, 2000))
+    }
+  }
+  try {
+    return await fn()
+  } finally {
+    rmSync(lockFile, {force: true})
+  }
+}
+
+/**
+ * Returns the three control-plane binaries, building them first if the cache doesn't hold a build of exactly
+ * the committed pins. Safe to call concurrently from several processes.
+ */
+export async function ensureControlPlaneBinaries(opts: {force?: boolean} = {}): Promise<ControlPlaneBinaries> {
+  const version = readVersions()
+  const inputs = inputsHash()
+  const root = cacheRoot()
+  const dir = join(root, `${version.kubernetes}-etcd${version.etcd}`)
+  if (!opts.force) {
+    const hit = cached(dir, version, inputs)
+    if (hit) return hit
+  }
+  const goVersion = checkGo()
+  mkdirSync(root, {recursive: true})
+  return withLock(join(root, `.${version.kubernetes}-etcd${version.etcd}.lock`), async () => {
+    // Someone else may have finished the build while we waited for the lock.
+    if (!opts.force) {
+      const hit = cached(dir, version, inputs)
+      if (hit) return hit
+    }
+    // We hold the lock, so any other .build-* dir is the leftover of an interrupted build: reclaim its space.
+    for (const e of readdirSync(root)) {
+      if (e.startsWith('.build-')) rmSync(join(root, e), {recursive: true, force: true})
+    }
+    const t0 = Date.now()
+    log(`cache miss in ${dir}; building with ${goVersion} (GOMODCACHE/GOCACHE as in \`go env\`)`)
+    // Build into a sibling temp dir and rename it into place at the end: an interrupted build never leaves a
+    // directory that looks complete.
+    const tmp = join(root, `.build-${process.pid}-${randomBytes(4).toString('hex')}`)
+    mkdirSync(tmp, {recursive: true})
+    try {
+      const etcdDir = join(CONTROLPLANE_DIR, 'etcd')
+      const k8sDir = join(CONTROLPLANE_DIR, 'k8s')
+      // etcd's version is compiled in from go.etcd.io/etcd/api/v3/version; no stamping needed.
+      const etcdSecs = await goBuild(`etcd ${version.etcd}`, etcdDir, [
+        '-ldflags', '-s -w', '-o', join(tmp, 'etcd'), 'go.etcd.io/etcd/server/v3',
+      ])
+      const ldflags = kubeLdflags(version.kubernetes, moduleTime(k8sDir, 'k8s.io/kubernetes'))
+      // `-o <dir>/` with several main packages writes one binary per package; they share most compiled packages.
+      const k8sSecs = await goBuild(`kube-apiserver + kube-controller-manager ${version.kubernetes}`, k8sDir, [
+        '-ldflags', ldflags, '-o', `${tmp}/`,
+        'k8s.io/kubernetes/cmd/kube-apiserver', 'k8s.io/kubernetes/cmd/kube-controller-manager',
+      ])
+      const b = binariesIn(tmp, version)
+      for (const [bin, want] of [
+        [b.apiserver, `Kubernetes ${version.kubernetes}`],
+        [b.controllerManager, `Kubernetes ${version.kubernetes}`],
+        [b.etcd, `etcd Version: ${version.etcd.slice(1)}`],
+      ] as const) {
+        const got = versionLine(bin)
+        if (!got.includes(want)) throw new Error(`${bin} --version printed ${JSON.stringify(got)}, expected ${want}`)
+      }
+      const stamp: Stamp = {
+        kubernetes: version.kubernetes,
+        etcd: version.etcd,
+        inputs,
+        go: goVersion,
+        builtAt: new Date().toISOString(),
+        buildSeconds: {etcd: Math.round(etcdSecs), kubernetes: Math.round(k8sSecs)},
+      }
+      writeFileSync(join(tmp, 'stamp.json'), `${JSON.stringify(stamp, null, 2)}\n`)
+      if (existsSync(dir)) {
+        const old = `${tmp}-old`
+        renameSync(dir, old)
+        rmSync(old, {recursive: true, force: true})
+      }
+      renameSync(tmp, dir)
+      log(`control-plane binaries ready in ${dir} (${((Date.now() - t0) / 1000).toFixed(1)} s total)`)
+      return binariesIn(dir, version)
+    } catch (e) {
+      rmSync(tmp, {recursive: true, force: true})
+      throw e
+    }
+  })
+}
+
+async function main(): Promise<void> {
+  const t0 = performance.now()
+  try {
+    const b = await ensureControlPlaneBinaries({force: process.argv.includes('--force')})
+    log(`${b.version.kubernetes} / etcd ${b.version.etcd} (${(performance.now() - t0).toFixed(0)} ms)`)
+    process.stdout.write(`${b.dir}\n`)
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`)
+    process.exitCode = 1
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) void main()

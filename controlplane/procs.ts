@@ -1,0 +1,234 @@
+// Child-process bookkeeping for the control plane: every server runs in its own process group, is recorded in
+// the data dir, and is killed when this process exits for any reason we can observe. Nothing here kills by name.
+import {spawn, type ChildProcess} from 'node:child_process'
+import {closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+/** Prefix of the default data dirs in os.tmpdir(); the reaper only ever looks at these. */
+export const DATA_DIR_PREFIX = 'kctl-cp-'
+
+export interface ManagedProcess {
+  name: string
+  pid: number
+  logFile: string
+  child: ChildProcess
+  /** Resolves with the exit code (or signal name) once the process has exited. */
+  exited: Promise<number | string>
+  /** True once the process has exited. */
+  readonly done: boolean
+  /** SIGTERM to the whole process group, SIGKILL after `graceMs`. */
+  stop(graceMs?: number): Promise<void>
+}
+
+interface PidRecord {
+  pid: number
+  name: string
+  binary: string
+  owner: number
+}
+
+const live = new Set<ManagedProcess & {pidFile: string}>()
+let handlersInstalled = false
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    // Negative pid = the process group (we spawn with detached: true, so pgid == pid). This also takes down
+    // anything the server itself forked.
+    process.kill(-pid, signal)
+  } catch {
+    try {
+      process.kill(pid, signal)
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+/** Synchronous last-resort cleanup: runs from 'exit', where no async work is possible. */
+function killAllNow(): void {
+  for (const p of live) {
+    killGroup(p.pid, 'SIGKILL')
+    rmSync(p.pidFile, {force: true})
+  }
+  live.clear()
+  for (const f of exitCleanups) {
+    try {
+      f()
+    } catch {
+      /* best effort */
+    }
+  }
+}
+
+const exitCleanups = new Set<() => void>()
+
+/** Registers a synchronous cleanup (e.g. removing a data dir) to run if the process exits before it's undone. */
+export function onExitCleanup(f: () => void): () => void {
+  installHandlers()
+  exitCleanups.add(f)
+  return () => exitCleanups.delete(f)
+}
+
+function installHandlers(): void {
+  if (handlersInstalled) return
+  handlersInstalled = true
+  process.on('exit', killAllNow)
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    const handler = () => {
+      // If someone else (vitest, controlplane/cluster.ts) also listens, they own the shutdown and will exit,
+      // which runs killAllNow via 'exit'. If we are the only listener, restore the default behaviour: clean up,
+      // then die of the same signal.
+      if (process.listenerCount(sig) > 1) return
+      killAllNow()
+      process.removeListener(sig, handler)
+      process.kill(process.pid, sig)
+    }
+    process.on(sig, handler)
+  }
+}
+
+export interface SpawnOptions {
+  name: string
+  binary: string
+  args: string[]
+  logFile: string
+  /** Directory holding one pid file per running process (the control plane's `<dataDir>/pids`). */
+  pidDir: string
+  env?: NodeJS.ProcessEnv
+}
+
+export function spawnManaged(o: SpawnOptions): ManagedProcess {
+  installHandlers()
+  mkdirSync(o.pidDir, {recursive: true})
+  const fd = openSync(o.logFile, 'a')
+  let child: ChildProcess
+  try {
+    child = spawn(o.binary, o.args, {
+      // Own process group, so stop() and the exit handler can kill the server and anything it forked.
+      detached: true,
+      stdio: ['ignore', fd, fd],
+      env: o.env ?? process.env,
+    })
+  } finally {
+    closeSync(fd)
+  }
+  if (child.pid === undefined) throw new Error(`could not start ${o.binary}`)
+  // Don't let a running server keep the Node event loop alive; the owner decides when to stop it.
+  child.unref()
+  const pid = child.pid
+  const pidFile = join(o.pidDir, `${o.name}.${pid}.json`)
+  const rec: PidRecord = {pid, name: o.name, binary: o.binary, owner: process.pid}
+  writeFileSync(pidFile, JSON.stringify(rec))
+  let done = false
+  const exited = new Promise<number | string>((resolve) => {
+    child.once('exit', (code, signal) => {
+      done = true
+      live.delete(mp)
+      rmSync(pidFile, {force: true})
+      resolve(code ?? signal ?? 'unknown')
+    })
+    child.once('error', () => {
+      done = true
+      live.delete(mp)
+      rmSync(pidFile, {force: true})
+      resolve('spawn-error')
+    })
+  })
+  const mp = {
+    name: o.name,
+    pid,
+    logFile: o.logFile,
+    child,
+    exited,
+    pidFile,
+    get done() {
+      return done
+    },
+    async stop(graceMs = 10_000) {
+      if (done) return
+      // Keep the event loop alive until the exit is observed: the child is unref'd while it runs, and once the
+      // SIGKILL timer has fired nothing else may be holding a script that only awaits stop().
+      child.ref()
+      killGroup(pid, 'SIGTERM')
+      const t = setTimeout(() => killGroup(pid, 'SIGKILL'), graceMs)
+      await exited
+      clearTimeout(t)
+      // The leader is gone; make sure nothing it forked lingers in the group.
+      killGroup(pid, 'SIGKILL')
+    },
+  }
+  live.add(mp)
+  return mp
+}
+
+/** Last `n` lines of a log file, for error messages. */
+export function tail(file: string, n = 30): string {
+  try {
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n')
+    return lines.slice(-n).join('\n')
+  } catch {
+    return '(no log)'
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** True if `pid` still runs `binary` (guards against pid reuse before we SIGKILL a recorded pid). */
+function runs(pid: number, binary: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] === binary
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Kills every process recorded in `pidDir`, whoever started it (e.g. a kube-controller-manager a test worker
+ * started against the shared apiserver), after checking the pid still runs the recorded binary.
+ */
+export function killRecorded(pidDir: string): void {
+  if (!existsSync(pidDir)) return
+  for (const f of readdirSync(pidDir)) {
+    try {
+      const rec = JSON.parse(readFileSync(join(pidDir, f), 'utf8')) as PidRecord
+      if (runs(rec.pid, rec.binary)) killGroup(rec.pid, 'SIGKILL')
+    } catch {
+      /* unreadable or half-written pid file: nothing we can safely kill */
+    }
+    rmSync(join(pidDir, f), {force: true})
+  }
+}
+
+/**
+ * Cleans up after runs whose owner died without running its exit handlers (SIGKILL, OOM, a crashed CI step):
+ * for every default data dir in os.tmpdir() whose owner pid is gone, kill its recorded processes and delete it.
+ */
+export function reapStale(log: (s: string) => void): void {
+  let entries: string[]
+  try {
+    entries = readdirSync(tmpdir()).filter((e) => e.startsWith(DATA_DIR_PREFIX))
+  } catch {
+    return
+  }
+  for (const e of entries) {
+    const dir = join(tmpdir(), e)
+    let owner: number
+    try {
+      owner = Number(readFileSync(join(dir, 'owner'), 'utf8').trim())
+    } catch {
+      continue // being created right now, or not ours
+    }
+    if (!owner || isAlive(owner)) continue
+    log(`reaping stale control plane ${dir} (owner pid ${owner} is gone)`)
+    killRecorded(join(dir, 'pids'))
+    rmSync(dir, {recursive: true, force: true, maxRetries: 5})
+  }
+}

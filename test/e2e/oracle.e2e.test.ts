@@ -1,0 +1,408 @@
+// The oracle: kctl's plan against what the real kube-controller-manager then does.
+//
+// Every scenario is built in its own namespace while no controller runs. kctl plans them all
+// (live, and again from `kubectl get -o yaml` exports, which must give the same plan), then
+// kube-controller-manager starts with only the replicaset and replicationcontroller controllers,
+// and each scenario's observed creates, deletes, adoptions and releases are compared with the plan.
+// A delete counts as agreeing when the pods the controller deleted are exactly the planned ones,
+// or, where the plan reports a tie, as many pods drawn from the planned victims and their tie.
+import {mkdtempSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {kctl, planJson} from './kctl.js'
+import {api, apiOk, controllerManager, deleteNamespace, kubectl, makeNode, newNamespace, setPodStatus, waitUntil} from './setup/cluster.js'
+
+const HOUR = 3600_000
+const MIN = 60_000
+
+interface PodSpec {
+  name: string
+  labels?: Record<string, string>
+  /** Name of the ReplicaSet / RC (in this scenario) that controls the pod; none: an orphan. */
+  owner?: string
+  node?: string
+  phase?: 'Pending' | 'Running' | 'Failed' | 'Unknown'
+  ready?: boolean
+  /** How long ago the pod became Ready (ms), or an exact time shared with other pods. */
+  readyAgo?: number
+  readyAt?: string
+  restarts?: number
+  cost?: string
+  /** Deleted before the controller starts, held back by a finalizer: Terminating. */
+  terminating?: boolean
+}
+
+interface ControllerSpec {
+  kind: 'ReplicaSet' | 'ReplicationController'
+  name: string
+  replicas: number
+  /** matchLabels for a ReplicaSet, the map for an RC; absent on an RC: defaulted from the template. */
+  selector?: Record<string, string>
+  template: Record<string, string>
+  /** UID of a (made-up) Deployment that controls this ReplicaSet. */
+  deploymentUid?: string
+}
+
+interface Scenario {
+  id: string
+  title: string
+  controllers: ControllerSpec[]
+  pods: PodSpec[]
+}
+
+const DEPLOYMENT_UID = '7c0d5e2a-0000-4000-8000-00000000d001'
+const sameSecond = new Date(Date.now() - 20 * MIN).toISOString().replace(/\.\d+Z$/, 'Z')
+
+const rs = (name: string, replicas: number, app: string, extra: Partial<ControllerSpec> = {}): ControllerSpec => ({
+  kind: 'ReplicaSet',
+  name,
+  replicas,
+  selector: {app},
+  template: {app},
+  ...extra,
+})
+
+const SCENARIOS: Scenario[] = [
+  {
+    id: 'tie',
+    title: '2.4.10 equal pods: a UID decision inside one age bucket, or a tie',
+    controllers: [rs('web', 1, 'tie')],
+    pods: [
+      {name: 'tie-a', owner: 'web', node: 'n1', phase: 'Running', readyAt: sameSecond, labels: {app: 'tie'}},
+      {name: 'tie-b', owner: 'web', node: 'n2', phase: 'Running', readyAt: sameSecond, labels: {app: 'tie'}},
+    ],
+  },
+  {
+    id: 'mixed',
+    title: '2.4.1 scale-down over mixed states: unassigned, not ready, cost, ready time',
+    controllers: [rs('web', 2, 'mixed')],
+    pods: [
+      {name: 'a-unscheduled', owner: 'web', labels: {app: 'mixed'}},
+      {name: 'b-not-ready', owner: 'web', node: 'n1', phase: 'Running', ready: false, labels: {app: 'mixed'}},
+      {name: 'c-costly', owner: 'web', node: 'n2', phase: 'Running', readyAgo: HOUR, cost: '100', labels: {app: 'mixed'}},
+      {name: 'd-old', owner: 'web', node: 'n1', phase: 'Running', readyAgo: 2 * HOUR, labels: {app: 'mixed'}},
+      {name: 'e-young', owner: 'web', node: 'n2', phase: 'Running', readyAgo: 10 * MIN, labels: {app: 'mixed'}},
+    ],
+  },
+  {
+    id: 'ready-before-cost',
+    title: '2.4.2 readiness is consulted before the deletion cost',
+    controllers: [rs('web', 1, 'rbc')],
+    pods: [
+      {name: 'b-not-ready', owner: 'web', node: 'n1', phase: 'Running', ready: false, cost: '1000', labels: {app: 'rbc'}},
+      {name: 'c-ready', owner: 'web', node: 'n2', phase: 'Running', readyAgo: HOUR, cost: '-100', labels: {app: 'rbc'}},
+    ],
+  },
+  {
+    id: 'cost',
+    title: '2.4.3 the lower deletion cost goes first',
+    controllers: [rs('web', 1, 'cost')],
+    pods: [
+      {name: 'p1', owner: 'web', node: 'n1', phase: 'Running', readyAgo: HOUR, cost: '-10', labels: {app: 'cost'}},
+      {name: 'p2', owner: 'web', node: 'n2', phase: 'Running', readyAgo: HOUR, labels: {app: 'cost'}},
+    ],
+  },
+  {
+    // The API server refuses an invalid cost ("+5" of 2.4.4) on a pod; "-007" is valid and means −7.
+    id: 'cost-leading-zeros',
+    title: '§2.2.4 a cost of "-007" parses as −7, lower than "-1"',
+    controllers: [rs('web', 1, 'icost')],
+    pods: [
+      {name: 'p1', owner: 'web', node: 'n1', phase: 'Running', readyAgo: HOUR, cost: '-007', labels: {app: 'icost'}},
+      {name: 'p2', owner: 'web', node: 'n2', phase: 'Running', readyAgo: HOUR, cost: '-1', labels: {app: 'icost'}},
+    ],
+  },
+  {
+    id: 'unknown-phase',
+    title: '2.4.11 phase Unknown goes before Running',
+    controllers: [rs('web', 1, 'unk')],
+    pods: [
+      {name: 'p1', owner: 'web', node: 'n1', phase: 'Unknown', ready: false, labels: {app: 'unk'}},
+      {name: 'p2', owner: 'web', node: 'n2', phase: 'Running', ready: false, labels: {app: 'unk'}},
+    ],
+  },
+  {
+    id: 'ready-time',
+    title: '2.4.8 the more recently ready pod goes first (log2 buckets)',
+    controllers: [rs('web', 1, 'rt')],
+    pods: [
+      {name: 'p1', owner: 'web', node: 'n1', phase: 'Running', readyAgo: 2 * HOUR, labels: {app: 'rt'}},
+      {name: 'p2', owner: 'web', node: 'n2', phase: 'Running', readyAgo: 5 * MIN, labels: {app: 'rt'}},
+    ],
+  },
+  {
+    id: 'restarts',
+    title: '2.4.9 same ready second: more restarts go first',
+    controllers: [rs('web', 1, 'rs9')],
+    pods: [
+      {name: 'p1', owner: 'web', node: 'n1', phase: 'Running', readyAt: sameSecond, restarts: 4, labels: {app: 'rs9'}},
+      {name: 'p2', owner: 'web', node: 'n2', phase: 'Running', readyAt: sameSecond, labels: {app: 'rs9'}},
+    ],
+  },
+  {
+    id: 'colocated',
+    title: '2.4.5 sibling ReplicaSets of one Deployment: the crowded node goes first',
+    controllers: [
+      rs('web-new', 2, 'col', {selector: {app: 'col', hash: 'new'}, template: {app: 'col', hash: 'new'}, deploymentUid: DEPLOYMENT_UID}),
+      rs('web-old', 1, 'col', {selector: {app: 'col', hash: 'old'}, template: {app: 'col', hash: 'old'}, deploymentUid: DEPLOYMENT_UID}),
+    ],
+    pods: [
+      {name: 'x', owner: 'web-new', node: 'n1', phase: 'Running', readyAgo: 30 * MIN, labels: {app: 'col', hash: 'new'}},
+      {name: 'y', owner: 'web-new', node: 'n1', phase: 'Running', readyAgo: 2 * HOUR, labels: {app: 'col', hash: 'new'}},
+      {name: 'z', owner: 'web-new', node: 'n2', phase: 'Running', readyAgo: 2 * HOUR, labels: {app: 'col', hash: 'new'}},
+      {name: 'o', owner: 'web-old', node: 'n1', phase: 'Running', readyAgo: 3 * HOUR, labels: {app: 'col', hash: 'old'}},
+    ],
+  },
+  {
+    id: 'adoption',
+    title: '3.5.1 an orphan is adopted, counted, and may be the victim',
+    controllers: [rs('web', 2, 'adopt')],
+    pods: [
+      {name: 'owned-1', owner: 'web', node: 'n1', phase: 'Running', readyAgo: HOUR, labels: {app: 'adopt'}},
+      {name: 'owned-2', owner: 'web', node: 'n2', phase: 'Running', readyAgo: HOUR, labels: {app: 'adopt'}},
+      {name: 'orphan', node: 'n3', phase: 'Running', ready: false, labels: {app: 'adopt'}},
+    ],
+  },
+  {
+    id: 'release',
+    title: '3.5.4 an owned pod whose labels no longer match is released and replaced',
+    controllers: [rs('web', 2, 'rel')],
+    pods: [
+      {name: 'kept', owner: 'web', node: 'n1', phase: 'Running', readyAgo: HOUR, labels: {app: 'rel'}},
+      {name: 'relabelled', owner: 'web', node: 'n2', phase: 'Running', readyAgo: HOUR, labels: {app: 'debug'}},
+    ],
+  },
+  {
+    id: 'rc-defaulted',
+    title: '5.8.5 an RC without a selector: defaulted from the template, scaled up',
+    controllers: [{kind: 'ReplicationController', name: 'legacy', replicas: 3, template: {app: 'legacy', tier: 'web'}}],
+    pods: [{name: 'legacy-1', owner: 'legacy', node: 'n1', phase: 'Running', readyAgo: HOUR, labels: {app: 'legacy', tier: 'web'}}],
+  },
+  {
+    id: 'failed',
+    title: '1.8.4 a Failed pod is neither counted nor deleted',
+    controllers: [rs('web', 2, 'fail')],
+    pods: [
+      {name: 'running', owner: 'web', node: 'n1', phase: 'Running', readyAgo: HOUR, labels: {app: 'fail'}},
+      {name: 'evicted', owner: 'web', node: 'n2', phase: 'Failed', ready: false, labels: {app: 'fail'}},
+    ],
+  },
+  {
+    id: 'terminating',
+    title: '1.8.3 a terminating pod no longer counts: replaced at once',
+    controllers: [rs('web', 3, 'term')],
+    pods: [
+      {name: 'p1', owner: 'web', node: 'n1', phase: 'Running', readyAgo: HOUR, labels: {app: 'term'}},
+      {name: 'p2', owner: 'web', node: 'n2', phase: 'Running', readyAgo: HOUR, labels: {app: 'term'}},
+      {name: 'p3', owner: 'web', node: 'n3', phase: 'Running', readyAgo: HOUR, labels: {app: 'term'}, terminating: true},
+    ],
+  },
+  {
+    id: 'foreign',
+    title: '3.5.3 a pod controlled by another ReplicaSet is ignored (overlap)',
+    controllers: [rs('first', 1, 'ovl'), rs('second', 1, 'ovl')],
+    pods: [{name: 'held', owner: 'first', node: 'n1', phase: 'Running', readyAgo: HOUR, labels: {app: 'ovl'}}],
+  },
+  {
+    id: 'scale-up',
+    title: '4.3.6 scale 1 → 4: three creates from the template',
+    controllers: [rs('web', 4, 'up')],
+    pods: [{name: 'only', owner: 'web', node: 'n1', phase: 'Running', readyAgo: HOUR, labels: {app: 'up'}}],
+  },
+]
+
+interface Built {
+  scenario: Scenario
+  ns: string
+  uids: Record<string, string>
+  /** Pods before the controller ran: name → uid, controller uid, terminating. */
+  before: Map<string, {uid: string; controllerUid?: string; deleting: boolean}>
+}
+
+async function build(s: Scenario): Promise<Built> {
+  const ns = await newNamespace(`oracle-${s.id}`)
+  const uids: Record<string, string> = {}
+  for (const c of s.controllers) {
+    const meta: Record<string, unknown> = {name: c.name}
+    if (c.deploymentUid) {
+      meta.ownerReferences = [{apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: c.deploymentUid, controller: true, blockOwnerDeletion: false}]
+    }
+    const template = {metadata: {labels: c.template}, spec: {containers: [{name: 'c', image: 'registry.invalid/app:1'}], terminationGracePeriodSeconds: 30}}
+    const created =
+      c.kind === 'ReplicaSet'
+        ? await apiOk('POST', `/apis/apps/v1/namespaces/${ns}/replicasets`, {
+            body: {apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: meta, spec: {replicas: c.replicas, selector: {matchLabels: c.selector}, template}},
+          })
+        : await apiOk('POST', `/api/v1/namespaces/${ns}/replicationcontrollers`, {
+            body: {apiVersion: 'v1', kind: 'ReplicationController', metadata: meta, spec: {replicas: c.replicas, ...(c.selector ? {selector: c.selector} : {}), template}},
+          })
+    uids[c.name] = created.metadata.uid
+  }
+  for (const p of s.pods) {
+    const owner = p.owner ? s.controllers.find((c) => c.name === p.owner)! : undefined
+    const metadata: Record<string, unknown> = {name: p.name, labels: p.labels ?? {}}
+    if (owner) {
+      metadata.ownerReferences = [
+        {apiVersion: owner.kind === 'ReplicaSet' ? 'apps/v1' : 'v1', kind: owner.kind, name: owner.name, uid: uids[owner.name], controller: true, blockOwnerDeletion: true},
+      ]
+    }
+    if (p.cost !== undefined) metadata.annotations = {'controller.kubernetes.io/pod-deletion-cost': p.cost}
+    if (p.terminating) metadata.finalizers = ['kctl.io/e2e-hold']
+    await apiOk('POST', `/api/v1/namespaces/${ns}/pods`, {
+      body: {apiVersion: 'v1', kind: 'Pod', metadata, spec: {...(p.node ? {nodeName: p.node} : {}), containers: [{name: 'c', image: 'registry.invalid/app:1'}]}},
+    })
+    if (p.phase && p.phase !== 'Pending') {
+      await setPodStatus(ns, p.name, {
+        phase: p.phase,
+        ready: p.ready ?? p.phase === 'Running',
+        readySince: p.readyAt ?? new Date(Date.now() - (p.readyAgo ?? HOUR)),
+        restartCount: p.restarts,
+      })
+    }
+    if (p.terminating) await apiOk('DELETE', `/api/v1/namespaces/${ns}/pods/${p.name}`)
+  }
+  return {scenario: s, ns, uids, before: await podState(ns)}
+}
+
+async function podState(ns: string): Promise<Built['before']> {
+  const list = await apiOk('GET', `/api/v1/namespaces/${ns}/pods`)
+  const state: Built['before'] = new Map()
+  for (const pod of list.items) {
+    const ref = (pod.metadata.ownerReferences ?? []).find((r: any) => r.controller)
+    state.set(pod.metadata.name, {uid: pod.metadata.uid, controllerUid: ref?.uid, deleting: Boolean(pod.metadata.deletionTimestamp)})
+  }
+  return state
+}
+
+interface Outcome {
+  creates: number
+  deleted: string[]
+  adopted: string[]
+  released: string[]
+}
+
+/** What the controller did to one controller's pods, read off the pods before and after. */
+function observe(b: Built, controllerUid: string, after: Built['before']): Outcome {
+  const deleted: string[] = []
+  const adopted: string[] = []
+  const released: string[] = []
+  let creates = 0
+  for (const [name, was] of b.before) {
+    const now = after.get(name)
+    if (was.controllerUid === controllerUid && !was.deleting && (!now || (now.deleting && now.uid === was.uid))) deleted.push(name)
+    if (!was.controllerUid && now?.controllerUid === controllerUid) {
+      adopted.push(name)
+      if (now.deleting) deleted.push(name)
+    }
+    if (was.controllerUid === controllerUid && now && now.controllerUid !== controllerUid) released.push(name)
+  }
+  for (const [name, now] of after) if (!b.before.has(name) && now.controllerUid === controllerUid) creates++
+  return {creates, deleted: deleted.sort(), adopted: adopted.sort(), released: released.sort()}
+}
+
+function predicted(plan: any): Outcome & {victims: string[]; tie: string[]} {
+  const of = (type: string) => plan.actions.filter((a: any) => a.type === type)
+  const deletes = of('delete')
+  return {
+    creates: of('create').length,
+    deleted: deletes.map((a: any) => a.pod).sort(),
+    victims: deletes.filter((a: any) => !a.tie).map((a: any) => a.pod).sort(),
+    tie: [...new Set<string>(deletes.flatMap((a: any) => a.tie ?? []))].sort(),
+    adopted: of('adopt').map((a: any) => a.pod).sort(),
+    released: of('release').map((a: any) => a.pod).sort(),
+  }
+}
+
+/** Agreement: same counts and sets; with a tie, the deleted pods are the sure victims plus members of the tie. */
+function agrees(p: ReturnType<typeof predicted>, o: Outcome): boolean {
+  const same = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i])
+  const deletesAgree =
+    p.tie.length === 0
+      ? same(p.deleted, o.deleted)
+      : o.deleted.length === p.deleted.length && p.victims.every((v) => o.deleted.includes(v)) && o.deleted.every((d) => p.victims.includes(d) || p.tie.includes(d))
+  return p.creates === o.creates && deletesAgree && same(p.adopted, o.adopted) && same(p.released, o.released)
+}
+
+describe('the oracle: kctl plan vs kube-controller-manager (replicaset, replicationcontroller)', () => {
+  const built: Built[] = []
+  let plan: any
+  const now = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z')
+
+  beforeAll(async () => {
+    await controllerManager.stop()
+    for (const node of ['n1', 'n2', 'n3']) {
+      const r = await api('GET', `/api/v1/nodes/${node}`)
+      if (r.status === 404) await makeNode(node)
+    }
+    // The tie scenario goes first: its pods' creation times must sit well inside one log2 bucket
+    // (68.7 s – 137.4 s old) both when kctl plans and when the controller acts.
+    for (const s of SCENARIOS) built.push(await build(s))
+    const tiePods = await apiOk('GET', `/api/v1/namespaces/${built[0].ns}/pods`)
+    const newest = Math.max(...tiePods.items.map((p: any) => Date.parse(p.metadata.creationTimestamp)))
+    const wait = newest + 75_000 - Date.now()
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait))
+  }, 240_000)
+
+  afterAll(async () => {
+    await controllerManager.stop()
+    for (const b of built) await deleteNamespace(b.ns).catch(() => {})
+  })
+
+  it('plans every scenario live, and the same plan from a `kubectl get -o yaml` export', async () => {
+    const at = now()
+    plan = await planJson(['-A', '--now', at])
+    const dir = mkdtempSync(join(tmpdir(), 'kctl-oracle-'))
+    for (const b of built) {
+      const exported = kubectl(['get', 'replicasets,replicationcontrollers,pods', '-n', b.ns, '-o', 'yaml'])
+      const r = await exported
+      expect(r.code, r.stderr).toBe(0)
+      const file = join(dir, `${b.scenario.id}.yaml`)
+      writeFileSync(file, r.stdout)
+      const fromFile = await planJson(['-f', file, '-n', b.ns, '--now', at])
+      const live = await planJson(['-n', b.ns, '--now', at])
+      expect(fromFile.controllers, b.scenario.id).toEqual(live.controllers)
+      expect(fromFile.summary).toEqual(live.summary)
+      expect(live.source.type).toBe('cluster')
+      expect(fromFile.source).toEqual({type: 'fixtures', paths: [file]})
+    }
+  })
+
+  it('agrees with the real controller on every scenario', async () => {
+    expect(plan, 'the planning test ran first').toBeDefined()
+    await controllerManager.start(['replicaset', 'replicationcontroller'])
+    const rows: string[] = []
+    let agreed = 0
+    let total = 0
+    for (const b of built) {
+      for (const c of b.scenario.controllers) {
+        const cp = plan.controllers.find((x: any) => x.namespace === b.ns && x.name === c.name)
+        expect(cp, `${b.scenario.id}/${c.name} planned`).toBeDefined()
+        const p = predicted(cp)
+        const uid = b.uids[c.name]
+        // Wait until the controller has done as much as planned (a disagreement shows after the
+        // timeout as a short count), then a moment longer in case it does more.
+        await waitUntil(
+          async () => {
+            const o = observe(b, uid, await podState(b.ns))
+            return o.creates >= p.creates && o.deleted.length >= p.deleted.length && o.adopted.length >= p.adopted.length && o.released.length >= p.released.length
+          },
+          {timeoutMs: 30_000, what: `${b.scenario.id}/${c.name}: the controller to act`},
+        ).catch(() => undefined)
+        await new Promise((r) => setTimeout(r, 300))
+        const settled = observe(b, uid, await podState(b.ns))
+        const ok = agrees(p, settled)
+        total++
+        if (ok) agreed++
+        rows.push(
+          `${ok ? 'agree   ' : 'DISAGREE'} ${b.scenario.id}/${c.name}: planned ${JSON.stringify({...p, victims: undefined})}, observed ${JSON.stringify(settled)}`,
+        )
+      }
+    }
+    process.stderr.write(`\noracle agreement: ${agreed}/${total} controllers in ${built.length} scenarios\n${rows.join('\n')}\n`)
+    expect(rows.filter((r) => r.startsWith('DISAGREE'))).toEqual([])
+    expect(total).toBeGreaterThanOrEqual(10)
+  })
+})
