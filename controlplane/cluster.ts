@@ -7,7 +7,8 @@
 // Ctrl-C (SIGINT) or SIGTERM stops kube-controller-manager, kube-apiserver and etcd and removes the data dir.
 // Set KCTL_KEEP_CONTROLPLANE_DATA=1 to keep the data dir (logs, etcd data) for a post-mortem.
 //
-// Controllers: the two kctl predicts, plus the ones that make a hand-driven cluster behave like a real one:
+// Controllers: the two kctl predicts and the deployment controller that drives them, plus the ones that make a
+// hand-driven cluster behave like a real one:
 //   - serviceaccount, serviceaccount-token, root-ca-cert-publisher: `default` ServiceAccount and kube-root-ca.crt
 //     in every namespace, as workloads expect (the apiserver runs without ServiceAccount admission regardless);
 //   - namespace: `kubectl delete ns` actually finishes;
@@ -19,6 +20,7 @@ import {ensureControlPlaneBinaries} from './build.js'
 import {startControlPlane, type ControlPlane} from './start.js'
 
 const DEFAULT_CONTROLLERS = [
+  'deployment',
   'replicaset',
   'replicationcontroller',
   'serviceaccount',

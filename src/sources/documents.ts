@@ -5,7 +5,9 @@
 //     starts with `---` or `...` (followed by a blank or the end of the line) is always a document
 //     boundary, even inside a block scalar. Each document is decoded and parsed on its own by
 //     js-yaml with a schema that resolves scalars as go-yaml v2 does (yaml11.ts), so memory holds
-//     one document's text at a time. `metadata.managedFields` (often a third of `kubectl get -o
+//     one document's text at a time; documents in the plain block style kubectl writes go through
+//     a faster line-oriented reader (fastyaml.ts) that hands anything else back to js-yaml.
+//     `metadata.managedFields` (often a third of `kubectl get -o
 //     yaml` output, never read by kctl) is blanked in the text before parsing when it is written in
 //     the usual block style.
 //   - JSON: `kubectl get -o json` output (pretty-printed, one `*List`) is cut into its items at the
@@ -23,6 +25,7 @@ import {UserError} from '../errors.js'
 import type {Origin} from '../model/objects.js'
 import {expandPaths, formatOf, SourceFile, STDIN_NAME} from './files.js'
 import {linePos, locateInJson, locateInYaml, type Path} from './locate.js'
+import {FALLBACK, parseBlockYaml} from './fastyaml.js'
 import {KUBE_YAML_SCHEMA} from './yaml11.js'
 
 export {SourceFile} from './files.js'
@@ -280,7 +283,9 @@ function* readYaml(file: SourceFile, buf: Buffer, counter: {n: number}, report: 
     const text = ascii ? buf.toString('latin1', start, end) : buf.toString('utf8', start, end)
     let value: unknown
     try {
-      value = loadYaml(blankManagedFields(text), {schema: KUBE_YAML_SCHEMA})
+      const blanked = blankManagedFields(text)
+      value = ascii ? parseBlockYaml(blanked) : FALLBACK
+      if (value === FALLBACK) value = loadYaml(blanked, {schema: KUBE_YAML_SCHEMA})
     } catch (error) {
       report(yamlParseError(chunk, text, error))
       continue
