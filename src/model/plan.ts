@@ -1,6 +1,6 @@
 // The plan value: one type flows from the planner to every renderer and to the executor.
 // Its JSON form is the wire contract `kctl/v1alpha1` ReconcilePlan (shared output contract).
-import type {Labels, OwnerReference, PlanSource, WorkloadCondition, WorkloadKind} from './objects.js'
+import type {Labels, OwnerReference, PlanSource, ReplicaSetStatusView, WorkloadKind} from './objects.js'
 
 export const PLAN_API_VERSION = 'kctl/v1alpha1'
 
@@ -78,15 +78,8 @@ export interface ReleaseAction {
   resourceVersion: string
 }
 
-export interface StatusView {
-  replicas: number
-  fullyLabeledReplicas: number
-  readyReplicas: number
-  availableReplicas: number
-  terminatingReplicas?: number
-  observedGeneration: number
-  conditions?: WorkloadCondition[]
-}
+/** A ReplicaSet status as the controller computes and writes it. */
+export type StatusView = ReplicaSetStatusView
 
 export interface UpdateStatusAction {
   type: 'updateStatus'
