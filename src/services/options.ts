@@ -3,36 +3,19 @@
 // ActivePodsWithRanks.Now).
 import {UserError} from '../errors.js'
 import {DEFAULT_FEATURE_GATES, type FeatureGates, type PlannerOptions} from '../model/plan.js'
+import {formatRfc3339, parseRfc3339} from '../reconcile/time.js'
 
 /** BurstReplicas in pkg/controller/replicaset/replica_set.go (the same for RC). */
 export const BURST_REPLICAS = 500
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/
-
 /**
- * Parses an RFC 3339 time (seconds required; up to 9 fractional digits, kept exactly; any UTC
- * offset) and returns it in UTC, `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, with trailing zeros of the
- * fraction dropped as Go's RFC3339Nano does. Undefined when `text` is not such a time.
+ * An RFC 3339 time (seconds required; up to 9 fractional digits, kept exactly; any UTC offset) in
+ * UTC, `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, trailing zeros of the fraction dropped as Go's
+ * RFC3339Nano does. Undefined when `text` is not such a time.
  */
 export function canonicalTime(text: string): string | undefined {
-  const m = RFC3339.exec(text)
-  if (!m) return undefined
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number)
-  const fraction = (m[7] ?? '').replace(/0+$/, '')
-  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined
-  const date = new Date(0)
-  date.setUTCFullYear(year, month - 1, day)
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined
-  let offsetMinutes = 0
-  if (!m[8]) {
-    const oh = Number(m[10])
-    const om = Number(m[11])
-    if (oh > 23 || om > 59) return undefined
-    offsetMinutes = (m[9] === '-' ? -1 : 1) * (oh * 60 + om)
-  }
-  date.setUTCHours(hour, minute - offsetMinutes, second, 0)
-  const whole = date.toISOString().slice(0, 19)
-  return `${whole}${fraction ? `.${fraction}` : ''}Z`
+  const ns = parseRfc3339(text)
+  return ns === undefined ? undefined : formatRfc3339(ns)
 }
 
 /** `--now`, or the real clock when absent. */
