@@ -122,7 +122,8 @@ export class ClusterClient {
     })
   }
 
-  private unreachable(error: Error & {code?: string}): UserError {
+  /** A connection failure as the one line users see. */
+  unreachable(error: Error & {code?: string}): UserError {
     const why = error.code ? `${error.code}${error.message.includes(error.code) ? '' : `: ${error.message}`}` : error.message
     return new UserError(`cannot reach the API server at ${this.server} (context "${this.config.context}"): ${firstLine(why)}`, {
       hint: 'is the cluster running? check --context and --kubeconfig',
@@ -130,7 +131,8 @@ export class ClusterClient {
     })
   }
 
-  private failure(code: number, text: string, what: string): ApiError {
+  /** A non-2xx answer as the one line users see (an ApiError keeping code and reason). */
+  failure(code: number, text: string, what: string): ApiError {
     let status: ApiStatus = {code}
     try {
       const parsed = JSON.parse(text)

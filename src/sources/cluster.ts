@@ -44,8 +44,9 @@ export async function listClusterObjects(client: ClusterClient, req: ClusterRequ
   return {objects: lists.flat(), namespace}
 }
 
-export async function readCluster(req: ClusterRequest): Promise<Snapshot> {
-  const client = await connect(req)
+/** `client`: an already connected one (reconcile reads the cluster again between its rounds). */
+export async function readCluster(req: ClusterRequest, connected?: ClusterClient): Promise<Snapshot> {
+  const client = connected ?? (await connect(req))
   const {objects, namespace} = await listClusterObjects(client, req)
   // The same reader and normalizer as fixtures: the objects travel as one JSON List, exactly the
   // document `kubectl get rs,rc,pods -o json` would print.

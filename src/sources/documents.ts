@@ -10,6 +10,8 @@
 //     `metadata.managedFields` (often a third of `kubectl get -o
 //     yaml` output, never read by kctl) is blanked in the text before parsing when it is written in
 //     the usual block style.
+//   - A big `kind: List` document (`kubectl get -o yaml`) is cut into its items the same way (the
+//     lines that start an entry of the top-level `items:` sequence), so it is never held whole.
 //   - JSON: `kubectl get -o json` output (pretty-printed, one `*List`) is cut into its items at the
 //     byte level by indentation, and each item is parsed by JSON.parse on its own; anything else is
 //     parsed whole by JSON.parse. JSON streams (several values in a row) are read too.
@@ -270,6 +272,7 @@ function contentStart(buf: Buffer, start: number, end: number): {at: number; dir
 
 function* readYaml(file: SourceFile, buf: Buffer, counter: {n: number}, report: Report): Generator<SourceObject> {
   const ascii = isAscii(buf)
+  const decode = (start: number, end: number) => (ascii ? buf.toString('latin1', start, end) : buf.toString('utf8', start, end))
   const ranges = splitYamlDocuments(buf, bomLength(buf))
   for (let r = 0; r < ranges.length; r++) {
     const [start, end] = ranges[r]
@@ -279,20 +282,111 @@ function* readYaml(file: SourceFile, buf: Buffer, counter: {n: number}, report: 
       if (content.directives && r + 1 < ranges.length) ranges[r + 1] = [start, ranges[r + 1][1]]
       continue
     }
+    // A big `kind: List` document (`kubectl get -o yaml`): read item by item.
+    let done = 0
+    const list = end - start > LIST_SPLIT_MIN ? yamlListItems(buf, start, end) : undefined
+    if (list) {
+      for (const [itemStart, itemEnd] of list.items) {
+        let item: unknown
+        try {
+          item = parseYamlText(blankManagedFields(decode(itemStart, itemEnd), list.indent + 2))
+        } catch {
+          break // read the document whole, which reports the error where it is
+        }
+        if (!Array.isArray(item) || item.length !== 1) break // not what it seemed: read the document whole
+        yield* unpack(item[0], new Chunk(file, itemStart, itemEnd), [0], counter, report, list.defaults)
+        done++
+      }
+      if (done === list.items.length) continue
+    }
     const chunk = new Chunk(file, start, end)
-    const text = ascii ? buf.toString('latin1', start, end) : buf.toString('utf8', start, end)
+    const text = decode(start, end)
     let value: unknown
     try {
-      const blanked = blankManagedFields(text)
-      value = ascii ? parseBlockYaml(blanked) : FALLBACK
-      if (value === FALLBACK) value = loadYaml(blanked, {schema: KUBE_YAML_SCHEMA})
+      value = parseYamlText(blankManagedFields(text))
     } catch (error) {
       report(yamlParseError(chunk, text, error))
       continue
     }
     if (value === null || value === undefined) continue // an empty document (`~`, or comments)
-    yield* unpack(value, chunk, [], counter, report)
+    if (done > 0 && isMapping(value) && Array.isArray(value.items)) yield* unpackListTail(value, value.items as unknown[], done, chunk, counter, report)
+    else yield* unpack(value, chunk, [], counter, report)
   }
+}
+
+/** The fast reader when it can, js-yaml otherwise (which throws on malformed YAML). */
+function parseYamlText(text: string): unknown {
+  const value = parseBlockYaml(text)
+  return value === FALLBACK ? loadYaml(text, {schema: KUBE_YAML_SCHEMA}) : value
+}
+
+/** Documents smaller than this are parsed whole even when they are lists. */
+const LIST_SPLIT_MIN = 1 << 18
+
+/**
+ * The items of a `kind: List` (or `*List`) document laid out in block style, as byte ranges of
+ * whole lines: `items:` at column 0 with nothing after it, then entries `- ` at one indentation I
+ * (0 or 2 in practice). Every line inside an entry is indented deeper than I (block scalars and
+ * continuation lines included), so the lines starting with I spaces and `- ` are exactly the
+ * entries. Each range parses on its own as a one-item sequence; the caller checks that it does.
+ * Undefined when the document is anything else (the rest of the document is then checked to be a
+ * list envelope here).
+ */
+function yamlListItems(buf: Buffer, start: number, end: number): {items: Array<[number, number]>; indent: number; defaults: {kind: string; apiVersion: unknown}} | undefined {
+  const doc = buf.subarray(start, end)
+  const key = doc.indexOf('\nitems:')
+  if (key < 0) return undefined
+  let p = start + key + 7
+  while (buf[p] === 0x20) p++
+  if (buf[p] !== 0x0a) return undefined
+  const first = p + 1
+  // The first entry: skip blank and comment lines.
+  let lineStart = first
+  let indent = -1
+  while (lineStart < end) {
+    let k = lineStart
+    while (buf[k] === 0x20) k++
+    if (buf[k] === 0x0a || buf[k] === 0x23) {
+      const nl = buf.indexOf(0x0a, k)
+      lineStart = nl < 0 ? end : nl + 1
+      continue
+    }
+    if (buf[k] === 0x2d && (buf[k + 1] === 0x20 || buf[k + 1] === 0x0a)) indent = k - lineStart
+    break
+  }
+  if (indent < 0) return undefined
+  const needle = Buffer.from(`\n${' '.repeat(indent)}-`)
+  const starts = [lineStart]
+  for (let j = doc.indexOf(needle, lineStart - start); j >= 0; j = doc.indexOf(needle, j + 1)) {
+    const after = buf[start + j + needle.length]
+    if (after === 0x20 || after === 0x0a) starts.push(start + j + 1)
+  }
+  // The last entry ends at the first line indented at most I that is not an entry.
+  let seqEnd = end
+  for (let q = starts[starts.length - 1]; q < end; ) {
+    const nl = buf.indexOf(0x0a, q)
+    q = nl < 0 || nl >= end ? end : nl + 1
+    if (q >= end) break
+    let k = q
+    while (buf[k] === 0x20) k++
+    if (buf[k] === 0x0a || buf[k] === 0x23 || k - q > indent) continue
+    if (k - q === indent && buf[k] === 0x2d && (buf[k + 1] === 0x20 || buf[k + 1] === 0x0a)) continue
+    seqEnd = q
+    break
+  }
+  while (starts.length > 0 && starts[starts.length - 1] >= seqEnd) starts.pop() // later sequences
+  if (starts.length === 0) return undefined
+  // The rest of the document must be a list envelope.
+  let envelope: unknown
+  try {
+    envelope = parseYamlText(buf.toString('utf8', start, first) + buf.toString('utf8', seqEnd, end))
+  } catch {
+    return undefined
+  }
+  if (!isMapping(envelope) || !isListKind(envelope.kind) || envelope.items !== null) return undefined
+  const items = starts.map((s, i): [number, number] => [s, i + 1 < starts.length ? starts[i + 1] : seqEnd])
+  const kind = envelope.kind
+  return {items, indent, defaults: {kind: kind === 'List' ? '' : kind.slice(0, -4), apiVersion: envelope.apiVersion}}
 }
 
 /**
@@ -316,47 +410,60 @@ function yamlParseError(chunk: Chunk, text: string, error: unknown): UserError {
   })
 }
 
-const MANAGED_FIELDS = '\n  managedFields:'
-const TOP_LEVEL_LINE = /\n(?=[^ \t\r\n#])/g
-/** A line that ends a block at indentation 2 that is a compact sequence (`  - ...` lines go on). */
-const END_OF_INDENT2_SEQUENCE = /\n(?=[^ \t\r\n#]| [^ \t\r\n#]|  [^ \t\r\n#-]|  -[^ \t\r\n])/g
+/** Column of the first non-space character of the line starting at `p`, and that character. */
+function indentAt(text: string, p: number): {indent: number; c: number} {
+  let k = p
+  while (text.charCodeAt(k) === 0x20) k++
+  return {indent: k - p, c: k < text.length ? text.charCodeAt(k) : 0x0a}
+}
+
+const isBlankOrComment = (c: number) => c === 0x0a || c === 0x0d || c === 0x23
 
 /**
- * Replaces a block-style `metadata.managedFields` with `[]` (same shape, nothing to parse). Only
- * when the document is laid out the usual way (metadata's fields indented by two spaces); in any
- * other case the text is returned unchanged. Line numbers may shift: positions are never taken from
- * this text.
+ * Replaces a block-style `metadata.managedFields` with `[]` (same shape, nothing to parse), where
+ * `metadata` is a key at column `base` of the mapping it is in (0 for a document, 2 for an item of
+ * a compact `items:` list) and its fields are indented by two more. In any other layout the text
+ * is returned unchanged. Line numbers may shift: positions are never taken from this text.
  */
-export function blankManagedFields(text: string): string {
-  const mf = text.indexOf(MANAGED_FIELDS)
+export function blankManagedFields(text: string, base = 0): string {
+  const field = base + 2
+  const mf = text.indexOf(`\n${' '.repeat(field)}managedFields:`)
   if (mf < 0) return text
-  // managedFields: then nothing (or a comment) on its line.
-  let p = mf + MANAGED_FIELDS.length
+  // Nothing after `managedFields:` on its line (a comment at most): a block value.
+  let p = mf + 1 + field + 'managedFields:'.length
   while (text.charCodeAt(p) === 0x20) p++
-  const c = text.charCodeAt(p)
-  if (c !== 0x0a && c !== 0x0d && c !== 0x23) return text
-  // It must be a key of the top-level `metadata:` mapping, whose keys are indented by two spaces.
-  TOP_LEVEL_LINE.lastIndex = 0
-  let parent = -1
-  for (let m = text.indexOf('metadata:'); m >= 0; m = text.indexOf('metadata:', m + 1)) {
-    if (m === 0 || text.charCodeAt(m - 1) === 0x0a) {
-      if (m < mf) parent = m
-      else break
-    }
+  if (!isBlankOrComment(text.charCodeAt(p)) && p < text.length) return text
+  // Its parent: the nearest line above indented less than `field` must be `metadata:` at `base`
+  // (possibly after the `- ` of a list item).
+  for (let end = mf; ; ) {
+    // The line before the one that `end` (a line break) ends.
+    if (end <= 0) return text
+    const prev = text.lastIndexOf('\n', end - 1) + 1
+    end = prev - 1
+    const {indent, c} = indentAt(text, prev)
+    if (isBlankOrComment(c) || indent >= field) continue
+    const key = prev + base
+    const dashed = base >= 2 && indent === base - 2 && text.startsWith('- ', prev + indent)
+    if ((indent === base || dashed) && text.startsWith('metadata:', key) && isBlankOrComment(indentAt(text, key + 9).c)) break
+    return text
   }
-  if (parent < 0) return text
-  TOP_LEVEL_LINE.lastIndex = parent
-  const next = TOP_LEVEL_LINE.exec(text)
-  if (next && next.index < mf) return text
-  const firstChild = /\n( *)[^ \r\n#]/y
-  const afterKey = text.indexOf('\n', parent)
-  firstChild.lastIndex = afterKey
-  const fc = firstChild.exec(text)
-  if (!fc || fc[1].length !== 2) return text
-  END_OF_INDENT2_SEQUENCE.lastIndex = mf + 1
-  const end = END_OF_INDENT2_SEQUENCE.exec(text)
-  const stop = end ? end.index : text.length
-  return `${text.slice(0, mf)}\n  managedFields: []${text.slice(stop)}`
+  // Its end: the first line indented less than `field`, or at `field` but not a `- ` entry.
+  let q = mf + 1
+  for (;;) {
+    const nl = text.indexOf('\n', q)
+    if (nl < 0) {
+      q = text.length
+      break
+    }
+    q = nl + 1
+    if (q >= text.length) break
+    const {indent, c} = indentAt(text, q)
+    if (isBlankOrComment(c)) continue
+    if (indent > field) continue
+    if (indent === field && c === 0x2d && (text.charCodeAt(q + field + 1) === 0x20 || isBlankOrComment(text.charCodeAt(q + field + 1)))) continue
+    break
+  }
+  return `${text.slice(0, mf)}\n${' '.repeat(field)}managedFields: []\n${text.slice(q)}`
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -440,12 +547,13 @@ function* readJson(file: SourceFile, buf: Buffer, counter: {n: number}, report: 
   let skipItems = 0
   if (fast) {
     const {chunkStarts, envelope} = fast
+    const encoding = isAscii(buf) ? 'latin1' : 'utf8'
     const listDefaults = {kind: envelope.kind === 'List' ? '' : (envelope.kind as string).slice(0, -4), apiVersion: envelope.apiVersion}
     let ok = true
     for (const [start, end] of chunkStarts) {
       let item: unknown
       try {
-        item = JSON.parse(itemText(buf, start, end))
+        item = JSON.parse(itemText(buf, start, end, encoding))
       } catch {
         ok = false // not laid out as expected after all: the items so far were right, read the rest whole
         break
@@ -531,14 +639,15 @@ function* unpackListTail(list: RawObject, items: unknown[], from: number, chunk:
 }
 
 /**
- * `kubectl get -o json` output cut into items without parsing it whole: the file is an ASCII,
+ * `kubectl get -o json` output cut into items without parsing it whole: the file is a
  * pretty-printed object whose `items` array holds one object per item, each opening with `{` and
  * closing with `}` alone on lines at the items' indentation. JSON strings cannot hold a raw line
- * break, so such a line is always structure; each item is then checked by JSON.parse itself (a
- * slice that parses is exactly one whole value). Undefined when the layout is anything else.
+ * break, so such a line is always structure (and in UTF-8 no byte of a multi-byte character is
+ * ASCII, so the search works on bytes); each item is then checked by JSON.parse itself (a slice
+ * that parses is exactly one whole value). Undefined when the layout is anything else.
  */
 function prettyJsonList(buf: Buffer, bom: number): {envelope: RawObject; chunkStarts: Array<[number, number]>} | undefined {
-  if (buf.length < 1 << 16 || !isAscii(buf)) return undefined // small files: JSON.parse is as fast
+  if (buf.length < 1 << 16) return undefined // small files: JSON.parse is as fast
   let p = bom
   while (isBlankByte(buf[p]) && p < buf.length) p++
   if (buf[p] !== 0x7b) return undefined
@@ -557,7 +666,7 @@ function prettyJsonList(buf: Buffer, bom: number): {envelope: RawObject; chunkSt
   if (closeAt < 0) return undefined
   let envelope: unknown
   try {
-    envelope = JSON.parse(buf.toString('latin1', bom, open) + buf.toString('latin1', closeAt + 1 + memberIndent.length))
+    envelope = JSON.parse(buf.toString('utf8', bom, open) + buf.toString('utf8', closeAt + 1 + memberIndent.length))
   } catch {
     return undefined
   }
@@ -598,18 +707,18 @@ const MANAGED_FIELDS_JSON = Buffer.from('"managedFields": [')
  * The text of a pretty-printed JSON item, with `metadata.managedFields` (a fifth of `kubectl get -o
  * json` output when it is shown, never read by kctl) replaced by `[]` so JSON.parse does not build
  * it. The array ends at the first line holding only `]` at the key's indentation (JSON strings hold
- * no raw line breaks). latin1 decoding is exact here: the caller checked that the file is ASCII.
+ * no raw line breaks). `latin1` is exact (and faster) for an ASCII file.
  */
-function itemText(buf: Buffer, start: number, end: number): string {
+function itemText(buf: Buffer, start: number, end: number, encoding: 'latin1' | 'utf8'): string {
   const found = buf.subarray(start, end).indexOf(MANAGED_FIELDS_JSON) // bounded: never search past the item
-  if (found < 0) return buf.toString('latin1', start, end)
+  if (found < 0) return buf.toString(encoding, start, end)
   const key = start + found
   let lineStart = key
   while (lineStart > start && buf[lineStart - 1] === 0x20) lineStart--
-  if (buf[lineStart - 1] !== 0x0a) return buf.toString('latin1', start, end)
+  if (buf[lineStart - 1] !== 0x0a) return buf.toString(encoding, start, end)
   const width = key - lineStart
   const open = key + MANAGED_FIELDS_JSON.length
-  if (buf[open] !== 0x0a && !(buf[open] === 0x0d && buf[open + 1] === 0x0a)) return buf.toString('latin1', start, end)
+  if (buf[open] !== 0x0a && !(buf[open] === 0x0d && buf[open + 1] === 0x0a)) return buf.toString(encoding, start, end)
   // Walk its lines: each is indented deeper than the key, up to the line that is just `]` at the
   // key's indentation. Anything else: leave the item as it is.
   let close = -1
@@ -621,8 +730,8 @@ function itemText(buf: Buffer, start: number, end: number): string {
     if (k === deep && buf[k] === 0x5d) close = k
     break
   }
-  if (close < 0) return buf.toString('latin1', start, end)
-  return buf.toString('latin1', start, open) + buf.toString('latin1', close, end)
+  if (close < 0) return buf.toString(encoding, start, end)
+  return buf.toString(encoding, start, open) + buf.toString(encoding, close, end)
 }
 
 /**

@@ -85,12 +85,6 @@ function keyString(key: unknown): string | undefined {
   return undefined
 }
 
-/** Parse errors of a YAML chunk as the `yaml` package reports them (1.1, as Kubernetes reads). */
-export function yamlErrors(text: string): Array<{offset: number; message: string; code: string}> {
-  const doc = parseDocument(text, {version: '1.1', prettyErrors: false, uniqueKeys: true})
-  return doc.errors.map((e) => ({offset: e.pos[0], message: e.message.split('\n')[0], code: e.code}))
-}
-
 // ---------------------------------------------------------------------------------------------
 // JSON
 

@@ -718,8 +718,22 @@ function detachMap(map: Labels): Labels {
   return copy ?? EMPTY
 }
 
-/** Type checks for one object; each failure becomes a Problem at the field. */
-class Ctx {
+/**
+ * Label keys and values already found valid: the same few keys (and many values) repeat on every
+ * pod, and checking a set is cheaper than the label syntax. Bounded, so memory stays small.
+ */
+const VALID_LABEL_KEYS = new Set<string>()
+const VALID_LABEL_VALUES = new Set<string>()
+function cacheValid(set: Set<string>, s: string): void {
+  if (set.size >= 50_000) set.clear()
+  set.add(detach(s)) // (a slice would keep its whole document text alive)
+}
+
+/**
+ * Type checks for one object; each failure becomes a Problem at the field. Exported for `kctl check`,
+ * which applies the same checks to the kinds the planner does not read (Deployment, Job, ...).
+ */
+export class Ctx {
   /** Whether strings must be detached before they are kept (see detach). */
   readonly copy: boolean
   constructor(
@@ -844,11 +858,14 @@ class Ctx {
     for (const key in map) {
       const value = map[key]
       if (typeof value !== 'string') continue
+      if (VALID_LABEL_KEYS.has(key) && VALID_LABEL_VALUES.has(value)) continue
       const keyProblem = labelKeyProblem(key)
       if (keyProblem) this.fail([...path, key], keyProblem, undefined, true)
       else {
         const valueProblem = labelValueProblem(value)
         if (valueProblem) this.fail([...path, key], valueProblem)
+        else cacheValid(VALID_LABEL_VALUES, value)
+        cacheValid(VALID_LABEL_KEYS, key)
       }
     }
     return map

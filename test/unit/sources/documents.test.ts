@@ -2,7 +2,7 @@ import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
-import {load} from 'js-yaml'
+import {dump, load} from 'js-yaml'
 import {afterAll, describe, expect, it} from 'vitest'
 
 import {UserError} from '../../../src/errors.js'
@@ -153,12 +153,79 @@ describe('large pretty-printed JSON lists (read item by item)', () => {
     expect(objs.map((o) => o.raw)).toEqual(pods.map(strip))
   })
 
+  it('reads a UTF-8 file item by item too, with columns in characters', async () => {
+    const utf = {...list, items: pods.map((p, i) => (i === 7 ? {...p, metadata: {...p.metadata, annotations: {note: 'ünïcödé ✓'}}} : p))}
+    const text = JSON.stringify(utf, null, 4)
+    const file = join(tmp, 'big-utf8.json')
+    writeFileSync(file, text)
+    const objs = await readAllDocuments([file])
+    expect(objs.map((o) => o.raw)).toEqual(utf.items.map(strip))
+    const at = objs[7].locate(['metadata', 'name'])
+    expect(text.split('\n')[at.line - 1].slice(at.column - 1)).toBe('"pod-7",')
+  })
+
   it('reads minified JSON whole', async () => {
     const file = join(tmp, 'min.json')
     writeFileSync(file, JSON.stringify(list))
     const objs = await readAllDocuments([file])
     expect(objs.map((o) => o.raw)).toEqual(pods.map(strip))
     expect(at(objs[2].origin)).toBe(`${file}:1:${JSON.stringify(list).indexOf('{"apiVersion":"v1","kind":"Pod","metadata":{"name":"pod-2"') + 1}`)
+  })
+})
+
+describe('large YAML lists (kubectl get -o yaml, read item by item)', () => {
+  const pods = Array.from({length: 600}, (_, i) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      labels: {app: 'web', n: String(i)},
+      managedFields: [{apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: {'f:metadata': {'f:labels': {}}}, manager: 'kubelet', operation: 'Update'}],
+      name: `pod-${i}`,
+      namespace: 'default',
+    },
+    spec: {containers: [{args: ['- not an item', 'items:'], command: ['sh', '-c', 'echo "- x"\n- y\n'], image: 'nginx', name: 'c'}], nodeName: `n${i % 7}`},
+    status: {conditions: [{status: 'True', type: 'Ready'}], phase: 'Running'},
+  }))
+  const list = {apiVersion: 'v1', items: pods, kind: 'List', metadata: {resourceVersion: ''}}
+  const strip = (p: (typeof pods)[number]) => {
+    const {managedFields: _, ...metadata} = p.metadata
+    return {...p, metadata}
+  }
+
+  it.each([
+    ['at column 0 (kubectl)', true],
+    ['indented', false],
+  ])('reads every item exactly, items %s, with positions', async (_, compact) => {
+    const text = dump(list, {sortKeys: true, noArrayIndent: compact, lineWidth: -1})
+    expect(text.length).toBeGreaterThan(1 << 18)
+    const file = join(tmp, `list-${compact}.yaml`)
+    writeFileSync(file, text)
+    const objs = await readAllDocuments([file])
+    expect(objs.map((o) => o.raw)).toEqual(pods.map(strip))
+    const lines = text.split('\n')
+    const o = objs[321]
+    expect(lines[o.origin.line - 1].slice(o.origin.column - 1)).toBe('apiVersion: v1')
+    const name = o.locate(['metadata', 'name'])
+    expect(lines[name.line - 1].slice(name.column - 1)).toBe('pod-321')
+  })
+
+  it('falls back to the whole document when items are not independent (an alias), losing nothing', async () => {
+    const text = dump(list, {sortKeys: true, noArrayIndent: true, lineWidth: -1})
+      .replace('name: pod-3\n', 'name: &third pod-3\n')
+      .replace('      nodeName: n3\n', '      nodeName: *third\n')
+    const file = join(tmp, 'list-alias.yaml')
+    writeFileSync(file, text)
+    const objs = await readAllDocuments([file])
+    expect(objs).toHaveLength(pods.length)
+    expect(names(objs)).toEqual(pods.map((p) => p.metadata.name))
+  })
+
+  it('reports an error inside an item at its place in the file', async () => {
+    const text = dump(list, {sortKeys: true, noArrayIndent: true, lineWidth: -1}).replace('  name: pod-500\n', '  name: pod-500\n   bad: indent\n')
+    const file = join(tmp, 'list-bad.yaml')
+    writeFileSync(file, text)
+    const line = text.split('\n').indexOf('   bad: indent') + 1
+    expect((await readError([file])).line).toMatch(new RegExp(`^${file}:${line}:\\d+: invalid YAML: bad indentation of a mapping entry$`))
   })
 })
 
@@ -198,6 +265,16 @@ spec:
     expect(blankManagedFields(asLabel)).toBe(asLabel)
     const elsewhere = 'spec:\n  managedFields:\n  - a\nmetadata:\n  name: a\n'
     expect(blankManagedFields(elsewhere)).toBe(elsewhere)
+  })
+
+  it('are blanked inside list items too (metadata under a `- `)', () => {
+    const item = doc.replace(/^/gm, '  ').replace(/^  /, '- ')
+    const blanked = blankManagedFields(item, 2)
+    expect(blanked).not.toContain('fieldsV1')
+    const full = load(item, {schema: KUBE_YAML_SCHEMA}) as Array<{metadata: Record<string, unknown>}>
+    expect(load(blanked, {schema: KUBE_YAML_SCHEMA})).toEqual([{...full[0], metadata: {...full[0].metadata, managedFields: []}}])
+    const dashed = '- metadata:\n    managedFields:\n    - a: 1\n    name: x\n  kind: Pod\n'
+    expect(load(blankManagedFields(dashed, 2), {schema: KUBE_YAML_SCHEMA})).toEqual([{metadata: {managedFields: [], name: 'x'}, kind: 'Pod'}])
   })
 
   it('are dropped from every object read', async () => {

@@ -1,0 +1,294 @@
+// A fast reader for the block-style YAML that kubectl, Helm and most people write: nested block
+// mappings and sequences (compact `- ` or indented), plain scalars, single-line quoted scalars and
+// empty `{}` / `[]`. It reads line by line, by offsets into the document text, and is much faster
+// than a general parser on such text. Anything else (flow collections with content, block scalars
+// `|` `>`, anchors, aliases, tags, merge keys, multi-line scalars, comments after a value, tabs,
+// CR, non-ASCII, duplicate keys, anything malformed) makes it give up and return FALLBACK: the
+// caller then parses the document with js-yaml, which also produces the error messages. Scalars
+// are resolved by the same function as js-yaml's kctl schema (yaml11.ts), so the result is the
+// same object either way (test/unit/sources/fastyaml.test.ts compares the two on generated input).
+import {plainKey, plainValue} from './yaml11.js'
+
+export const FALLBACK: unique symbol = Symbol('fallback')
+
+class GiveUp extends Error {}
+const GIVE_UP = new GiveUp()
+
+/** Printable ASCII and newlines only (the subset also excludes tabs and carriage returns). */
+const OUTSIDE_SUBSET = /[^\n\x20-\x7e]/
+
+const SPACE = 0x20
+const NL = 0x0a
+
+/** Parses one YAML document (its text may start with a `---` line and end with a `...` line). */
+export function parseBlockYaml(text: string): unknown {
+  if (OUTSIDE_SUBSET.test(text)) return FALLBACK
+  try {
+    return new Reader(text).document()
+  } catch (error) {
+    if (error === GIVE_UP) return FALLBACK
+    throw error
+  }
+}
+
+class Reader {
+  /** Start of the current line. */
+  pos = 0
+  /**
+   * A sequence item that starts a mapping on its own line (`- key: value`): that line is read as
+   * if it were indented to where `key` starts (its content then starts at pos + indent as usual).
+   */
+  private virtualPos = -1
+  private virtualIndent = 0
+
+  constructor(private readonly t: string) {}
+
+  document(): unknown {
+    const t = this.t
+    this.peek()
+    if (t.startsWith('---', this.pos)) {
+      if (!this.restIsBlank(this.pos + 3)) throw GIVE_UP // a node on the marker line
+      this.nextLine()
+    } else if (t.charCodeAt(this.pos) === 0x25 /* % */) throw GIVE_UP
+    const indent = this.peek()
+    if (indent < 0) return null
+    const value = this.block(indent) // (a root node may be indented)
+    if (this.peek() >= 0) throw GIVE_UP // something after the root node
+    return value
+  }
+
+  /** Moves to the next content line (skipping blank and comment lines, and a final `...`); its indentation, or -1 at the end. */
+  private peek(): number {
+    const t = this.t
+    let p = this.pos
+    for (;;) {
+      if (p >= t.length) {
+        this.pos = t.length
+        return -1
+      }
+      if (p === this.virtualPos) {
+        this.pos = p
+        return this.virtualIndent
+      }
+      let k = p
+      while (t.charCodeAt(k) === SPACE) k++
+      const c = t.charCodeAt(k)
+      if (k >= t.length) {
+        p = k
+        continue
+      }
+      if (c === NL) {
+        p = k + 1
+        continue
+      }
+      if (c === 0x23 /* # */ || (k === p && c === 0x2e && t.startsWith('...', k) && this.restIsBlank(k + 3))) {
+        // A comment line; or the document end marker, after which only comments may follow (the
+        // splitter makes sure of it).
+        const nl = t.indexOf('\n', k)
+        p = nl < 0 ? t.length : nl + 1
+        continue
+      }
+      this.pos = p
+      return k - p
+    }
+  }
+
+  private restIsBlank(from: number): boolean {
+    const t = this.t
+    let k = from
+    while (t.charCodeAt(k) === SPACE) k++
+    return k >= t.length || t.charCodeAt(k) === NL
+  }
+
+  /** End of the current line (its `\n`, or the end of the text). */
+  private eol(): number {
+    const nl = this.t.indexOf('\n', this.pos + (this.pos === this.virtualPos ? this.virtualIndent : 0))
+    return nl < 0 ? this.t.length : nl
+  }
+
+  private nextLine(): void {
+    const e = this.eol()
+    this.pos = e + 1
+  }
+
+  private isSeqItemAt(p: number): boolean {
+    const t = this.t
+    if (t.charCodeAt(p) !== 0x2d /* - */) return false
+    const c = t.charCodeAt(p + 1)
+    return c === SPACE || c === NL || p + 1 >= t.length
+  }
+
+  private block(indent: number): unknown {
+    return this.isSeqItemAt(this.pos + indent) ? this.sequence(indent) : this.mapping(indent)
+  }
+
+  private mapping(indent: number): Record<string, unknown> {
+    const t = this.t
+    const obj: Record<string, unknown> = {}
+    let count = 0
+    for (;;) {
+      const next = this.peek()
+      if (next < indent) {
+        // A key written twice leaves fewer keys than entries: let js-yaml report the duplicate.
+        if (count > 1 && Object.keys(obj).length !== count) throw GIVE_UP
+        return obj
+      }
+      if (next > indent) throw GIVE_UP // bad indentation, or a multi-line scalar
+      const cs = this.pos + indent
+      if (this.isSeqItemAt(cs)) throw GIVE_UP
+      const eol = this.eol()
+      let end = eol
+      while (end > cs && t.charCodeAt(end - 1) === SPACE) end--
+      let key: string
+      let vs: number // where the value starts on this line
+      const q = t.charCodeAt(cs)
+      if (q === 0x22 /* " */ || q === 0x27 /* ' */) {
+        const close = closingQuote(t, cs, end)
+        if (t.charCodeAt(close + 1) !== 0x3a /* : */) throw GIVE_UP
+        key = quoted(t, cs, close)
+        vs = close + 2
+        if (vs < end && t.charCodeAt(vs) !== SPACE) throw GIVE_UP
+      } else {
+        let colon = t.indexOf(': ', cs)
+        if (colon < 0 || colon >= end) {
+          if (t.charCodeAt(end - 1) !== 0x3a) throw GIVE_UP
+          colon = end - 1
+        }
+        const raw = t.slice(cs, colon)
+        if (!isPlainStart(raw) || raw.charCodeAt(raw.length - 1) === SPACE || raw.includes(' #')) throw GIVE_UP
+        key = plainKey(raw)
+        vs = colon + 1
+      }
+      if (key === '<<' || key === '__proto__') throw GIVE_UP
+      while (vs < end && t.charCodeAt(vs) === SPACE) vs++
+      this.pos = eol + 1
+      let value: unknown
+      if (vs >= end) {
+        // The value is on the next lines: a nested block, a compact sequence, or nothing (null).
+        const sub = this.peek()
+        if (sub > indent) value = this.block(sub)
+        else if (sub === indent && this.isSeqItemAt(this.pos + indent)) value = this.sequence(indent)
+        else value = null
+      } else {
+        value = inlineValue(t, vs, end)
+        if (this.peek() > indent) throw GIVE_UP // a continuation line, or an error
+      }
+      obj[key] = value
+      count++
+    }
+  }
+
+  private sequence(indent: number): unknown[] {
+    const t = this.t
+    const arr: unknown[] = []
+    for (;;) {
+      const next = this.peek()
+      if (next < indent) return arr
+      if (next > indent) throw GIVE_UP
+      const cs = this.pos + indent
+      if (!this.isSeqItemAt(cs)) return arr // the next key of the mapping this compact sequence is in
+      const eol = this.eol()
+      let end = eol
+      while (end > cs && t.charCodeAt(end - 1) === SPACE) end--
+      let rs = cs + 1
+      while (rs < end && t.charCodeAt(rs) === SPACE) rs++
+      if (rs >= end) {
+        // `-` alone: the item is the block on the next lines (or null).
+        this.pos = eol + 1
+        const sub = this.peek()
+        arr.push(sub > indent ? this.block(sub) : null)
+        continue
+      }
+      if (t.charCodeAt(rs) === 0x23 || this.isSeqItemAt(rs)) throw GIVE_UP
+      if (startsMappingEntry(t, rs, end)) {
+        // `- key: value`: a mapping whose keys line up with `key`.
+        this.virtualPos = this.pos
+        this.virtualIndent = rs - this.pos
+        arr.push(this.mapping(rs - this.pos))
+        continue
+      }
+      this.pos = eol + 1
+      arr.push(inlineValue(t, rs, end))
+      if (this.peek() > indent) throw GIVE_UP
+    }
+  }
+}
+
+/** May a plain scalar start like this (no indicator, no leading space)? */
+function isPlainStart(s: string): boolean {
+  if (s === '') return false
+  switch (s.charCodeAt(0)) {
+    case 0x2d: // -
+    case 0x3f: // ?
+    case 0x3a: // :
+      return s.length > 1 && s.charCodeAt(1) !== SPACE
+    case 0x2c: case 0x5b: case 0x5d: case 0x7b: case 0x7d: // , [ ] { }
+    case 0x23: case 0x26: case 0x2a: case 0x21: case 0x7c: // # & * ! |
+    case 0x3e: case 0x27: case 0x22: case 0x25: case 0x40: // > ' " % @
+    case 0x60: case SPACE: // ` and a space
+      return false
+    default:
+      return true
+  }
+}
+
+/** Is t[from, end) a mapping entry (`key: value` or `key:`)? */
+function startsMappingEntry(t: string, from: number, end: number): boolean {
+  const q = t.charCodeAt(from)
+  if (q === 0x22 || q === 0x27) return t.charCodeAt(closingQuote(t, from, end) + 1) === 0x3a
+  const sp = t.indexOf(': ', from)
+  return (sp >= 0 && sp < end) || t.charCodeAt(end - 1) === 0x3a
+}
+
+/** The index of the quote closing the quoted scalar that opens at `start`, before `end`. */
+function closingQuote(t: string, start: number, end: number): number {
+  const q = t.charCodeAt(start)
+  for (let j = start + 1; j < end; j++) {
+    const c = t.charCodeAt(j)
+    if (q === 0x22) {
+      if (c === 0x5c /* \ */) {
+        j++
+        continue
+      }
+      if (c === 0x22) return j
+    } else if (c === 0x27) {
+      if (t.charCodeAt(j + 1) === 0x27 && j + 1 < end) {
+        j++
+        continue
+      }
+      return j
+    }
+  }
+  throw GIVE_UP // a multi-line quoted scalar
+}
+
+const JSON_ESCAPE = /\\[^"\\/bfnrtu]/
+
+function quoted(t: string, open: number, close: number): string {
+  const body = t.slice(open + 1, close)
+  if (t.charCodeAt(open) === 0x27) return body.includes("''") ? body.replaceAll("''", "'") : body
+  if (!body.includes('\\')) return body
+  if (JSON_ESCAPE.test(body)) throw GIVE_UP // a YAML-only escape (\x, \0, \e, \N, ...)
+  try {
+    return JSON.parse(`"${body}"`) as string
+  } catch {
+    throw GIVE_UP
+  }
+}
+
+/** A value written on the same line as its key or dash: t[from, end), end trimmed. */
+function inlineValue(t: string, from: number, end: number): unknown {
+  const c = t.charCodeAt(from)
+  if (c === 0x22 || c === 0x27) {
+    const close = closingQuote(t, from, end)
+    if (close !== end - 1) throw GIVE_UP // something after the closing quote
+    return quoted(t, from, close)
+  }
+  if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+    if (end - from === 2 && t.charCodeAt(from + 1) === (c === 0x7b ? 0x7d : 0x5d)) return c === 0x7b ? {} : []
+    throw GIVE_UP
+  }
+  const v = t.slice(from, end)
+  if (!isPlainStart(v) || v.includes(': ') || v.charCodeAt(v.length - 1) === 0x3a || v.includes(' #')) throw GIVE_UP
+  return plainValue(v)
+}

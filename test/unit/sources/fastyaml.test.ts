@@ -1,0 +1,214 @@
+import {isDeepStrictEqual} from 'node:util'
+
+import fc from 'fast-check'
+import {dump, load} from 'js-yaml'
+import {describe, expect, it} from 'vitest'
+
+import {FALLBACK, parseBlockYaml} from '../../../src/sources/fastyaml.js'
+import {KUBE_YAML_SCHEMA} from '../../../src/sources/yaml11.js'
+
+/** More with KCTL_FC_RUNS=20000 when changing the reader. */
+const RUNS = Number(process.env.KCTL_FC_RUNS ?? 400)
+const slow = (text: string) => load(text, {schema: KUBE_YAML_SCHEMA})
+
+/** The fast reader either gives up, or gives exactly what js-yaml gives; it never accepts what js-yaml rejects. */
+function agree(text: string): 'fast' | 'fallback' {
+  const fast = parseBlockYaml(text)
+  let expected: unknown
+  try {
+    expected = slow(text)
+  } catch {
+    expect(fast, `js-yaml rejects this, the fast reader must give up:\n${text}`).toBe(FALLBACK)
+    return 'fallback'
+  }
+  if (fast === FALLBACK) return 'fallback'
+  // (node's comparison: vitest's would take an own `constructor` key for the object's class)
+  // An empty document is null or undefined in js-yaml depending on comments; both mean "nothing".
+  expect(isDeepStrictEqual(fast, expected ?? null), `${text}\nfast: ${JSON.stringify(fast)}\njs-yaml: ${JSON.stringify(expected)}`).toBe(true)
+  return 'fast'
+}
+
+/** kubectl's layout: sorted keys, compact sequences, 2 spaces, strings quoted only when needed. */
+function kubectlYaml(value: unknown, indent = ''): string {
+  const scalar = (v: unknown) => (typeof v === 'string' ? (/^[a-z][a-z0-9./-]*$/i.test(v) ? v : JSON.stringify(v)) : String(v))
+  let out = ''
+  for (const key of Object.keys(value as object).sort()) {
+    const v = (value as Record<string, unknown>)[key]
+    const k = /^[a-z][a-zA-Z0-9.:/-]*$/.test(key) ? key : JSON.stringify(key)
+    if (Array.isArray(v)) {
+      if (v.length === 0) out += `${indent}${k}: []\n`
+      else {
+        out += `${indent}${k}:\n`
+        for (const item of v) {
+          if (item !== null && typeof item === 'object' && !Array.isArray(item) && Object.keys(item).length > 0) {
+            out += `${indent}- ${kubectlYaml(item, indent + '  ').slice(indent.length + 2)}`
+          } else if (item !== null && typeof item === 'object') out += `${indent}- ${Array.isArray(item) ? '[]' : '{}'}\n`
+          else out += `${indent}- ${scalar(item)}\n`
+        }
+      }
+    } else if (v !== null && typeof v === 'object') {
+      out += Object.keys(v).length === 0 ? `${indent}${k}: {}\n` : `${indent}${k}:\n${kubectlYaml(v, indent + '  ')}`
+    } else out += `${indent}${k}: ${scalar(v)}\n`
+  }
+  return out
+}
+
+const interestingKeys = fc.constantFrom(
+  'name', 'app', 'yes', 'on', 'n', 'y', '0755', '1.5', 'null', '~', 'f:metadata', 'f:spec', 'a b', 'a:b', '-x', 'x-', 'UPPER',
+  'app.kubernetes.io/name', 'with "quote"', "it's", 'back\\slash', 'hash#tag', 'colon: space', 'trailing ', '', 'é', '<<', '__proto__', 'constructor',
+)
+const interestingStrings = fc.oneof(
+  fc.constantFrom('', 'yes', 'No', 'on', 'OFF', 'y', '~', 'null', '0755', '0x1F', '08', '1e3', '.inf', '1:20', '2026-11-22', 'a: b', 'a #b', 'a#b', '#x', '-', '- x',
+    '"q"', "'s'", 'it\'s', 'back\\slash', 'tab\there', 'multi\nline', 'trail ', ' lead', '{}', '[]', '[a]', '*alias', '&anchor', '!tag', '|', '>', '%', '@', '`', 'ünï'),
+  fc.string({maxLength: 12}),
+)
+const scalarValue = fc.oneof(interestingStrings, fc.integer({min: -5000, max: 5000}), fc.double({noNaN: true, noDefaultInfinity: true}), fc.boolean(), fc.constant(null))
+const tree = fc.letrec((tie) => ({
+  value: fc.oneof({depthSize: 'small'}, scalarValue, tie('object'), tie('array')),
+  object: fc.dictionary(fc.oneof(interestingKeys, fc.string({maxLength: 8})), tie('value'), {maxKeys: 5}),
+  array: fc.array(tie('value'), {maxLength: 4}),
+})).object
+
+describe('the fast block-YAML reader', () => {
+  it('reads kubectl-style output exactly as js-yaml does, without giving up', () => {
+    const doc = `---
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata:
+  annotations:
+    deployment.kubernetes.io/revision: "2"
+  creationTimestamp: "2026-11-20T08:00:00Z"
+  labels:
+    app: web
+    enabled: "on"
+  name: web-7d9f8b6c5d
+  ownerReferences:
+  - apiVersion: apps/v1
+    controller: true
+    kind: Deployment
+    name: web
+    uid: 0b1e4c52-6a3f-4f0e-9d2c-1a2b3c4d5e6f
+
+spec:
+  replicas: 3
+  selector:
+    matchExpressions:
+    - key: tier
+      operator: In
+      values:
+      - web
+      - 'api'
+  template:
+    metadata:
+      creationTimestamp: null
+    spec:
+      containers:
+      -   name: web   
+          image: nginx:1.27
+          args:
+            - --port=8080
+            - "--mode=fast"
+          ports:
+          - containerPort: 8080
+            protocol: TCP
+      -
+        name: sidecar
+      securityContext: {}
+      tolerations: []
+# a comment at the end
+...
+`
+    expect(parseBlockYaml(doc)).not.toBe(FALLBACK)
+    expect(agree(doc)).toBe('fast')
+  })
+
+  it.each([
+    ['a block scalar', 'a: |\n  text\n'],
+    ['a folded scalar', 'a: >-\n  text\n'],
+    ['a flow mapping', 'a: {b: 1}\n'],
+    ['a flow sequence', 'a: [1, 2]\n'],
+    ['an anchor and alias', 'a: &x 1\nb: *x\n'],
+    ['a tag', 'a: !!str 1\n'],
+    ['a merge key', 'b: {}\na:\n  <<: {}\n'],
+    ['a multi-line plain scalar', 'a: one\n  two\n'],
+    ['a multi-line quoted scalar', 'a: "one\n  two"\n'],
+    ['a comment after a value', 'a: 1 # one\n'],
+    ['a tab', 'a:\t1\n'],
+    ['CRLF', 'a: 1\r\n'],
+    ['non-ASCII', 'a: é\n'],
+    ['a duplicate key', 'a: 1\na: 2\n'],
+    ['a key resolving to a duplicate', 'on: 1\n"true": 2\n'],
+    ['bad indentation', 'a:\n  b: 1\n   c: 2\n'],
+    ['a root scalar', 'hello\n'],
+    ['a directive', '%YAML 1.1\n---\na: 1\n'],
+    ['a node on the marker line', '--- {a: 1}\n'],
+    ['a YAML-only escape', 'a: "\\x41"\n'],
+    ['a complex key', '? a\n: 1\n'],
+    ['a nested inline sequence', 'a:\n- - 1\n'],
+    ['__proto__', '__proto__: 1\n'],
+  ])('gives up on %s', (_, text) => {
+    expect(parseBlockYaml(text)).toBe(FALLBACK)
+    agree(text)
+  })
+
+  it('reads a root sequence, and an indented root', () => {
+    expect(agree('- a\n- b: 1\n  c: 2\n')).toBe('fast')
+    expect(agree('  - a: 1\n    b: [] \n  - x\n')).toBe('fast')
+    expect(agree('  a: 1\n  b:\n  - c\n')).toBe('fast')
+    expect(agree('  a: 1\n b: 2\n')).toBe('fallback')
+  })
+
+  it('an empty document is null', () => {
+    expect(parseBlockYaml('---\n# nothing\n')).toBeNull()
+    expect(parseBlockYaml('')).toBeNull()
+  })
+
+  it('agrees with js-yaml on generated documents in kubectl layout (property)', () => {
+    let fast = 0
+    fc.assert(
+      fc.property(tree, (obj) => {
+        if (agree(kubectlYaml(obj)) === 'fast') fast++
+      }),
+      {numRuns: RUNS},
+    )
+    expect(fast).toBeGreaterThan(100) // most of them take the fast path
+  })
+
+  it('agrees with js-yaml on generated documents in js-yaml layouts (property)', () => {
+    const options = fc.record({
+      indent: fc.constantFrom(2, 3, 4),
+      noArrayIndent: fc.boolean(),
+      quotingType: fc.constantFrom("'" as const, '"' as const),
+      forceQuotes: fc.boolean(),
+      lineWidth: fc.constant(-1),
+    })
+    fc.assert(
+      fc.property(tree, options, (obj, opts) => {
+        agree(dump(obj, opts))
+      }),
+      {numRuns: RUNS},
+    )
+  })
+
+  it('never accepts what js-yaml rejects, and agrees on what both accept (mutated input, property)', () => {
+    const mutation = fc.record({line: fc.nat(), kind: fc.constantFrom('indent', 'dedent', 'comment', 'blank', 'duplicate', 'dash', 'colon'), n: fc.integer({min: 1, max: 3})})
+    fc.assert(
+      fc.property(tree, fc.array(mutation, {maxLength: 3}), (obj, mutations) => {
+        const lines = kubectlYaml(obj).split('\n')
+        for (const m of mutations) {
+          const i = m.line % Math.max(1, lines.length)
+          const line = lines[i] ?? ''
+          if (m.kind === 'indent') lines[i] = ' '.repeat(m.n) + line
+          else if (m.kind === 'dedent') lines[i] = line.replace(new RegExp(`^ {1,${m.n}}`), '')
+          else if (m.kind === 'comment') lines.splice(i, 0, `${' '.repeat(m.n)}# note`)
+          else if (m.kind === 'blank') lines.splice(i, 0, ' '.repeat(m.n))
+          else if (m.kind === 'duplicate') lines.splice(i, 0, line)
+          else if (m.kind === 'dash') lines[i] = `- ${line}`
+          else lines[i] = `${line}:`
+        }
+        agree(lines.join('\n'))
+      }),
+      {numRuns: RUNS * 1.5},
+    )
+  })
+})

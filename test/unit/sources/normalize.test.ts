@@ -1,0 +1,287 @@
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {afterAll, describe, expect, it} from 'vitest'
+
+import {UserError} from '../../../src/errors.js'
+import type {Snapshot} from '../../../src/model/objects.js'
+import {openSources, readDocuments} from '../../../src/sources/documents.js'
+import {readFixtures, type FixtureOptions} from '../../../src/sources/fixtures.js'
+import {formatPath, inventedUid, Normalizer, timestampProblem} from '../../../src/sources/normalize.js'
+
+const FX = 'test/fixtures/sources'
+const E = `${FX}/errors`
+const tmp = mkdtempSync(join(tmpdir(), 'kctl-normalize-'))
+afterAll(() => rmSync(tmp, {recursive: true, force: true}))
+
+const read = (paths: string[], opts: Partial<FixtureOptions> = {}) => readFixtures({paths, ...opts})
+
+async function errorLine(paths: string[], opts: Partial<FixtureOptions> = {}): Promise<string> {
+  try {
+    await read(paths, opts)
+  } catch (error) {
+    if (error instanceof UserError) return error.line
+    throw error
+  }
+  throw new Error('expected an error')
+}
+
+function fixture(name: string, text: string): string {
+  const file = join(tmp, name)
+  writeFileSync(file, text)
+  return file
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+
+describe('defaulting, as the API server does it', () => {
+  it('ReplicaSet: replicas 1, minReadySeconds 0, namespace default, status zeros, generation 1', async () => {
+    const snap = await read([`${FX}/list.yaml`])
+    const [rs] = snap.workloads
+    expect(rs).toMatchObject({
+      kind: 'ReplicaSet',
+      apiVersion: 'apps/v1',
+      namespace: 'default',
+      name: 'nested-rs',
+      resourceVersion: '',
+      generation: 1,
+      replicas: 1,
+      minReadySeconds: 0,
+      selector: {matchLabels: {app: 'x'}},
+      labels: {},
+      annotations: {},
+      ownerReferences: [],
+      template: {labels: {}, annotations: {}, finalizers: [], spec: {}},
+      status: {replicas: 0, fullyLabeledReplicas: 0, readyReplicas: 0, availableReplicas: 0, observedGeneration: 0, conditions: []},
+    })
+    expect(rs.uid).toMatch(UUID)
+    expect(rs.creationTimestamp).toBeUndefined()
+    expect(rs.status.terminatingReplicas).toBeUndefined()
+  })
+
+  it('ReplicationController: selector and labels from the template, replicas 1, the ReplicaSet shape', async () => {
+    const snap = await read([`${FX}/rc.yaml`])
+    expect(snap.workloads).toHaveLength(1)
+    const [rc] = snap.workloads
+    expect(rc).toMatchObject({
+      kind: 'ReplicationController',
+      apiVersion: 'v1',
+      name: 'legacy',
+      replicas: 1,
+      selector: {matchLabels: {app: 'legacy', tier: 'db'}},
+      selectorDefaulted: true,
+      labels: {app: 'legacy', tier: 'db'},
+      template: {labels: {app: 'legacy', tier: 'db'}, spec: {containers: [{name: 'db', image: 'postgres'}]}},
+    })
+    expect(snap.replicaSets).toEqual([]) // only ReplicaSets there
+  })
+
+  it('ReplicationController: an explicit selector and labels are kept', async () => {
+    const file = fixture('rc2.yaml', 'apiVersion: v1\nkind: ReplicationController\nmetadata: {name: r, labels: {own: "1"}}\nspec:\n  replicas: 0\n  selector: {app: r}\n  template:\n    metadata: {labels: {app: r, extra: x}}\n')
+    const [rc] = (await read([file])).workloads
+    expect(rc.selector).toEqual({matchLabels: {app: 'r'}})
+    expect(rc.selectorDefaulted).toBeUndefined()
+    expect(rc.labels).toEqual({own: '1'})
+    expect(rc.replicas).toBe(0)
+  })
+
+  it('namespace: -n for objects that name none', async () => {
+    const snap = await read([`${FX}/list.yaml`], {namespace: 'team-a', allNamespaces: true})
+    expect(snap.workloads[0].namespace).toBe('team-a')
+    expect(snap.pods[0].namespace).toBe('team-a')
+  })
+
+  it('pods: the fields the controllers read', async () => {
+    const snap = await read([`${FX}/pods.yaml`])
+    const [pod] = snap.pods
+    expect(pod).toMatchObject({
+      namespace: 'default',
+      name: 'api-1',
+      labels: {app: 'api'},
+      creationTimestamp: '2026-11-20T08:00:00Z',
+      nodeName: 'node-1',
+      phase: 'Running',
+      ready: true,
+      readySince: '2026-11-20T08:00:30Z',
+      containerStatuses: [{name: 'api', restartCount: 3}],
+      sidecarStatuses: [{name: 'proxy', restartCount: 1}],
+    })
+    // The owner's uid, left out in the fixture, is the ReplicaSet's.
+    expect(pod.ownerReferences).toEqual([{apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'api', uid: '11111111-1111-4111-8111-111111111111', controller: true}])
+    const [other] = snap.pods.filter((p) => p.name === 'api-2')
+    expect(other).toMatchObject({phase: '', ready: false, readySince: undefined, nodeName: '', containerStatuses: [], sidecarStatuses: [], ownerReferences: []})
+  })
+
+  it('workloads keep the template and the selector as written', async () => {
+    const [rs] = (await read([`${FX}/pods.yaml`])).workloads
+    expect(rs).toMatchObject({
+      uid: '11111111-1111-4111-8111-111111111111',
+      replicas: 2,
+      minReadySeconds: 10,
+      selector: {matchExpressions: [{key: 'app', operator: 'In', values: ['api']}]},
+      template: {labels: {app: 'api'}, annotations: {note: 'x'}, finalizers: ['example.com/keep']},
+    })
+  })
+
+  it('a Ready condition that is not True gives no readySince', async () => {
+    const file = fixture('notready.yaml', 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nstatus:\n  conditions:\n  - {type: Ready, status: "False", lastTransitionTime: "2026-11-20T08:00:30Z"}\n  - {type: Ready, status: "True"}\n')
+    const [pod] = (await read([file])).pods
+    expect(pod.ready).toBe(false) // the first Ready condition counts
+    expect(pod.readySince).toBeUndefined()
+  })
+})
+
+describe('identity', () => {
+  it('invents the same UUID for the same object every time, and different ones for different objects', async () => {
+    const a = await read([`${FX}/rc.yaml`])
+    const b = await read([`${FX}/rc.yaml`])
+    expect(a.workloads[0].uid).toBe(b.workloads[0].uid)
+    expect(a.workloads[0].uid).toBe(inventedUid('', 'ReplicationController', 'default', 'legacy'))
+    expect(a.workloads[0].uid).toMatch(UUID)
+    expect(inventedUid('apps', 'ReplicaSet', 'default', 'web')).not.toBe(inventedUid('apps', 'ReplicaSet', 'other', 'web'))
+    expect(inventedUid('apps', 'ReplicaSet', 'default', 'web')).toBe('b0dcd9cc-91fe-5a46-bd43-c1bc6c04953d')
+  })
+
+  it('fills an owner reference without uid with the uid kctl invented for the owner', async () => {
+    const file = fixture('owned.yaml', 'apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web}\nspec: {selector: {matchLabels: {app: web}}}\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: web-1\n  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web, controller: true}]\n')
+    const snap = await read([file])
+    expect(snap.pods[0].ownerReferences[0].uid).toBe(snap.workloads[0].uid)
+  })
+})
+
+describe('kinds and filters', () => {
+  it('counts the kinds it does not plan for', async () => {
+    const snap = await read([`${FX}/pods.yaml`, `${FX}/multi.yaml`])
+    expect(snap.ignored).toEqual({Deployment: 1, Service: 2, ConfigMap: 1})
+    expect(snap.source).toEqual({type: 'fixtures', paths: [`${FX}/pods.yaml`, `${FX}/multi.yaml`]})
+  })
+
+  it('-n keeps only that namespace; -A and no -n keep all', async () => {
+    const all = await read([`${FX}/pods.yaml`, `${FX}/multi.yaml`])
+    expect(all.pods.map((p) => p.name)).toEqual(['api-1', 'api-2', 'web-a'])
+    expect(all.workloads.map((w) => w.name)).toEqual(['api', 'web'])
+    const shop = await read([`${FX}/pods.yaml`, `${FX}/multi.yaml`], {namespace: 'shop'})
+    // Objects that name no namespace are in the -n one.
+    expect(shop.pods.map((p) => p.name)).toEqual(['api-1', 'web-a'])
+    expect(shop.workloads.map((w) => [w.namespace, w.name])).toEqual([['shop', 'api'], ['shop', 'web']])
+    expect(shop.replicaSets.map((w) => w.name)).toEqual(['api', 'web']) // every ReplicaSet, for related pods
+    const everywhere = await read([`${FX}/pods.yaml`, `${FX}/multi.yaml`], {namespace: 'shop', allNamespaces: true})
+    expect(everywhere.pods.map((p) => p.name)).toEqual(['api-1', 'api-2', 'web-a'])
+  })
+
+  it('-l filters controllers by their own labels and keeps every pod', async () => {
+    const snap = await read([`${FX}/pods.yaml`, `${FX}/multi.yaml`], {selector: 'team=blue'})
+    expect(snap.workloads.map((w) => w.name)).toEqual(['api'])
+    expect(snap.replicaSets.map((w) => w.name)).toEqual(['api', 'web'])
+    expect(snap.pods).toHaveLength(3)
+    expect(await errorLine([`${FX}/pods.yaml`], {selector: 'a in (b'})).toMatch(/^invalid -l\/--selector: /)
+  })
+
+  it('gives the object origin lazily, on the view', async () => {
+    const snap = await read([`${FX}/multi.yaml`])
+    expect(snap.workloads[0].origin).toEqual({file: `${FX}/multi.yaml`, line: 3, column: 1})
+    expect(snap.pods[0].origin).toEqual({file: `${FX}/multi.yaml`, line: 26, column: 1})
+  })
+})
+
+describe('validation: one line naming the field', () => {
+  it.each([
+    ['replicas-string.yaml', '8:13: spec.replicas: expected a non-negative integer, got "three"'],
+    ['replicas-negative.yaml', '6:13: spec.replicas: expected a non-negative integer, got -1'],
+    ['min-ready.yaml', '5:20: spec.minReadySeconds: expected a non-negative integer, got 1.5'],
+    ['label-bool.yaml', '7:13: metadata.labels.canary: expected a string, got true (YAML 1.1, which Kubernetes reads, takes unquoted yes/no/on/off/y/n/true/false as booleans: quote the value)'],
+    ['operator.yaml', '9:17: spec.selector.matchExpressions[0].operator: "in" is not a valid label selector operator; use In, NotIn, Exists or DoesNotExist (operators are case-sensitive: use "In")'],
+    ['in-no-values.yaml', '10:15: spec.selector.matchExpressions[0].values: operator In on "tier" needs at least one value'],
+    ['exists-values.yaml', '8:45: spec.selector.matchExpressions[0].values: operator Exists on "tier" takes no values'],
+    ['label-key.yaml', `8:7: spec.selector.matchLabels["-bad"]: invalid label key "-bad": the name part must consist of alphanumerics, '-', '_' or '.', and begin and end with an alphanumeric`],
+    ['no-selector.yaml', '5:1: spec.selector: a selector is required (the API server rejects an apps/v1 ReplicaSet without spec.selector)'],
+    ['empty-selector.yaml', '6:13: spec.selector: an empty selector is invalid: it would select every pod in the namespace (give matchLabels or matchExpressions)'],
+    ['bad-time.yaml', '5:22: metadata.creationTimestamp: day out of range in "2026-02-30T10:00:00Z"'],
+    ['retired.yaml', '1:13: apiVersion: ReplicaSet is not served as extensions/v1beta1 by Kubernetes 1.36 (use apiVersion: apps/v1)'],
+    ['rc-no-template.yaml', '5:1: spec.template: a ReplicationController needs a pod template (the API server rejects one without spec.template)'],
+    ['owner-two-controllers.yaml', '6:3: metadata.ownerReferences: only one reference can have controller set to true'],
+  ])('%s', async (file, line) => {
+    expect(await errorLine([`${E}/${file}`])).toBe(`${E}/${file}:${line}`)
+  })
+
+  it('duplicates: at the second, naming the first', async () => {
+    expect(await errorLine([`${E}/duplicate.yaml`])).toBe(
+      `${E}/duplicate.yaml:11:1: duplicate Pod default/twin: already defined at ${E}/duplicate.yaml:1:1 (each object may appear only once in the input)`,
+    )
+    // Across files too; the same name in another namespace or kind is fine.
+    const file = fixture('dup2.yaml', 'apiVersion: v1\nkind: Pod\nmetadata: {name: twin, namespace: elsewhere}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: twin}\n')
+    await expect(read([file, `${FX}/tree/top.yaml`])).resolves.toBeDefined()
+    expect(await errorLine([`${FX}/tree/top.yaml`, `${FX}/tree`])).toBe(`${FX}/tree/top.yaml:1:1: duplicate Pod default/top: already defined at ${FX}/tree/top.yaml:1:1 (each object may appear only once in the input)`)
+  })
+
+  it('reports the first problem in input order, and how many more there are', async () => {
+    expect(await errorLine([`${E}/two-problems.yaml`])).toBe(
+      `${E}/two-problems.yaml:7:14: metadata.labels.enabled: expected a string, got true (YAML 1.1, which Kubernetes reads, takes unquoted yes/no/on/off/y/n/true/false as booleans: quote the value; 1 more problem in the input)`,
+    )
+    // (the second file's ReplicaSet is also a duplicate of the first's: two more)
+    expect(await errorLine([`${E}/replicas-negative.yaml`, `${E}/replicas-string.yaml`])).toBe(
+      `${E}/replicas-negative.yaml:6:13: spec.replicas: expected a non-negative integer, got -1 (2 more problems in the input)`,
+    )
+  })
+
+  it('a parse error after a bad object: the bad object comes first', async () => {
+    expect(await errorLine([`${E}/replicas-negative.yaml`, `${E}/malformed.yaml`])).toBe(
+      `${E}/replicas-negative.yaml:6:13: spec.replicas: expected a non-negative integer, got -1 (1 more problem in the input)`,
+    )
+    expect(await errorLine([`${E}/malformed.yaml`, `${E}/replicas-negative.yaml`])).toBe(`${E}/malformed.yaml:9:10: invalid YAML: bad indentation of a mapping entry`)
+  })
+
+  it.each([
+    ['replicas: 3.0', undefined], // YAML 3.0 is the float 3, which JSON carries as 3: accepted
+    ['replicas: 2147483648', 'spec.replicas: expected a non-negative integer of at most 2147483647, got 2147483648'],
+    ['replicas: "3"', 'spec.replicas: expected a non-negative integer, got "3" (remove the quotes)'],
+    ['replicas: [3]', 'spec.replicas: expected a non-negative integer, got a list'],
+    ['replicas: null', undefined],
+  ])('%s', async (line, message) => {
+    const file = fixture('types.yaml', `apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: t}\nspec:\n  ${line}\n  selector: {matchLabels: {a: b}}\n`)
+    if (message === undefined) await expect(read([file])).resolves.toBeDefined()
+    else expect(await errorLine([file])).toBe(`${file}:5:13: ${message}`)
+  })
+
+  it('names, namespaces and metadata types', async () => {
+    const f1 = fixture('name.yaml', 'apiVersion: v1\nkind: Pod\nmetadata: {name: Web_1}\n')
+    expect(await errorLine([f1])).toMatch(/:3:18: metadata.name: invalid name "Web_1": must be a lowercase RFC 1123 subdomain/)
+    const f2 = fixture('noname.yaml', 'apiVersion: v1\nkind: Pod\nmetadata: {generateName: web-}\n')
+    expect(await errorLine([f2])).toBe(`${f2}:3:1: metadata.name: a name is required (fixtures describe objects as they exist: give it the name the API server would have generated)`)
+    const f3 = fixture('rv.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  resourceVersion: 42\n')
+    expect(await errorLine([f3])).toBe(`${f3}:5:20: metadata.resourceVersion: expected a string, got 42 (quote the value to make it a string)`)
+    const f4 = fixture('nometa.yaml', 'apiVersion: v1\nkind: Pod\nspec: {}\n')
+    expect(await errorLine([f4])).toBe(`${f4}:1:1: metadata: required (with at least a name)`)
+  })
+
+  it('collects every problem for `kctl check`, each with its position', async () => {
+    const n = new Normalizer({paths: []})
+    for (const obj of readDocuments(await openSources([`${E}/two-problems.yaml`, `${E}/operator.yaml`]))) n.add(obj)
+    const {problems} = n.finish()
+    expect(problems.map((p) => [p.kind, p.name, formatPath(p.path), `${p.origin().line}:${p.origin().column}`])).toEqual([
+      ['ReplicaSet', 'web', 'metadata.labels.enabled', '7:14'],
+      ['ReplicaSet', 'web', 'spec.replicas', '9:13'],
+      ['ReplicaSet', 'web', 'spec.selector.matchExpressions[0].operator', '9:17'],
+    ])
+  })
+})
+
+describe('timestamps (metav1.Time: time.Parse with RFC 3339)', () => {
+  it.each(['2026-11-22T10:00:00Z', '2024-02-29T23:59:59Z', '2026-11-22T10:00:00.123Z', '2026-11-22T10:00:00+02:00', '2026-11-22T10:00:00-05:30'])('accepts %s', (t) => {
+    expect(timestampProblem(t)).toBeUndefined()
+  })
+
+  it.each(['2026-11-22', '2026-11-22 10:00:00Z', '2026-11-22t10:00:00z', '2026-13-01T00:00:00Z', '2025-02-29T00:00:00Z', '2026-11-22T24:00:00Z', '2026-11-22T10:00:00.1234567891Z', ''])(
+    'rejects %j',
+    (t) => {
+      expect(timestampProblem(t)).toBeDefined()
+    },
+  )
+
+  it('keeps the string as written', async () => {
+    const file = fixture('time.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  creationTimestamp: 2026-11-22T12:00:00.5+02:00\n')
+    const snap: Snapshot = await read([file])
+    expect(snap.pods[0].creationTimestamp).toBe('2026-11-22T12:00:00.5+02:00')
+  })
+})
