@@ -62,18 +62,21 @@ function goLog2(x: number): number {
   return Math.log(frac) * Math.LOG2E + exp
 }
 
-/** math.Frexp for positive finite x: x = frac · 2^exp with frac in [0.5, 1). */
+const FLOAT = new Float64Array(1)
+const BITS = new Uint32Array(FLOAT.buffer)
+
+/** math.Frexp for positive finite x: x = frac · 2^exp with frac in [0.5, 1), read off the IEEE bits (BITS[1] is the high word on little-endian hosts, which every Node platform is). */
 function frexp(x: number): [number, number] {
-  let exp = Math.max(-1023, Math.floor(Math.log2(x)) + 1)
-  let frac = x * 2 ** -exp
-  // Math.log2 may be off by one near powers of two; normalise.
-  while (frac < 0.5) {
-    frac *= 2
-    exp--
+  FLOAT[0] = x
+  let biased = (BITS[1] >>> 20) & 0x7ff
+  let shift = 0
+  if (biased === 0) {
+    // Subnormal: scale into the normal range first.
+    FLOAT[0] = x * 2 ** 64
+    biased = (BITS[1] >>> 20) & 0x7ff
+    shift = 64
   }
-  while (frac >= 1) {
-    frac /= 2
-    exp++
-  }
-  return [frac, exp]
+  const exp = biased - 1022
+  BITS[1] = (BITS[1] & 0x800fffff) | (1022 << 20) // exponent of [0.5, 1)
+  return [FLOAT[0], exp - shift]
 }
