@@ -1,0 +1,191 @@
+// kctl check's benchmark: 50,000 generated resources (10,000 applications of 5 resources, one file
+// each, in 50 namespaces; see check-generate.mjs) checked by `kctl check`, with wall time, CPU time
+// and peak RSS; and, when they are installed, the same files through kubeconform and kube-linter in
+// the same run, as a ratio. Every tool runs in its own process under GNU time (/usr/bin/time), so
+// all are measured the same way (peak RSS = the process's maximum resident set).
+//
+//   npm run build && node bench/check.mjs [--apps N] [--repeat N] [--clean] [--schemas DIR] [--kubeconform BIN] [--kube-linter BIN]
+// (--clean: the same input without the injected mistakes, in bench/out/check-clean.)
+//
+// kubeconform needs Kubernetes JSON schemas, which it would download from GitHub; offline, give it
+// the ones the PyPI package kubernetes-validate ships ("local-strict" schemas, whose $refs point at
+// a shared _definitions.json): this script turns the kinds the input uses into standalone schemas.
+//   pip download --no-deps kubernetes-validate==1.37.0 -d /tmp/kv
+//   unzip -q /tmp/kv/kubernetes_validate-*.whl 'kubernetes_validate/kubernetes-json-schema/v1.36.0-local-strict/*' -d /tmp/kv
+//   node bench/check.mjs --schemas /tmp/kv/kubernetes_validate/kubernetes-json-schema/v1.36.0-local-strict
+// Without --schemas, kubeconform is skipped (say so rather than compare against a run that
+// validates nothing). kube-linter: `go install golang.stackrox.io/kube-linter/cmd/kube-linter@latest`.
+// Results: a table on stdout and bench/out/check/results.json.
+import {spawnSync} from 'node:child_process'
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync} from 'node:fs'
+import {homedir, tmpdir} from 'node:os'
+import {dirname, join, resolve} from 'node:path'
+import {fileURLToPath} from 'node:url'
+
+import {CHECK_DEFAULTS, generateCheckInput} from './check-generate.mjs'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const root = resolve(process.env.KCTL_BENCH_ROOT ?? resolve(here, '..'))
+let out = join(here, 'out', 'check')
+
+function parseArgs(argv) {
+  const opts = {apps: CHECK_DEFAULTS.apps, repeat: 1, clean: false, schemas: undefined, kubeconform: undefined, kubeLinter: undefined}
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    if (a === '--apps') opts.apps = Number(argv[++i])
+    else if (a === '--repeat') opts.repeat = Number(argv[++i])
+    else if (a === '--schemas') opts.schemas = argv[++i]
+    else if (a === '--clean') opts.clean = true
+    else if (a === '--kubeconform') opts.kubeconform = argv[++i]
+    else if (a === '--kube-linter') opts.kubeLinter = argv[++i]
+    else throw new Error(`unknown argument ${a}`)
+  }
+  return opts
+}
+
+/** An executable on PATH or in ~/go/bin (where `go install` puts it). */
+function findBinary(name, explicit) {
+  if (explicit) return existsSync(explicit) ? explicit : undefined
+  const which = spawnSync('sh', ['-c', `command -v ${name}`], {encoding: 'utf8'})
+  if (which.status === 0 && which.stdout.trim()) return which.stdout.trim()
+  const gobin = join(process.env.GOBIN ?? join(process.env.GOPATH ?? join(homedir(), 'go'), 'bin'), name)
+  return existsSync(gobin) ? gobin : undefined
+}
+
+function ensureData(apps, clean) {
+  const manifestPath = join(out, 'manifest.json')
+  if (existsSync(manifestPath)) {
+    const have = JSON.parse(readFileSync(manifestPath, 'utf8'))
+    if (have.params.apps === apps && have.params.seed === CHECK_DEFAULTS.seed && Boolean(have.params.clean) === clean && existsSync(join(out, 'manifests'))) return have
+  }
+  process.stderr.write(`generating ${apps} applications (${apps * 5} resources${clean ? ', no faults' : ''}) into ${join(out, 'manifests')} ...\n`)
+  mkdirSync(out, {recursive: true})
+  return generateCheckInput({apps, clean, out})
+}
+
+/** Runs a command under GNU time: wall and CPU seconds, peak RSS (MiB), exit status, output. */
+function measure(cmd, args, {cwd = root} = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'kctl-check-bench-'))
+  const timing = join(dir, 'time')
+  const run = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', '-o', timing, cmd, ...args], {cwd, encoding: 'utf8', maxBuffer: 1 << 30})
+  const [wall, user, sys, maxKiB] = readFileSync(timing, 'utf8').trim().split('\n').pop().split(' ').map(Number)
+  rmSync(dir, {recursive: true, force: true})
+  return {wall, cpu: user + sys, rssMiB: maxKiB / 1024, status: run.status, stdout: run.stdout, stderr: run.stderr}
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+function repeat(n, fn) {
+  const runs = Array.from({length: n}, fn)
+  return {...runs[runs.length - 1], wall: median(runs.map((r) => r.wall)), cpu: median(runs.map((r) => r.cpu)), rssMiB: Math.max(...runs.map((r) => r.rssMiB)), runs: runs.map((r) => r.wall)}
+}
+
+// ---------------------------------------------------------------------------------------------
+// kubeconform's schemas, offline
+
+/** The kinds the generated input uses, as kubeconform names their schema files. */
+const SCHEMA_FILES = ['deployment-apps-v1', 'service-v1', 'configmap-v1', 'serviceaccount-v1', 'horizontalpodautoscaler-autoscaling-v2']
+
+/**
+ * kubernetes-validate's "local-strict" schemas refer to `/api/_definitions.json#/$defs/X`; kubeconform
+ * wants one file per kind. Each kind's schema gets the definitions it reaches, as local $defs.
+ */
+function standaloneSchemas(localDir) {
+  const target = join(out, 'schemas')
+  mkdirSync(target, {recursive: true})
+  const defs = JSON.parse(readFileSync(join(localDir, '_definitions.json'), 'utf8')).$defs
+  const PREFIX = '/api/_definitions.json#/$defs/'
+  for (const name of SCHEMA_FILES) {
+    const file = join(localDir, `${name}.json`)
+    if (!existsSync(file)) throw new Error(`${file}: not found; --schemas must be a kubernetes-validate vX.Y.Z-local-strict directory`)
+    const schema = JSON.parse(readFileSync(file, 'utf8'))
+    delete schema.$id
+    const needed = new Set()
+    const walk = (v) => {
+      if (Array.isArray(v)) return v.forEach(walk)
+      if (v && typeof v === 'object') {
+        for (const [k, x] of Object.entries(v)) {
+          const local = typeof x === 'string' && x.startsWith('#/$defs/') ? '#/$defs/'.length : -1
+          if (k === '$ref' && typeof x === 'string' && (x.startsWith(PREFIX) || local > 0)) {
+            const id = x.slice(local > 0 ? local : PREFIX.length)
+            if (!needed.has(id)) {
+              needed.add(id)
+              walk(defs[id])
+            }
+          } else walk(x)
+        }
+      }
+    }
+    walk(schema)
+    schema.$defs = Object.fromEntries([...needed].sort().map((id) => [id, defs[id]]))
+    writeFileSync(join(target, `${name}.json`), JSON.stringify(schema).split(PREFIX).join('#/$defs/'))
+  }
+  return target
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function main() {
+  const opts = parseArgs(process.argv.slice(2))
+  if (!existsSync(join(root, 'dist', 'commands', 'check.js'))) throw new Error('dist/ has no check command: run npm run build first')
+  if (opts.clean) out = join(here, 'out', 'check-clean')
+  const data = ensureData(opts.apps, opts.clean)
+  const input = join(out, 'manifests')
+  const mb = data.bytes / 1e6
+  const rows = []
+  const results = {input: data, machine: {node: process.version, cpus: (spawnSync('nproc', {encoding: 'utf8'}).stdout || '').trim()}, tools: {}}
+
+  const report = join(out, 'report.json')
+  const kctl = repeat(opts.repeat, () => measure(process.execPath, [join(root, 'bin', 'run.js'), 'check', '-f', input, '-o', `json=${report}`]))
+  if (kctl.status !== 0 && kctl.status !== 3) throw new Error(`kctl check exited ${kctl.status}: ${kctl.stderr}`)
+  const summary = JSON.parse(readFileSync(report, 'utf8')).summary
+  const byRule = {}
+  for (const f of JSON.parse(readFileSync(report, 'utf8')).findings) byRule[f.rule] = (byRule[f.rule] ?? 0) + 1
+  results.tools.kctl = {wall: kctl.wall, cpu: kctl.cpu, rssMiB: kctl.rssMiB, runs: kctl.runs, exit: kctl.status, objects: summary.objects, findings: byRule}
+  rows.push(['kctl check', kctl, `${summary.objects} objects, ${summary.error + summary.warning + summary.info} findings`])
+
+  const kubeconform = findBinary('kubeconform', opts.kubeconform)
+  if (!kubeconform) {
+    results.tools.kubeconform = {skipped: 'not installed (go install github.com/yannh/kubeconform/cmd/kubeconform@latest)'}
+  } else if (!opts.schemas) {
+    results.tools.kubeconform = {skipped: 'no schemas: kubeconform downloads them from GitHub, which is not reachable here; pass --schemas (see the header of this file)'}
+  } else {
+    const schemas = standaloneSchemas(opts.schemas)
+    const args = ['-strict', '-summary', '-output', 'json', '-schema-location', `${schemas}/{{ .ResourceKind }}{{ .KindSuffix }}.json`, input]
+    const run = repeat(opts.repeat, () => measure(kubeconform, args))
+    let summaryLine = ''
+    try {
+      const s = JSON.parse(run.stdout).summary
+      summaryLine = `${s.valid} valid, ${s.invalid} invalid, ${s.errors} errors, ${s.skipped} skipped`
+      results.tools.kubeconform = {wall: run.wall, cpu: run.cpu, rssMiB: run.rssMiB, runs: run.runs, exit: run.status, summary: s}
+    } catch {
+      results.tools.kubeconform = {wall: run.wall, cpu: run.cpu, rssMiB: run.rssMiB, runs: run.runs, exit: run.status, stderr: run.stderr.slice(0, 500)}
+    }
+    rows.push(['kubeconform -strict', run, summaryLine])
+  }
+
+  const kubeLinter = findBinary('kube-linter', opts.kubeLinter)
+  if (!kubeLinter) {
+    results.tools['kube-linter'] = {skipped: 'not installed (go install golang.stackrox.io/kube-linter/cmd/kube-linter@latest)'}
+  } else {
+    const run = repeat(opts.repeat, () => measure(kubeLinter, ['lint', '--format', 'json', input]))
+    results.tools['kube-linter'] = {wall: run.wall, cpu: run.cpu, rssMiB: run.rssMiB, runs: run.runs, exit: run.status}
+    rows.push(['kube-linter lint', run, ''])
+  }
+
+  const fmt = (n, d = 2) => n.toFixed(d)
+  const lines = [
+    `input: ${data.resources} resources in ${data.files} files, ${fmt(mb, 1)} MB (${Object.entries(data.faults).map(([k, v]) => `${v} ${k}`).join(', ') || 'no'} faults)`,
+    `${'tool'.padEnd(22)}${'wall s'.padStart(8)}${'cpu s'.padStart(8)}${'RSS MiB'.padStart(9)}${'res/s'.padStart(9)}  ${'vs kctl'.padEnd(8)} notes`,
+  ]
+  for (const [name, r, note] of rows) {
+    const ratio = name === 'kctl check' ? '1.00' : fmt(r.wall / kctl.wall)
+    lines.push(`${name.padEnd(22)}${fmt(r.wall).padStart(8)}${fmt(r.cpu).padStart(8)}${fmt(r.rssMiB, 0).padStart(9)}${fmt(data.resources / r.wall, 0).padStart(9)}  ${ratio.padEnd(8)} ${note}`)
+  }
+  for (const [name, t] of Object.entries(results.tools)) if (t.skipped) lines.push(`${name}: skipped: ${t.skipped}`)
+  if (results.tools.kubeconform?.wall) results.ratio = {kubeconformWallOverKctl: results.tools.kubeconform.wall / kctl.wall}
+  process.stdout.write(`${lines.join('\n')}\n`)
+  writeFileSync(join(out, 'results.json'), `${JSON.stringify(results, null, 2)}\n`)
+}
+
+main()

@@ -1,0 +1,188 @@
+// The rules over the objects read, then the report: configuration (rules on/off, severities),
+// ignored paths, kctl.io/ignore annotations and the baseline, in that order; positions last, only
+// for the findings that remain.
+import {relative, resolve, sep} from 'node:path'
+
+import type {UserError} from '../errors.js'
+import {
+  CHECK_API_VERSION,
+  CHECK_REPORT_KIND,
+  type CheckOptions,
+  type CheckReport,
+  type EffectiveRule,
+  type Finding,
+  type RelatedLocation,
+  type RuleId,
+  type Severity,
+} from '../model/check.js'
+import type {Origin} from '../model/objects.js'
+import type {Path, SourceObject} from '../sources/documents.js'
+import {formatPath} from '../sources/normalize.js'
+import type {Baseline} from './baseline.js'
+import type {RuleSetting} from './config.js'
+import {apiVerdict} from './deprecations.js'
+import type {Draft} from './draft.js'
+import type {PathMatcher} from './glob.js'
+import {ignores, IGNORE_ANNOTATION} from './ignore.js'
+import type {CheckObject} from './objects.js'
+import {hpaDrafts} from './rules-hpa.js'
+import {immutableDrafts, type Previous} from './rules-immutable.js'
+import {overlapDrafts} from './rules-overlap.js'
+import {selectorDrafts} from './rules-selector.js'
+import {serviceDrafts} from './rules-service.js'
+import {RULES} from './rules.js'
+import {fieldDrafts} from './validate.js'
+
+export interface EngineInput {
+  /** Input files in the order read (findings are sorted by it). */
+  files: readonly string[]
+  objects: readonly CheckObject[]
+  /** Inputs that could not be read or parsed, each with its position. */
+  parseErrors: readonly UserError[]
+  defaultNamespace: string
+  k8sMinor: number
+  previous?: Previous
+  /** The identity an input object has in `previous` (namespaces may default differently there). */
+  previousIdentity?: (o: CheckObject) => string
+}
+
+export interface EngineSettings {
+  rules: ReadonlyMap<RuleId, RuleSetting>
+  /** --disable. */
+  disabled: ReadonlySet<RuleId>
+  ignorePaths?: {matcher: PathMatcher; baseDir: string; cwd: string}
+  baseline?: Baseline
+  options: CheckOptions
+}
+
+/** Every rule with the settings in force. */
+export function effectiveRules(settings: Pick<EngineSettings, 'rules' | 'disabled'>): EffectiveRule[] {
+  return RULES.map((r) => {
+    const s = settings.rules.get(r.id)
+    const enabled = !settings.disabled.has(r.id) && (s?.enabled ?? true)
+    return {...r, enabled, configuredSeverity: s?.severity}
+  })
+}
+
+/** All drafts of the enabled rules, in no particular order. */
+export function collectDrafts(input: EngineInput, enabled: ReadonlySet<RuleId>): Draft[] {
+  const drafts: Draft[] = []
+  const on = (id: RuleId) => enabled.has(id)
+  for (const e of input.parseErrors) {
+    drafts.push({rule: 'parse-error', message: e.hint ? `${e.message} (${e.hint})` : e.message, path: [], atKey: false, origin: e.origin ?? {file: '', line: 1, column: 1}})
+  }
+  if (on('invalid-field') || on('duplicate-object')) drafts.push(...fieldDrafts(input.objects, input.defaultNamespace).filter((d) => on(d.rule)))
+  for (const obj of input.objects) {
+    if (on('deprecated-api')) {
+      const verdict = apiVerdict(obj.apiVersion, obj.kind, input.k8sMinor)
+      if (verdict) drafts.push({rule: 'deprecated-api', severity: verdict.severity, message: verdict.message, subject: obj, path: ['apiVersion'], atKey: false})
+    }
+    if (on('invalid-ignore')) {
+      for (const problem of obj.ignoreProblems) {
+        drafts.push({rule: 'invalid-ignore', message: `${IGNORE_ANNOTATION}: ${problem}`, subject: obj, path: ['metadata', 'annotations', IGNORE_ANNOTATION], atKey: false})
+      }
+    }
+    for (const d of selectorDrafts(obj)) if (on(d.rule)) drafts.push(d)
+  }
+  if (on('overlapping-selectors')) drafts.push(...overlapDrafts(input.objects))
+  if (on('service-selects-nothing')) drafts.push(...serviceDrafts(input.objects))
+  if (on('hpa-replicas-conflict')) drafts.push(...hpaDrafts(input.objects))
+  if (on('immutable-selector-change') && input.previous) drafts.push(...immutableDrafts(input.objects, input.previous, input.previousIdentity!))
+  return drafts
+}
+
+export function buildReport(input: EngineInput, settings: EngineSettings): CheckReport {
+  const rules = effectiveRules(settings)
+  const enabled = new Set(rules.filter((r) => r.enabled).map((r) => r.id))
+  const byId = new Map(rules.map((r) => [r.id, r]))
+  const drafts = collectDrafts(input, enabled)
+
+  let suppressed = 0
+  let baselined = 0
+  const kept: Array<{draft: Draft; finding: Omit<Finding, 'line' | 'column' | 'file'> & {file: string}}> = []
+  for (const d of drafts) {
+    const rule = byId.get(d.rule)!
+    const file = d.subject ? d.subject.src.file : (d.origin?.file ?? '')
+    if (settings.ignorePaths && isIgnoredPath(file, settings.ignorePaths)) {
+      suppressed++
+      continue
+    }
+    if (d.subject && d.rule !== 'invalid-ignore' && [d.subject, ...(d.also ?? [])].some((o) => ignores(o.ignores, d.rule))) {
+      suppressed++
+      continue
+    }
+    const severity: Severity = rule.configuredSeverity ?? d.severity ?? rule.severity
+    const finding = {
+      rule: d.rule,
+      severity,
+      file,
+      kind: d.subject?.kind ?? '',
+      namespace: d.subject?.namespace ?? '',
+      name: d.subject?.name ?? '',
+      message: d.message,
+    }
+    // Parse errors are never baselined: an unreadable input always fails the run (exit 1).
+    if (settings.baseline && d.rule !== 'parse-error' && settings.baseline.take(finding)) {
+      baselined++
+      continue
+    }
+    kept.push({draft: d, finding})
+  }
+
+  // Each position reads and parses the object's text again: the same field of the same object
+  // (the broad side of many overlaps, an HPA's target) is located once.
+  const positions = new Map<SourceObject, Map<string, Origin>>()
+  const locate = (src: SourceObject, path: Path, atKey: boolean): Origin => {
+    let known = positions.get(src)
+    if (!known) positions.set(src, (known = new Map()))
+    const key = `${atKey ? 'k' : 'v'}${JSON.stringify(path)}`
+    let at = known.get(key)
+    if (!at) known.set(key, (at = path.length === 0 ? src.origin : src.locate(path, {key: atKey})))
+    return at
+  }
+  const findings: Finding[] = kept.map(({draft, finding}) => {
+    const at = draft.origin ?? draft.lazyOrigin?.() ?? locate(draft.subject!.src, draft.path, draft.atKey)
+    const out: Finding = {...finding, file: at.file, line: at.line, column: at.column}
+    if (draft.subject) out.field = formatPath(draft.path)
+    if (draft.related && draft.related.length > 0) {
+      out.related = draft.related.map((r): RelatedLocation => {
+        const pos = locate(r.object.src, r.path, r.atKey)
+        return {file: pos.file, line: pos.line, column: pos.column, kind: r.object.kind, namespace: r.object.namespace, name: r.object.name, message: r.message}
+      })
+    }
+    return out
+  })
+  const fileOrder = new Map(input.files.map((f, i) => [f, i]))
+  const order = (f: string) => fileOrder.get(f) ?? input.files.length
+  findings.sort(
+    (a, b) =>
+      order(a.file) - order(b.file) ||
+      (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+      a.line - b.line ||
+      a.column - b.column ||
+      (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0) ||
+      (a.message < b.message ? -1 : a.message > b.message ? 1 : 0),
+  )
+  const count = (s: Severity) => findings.filter((f) => f.severity === s).length
+  return {
+    apiVersion: CHECK_API_VERSION,
+    kind: CHECK_REPORT_KIND,
+    findings,
+    summary: {
+      files: input.files.length,
+      objects: input.objects.length,
+      error: count('error'),
+      warning: count('warning'),
+      info: count('info'),
+      suppressed,
+      baselined,
+    },
+    options: settings.options,
+  }
+}
+
+function isIgnoredPath(file: string, ignore: NonNullable<EngineSettings['ignorePaths']>): boolean {
+  if (file === '' || file.startsWith('<') || file.startsWith('cluster:')) return false
+  const rel = relative(ignore.baseDir, resolve(ignore.cwd, file)).split(sep).join('/')
+  return ignore.matcher.matches(rel)
+}

@@ -1,0 +1,134 @@
+// The rule catalog: fixed ids, default severities, one-line summaries and explanations
+// (`kctl check --rules`, SARIF tool.driver.rules). Behaviour is cited from
+// /work/shared/reference/controller-semantics.md §5 (selectors, validation, defaulting).
+import type {RuleId, RuleInfo} from '../model/check.js'
+
+const CONTROLLERS = ['ReplicationController', 'ReplicaSet', 'Deployment', 'StatefulSet', 'DaemonSet', 'Job'] as const
+
+export const RULES: readonly RuleInfo[] = [
+  {
+    id: 'selector-template-mismatch',
+    severity: 'error',
+    summary: "The controller's selector does not match its own pod template's labels.",
+    explanation:
+      'Every controller must select the pods it creates. The API server rejects such an object ("selector does not match template labels") for ReplicaSet, Deployment, StatefulSet, DaemonSet, ReplicationController and a Job with manualSelector: true; the finding names each requirement the template fails (matchLabels and matchExpressions alike: In, NotIn, Exists, DoesNotExist) and points at the first of them. A selector whose requirements contradict each other (app=a and app in (b)) can match no pod at all and is reported here too. For a Job without manualSelector the API server adds batch.kubernetes.io/controller-uid to the selector and the uid and job-name labels to the template, so only the labels written by hand are compared.',
+    kinds: CONTROLLERS,
+    configurable: true,
+  },
+  {
+    id: 'empty-selector',
+    severity: 'error',
+    summary: 'The selector is missing or empty, and nothing defaults it.',
+    explanation:
+      'An apps/v1 ReplicaSet, Deployment, StatefulSet or DaemonSet needs spec.selector, and an empty one ({}) would select every pod in the namespace: the API server rejects both (the Deployment and DaemonSet controllers would also refuse to act on a selector that selects everything). A ReplicationController without a selector takes its template labels as the selector; without template labels either, it is rejected. A Job with manualSelector: true needs a selector of its own. A Service without a selector is not reported: its endpoints are then managed by hand.',
+    kinds: CONTROLLERS,
+    configurable: true,
+  },
+  {
+    id: 'invalid-selector',
+    severity: 'error',
+    summary: 'The selector cannot be parsed as a label selector.',
+    explanation:
+      'Operators are case-sensitive (In, NotIn, Exists, DoesNotExist); In and NotIn need at least one value, Exists and DoesNotExist take none; keys must be qualified names (an optional DNS-subdomain prefix and "/", then at most 63 characters of [A-Za-z0-9_.-] starting and ending with an alphanumeric) and values at most 63 such characters. The API server rejects the object; if one got stored, its controller would drop every sync with a conversion error. Map selectors (ReplicationController, Service) must be a mapping of label keys to string values.',
+    kinds: [...CONTROLLERS, 'Service'],
+    configurable: true,
+  },
+  {
+    id: 'overlapping-selectors',
+    severity: 'warning',
+    summary: 'Two controllers in one namespace select a common set of pods.',
+    explanation:
+      "The API server has never checked this (kubernetes/kubernetes#2210). Both selectors are read as sets of requirements and kctl decides whether their conjunction can be satisfied, then reports one concrete label set both match, preferring a real one: the labels of a pod template or of a pod in the input. A pod with such labels is claimed by whichever controller syncs first once it is orphaned; a Deployment or DaemonSet may adopt the other's ReplicaSets or revisions; the controllers' counts and rollouts then interfere. Pairs are reported when the selectors constrain a common label key (e.g. app=web against app in (web,api), or against app=web,track=canary), or when a template or pod in the input matches both; two selectors over entirely different keys (app=a against team=x) intersect only for a pod that carries both, and are reported only when such a pod or template is in the input. A ReplicaSet owned by the Deployment whose selector it extends is not reported. Each pair is reported once, on the controller that overlaps more others (a broad selector is where the fix is), naming the other; a kctl.io/ignore on either one silences the pair.",
+    kinds: CONTROLLERS,
+    configurable: true,
+  },
+  {
+    id: 'rc-selector-defaulted',
+    severity: 'info',
+    summary: "A ReplicationController's selector is defaulted from its template labels.",
+    explanation:
+      'With no spec.selector (or an empty one) the API server copies the template labels into the selector, and into the RC\'s own labels if it has none (SetDefaults_ReplicationController). The RC then owns every orphaned pod that carries all those labels, and adding a label to the template later does not change the stored selector. Write the selector out to make it explicit.',
+    kinds: ['ReplicationController'],
+    configurable: true,
+  },
+  {
+    id: 'immutable-selector-change',
+    severity: 'error',
+    severities: 'warning for a ReplicationController, whose selector can change',
+    summary: 'The selector differs from the live object (--against-cluster) or from the previous render (--against DIR).',
+    explanation:
+      'apps/v1 selectors (ReplicaSet, Deployment, StatefulSet, DaemonSet) and Job selectors are immutable: the API server rejects the update with "field is immutable", so the apply fails after everything before it in the run has been applied; the object has to be deleted and created again (its pods with it) or renamed. Selectors are compared as the API server does (apiequality.Semantic.DeepEqual: matchLabels as a map, matchExpressions in order, an absent list equal to an empty one). A ReplicationController\'s selector is mutable: the API server accepts the change, the controller releases every pod that matches only the old selector (orphaned, still running) and creates new pods from the template to reach spec.replicas.',
+    kinds: CONTROLLERS,
+    configurable: true,
+  },
+  {
+    id: 'invalid-field',
+    severity: 'error',
+    summary: 'A field has the wrong type or an out-of-range value.',
+    explanation:
+      "The same checks kctl plan applies to ReplicaSets, ReplicationControllers and Pods (the API server's decoding and validation: integers where Go has int32, strings, label syntax, RFC 3339 times, negative replicas), plus the fields the controllers read on Deployments, StatefulSets, DaemonSets, Jobs, Services and HorizontalPodAutoscalers (replicas, parallelism, completions, restartPolicy, update strategies, maxSurge/maxUnavailable, minReplicas/maxReplicas). YAML is read as Kubernetes reads it (YAML 1.1: unquoted yes/no/on/off are booleans).",
+    kinds: [...CONTROLLERS, 'Pod', 'Service', 'HorizontalPodAutoscaler'],
+    configurable: true,
+  },
+  {
+    id: 'duplicate-object',
+    severity: 'error',
+    summary: 'The same object (group, kind, namespace, name) appears twice in the input.',
+    explanation:
+      'kubectl apply would apply both copies in turn and the last one would win; the two copies usually differ. extensions and apps name the same Deployments, DaemonSets and ReplicaSets. Objects without a namespace count as being in -n (default: "default").',
+    kinds: ['*'],
+    configurable: true,
+  },
+  {
+    id: 'service-selects-nothing',
+    severity: 'warning',
+    summary: "A Service's selector matches no pod template (and no pod) in its namespace in the input.",
+    explanation:
+      'The EndpointSlice controller would publish no endpoints, so the Service would answer nothing. The finding names the template that comes closest and the labels it lacks. Pod templates are those of ReplicationControllers, ReplicaSets, Deployments, StatefulSets, DaemonSets, Jobs, CronJobs and PodTemplates, and bare Pods count too. Services without a selector (endpoints managed by hand) and ExternalName Services are not checked. If the pods are deployed from elsewhere, turn the rule off for those files or annotate the Service.',
+    kinds: ['Service'],
+    configurable: true,
+  },
+  {
+    id: 'hpa-replicas-conflict',
+    severity: 'warning',
+    summary: 'spec.replicas is set on a workload that a HorizontalPodAutoscaler scales.',
+    explanation:
+      "Every kubectl apply of the manifest sets the replica count back to the value written there, undoing the autoscaler's decision until it scales again (the Kubernetes documentation recommends removing spec.replicas once an HPA manages the workload). The finding also says when the written value lies outside [minReplicas, maxReplicas].",
+    kinds: ['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController'],
+    configurable: true,
+  },
+  {
+    id: 'deprecated-api',
+    severity: 'error',
+    severities: 'warning while the apiVersion is only deprecated in --k8s-version',
+    summary: 'The apiVersion is removed in (error) or deprecated by (warning) the target Kubernetes version.',
+    explanation:
+      "From the Kubernetes Deprecated API Migration Guide: e.g. extensions/v1beta1 Deployments, DaemonSets and ReplicaSets and apps/v1beta1/v1beta2 workloads are gone since 1.16, beta Ingress, CRD, RBAC and webhook APIs since 1.22, batch/v1beta1 CronJob, policy/v1beta1 PodDisruptionBudget and autoscaling/v2beta1 since 1.25, autoscaling/v2beta2 since 1.26. An apiVersion that is not served yet in the target version (autoscaling/v2 before 1.23) is an error too. The target is --k8s-version, else check.k8sVersion in .kctl.yaml, else the live server's version with --against-cluster, else 1.36.",
+    kinds: ['*'],
+    configurable: true,
+  },
+  {
+    id: 'parse-error',
+    severity: 'error',
+    summary: 'An input could not be read or parsed as Kubernetes objects.',
+    explanation:
+      'Bad YAML or JSON, a document that is not a mapping, an object without apiVersion or kind, an unreadable file. Reported at the position the parser gives; kctl check then exits 1, whatever --fail-on says. It cannot be turned off, except by ignoring the path in .kctl.yaml.',
+    kinds: ['*'],
+    configurable: false,
+  },
+  {
+    id: 'invalid-ignore',
+    severity: 'error',
+    summary: 'A kctl.io/ignore annotation names an unknown rule or gives no reason.',
+    explanation:
+      'The annotation reads "RULE-ID — reason" (also "RULE-ID: reason" or "RULE-ID -- reason"; several rules separated by commas, several entries by new lines or ";"). An entry without a reason, or naming a rule that does not exist, ignores nothing.',
+    kinds: ['*'],
+    configurable: true,
+  },
+]
+
+const BY_ID = new Map<RuleId, RuleInfo>(RULES.map((r) => [r.id, r]))
+
+export function ruleInfo(id: RuleId): RuleInfo {
+  return BY_ID.get(id)!
+}

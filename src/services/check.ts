@@ -1,0 +1,207 @@
+// `check`: read the manifests (and, for immutable-selector-change, what they replace: a previous
+// render or the live objects), run the rules, apply the configuration, return the report.
+// Things that stop the whole run (a missing -f path, a bad flag, config or baseline, an
+// unreachable cluster) are UserErrors; inputs that cannot be parsed are findings.
+import {existsSync} from 'node:fs'
+import {basename, resolve} from 'node:path'
+
+import {loadBaseline} from '../check/baseline.js'
+import {CONFIG_FILE, loadConfig} from '../check/config.js'
+import {DEFAULT_K8S_MINOR, formatMinor, parseK8sVersion} from '../check/deprecations.js'
+import {buildReport, effectiveRules, type EngineInput} from '../check/engine.js'
+import {PathMatcher} from '../check/glob.js'
+import {identityOf, readCheckObject, type CheckObject} from '../check/objects.js'
+import type {Previous} from '../check/rules-immutable.js'
+import {UserError} from '../errors.js'
+import {isRuleId, SEVERITIES, type CheckOptions, type CheckReport, type EffectiveRule, type RuleId, type Severity} from '../model/check.js'
+import {openSources, readDocuments, SourceFile, type SourceObject} from '../sources/documents.js'
+
+export interface CheckRequest {
+  /** -f values. */
+  filename?: string[]
+  /** -n: the namespace of objects that name none (default "default"). */
+  namespace?: string
+  /** --config; without it ./.kctl.yaml is read when present. */
+  config?: string
+  cwd?: string
+  baseline?: string
+  failOn?: string
+  k8sVersion?: string
+  /** --disable RULE (repeatable). */
+  disable?: string[]
+  /** --against DIR: a previous render. */
+  against?: string
+  /** --against-cluster: the live objects. */
+  againstCluster?: boolean
+  kubeconfig?: string
+  context?: string
+  readStdin?: () => Promise<string>
+}
+
+/** The rules with this run's settings (for `kctl check --rules`). */
+export function listRules(req: Pick<CheckRequest, 'config' | 'cwd' | 'disable'>): EffectiveRule[] {
+  const config = loadConfig(req.config, req.cwd ?? process.cwd())
+  return effectiveRules({rules: config.rules, disabled: disabledRules(req.disable)})
+}
+
+function disabledRules(ids: string[] | undefined): Set<RuleId> {
+  const out = new Set<RuleId>()
+  for (const raw of ids ?? []) {
+    for (const id of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+      if (!isRuleId(id)) throw new UserError(`--disable: unknown rule "${id}"`, {hint: 'kctl check --rules lists them'})
+      if (id === 'parse-error') throw new UserError('--disable: parse-error cannot be turned off')
+      out.add(id)
+    }
+  }
+  return out
+}
+
+export interface CheckResult {
+  report: CheckReport
+  /** The rules with this run's settings (SARIF and Markdown describe them). */
+  rules: EffectiveRule[]
+  /** The input files, in the order read. */
+  files: string[]
+}
+
+export async function runCheck(req: CheckRequest): Promise<CheckResult> {
+  const cwd = req.cwd ?? process.cwd()
+  // Everything that can be wrong with the request is found before any manifest is read.
+  const config = loadConfig(req.config, cwd)
+  const disabled = disabledRules(req.disable)
+  const failOn = (req.failOn ?? config.failOn ?? 'error') as Severity
+  if (!SEVERITIES.includes(failOn)) throw new UserError(`invalid --fail-on "${req.failOn}": expected error, warning or info`)
+  let k8sMinor: number | undefined
+  if (req.k8sVersion !== undefined) k8sMinor = parseK8sVersion(req.k8sVersion)
+  else if (config.k8sVersion) {
+    try {
+      k8sMinor = parseK8sVersion(config.k8sVersion.value, 'check.k8sVersion')
+    } catch (error) {
+      throw new UserError((error as UserError).message, {origin: config.k8sVersion.origin})
+    }
+  }
+  if (req.against !== undefined && req.againstCluster) throw new UserError('--against and --against-cluster cannot be used together')
+  if (req.against !== undefined && !existsSync(req.against)) throw new UserError(`${req.against}: no such file or directory`, {hint: 'check the --against path'})
+  const baseline = req.baseline !== undefined ? loadBaseline(req.baseline) : undefined
+  const paths = req.filename ?? []
+  if (paths.length === 0) throw new UserError('kctl check needs manifests: pass -f FILE, -f DIR or -f -', {hint: 'e.g. kctl check -f deploy/'})
+  for (const p of paths) {
+    if (p !== '-' && p !== '' && !existsSync(p)) throw new UserError(`${p}: no such file or directory`, {hint: 'check the -f path'})
+  }
+  const defaultNamespace = req.namespace ?? 'default'
+
+  // The manifests.
+  const parseErrors: UserError[] = []
+  // `kctl check -f .` in a project: .kctl.yaml files (and the --config file) are configuration,
+  // not manifests.
+  const configPath = config.file === undefined ? undefined : resolve(cwd, config.file)
+  const sources = (await openSources(paths, {readStdin: req.readStdin})).filter(
+    (s) => s.fsPath === undefined || (basename(s.fsPath) !== CONFIG_FILE && resolve(s.fsPath) !== configPath),
+  )
+  const objects: CheckObject[] = []
+  for (const src of readDocuments(sources, {onError: (e) => parseErrors.push(e)})) objects.push(readCheckObject(src, defaultNamespace))
+
+  // What they replace.
+  let previous: Previous | undefined
+  let previousIdentity: ((o: CheckObject) => string) | undefined
+  let against: CheckOptions['against']
+  if (req.against !== undefined) {
+    const files = await openSources([req.against])
+    const map = new Map<string, CheckObject>()
+    for (const src of readDocuments(files, {onError: (e) => parseErrors.push(e)})) {
+      const o = readCheckObject(src, defaultNamespace)
+      if (o.name !== '' && !map.has(identityOf(o))) map.set(identityOf(o), o)
+    }
+    previous = {source: {type: 'directory', path: req.against}, objects: map}
+    previousIdentity = identityOf
+    against = {type: 'directory', path: req.against}
+  } else if (req.againstCluster) {
+    const live = await readLive(objects, req)
+    previous = {source: {type: 'cluster', context: live.context}, objects: live.objects}
+    previousIdentity = live.identity
+    against = {type: 'cluster', context: live.context, server: live.server}
+    k8sMinor ??= live.minor
+  }
+
+  const input: EngineInput = {
+    files: sources.map((s) => s.name),
+    objects,
+    parseErrors,
+    defaultNamespace,
+    k8sMinor: k8sMinor ?? DEFAULT_K8S_MINOR,
+    previous,
+    previousIdentity,
+  }
+  const options: CheckOptions = {failOn, k8sVersion: formatMinor(input.k8sMinor)}
+  if (against) options.against = against
+  if (baseline) options.baseline = baseline.file
+  const report = buildReport(input, {
+    rules: config.rules,
+    disabled,
+    ignorePaths: config.ignorePaths.length > 0 ? {matcher: new PathMatcher(config.ignorePaths), baseDir: config.baseDir, cwd} : undefined,
+    baseline,
+    options,
+  })
+  return {report, rules: effectiveRules({rules: config.rules, disabled}), files: [...input.files]}
+}
+
+// ---------------------------------------------------------------------------------------------
+// --against-cluster
+
+/** Where each controller kind is served (the current versions: what a stored object is read as). */
+const LIVE_PATHS: Record<string, {prefix: string; plural: string; apiVersion: string}> = {
+  ReplicationController: {prefix: '/api/v1', plural: 'replicationcontrollers', apiVersion: 'v1'},
+  ReplicaSet: {prefix: '/apis/apps/v1', plural: 'replicasets', apiVersion: 'apps/v1'},
+  Deployment: {prefix: '/apis/apps/v1', plural: 'deployments', apiVersion: 'apps/v1'},
+  StatefulSet: {prefix: '/apis/apps/v1', plural: 'statefulsets', apiVersion: 'apps/v1'},
+  DaemonSet: {prefix: '/apis/apps/v1', plural: 'daemonsets', apiVersion: 'apps/v1'},
+  Job: {prefix: '/apis/batch/v1', plural: 'jobs', apiVersion: 'batch/v1'},
+}
+
+const CONCURRENCY = 8
+
+async function readLive(
+  objects: readonly CheckObject[],
+  req: CheckRequest,
+): Promise<{context: string; server: string; minor?: number; objects: Map<string, CheckObject>; identity: (o: CheckObject) => string}> {
+  // Lazy: the cluster code pulls in client-node, which costs ~0.3 s to import.
+  const {connect} = await import('../sources/cluster.js')
+  const {ApiError} = await import('../sources/cluster-client.js')
+  const client = await connect({kubeconfig: req.kubeconfig, context: req.context})
+  const liveDefault = req.namespace ?? client.config.namespace
+  const identity = (o: CheckObject) => identityOf({...o, namespace: o.explicitNamespace ? o.namespace : liveDefault})
+  let minor: number | undefined
+  try {
+    const version = await client.request<{gitVersion?: string}>('/version', {what: 'read the server version'})
+    if (version?.gitVersion) minor = parseK8sVersion(version.gitVersion)
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error // unreachable: say so now
+  }
+  const wanted = objects.filter((o) => o.controller && o.name !== '' && LIVE_PATHS[o.kind])
+  const found: Array<Record<string, unknown>> = []
+  let next = 0
+  const worker = async () => {
+    while (next < wanted.length) {
+      const o = wanted[next++]
+      const r = LIVE_PATHS[o.kind]
+      const namespace = o.explicitNamespace ? o.namespace : liveDefault
+      const path = `${r.prefix}/namespaces/${encodeURIComponent(namespace)}/${r.plural}/${encodeURIComponent(o.name)}`
+      try {
+        const live = await client.request<Record<string, unknown>>(path, {what: `get ${o.kind} ${namespace}/${o.name}`})
+        found.push({apiVersion: r.apiVersion, kind: o.kind, ...live})
+      } catch (error) {
+        if (error instanceof ApiError && error.status.code === 404) continue // not created yet: nothing to compare
+        throw error
+      }
+    }
+  }
+  await Promise.all(Array.from({length: Math.min(CONCURRENCY, wanted.length)}, worker))
+  const name = `cluster:${client.config.context}`
+  const file = new SourceFile(name, undefined, 'json', Buffer.from(JSON.stringify({apiVersion: 'v1', kind: 'List', items: found})))
+  const map = new Map<string, CheckObject>()
+  for (const src of readDocuments([file]) as Iterable<SourceObject>) {
+    const o = readCheckObject(src, liveDefault)
+    map.set(identityOf(o), o)
+  }
+  return {context: client.config.context, server: client.server, minor, objects: map, identity}
+}
