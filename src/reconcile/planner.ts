@@ -24,12 +24,12 @@ import {calculateStatus, currentStatus, statusToWrite} from './status.js'
 import {parseRfc3339} from './time.js'
 
 export function planSnapshot(snapshot: Snapshot, options: PlannerOptions): ReconcilePlan {
-  const now = parseRfc3339(options.now)
-  if (now === undefined) throw new RangeError(`options.now is not RFC 3339: ${options.now}`)
-  const index = new PodIndex(snapshot.pods)
-  const world: World = {index, siblingsByOwner: groupByController(snapshot.replicaSets), options, now}
+  // Build the state (an index over the snapshot's pods, ReplicaSets grouped by owner), then plan
+  // every controller in it. Watch mode keeps the same state up to date instead and plans only the
+  // controllers an event touched (incremental.ts), through the same planController.
+  const world = planningWorld(new PodIndex(snapshot.pods), groupByController(snapshot.replicaSets), options)
   const controllers = [...snapshot.workloads].sort(byKindNamespaceName).map((w) => planController(w, world))
-  warnContestedAdoptions(controllers)
+  for (const [plan, warnings] of contestedAdoptions(controllers)) plan.warnings.push(...warnings)
   return {
     apiVersion: PLAN_API_VERSION,
     kind: 'ReconcilePlan',
@@ -42,15 +42,30 @@ export function planSnapshot(snapshot: Snapshot, options: PlannerOptions): Recon
   }
 }
 
-interface World {
-  index: PodIndex
-  /** ReplicaSets (and RCs) by the UID of their controller owner: the siblings of getReplicaSetsWithSameController. */
-  siblingsByOwner: Map<string, Workload[]>
+/** The pod lookups planning needs: PodIndex over a snapshot, or MutablePodIndex in watch mode. */
+export interface PodLookup {
+  claimCandidates(namespace: string, controllerUid: string): PodView[]
+  controlledByOthers(namespace: string, controllerUid: string, selector: CompiledSelector): PodView[]
+  matching(namespace: string, selector: CompiledSelector): PodView[]
+}
+
+/** Everything one sync of one controller reads besides the controller itself. */
+export interface World {
+  index: PodLookup
+  /** ReplicaSets by the UID of their controller owner: the siblings of getReplicaSetsWithSameController. */
+  siblingsByOwner: ReadonlyMap<string, readonly Workload[]>
   options: PlannerOptions
   now: bigint
 }
 
-function planController(workload: Workload, world: World): ControllerPlan {
+export function planningWorld(index: PodLookup, siblingsByOwner: ReadonlyMap<string, readonly Workload[]>, options: PlannerOptions): World {
+  const now = parseRfc3339(options.now)
+  if (now === undefined) throw new RangeError(`options.now is not RFC 3339: ${options.now}`)
+  return {index, siblingsByOwner, options, now}
+}
+
+/** One sync of one controller against the world (its plan before contested-adoption warnings). */
+export function planController(workload: Workload, world: World): ControllerPlan {
   const {options, now, index} = world
   const warnings: string[] = []
   const base = {
@@ -199,21 +214,28 @@ function overlapWarnings(foreign: readonly PodView[]): string[] {
 
 /**
  * An orphan two controllers both match goes to whichever syncs first (the loser's adoption patch is
- * refused because a controller ref exists); each plan counts it, so say so on both.
+ * refused because a controller ref exists); each plan counts it, so say so on both. Returns the
+ * warnings to append to each plan concerned, in order; `controllers` must be sorted by kind,
+ * namespace and name, and only the plans of controllers that adopt a pod matter.
  */
-function warnContestedAdoptions(controllers: ControllerPlan[]): void {
+export function contestedAdoptions(controllers: readonly ControllerPlan[]): Map<ControllerPlan, string[]> {
   const adopters = new Map<string, ControllerPlan[]>()
   for (const c of controllers) {
     for (const a of c.actions) if (a.type === 'adopt') adopters.set(a.uid, [...(adopters.get(a.uid) ?? []), c])
   }
+  const out = new Map<ControllerPlan, string[]>()
   for (const [uid, plans] of adopters) {
     if (plans.length < 2) continue
     for (const plan of plans) {
       const pod = plan.actions.find((a) => a.type === 'adopt' && a.uid === uid) as {pod: string}
       const others = plans.filter((p) => p !== plan).map((p) => `${p.kind}/${p.name}`).join(', ')
-      plan.warnings.push(`orphan pod ${pod.pod} also matches ${others}: whichever controller syncs first adopts it, and the other's plan changes`)
+      const warnings = out.get(plan)
+      const warning = `orphan pod ${pod.pod} also matches ${others}: whichever controller syncs first adopts it, and the other's plan changes`
+      if (warnings) warnings.push(warning)
+      else out.set(plan, [warning])
     }
   }
+  return out
 }
 
 function groupByController(workloads: readonly Workload[]): Map<string, Workload[]> {
@@ -228,7 +250,8 @@ function groupByController(workloads: readonly Workload[]): Map<string, Workload
   return groups
 }
 
-function byKindNamespaceName(a: Workload, b: Workload): number {
+/** The order of a plan's controllers: kind, namespace, name. */
+export function byKindNamespaceName(a: {kind: string; namespace: string; name: string}, b: {kind: string; namespace: string; name: string}): number {
   return cmp(a.kind, b.kind) || cmp(a.namespace, b.namespace) || cmp(a.name, b.name)
 }
 

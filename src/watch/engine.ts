@@ -1,0 +1,195 @@
+// Watch mode's controller loop: informer events → the incremental planner → the work queue →
+// plans of the affected controllers → the changes, reported. The event handlers mirror the
+// ReplicaSet controller's (controller-semantics §1.6): a pod update whose resourceVersion did not
+// change (a resync) is dropped; every controller update is handled, a resync's included.
+// Planning waits until every informer has synced (§12.3), then plans every controller once.
+import type {PodView, Workload} from '../model/objects.js'
+import type {ControllerPlan, FeatureGates} from '../model/plan.js'
+import type {PlanChange, WatchCause, WatchUpdate} from '../model/watch.js'
+import {IncrementalPlanner} from '../reconcile/incremental.js'
+import type {CompiledSelector} from '../reconcile/selector.js'
+import {byKindNamespaceName} from '../reconcile/planner.js'
+import {formatRfc3339} from '../reconcile/time.js'
+import type {Clock} from './clock.js'
+import {changedFields, planChanged} from './delta.js'
+import type {EventHandler} from './informer.js'
+import {WorkQueue} from './queue.js'
+
+export interface EngineOptions {
+  featureGates: FeatureGates
+  burstReplicas: number
+  /** -l. */
+  selector?: CompiledSelector
+  clock: Clock
+  /** A fixed clock for every plan (tests); otherwise the clock's time at each batch. */
+  fixedNow?: string
+  emit: (update: WatchUpdate) => void
+  /** Schedules a batch of planning after the current burst of events (setImmediate). */
+  defer?: (fn: () => void) => void
+}
+
+export class WatchEngine {
+  readonly planner: IncrementalPlanner
+  readonly queue: WorkQueue<string>
+  private readonly causes = new Map<string, WatchCause>()
+  /** Controllers whose current plan is not in sync. */
+  private readonly notInSync = new Set<string>()
+  private readonly failing = new Set<string>()
+  private synced = false
+  private scheduled = false
+  private stopped = false
+  private readonly defer: (fn: () => void) => void
+  private readonly listeners = new Set<() => void>()
+
+  constructor(private readonly options: EngineOptions) {
+    this.planner = new IncrementalPlanner({featureGates: options.featureGates, burstReplicas: options.burstReplicas, selector: options.selector})
+    this.queue = new WorkQueue<string>(options.clock)
+    this.defer = options.defer ?? ((fn) => void setImmediate(fn))
+    this.queue.onReady(() => this.schedule())
+  }
+
+  get hasSynced(): boolean {
+    return this.synced
+  }
+
+  /** Every controller watched, and the plans not in sync. */
+  get controllers(): number {
+    return this.planner.controllerCount
+  }
+
+  get converged(): boolean {
+    return this.synced && this.notInSync.size === 0
+  }
+
+  pending(): ControllerPlan[] {
+    return [...this.notInSync].map((k) => this.planner.planOf(k)).filter((p): p is ControllerPlan => p !== undefined).sort(byKindNamespaceName)
+  }
+
+  plans(): ControllerPlan[] {
+    return this.planner.plans()
+  }
+
+  /** Called after each batch of planning. */
+  onBatch(listener: () => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  readonly podHandler: EventHandler<PodView> = {
+    onAdd: (pod, initial) => this.enqueue(this.planner.setPod(pod), cause(initial ? 'INITIAL' : 'ADDED', 'Pod', pod, false)),
+    onUpdate: (old, pod, how) => {
+      // updatePod: a resync (or a relist finding it unchanged) delivers the same resourceVersion.
+      if (old.resourceVersion === pod.resourceVersion) return
+      this.enqueue(this.planner.setPod(pod, old), cause('MODIFIED', 'Pod', pod, how === 'relist'))
+    },
+    onDelete: (pod, how) => this.enqueue(this.planner.deletePod(pod), cause('DELETED', 'Pod', pod, how === 'relist')),
+  }
+
+  readonly workloadHandler: EventHandler<Workload> = {
+    onAdd: (w, initial) => this.enqueue(this.planner.setWorkload(w), cause(initial ? 'INITIAL' : 'ADDED', w.kind, w, false)),
+    onUpdate: (old, w, how) => {
+      // updateRS: every update is handled, a resync's included (it re-plans at the current clock).
+      if (how === 'resync') return this.enqueue(this.planner.setWorkload(w), {type: 'RESYNC', kind: w.kind, namespace: w.namespace, name: w.name, resourceVersion: w.resourceVersion})
+      if (how === 'relist' && old.resourceVersion === w.resourceVersion) return this.enqueue(this.planner.setWorkload(w), undefined)
+      this.enqueue(this.planner.setWorkload(w), cause('MODIFIED', w.kind, w, how === 'relist'))
+    },
+    onDelete: (w, how) => this.enqueue(this.planner.deleteWorkload(w), cause('DELETED', w.kind, w, how === 'relist')),
+  }
+
+  /** Every informer has synced: plan every controller, report `synced`, then the first plans. */
+  markSynced(status: Omit<Extract<WatchUpdate, {kind: 'WatchStatus'}>, 'kind' | 'time' | 'status'> = {}): void {
+    if (this.synced) return
+    this.synced = true
+    for (const key of this.planner.plannedKeys()) {
+      const w = this.planner.workload(key)!
+      this.causes.set(key, {type: 'INITIAL', kind: w.kind, namespace: w.namespace, name: w.name, resourceVersion: w.resourceVersion})
+      this.queue.add(key)
+    }
+    this.options.emit({kind: 'WatchStatus', time: this.time(), status: 'synced', controllers: this.planner.controllerCount, ...status})
+    this.process()
+  }
+
+  stop(): void {
+    this.stopped = true
+    this.queue.shutdown()
+  }
+
+  private enqueue(keys: Iterable<string>, why: WatchCause | undefined): void {
+    for (const key of keys) {
+      if (why) this.causes.set(key, why)
+      this.queue.add(key)
+    }
+  }
+
+  private schedule(): void {
+    if (this.scheduled || !this.synced || this.stopped) return
+    this.scheduled = true
+    this.defer(() => {
+      this.scheduled = false
+      this.process()
+    })
+  }
+
+  /** One batch: every ready key, planned at one clock reading. */
+  process(): void {
+    if (!this.synced || this.stopped) return
+    const keys: string[] = []
+    for (let key = this.queue.tryGet(); key !== undefined; key = this.queue.tryGet()) keys.push(key)
+    if (keys.length === 0) return
+    const nowMs = this.options.clock.now()
+    const now = this.options.fixedNow ?? formatRfc3339(BigInt(nowMs) * 1_000_000n)
+    const time = formatRfc3339(BigInt(nowMs) * 1_000_000n)
+    const {replanned, failed} = this.planner.plan(keys, now)
+    // Why each key was planned: its last event; a key queued by a timer has none (CLOCK); a
+    // controller re-planned only because another's adoption changed takes the batch's last cause.
+    const why = new Map<string, WatchCause>()
+    let batchCause: WatchCause | undefined
+    for (const key of keys) {
+      const c = this.causes.get(key) ?? {type: 'CLOCK' as const}
+      why.set(key, c)
+      if (c.type !== 'CLOCK') batchCause = c
+      if (failed.has(key)) {
+        this.queue.addRateLimited(key)
+      } else {
+        this.queue.forget(key)
+        this.causes.delete(key)
+        this.failing.delete(key)
+      }
+      this.queue.done(key)
+    }
+    const changes: PlanChange[] = []
+    for (const r of replanned) {
+      if (r.next && !r.next.inSync) this.notInSync.add(r.key)
+      else this.notInSync.delete(r.key)
+      if (!planChanged(r.previous, r.next)) continue
+      const event = why.get(r.key) ?? batchCause ?? {type: 'CLOCK'}
+      changes.push({kind: 'PlanChange', time, now, event, key: r.key, previous: r.previous, next: r.next, changed: changedFields(r.previous, r.next)})
+    }
+    changes.sort((a, b) => byKindNamespaceName(a.next ?? a.previous!, b.next ?? b.previous!))
+    for (const change of changes) this.options.emit(change)
+    for (const [key, error] of failed) {
+      if (this.failing.has(key)) continue
+      this.failing.add(key)
+      this.options.emit({kind: 'WatchStatus', time, status: 'error', message: `planning ${key} failed (a bug in kctl; retrying): ${error instanceof Error ? error.message : String(error)}`})
+    }
+    // minReadySeconds: plan again when the next Ready pod becomes available (§1.1 step 12).
+    if (this.options.fixedNow === undefined) {
+      const nowNs = BigInt(nowMs) * 1_000_000n
+      for (const key of keys) {
+        const at = this.planner.nextAvailabilityCheck(key, nowNs)
+        if (at !== undefined) this.queue.addAfter(key, Number((at - nowNs + 999_999n) / 1_000_000n))
+      }
+    }
+    for (const l of this.listeners) l()
+  }
+
+  private time(): string {
+    return formatRfc3339(BigInt(this.options.clock.now()) * 1_000_000n)
+  }
+}
+
+function cause(type: WatchCause['type'], kind: string, obj: {namespace: string; name: string; resourceVersion: string}, relist: boolean): WatchCause {
+  const c: WatchCause = {type, kind, namespace: obj.namespace, name: obj.name, resourceVersion: obj.resourceVersion}
+  if (relist) c.relist = true
+  return c
+}

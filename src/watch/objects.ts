@@ -1,0 +1,254 @@
+// API objects → what the watch cache keeps: the Normalizer's PodView / Workload (the one
+// normalizer, validation and defaulting included), cut down to the fields planning reads and
+// frozen. A cached pod is a small record of its own strings (name, uid, resourceVersion) and
+// shared, frozen values for everything pods repeat (namespace, node, phase, labels, owner
+// reference, container statuses, timestamps), so 150,000 pods fit in well under 1 KB each.
+//
+// Dropped: managedFields and every field no rule reads — annotations other than
+// controller.kubernetes.io/pod-deletion-cost, owner references other than the controller's, pod
+// conditions other than Ready, container statuses other than name and restartCount, the pod
+// template's spec (watch never creates pods), the controllers' annotations.
+import type {ContainerStatusView, Labels, OwnerReference, PodTemplateView, PodView, Workload} from '../model/objects.js'
+import {POD_DELETION_COST} from '../reconcile/pods.js'
+import {readDocuments, SourceFile} from '../sources/documents.js'
+import {formatPath, Normalizer} from '../sources/normalize.js'
+import type {ObjectProblem} from './informer.js'
+import type {RawObject} from './reflector.js'
+
+export type WatchedKind = 'Pod' | 'ReplicaSet' | 'ReplicationController'
+
+export const API_VERSIONS: Record<WatchedKind, string> = {Pod: 'v1', ReplicaSet: 'apps/v1', ReplicationController: 'v1'}
+
+const EMPTY: Labels = Object.freeze({})
+const NONE: readonly never[] = Object.freeze([])
+
+/** Shared, frozen copies of values many objects repeat. Forgets everything past `limit` entries. */
+export class Interner {
+  private strings = new Map<string, string>()
+  private values = new Map<string, unknown>()
+  constructor(private readonly limit = 500_000) {}
+
+  string(s: string): string
+  string(s: string | undefined): string | undefined
+  string(s: string | undefined): string | undefined {
+    if (s === undefined) return undefined
+    const known = this.strings.get(s)
+    if (known !== undefined) return known
+    if (this.strings.size >= this.limit) this.strings = new Map()
+    this.strings.set(s, s)
+    return s
+  }
+
+  /** The shared value for `key`, made by `make` (then frozen) the first time. */
+  value<V>(key: string, make: () => V): V {
+    const known = this.values.get(key)
+    if (known !== undefined) return known as V
+    if (this.values.size >= this.limit) this.values = new Map()
+    const v = deepFreeze(make())
+    this.values.set(key, v)
+    return v
+  }
+
+  labels(map: Labels): Labels {
+    let key = ''
+    for (const k in map) key += `${k}\u0000${map[k]}\u0000`
+    if (key === '') return EMPTY
+    return this.value(`L${key}`, () => {
+      const out: Record<string, string> = {}
+      for (const k in map) out[this.string(k)] = this.string(map[k])
+      return out
+    })
+  }
+}
+
+/** A pod as the watch cache keeps it. */
+class CachedPod implements PodView {
+  constructor(
+    readonly namespace: string,
+    readonly name: string,
+    readonly uid: string,
+    readonly resourceVersion: string,
+    readonly generation: number,
+    readonly labels: Labels,
+    readonly annotations: Labels,
+    readonly ownerReferences: readonly OwnerReference[],
+    readonly creationTimestamp: string | undefined,
+    readonly deletionTimestamp: string | undefined,
+    readonly nodeName: string,
+    readonly phase: string,
+    readonly ready: boolean,
+    readonly readySince: string | undefined,
+    readonly containerStatuses: readonly ContainerStatusView[],
+    readonly sidecarStatuses: readonly ContainerStatusView[],
+  ) {
+    Object.freeze(this)
+  }
+}
+
+export interface NormalizeResult<T> {
+  objects: T[]
+  problems: ObjectProblem[]
+}
+
+/**
+ * Normalizes raw objects of one kind (as the API server serves them: list items may lack kind and
+ * apiVersion) through the Normalizer, and returns what the cache keeps.
+ */
+export function normalizeObjects(kind: 'Pod', raws: readonly RawObject[], interner: Interner): NormalizeResult<PodView>
+export function normalizeObjects(kind: 'ReplicaSet' | 'ReplicationController', raws: readonly RawObject[], interner: Interner): NormalizeResult<Workload>
+export function normalizeObjects(kind: WatchedKind, raws: readonly RawObject[], interner: Interner): NormalizeResult<PodView | Workload> {
+  const stripped = raws.map((raw) => (kind === 'Pod' ? stripPod(raw) : stripWorkload(kind, raw)))
+  const text = JSON.stringify({apiVersion: 'v1', kind: 'List', items: stripped})
+  const file = new SourceFile(`the API server's ${kind}`, undefined, 'json', Buffer.from(text))
+  // Every object keeps its own namespace (-n is applied by what is listed), and -l is applied by
+  // the planner, which needs the ReplicaSets it filters out as siblings.
+  const normalizer = new Normalizer({paths: [], allNamespaces: true})
+  for (const obj of readDocuments([file])) normalizer.add(obj)
+  const {snapshot, problems} = normalizer.finish()
+  const objects: Array<PodView | Workload> =
+    kind === 'Pod' ? snapshot.pods.map((p) => compactPod(p, interner)) : [...snapshot.workloads].map((w) => compactWorkload(w, interner))
+  return {
+    objects,
+    problems: problems.map((p) => ({
+      namespace: p.namespace,
+      name: p.name,
+      message: `${p.kind}: ${p.path.length > 0 ? `${formatPath(p.path)}: ` : ''}${p.message}`,
+    })),
+  }
+}
+
+function compactPod(p: PodView, interner: Interner): PodView {
+  const ref = p.ownerReferences.find((r) => r.controller === true)
+  const owners = ref
+    ? interner.value(`O${ref.apiVersion}\u0000${ref.kind}\u0000${ref.name}\u0000${ref.uid}\u0000${ref.blockOwnerDeletion}`, () => [{...ref}])
+    : (NONE as readonly OwnerReference[])
+  const cost = p.annotations[POD_DELETION_COST]
+  const annotations = cost === undefined ? EMPTY : interner.value(`A${cost}`, () => ({[POD_DELETION_COST]: cost}))
+  return new CachedPod(
+    interner.string(p.namespace),
+    p.name,
+    p.uid,
+    p.resourceVersion,
+    p.generation,
+    interner.labels(p.labels),
+    annotations,
+    owners,
+    interner.string(p.creationTimestamp),
+    interner.string(p.deletionTimestamp),
+    interner.string(p.nodeName),
+    interner.string(p.phase),
+    p.ready,
+    interner.string(p.readySince),
+    statuses(p.containerStatuses, interner),
+    statuses(p.sidecarStatuses, interner),
+  )
+}
+
+function statuses(list: readonly ContainerStatusView[], interner: Interner): readonly ContainerStatusView[] {
+  if (list.length === 0) return NONE as readonly ContainerStatusView[]
+  let key = 'C'
+  for (const s of list) key += `${s.name}\u0000${s.restartCount}\u0000`
+  return interner.value(key, () => list.map((s) => ({name: s.name, restartCount: s.restartCount})))
+}
+
+function compactWorkload(w: Workload, interner: Interner): Workload {
+  const template: PodTemplateView = {
+    labels: interner.labels(w.template.labels),
+    annotations: interner.labels(w.template.annotations),
+    finalizers: [...w.template.finalizers],
+    spec: EMPTY,
+  }
+  const out: Workload = {
+    kind: w.kind,
+    apiVersion: w.apiVersion,
+    namespace: interner.string(w.namespace),
+    name: w.name,
+    uid: w.uid,
+    resourceVersion: w.resourceVersion,
+    generation: w.generation,
+    labels: interner.labels(w.labels),
+    annotations: EMPTY,
+    ownerReferences: w.ownerReferences.map((r) => ({...r})),
+    creationTimestamp: w.creationTimestamp,
+    deletionTimestamp: w.deletionTimestamp,
+    replicas: w.replicas,
+    minReadySeconds: w.minReadySeconds,
+    selector: w.selector,
+    template,
+    status: {...w.status, conditions: w.status.conditions.map((c) => ({...c}))},
+  }
+  if (w.selectorDefaulted !== undefined) out.selectorDefaulted = w.selectorDefaulted
+  if (w.deletionTimestamp === undefined) delete out.deletionTimestamp
+  if (w.creationTimestamp === undefined) delete out.creationTimestamp
+  return deepFreeze(out)
+}
+
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key])
+  }
+  return value
+}
+
+// --- stripping raw objects to the fields the Normalizer reads -----------------------------------
+
+const isMap = (v: unknown): v is RawObject => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+function pick(from: unknown, keys: readonly string[]): RawObject | undefined {
+  if (!isMap(from)) return from === undefined ? undefined : (from as RawObject)
+  const out: RawObject = {}
+  for (const k of keys) if (from[k] !== undefined) out[k] = from[k]
+  return out
+}
+
+const META = ['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'labels', 'creationTimestamp', 'deletionTimestamp']
+
+function stripMeta(meta: unknown, keepAnnotation?: string): unknown {
+  if (!isMap(meta)) return meta
+  const out = pick(meta, META)!
+  if (Array.isArray(meta.ownerReferences)) out.ownerReferences = meta.ownerReferences
+  if (keepAnnotation && isMap(meta.annotations) && meta.annotations[keepAnnotation] !== undefined) {
+    out.annotations = {[keepAnnotation]: meta.annotations[keepAnnotation]}
+  }
+  return out
+}
+
+function stripPod(raw: RawObject): RawObject {
+  const out: RawObject = {apiVersion: raw.apiVersion ?? 'v1', kind: raw.kind ?? 'Pod', metadata: stripMeta(raw.metadata, POD_DELETION_COST)}
+  const spec = raw.spec
+  if (isMap(spec)) {
+    const s: RawObject = {}
+    if (spec.nodeName !== undefined) s.nodeName = spec.nodeName
+    if (Array.isArray(spec.initContainers)) s.initContainers = spec.initContainers.map((c) => pick(c, ['name', 'restartPolicy']))
+    out.spec = s
+  } else if (spec !== undefined) out.spec = spec
+  const status = raw.status
+  if (isMap(status)) {
+    const s: RawObject = {}
+    if (status.phase !== undefined) s.phase = status.phase
+    if (Array.isArray(status.conditions)) s.conditions = status.conditions.filter((c) => !isMap(c) || c.type === 'Ready').map((c) => pick(c, ['type', 'status', 'lastTransitionTime']))
+    else if (status.conditions !== undefined) s.conditions = status.conditions
+    for (const key of ['containerStatuses', 'initContainerStatuses']) {
+      const v = status[key]
+      if (Array.isArray(v)) s[key] = v.map((c) => pick(c, ['name', 'restartCount']))
+      else if (v !== undefined) s[key] = v
+    }
+    out.status = s
+  } else if (status !== undefined) out.status = status
+  return out
+}
+
+function stripWorkload(kind: WatchedKind, raw: RawObject): RawObject {
+  const out: RawObject = {apiVersion: raw.apiVersion ?? API_VERSIONS[kind], kind: raw.kind ?? kind, metadata: stripMeta(raw.metadata)}
+  const spec = raw.spec
+  if (isMap(spec)) {
+    const s = pick(spec, ['replicas', 'minReadySeconds', 'selector'])!
+    const t = spec.template
+    if (isMap(t)) s.template = {metadata: pick(t.metadata, ['labels', 'annotations', 'finalizers'])}
+    else if (t !== undefined) s.template = t
+    out.spec = s
+  } else if (spec !== undefined) out.spec = spec
+  if (raw.status !== undefined) out.status = raw.status
+  return out
+}
