@@ -40,6 +40,9 @@ export interface ListResult {
 }
 
 export class ClusterClient {
+  /** One connection pool per client (see request()). */
+  private agent?: http.Agent
+
   constructor(
     readonly config: ResolvedConfig,
     private readonly timeoutMs = 30_000,
@@ -66,6 +69,13 @@ export class ClusterClient {
       await this.config.kc.applyToHTTPSOptions(options)
     } catch (error) {
       throw new UserError(`cannot get credentials for context "${this.config.context}": ${firstLine(error)}`, {cause: error})
+    }
+    // client-node builds a new Agent on every call, so every call would open (and TLS-handshake) its
+    // own connection; keep the first one, kept alive, for the client's life (reconcile sends
+    // hundreds of calls). Free sockets are unref'd by Node, so they never hold the process open.
+    if (options.agent instanceof http.Agent) {
+      this.agent ??= Object.assign(options.agent, {keepAlive: true})
+      options.agent = this.agent
     }
     const {status, text} = await this.send(url, options, body)
     if (status >= 200 && status < 300) return (text ? JSON.parse(text) : undefined) as T

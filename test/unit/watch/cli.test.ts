@@ -88,14 +88,15 @@ describe('kctl watch -f', () => {
   it('a file that stops parsing is reported and the last plans kept; --timeout then exits 1 naming what is pending', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kctl-watch-'))
     writeFileSync(join(dir, 'calm.yaml'), calm(2))
-    const run = start(['-f', dir, '--now', NOW, '--timeout', '2s'])
+    // The timeout must outlast noticing the change on a loaded machine (fs.watch, debounce, re-read).
+    const run = start(['-f', dir, '--now', NOW, '--timeout', '8s'])
     await run.until((l) => l.kind === 'PlanChange')
     writeFileSync(join(dir, 'broken.yaml'), 'kind: [\n')
     const error = await run.until((l) => l.kind === 'WatchStatus' && l.status === 'error')
     expect(error.message).toMatch(/broken\.yaml:2:1: /)
     expect(await run.exited).toBe(1)
     expect(run.stderr).toMatch(/^watch: .*broken\.yaml:2:1: /m)
-    expect(run.stderr.trim().split('\n').at(-1)).toBe('error: timed out after 2s with 1 of 1 controllers not in sync: ReplicaSet default/calm (+1)')
+    expect(run.stderr.trim().split('\n').at(-1)).toBe('error: timed out after 8s with 1 of 1 controllers not in sync: ReplicaSet default/calm (+1)')
     expect(run.lines.at(-1)).toMatchObject({kind: 'WatchStatus', status: 'timeout', pending: ['ReplicaSet/default/calm']})
   })
 

@@ -1,0 +1,407 @@
+// Carries out one plan — one sync of every controller in it — through a PodControl, the way
+// ReplicaSetController.syncReplicaSet does (pkg/controller/replicaset/replica_set.go), and more
+// carefully, since the plan may be older than the world:
+//   1. read the controller; if its uid or resourceVersion is not the plan's, do nothing for it;
+//   2. adoptions and releases (claimPods), each a patch with the pod's uid as precondition; a
+//      failed claim ends the sync there, as upstream's does (no create, delete or status write);
+//   3. creates in slow-start batches 1, 2, 4 … (slowStartBatch), stopping after a batch with a
+//      failure; or all deletes at once, each with the pod's uid and resourceVersion as preconditions;
+//   4. the status write (calculateStatus + updateReplicaSetStatus) as a PUT on /status carrying the
+//      resourceVersion the plan saw: a conflict is reported, never retried over someone else's write.
+//      When a create or delete failed, the status carries the ReplicaFailure condition upstream adds.
+// Every call goes through one limiter (bounded concurrency). After SIGINT (the signal) or a call
+// that finds the world changed since planning, nothing new is started; calls in flight finish.
+// Every planned action gets exactly one result.
+import type {ActionError, ActionResult, ControllerId, ControllerOutcome, ProgressEvent} from '../model/apply.js'
+import type {WorkloadCondition} from '../model/objects.js'
+import type {Action, ControllerPlan, CreateAction, ReconcilePlan, StatusView, UpdateStatusAction} from '../model/plan.js'
+import {slowStart, slowStartBatches} from '../reconcile/slow-start.js'
+import {Limiter} from './limit.js'
+import {type ControllerObject, type PodControl, actionError, adoptPatch, podFromTemplate, releasePatch, statusObject} from './pod-control.js'
+
+/** kube-controller-manager's --concurrent-replicaset-syncs default: controllers synced at once. */
+export const DEFAULT_WORKERS = 5
+/** API calls in flight at once, across all controllers. */
+export const DEFAULT_CONCURRENCY = 32
+
+export const SKIP = {
+  interrupted: 'not sent: interrupted (SIGINT)',
+  conflict: 'not sent: another call found that the world changed since planning',
+  afterFailedBatch: 'not sent: slow start stops after a batch with a failure',
+  claimFailed: 'not sent: an adoption or release failed, and the sync stops there (as the controller\'s does)',
+  controllerChanged: 'not sent: the controller changed since planning',
+  controllerUnreadable: 'not sent: the controller could not be read',
+  notSent: 'not sent',
+} as const
+
+export interface ExecuteOptions {
+  control: PodControl
+  concurrency?: number
+  workers?: number
+  signal?: AbortSignal
+  onProgress?: (event: ProgressEvent) => void
+  /** RFC 3339 "now" for a ReplicaFailure condition's lastTransitionTime. */
+  now: () => string
+  round?: number
+}
+
+export interface Execution {
+  results: ActionResult[]
+  controllers: ControllerOutcome[]
+  interrupted: boolean
+  /** What the first call refused by a precondition (or a changed controller) found. */
+  conflict?: string
+}
+
+export async function executePlan(plan: ReconcilePlan, opts: ExecuteOptions): Promise<Execution> {
+  const run = new Run(opts)
+  const workers = new Limiter(opts.workers ?? DEFAULT_WORKERS)
+  const synced = await Promise.all(plan.controllers.map((cp) => workers.run(() => run.sync(cp))))
+  const results = synced.flatMap((s) => s.results)
+  // The executor's own check that no planned action went missing.
+  const planned = plan.controllers.reduce((n, cp) => n + cp.actions.length, 0)
+  const accounted = results.filter((r) => r.predicted !== undefined).length
+  if (accounted !== planned) throw new Error(`internal: ${planned} actions planned but ${accounted} results`)
+  return {
+    results,
+    controllers: synced.map((s) => s.outcome),
+    interrupted: run.interrupted,
+    ...(run.conflict ? {conflict: run.conflict} : {}),
+  }
+}
+
+class Run {
+  readonly calls: Limiter
+  readonly round: number
+  conflict?: string
+
+  constructor(readonly opts: ExecuteOptions) {
+    this.calls = new Limiter(opts.concurrency ?? DEFAULT_CONCURRENCY)
+    this.round = opts.round ?? 1
+  }
+
+  get interrupted(): boolean {
+    return this.opts.signal?.aborted ?? false
+  }
+
+  /** Why nothing new may start, or undefined. */
+  stopReason(): string | undefined {
+    if (this.interrupted) return SKIP.interrupted
+    if (this.conflict) return SKIP.conflict
+    return undefined
+  }
+
+  async sync(cp: ControllerPlan): Promise<{results: ActionResult[]; outcome: ControllerOutcome}> {
+    const sync = new ControllerSync(this, cp)
+    await sync.execute()
+    return {results: sync.allResults(), outcome: sync.outcome()}
+  }
+}
+
+class ControllerSync {
+  readonly id: ControllerId
+  readonly results: ActionResult[]
+  private extra: ActionResult[] = []
+  private stopped?: string
+  private error?: ActionError
+  /** manageReplicas' error: the first failed create, or the first failed delete. */
+  private manageError?: string
+  /** Pods this sync patched itself (adopted): their resourceVersion now, for a delete of the same pod. */
+  private readonly patchedVersions = new Map<string, string>()
+  private finished = 0
+
+  constructor(
+    private readonly run: Run,
+    private readonly cp: ControllerPlan,
+  ) {
+    this.id = {kind: cp.kind, apiVersion: cp.apiVersion, namespace: cp.namespace, name: cp.name, uid: cp.uid}
+    this.results = cp.actions.map((a) => initialResult(run.round, this.id, a))
+  }
+
+  private get control(): PodControl {
+    return this.run.opts.control
+  }
+
+  allResults(): ActionResult[] {
+    return [...this.results, ...this.extra]
+  }
+
+  outcome(): ControllerOutcome {
+    const all = this.allResults()
+    const creates = this.results.filter((r) => r.action === 'create' && r.batch !== undefined)
+    const batches: number[] = []
+    for (const r of creates) batches[r.batch! - 1] = (batches[r.batch! - 1] ?? 0) + 1
+    const out: ControllerOutcome = {
+      round: this.run.round,
+      controller: this.id,
+      actions: all.length,
+      ok: all.filter((r) => r.outcome === 'ok').length,
+      failed: all.filter((r) => r.outcome === 'failed').length,
+      skipped: all.filter((r) => r.outcome === 'skipped').length,
+    }
+    if (creates.length > 0) out.batches = batches.filter((n) => n > 0)
+    if (this.stopped) out.stopped = this.stopped
+    if (this.error) out.error = this.error
+    return out
+  }
+
+  async execute(): Promise<void> {
+    if (this.cp.actions.length === 0) return
+    try {
+      await this.steps()
+    } finally {
+      // Anything not decided by now was never sent.
+      const reason = this.stopped ?? this.run.stopReason() ?? SKIP.notSent
+      for (const r of this.results) if (r.outcome === 'skipped' && !r.skipReason) r.skipReason = reason
+      this.progress(true)
+    }
+  }
+
+  private async steps(): Promise<void> {
+    const halt = this.run.stopReason()
+    if (halt) return this.stop(halt)
+
+    // 1. The controller as it is now: the template for creates, the object for the status write.
+    let controller: ControllerObject
+    try {
+      controller = await this.run.calls.run(() => this.control.getController(this.cp))
+    } catch (e) {
+      this.error = actionError(e)
+      // Gone since planning: the plan no longer describes the world.
+      if (this.error.code === 404) this.run.conflict ??= `${this.label} no longer exists`
+      return this.stop(SKIP.controllerUnreadable)
+    }
+    const changed = changedSincePlan(this.cp, controller)
+    if (changed) {
+      // Found by comparing, not answered by the server: no HTTP code.
+      this.error = {message: `${this.label} changed since planning: ${changed}`}
+      this.run.conflict ??= this.error.message
+      return this.stop(SKIP.controllerChanged)
+    }
+
+    // 2. claimPods: adoptions and releases.
+    if (!(await this.claim())) return this.stop(this.run.stopReason() ?? SKIP.claimFailed)
+
+    // 3. manageReplicas: creates or deletes.
+    await this.creates(controller)
+    await this.deletes()
+
+    // 4. The status write.
+    await this.status(controller)
+  }
+
+  private get label(): string {
+    return `${this.cp.kind} ${this.cp.namespace}/${this.cp.name}`
+  }
+
+  private stop(reason: string): void {
+    this.stopped ??= reason
+  }
+
+  private indexes(type: Action['type']): number[] {
+    return this.cp.actions.flatMap((a, i) => (a.type === type ? [i] : []))
+  }
+
+  private progress(finished = false): void {
+    this.run.opts.onProgress?.({
+      round: this.run.round,
+      controller: this.id,
+      done: this.finished,
+      total: this.cp.actions.length,
+      failed: this.results.filter((r) => r.outcome === 'failed').length,
+      finished,
+    })
+  }
+
+  private settle(r: ActionResult, outcome: 'ok' | 'failed', error?: ActionError): void {
+    r.outcome = outcome
+    if (error) r.error = error
+    if (this.results.includes(r)) {
+      this.finished++
+      this.progress()
+    }
+  }
+
+  /** A failure that means "this object is not what the plan saw": stop everything new. */
+  private conflicted(r: ActionResult, error: ActionError, what: string): void {
+    r.conflict = true
+    this.settle(r, 'failed', error)
+    this.run.conflict ??= `${what}: ${error.message}`
+  }
+
+  /** Returns false when the sync must stop (a claim failed). */
+  private async claim(): Promise<boolean> {
+    let ok = true
+    const claims = [...this.indexes('adopt'), ...this.indexes('release')].sort((a, b) => a - b)
+    await Promise.all(
+      claims.map((i) =>
+        this.run.calls.run(async () => {
+          const action = this.cp.actions[i] as Extract<Action, {type: 'adopt' | 'release'}>
+          const r = this.results[i]
+          if (this.run.stopReason()) return
+          const patch = action.type === 'adopt' ? adoptPatch(action.uid, this.cp) : releasePatch(action.uid, this.cp.uid)
+          try {
+            const patched = await this.control.patchPod(this.cp.namespace, action.pod, patch)
+            // An adopted pod may be deleted in the same sync (controller-semantics 3.5.1); the
+            // adoption itself changed its resourceVersion. A dry run changed nothing.
+            if (!this.control.dryRun && patched.resourceVersion) this.patchedVersions.set(action.uid, patched.resourceVersion)
+            this.settle(r, 'ok')
+          } catch (e) {
+            const error = actionError(e)
+            if (action.type === 'release' && error.code === 404) {
+              // ReleasePod ignores NotFound: a pod that is gone is not ours either.
+              r.done = {alreadyGone: true}
+              this.settle(r, 'ok')
+            } else if (error.code === 404 || error.code === 409 || error.code === 422) {
+              // Gone, replaced (uid precondition: 422), or claimed by another controller since planning.
+              ok = false
+              this.conflicted(r, error, `pod ${this.cp.namespace}/${action.pod} changed since planning`)
+            } else {
+              ok = false
+              this.settle(r, 'failed', error)
+            }
+          }
+        }),
+      ),
+    )
+    return ok
+  }
+
+  private async creates(controller: ControllerObject): Promise<void> {
+    const idx = this.indexes('create')
+    if (idx.length === 0) return
+    const first = this.cp.actions[idx[0]] as CreateAction
+    if (first.error) {
+      // createPods refuses it before any request (e.g. "unable to create pods, no labels").
+      this.manageError = first.error
+      this.settle(this.results[idx[0]], 'failed', {message: first.error})
+      for (const i of idx.slice(1)) this.results[i].skipReason = SKIP.afterFailedBatch
+      return
+    }
+    const sizes = slowStartBatches(idx.length)
+    const batchOf = (k: number) => {
+      let end = 0
+      for (let b = 0; b < sizes.length; b++) if (k < (end += sizes[b])) return b + 1
+      return sizes.length
+    }
+    let next = 0
+    const outcome = await slowStart(idx.length, () => {
+      const k = next++
+      const i = idx[k]
+      const action = this.cp.actions[i] as CreateAction
+      const r = this.results[i]
+      return this.run.calls.run(async () => {
+        if (this.run.stopReason()) return false
+        r.batch = batchOf(k)
+        try {
+          const made = await this.control.createPod(podFromTemplate(action, this.cp.namespace, controller.templateSpec))
+          r.pod = made.name
+          r.done = {name: made.name, ...(made.uid ? {uid: made.uid} : {})}
+          this.settle(r, 'ok')
+          return true
+        } catch (e) {
+          const error = actionError(e)
+          this.manageError ??= error.message
+          this.settle(r, 'failed', error)
+          return false
+        }
+      })
+    })
+    if (outcome.successes < idx.length && !this.run.stopReason()) {
+      for (const i of idx) if (this.results[i].outcome === 'skipped') this.results[i].skipReason = SKIP.afterFailedBatch
+    }
+  }
+
+  private async deletes(): Promise<void> {
+    const idx = this.indexes('delete')
+    // manageReplicas sends every delete at once (no slow start).
+    await Promise.all(
+      idx.map((i) =>
+        this.run.calls.run(async () => {
+          if (this.run.stopReason()) return
+          const action = this.cp.actions[i] as Extract<Action, {type: 'delete'}>
+          const r = this.results[i]
+          try {
+            const resourceVersion = this.patchedVersions.get(action.uid) ?? action.resourceVersion
+            await this.control.deletePod(this.cp.namespace, action.pod, {uid: action.uid, resourceVersion})
+            this.settle(r, 'ok')
+          } catch (e) {
+            const error = actionError(e)
+            if (error.code === 404) {
+              // Already gone: upstream's DeletePod treats NotFound as done.
+              r.done = {alreadyGone: true}
+              this.settle(r, 'ok')
+              return
+            }
+            this.manageError ??= `unable to delete pods: ${error.message}`
+            if (error.code === 409) this.conflicted(r, error, `pod ${this.cp.namespace}/${action.pod} changed since planning`)
+            else this.settle(r, 'failed', error)
+          }
+        }),
+      ),
+    )
+  }
+
+  private async status(controller: ControllerObject): Promise<void> {
+    const i = this.cp.actions.findIndex((a) => a.type === 'updateStatus')
+    const planned = i >= 0 ? (this.cp.actions[i] as UpdateStatusAction) : undefined
+    let to = planned?.to
+    if (this.manageError !== undefined) to = withFailure(planned?.from ?? this.cp.status, to ?? this.cp.status, this.cp.diff, this.manageError, this.run.opts.now())
+    if (!to) return
+    const halt = this.run.stopReason()
+    // A write the plan did not predict is only reported when it is sent.
+    if (halt && !planned) return
+    let r: ActionResult
+    if (planned) r = this.results[i]
+    else {
+      r = {round: this.run.round, controller: this.id, action: 'updateStatus', outcome: 'skipped'}
+      this.extra.push(r)
+    }
+    if (halt) {
+      r.skipReason = halt
+      return
+    }
+    const object = structuredClone(controller.raw) as Record<string, any>
+    object.metadata = {...(object.metadata ?? {}), resourceVersion: this.cp.resourceVersion}
+    object.status = statusObject(to)
+    try {
+      const written = await this.run.calls.run(() => this.control.updateStatus(this.cp, object))
+      r.done = {status: to, ...(written.resourceVersion ? {resourceVersion: written.resourceVersion} : {})}
+      this.settle(r, 'ok')
+    } catch (e) {
+      const error = actionError(e)
+      if (error.code === 409) this.conflicted(r, error, `${this.label} changed since planning`)
+      else this.settle(r, 'failed', error)
+    }
+  }
+}
+
+function initialResult(round: number, controller: ControllerId, action: Action): ActionResult {
+  const r: ActionResult = {round, controller, action: action.type, predicted: action, outcome: 'skipped'}
+  if (action.type === 'delete' || action.type === 'adopt' || action.type === 'release') r.pod = action.pod
+  return r
+}
+
+function changedSincePlan(cp: ControllerPlan, now: ControllerObject): string | undefined {
+  if (now.uid !== cp.uid) return `uid ${cp.uid} → ${now.uid} (deleted and re-created)`
+  if (now.resourceVersion !== cp.resourceVersion) return `resourceVersion ${cp.resourceVersion} → ${now.resourceVersion}`
+  return undefined
+}
+
+/**
+ * calculateStatus with manageReplicasErr set: a ReplicaFailure condition (FailedCreate when pods
+ * were missing, FailedDelete when there were too many) is added when none exists; an existing one
+ * is kept as it is.
+ */
+export function withFailure(from: StatusView, to: StatusView, diff: number, message: string, now: string): StatusView {
+  const current = from.conditions ?? []
+  const conditions: WorkloadCondition[] = current.some((c) => c.type === 'ReplicaFailure')
+    ? current.map((c) => ({...c}))
+    : [...current.map((c) => ({...c})), {type: 'ReplicaFailure', status: 'True', lastTransitionTime: wholeSeconds(now), reason: diff < 0 ? 'FailedCreate' : diff > 0 ? 'FailedDelete' : '', message}]
+  return {...to, conditions}
+}
+
+/** metav1.Time keeps whole seconds. */
+function wholeSeconds(time: string): string {
+  return time.replace(/\.\d+Z$/, 'Z')
+}

@@ -1,0 +1,307 @@
+// The fixtures as a world that can be acted on: the objects read from -f, held in memory, changed
+// by the same calls the executor sends a cluster, with the API server's answers where they matter
+// (delete preconditions → 409, the adoption patch's uid → 422, a status write's resourceVersion →
+// 409, a second controller reference → 422). Created pods are named as generateName would make
+// them, from a generator seeded by the input, so the same input gives the same world.
+// Inputs are never modified: a changed object replaces the parsed one.
+import {createHash} from 'node:crypto'
+
+import type {Snapshot} from '../model/objects.js'
+import {
+  type ControllerKey,
+  type ControllerObject,
+  type CreatedPod,
+  type DeletePreconditions,
+  type OwnerPatch,
+  type PodControl,
+  PodControlError,
+  type PodManifest,
+} from './pod-control.js'
+import {generateName, SeededRandom} from './names.js'
+
+export type RawObject = Record<string, unknown>
+
+/** One input file and the objects it holds now, in order. */
+export interface WorldFile {
+  /** As the user named it (the -f value, joined with the path inside a directory). */
+  name: string
+  /** On disk; undefined for stdin. */
+  fsPath?: string
+  format: 'yaml' | 'json'
+  objects: RawObject[]
+}
+
+export interface MemoryWorldOptions {
+  /** The namespace of objects that name none (-n, else "default"), as the fixture reader uses. */
+  defaultNamespace: string
+  /** Turns the current objects into a Snapshot (the fixture reader's normalizer). */
+  normalize: (objects: RawObject[]) => Snapshot
+  /** RFC 3339 creationTimestamp of created pods. */
+  now: () => string
+  /** The uid the fixture reader gives an object that has none (sources/normalize.ts inventedUid). */
+  inventedUid: (group: string, kind: string, namespace: string, name: string) => string
+}
+
+type Obj = Record<string, any>
+
+interface Located {
+  file: WorldFile
+  object: Obj
+}
+
+const KIND_GROUP: Record<string, string> = {ReplicaSet: 'apps', ReplicationController: '', Pod: ''}
+
+export class MemoryWorld {
+  readonly files: WorldFile[]
+  private rv: number
+  private readonly seed: string
+  private readonly randoms = new Map<string, SeededRandom>()
+  /** kind|namespace|name → where the object is (kinds kctl plans only). */
+  private readonly index = new Map<string, Located>()
+  /** Writes done so far (a dry run does none). */
+  writes = 0
+
+  constructor(
+    files: readonly WorldFile[],
+    private readonly opts: MemoryWorldOptions,
+  ) {
+    this.files = files.map((f) => ({...f, objects: [...f.objects]}))
+    let max = 0
+    const digest = createHash('sha256')
+    for (const f of this.files) {
+      for (const o of f.objects) {
+        const rv = Number((o as Obj).metadata?.resourceVersion)
+        if (Number.isSafeInteger(rv) && rv > max) max = rv
+        digest.update(JSON.stringify(o))
+      }
+    }
+    this.rv = max
+    this.seed = digest.digest('hex').slice(0, 32)
+    for (const file of this.files) for (const o of file.objects) this.indexObject(file, o as Obj)
+  }
+
+  private key(kind: string, namespace: string, name: string): string {
+    return `${kind}|${namespace}|${name}`
+  }
+
+  private indexObject(file: WorldFile, o: Obj): void {
+    const kind = o.kind
+    if (typeof kind !== 'string' || !(kind in KIND_GROUP) || groupOf(o.apiVersion) !== KIND_GROUP[kind]) return
+    const key = this.key(kind, this.namespaceOf(o), String(o.metadata?.name))
+    if (!this.index.has(key)) this.index.set(key, {file, object: o})
+  }
+
+  /** Every object, in file order. */
+  objects(): RawObject[] {
+    return this.files.flatMap((f) => f.objects)
+  }
+
+  snapshot(): Snapshot {
+    return this.opts.normalize(this.objects())
+  }
+
+  /** The PodControl view: `dryRun` answers every call as the real one would and changes nothing. */
+  control(dryRun: boolean): PodControl {
+    return new MemoryPodControl(this, dryRun)
+  }
+
+  // --- lookups, as the fixture reader identifies objects
+
+  namespaceOf(o: Obj): string {
+    const ns = o.metadata?.namespace
+    return typeof ns === 'string' && ns !== '' ? ns : this.opts.defaultNamespace
+  }
+
+  find(kind: string, namespace: string, name: string): Located | undefined {
+    return this.index.get(this.key(kind, namespace, name))
+  }
+
+  uidOf(o: Obj, kind: string, namespace: string): string {
+    const uid = o.metadata?.uid
+    return typeof uid === 'string' && uid !== '' ? uid : this.opts.inventedUid(KIND_GROUP[kind] ?? groupOf(o.apiVersion), kind, namespace, String(o.metadata?.name))
+  }
+
+  /** An owner reference's uid as the reader fills it in when absent: the owner's, or one invented from its name. */
+  refUid(ref: Obj, namespace: string): string {
+    if (typeof ref.uid === 'string' && ref.uid !== '') return ref.uid
+    const owner = this.find(String(ref.kind), namespace, String(ref.name))
+    if (owner) return this.uidOf(owner.object, String(ref.kind), namespace)
+    return this.opts.inventedUid(groupOf(String(ref.apiVersion)), String(ref.kind), namespace, String(ref.name))
+  }
+
+  nextResourceVersion(): string {
+    return String(++this.rv)
+  }
+
+  randomFor(controllerUid: string): SeededRandom {
+    let r = this.randoms.get(controllerUid)
+    if (!r) this.randoms.set(controllerUid, (r = new SeededRandom(`${this.seed}/${controllerUid}`)))
+    return r
+  }
+
+  now(): string {
+    return this.opts.now()
+  }
+
+  /** Replaces (or, with undefined, removes) an object found by find(); its identity stays the same. */
+  replace(at: Located, object: Obj | undefined): void {
+    const objects = at.file.objects
+    const index = objects.indexOf(at.object)
+    if (index < 0) throw new Error('internal: object to replace is gone')
+    const key = this.key(String(at.object.kind), this.namespaceOf(at.object), String(at.object.metadata?.name))
+    if (object === undefined) {
+      objects.splice(index, 1)
+      this.index.delete(key)
+    } else {
+      objects[index] = object
+      this.index.set(key, {file: at.file, object})
+    }
+    this.writes++
+  }
+
+  add(file: WorldFile, object: Obj): void {
+    file.objects.push(object)
+    this.indexObject(file, object)
+    this.writes++
+  }
+
+  /** Where a created pod goes: the file that holds its controller (the first file if none). */
+  fileFor(kind: string, namespace: string, name: string): WorldFile {
+    return this.find(kind, namespace, name)?.file ?? this.files[0]
+  }
+}
+
+class MemoryPodControl implements PodControl {
+  constructor(
+    private readonly world: MemoryWorld,
+    readonly dryRun: boolean,
+  ) {}
+
+  async getController(key: ControllerKey): Promise<ControllerObject> {
+    const found = this.world.find(key.kind, key.namespace, key.name)
+    if (!found) throw notFound(key.kind === 'ReplicaSet' ? 'replicasets.apps' : 'replicationcontrollers', key.name)
+    const o = found.object
+    return {
+      uid: this.world.uidOf(o, key.kind, key.namespace),
+      resourceVersion: rvOf(o),
+      deletionTimestamp: o.metadata?.deletionTimestamp ?? undefined,
+      templateSpec: o.spec?.template?.spec ?? {},
+      raw: o,
+    }
+  }
+
+  async createPod(pod: PodManifest): Promise<CreatedPod> {
+    const ns = pod.metadata.namespace
+    const owner = pod.metadata.ownerReferences[0]
+    const random = this.world.randomFor(owner?.uid ?? '')
+    let name = generateName(pod.metadata.generateName, random)
+    // The API server retries a generated name that is taken.
+    for (let tries = 0; this.world.find('Pod', ns, name); tries++) {
+      if (tries > 8) throw new PodControlError({code: 409, reason: 'AlreadyExists', message: `pods "${name}" already exists`})
+      name = generateName(pod.metadata.generateName, random)
+    }
+    const uid = random.uuid()
+    if (this.dryRun) return {name, uid}
+    const m = pod.metadata
+    const created: Obj = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name,
+        generateName: m.generateName,
+        namespace: ns,
+        uid,
+        resourceVersion: this.world.nextResourceVersion(),
+        creationTimestamp: this.world.now().replace(/\.\d+Z$/, 'Z'),
+        labels: {...m.labels},
+        ...(m.annotations ? {annotations: {...m.annotations}} : {}),
+        ...(m.finalizers ? {finalizers: [...m.finalizers]} : {}),
+        ownerReferences: m.ownerReferences.map((r) => ({...r})),
+      },
+      spec: structuredClone(pod.spec),
+      // What the API server stores for a new pod; no scheduler or kubelet acts on fixtures.
+      status: {phase: 'Pending'},
+    }
+    const controller = owner ? this.world.find(owner.kind, ns, owner.name) : undefined
+    this.world.add(controller?.file ?? this.world.fileFor(owner?.kind ?? '', ns, owner?.name ?? ''), created)
+    return {name, uid}
+  }
+
+  async deletePod(namespace: string, name: string, pre: DeletePreconditions): Promise<void> {
+    const found = this.world.find('Pod', namespace, name)
+    if (!found) throw notFound('pods', name)
+    const uid = this.world.uidOf(found.object, 'Pod', namespace)
+    if (uid !== pre.uid) throw conflict(`Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${uid}`)
+    const rv = rvOf(found.object)
+    if (rv !== pre.resourceVersion) {
+      throw conflict(`Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${rv}`)
+    }
+    if (!this.dryRun) this.world.replace(found, undefined)
+  }
+
+  async patchPod(namespace: string, name: string, patch: OwnerPatch): Promise<{resourceVersion?: string}> {
+    const found = this.world.find('Pod', namespace, name)
+    if (!found) throw notFound('pods', name)
+    const o = found.object
+    const uid = this.world.uidOf(o, 'Pod', namespace)
+    if (patch.metadata.uid !== uid) {
+      throw new PodControlError({code: 422, reason: 'Invalid', message: `Pod "${name}" is invalid: metadata.uid: Invalid value: "${patch.metadata.uid}": field is immutable`})
+    }
+    let refs: Obj[] = Array.isArray(o.metadata?.ownerReferences) ? o.metadata.ownerReferences.map((r: Obj) => ({...r})) : []
+    for (const entry of patch.metadata.ownerReferences) {
+      if (entry.$patch === 'delete') {
+        if (refs.length === 0) {
+          throw new PodControlError({code: 422, reason: 'Invalid', message: `Pod "${name}" is invalid: metadata.ownerReferences: no owner reference to delete`})
+        }
+        refs = refs.filter((r) => this.world.refUid(r, namespace) !== entry.uid)
+        continue
+      }
+      // Merge key: uid.
+      const at = refs.findIndex((r) => this.world.refUid(r, namespace) === entry.uid)
+      if (at >= 0) refs[at] = {...refs[at], ...entry}
+      else refs.push({...entry})
+    }
+    if (refs.filter((r) => r.controller === true).length > 1) {
+      throw new PodControlError({code: 422, reason: 'Invalid', message: `Pod "${name}" is invalid: metadata.ownerReferences: Invalid value: Only one reference can have Controller set to true`})
+    }
+    if (this.dryRun) return {resourceVersion: rvOf(o)}
+    const metadata: Obj = {...o.metadata, resourceVersion: this.world.nextResourceVersion()}
+    if (refs.length > 0) metadata.ownerReferences = refs
+    else delete metadata.ownerReferences
+    this.world.replace(found, {...o, metadata})
+    return {resourceVersion: metadata.resourceVersion}
+  }
+
+  async updateStatus(key: ControllerKey, object: Record<string, unknown>): Promise<{resourceVersion?: string}> {
+    const found = this.world.find(key.kind, key.namespace, key.name)
+    if (!found) throw notFound(key.kind === 'ReplicaSet' ? 'replicasets.apps' : 'replicationcontrollers', key.name)
+    const want = String((object.metadata as Obj | undefined)?.resourceVersion ?? '')
+    const rv = rvOf(found.object)
+    if (want !== '' && want !== rv) {
+      throw conflict(`Operation cannot be fulfilled on ${key.kind === 'ReplicaSet' ? 'replicasets.apps' : 'replicationcontrollers'} "${key.name}": the object has been modified; please apply your changes to the latest version and try again`)
+    }
+    if (this.dryRun) return {resourceVersion: rv}
+    const next = this.world.nextResourceVersion()
+    this.world.replace(found, {...found.object, metadata: {...found.object.metadata, resourceVersion: next}, status: structuredClone(object.status)})
+    return {resourceVersion: next}
+  }
+}
+
+function rvOf(o: Obj): string {
+  const rv = o.metadata?.resourceVersion
+  return typeof rv === 'string' ? rv : ''
+}
+
+function notFound(resource: string, name: string): PodControlError {
+  return new PodControlError({code: 404, reason: 'NotFound', message: `${resource} "${name}" not found`})
+}
+
+function conflict(message: string): PodControlError {
+  return new PodControlError({code: 409, reason: 'Conflict', message})
+}
+
+function groupOf(apiVersion: unknown): string {
+  const v = String(apiVersion ?? '')
+  const slash = v.indexOf('/')
+  return slash < 0 ? '' : v.slice(0, slash)
+}

@@ -1,0 +1,106 @@
+// A PodControl that records every call and answers from a script (upstream's FakePodControl):
+// the executor is tested by handing it hand-built plans and reading what it sent.
+import type {ActionError} from '../model/apply.js'
+import {
+  type ControllerKey,
+  type ControllerObject,
+  type CreatedPod,
+  type DeletePreconditions,
+  type OwnerPatch,
+  type PodControl,
+  PodControlError,
+  type PodManifest,
+} from './pod-control.js'
+
+export type RecordedCall =
+  | {type: 'getController'; key: ControllerKey}
+  | {type: 'createPod'; pod: PodManifest}
+  | {type: 'deletePod'; namespace: string; name: string; preconditions: DeletePreconditions}
+  | {type: 'patchPod'; namespace: string; name: string; patch: OwnerPatch}
+  | {type: 'updateStatus'; key: ControllerKey; object: Record<string, unknown>}
+
+/** What a scripted call answers: nothing (success), an error, or a value for getController/createPod. */
+export type Answer = void | undefined | ActionError | Partial<ControllerObject> | CreatedPod
+
+export interface RecordingOptions {
+  dryRun?: boolean
+  /** Controllers getController returns, by `kind/namespace/name`; others answer 404. */
+  controllers?: Record<string, Partial<ControllerObject>>
+  /** Decides each call's answer (after it is recorded); return an ActionError (with `message`) to fail it. */
+  respond?: (call: RecordedCall, index: number) => Answer | Promise<Answer>
+}
+
+export class RecordingPodControl implements PodControl {
+  readonly dryRun: boolean
+  readonly calls: RecordedCall[] = []
+  /** Calls in flight right now, and the most ever seen at once. */
+  inFlight = 0
+  maxInFlight = 0
+  /** Creates answered so far (names the pods of unscripted creates). */
+  private created = 0
+
+  constructor(private readonly opts: RecordingOptions = {}) {
+    this.dryRun = opts.dryRun ?? false
+  }
+
+  callsOf<T extends RecordedCall['type']>(type: T): Extract<RecordedCall, {type: T}>[] {
+    return this.calls.filter((c): c is Extract<RecordedCall, {type: T}> => c.type === type)
+  }
+
+  async getController(key: ControllerKey): Promise<ControllerObject> {
+    const answer = await this.run({type: 'getController', key})
+    const scripted = this.opts.controllers?.[`${key.kind}/${key.namespace}/${key.name}`]
+    const found = {...(scripted ?? {}), ...((answer && !isError(answer) ? answer : {}) as Partial<ControllerObject>)}
+    if (!scripted && !(answer && !isError(answer))) {
+      throw new PodControlError({code: 404, reason: 'NotFound', message: `${key.kind} "${key.name}" not found`})
+    }
+    return {
+      uid: found.uid ?? '',
+      resourceVersion: found.resourceVersion ?? '',
+      deletionTimestamp: found.deletionTimestamp,
+      templateSpec: found.templateSpec ?? {containers: [{name: 'c', image: 'img'}]},
+      raw: found.raw ?? {apiVersion: key.apiVersion, kind: key.kind, metadata: {name: key.name, namespace: key.namespace, uid: found.uid, resourceVersion: found.resourceVersion}},
+    }
+  }
+
+  async createPod(pod: PodManifest): Promise<CreatedPod> {
+    const answer = await this.run({type: 'createPod', pod})
+    if (answer && 'name' in answer && typeof answer.name === 'string') return answer as CreatedPod
+    this.created++
+    return {name: `${pod.metadata.generateName}${String(this.created).padStart(5, '0')}`, uid: `uid-created-${this.created}`}
+  }
+
+  async deletePod(namespace: string, name: string, preconditions: DeletePreconditions): Promise<void> {
+    await this.run({type: 'deletePod', namespace, name, preconditions})
+  }
+
+  async patchPod(namespace: string, name: string, patch: OwnerPatch): Promise<{resourceVersion?: string}> {
+    await this.run({type: 'patchPod', namespace, name, patch})
+    return {resourceVersion: `patched-${name}`}
+  }
+
+  async updateStatus(key: ControllerKey, object: Record<string, unknown>): Promise<{resourceVersion?: string}> {
+    await this.run({type: 'updateStatus', key, object})
+    return {resourceVersion: 'after-status'}
+  }
+
+  private async run(call: RecordedCall): Promise<Answer> {
+    const index = this.calls.length
+    this.calls.push(call)
+    this.inFlight++
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight)
+    try {
+      // Yield once, so calls started together are in flight together.
+      await Promise.resolve()
+      const answer = await this.opts.respond?.(call, index)
+      if (isError(answer)) throw new PodControlError(answer)
+      return answer
+    } finally {
+      this.inFlight--
+    }
+  }
+}
+
+function isError(answer: Answer): answer is ActionError {
+  return typeof answer === 'object' && answer !== null && 'message' in answer && typeof (answer as ActionError).message === 'string'
+}

@@ -1,0 +1,107 @@
+// A plan saved with `kctl plan -o json > plan.json` (or -o yaml), read back for `reconcile --plan`.
+// Only what the executor and the staleness check rely on is required; the rest is kept as read.
+import {parse as parseYaml} from 'yaml'
+
+import {UserError} from '../errors.js'
+import {DEFAULT_FEATURE_GATES, PLAN_API_VERSION, type Action, type ControllerPlan, type PlanSummary, type ReconcilePlan} from '../model/plan.js'
+
+type Obj = Record<string, any>
+
+export function parseSavedPlan(text: string, file: string): ReconcilePlan {
+  let doc: unknown
+  try {
+    doc = /^\s*[{[]/.test(text) ? JSON.parse(text) : parseYaml(text, {version: '1.1'})
+  } catch (error) {
+    throw new UserError(`${file}: not a JSON or YAML document: ${(error as Error).message.split('\n')[0]}`, {hint: 'save a plan with: kctl plan -o json > plan.json'})
+  }
+  const fail = (where: string, what: string) => new UserError(`${file}: ${where ? `${where}: ` : ''}${what}`, {hint: 'use a plan saved by kctl plan -o json, unedited'})
+  if (!isObj(doc)) throw fail('', 'expected a kctl ReconcilePlan document')
+  if (doc.apiVersion !== PLAN_API_VERSION || doc.kind !== 'ReconcilePlan') {
+    throw fail('', `expected apiVersion ${PLAN_API_VERSION}, kind ReconcilePlan; got ${String(doc.apiVersion)}, ${String(doc.kind)}`)
+  }
+  if (typeof doc.now !== 'string') throw fail('now', 'missing')
+  if (!isObj(doc.source) || (doc.source.type !== 'cluster' && doc.source.type !== 'fixtures')) throw fail('source', 'missing or unknown type')
+  if (!Array.isArray(doc.controllers)) throw fail('controllers', 'expected a list')
+  const controllers = doc.controllers.map((c: unknown, i: number) => controller(c, `controllers[${i}]`, fail))
+  const options = isObj(doc.options) ? doc.options : {}
+  return {
+    apiVersion: PLAN_API_VERSION,
+    kind: 'ReconcilePlan',
+    now: doc.now,
+    source: doc.source as ReconcilePlan['source'],
+    controllers,
+    summary: summarize(controllers),
+    ignored: isObj(doc.ignored) ? (doc.ignored as Record<string, number>) : {},
+    options: {
+      now: typeof options.now === 'string' ? options.now : doc.now,
+      featureGates: {...DEFAULT_FEATURE_GATES, ...(isObj(options.featureGates) ? options.featureGates : {})},
+      burstReplicas: typeof options.burstReplicas === 'number' ? options.burstReplicas : 500,
+    },
+  }
+}
+
+type Fail = (where: string, what: string) => UserError
+
+function controller(c: unknown, at: string, fail: Fail): ControllerPlan {
+  if (!isObj(c)) throw fail(at, 'expected a mapping')
+  if (c.kind !== 'ReplicaSet' && c.kind !== 'ReplicationController') throw fail(`${at}.kind`, `expected ReplicaSet or ReplicationController, got ${String(c.kind)}`)
+  for (const f of ['apiVersion', 'namespace', 'name', 'uid', 'resourceVersion']) if (typeof c[f] !== 'string') throw fail(`${at}.${f}`, 'expected a string')
+  for (const f of ['desired', 'active', 'diff', 'pending']) if (typeof c[f] !== 'number') throw fail(`${at}.${f}`, 'expected a number')
+  if (!isObj(c.status)) throw fail(`${at}.status`, 'expected a mapping')
+  if (!Array.isArray(c.actions)) throw fail(`${at}.actions`, 'expected a list')
+  const actions = c.actions.map((a: unknown, j: number) => action(a, `${at}.actions[${j}]`, fail))
+  return {
+    ...(c as Obj),
+    warnings: Array.isArray(c.warnings) ? c.warnings : [],
+    inSync: typeof c.inSync === 'boolean' ? c.inSync : actions.length === 0 && c.pending === 0,
+    actions,
+  } as ControllerPlan
+}
+
+function action(a: unknown, at: string, fail: Fail): Action {
+  if (!isObj(a)) throw fail(at, 'expected a mapping')
+  const need = (fields: string[], type: string) => {
+    for (const f of fields) if (typeof a[f] !== type) throw fail(`${at}.${f}`, `expected a ${type}`)
+  }
+  switch (a.type) {
+    case 'create':
+      need(['generateName'], 'string')
+      if (!isObj(a.labels)) throw fail(`${at}.labels`, 'expected a mapping')
+      if (!isObj(a.ownerReference) || typeof a.ownerReference.uid !== 'string') throw fail(`${at}.ownerReference`, 'expected the controller reference')
+      return {
+        ...a,
+        nameBase: typeof a.nameBase === 'string' ? a.nameBase : a.generateName.slice(0, 58),
+        annotations: isObj(a.annotations) ? a.annotations : {},
+        finalizers: Array.isArray(a.finalizers) ? a.finalizers : [],
+      } as Action
+    case 'delete': {
+      need(['pod', 'uid', 'resourceVersion'], 'string')
+      if (!isObj(a.facts)) throw fail(`${at}.facts`, 'expected a mapping')
+      const {reasons: _worded, ...rest} = a
+      return {decidedBy: 'all', ...rest} as Action
+    }
+    case 'adopt':
+    case 'release':
+      need(['pod', 'uid', 'resourceVersion'], 'string')
+      return {...a} as Action
+    case 'updateStatus':
+      if (!isObj(a.from) || !isObj(a.to)) throw fail(at, 'expected from and to')
+      return {...a} as Action
+    default:
+      throw fail(`${at}.type`, `unknown action type ${JSON.stringify(a.type)}`)
+  }
+}
+
+export function summarize(controllers: readonly ControllerPlan[]): PlanSummary {
+  const summary: PlanSummary = {controllers: controllers.length, inSync: 0, create: 0, delete: 0, adopt: 0, release: 0, updateStatus: 0, pending: 0}
+  for (const c of controllers) {
+    if (c.inSync) summary.inSync++
+    summary.pending += c.pending
+    for (const a of c.actions) summary[a.type]++
+  }
+  return summary
+}
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}

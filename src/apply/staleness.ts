@@ -1,0 +1,40 @@
+// Is a plan still about the world it will be applied to? A plan is applied verbatim or not at all
+// (no silent re-planning): it is stale when a controller or pod it names is gone, was re-created
+// (another uid) or changed (another resourceVersion), or when a controller now counts another
+// number of active pods than the plan did (someone created or deleted pods meanwhile, which
+// changes how many this sync should create or delete).
+import type {PodView, Snapshot, Workload} from '../model/objects.js'
+import type {ControllerPlan, ReconcilePlan} from '../model/plan.js'
+
+/**
+ * What changed, one line each (empty: the plan is fresh). `fresh` is a plan of `world` by the same
+ * planner (only its `active` counts are compared; time-dependent fields are not).
+ */
+export function staleness(plan: ReconcilePlan, world: Snapshot, fresh: ReconcilePlan): string[] {
+  const workloads = new Map<string, Workload>(world.workloads.map((w) => [`${w.kind}/${w.namespace}/${w.name}`, w]))
+  const pods = new Map<string, PodView>(world.pods.map((p) => [`${p.namespace}/${p.name}`, p]))
+  const freshPlans = new Map<string, ControllerPlan>(fresh.controllers.map((c) => [`${c.kind}/${c.namespace}/${c.name}`, c]))
+  const out: string[] = []
+  for (const cp of plan.controllers) {
+    if (cp.actions.length === 0 && cp.pending === 0) continue
+    const key = `${cp.kind}/${cp.namespace}/${cp.name}`
+    const label = `${cp.kind} ${cp.namespace}/${cp.name}`
+    const w = workloads.get(key)
+    const before = out.length
+    if (!w) out.push(`${label} no longer exists`)
+    else if (w.uid !== cp.uid) out.push(`${label} was deleted and re-created (uid ${cp.uid} → ${w.uid})`)
+    else if (w.resourceVersion !== cp.resourceVersion) out.push(`${label} changed (resourceVersion ${cp.resourceVersion} → ${w.resourceVersion})`)
+    for (const a of cp.actions) {
+      if (a.type !== 'delete' && a.type !== 'adopt' && a.type !== 'release') continue
+      const p = pods.get(`${cp.namespace}/${a.pod}`)
+      const what = `pod ${cp.namespace}/${a.pod} (to ${a.type === 'delete' ? 'delete' : a.type})`
+      if (!p) out.push(`${what} no longer exists`)
+      else if (p.uid !== a.uid) out.push(`${what} was deleted and re-created (uid ${a.uid} → ${p.uid})`)
+      else if (p.resourceVersion !== a.resourceVersion) out.push(`${what} changed (resourceVersion ${a.resourceVersion} → ${p.resourceVersion})`)
+    }
+    if (out.length > before) continue
+    const now = freshPlans.get(key)
+    if (now && now.active !== cp.active) out.push(`${label} now has ${now.active} active pods; the plan counted ${cp.active}`)
+  }
+  return out
+}

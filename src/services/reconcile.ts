@@ -1,0 +1,422 @@
+// `reconcile`: plan (or load a saved plan), present it, confirm, then carry it out — by default as
+// a server-side dry run, with --apply for real — and report, action by action, what happened.
+//
+//   world (cluster | fixtures in memory) -> plan -> staleness check -> guards -> confirm -> executor
+//                                                                                  -> next round (--until-converged)
+//
+// A saved plan is applied verbatim or not at all: when what it names changed, nothing is done
+// (refusal "stale", exit 4) unless --replan asks for a fresh plan, which is then shown and
+// confirmed like any other. A plan is never swapped for another after it was confirmed.
+import {readFile} from 'node:fs/promises'
+
+import {executePlan} from '../apply/executor.js'
+import {checkOutDir, writeWorld} from '../apply/fixture-writer.js'
+import {guardViolations} from '../apply/guards.js'
+import {MemoryWorld, type RawObject, type WorldFile} from '../apply/memory-world.js'
+import {type PodControl, statusObject} from '../apply/pod-control.js'
+import {parseSavedPlan, summarize} from '../apply/saved-plan.js'
+import {staleness} from '../apply/staleness.js'
+import {UserError} from '../errors.js'
+import type {
+  ActionResult,
+  ActionTally,
+  ApplyMode,
+  ApplyReport,
+  ApplySummary,
+  ControllerOutcome,
+  ProgressEvent,
+  Refusal,
+  RoundReport,
+} from '../model/apply.js'
+import {APPLY_REPORT_KIND} from '../model/apply.js'
+import type {PlanSource, Snapshot} from '../model/objects.js'
+import type {ActionType, FeatureGates, ReconcilePlan, UpdateStatusAction} from '../model/plan.js'
+import {PLAN_API_VERSION} from '../model/plan.js'
+import {planSnapshot} from '../reconcile/planner.js'
+import {gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
+import type {PlanRequest} from './plan.js'
+
+export interface ReconcileRequest extends PlanRequest {
+  /** --plan FILE: a plan saved by `kctl plan -o json`. */
+  planFile?: string
+  /** --apply: for real; otherwise a dry run. */
+  apply?: boolean
+  /** --replan: a stale saved plan is replaced by a fresh one (shown and confirmed) instead of refused. */
+  replan?: boolean
+  untilConverged?: boolean
+  /** --timeout for --until-converged (checked between rounds). */
+  timeoutMs?: number
+  maxDelete?: number
+  allowScaleToZero?: boolean
+  /** --out DIR (fixtures only): write the resulting world there. */
+  out?: string
+  /** API calls in flight at once. */
+  concurrency?: number
+  /** SIGINT: calls in flight finish, nothing new starts. */
+  signal?: AbortSignal
+  ui?: ReconcileUi
+}
+
+export interface ReconcileUi {
+  /** Called with each round's plan before anything of it is done. */
+  showPlan?(plan: ReconcilePlan, round: number): void
+  /**
+   * Asked once, before the first round of an --apply against a cluster; resolves true to go on.
+   * Absent: no confirmation is asked (the command passes none with --yes).
+   */
+  confirm?(plan: ReconcilePlan, target: string): Promise<boolean>
+  progress?(event: ProgressEvent): void
+  /** After each round that did something. */
+  roundDone?(round: number, results: ActionResult[], controllers: ControllerOutcome[]): void
+  note?(message: string): void
+}
+
+/** The world a plan is carried out in. */
+interface World {
+  source: PlanSource
+  /** "context kind (https://…)" or "the fixtures". */
+  target: string
+  /** A fresh snapshot: of `namespaces` only (a saved plan's), or of the request's scope. */
+  read(namespaces?: string[]): Promise<Snapshot>
+  control(dryRun: boolean): PodControl
+  memory?: MemoryWorld
+}
+
+const NOTES = {
+  dryRunCluster:
+    'dry run: every create, delete, patch and status write was sent with dryRun=All, so admission, quota and RBAC answered for real and nothing was persisted; each call is judged against the current state, not the state earlier calls would have made (several creates that reach a quota together all pass), and dry-run pod names are not reserved',
+  dryRunFixtures: 'dry run on fixtures: the calls were answered in memory (preconditions as the API server checks them; no admission, quota or RBAC); nothing was written',
+  status:
+    'status is written as the controller writes it: counted before this sync\'s creates and deletes (upstream calculateStatus), with the resourceVersion the plan saw (a conflict is reported, not retried); the next sync (--until-converged) brings the counts up to date',
+  settled:
+    '--out: each controller\'s status is the one the controller writes once it has seen this sync\'s pods (its next status write), so kctl plan -f on the result shows only the work left',
+} as const
+
+export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
+  const mode: ApplyMode = req.apply ? 'apply' : 'dry-run'
+  const fixtures = (req.filename?.length ?? 0) > 0
+  // Flag combinations first: nothing is read for a command line that cannot run.
+  if (req.out !== undefined && !fixtures) throw new UserError('--out writes fixtures and needs -f', {hint: 'against a cluster the result is the cluster itself'})
+  if (req.out !== undefined && !req.apply) throw new UserError('--out needs --apply: a dry run changes nothing to write')
+  if (req.untilConverged && !req.apply) throw new UserError('--until-converged needs --apply: a dry run changes nothing, so every round would plan the same')
+  if (req.replan && req.planFile === undefined) throw new UserError('--replan goes with --plan FILE')
+  if (req.out !== undefined) checkOutDir(req.out)
+  const featureGates = parseFeatureGates(req.featureGates)
+  const fixedNow = req.now === undefined ? undefined : resolveNow(req.now)
+  for (const w of gateWarnings(featureGates)) req.ui?.note?.(w)
+  const clockNow = () => fixedNow ?? resolveNow(undefined, req.clock)
+
+  const saved = req.planFile === undefined ? undefined : parseSavedPlan(await readFile(req.planFile, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    throw new UserError(`cannot read --plan ${req.planFile}: ${e.code ?? e.message}`)
+  }), req.planFile)
+  if (saved && (saved.source.type === 'fixtures') !== fixtures) {
+    throw new UserError(
+      saved.source.type === 'fixtures'
+        ? `${req.planFile} was planned from files; apply it to the same files with -f`
+        : `${req.planFile} was planned against a cluster; drop -f to apply it there`,
+    )
+  }
+
+  const world = fixtures ? await fixtureWorld(req, clockNow) : await clusterWorld(req)
+  const plan = (snapshot: Snapshot, gates: FeatureGates = featureGates) => planSnapshot(snapshot, plannerOptions(clockNow(), gates))
+  const scope = saved ? namespacesOf(saved) : undefined
+  const restrict = (p: ReconcilePlan) => (saved ? onlyControllersOf(p, saved) : p)
+
+  const report = emptyReport(mode, world.source, saved ? 'saved' : 'computed', req.planFile)
+  const refuse = (refusal: Refusal, p: ReconcilePlan, round: number): ApplyReport => {
+    if (!report.rounds.some((r) => r.round === round)) report.rounds.push(roundOf(round, p))
+    report.refusal = refusal
+    report.outcome = 'refused'
+    report.results.push(...skippedResults(p, round, `not sent: ${refusal.reason === 'declined' ? 'the apply was not confirmed' : 'the plan was refused'}`))
+    return finish(report)
+  }
+
+  // Round 1's plan: the saved one, if still true of the world, or a fresh one.
+  let current: ReconcilePlan
+  if (saved) {
+    report.plan.now = saved.now
+    report.plan.summary = saved.summary
+    if (saved.source.type === 'cluster' && world.source.type === 'cluster' && saved.source.server !== world.source.server) {
+      return refuse({reason: 'stale', message: `saved plan is stale; run kctl plan again: it was made against ${saved.source.server}, not ${world.source.server}`, details: []}, saved, 1)
+    }
+    const snapshot = await world.read(scope)
+    const changes = staleness(saved, snapshot, plan(snapshot, saved.options.featureGates))
+    if (changes.length === 0) current = saved
+    else if (!req.replan) {
+      return refuse({reason: 'stale', message: `saved plan is stale; run kctl plan again (or pass --replan): ${changes[0]}${changes.length > 1 ? ` (and ${changes.length - 1} more)` : ''}`, details: changes}, saved, 1)
+    } else {
+      req.ui?.note?.(`saved plan is stale (${changes[0]}${changes.length > 1 ? `, and ${changes.length - 1} more` : ''}); planning again (--replan)`)
+      current = restrict(plan(snapshot, saved.options.featureGates))
+      report.plan.replanned = true
+    }
+  } else {
+    current = plan(await world.read())
+  }
+  report.plan.now = current.now
+  report.plan.summary = current.summary
+
+  const control = world.control(mode === 'dry-run')
+  const deadline = req.untilConverged ? Date.now() + (req.timeoutMs ?? 5 * 60_000) : undefined
+  let deleted = 0
+  for (let round = 1; ; round++) {
+    report.rounds.push(roundOf(round, current))
+    report.changesPending = !current.controllers.every((c) => c.inSync)
+    req.ui?.showPlan?.(current, round)
+    if (current.controllers.every((c) => c.actions.length === 0)) {
+      if (req.untilConverged) report.converged = !report.changesPending
+      break
+    }
+    const violations = guardViolations(current, {maxDelete: req.maxDelete, allowScaleToZero: req.allowScaleToZero, deletedBefore: deleted})
+    if (violations.length > 0) {
+      return refuse({reason: 'guard', message: `refusing to ${mode === 'apply' ? 'apply' : 'rehearse'} the plan: ${violations[0]}${violations.length > 1 ? ` (and ${violations.length - 1} more)` : ''}`, details: violations}, current, round)
+    }
+    if (round === 1 && mode === 'apply' && !fixtures && req.ui?.confirm) {
+      if (!(await req.ui.confirm(current, world.target))) {
+        if (req.signal?.aborted) {
+          report.outcome = 'interrupted'
+          report.results.push(...skippedResults(current, round, 'not sent: interrupted (SIGINT)'))
+          return finish(report)
+        }
+        return refuse({reason: 'declined', message: 'apply cancelled', details: []}, current, round)
+      }
+      // Time passed while the person read the plan: what they confirmed must still be true.
+      const snapshot = await world.read(scope)
+      const changes = staleness(current, snapshot, plan(snapshot, current.options.featureGates))
+      if (changes.length > 0) {
+        return refuse({reason: 'stale', message: `the plan went stale while waiting for confirmation; nothing was done: ${changes[0]}`, details: changes}, current, round)
+      }
+    }
+    if (req.signal?.aborted) {
+      report.outcome = 'interrupted'
+      report.results.push(...skippedResults(current, round, 'not sent: interrupted (SIGINT)'))
+      break
+    }
+
+    const started = performance.now()
+    const exec = await executePlan(current, {control, concurrency: req.concurrency, signal: req.signal, onProgress: req.ui?.progress, now: clockNow, round})
+    // Live only: a report of fixtures stays byte-for-byte the same for the same input and --now.
+    if (!fixtures) report.rounds[report.rounds.length - 1].durationMs = Math.round(performance.now() - started)
+    report.results.push(...exec.results)
+    report.controllers.push(...exec.controllers.filter((c) => c.actions > 0))
+    req.ui?.roundDone?.(round, exec.results, exec.controllers.filter((c) => c.actions > 0))
+    deleted += exec.results.filter((r) => r.action === 'delete' && r.outcome === 'ok').length
+    if (exec.interrupted) {
+      report.outcome = 'interrupted'
+      break
+    }
+    if (exec.conflict) {
+      report.outcome = 'refused'
+      report.refusal = {reason: 'conflict', message: `stopped: the world changed since planning: ${exec.conflict}`, details: [exec.conflict]}
+      break
+    }
+    if (exec.results.some((r) => r.outcome === 'failed') || exec.controllers.some((c) => c.error)) {
+      report.outcome = 'failed'
+      break
+    }
+    if (!req.untilConverged) break
+    if (deadline !== undefined && Date.now() > deadline) {
+      report.outcome = 'not-converged'
+      report.converged = false
+      break
+    }
+    current = restrict(plan(await world.read(scope)))
+  }
+
+  if (mode === 'apply' && world.memory && req.out !== undefined) {
+    if (!report.converged) {
+      await settleStatuses(world.memory, plan)
+      report.notes.push(NOTES.settled)
+    }
+    writeWorld(world.memory.files, req.out)
+    report.out = req.out
+  }
+  if (mode === 'dry-run') report.notes.push(fixtures ? NOTES.dryRunFixtures : NOTES.dryRunCluster)
+  if (mode === 'apply' && !report.out && !report.converged && report.results.some((r) => r.action === 'updateStatus' && r.outcome === 'ok')) report.notes.push(NOTES.status)
+  return finish(report)
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function clusterWorld(req: ReconcileRequest): Promise<World> {
+  // Lazy: the cluster code pulls in client-node.
+  const {connect, readCluster} = await import('../sources/cluster.js')
+  const {ClusterPodControl} = await import('../apply/cluster-control.js')
+  const clusterReq = {
+    kubeconfig: req.kubeconfig,
+    context: req.context,
+    namespace: req.namespace,
+    allNamespaces: req.allNamespaces,
+    selector: req.selector,
+    pageSize: req.chunkSize,
+  }
+  const client = await connect(clusterReq)
+  return {
+    source: {type: 'cluster', context: client.config.context, server: client.server},
+    target: `context "${client.config.context}" (${client.server})`,
+    async read(namespaces) {
+      if (namespaces === undefined) return readCluster(clusterReq, client)
+      const parts = await Promise.all(namespaces.map((ns) => readCluster({...clusterReq, namespace: ns, allNamespaces: false, selector: undefined}, client)))
+      return mergeSnapshots(parts, {type: 'cluster', context: client.config.context, server: client.server})
+    },
+    control: (dryRun) => new ClusterPodControl(client, dryRun),
+  }
+}
+
+async function fixtureWorld(req: ReconcileRequest, now: () => string): Promise<World> {
+  const {openSources, readDocuments, Normalizer, firstProblem, problemError, normalize} = await import('../sources/fixtures.js')
+  const {SourceFile} = await import('../sources/documents.js')
+  const {inventedUid} = await import('../sources/normalize.js')
+  const paths = req.filename ?? []
+  const normalizeOptions = {paths, namespace: req.namespace, allNamespaces: req.allNamespaces, selector: req.selector}
+  // The fixture reader's own checks (sources/fixtures.ts readFixtures), keeping the raw objects.
+  const files = await openSources(paths, {readStdin: req.readStdin})
+  const normalizer = new Normalizer(normalizeOptions)
+  const byFile = new Map<string, RawObject[]>(files.map((f) => [f.name, []]))
+  let parseError: UserError | undefined
+  try {
+    for (const obj of readDocuments(files)) {
+      normalizer.add(obj)
+      byFile.get(obj.file)?.push(obj.raw)
+    }
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error
+    parseError = error
+  }
+  const {problems} = normalizer.finish()
+  if (problems.length > 0) throw problemError(firstProblem(problems), problems.length - 1 + (parseError ? 1 : 0))
+  if (parseError) throw parseError
+  const worldFiles: WorldFile[] = files.map((f) => ({name: f.name, fsPath: f.fsPath, format: f.format === 'json' ? 'json' : 'yaml', objects: byFile.get(f.name) ?? []}))
+  const memory = new MemoryWorld(worldFiles, {
+    defaultNamespace: req.namespace ?? 'default',
+    now,
+    inventedUid,
+    // The objects travel as one JSON List through the same reader and normalizer as files.
+    normalize: (objects) =>
+      normalize(readDocuments([new SourceFile('fixtures', undefined, 'json', Buffer.from(JSON.stringify({apiVersion: 'v1', kind: 'List', items: objects}, null, 1)))]), normalizeOptions),
+  })
+  const source: PlanSource = {type: 'fixtures', paths: [...paths]}
+  return {
+    source,
+    target: 'the fixtures',
+    read: async () => ({...memory.snapshot(), source}),
+    control: (dryRun) => memory.control(dryRun),
+    memory,
+  }
+}
+
+/** The status writes the controller's next sync makes once it has seen this sync's pods (fixtures only). */
+async function settleStatuses(memory: MemoryWorld, plan: (s: Snapshot) => ReconcilePlan): Promise<void> {
+  const next = plan(memory.snapshot())
+  const control = memory.control(false)
+  for (const cp of next.controllers) {
+    const write = cp.actions.find((a): a is UpdateStatusAction => a.type === 'updateStatus')
+    if (!write) continue
+    const controller = await control.getController(cp)
+    await control.updateStatus(cp, {...controller.raw, status: statusObject(write.to)})
+  }
+}
+
+function mergeSnapshots(parts: Snapshot[], source: PlanSource): Snapshot {
+  const ignored: Record<string, number> = {}
+  for (const p of parts) for (const [k, n] of Object.entries(p.ignored)) ignored[k] = (ignored[k] ?? 0) + n
+  return {
+    workloads: parts.flatMap((p) => p.workloads),
+    pods: parts.flatMap((p) => p.pods),
+    replicaSets: parts.flatMap((p) => p.replicaSets),
+    ignored,
+    source,
+  }
+}
+
+function namespacesOf(plan: ReconcilePlan): string[] {
+  return [...new Set(plan.controllers.map((c) => c.namespace))].sort()
+}
+
+/** A fresh plan cut down to the controllers a saved plan named (its scope: -n, -l when it was made). */
+function onlyControllersOf(fresh: ReconcilePlan, saved: ReconcilePlan): ReconcilePlan {
+  const names = new Set(saved.controllers.map((c) => `${c.kind}/${c.namespace}/${c.name}`))
+  const controllers = fresh.controllers.filter((c) => names.has(`${c.kind}/${c.namespace}/${c.name}`))
+  return {...fresh, controllers, summary: summarize(controllers)}
+}
+
+function roundOf(round: number, plan: ReconcilePlan): RoundReport {
+  return {round, now: plan.now, summary: plan.summary, inSync: plan.controllers.every((c) => c.inSync), plan}
+}
+
+/** One skipped result per planned action: nothing of the plan was sent. */
+function skippedResults(plan: ReconcilePlan, round: number, reason: string): ActionResult[] {
+  return plan.controllers.flatMap((cp) =>
+    cp.actions.map((a) => {
+      const r: ActionResult = {
+        round,
+        controller: {kind: cp.kind, apiVersion: cp.apiVersion, namespace: cp.namespace, name: cp.name, uid: cp.uid},
+        action: a.type,
+        predicted: a,
+        outcome: 'skipped',
+        skipReason: reason,
+      }
+      if (a.type === 'delete' || a.type === 'adopt' || a.type === 'release') r.pod = a.pod
+      return r
+    }),
+  )
+}
+
+const ACTION_TYPES: ActionType[] = ['create', 'delete', 'adopt', 'release', 'updateStatus']
+
+function emptyReport(mode: ApplyMode, source: PlanSource, origin: 'computed' | 'saved', file?: string): ApplyReport {
+  return {
+    apiVersion: PLAN_API_VERSION,
+    kind: APPLY_REPORT_KIND,
+    mode,
+    source,
+    plan: {origin, ...(file === undefined ? {} : {file}), now: '', summary: summarize([])},
+    rounds: [],
+    results: [],
+    controllers: [],
+    summary: tally([], 0),
+    outcome: 'succeeded',
+    changesPending: false,
+    notes: [],
+  }
+}
+
+function tally(results: readonly ActionResult[], rounds: number): ApplySummary {
+  const byAction = Object.fromEntries(ACTION_TYPES.map((t) => [t, {planned: 0, ok: 0, failed: 0, skipped: 0}])) as Record<ActionType, ActionTally>
+  for (const r of results) {
+    const t = byAction[r.action]
+    if (r.predicted) t.planned++
+    t[r.outcome]++
+  }
+  return {
+    actions: results.length,
+    ok: results.filter((r) => r.outcome === 'ok').length,
+    failed: results.filter((r) => r.outcome === 'failed').length,
+    skipped: results.filter((r) => r.outcome === 'skipped').length,
+    byAction,
+    rounds,
+  }
+}
+
+/** Totals and the final outcome. */
+function finish(report: ApplyReport): ApplyReport {
+  report.summary = tally(report.results, report.rounds.length)
+  if (report.outcome === 'succeeded' && (report.summary.failed > 0 || report.controllers.some((c) => c.error))) report.outcome = 'failed'
+  return report
+}
+
+/** --timeout as kubectl takes durations: `90s`, `5m`, `1h30m`, `500ms`; a bare number is seconds. */
+export function parseTimeout(text: string): number {
+  const t = text.trim()
+  if (/^\d+(\.\d+)?$/.test(t)) return Number(t) * 1000
+  const unit: Record<string, number> = {ms: 1, s: 1000, m: 60_000, h: 3_600_000}
+  let ms = 0
+  let rest = t
+  while (rest.length > 0) {
+    const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)/.exec(rest)
+    if (!m) throw new UserError(`invalid --timeout "${text}": expected a duration such as 90s, 5m or 1h30m`)
+    ms += Number(m[1]) * unit[m[2]]
+    rest = rest.slice(m[0].length)
+  }
+  if (t.length === 0 || ms <= 0) throw new UserError(`invalid --timeout "${text}": expected a positive duration such as 90s, 5m or 1h30m`)
+  return ms
+}
