@@ -3,7 +3,8 @@
 import {parse as parseYaml} from 'yaml'
 
 import {UserError} from '../errors.js'
-import {DEFAULT_FEATURE_GATES, PLAN_API_VERSION, type Action, type ControllerPlan, type PlanSummary, type ReconcilePlan} from '../model/plan.js'
+import {DEFAULT_FEATURE_GATES, PLAN_API_VERSION, type Action, type ControllerPlan, type ReconcilePlan} from '../model/plan.js'
+import {summarize} from '../reconcile/planner.js'
 
 type Obj = Record<string, any>
 
@@ -92,15 +93,6 @@ function action(a: unknown, at: string, fail: Fail): Action {
   }
 }
 
-export function summarize(controllers: readonly ControllerPlan[]): PlanSummary {
-  const summary: PlanSummary = {controllers: controllers.length, inSync: 0, create: 0, delete: 0, adopt: 0, release: 0, updateStatus: 0, pending: 0}
-  for (const c of controllers) {
-    if (c.inSync) summary.inSync++
-    summary.pending += c.pending
-    for (const a of c.actions) summary[a.type]++
-  }
-  return summary
-}
 
 function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v)

@@ -259,7 +259,8 @@ function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
-function summarize(controllers: readonly ControllerPlan[]): PlanSummary {
+/** The counts of a plan's summary (output contract). */
+export function summarize(controllers: readonly ControllerPlan[]): PlanSummary {
   const summary: PlanSummary = {controllers: controllers.length, inSync: 0, create: 0, delete: 0, adopt: 0, release: 0, updateStatus: 0, pending: 0}
   for (const c of controllers) {
     if (c.inSync) summary.inSync++

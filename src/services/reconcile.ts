@@ -14,7 +14,7 @@ import {checkOutDir, writeWorld} from '../apply/fixture-writer.js'
 import {guardViolations} from '../apply/guards.js'
 import {MemoryWorld, type RawObject, type WorldFile} from '../apply/memory-world.js'
 import {type PodControl, statusObject} from '../apply/pod-control.js'
-import {parseSavedPlan, summarize} from '../apply/saved-plan.js'
+import {parseSavedPlan} from '../apply/saved-plan.js'
 import {staleness} from '../apply/staleness.js'
 import {UserError} from '../errors.js'
 import type {
@@ -32,9 +32,10 @@ import {APPLY_REPORT_KIND} from '../model/apply.js'
 import type {PlanSource, Snapshot} from '../model/objects.js'
 import type {ActionType, FeatureGates, ReconcilePlan, UpdateStatusAction} from '../model/plan.js'
 import {PLAN_API_VERSION} from '../model/plan.js'
-import {planSnapshot} from '../reconcile/planner.js'
+import {planSnapshot, summarize} from '../reconcile/planner.js'
 import {gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
 import type {PlanRequest} from './plan.js'
+import {clusterRequest} from './snapshot.js'
 
 export interface ReconcileRequest extends PlanRequest {
   /** --plan FILE: a plan saved by `kctl plan -o json`. */
@@ -241,14 +242,7 @@ async function clusterWorld(req: ReconcileRequest): Promise<World> {
   // Lazy: the cluster code pulls in client-node.
   const {connect, readCluster} = await import('../sources/cluster.js')
   const {ClusterPodControl} = await import('../apply/cluster-control.js')
-  const clusterReq = {
-    kubeconfig: req.kubeconfig,
-    context: req.context,
-    namespace: req.namespace,
-    allNamespaces: req.allNamespaces,
-    selector: req.selector,
-    pageSize: req.chunkSize,
-  }
+  const clusterReq = clusterRequest(req)
   const client = await connect(clusterReq)
   return {
     source: {type: 'cluster', context: client.config.context, server: client.server},

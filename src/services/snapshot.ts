@@ -1,6 +1,7 @@
 // The one seam between "where objects come from" and everything after: fixtures when -f is
 // given, otherwise the live cluster. Both yield the same Snapshot.
 import type {Snapshot} from '../model/objects.js'
+import type {ClusterRequest} from '../sources/cluster.js'
 import {readFixtures} from '../sources/fixtures.js'
 
 export interface SourceRequest {
@@ -30,12 +31,17 @@ export async function readSnapshot(req: SourceRequest): Promise<Snapshot> {
   }
   // Lazy: the cluster code pulls in client-node, which costs ~0.3 s to import.
   const {readCluster} = await import('../sources/cluster.js')
-  return readCluster({
+  return readCluster(clusterRequest(req))
+}
+
+/** The live-source part of a request. */
+export function clusterRequest(req: SourceRequest): ClusterRequest {
+  return {
     kubeconfig: req.kubeconfig,
     context: req.context,
     namespace: req.namespace,
     allNamespaces: req.allNamespaces,
     selector: req.selector,
     pageSize: req.chunkSize,
-  })
+  }
 }

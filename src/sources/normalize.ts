@@ -10,6 +10,7 @@ import type {
   LabelSelector,
   LabelSelectorRequirement,
   Labels,
+  ObjectMeta,
   Origin,
   OwnerReference,
   PodTemplateView,
@@ -227,18 +228,8 @@ class WorkloadRecord implements Workload {
 
 // ---------------------------------------------------------------------------------------------
 
-interface Meta {
-  namespace: string
-  name: string
-  uid: string
-  resourceVersion: string
-  generation: number
-  labels: Labels
-  annotations: Labels
-  ownerReferences: OwnerReference[]
-  creationTimestamp?: string
-  deletionTimestamp?: string
-}
+/** Metadata as read, before it is placed on a PodView or Workload. */
+type Meta = Omit<ObjectMeta, 'origin' | 'ownerReferences'> & {ownerReferences: OwnerReference[]}
 
 const KINDS: Record<string, {group: string; version: string}> = {
   ReplicaSet: {group: 'apps', version: 'v1'},

@@ -7,7 +7,7 @@ import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {kctl} from './kctl.js'
+import {kctl, kubeconfigFor} from './kctl.js'
 import {api, apiOk, controlPlane, deleteNamespace, newNamespace} from './setup/cluster.js'
 
 const container = {containers: [{name: 'c', image: 'registry.invalid/app:1'}]}
@@ -188,18 +188,7 @@ spec:
   })
 
   it('an unreachable server is one line, not a stack trace', async () => {
-    const file = join(dir, 'kubeconfig')
-    writeFileSync(
-      file,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        'current-context: gone',
-        'clusters: [{name: gone, cluster: {server: "https://127.0.0.1:1", insecure-skip-tls-verify: true}}]',
-        'users: [{name: u, user: {token: x}}]',
-        'contexts: [{name: gone, context: {cluster: gone, user: u}}]',
-      ].join('\n'),
-    )
+    const file = kubeconfigFor()
     const r = await kctl(['check', '-f', manifests(), '--against-cluster', '--kubeconfig', file])
     expect(r.code).toBe(1)
     expect(r.stderr.trim().split('\n')).toHaveLength(1)

@@ -1,5 +1,8 @@
 // Runs the built CLI (bin/run.js) the way a user does, against the shared control plane.
 import {spawn} from 'node:child_process'
+import {mkdtempSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 import {controlPlane} from './setup/cluster.js'
@@ -35,4 +38,21 @@ export async function planJson(args: string[]): Promise<any> {
   const r = await kctl(['plan', '-o', 'json', ...args])
   if (r.code !== 0) throw new Error(`kctl plan ${args.join(' ')} exited ${r.code}: ${r.stderr}`)
   return JSON.parse(r.stdout)
+}
+
+/** A kubeconfig whose only context `name` points at `server` (by default, a port nothing listens on). */
+export function kubeconfigFor(name = 'gone', server = 'https://127.0.0.1:1'): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'kctl-kubeconfig-')), 'kubeconfig')
+  writeFileSync(
+    file,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      `current-context: ${name}`,
+      `clusters: [{name: ${name}, cluster: {server: "${server}", insecure-skip-tls-verify: true}}]`,
+      'users: [{name: u, user: {token: x}}]',
+      `contexts: [{name: ${name}, context: {cluster: ${name}, user: u}}]`,
+    ].join('\n'),
+  )
+  return file
 }

@@ -1,12 +1,12 @@
 // The live source against a real kube-apiserver: kubeconfig handling, pagination, RBAC and
 // connection errors, each as a user meets them through bin/run.js.
-import {mkdtempSync, writeFileSync} from 'node:fs'
+import {mkdtempSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {kctl, planJson} from './kctl.js'
+import {kctl, kubeconfigFor, planJson} from './kctl.js'
 import {apiOk, controlPlane, controllerManager, deleteNamespace, newNamespace} from './setup/cluster.js'
 
 const NOW = '2026-11-22T10:00:00Z'
@@ -105,19 +105,7 @@ describe('kctl plan and list against a live cluster', () => {
   })
 
   it('an unreachable server is one line, not a stack trace', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kctl-unreachable-'))
-    const file = join(dir, 'kubeconfig')
-    writeFileSync(
-      file,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        'current-context: gone',
-        'clusters: [{name: gone, cluster: {server: "https://127.0.0.1:1", insecure-skip-tls-verify: true}}]',
-        'users: [{name: u, user: {token: x}}]',
-        'contexts: [{name: gone, context: {cluster: gone, user: u}}]',
-      ].join('\n'),
-    )
+    const file = kubeconfigFor()
     const r = await kctl(['plan', '--kubeconfig', file])
     expect(r.code).toBe(1)
     expect(r.stderr.trim().split('\n')).toHaveLength(1)
@@ -127,18 +115,7 @@ describe('kctl plan and list against a live cluster', () => {
 
   it('KUBECONFIG with several files: the first file\'s current-context wins and missing files are skipped', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kctl-multi-'))
-    const other = join(dir, 'other')
-    writeFileSync(
-      other,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        'current-context: elsewhere',
-        'clusters: [{name: elsewhere, cluster: {server: "https://127.0.0.1:1", insecure-skip-tls-verify: true}}]',
-        'users: [{name: u, user: {token: x}}]',
-        'contexts: [{name: elsewhere, context: {cluster: elsewhere, user: u}}]',
-      ].join('\n'),
-    )
+    const other = kubeconfigFor('elsewhere')
     const env = {KUBECONFIG: [controlPlane().adminKubeconfig, join(dir, 'missing'), other].join(':')}
     const r = await kctl(['plan', '-n', ns, '--now', NOW, '-o', 'json'], {env})
     expect(r.code, r.stderr).toBe(0)

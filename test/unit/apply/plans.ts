@@ -11,7 +11,7 @@ import type {
   UpdateStatusAction,
 } from '../../../src/model/plan.js'
 import {DEFAULT_FEATURE_GATES} from '../../../src/model/plan.js'
-import {summarize} from '../../../src/apply/saved-plan.js'
+import {summarize} from '../../../src/reconcile/planner.js'
 
 export const NOW = '2026-11-22T10:00:00Z'
 

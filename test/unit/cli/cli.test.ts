@@ -6,35 +6,10 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {parse} from 'yaml'
 
-import {kctl, NOW, ROOT} from './run-cli.js'
+import {calm, kctl, NOW, ROOT} from './run-cli.js'
 
 /** A ReplicaSet with one Ready pod and a status that already says so: nothing to do. */
-const IN_SYNC = `apiVersion: apps/v1
-kind: ReplicaSet
-metadata: {name: calm, namespace: default, uid: 11111111-0000-4000-8000-000000000001, resourceVersion: "5", generation: 1}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: calm}}
-  template:
-    metadata: {labels: {app: calm}}
-    spec: {containers: [{name: c, image: busybox}]}
-status: {replicas: 1, fullyLabeledReplicas: 1, readyReplicas: 1, availableReplicas: 1, terminatingReplicas: 0, observedGeneration: 1}
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: calm-b4x7z
-  namespace: default
-  uid: 11111111-0000-4000-8000-000000000002
-  resourceVersion: "4"
-  creationTimestamp: "2026-11-22T09:00:00Z"
-  labels: {app: calm}
-  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: calm, uid: 11111111-0000-4000-8000-000000000001, controller: true, blockOwnerDeletion: true}]
-spec: {nodeName: node-a, containers: [{name: c, image: busybox}]}
-status:
-  phase: Running
-  conditions: [{type: Ready, status: "True", lastTransitionTime: "2026-11-22T09:00:10Z"}]
-`
+const IN_SYNC = calm(1)
 
 const BROKEN_YAML = `apiVersion: apps/v1
 kind: ReplicaSet
