@@ -31,7 +31,8 @@ export function describeFailure(error: unknown): {code: number; line?: string} {
   }
   if (error instanceof Errors.CLIError) {
     // Flag parsing and unknown commands: oclif says exit 2, the contract says 1.
-    const message = error.message.split('\n').filter((l) => l.trim() !== '')
+    // oclif's multi-error messages start with a heading ("The following error occurred:").
+    const message = error.message.split('\n').filter((l) => l.trim() !== '' && !/^The following errors? occurred:?$/.test(l.trim()))
     const first = message[0] ?? 'invalid command line'
     const hint = /see more help with --help/i.test(error.message) ? '' : ' (see --help)'
     return {code: ExitCode.Error, line: `error: ${first.trim()}${hint}`}
