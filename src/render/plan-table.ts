@@ -4,7 +4,7 @@
 import {Chalk, type ChalkInstance} from 'chalk'
 
 import type {Action, ControllerPlan, CreateAction, ReconcilePlan, StatusView} from '../model/plan.js'
-import {deleteReasons, sameTie, tieSentence} from './reasons.js'
+import {deleteReasons, inOwnTie, sameTie, tieSentence} from './reasons.js'
 import {count, signed} from './words.js'
 
 export interface TableStyle {
@@ -37,7 +37,7 @@ function renderController(cp: ControllerPlan, plan: ReconcilePlan, c: ChalkInsta
         break
       }
       case 'delete': {
-        lines.push(c.red(`  - delete pod ${a.pod.padEnd(podWidth)}  because: ${deleteReasons(a, cp, plan.now)[0]}`))
+        lines.push(c.red(`  - delete pod ${a.pod.padEnd(podWidth)}  because: ${inOwnTie(a) ? 'a tie, see below' : deleteReasons(a, cp, plan.now)[0]}`))
         // One line per tie, after the last of its pods that this sync deletes.
         const tie = a.tie
         if (tie && tie.length > 1 && !actions.slice(i + 1).some((x) => x.type === 'delete' && sameTie(x.tie, tie))) {

@@ -176,6 +176,14 @@ describe('deleteReasons', () => {
     expect(deleteReasons(del('p', 'all'), controller('web', {desired: 0}), NOW)).toEqual(['desired 0, every active pod goes'])
   })
 
+  it('compared with a pod of its own tie, names no rule', () => {
+    const rs3 = controller('web', {desired: 1, actions: [del('p', 'created', {decidedAgainst: 'q', tie: ['p', 'q']})]})
+    expect(deleteReasons(rs3.actions[0] as never, rs3, NOW)).toEqual([
+      'no rule puts it ahead of kept pod q: a tie',
+      "upstream's order does not decide between p and q: the controller may delete either",
+    ])
+  })
+
   it('names the kept pod a rule decided against, and adds an invalid cost and the tie', () => {
     const rs2 = controller('web', {desired: 1, actions: [del('p', 'not-ready', {decidedAgainst: 'q', tie: ['p', 'r'], facts: facts({ready: false, invalidDeletionCost: '007'})})]})
     expect(deleteReasons(rs2.actions[0] as never, rs2, NOW)).toEqual([
