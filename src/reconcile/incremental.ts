@@ -14,114 +14,11 @@
 //   - any adoption: the contested-adoption warnings of every other controller adopting that pod.
 import type {Labels, PodView, Workload} from '../model/objects.js'
 import type {ControllerPlan, FeatureGates, PlannerOptions} from '../model/plan.js'
-import {byKindNamespaceName, contestedAdoptions, type PodLookup, planController, planningWorld} from './planner.js'
+import {addTo, PodIndex, removeFrom} from './pod-index.js'
+import {byKindNamespaceName, contestedAdoptions, planController, planningWorld} from './planner.js'
 import {controllerOf, isPodActive} from './pods.js'
 import {type CompiledSelector, compileLabelSelector, NOTHING, selectorMatches} from './selector.js'
 import {objectTime, seconds} from './time.js'
-
-const byName = (a: PodView, b: PodView) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
-
-/**
- * PodIndex's lookups over a pod set that changes: results are the same pods in the same (name)
- * order as PodIndex gives for the same set.
- */
-export class MutablePodIndex implements PodLookup {
-  /** namespace → name → pod. */
-  private readonly byNamespace = new Map<string, Map<string, PodView>>()
-  private readonly byController = new Map<string, Set<PodView>>()
-  private readonly orphansByNamespace = new Map<string, Set<PodView>>()
-  /** namespace → `key=value` → pods. */
-  private readonly byLabel = new Map<string, Map<string, Set<PodView>>>()
-  #size = 0
-
-  get size(): number {
-    return this.#size
-  }
-
-  get(namespace: string, name: string): PodView | undefined {
-    return this.byNamespace.get(namespace)?.get(name)
-  }
-
-  /** Adds a pod, replacing the one of the same namespace and name. */
-  set(pod: PodView): void {
-    const old = this.get(pod.namespace, pod.name)
-    if (old) this.delete(old)
-    let names = this.byNamespace.get(pod.namespace)
-    if (!names) this.byNamespace.set(pod.namespace, (names = new Map()))
-    names.set(pod.name, pod)
-    this.#size++
-    const ref = controllerOf(pod)
-    if (ref) addTo(this.byController, ref.uid, pod)
-    else addTo(this.orphansByNamespace, pod.namespace, pod)
-    let labels = this.byLabel.get(pod.namespace)
-    if (!labels) this.byLabel.set(pod.namespace, (labels = new Map()))
-    for (const key in pod.labels) addTo(labels, `${key}=${pod.labels[key]}`, pod)
-  }
-
-  /** Removes the pod of that namespace and name, if it is this very object's entry. */
-  delete(pod: PodView): void {
-    const names = this.byNamespace.get(pod.namespace)
-    const stored = names?.get(pod.name)
-    if (!names || !stored) return
-    names.delete(pod.name)
-    if (names.size === 0) this.byNamespace.delete(pod.namespace)
-    this.#size--
-    const ref = controllerOf(stored)
-    if (ref) removeFrom(this.byController, ref.uid, stored)
-    else removeFrom(this.orphansByNamespace, stored.namespace, stored)
-    const labels = this.byLabel.get(stored.namespace)
-    if (labels) {
-      for (const key in stored.labels) removeFrom(labels, `${key}=${stored.labels[key]}`, stored)
-      if (labels.size === 0) this.byLabel.delete(stored.namespace)
-    }
-  }
-
-  claimCandidates(namespace: string, controllerUid: string): PodView[] {
-    const out: PodView[] = []
-    for (const pod of this.byController.get(controllerUid) ?? []) if (pod.namespace === namespace) out.push(pod)
-    for (const pod of this.orphansByNamespace.get(namespace) ?? []) out.push(pod)
-    return out.sort(byName)
-  }
-
-  controlledByOthers(namespace: string, controllerUid: string, selector: CompiledSelector): PodView[] {
-    return this.matching(namespace, selector).filter((p) => {
-      const ref = controllerOf(p)
-      return ref !== undefined && ref.uid !== controllerUid
-    })
-  }
-
-  matching(namespace: string, selector: CompiledSelector): PodView[] {
-    if (selector.requirements === null) return []
-    let candidates: Iterable<PodView> = this.byNamespace.get(namespace)?.values() ?? []
-    let size = this.byNamespace.get(namespace)?.size ?? 0
-    const labels = this.byLabel.get(namespace)
-    for (const req of selector.requirements) {
-      if (req.operator !== 'In' || req.values.length !== 1) continue
-      const narrowed = labels?.get(`${req.key}=${req.values[0]}`)
-      if (!narrowed) return []
-      if (narrowed.size < size) {
-        candidates = narrowed
-        size = narrowed.size
-      }
-    }
-    const out: PodView[] = []
-    for (const pod of candidates) if (selectorMatches(selector, pod.labels)) out.push(pod)
-    return out.sort(byName)
-  }
-}
-
-function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  const set = map.get(key)
-  if (set) set.add(value)
-  else map.set(key, new Set([value]))
-}
-
-function removeFrom<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  const set = map.get(key)
-  if (!set) return
-  set.delete(value)
-  if (set.size === 0) map.delete(key)
-}
 
 /** `ReplicaSet/namespace/name`: how watch mode names a controller (the work queue's key). */
 export function controllerKey(w: {kind: string; namespace: string; name: string}): string {
@@ -166,7 +63,7 @@ interface NamespaceControllers {
  * `deleteWorkload`: each returns the keys of the controllers to plan again), then `plan(keys, now)`.
  */
 export class IncrementalPlanner {
-  readonly pods = new MutablePodIndex()
+  readonly pods = new PodIndex()
   private readonly entries = new Map<string, Entry>()
   private readonly keyByUid = new Map<string, string>()
   /** ReplicaSets by controller-owner UID (every one, planned or not), as planSnapshot groups them. */

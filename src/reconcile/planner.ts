@@ -42,7 +42,7 @@ export function planSnapshot(snapshot: Snapshot, options: PlannerOptions): Recon
   }
 }
 
-/** The pod lookups planning needs: PodIndex over a snapshot, or MutablePodIndex in watch mode. */
+/** The pod lookups planning needs (PodIndex: built once by planSnapshot, kept up to date in watch mode). */
 export interface PodLookup {
   claimCandidates(namespace: string, controllerUid: string): PodView[]
   controlledByOthers(namespace: string, controllerUid: string, selector: CompiledSelector): PodView[]

@@ -1,43 +1,79 @@
-// Lookups the planner needs many times over one snapshot: pods by namespace, by controller UID,
-// orphans by namespace, and pods by label — so planning 10,000 controllers over 150,000 pods
-// does not scan every pod per controller.
+// Lookups the planner needs many times over one set of pods.
 import type {PodView} from '../model/objects.js'
+import type {PodLookup} from './planner.js'
 import {controllerOf} from './pods.js'
 import {type CompiledSelector, selectorMatches} from './selector.js'
 
 const byName = (a: PodView, b: PodView) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
 
-export class PodIndex {
-  private readonly byNamespace = new Map<string, PodView[]>()
-  private readonly byController = new Map<string, PodView[]>()
-  private readonly orphansByNamespace = new Map<string, PodView[]>()
-  private readonly byLabel = new Map<string, Map<string, PodView[]>>()
+/**
+ * The pod lookups one sync needs, over a pod set that can change pod by pod (watch mode) or be
+ * built once (planSnapshot): by namespace and name, by controller UID, orphans by namespace, and by
+ * `key=value` label, so planning 10,000 controllers over 150,000 pods never scans every pod per
+ * controller. Results come sorted by name: the order the API server lists pods in.
+ */
+export class PodIndex implements PodLookup {
+  /** namespace → name → pod. */
+  private readonly byNamespace = new Map<string, Map<string, PodView>>()
+  private readonly byController = new Map<string, Set<PodView>>()
+  private readonly orphansByNamespace = new Map<string, Set<PodView>>()
+  /** namespace → `key=value` → pods. */
+  private readonly byLabel = new Map<string, Map<string, Set<PodView>>>()
+  #size = 0
 
-  /** Pods are kept sorted by name: the order the API server lists them in. */
-  constructor(pods: readonly PodView[]) {
-    for (const pod of [...pods].sort(byName)) {
-      push(this.byNamespace, pod.namespace, pod)
-      const ref = controllerOf(pod)
-      if (ref) push(this.byController, ref.uid, pod)
-      else push(this.orphansByNamespace, pod.namespace, pod)
+  constructor(pods: Iterable<PodView> = []) {
+    for (const pod of pods) this.set(pod)
+  }
+
+  get size(): number {
+    return this.#size
+  }
+
+  get(namespace: string, name: string): PodView | undefined {
+    return this.byNamespace.get(namespace)?.get(name)
+  }
+
+  /** Adds a pod, replacing the one of the same namespace and name. */
+  set(pod: PodView): void {
+    const old = this.get(pod.namespace, pod.name)
+    if (old) this.delete(old)
+    let names = this.byNamespace.get(pod.namespace)
+    if (!names) this.byNamespace.set(pod.namespace, (names = new Map()))
+    names.set(pod.name, pod)
+    this.#size++
+    const ref = controllerOf(pod)
+    if (ref) addTo(this.byController, ref.uid, pod)
+    else addTo(this.orphansByNamespace, pod.namespace, pod)
+    let labels = this.byLabel.get(pod.namespace)
+    if (!labels) this.byLabel.set(pod.namespace, (labels = new Map()))
+    for (const key in pod.labels) addTo(labels, `${key}=${pod.labels[key]}`, pod)
+  }
+
+  /** Removes the pod of that namespace and name, if it is this very object's entry. */
+  delete(pod: PodView): void {
+    const names = this.byNamespace.get(pod.namespace)
+    const stored = names?.get(pod.name)
+    if (!names || !stored) return
+    names.delete(pod.name)
+    if (names.size === 0) this.byNamespace.delete(pod.namespace)
+    this.#size--
+    const ref = controllerOf(stored)
+    if (ref) removeFrom(this.byController, ref.uid, stored)
+    else removeFrom(this.orphansByNamespace, stored.namespace, stored)
+    const labels = this.byLabel.get(stored.namespace)
+    if (labels) {
+      for (const key in stored.labels) removeFrom(labels, `${key}=${stored.labels[key]}`, stored)
+      if (labels.size === 0) this.byLabel.delete(stored.namespace)
     }
   }
 
-  inNamespace(namespace: string): readonly PodView[] {
-    return this.byNamespace.get(namespace) ?? []
-  }
-
-  /**
-   * The pods a controller's claim can touch: the ones it controls plus the namespace's orphans
-   * (what the 1.34+ controller lists; pods controlled by others would be ignored anyway).
-   */
   claimCandidates(namespace: string, controllerUid: string): PodView[] {
-    const owned = (this.byController.get(controllerUid) ?? []).filter((p) => p.namespace === namespace)
-    const orphans = this.orphansByNamespace.get(namespace) ?? []
-    return merge(owned, orphans)
+    const out: PodView[] = []
+    for (const pod of this.byController.get(controllerUid) ?? []) if (pod.namespace === namespace) out.push(pod)
+    for (const pod of this.orphansByNamespace.get(namespace) ?? []) out.push(pod)
+    return out.sort(byName)
   }
 
-  /** Pods of the namespace controlled by someone else whose labels match (overlap warnings). */
   controlledByOthers(namespace: string, controllerUid: string, selector: CompiledSelector): PodView[] {
     return this.matching(namespace, selector).filter((p) => {
       const ref = controllerOf(p)
@@ -45,45 +81,36 @@ export class PodIndex {
     })
   }
 
-  /** podLister.Pods(ns).List(selector), using a label index when the selector has an equality. */
   matching(namespace: string, selector: CompiledSelector): PodView[] {
     if (selector.requirements === null) return []
-    let candidates = this.inNamespace(namespace)
+    let candidates: Iterable<PodView> = this.byNamespace.get(namespace)?.values() ?? []
+    let size = this.byNamespace.get(namespace)?.size ?? 0
+    const labels = this.byLabel.get(namespace)
     for (const req of selector.requirements) {
       if (req.operator !== 'In' || req.values.length !== 1) continue
-      const narrowed = this.labelIndex(namespace).get(`${req.key}=${req.values[0]}`) ?? []
-      if (narrowed.length < candidates.length) candidates = narrowed
-    }
-    return candidates.filter((p) => selectorMatches(selector, p.labels))
-  }
-
-  private labelIndex(namespace: string): Map<string, PodView[]> {
-    let index = this.byLabel.get(namespace)
-    if (!index) {
-      index = new Map()
-      for (const pod of this.inNamespace(namespace)) {
-        for (const [key, value] of Object.entries(pod.labels)) push(index, `${key}=${value}`, pod)
+      const narrowed = labels?.get(`${req.key}=${req.values[0]}`)
+      if (!narrowed) return []
+      if (narrowed.size < size) {
+        candidates = narrowed
+        size = narrowed.size
       }
-      this.byLabel.set(namespace, index)
     }
-    return index
+    const out: PodView[] = []
+    for (const pod of candidates) if (selectorMatches(selector, pod.labels)) out.push(pod)
+    return out.sort(byName)
   }
 }
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key)
-  if (list) list.push(value)
-  else map.set(key, [value])
+export function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+  const set = map.get(key)
+  if (set) set.add(value)
+  else map.set(key, new Set([value]))
 }
 
-/** Merges two name-sorted lists. */
-function merge(a: readonly PodView[], b: readonly PodView[]): PodView[] {
-  const out: PodView[] = []
-  let i = 0
-  let j = 0
-  while (i < a.length || j < b.length) {
-    if (j >= b.length || (i < a.length && byName(a[i], b[j]) <= 0)) out.push(a[i++])
-    else out.push(b[j++])
-  }
-  return out
+export function removeFrom<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+  const set = map.get(key)
+  if (!set) return
+  set.delete(value)
+  if (set.size === 0) map.delete(key)
 }
+
