@@ -11,18 +11,9 @@
 import {mkdirSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-export const CHECK_DEFAULTS = {apps: 10_000, namespaces: 50, seed: 20261122}
+import {prng} from './generate.mjs'
 
-function prng(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+export const CHECK_DEFAULTS = {apps: 10_000, namespaces: 50, seed: 20261122}
 
 const TIERS = ['web', 'api', 'worker']
 

@@ -13,7 +13,7 @@ import {join} from 'node:path'
 export const DEFAULTS = {replicaSets: 10_000, pods: 150_000, seed: 20261122}
 
 /** mulberry32: small, fast, good enough for test data. */
-function prng(seed) {
+export function prng(seed) {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0

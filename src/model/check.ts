@@ -67,20 +67,8 @@ export interface EffectiveRule extends RuleInfo {
   configuredSeverity?: Severity
 }
 
-/** Another place a finding refers to: the other controller of an overlap, the first copy of a duplicate. */
+/** A place in the input, the object there, and what is said of it. */
 export interface RelatedLocation {
-  file: string
-  line: number
-  column: number
-  kind: string
-  namespace: string
-  name: string
-  message: string
-}
-
-export interface Finding {
-  rule: RuleId
-  severity: Severity
   file: string
   /** 1-based, of the field itself (the offending key or value), not of the document. */
   line: number
@@ -91,6 +79,12 @@ export interface Finding {
   namespace: string
   name: string
   message: string
+}
+
+/** A finding at its place; `related` are the other places it refers to (the other controller of an overlap, the first copy of a duplicate). */
+export interface Finding extends RelatedLocation {
+  rule: RuleId
+  severity: Severity
   /** The field the finding is about, e.g. `spec.selector.matchLabels.app`; absent for parse errors. */
   field?: string
   related?: RelatedLocation[]
