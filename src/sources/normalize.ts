@@ -836,11 +836,15 @@ export class Ctx {
       this.fail(path, `expected a mapping of strings, got ${describe(v)}`)
       return EMPTY
     }
+    let nulls: Record<string, string> | undefined
     for (const key in v) {
       const value = v[key]
-      if (typeof value !== 'string') this.fail([...path, key], `expected a string, got ${describe(value)}`, typeHint(value))
+      if (value === null) (nulls ??= {})[key] = ''
+      else if (typeof value !== 'string') this.fail([...path, key], `expected a string, got ${describe(value)}`, typeHint(value))
     }
-    return v as Labels
+    // `app:` with no value is null in YAML; the API server decodes null into a map[string]string
+    // entry as the empty string, so the label exists with value "".
+    return nulls ? {...(v as Labels), ...nulls} : (v as Labels)
   }
 
   /** Labels: a string map whose keys and values are valid label keys and values. */

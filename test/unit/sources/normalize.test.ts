@@ -285,3 +285,28 @@ describe('timestamps (metav1.Time: time.Parse with RFC 3339)', () => {
     expect(snap.pods[0].creationTimestamp).toBe('2026-11-22T12:00:00.5+02:00')
   })
 })
+
+describe('label and annotation values written without a value (`app:`)', () => {
+  it('are the empty string, as the API server decodes null into a map[string]string', async () => {
+    const file = fixture(
+      'null-values.yaml',
+      `apiVersion: apps/v1
+kind: ReplicaSet
+metadata:
+  name: web
+  labels: {app: , tier: web}
+  annotations:
+    note:
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web, canary: }}
+    spec: {containers: [{name: c, image: nginx}]}
+`,
+    )
+    const [rs] = (await read([file])).workloads
+    expect(rs.labels).toEqual({app: '', tier: 'web'})
+    expect(rs.annotations).toEqual({note: ''})
+    expect(rs.template.labels).toEqual({app: 'web', canary: ''})
+  })
+})
