@@ -18,32 +18,102 @@ interface Ctrl extends Pinned {
   reqs: SourcedRequirement[]
 }
 
+/** One distinct set of pod labels in a namespace, and every object that carries it. */
 interface LabelSet {
   labels: Labels
-  /** The object whose template (or, for a Pod, own labels) these are. */
-  source: CheckObject
+  key: string
+  /** Controllers whose template carries these labels. */
+  templates: CheckObject[]
+  pods: CheckObject[]
 }
 
 export function overlapDrafts(objects: readonly CheckObject[]): Draft[] {
-  const byNamespace = new Map<string, {ctrls: Ctrl[]; labelSets: LabelSet[]}>()
+  const byNamespace = new Map<string, {ctrls: Ctrl[]; labelSets: Map<string, LabelSet>}>()
   const ns = (name: string) => {
     let g = byNamespace.get(name)
-    if (!g) byNamespace.set(name, (g = {ctrls: [], labelSets: []}))
+    if (!g) byNamespace.set(name, (g = {ctrls: [], labelSets: new Map()}))
     return g
   }
   for (const obj of objects) {
     const s = obj.controller?.selector
     if (s?.state === 'ok' && s.requirements.length > 0) ns(obj.namespace).ctrls.push({obj, reqs: s.requirements, pins: pinnedValues(s.requirements)})
-    if (obj.podLabels && Object.keys(obj.podLabels).length > 0) ns(obj.namespace).labelSets.push({labels: obj.podLabels, source: obj})
+    if (obj.podLabels && Object.keys(obj.podLabels).length > 0) addLabelSet(ns(obj.namespace).labelSets, obj)
   }
   const drafts: Draft[] = []
   for (const [, {ctrls, labelSets}] of [...byNamespace].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
-    if (ctrls.length >= 2) drafts.push(...namespaceOverlaps(ctrls, labelSets))
+    if (ctrls.length < 2) continue
+    for (const d of namespaceOverlaps(ctrls, [...labelSets.values()])) drafts.push(d)
   }
   return drafts
 }
 
-function namespaceOverlaps(ctrls: Ctrl[], labelSets: LabelSet[]): Draft[] {
+/** The same labels written many times (copies of one template, pods of one controller) are matched once. */
+function addLabelSet(sets: Map<string, LabelSet>, obj: CheckObject): void {
+  const key = labelsKey(obj.podLabels!)
+  let set = sets.get(key)
+  if (!set) sets.set(key, (set = {labels: obj.podLabels!, key, templates: [], pods: []}))
+  ;(obj.kind === 'Pod' ? set.pods : set.templates).push(obj)
+}
+
+const labelsKey = (labels: Labels) =>
+  Object.keys(labels)
+    .sort()
+    .map((k) => `${k}=${labels[k]}`)
+    .join(',')
+
+/** Selectors written alike (same requirements, in any order) select the same pods. */
+const selectorKey = (reqs: readonly SourcedRequirement[]) =>
+  reqs
+    .map((r) => `${r.key} ${r.operator} ${[...(r.values ?? [])].sort().join(',')}`)
+    .sort()
+    .join(';')
+
+/**
+ * Controllers are first grouped by selector: members of one group overlap each other by
+ * definition, so each later member gets one finding naming the first, which keeps the report (and
+ * the work) linear when many objects share a selector. Pairs of different selectors are then
+ * found among the groups' first members only.
+ */
+function namespaceOverlaps(all: Ctrl[], labelSets: LabelSet[]): Draft[] {
+  const groups = new Map<string, Ctrl[]>()
+  for (const c of all) {
+    const key = selectorKey(c.reqs)
+    const group = groups.get(key)
+    if (group) group.push(c)
+    else groups.set(key, [c])
+  }
+  const drafts: Draft[] = []
+  const ctrls: Ctrl[] = []
+  for (const group of groups.values()) {
+    ctrls.push(group[0])
+    sameSelectorDrafts(group, labelSets, drafts)
+  }
+  if (ctrls.length >= 2) pairDrafts(ctrls, labelSets, groups, drafts)
+  return drafts
+}
+
+function sameSelectorDrafts(group: Ctrl[], labelSets: LabelSet[], drafts: Draft[]): void {
+  const first = group[0]
+  const others = group.filter((c, i) => i > 0 && !related(first.obj, c.obj))
+  if (others.length === 0) return
+  const labels = intersection(first.reqs, first.reqs, [first.obj.podLabels ?? {}])
+  if (!labels) return // a selector nothing satisfies overlaps nothing
+  const pods = labelSets.reduce((n, set) => n + (matchesAll(first.reqs, set.labels) ? set.pods.length : 0), 0)
+  const shared = others.length + 1 > 2 ? `; ${others.length + 1} controllers in this namespace have this selector` : ''
+  const podWords = pods > 0 ? `; ${pods === 1 ? '1 pod in the input matches' : `${pods} pods in the input match`} it` : ''
+  for (const c of others) {
+    drafts.push({
+      rule: 'overlapping-selectors',
+      message: `selector is the same as the selector of ${describeObject(first.obj)}${first.obj.src.file === c.obj.src.file ? '' : ` (${first.obj.src.file})`}${shared}${podWords}; the controllers would fight over every pod either creates`,
+      subject: c.obj,
+      ...selectorAnchor(c.obj),
+      related: [{object: first.obj, ...selectorAnchor(first.obj), message: `the selector of ${describeObject(first.obj)}`}],
+      also: [first.obj],
+    })
+  }
+}
+
+function pairDrafts(ctrls: Ctrl[], labelSets: LabelSet[], groups: Map<string, Ctrl[]>, drafts: Draft[]): void {
   const n = ctrls.length
   const pairKey = (i: number, j: number) => i * n + j
   const candidates = new Set<number>()
@@ -81,7 +151,7 @@ function namespaceOverlaps(ctrls: Ctrl[], labelSets: LabelSet[]): Draft[] {
       list.push(i)
     }
   })
-  const evidence = new Map<number, LabelSet>()
+  const evidence = new Map<number, Evidence>()
   const podsMatching = new Map<number, number>()
   for (const set of labelSets) {
     const matched = new Set<number>()
@@ -95,15 +165,16 @@ function namespaceOverlaps(ctrls: Ctrl[], labelSets: LabelSet[]): Draft[] {
       for (let y = x + 1; y < list.length; y++) {
         const key = pairKey(list[x], list[y])
         candidates.add(key)
-        if (set.source.kind === 'Pod') podsMatching.set(key, (podsMatching.get(key) ?? 0) + 1)
+        if (set.pods.length > 0) podsMatching.set(key, (podsMatching.get(key) ?? 0) + set.pods.length)
+        const best = bestEvidence(set, ctrls[list[x]], ctrls[list[y]])
         const known = evidence.get(key)
         // Prefer a template over a pod, and a template of one of the two controllers.
-        if (!known || rank(set, ctrls[list[x]], ctrls[list[y]]) < rank(known, ctrls[list[x]], ctrls[list[y]])) evidence.set(key, set)
+        if (!known || best.rank < known.rank) evidence.set(key, best)
       }
     }
   }
 
-  const pairs: Array<{i: number; j: number; key: number; labels: Labels; seen?: LabelSet}> = []
+  const pairs: Array<{i: number; j: number; key: number; labels: Labels; seen?: Evidence}> = []
   const degree = new Array<number>(n).fill(0)
   for (const key of [...candidates].sort((a, b) => a - b)) {
     const i = Math.floor(key / n)
@@ -116,7 +187,6 @@ function namespaceOverlaps(ctrls: Ctrl[], labelSets: LabelSet[]): Draft[] {
     degree[i]++
     degree[j]++
   }
-  const drafts: Draft[] = []
   for (const {i, j, key, labels, seen} of pairs) {
     // The report goes on the controller that overlaps more others (a broad selector is where the
     // fix is), else on the later of the two in input order; it names the other one.
@@ -129,24 +199,36 @@ function namespaceOverlaps(ctrls: Ctrl[], labelSets: LabelSet[]): Draft[] {
     const pods = podsMatching.get(key) ?? 0
     const others = seen?.source.kind === 'Pod' ? pods - 1 : pods
     const podWords = others > 0 ? `; ${pods === 1 ? '1 pod in the input matches' : `${pods} pods in the input match`} both` : ''
+    const alike = groups.get(selectorKey(a.reqs))!.length - 1
+    const alikeWords = alike > 0 ? ` (and ${alike} more with the same selector)` : ''
     drafts.push({
       rule: 'overlapping-selectors',
-      message: `selector overlaps the selector of ${describeObject(a.obj)}${a.obj.src.file === b.obj.src.file ? '' : ` (${a.obj.src.file})`}: ${how}${podWords}; the two controllers would fight over such pods`,
+      message: `selector overlaps the selector of ${describeObject(a.obj)}${a.obj.src.file === b.obj.src.file ? '' : ` (${a.obj.src.file})`}${alikeWords}: ${how}${podWords}; the two controllers would fight over such pods`,
       subject: b.obj,
       ...selectorAnchor(b.obj),
       related: [{object: a.obj, ...selectorAnchor(a.obj), message: `the selector of ${describeObject(a.obj)}`}],
       also: [a.obj],
     })
   }
-  return drafts
 }
 
-function rank(set: LabelSet, a: Ctrl, b: Ctrl): number {
-  if (set.source === a.obj || set.source === b.obj) return 0
-  return set.source.kind === 'Pod' ? 2 : 1
+interface Evidence {
+  labels: Labels
+  /** The template (or pod) that carries the labels. */
+  source: CheckObject
+  /** 0: a template of one of the two controllers, 1: another template, 2: a pod. */
+  rank: number
 }
 
-function evidenceWords(set: LabelSet, subject: CheckObject): string {
+function bestEvidence(set: LabelSet, a: Ctrl, b: Ctrl): Evidence {
+  for (const own of [a.obj, b.obj]) {
+    if (own.podLabels && labelsKey(own.podLabels) === set.key && set.templates.includes(own)) return {labels: set.labels, source: own, rank: 0}
+  }
+  if (set.templates.length > 0) return {labels: set.labels, source: set.templates[0], rank: 1}
+  return {labels: set.labels, source: set.pods[0], rank: 2}
+}
+
+function evidenceWords(set: Evidence, subject: CheckObject): string {
   if (set.source.kind === 'Pod') return `pod ${set.source.name} (${formatLabels(set.labels)}) matches both`
   const whose = set.source === subject ? 'its own pods' : `the pods of ${describeObject(set.source)}`
   return `${whose} (${formatLabels(set.labels)}) match both`

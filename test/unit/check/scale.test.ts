@@ -1,0 +1,62 @@
+// Many objects sharing labels: the report stays one finding per object, and the work no longer
+// grows with the number of pairs (500 Deployments with one selector once ended in a stack overflow).
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {afterAll, describe, expect, it} from 'vitest'
+
+import {check, ofRule} from './helpers.js'
+
+const tmp = mkdtempSync(join(tmpdir(), 'kctl-check-scale-'))
+afterAll(() => rmSync(tmp, {recursive: true, force: true}))
+
+const deployment = (name: string, selector: string, labels = selector) => `---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ${name}}
+spec:
+  selector: {matchLabels: {${selector}}}
+  template:
+    metadata: {labels: {${labels}}}
+    spec: {containers: [{name: c, image: nginx:1.27}]}
+`
+
+function write(name: string, docs: string[]): string {
+  const file = join(tmp, name)
+  writeFileSync(file, docs.join(''))
+  return file
+}
+
+describe('overlapping-selectors on many objects with one selector', () => {
+  it('reports each later controller once, naming the first, however many share the selector', async () => {
+    const n = 600
+    const docs = Array.from({length: n}, (_, i) => deployment(`web-${i}`, 'app: web'))
+    const found = ofRule(await check([write('same.yaml', docs)]), 'overlapping-selectors')
+    expect(found).toHaveLength(n - 1)
+    expect(found.map((f) => f.name)).toEqual(Array.from({length: n - 1}, (_, i) => `web-${i + 1}`))
+    expect(found[0].message).toContain('selector is the same as the selector of Deployment default/web-0')
+    expect(found[0].message).toContain(`${n} controllers in this namespace have this selector`)
+    expect(found.every((f) => f.related?.[0]?.name === 'web-0')).toBe(true)
+  })
+
+  it('pairs different selectors once, through the first of each group', async () => {
+    // 300 with app=web, 300 with app=web,track=canary: one pair between the groups, plus the
+    // same-selector findings inside each group.
+    const docs = [
+      ...Array.from({length: 300}, (_, i) => deployment(`stable-${i}`, 'app: web')),
+      ...Array.from({length: 300}, (_, i) => deployment(`canary-${i}`, 'app: web, track: canary')),
+    ]
+    const found = ofRule(await check([write('two.yaml', docs)]), 'overlapping-selectors')
+    const pairs = found.filter((f) => f.message.startsWith('selector overlaps'))
+    expect(pairs).toHaveLength(1)
+    expect(pairs[0].message).toContain('(and 299 more with the same selector)')
+    expect(found).toHaveLength(299 + 299 + 1)
+  })
+
+  it('ignores copies of one object (duplicate-object says so)', async () => {
+    const docs = Array.from({length: 400}, () => deployment('web', 'app: web'))
+    const found = ofRule(await check([write('copies.yaml', docs)]), 'overlapping-selectors')
+    expect(found).toEqual([])
+  })
+})
