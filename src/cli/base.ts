@@ -3,6 +3,7 @@
 import {Command, Flags} from '@oclif/core'
 import chalk from 'chalk'
 
+import type {ApplySetMode} from '../sources/layout.js'
 import {ExitCode} from './exit-codes.js'
 
 export type OutputFormat = 'table' | 'json' | 'yaml'
@@ -61,6 +62,9 @@ export abstract class BaseCommand extends Command {
 /** The source and planning flags as the services take them. */
 export function sourceRequest(flags: {
   filename?: string[]
+  kustomize?: string
+  'apply-set'?: string
+  'allow-empty'?: boolean
   kubeconfig?: string
   context?: string
   namespace?: string
@@ -72,6 +76,9 @@ export function sourceRequest(flags: {
 }) {
   return {
     filename: flags.filename,
+    kustomize: flags.kustomize,
+    applySet: flags['apply-set'] as ApplySetMode | undefined,
+    allowEmpty: flags['allow-empty'],
     kubeconfig: flags.kubeconfig,
     context: flags.context,
     namespace: flags.namespace,

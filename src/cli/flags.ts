@@ -8,6 +8,18 @@ export const sourceFlags = {
     summary: 'YAML/JSON file, directory (recursive) or - for stdin; repeatable. Without it, the live cluster is read.',
     helpGroup: 'SOURCE',
   }),
+  kustomize: Flags.string({
+    char: 'k',
+    summary: 'Render this kustomization directory (with kustomize, or kubectl kustomize) and read the result.',
+    helpGroup: 'SOURCE',
+  }),
+  'apply-set': Flags.string({
+    summary: 'What -f reads as applied together: dir (each kustomize root apart, the rest as one), file, or all.',
+    options: ['dir', 'file', 'all'],
+    default: 'dir',
+    helpGroup: 'SOURCE',
+  }),
+  'allow-empty': Flags.boolean({summary: 'Succeed when -f or -k yields no object at all (otherwise an error).', helpGroup: 'SOURCE'}),
   kubeconfig: Flags.string({summary: 'Path to the kubeconfig file (as kubectl).', helpGroup: 'SOURCE'}),
   context: Flags.string({summary: 'The kubeconfig context to use (as kubectl).', helpGroup: 'SOURCE'}),
   namespace: Flags.string({char: 'n', summary: 'Namespace (default: the context\'s, or "default").', helpGroup: 'SOURCE'}),

@@ -108,6 +108,8 @@ export interface ControllerPlan {
   warnings: string[]
   /** True when this sync would neither create, delete, adopt, release nor write status. */
   inSync: boolean
+  /** The apply set (a kustomize root) it was read in, when the input held several (fixtures only). */
+  applySet?: string
 }
 
 export interface PlanSummary {

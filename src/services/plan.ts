@@ -1,8 +1,8 @@
 // `plan` (and `list`): read the world once, plan one sync of every controller in it.
 import type {ReconcilePlan} from '../model/plan.js'
-import {planSnapshot} from '../reconcile/planner.js'
+import {byKindNamespaceName, planSnapshot, summarize} from '../reconcile/planner.js'
 import {gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
-import {readSnapshot, type SourceRequest} from './snapshot.js'
+import {readSnapshots, type SourceRequest} from './snapshot.js'
 
 export interface PlanRequest extends SourceRequest {
   /** --now, RFC 3339; absent: the real clock, read after the objects are. */
@@ -20,8 +20,23 @@ export async function computePlan(req: PlanRequest): Promise<ReconcilePlan> {
   const featureGates = parseFeatureGates(req.featureGates)
   const fixedNow = req.now === undefined ? undefined : resolveNow(req.now)
   for (const w of gateWarnings(featureGates)) req.onWarning?.(w)
-  const snapshot = await readSnapshot(req)
+  const sets = await readSnapshots({...req, onNote: req.onNote ?? req.onWarning})
   // Like the controller, take "now" once per sync, after the informer caches are read.
   const now = fixedNow ?? resolveNow(undefined, req.clock)
-  return planSnapshot(snapshot, plannerOptions(now, featureGates))
+  const options = plannerOptions(now, featureGates)
+  if (sets.length === 1) return planSnapshot(sets[0].snapshot, options)
+  return mergeApplySets(sets.map(({applySet, snapshot}) => ({applySet, plan: planSnapshot(snapshot, options)})))
+}
+
+/**
+ * Apply sets are planned apart (what is never applied together never meets) and reported in one
+ * plan, each controller tagged with its set.
+ */
+function mergeApplySets(parts: Array<{applySet: string; plan: ReconcilePlan}>): ReconcilePlan {
+  const controllers = parts
+    .flatMap(({applySet, plan}) => plan.controllers.map((c) => ({...c, applySet})))
+    .sort((a, b) => byKindNamespaceName(a, b) || (a.applySet < b.applySet ? -1 : a.applySet > b.applySet ? 1 : 0))
+  const ignored: Record<string, number> = {}
+  for (const {plan} of parts) for (const [k, n] of Object.entries(plan.ignored)) ignored[k] = (ignored[k] ?? 0) + n
+  return {...parts[0].plan, controllers, summary: summarize(controllers), ignored}
 }

@@ -25,7 +25,7 @@ import {load as loadYaml, type YAMLException} from 'js-yaml'
 
 import {UserError} from '../errors.js'
 import type {Origin} from '../model/objects.js'
-import {expandPaths, formatOf, SourceFile, STDIN_NAME} from './files.js'
+import {expandPaths, formatOf, SourceFile, STDIN_NAME, type ExpandOptions} from './files.js'
 import {linePos, locateInJson, locateInYaml, type Path} from './locate.js'
 import {FALLBACK, parseBlockYaml} from './fastyaml.js'
 import {KUBE_YAML_SCHEMA} from './yaml11.js'
@@ -68,6 +68,23 @@ export class Locator {
 
   get format(): 'yaml' | 'json' {
     return this.chunk.file.format
+  }
+
+  /** The apply set of the input the object is in (layout.ts). */
+  get applySet(): string {
+    return this.chunk.file.applySet
+  }
+
+  /**
+   * The object parsed again from its text, managedFields and all: for the rare comparison that
+   * needs a whole object after its parsed form is gone (are two copies identical?).
+   */
+  reread(): unknown {
+    const {chunk} = this
+    if (chunk.file.format === 'json' && chunk.skip > 0) return undefined // a value inside a JSON stream: not worth a second scanner
+    let value: unknown = chunk.file.format === 'json' ? JSON.parse(chunk.text()) : parseYamlText(chunk.text())
+    for (const step of this.inner) value = isMapping(value) || Array.isArray(value) ? (value as Record<string | number, unknown>)[step] : undefined
+    return value
   }
 
   /** The object's own position: its first key (YAML) or its opening brace (JSON). */
@@ -120,7 +137,7 @@ export class SourceObject {
   }
 }
 
-export interface OpenOptions {
+export interface OpenOptions extends ExpandOptions {
   /** Reads all of stdin, for `-f -`. */
   readStdin?: () => Promise<string>
 }
@@ -128,14 +145,17 @@ export interface OpenOptions {
 /** Expands -f values into inputs (reading stdin if `-` is among them). Files are read later. */
 export async function openSources(paths: readonly string[], opts: OpenOptions = {}): Promise<SourceFile[]> {
   const files: SourceFile[] = []
-  for (const entry of expandPaths(paths)) {
+  for (const entry of expandPaths(paths, opts)) {
+    let file: SourceFile
     if (entry.fsPath === undefined) {
       if (!opts.readStdin) throw new UserError('"-f -" needs standard input, which is not available here')
       const data = Buffer.from(await opts.readStdin(), 'utf8')
-      files.push(new SourceFile(STDIN_NAME, undefined, sniffFormat(data), data))
+      file = new SourceFile(STDIN_NAME, undefined, sniffFormat(data), data)
     } else {
-      files.push(new SourceFile(entry.name, entry.fsPath, formatOf(entry.name)))
+      file = new SourceFile(entry.name, entry.fsPath, formatOf(entry.name))
     }
+    file.applySet = entry.applySet
+    files.push(file)
   }
   return files
 }

@@ -2,9 +2,10 @@
 // as bytes; nothing keeps a file's text after it has been parsed. When a position is needed later
 // (an error message, `kctl check`), the file is read again and only the part needed is decoded.
 import {closeSync, openSync, readdirSync, readFileSync, readSync, statSync} from 'node:fs'
-import {extname, join} from 'node:path'
+import {basename, dirname, extname, join, normalize} from 'node:path'
 
 import {UserError} from '../errors.js'
+import {applySetOf, dirLayout, KUSTOMIZATION_FILES, SHARED_SET, type ApplySetMode, type Skipped} from './layout.js'
 
 export type SourceFormat = 'yaml' | 'json'
 
@@ -17,6 +18,8 @@ export class SourceFile {
   #lines?: Map<number, number>
   /** Byte offsets where chunks (documents, list items) start. */
   readonly chunkStarts: number[] = []
+  /** The apply set this input belongs to (layout.ts); one shared set unless -f found kustomize roots. */
+  applySet = SHARED_SET
 
   constructor(
     /** As the user sees it: the -f value, joined with the relative path for directory entries. */
@@ -100,19 +103,35 @@ export function formatOf(name: string): SourceFormat {
   return extname(name).toLowerCase() === '.json' ? 'json' : 'yaml'
 }
 
+/** A file to read, as -f named it or a directory walk found it. */
+export interface PathEntry {
+  name: string
+  fsPath?: string
+  /** The apply set it belongs to (layout.ts). */
+  applySet: string
+}
+
+export interface ExpandOptions {
+  applySet?: ApplySetMode
+  /** Collects what a directory walk passed over (kustomizations, Helm charts). */
+  skipped?: Skipped[]
+}
+
 /**
  * Expands -f values into files, in order: a file as given (whatever its extension); a directory
  * recursively, keeping `*.yaml`, `*.yml` and `*.json`, entries sorted by name at every level (the
- * order of Go's filepath.Walk, which kubectl uses); `-` as stdin (at most once).
+ * order of Go's filepath.Walk, which kubectl uses), less what layout.ts says is not an object;
+ * `-` as stdin (at most once).
  */
-export function expandPaths(paths: readonly string[]): Array<{name: string; fsPath?: string}> {
-  const out: Array<{name: string; fsPath?: string}> = []
+export function expandPaths(paths: readonly string[], opts: ExpandOptions = {}): PathEntry[] {
+  const mode = opts.applySet ?? 'dir'
+  const out: PathEntry[] = []
   let stdin = false
   for (const p of paths) {
     if (p === '-') {
       if (stdin) throw new UserError('"-f -" (stdin) can be given only once')
       stdin = true
-      out.push({name: STDIN_NAME})
+      out.push({name: STDIN_NAME, applySet: applySetOf(mode, STDIN_NAME, undefined)})
       continue
     }
     if (p === '') throw new UserError('empty -f value', {hint: 'pass a file, a directory or -'})
@@ -122,13 +141,27 @@ export function expandPaths(paths: readonly string[]): Array<{name: string; fsPa
     } catch {
       // Reported when it is read, in input order (and per input, for `kctl check`).
     }
-    if (isDir) walk(p, out)
-    else out.push({name: p, fsPath: p})
+    if (isDir) walk(p, out, {mode, skipped: opts.skipped ?? [], root: undefined, notObjects: new Set()})
+    else {
+      if (KUSTOMIZATION_FILES.includes(basename(p))) {
+        throw new UserError('is a kustomization, not a manifest', {origin: {file: p, line: 1, column: 1}, hint: `render it with -k ${dirname(p)}`})
+      }
+      out.push({name: p, fsPath: p, applySet: applySetOf(mode, p, undefined)})
+    }
   }
   return out
 }
 
-function walk(dir: string, out: Array<{name: string; fsPath?: string}>): void {
+interface Walk {
+  mode: ApplySetMode
+  skipped: Skipped[]
+  /** The innermost kustomize root above this directory. */
+  root: string | undefined
+  /** Files that the kustomizations seen so far name as patches or generator inputs. */
+  notObjects: Set<string>
+}
+
+function walk(dir: string, out: PathEntry[], w: Walk): void {
   let entries
   try {
     entries = readdirSync(dir, {withFileTypes: true})
@@ -136,7 +169,15 @@ function walk(dir: string, out: Array<{name: string; fsPath?: string}>): void {
     throw fileError(dir, error)
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  const layout = dirLayout(dir, entries.map((e) => e.name))
+  for (const f of layout.notObjects) w.notObjects.add(f)
+  if (layout.helmChart) {
+    w.skipped.push({name: dir, reason: 'helm-chart'})
+    return
+  }
+  const here: Walk = layout.kustomizeRoot ? {...w, root: dir} : w
   for (const entry of entries) {
+    if (entry.name.startsWith('.')) continue // .git, .github: never manifests
     const full = join(dir, entry.name)
     let isDir = entry.isDirectory()
     let isFile = entry.isFile()
@@ -150,7 +191,11 @@ function walk(dir: string, out: Array<{name: string; fsPath?: string}>): void {
         continue // a dangling link
       }
     }
-    if (isDir) walk(full, out)
-    else if (isFile && EXTENSIONS.has(extname(entry.name).toLowerCase())) out.push({name: full, fsPath: full})
+    if (isDir) walk(full, out, here)
+    else if (isFile && KUSTOMIZATION_FILES.includes(entry.name)) w.skipped.push({name: full, reason: 'kustomization'})
+    else if (isFile && EXTENSIONS.has(extname(entry.name).toLowerCase())) {
+      if (w.notObjects.has(normalize(full))) w.skipped.push({name: full, reason: 'kustomize-input'})
+      else out.push({name: full, fsPath: full, applySet: applySetOf(w.mode, full, here.root)})
+    }
   }
 }

@@ -3,6 +3,8 @@
 // (pkg/apis/apps/v1/defaults.go, pkg/apis/core/v1/defaults.go). ReplicationControllers are turned
 // into the ReplicaSet shape once, here (pkg/controller/replication/conversion.go).
 import {createHash} from 'node:crypto'
+import {isDeepStrictEqual} from 'node:util'
+
 
 import {UserError} from '../errors.js'
 import type {
@@ -281,8 +283,7 @@ export class Normalizer {
     if (!known || (group !== known.group && !RETIRED_GROUPS[kind]?.includes(group))) {
       // Not a kind kctl plans (a Deployment, a Service, a custom resource named like one).
       const key = known ? `${kind}.${group}` : kind
-      this.ignored[key] = (this.ignored[key] ?? 0) + 1
-      this.remember(ctx, group, kind, raw)
+      if (!this.remember(ctx, group, kind, raw, undefined, false)) this.ignored[key] = (this.ignored[key] ?? 0) + 1
       return
     }
     if (apiVersion !== `${known.group === '' ? '' : `${known.group}/`}${known.version}`) {
@@ -318,11 +319,16 @@ export class Normalizer {
     return this.onlyNamespace === undefined || namespace === this.onlyNamespace
   }
 
-  /** Duplicate detection (and uid bookkeeping) for an object of any kind. */
-  private remember(ctx: Ctx, group: string, kind: string, raw: RawObject, meta?: Meta): void {
+  /**
+   * Duplicate detection (and uid bookkeeping) for an object of any kind. Returns whether the
+   * object is a copy of one read before: two identical objects are one object (an all-in-one file
+   * beside the split files). Two different objects with one identity are an error only for the
+   * kinds kctl plans (`planned`); of the others the first is kept, as nothing here reads them.
+   */
+  private remember(ctx: Ctx, group: string, kind: string, raw: RawObject, meta?: Meta, planned = true): boolean {
     const m = isMapping(raw.metadata) ? raw.metadata : undefined
     const name = meta?.name ?? m?.name
-    if (typeof name !== 'string' || name === '') return
+    if (typeof name !== 'string' || name === '') return false
     const namespace = meta?.namespace ?? (typeof m?.namespace === 'string' && m.namespace !== '' ? m.namespace : this.defaultNamespace)
     // Two levels (kind and namespace, then name): cheaper than one key string per object.
     const scope = `${group}|${kind}|${namespace}`
@@ -330,15 +336,18 @@ export class Normalizer {
     if (!names) this.seen.set(scope, (names = new Map()))
     const first = names.get(name)
     if (first) {
+      if (sameObject(first, ctx.obj.locator)) return true
+      if (!planned) return true
       const at = first.origin
-      ctx.fail([], `duplicate ${kind} ${namespace}/${name}: already defined at ${at.file}:${at.line}:${at.column}`, 'each object may appear only once in the input')
-      return
+      ctx.fail([], `duplicate ${kind} ${namespace}/${name}: already defined differently at ${at.file}:${at.line}:${at.column}`, 'each object may appear only once in what is applied together (see --apply-set)')
+      return false
     }
     names.set(name, ctx.obj.locator)
     if (kind !== 'Pod') {
       const uid = meta?.uid ?? (typeof m?.uid === 'string' && m.uid !== '' ? m.uid : inventedUid(group, kind, namespace, name))
       this.uids.set(`${scope}|${name}`, uid)
     }
+    return false
   }
 
   private meta(ctx: Ctx, group: string, kind: string, raw: RawObject): Meta | undefined {
@@ -384,7 +393,7 @@ export class Normalizer {
       creationTimestamp: ctx.own(creationTimestamp),
       deletionTimestamp: ctx.own(deletionTimestamp),
     }
-    if (this.problems.length === before) this.remember(ctx, group, kind, raw, meta)
+    if (this.problems.length === before && this.remember(ctx, group, kind, raw, meta)) return undefined // a copy
     return meta
   }
 
@@ -865,6 +874,15 @@ export class Ctx {
     }
     return map
   }
+}
+
+/**
+ * Two objects read from the input are the same object. Compared on their text parsed again, so
+ * that the first one's parsed form need not be kept alive for this rare case.
+ */
+function sameObject(a: Locator, b: Locator): boolean {
+  const x = a.reread()
+  return x !== undefined && isDeepStrictEqual(x, b.reread())
 }
 
 /** Normalizes all objects; throws the first problem (in input order) as a UserError. */

@@ -207,12 +207,25 @@ describe('validation: one line naming the field', () => {
 
   it('duplicates: at the second, naming the first', async () => {
     expect(await errorLine([`${E}/duplicate.yaml`])).toBe(
-      `${E}/duplicate.yaml:11:1: duplicate Pod default/twin: already defined at ${E}/duplicate.yaml:1:1 (each object may appear only once in the input)`,
+      `${E}/duplicate.yaml:11:1: duplicate Pod default/twin: already defined differently at ${E}/duplicate.yaml:1:1 (each object may appear only once in what is applied together (see --apply-set))`,
     )
     // Across files too; the same name in another namespace or kind is fine.
     const file = fixture('dup2.yaml', 'apiVersion: v1\nkind: Pod\nmetadata: {name: twin, namespace: elsewhere}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: twin}\n')
-    await expect(read([file, `${FX}/tree/top.yaml`])).resolves.toBeDefined()
-    expect(await errorLine([`${FX}/tree/top.yaml`, `${FX}/tree`])).toBe(`${FX}/tree/top.yaml:1:1: duplicate Pod default/top: already defined at ${FX}/tree/top.yaml:1:1 (each object may appear only once in the input)`)
+    const both = await read([file, `${FX}/tree/top.yaml`])
+    expect(both.pods.map((p) => `${p.namespace}/${p.name}`).sort()).toEqual(['default/top', 'elsewhere/twin'])
+  })
+
+  it('two identical objects are one object (a file read twice, an all-in-one file beside the split files)', async () => {
+    const once = await read([`${FX}/tree`])
+    const twice = await read([`${FX}/tree/top.yaml`, `${FX}/tree`])
+    expect(twice.pods.map((p) => p.name).sort()).toEqual(once.pods.map((p) => p.name).sort())
+    expect(twice.workloads.map((w) => w.name)).toEqual(once.workloads.map((w) => w.name))
+  })
+
+  it('two different objects of a kind kctl does not plan are not an error; the first is kept', async () => {
+    const a = fixture('secret-a.yaml', 'apiVersion: v1\nkind: Secret\nmetadata: {name: creds}\nstringData: {a: "1"}\n')
+    const b = fixture('secret-b.yaml', 'apiVersion: v1\nkind: Secret\nmetadata: {name: creds}\nstringData: {a: "2"}\n')
+    expect((await read([a, b])).ignored).toEqual({Secret: 1})
   })
 
   it('reports the first problem in input order, and how many more there are', async () => {

@@ -1,0 +1,47 @@
+// -k DIR: a kustomization rendered as kubectl does it, by the kustomize executable when it is on
+// PATH, else by `kubectl kustomize` (which embeds kustomize). The rendered YAML is then read like
+// any other input, as one apply set.
+import {spawn} from 'node:child_process'
+import {statSync} from 'node:fs'
+
+import {UserError} from '../errors.js'
+
+const RENDERERS: ReadonlyArray<{command: string; args: (dir: string) => string[]}> = [
+  {command: 'kustomize', args: (dir) => ['build', dir]},
+  {command: 'kubectl', args: (dir) => ['kustomize', dir]},
+]
+
+/** The rendered manifests of the kustomization in `dir`. */
+export async function renderKustomization(dir: string): Promise<Buffer> {
+  let isDir = false
+  try {
+    isDir = statSync(dir).isDirectory()
+  } catch {
+    // below
+  }
+  if (!isDir) throw new UserError(`-k ${dir}: no such directory`, {hint: 'pass the directory that holds kustomization.yaml'})
+  for (const r of RENDERERS) {
+    const result = await run(r.command, r.args(dir))
+    if (result === 'missing') continue
+    if (result.code !== 0) {
+      const reason = result.stderr.trim().split('\n').filter(Boolean).pop() ?? `exit ${result.code}`
+      throw new UserError(`-k ${dir}: ${r.command} ${r.args(dir)[0]} failed: ${reason}`)
+    }
+    return result.stdout
+  }
+  throw new UserError(`-k ${dir}: neither kustomize nor kubectl is on PATH`, {
+    hint: 'install one of them, or render elsewhere and pipe the result in with -f -',
+  })
+}
+
+function run(command: string, args: string[]): Promise<'missing' | {code: number; stdout: Buffer; stderr: string}> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {stdio: ['ignore', 'pipe', 'pipe']})
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    child.stdout.on('data', (b: Buffer) => out.push(b))
+    child.stderr.on('data', (b: Buffer) => err.push(b))
+    child.on('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ENOENT' ? 'missing' : {code: 1, stdout: Buffer.alloc(0), stderr: error.message}))
+    child.on('close', (code) => resolve({code: code ?? 1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8')}))
+  })
+}
