@@ -71,7 +71,7 @@ export function collectDrafts(input: EngineInput, enabled: ReadonlySet<RuleId>):
   for (const e of input.parseErrors) {
     drafts.push({rule: 'parse-error', message: e.hint ? `${e.message} (${e.hint})` : e.message, path: [], atKey: false, origin: e.origin ?? {file: '', line: 1, column: 1}})
   }
-  if (on('invalid-field') || on('duplicate-object')) drafts.push(...fieldDrafts(input.objects, input.defaultNamespace).filter((d) => on(d.rule)))
+  if (on('invalid-field') || on('duplicate-object')) for (const d of fieldDrafts(input.objects, input.defaultNamespace)) if (on(d.rule)) drafts.push(d)
   for (const obj of input.objects) {
     if (on('deprecated-api')) {
       const verdict = apiVerdict(obj.apiVersion, obj.kind, input.k8sMinor)
@@ -84,11 +84,24 @@ export function collectDrafts(input: EngineInput, enabled: ReadonlySet<RuleId>):
     }
     for (const d of selectorDrafts(obj)) if (on(d.rule)) drafts.push(d)
   }
-  if (on('overlapping-selectors')) drafts.push(...overlapDrafts(input.objects))
-  if (on('service-selects-nothing')) drafts.push(...serviceDrafts(input.objects))
-  if (on('hpa-replicas-conflict')) drafts.push(...hpaDrafts(input.objects))
+  // Rules that compare objects compare only what is applied together: one apply set at a time.
+  for (const objects of byApplySet(input.objects)) {
+    if (on('overlapping-selectors')) for (const d of overlapDrafts(objects)) drafts.push(d)
+    if (on('service-selects-nothing')) for (const d of serviceDrafts(objects)) drafts.push(d)
+    if (on('hpa-replicas-conflict')) for (const d of hpaDrafts(objects)) drafts.push(d)
+  }
   if (on('immutable-selector-change') && input.previous) drafts.push(...immutableDrafts(input.objects, input.previous, input.previousIdentity!))
   return drafts
+}
+
+function byApplySet(objects: readonly CheckObject[]): CheckObject[][] {
+  const sets = new Map<string, CheckObject[]>()
+  for (const o of objects) {
+    const set = sets.get(o.src.locator.applySet)
+    if (set) set.push(o)
+    else sets.set(o.src.locator.applySet, [o])
+  }
+  return [...sets.values()]
 }
 
 export function buildReport(input: EngineInput, settings: EngineSettings): CheckReport {

@@ -4,7 +4,7 @@
 // Selectors are left to the selector rules (invalid-selector, empty-selector), and apiVersions to
 // deprecated-api.
 import type {Problem} from '../sources/normalize.js'
-import {Ctx, formatPath, Normalizer} from '../sources/normalize.js'
+import {Ctx, formatPath, Normalizer, sameObject} from '../sources/normalize.js'
 import {SourceObject, type Path, type RawObject} from '../sources/documents.js'
 import {servedAs} from './deprecations.js'
 import type {Draft} from './draft.js'
@@ -27,8 +27,8 @@ export function fieldDrafts(objects: readonly CheckObject[], defaultNamespace: s
   const drafts: Draft[] = []
   const byOrdinal = new Map<number, CheckObject>()
   const first = new Map<string, CheckObject>()
-  /** One Normalizer per occurrence of an identity: the Normalizer itself never sees a duplicate. */
-  const normalizers: Normalizer[] = []
+  /** One Normalizer per apply set and occurrence of an identity: a Normalizer never sees a duplicate. */
+  const normalizers = new Map<string, Normalizer>()
   const occurrence = new Map<string, number>()
   const problems: Problem[] = []
 
@@ -36,14 +36,16 @@ export function fieldDrafts(objects: readonly CheckObject[], defaultNamespace: s
     byOrdinal.set(obj.src.ordinal, obj)
     let nth = 0
     if (obj.name !== '') {
-      const id = identityOf(obj)
+      // Within one apply set: alternatives (a base and its overlays) define the same objects on purpose.
+      const id = `${obj.src.locator.applySet}|${identityOf(obj)}`
       nth = occurrence.get(id) ?? 0
       occurrence.set(id, nth + 1)
       const earlier = first.get(id)
+      if (earlier && sameObject(earlier.src.locator, obj.src.locator)) continue // a copy is the same object
       if (earlier) {
         drafts.push({
           rule: 'duplicate-object',
-          message: `${describeObject(obj)} is already defined ${earlier.src.file === obj.src.file ? 'earlier in this file' : `in ${earlier.src.file}`}; kubectl apply would apply both, and the last one wins`,
+          message: `${describeObject(obj)} is already defined differently ${earlier.src.file === obj.src.file ? 'earlier in this file' : `in ${earlier.src.file}`}; kubectl apply would apply both, and the last one wins`,
           subject: obj,
           path: ['metadata', 'name'],
           atKey: true,
@@ -52,14 +54,16 @@ export function fieldDrafts(objects: readonly CheckObject[], defaultNamespace: s
       } else first.set(id, obj)
     }
     if (NORMALIZED[obj.kind]?.includes(obj.group)) {
-      normalizers[nth] ??= new Normalizer({paths: [], namespace: defaultNamespace, allNamespaces: true})
-      normalizers[nth].add(asServed(obj))
+      const key = `${nth}|${obj.src.locator.applySet}`
+      let normalizer = normalizers.get(key)
+      if (!normalizer) normalizers.set(key, (normalizer = new Normalizer({paths: [], namespace: defaultNamespace, allNamespaces: true})))
+      normalizer.add(asServed(obj))
       if (obj.kind !== 'Pod') moreWorkloadChecks(obj, problems)
     } else {
       otherKinds(obj, problems)
     }
   }
-  for (const n of normalizers) {
+  for (const n of normalizers.values()) {
     for (const p of n.finish().problems) {
       // Selectors: invalid-selector / empty-selector say it, pointing at the requirement.
       if (startsWith(p.path, ['spec', 'selector'])) continue

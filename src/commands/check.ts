@@ -6,6 +6,7 @@ import chalk from 'chalk'
 import {BaseCommand, sourceRequest} from '../cli/base.js'
 import {ExitCode} from '../cli/exit-codes.js'
 import {sourceFlags} from '../cli/flags.js'
+import type {ApplySetMode} from '../sources/layout.js'
 import {UserError} from '../errors.js'
 import {reportOutcome} from '../model/check.js'
 import {renderCheckGithub} from '../render/check-github.js'
@@ -62,6 +63,9 @@ Exit codes: 0 nothing at or above --fail-on, 1 an input could not be read or par
       summary: 'YAML/JSON file, directory (recursive) or - for stdin; repeatable.',
       helpGroup: 'SOURCE',
     }),
+    kustomize: sourceFlags.kustomize,
+    'apply-set': sourceFlags['apply-set'],
+    'allow-empty': sourceFlags['allow-empty'],
     namespace: Flags.string({char: 'n', summary: 'The namespace of objects that name none (default: "default").', helpGroup: 'SOURCE'}),
     against: Flags.string({summary: 'A previous render (file or directory) to compare selectors with.', helpGroup: 'SOURCE'}),
     'against-cluster': Flags.boolean({summary: 'Compare selectors with the live objects (kubeconfig, --context).', helpGroup: 'SOURCE'}),
@@ -95,6 +99,10 @@ Exit codes: 0 nothing at or above --fail-on, 1 an input could not be read or par
     const outputs = parseOutputs(flags.output, tty)
     const result = await runCheck({
       filename: flags.filename,
+      kustomize: flags.kustomize,
+      applySet: flags['apply-set'] as ApplySetMode,
+      allowEmpty: flags['allow-empty'],
+      onNote: (note) => this.note(note),
       namespace: flags.namespace,
       config: flags.config,
       baseline: flags.baseline,

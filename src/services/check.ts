@@ -15,10 +15,20 @@ import type {Previous} from '../check/rules-immutable.js'
 import {UserError} from '../errors.js'
 import {isRuleId, SEVERITIES, type CheckOptions, type CheckReport, type EffectiveRule, type RuleId, type Severity} from '../model/check.js'
 import {openSources, readDocuments, SourceFile, type SourceObject} from '../sources/documents.js'
+import {renderKustomization} from '../sources/kustomize.js'
+import {emptyInputError, skippedNotice, type ApplySetMode, type Skipped} from '../sources/layout.js'
 
 export interface CheckRequest {
   /** -f values. */
   filename?: string[]
+  /** -k: a kustomization directory, rendered. */
+  kustomize?: string
+  /** --apply-set (layout.ts). */
+  applySet?: ApplySetMode
+  /** Inputs that hold no object are not an error. */
+  allowEmpty?: boolean
+  /** Notes about the input (what a directory walk skipped): stderr in the CLI. */
+  onNote?: (message: string) => void
   /** -n: the namespace of objects that name none (default "default"). */
   namespace?: string
   /** --config; without it ./.kctl.yaml is read when present. */
@@ -84,7 +94,7 @@ export async function runCheck(req: CheckRequest): Promise<CheckResult> {
   if (req.against !== undefined && !existsSync(req.against)) throw new UserError(`${req.against}: no such file or directory`, {hint: 'check the --against path'})
   const baseline = req.baseline !== undefined ? loadBaseline(req.baseline) : undefined
   const paths = req.filename ?? []
-  if (paths.length === 0) throw new UserError('kctl check needs manifests: pass -f FILE, -f DIR or -f -', {hint: 'e.g. kctl check -f deploy/'})
+  if (paths.length === 0 && req.kustomize === undefined) throw new UserError('kctl check needs manifests: pass -f FILE, -f DIR, -f - or -k DIR', {hint: 'e.g. kctl check -f deploy/'})
   for (const p of paths) {
     if (p !== '-' && p !== '' && !existsSync(p)) throw new UserError(`${p}: no such file or directory`, {hint: 'check the -f path'})
   }
@@ -95,11 +105,20 @@ export async function runCheck(req: CheckRequest): Promise<CheckResult> {
   // `kctl check -f .` in a project: .kctl.yaml files (and the --config file) are configuration,
   // not manifests.
   const configPath = config.file === undefined ? undefined : resolve(cwd, config.file)
-  const sources = (await openSources(paths, {readStdin: req.readStdin})).filter(
+  const skipped: Skipped[] = []
+  const sources = (await openSources(paths, {readStdin: req.readStdin, applySet: req.applySet, skipped})).filter(
     (s) => s.fsPath === undefined || (basename(s.fsPath) !== CONFIG_FILE && resolve(s.fsPath) !== configPath),
   )
+  const note = skippedNotice(skipped, 'check')
+  if (note) req.onNote?.(note)
+  if (req.kustomize !== undefined) {
+    const rendered = new SourceFile(`kustomize build ${req.kustomize}`, undefined, 'yaml', await renderKustomization(req.kustomize))
+    rendered.applySet = `-k ${req.kustomize}`
+    sources.push(rendered)
+  }
   const objects: CheckObject[] = []
   for (const src of readDocuments(sources, {onError: (e) => parseErrors.push(e)})) objects.push(readCheckObject(src, defaultNamespace))
+  if (objects.length === 0 && parseErrors.length === 0 && !req.allowEmpty) throw emptyInputError(paths, req.kustomize, sources.length, skipped.length)
 
   // What they replace.
   let previous: Previous | undefined

@@ -321,6 +321,11 @@ function* readYaml(file: SourceFile, buf: Buffer, counter: {n: number}, report: 
     }
     const chunk = new Chunk(file, start, end)
     const text = decode(start, end)
+    const template = text.includes('{{') ? helmTemplateAt(text) : -1
+    if (template >= 0) {
+      report(helmTemplateError(chunk, text, template))
+      continue
+    }
     let value: unknown
     try {
       value = parseYamlText(blankManagedFields(text))
@@ -426,7 +431,34 @@ function yamlParseError(chunk: Chunk, text: string, error: unknown): UserError {
   const first = chunk.file.lineOf(chunk.start)
   return new UserError(`invalid YAML: ${reason}`, {
     origin: {file: chunk.file.name, line: first + (mark?.line ?? 0), column: (mark?.column ?? 0) + 1},
+    hint: yamlHint(text),
     cause: error,
+  })
+}
+
+const HELM_HINT = 'render it first, e.g. helm template CHART | kctl plan -f -'
+
+/** A YAML error in a file that is really a template: say what to do instead. */
+function yamlHint(text: string): string | undefined {
+  return /\{\{-?\s*[.$\w]/.test(text) ? `this is a Helm template: ${HELM_HINT}` : undefined
+}
+
+/**
+ * Where template syntax stands as YAML structure, or -1: a `{{` at the start of a line (a control
+ * line: YAML content of a manifest is never there) or as a field's or list item's whole unquoted
+ * value. Such text often parses as YAML (`{{ .Values.x }}` is a flow mapping) into nonsense. A
+ * `{{` inside a quoted or block string (Prometheus alert texts) is left alone.
+ */
+function helmTemplateAt(text: string): number {
+  const m = /^(?:\{\{|[ \t]*(?:-[ \t]+|[\w./-]+:[ \t]+)\{\{)[-\s]*[.$\w(/]/m.exec(text)
+  return m ? m.index + m[0].indexOf('{{') : -1
+}
+
+function helmTemplateError(chunk: Chunk, text: string, offset: number): UserError {
+  const {line, col} = linePos(text, offset)
+  return new UserError('Helm template syntax ({{ … }}), not a manifest', {
+    origin: {file: chunk.file.name, line: chunk.file.lineOf(chunk.start) + line - 1, column: col},
+    hint: HELM_HINT,
   })
 }
 

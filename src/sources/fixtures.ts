@@ -4,7 +4,7 @@ import {UserError} from '../errors.js'
 import type {Snapshot} from '../model/objects.js'
 import {openSources, readDocuments, SourceFile} from './documents.js'
 import {renderKustomization} from './kustomize.js'
-import {SHARED_SET, type ApplySetMode, type Skipped} from './layout.js'
+import {emptyInputError, SHARED_SET, type ApplySetMode, type Skipped} from './layout.js'
 import {firstProblem, Normalizer, problemError} from './normalize.js'
 
 export {openSources, readAllDocuments, readDocuments, SourceObject, Locator, type Path, type RawObject} from './documents.js'
@@ -67,7 +67,7 @@ export async function readFixtureSets(opts: FixtureOptions): Promise<ApplySetSna
     parseError = error
   }
   if (normalizers.size === 0) {
-    if (!parseError && !opts.allowEmpty) throw emptyInputError(opts, files.length, skipped.length)
+    if (!parseError && !opts.allowEmpty) throw emptyInputError(opts.paths, opts.kustomize, files.length, skipped.length)
     normalizerFor(SHARED_SET)
   }
   const sets = [...normalizers].map(([applySet, n]) => ({applySet, ...n.finish()}))
@@ -76,12 +76,6 @@ export async function readFixtureSets(opts: FixtureOptions): Promise<ApplySetSna
   if (problems.length > 0) throw problemError(firstProblem(problems), problems.length - 1 + (parseError ? 1 : 0))
   if (parseError) throw parseError
   return sets.map(({applySet, snapshot}) => ({applySet, snapshot}))
-}
-
-function emptyInputError(opts: FixtureOptions, files: number, skipped: number): UserError {
-  const named = [...opts.paths.map((p) => `-f ${p}`), ...(opts.kustomize !== undefined ? [`-k ${opts.kustomize}`] : [])].join(' ')
-  const what = files === 0 ? `no YAML or JSON file${skipped > 0 ? ` to read (${skipped} skipped)` : ''}` : `no object in ${files} file${files === 1 ? '' : 's'}`
-  return new UserError(`${named}: ${what}`, {hint: 'check the path; pass --allow-empty if an empty input is expected'})
 }
 
 /** The fixtures as one world, for the commands that act on one (watch, reconcile). */

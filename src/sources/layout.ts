@@ -20,6 +20,8 @@ import {join, normalize} from 'node:path'
 
 import {parse as parseYaml} from 'yaml'
 
+import {UserError} from '../errors.js'
+
 export type ApplySetMode = 'dir' | 'file' | 'all'
 export const APPLY_SET_MODES: readonly ApplySetMode[] = ['dir', 'file', 'all']
 
@@ -110,3 +112,10 @@ export function skippedNotice(skipped: readonly Skipped[], command = 'plan'): st
   return `skipped ${parts.join(', ')}: ${hints.join('; ')}`
 }
 
+
+/** -f/-k named inputs that hold no object at all: a misspelt or empty directory, most likely. */
+export function emptyInputError(paths: readonly string[], kustomize: string | undefined, files: number, skipped: number): UserError {
+  const named = [...paths.map((p) => `-f ${p}`), ...(kustomize !== undefined ? [`-k ${kustomize}`] : [])].join(' ')
+  const what = files === 0 ? `no YAML or JSON file${skipped > 0 ? ` to read (${skipped} skipped)` : ''}` : `no object in ${files} file${files === 1 ? '' : 's'}`
+  return new UserError(`${named}: ${what}`, {hint: 'check the path; pass --allow-empty if an empty input is expected'})
+}

@@ -880,7 +880,7 @@ export class Ctx {
  * Two objects read from the input are the same object. Compared on their text parsed again, so
  * that the first one's parsed form need not be kept alive for this rare case.
  */
-function sameObject(a: Locator, b: Locator): boolean {
+export function sameObject(a: Locator, b: Locator): boolean {
   const x = a.reread()
   return x !== undefined && isDeepStrictEqual(x, b.reread())
 }

@@ -156,7 +156,7 @@ describe('kctl check command line', () => {
 
   it.each([
     [['check', '-f', 'nope.yaml'], 'error: nope.yaml: no such file or directory (check the -f path)'],
-    [['check'], 'error: kctl check needs manifests: pass -f FILE, -f DIR or -f - (e.g. kctl check -f deploy/)'],
+    [['check'], 'error: kctl check needs manifests: pass -f FILE, -f DIR, -f - or -k DIR (e.g. kctl check -f deploy/)'],
     [['check', '-f', SHOWCASE, '-o', 'xml'], 'error: invalid -o "xml": expected one of text, json, sarif, junit, github, markdown, optionally as FORMAT=FILE'],
     [['check', '-f', SHOWCASE, '-o', 'text', '-o', 'json'], 'error: only one -o format can go to standard output (write the others to files: -o sarif=out.sarif)'],
     [['check', '-f', SHOWCASE, '-o', 'sarif=/nonexistent-dir/out.sarif'], 'error: cannot write /nonexistent-dir/out.sarif: ENOENT (does its directory exist?)'],

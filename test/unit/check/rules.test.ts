@@ -158,7 +158,7 @@ describe('duplicate-object', () => {
       'bad.yaml duplicate-object@21:3 ConfigMap/settings',
       'bad-2.yaml duplicate-object@5:3 Deployment/web',
     ])
-    expect(found[0].message).toContain('already defined earlier in this file')
+    expect(found[0].message).toContain('already defined differently earlier in this file')
     expect(found[1].related?.[0]).toMatchObject({file: fx('duplicate-object', 'bad.yaml'), line: 4, column: 3})
   })
 

@@ -1,0 +1,159 @@
+// Repositories as people lay them out, built here: a kustomize base with two overlays (patches,
+// generator inputs, an overlay's own copy of an object), an all-in-one file beside the split
+// files, a Helm chart, a CI workflow. `plan` and `check` on the whole tree must finish with exit 0
+// and only true findings; the apply-set choice, -k and the empty-input rule are asserted by exit
+// code and output.
+import {spawnSync} from 'node:child_process'
+import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {dirname, join} from 'node:path'
+
+import {afterAll, describe, expect, it} from 'vitest'
+
+import {kctl, NOW} from './run-cli.js'
+
+const tmp = mkdtempSync(join(tmpdir(), 'kctl-layouts-'))
+afterAll(() => rmSync(tmp, {recursive: true, force: true}))
+
+function tree(root: string, files: Record<string, string>): string {
+  const dir = join(tmp, root)
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), {recursive: true})
+    writeFileSync(join(dir, name), text)
+  }
+  return dir
+}
+
+const rs = (name: string, replicas: number, app = name) => `apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: ${name}}
+spec:
+  replicas: ${replicas}
+  selector: {matchLabels: {app: ${app}}}
+  template:
+    metadata: {labels: {app: ${app}}}
+    spec: {containers: [{name: c, image: nginx:1.27}]}
+`
+const service = (name: string, app = name) => `apiVersion: v1
+kind: Service
+metadata: {name: ${name}}
+spec:
+  selector: {app: ${app}}
+  ports: [{port: 80}]
+`
+const secret = (name: string, value: string) => `apiVersion: v1
+kind: Secret
+metadata: {name: ${name}}
+stringData: {password: "${value}"}
+`
+
+const repo = tree('repo', {
+  '.github/workflows/ci.yaml': 'on: push\njobs: {test: {runs-on: ubuntu-latest}}\n',
+  'base/kustomization.yaml': 'resources: [rs.yaml, svc.yaml, secret.yaml]\nconfigMapGenerator:\n- name: settings\n  files: [settings.json]\n',
+  'base/rs.yaml': rs('web', 2),
+  'base/svc.yaml': service('web'),
+  'base/secret.yaml': secret('creds', 'base'),
+  'base/settings.json': '{"feature": true}\n',
+  'overlays/prod/kustomization.yaml': 'resources: [../../base, secret.yaml]\npatches:\n- path: replicas.yaml\n',
+  'overlays/prod/replicas.yaml': 'apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web}\nspec: {replicas: 5}\n',
+  'overlays/prod/secret.yaml': secret('creds-prod', 'prod'),
+  'overlays/staging/kustomization.yaml': 'resources: [rs.yaml, secret.yaml]\npatchesStrategicMerge: [scale.yaml]\n',
+  'overlays/staging/secret.yaml': secret('creds', 'staging'),
+  'overlays/staging/rs.yaml': rs('web', 1),
+  'overlays/staging/scale.yaml': 'apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web}\nspec: {replicas: 3}\n',
+  'all-in-one.yaml': [rs('api', 2), service('api'), secret('creds2', 'x')].join('---\n'),
+  'split/api-rs.yaml': rs('api', 2),
+  'split/api-svc.yaml': service('api'),
+  'charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
+  'charts/web/values.yaml': 'replicas: 2\n',
+  'charts/web/templates/deploy.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  replicas: {{ .Values.replicas }}\n',
+})
+
+const planOf = (args: string[]) => {
+  const run = kctl(['plan', '--now', NOW, '-o', 'json', ...args])
+  return {...run, plan: run.status === 0 ? JSON.parse(run.stdout) : undefined}
+}
+
+describe('a repository read with -f', () => {
+  it('plan: each kustomize root apart, the rest as one; copies are one object; exit 0', () => {
+    const {status, stderr, plan} = planOf(['-f', repo])
+    expect(stderr).toBe(`warning: skipped 3 kustomization files, 3 files a kustomization reads as patches or generator inputs, 1 Helm chart (${repo}/charts/web): kctl plan -k DIR renders a kustomization; render a chart with \`helm template ${repo}/charts/web | kctl plan -f -\`\n`)
+    expect(status).toBe(0)
+    expect(plan.controllers.map((c: {name: string; applySet: string; desired: number}) => [c.name, c.applySet, c.desired])).toEqual([
+      ['api', '', 2],
+      ['web', `${repo}/base`, 2],
+      ['web', `${repo}/overlays/staging`, 1],
+    ])
+    expect(plan.ignored).toEqual({Secret: 4, Service: 2})
+  })
+
+  it('check: no duplicate or overlap between alternatives, and no parse error for kustomizations or charts', () => {
+    const run = kctl(['check', '-f', repo, '-o', 'json'])
+    expect(run.status).toBe(0)
+    expect(JSON.parse(run.stdout).findings).toEqual([])
+  })
+
+  it('--apply-set=all reads everything as one: the two different ReplicaSets web conflict', () => {
+    const plan = planOf(['-f', repo, '--apply-set', 'all'])
+    expect(plan.status).toBe(1)
+    expect(plan.stderr).toContain(`error: ${repo}/overlays/staging/rs.yaml:1:1: duplicate ReplicaSet default/web: already defined differently at ${repo}/base/rs.yaml:1:1`)
+    const check = kctl(['check', '-f', repo, '-o', 'json', '--apply-set', 'all'])
+    expect(check.status).toBe(3)
+    const found = JSON.parse(check.stdout).findings.map((f: {rule: string; file: string; name: string}) => `${f.rule} ${f.file.slice(repo.length + 1)} ${f.name}`)
+    expect(found).toEqual(['duplicate-object overlays/staging/rs.yaml web', 'duplicate-object overlays/staging/secret.yaml creds'])
+  })
+
+  it('--apply-set=file: every file apart (a Service with no workload in its file selects nothing)', () => {
+    const run = kctl(['check', '-f', repo, '-o', 'json', '--apply-set', 'file'])
+    const rules = JSON.parse(run.stdout).findings.map((f: {rule: string; file: string}) => `${f.rule} ${f.file.slice(repo.length + 1)}`)
+    expect(rules).toEqual(['service-selects-nothing base/svc.yaml', 'service-selects-nothing split/api-svc.yaml'])
+  })
+})
+
+describe('inputs that are not manifests', () => {
+  it('a kustomization named with -f: one line, exit 1, pointing at -k', () => {
+    const run = kctl(['plan', '-f', join(repo, 'base', 'kustomization.yaml')])
+    expect(run.status).toBe(1)
+    expect(run.stderr).toBe(`error: ${repo}/base/kustomization.yaml:1:1: is a kustomization, not a manifest (render it with -k ${repo}/base)\n`)
+  })
+
+  it('a Helm template named with -f: one line, exit 1, telling to render it', () => {
+    const run = kctl(['check', '-f', join(repo, 'charts/web/templates/deploy.yaml'), '-o', 'json'])
+    expect(run.status).toBe(1)
+    const [finding] = JSON.parse(run.stdout).findings
+    expect(finding.rule).toBe('parse-error')
+    expect(finding).toMatchObject({line: 4, column: 9})
+    expect(finding.message).toBe('Helm template syntax ({{ … }}), not a manifest (render it first, e.g. helm template CHART | kctl plan -f -)')
+    const plan = kctl(['plan', '-f', join(repo, 'charts/web/templates/deploy.yaml')])
+    expect(plan.status).toBe(1)
+    expect(plan.stderr.trim().split('\n')).toHaveLength(1)
+  })
+
+  it('an empty or misspelt directory is an error unless --allow-empty', () => {
+    const empty = tree('empty', {'README.md': 'nothing here\n'})
+    for (const cmd of ['plan', 'check', 'list']) {
+      const run = kctl([cmd, '-f', empty, '-o', 'json'])
+      expect(run.status, cmd).toBe(1)
+      expect(run.stderr).toBe(`error: -f ${empty}: no YAML or JSON file (check the path; pass --allow-empty if an empty input is expected)\n`)
+      expect(kctl([cmd, '-f', empty, '-o', 'json', '--allow-empty']).status, cmd).toBe(0)
+    }
+    const blank = tree('blank', {'only-comments.yaml': '# nothing yet\n---\n'})
+    expect(kctl(['plan', '-f', blank]).stderr).toBe(`error: -f ${blank}: no object in 1 file (check the path; pass --allow-empty if an empty input is expected)\n`)
+  })
+})
+
+const hasKubectl = spawnSync('kubectl', ['version', '--client'], {stdio: 'ignore'}).status === 0
+
+describe('-k DIR', () => {
+  it.skipIf(!hasKubectl)('renders the overlay as kubectl kustomize does (skipped only when kubectl is not installed)', () => {
+    const {status, plan} = planOf(['-k', join(repo, 'overlays/prod')])
+    expect(status).toBe(0)
+    expect(plan.controllers.map((c: {name: string; desired: number}) => [c.name, c.desired])).toEqual([['web', 5]])
+  })
+
+  it('names both renderers when neither is on PATH', () => {
+    const run = kctl(['plan', '-k', join(repo, 'overlays/prod')], {env: {PATH: tmp}})
+    expect(run.status).toBe(1)
+    expect(run.stderr).toBe(`error: -k ${repo}/overlays/prod: neither kustomize nor kubectl is on PATH (install one of them, or render elsewhere and pipe the result in with -f -)\n`)
+  })
+})
