@@ -1,7 +1,7 @@
 // A finding before it has a position, a severity from the configuration, or a place in the report.
 // Positions are computed only for findings that survive configuration, ignores and the baseline:
 // each one reads the object's text again (sources/documents.ts Locator).
-import type {RuleId, Severity} from '../model/check.js'
+import {objectTitle, type RuleId, type Severity} from '../model/check.js'
 import type {Origin} from '../model/objects.js'
 import type {Path} from '../sources/documents.js'
 import type {CheckObject} from './objects.js'
@@ -43,5 +43,5 @@ export function selectorAnchor(obj: CheckObject): {path: Path; atKey: boolean} {
 
 /** `Deployment default/web`. */
 export function describeObject(obj: CheckObject): string {
-  return `${obj.kind} ${obj.namespace}/${obj.name || '(unnamed)'}`
+  return objectTitle(obj)
 }

@@ -132,6 +132,29 @@ export function isControllerKind(kind: string, group: string): kind is Controlle
   return (CONTROLLER_GROUPS as Record<string, readonly string[]>)[kind]?.includes(group) ?? false
 }
 
+/** Built-in kinds that live outside namespaces, by API group ('' is the core group). */
+const CLUSTER_SCOPED: Record<string, readonly string[]> = {
+  '': ['Namespace', 'Node', 'PersistentVolume', 'ComponentStatus'],
+  'rbac.authorization.k8s.io': ['ClusterRole', 'ClusterRoleBinding'],
+  'apiextensions.k8s.io': ['CustomResourceDefinition'],
+  'apiregistration.k8s.io': ['APIService'],
+  'admissionregistration.k8s.io': ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'],
+  'storage.k8s.io': ['StorageClass', 'CSIDriver', 'CSINode', 'VolumeAttachment', 'VolumeAttributesClass'],
+  'scheduling.k8s.io': ['PriorityClass'],
+  'node.k8s.io': ['RuntimeClass'],
+  'networking.k8s.io': ['IngressClass', 'IPAddress', 'ServiceCIDR'],
+  'certificates.k8s.io': ['CertificateSigningRequest', 'ClusterTrustBundle'],
+  'flowcontrol.apiserver.k8s.io': ['FlowSchema', 'PriorityLevelConfiguration'],
+  'resource.k8s.io': ['DeviceClass', 'ResourceSlice'],
+  'policy': ['PodSecurityPolicy'],
+  'extensions': ['PodSecurityPolicy'],
+}
+
+/** Whether objects of this kind have no namespace (a metadata.namespace on them is ignored by the server). */
+export function isClusterScoped(group: string, kind: string): boolean {
+  return CLUSTER_SCOPED[group]?.includes(kind) ?? false
+}
+
 /** The identity duplicates are judged by: resource group, kind, namespace, name. */
 export function identityOf(o: {resourceGroup: string; kind: string; namespace: string; name: string}): string {
   return `${o.resourceGroup}|${o.kind}|${o.namespace}|${o.name}`
@@ -153,7 +176,7 @@ export function readCheckObject(src: SourceObject, defaultNamespace: string): Ch
   const group = groupOf(apiVersion)
   const meta = isMapping(raw.metadata) ? raw.metadata : {}
   const explicitNamespace = typeof meta.namespace === 'string' && meta.namespace !== ''
-  const namespace = explicitNamespace ? (meta.namespace as string) : defaultNamespace
+  const namespace = isClusterScoped(group, kind) ? '' : explicitNamespace ? (meta.namespace as string) : defaultNamespace
   const name = typeof meta.name === 'string' ? meta.name : ''
   const resourceGroup = resourceGroupOf(group, kind)
   const uid = typeof meta.uid === 'string' && meta.uid !== '' ? meta.uid : inventedUid(resourceGroup, kind, namespace, name)

@@ -128,3 +128,8 @@ export function reportOutcome(report: CheckReport): 'ok' | 'findings' | 'unreada
   if (report.findings.some((f) => atOrAbove(f.severity, report.options.failOn))) return 'findings'
   return 'ok'
 }
+
+/** `Deployment default/web`, or `Namespace team-a` for an object outside namespaces. */
+export function objectTitle(o: {kind: string; namespace: string; name: string}): string {
+  return `${o.kind} ${o.namespace === '' ? '' : `${o.namespace}/`}${o.name || '(unnamed)'}`
+}

@@ -1,7 +1,7 @@
 // `kctl check -o github`: GitHub Actions workflow commands, one per finding, which the runner turns
 // into annotations on the pull request's files: `::error file=…,line=…,col=…,title=…::message`
 // (info findings become notices).
-import type {CheckReport, Severity} from '../model/check.js'
+import {objectTitle, type CheckReport, type Severity} from '../model/check.js'
 
 const COMMAND: Record<Severity, string> = {error: 'error', warning: 'warning', info: 'notice'}
 
@@ -19,7 +19,7 @@ export function renderCheckGithub(report: CheckReport): string {
   return report.findings
     .map((f) => {
       const props = `file=${property(f.file)},line=${f.line},col=${f.column},title=${property(`kctl ${f.rule}`)}`
-      const object = f.kind ? `${f.kind} ${f.namespace}/${f.name}: ` : ''
+      const object = f.kind ? `${objectTitle(f)}: ` : ''
       return `::${COMMAND[f.severity]} ${props}::${data(`${object}${f.message}`)}\n`
     })
     .join('')

@@ -1,7 +1,7 @@
 // `kctl check -o junit`: JUnit XML for CI test reports. One <testsuite> per input file, one
 // <testcase> per finding (a <failure> when at or above --fail-on, otherwise a passing case with the
 // finding in <system-out>), and one passing case for a file without findings.
-import {atOrAbove, type CheckReport, type Finding} from '../model/check.js'
+import {atOrAbove, objectTitle, type CheckReport, type Finding} from '../model/check.js'
 
 function xml(s: string): string {
   // Characters XML 1.0 cannot hold at all are dropped; the rest escaped.
@@ -9,7 +9,7 @@ function xml(s: string): string {
 }
 
 function caseName(f: Finding): string {
-  return f.kind ? `${f.rule}: ${f.kind} ${f.namespace}/${f.name}` : f.rule
+  return f.kind ? `${f.rule}: ${objectTitle(f)}` : f.rule
 }
 
 /** `files`: every input file, so that clean ones show up as passing suites. */

@@ -5,7 +5,7 @@
 // (the same identity --baseline uses).
 import {createHash} from 'node:crypto'
 
-import type {CheckReport, EffectiveRule, Finding, Severity} from '../model/check.js'
+import {objectTitle, type CheckReport, type EffectiveRule, type Finding, type Severity} from '../model/check.js'
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json'
 
@@ -47,11 +47,11 @@ export function renderCheckSarif(report: CheckReport, opts: SarifOptions): strin
       ruleId: f.rule,
       ruleIndex: ruleIndex.get(f.rule),
       level: LEVEL[f.severity],
-      message: {text: f.kind ? `${f.kind} ${f.namespace}/${f.name}: ${f.message}` : f.message},
+      message: {text: f.kind ? `${objectTitle(f)}: ${f.message}` : f.message},
       locations: [
         {
           physicalLocation: {artifactLocation: {uri: fileUri(f.file)}, region: {startLine: f.line, startColumn: f.column}},
-          ...(f.kind ? {logicalLocations: [{name: f.name, fullyQualifiedName: `${f.namespace}/${f.kind}/${f.name}`, kind: 'object'}]} : {}),
+          ...(f.kind ? {logicalLocations: [{name: f.name, fullyQualifiedName: [f.namespace, f.kind, f.name].filter(Boolean).join('/'), kind: 'object'}]} : {}),
         },
       ],
       partialFingerprints: {'kctlFinding/v1': fingerprint(f)},
@@ -60,7 +60,7 @@ export function renderCheckSarif(report: CheckReport, opts: SarifOptions): strin
       result.relatedLocations = f.related.map((r, i) => ({
         id: i + 1,
         physicalLocation: {artifactLocation: {uri: fileUri(r.file)}, region: {startLine: r.line, startColumn: r.column}},
-        message: {text: `${r.kind} ${r.namespace}/${r.name}: ${r.message}`},
+        message: {text: `${objectTitle(r)}: ${r.message}`},
       }))
     }
     if (report.options.baseline !== undefined) result.baselineState = 'new'

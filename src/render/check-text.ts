@@ -3,7 +3,7 @@
 // only through the Chalk instance asked for (the caller decides: a terminal, --color, NO_COLOR).
 import {Chalk, type ChalkInstance} from 'chalk'
 
-import type {CheckReport, Finding, Severity} from '../model/check.js'
+import {objectTitle, type CheckReport, type Finding, type Severity} from '../model/check.js'
 
 export interface TextStyle {
   color: boolean
@@ -24,7 +24,7 @@ export function renderCheckText(report: CheckReport, style: TextStyle = {color: 
     const sevWidth = Math.max(...findings.map((f) => f.severity.length))
     for (const f of findings) {
       const pos = `${f.line}:${f.column}`.padEnd(posWidth)
-      const object = f.kind ? `${f.kind} ${f.namespace}/${f.name}: ` : ''
+      const object = f.kind ? `${objectTitle(f)}: ` : ''
       out.push(`  ${c.dim(pos)}  ${paint(c, f.severity, f.severity.padEnd(sevWidth))}  ${object}${f.message}  ${c.dim(f.rule)}`)
       for (const r of f.related ?? []) {
         out.push(`  ${' '.repeat(posWidth)}  ${' '.repeat(sevWidth)}  ${c.dim(`↳ ${r.file}:${r.line}:${r.column}: ${r.message}`)}`)

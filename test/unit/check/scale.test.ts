@@ -60,3 +60,26 @@ describe('overlapping-selectors on many objects with one selector', () => {
     expect(found).toEqual([])
   })
 })
+
+describe('-o markdown on a large repository', () => {
+  it('stays under a pull-request comment\'s limit: the most severe first, then a count of the rest', async () => {
+    const {renderCheckMarkdown, MARKDOWN_LIMIT} = await import('../../../src/render/check-markdown.js')
+    const {listRules} = await import('../../../src/services/check.js')
+    // 2,000 Deployments sharing one selector (warnings) and 50 with an empty selector (errors).
+    const docs = [
+      ...Array.from({length: 2000}, (_, i) => deployment(`web-${i}`, 'app: web')),
+      ...Array.from({length: 50}, (_, i) => deployment(`broken-${i}`, '', 'app: x')),
+    ]
+    const report = await check([write('big.yaml', docs)])
+    const md = renderCheckMarkdown(report, listRules({cwd: tmp}))
+    expect(md.length).toBeLessThan(MARKDOWN_LIMIT)
+    const rows = md.split('\n').filter((l) => l.startsWith('| 🔴') || l.startsWith('| 🟡'))
+    const errors = report.findings.filter((f) => f.severity === 'error').length
+    expect(errors).toBeGreaterThan(0)
+    // Every error is shown before any warning.
+    expect(rows.slice(0, errors).every((l) => l.startsWith('| 🔴'))).toBe(true)
+    const rest = report.findings.length - rows.length
+    expect(rest).toBeGreaterThan(0)
+    expect(md).toContain(`…and ${rest} more findings (${rest} warning) not shown here`)
+  })
+})
