@@ -28,6 +28,7 @@ import type {CheckObject} from './objects.js'
 import {hpaDrafts} from './rules-hpa.js'
 import {immutableDrafts, type Previous} from './rules-immutable.js'
 import {overlapDrafts} from './rules-overlap.js'
+import {schemaDrafts, unvalidatedNote} from './rules-schema.js'
 import {selectorDrafts} from './rules-selector.js'
 import {serviceDrafts} from './rules-service.js'
 import {RULES} from './rules.js'
@@ -44,7 +45,13 @@ export interface EngineInput {
   previous?: Previous
   /** The identity an input object has in `previous` (namespaces may default differently there). */
   previousIdentity?: (o: CheckObject) => string
+  /** Objects read from --schemas: CustomResourceDefinitions to validate custom resources with. */
+  definitions?: readonly CheckObject[]
+  /** Told once about what could not be validated (stderr in the CLI). */
+  onNote?: (message: string) => void
 }
+
+const SCHEMA_RULES: readonly RuleId[] = ['unknown-field', 'invalid-type', 'missing-field', 'invalid-value', 'unknown-api-version']
 
 export interface EngineSettings {
   rules: ReadonlyMap<RuleId, RuleSetting>
@@ -71,7 +78,16 @@ export function collectDrafts(input: EngineInput, enabled: ReadonlySet<RuleId>):
   for (const e of input.parseErrors) {
     drafts.push({rule: 'parse-error', message: e.hint ? `${e.message} (${e.hint})` : e.message, path: [], atKey: false, origin: e.origin ?? {file: '', line: 1, column: 1}})
   }
-  if (on('invalid-field') || on('duplicate-object')) for (const d of fieldDrafts(input.objects, input.defaultNamespace)) if (on(d.rule)) drafts.push(d)
+  const fields = fieldDrafts(input.objects, input.defaultNamespace)
+  for (const d of fields) if (on(d.rule)) drafts.push(d)
+  if (SCHEMA_RULES.some(on)) {
+    const {drafts: schema, unvalidated} = schemaDrafts(input.objects, input.definitions ?? [], input.k8sMinor)
+    // A field invalid-field already reports (the same check, worded for the controllers) is said once.
+    const said = new Set(fields.filter((d) => d.rule === 'invalid-field').map((d) => `${d.subject?.src.ordinal}|${formatPath(d.path)}`))
+    for (const d of schema) if (on(d.rule) && !said.has(`${d.subject?.src.ordinal}|${formatPath(d.path)}`)) drafts.push(d)
+    const note = unvalidatedNote(unvalidated)
+    if (note) input.onNote?.(note)
+  }
   for (const obj of input.objects) {
     if (on('deprecated-api')) {
       const verdict = apiVerdict(obj.apiVersion, obj.kind, input.k8sMinor)

@@ -125,6 +125,49 @@ export const RULES: readonly RuleInfo[] = [
     kinds: ['*'],
     configurable: true,
   },
+  {
+    id: 'unknown-field',
+    severity: 'error',
+    summary: 'A field the schema of the kind does not have (a misspelling, or a field of another version).',
+    explanation:
+      'Checked against the OpenAPI schema kube-apiserver 1.36 serves for the kind (and, for a custom resource, the openAPIV3Schema of its CustomResourceDefinition in the input or under --schemas). kubectl apply sends fieldValidation=Strict since 1.27, so the API server rejects the object; with other clients the field is dropped silently and whatever it meant to set keeps its default: a misspelt `contianers`, or Ingress v1 `spec.backend` (renamed `defaultBackend`). The finding names the nearest known field when one is close.',
+    kinds: ['*'],
+    configurable: true,
+  },
+  {
+    id: 'invalid-type',
+    severity: 'error',
+    summary: 'A value of the wrong type for its field (a string where an integer goes, a mapping where a list goes).',
+    explanation:
+      'The API server cannot decode the object and rejects it. YAML 1.1, which Kubernetes reads, takes unquoted yes/no/on/off as booleans and unquoted digits as numbers: quote a string that looks like one. Checked against the schema kube-apiserver 1.36 serves for the kind.',
+    kinds: ['*'],
+    configurable: true,
+  },
+  {
+    id: 'missing-field',
+    severity: 'error',
+    summary: 'A field the schema requires is missing (a container without a name, a Deployment without a selector).',
+    explanation: 'The API server rejects the object. Checked against the schema kube-apiserver 1.36 serves for the kind; a null value counts as missing, as it does for the server.',
+    kinds: ['*'],
+    configurable: true,
+  },
+  {
+    id: 'invalid-value',
+    severity: 'error',
+    summary: 'A value outside the values its field allows (an imagePullPolicy, a protocol, a restartPolicy).',
+    explanation: 'The schema kube-apiserver 1.36 serves lists the allowed values of the field, and the API server rejects any other; values are case-sensitive (IfNotPresent, not ifNotPresent).',
+    kinds: ['*'],
+    configurable: true,
+  },
+  {
+    id: 'unknown-api-version',
+    severity: 'error',
+    summary: 'The apiVersion does not serve this kind (a version that never existed, or the wrong group).',
+    explanation:
+      'The API server answers "no matches for kind" and the apply fails. Versions that were served once and removed are deprecated-api\'s to report; this rule covers the rest of the built-in groups. Custom resources are not judged: their versions come from their CustomResourceDefinitions.',
+    kinds: ['*'],
+    configurable: true,
+  },
 ]
 
 const BY_ID = new Map<RuleId, RuleInfo>(RULES.map((r) => [r.id, r]))

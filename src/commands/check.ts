@@ -69,6 +69,7 @@ Exit codes: 0 nothing at or above --fail-on, 1 an input could not be read or par
     namespace: Flags.string({char: 'n', summary: 'The namespace of objects that name none (default: "default").', helpGroup: 'SOURCE'}),
     against: Flags.string({summary: 'A previous render (file or directory) to compare selectors with.', helpGroup: 'SOURCE'}),
     'against-cluster': Flags.boolean({summary: 'Compare selectors with the live objects (kubeconfig, --context).', helpGroup: 'SOURCE'}),
+    schemas: Flags.string({summary: 'A file or directory of CustomResourceDefinitions to validate custom resources with.', helpGroup: 'CHECK'}),
     kubeconfig: sourceFlags.kubeconfig,
     context: sourceFlags.context,
     output: Flags.string({
@@ -103,6 +104,7 @@ Exit codes: 0 nothing at or above --fail-on, 1 an input could not be read or par
       applySet: flags['apply-set'] as ApplySetMode,
       allowEmpty: flags['allow-empty'],
       onNote: (note) => this.note(note),
+      schemas: flags.schemas,
       namespace: flags.namespace,
       config: flags.config,
       baseline: flags.baseline,

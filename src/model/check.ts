@@ -35,6 +35,11 @@ export const RULE_IDS = [
   'service-selects-nothing',
   'hpa-replicas-conflict',
   'invalid-ignore',
+  'unknown-field',
+  'invalid-type',
+  'missing-field',
+  'invalid-value',
+  'unknown-api-version',
 ] as const
 
 export type RuleId = (typeof RULE_IDS)[number]

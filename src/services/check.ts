@@ -27,8 +27,10 @@ export interface CheckRequest {
   applySet?: ApplySetMode
   /** Inputs that hold no object are not an error. */
   allowEmpty?: boolean
-  /** Notes about the input (what a directory walk skipped): stderr in the CLI. */
+  /** Notes about the input (what a directory walk skipped, what could not be validated): stderr in the CLI. */
   onNote?: (message: string) => void
+  /** --schemas DIR: CustomResourceDefinitions (YAML or JSON) to validate custom resources with. */
+  schemas?: string
   /** -n: the namespace of objects that name none (default "default"). */
   namespace?: string
   /** --config; without it ./.kctl.yaml is read when present. */
@@ -142,7 +144,15 @@ export async function runCheck(req: CheckRequest): Promise<CheckResult> {
     k8sMinor ??= live.minor
   }
 
+  const definitions: CheckObject[] = []
+  if (req.schemas !== undefined) {
+    if (!existsSync(req.schemas)) throw new UserError(`${req.schemas}: no such file or directory`, {hint: 'check the --schemas path'})
+    for (const src of readDocuments(await openSources([req.schemas], {applySet: 'all'}), {onError: (e) => parseErrors.push(e)})) definitions.push(readCheckObject(src, defaultNamespace))
+  }
+
   const input: EngineInput = {
+    definitions,
+    onNote: req.onNote,
     files: sources.map((s) => s.name),
     objects,
     parseErrors,

@@ -1,0 +1,53 @@
+// unknown-field, invalid-type, missing-field, invalid-value, unknown-api-version: every object of a
+// built-in kind against the schema kube-apiserver serves for it, and every custom resource whose
+// CustomResourceDefinition is in the input (or under --schemas) against its openAPIV3Schema.
+// Custom resources without a definition are counted, not guessed at.
+import {apiVerdict, formatMinor} from './deprecations.js'
+import type {Draft} from './draft.js'
+import type {CheckObject} from './objects.js'
+import {SchemaSet} from './schema.js'
+
+export interface SchemaResult {
+  drafts: Draft[]
+  /** Objects of kinds no schema was found for: `group/Kind` → count. */
+  unvalidated: Map<string, number>
+}
+
+export function schemaDrafts(objects: readonly CheckObject[], definitions: readonly CheckObject[], k8sMinor: number): SchemaResult {
+  const schemas = new SchemaSet()
+  for (const o of [...definitions, ...objects]) {
+    if (o.kind === 'CustomResourceDefinition' && o.group === 'apiextensions.k8s.io') schemas.addCustomResourceDefinition(o.src.raw)
+  }
+  const drafts: Draft[] = []
+  const unvalidated = new Map<string, number>()
+  for (const obj of objects) {
+    // A retired or not-yet-served apiVersion is deprecated-api's to report.
+    if (apiVerdict(obj.apiVersion, obj.kind, k8sMinor)) continue
+    const version = obj.apiVersion.slice(obj.apiVersion.indexOf('/') + 1)
+    const found = schemas.lookup(obj.group, version, obj.kind)
+    if ('schema' in found) {
+      for (const issue of schemas.validate(obj.src.raw, found.schema)) drafts.push({...issue, subject: obj})
+    } else if (found.servedVersions.length > 0) {
+      const served = found.servedVersions.map((v) => (obj.group === '' ? v : `${obj.group}/${v}`)).join(', ')
+      drafts.push({
+        rule: 'unknown-api-version',
+        message: `${obj.kind} is not served as ${obj.apiVersion} by Kubernetes ${formatMinor(k8sMinor)}: use ${served}`,
+        subject: obj,
+        path: ['apiVersion'],
+        atKey: false,
+      })
+    } else {
+      const key = `${obj.group === '' ? 'core' : obj.group}/${obj.kind}`
+      unvalidated.set(key, (unvalidated.get(key) ?? 0) + 1)
+    }
+  }
+  return {drafts, unvalidated}
+}
+
+/** The one line said about objects that could not be validated, or none. */
+export function unvalidatedNote(unvalidated: ReadonlyMap<string, number>): string | undefined {
+  if (unvalidated.size === 0) return undefined
+  const total = [...unvalidated.values()].reduce((a, b) => a + b, 0)
+  const kinds = [...unvalidated.keys()].sort()
+  return `${total} object${total === 1 ? '' : 's'} of ${kinds.length} kind${kinds.length === 1 ? '' : 's'} not validated (${kinds.slice(0, 4).join(', ')}${kinds.length > 4 ? ', …' : ''}): no schema; put their CustomResourceDefinitions in the input or under --schemas DIR`
+}
