@@ -47,10 +47,13 @@ export async function fetchSchemas(cp: Pick<ControlPlaneInfo, 'server' | 'adminT
     return res.json
   }
   const index = await get('/openapi/v3')
+  // Groups that CustomResourceDefinitions add (a test may have created some) are not built in.
+  const crds = await get('/apis/apiextensions.k8s.io/v1/customresourcedefinitions')
+  const customGroups = new Set<string>((crds.items ?? []).map((c: Json) => c.spec.group))
   const kinds: Record<string, string> = {}
   const schemas: Record<string, Json> = {}
   for (const path of Object.keys(index.paths).sort()) {
-    if (!/^(api\/v1|apis\/[^/]+\/[^/]+)$/.test(path)) continue
+    if (!/^(api\/v1|apis\/[^/]+\/[^/]+)$/.test(path) || customGroups.has(path.split('/')[1])) continue
     const doc = await get(`/openapi/v3/${path}`)
     for (const [name, schema] of Object.entries<Json>(doc.components?.schemas ?? {})) {
       schemas[name] ??= reduce(schema)

@@ -28,6 +28,7 @@ import type {CheckObject} from './objects.js'
 import {hpaDrafts} from './rules-hpa.js'
 import {immutableDrafts, type Previous} from './rules-immutable.js'
 import {overlapDrafts} from './rules-overlap.js'
+import {referenceDrafts, workloadDrafts} from './rules-references.js'
 import {schemaDrafts, unvalidatedNote} from './rules-schema.js'
 import {selectorDrafts} from './rules-selector.js'
 import {serviceDrafts} from './rules-service.js'
@@ -57,16 +58,18 @@ export interface EngineSettings {
   rules: ReadonlyMap<RuleId, RuleSetting>
   /** --disable. */
   disabled: ReadonlySet<RuleId>
+  /** --enable: rules that are off by default or in the configuration. */
+  enabled?: ReadonlySet<RuleId>
   ignorePaths?: {matcher: PathMatcher; baseDir: string; cwd: string}
   baseline?: Baseline
   options: CheckOptions
 }
 
 /** Every rule with the settings in force. */
-export function effectiveRules(settings: Pick<EngineSettings, 'rules' | 'disabled'>): EffectiveRule[] {
+export function effectiveRules(settings: Pick<EngineSettings, 'rules' | 'disabled' | 'enabled'>): EffectiveRule[] {
   return RULES.map((r) => {
     const s = settings.rules.get(r.id)
-    const enabled = !settings.disabled.has(r.id) && (s?.enabled ?? true)
+    const enabled = !settings.disabled.has(r.id) && (settings.enabled?.has(r.id) || (s?.enabled ?? r.enabledByDefault ?? true))
     return {...r, enabled, configuredSeverity: s?.severity}
   })
 }
@@ -105,7 +108,9 @@ export function collectDrafts(input: EngineInput, enabled: ReadonlySet<RuleId>):
     if (on('overlapping-selectors')) for (const d of overlapDrafts(objects)) drafts.push(d)
     if (on('service-selects-nothing')) for (const d of serviceDrafts(objects)) drafts.push(d)
     if (on('hpa-replicas-conflict')) for (const d of hpaDrafts(objects)) drafts.push(d)
+    for (const d of referenceDrafts(objects)) if (on(d.rule)) drafts.push(d)
   }
+  if (on('no-readiness-probe') || on('image-latest')) for (const o of input.objects) for (const d of workloadDrafts(o)) if (on(d.rule)) drafts.push(d)
   if (on('immutable-selector-change') && input.previous) drafts.push(...immutableDrafts(input.objects, input.previous, input.previousIdentity!))
   return drafts
 }

@@ -168,6 +168,61 @@ export const RULES: readonly RuleInfo[] = [
     kinds: ['*'],
     configurable: true,
   },
+  {
+    id: 'ingress-backend-missing',
+    severity: 'warning',
+    summary: 'An Ingress backend names a Service, or a port of a Service, that the input does not have.',
+    explanation:
+      'The ingress controller finds no endpoints for such a backend and answers 503. Services are looked up in the Ingress\'s namespace and apply set; a port is matched by number (spec.ports[].port) or by name. Turn the rule off for repositories whose Services are applied from elsewhere.',
+    kinds: ['Ingress'],
+    configurable: true,
+  },
+  {
+    id: 'statefulset-service-missing',
+    severity: 'warning',
+    summary: "A StatefulSet's serviceName names no Service in the input, or one that is not headless.",
+    explanation:
+      'The StatefulSet controller does not create the governing Service; without a headless Service (clusterIP: None) of that name in the namespace, the pods get no stable DNS names (web-0.web.ns.svc), which is usually why serviceName was set.',
+    kinds: ['StatefulSet'],
+    configurable: true,
+  },
+  {
+    id: 'pdb-selects-nothing',
+    severity: 'warning',
+    summary: 'A PodDisruptionBudget selects no pod template or pod in its namespace.',
+    explanation: 'The disruption controller finds no pods for it: the budget protects nothing, usually because of a label typo. Selectors are matched against the pod templates and pods of the same namespace and apply set.',
+    kinds: ['PodDisruptionBudget'],
+    configurable: true,
+  },
+  {
+    id: 'pdb-blocks-eviction',
+    severity: 'warning',
+    summary: 'A PodDisruptionBudget that no eviction can satisfy (maxUnavailable 0, minAvailable 100%, or minAvailable at least the replicas it selects).',
+    explanation:
+      'The eviction API refuses every voluntary disruption of the selected pods, so `kubectl drain` (and with it node upgrades and autoscaler scale-downs) waits forever on them. Replicas are the spec.replicas of the selected controllers in the input (1 when unset).',
+    kinds: ['PodDisruptionBudget'],
+    configurable: true,
+  },
+  {
+    id: 'no-readiness-probe',
+    severity: 'info',
+    summary: 'A Deployment of more than one replica whose containers have no readiness probe (off by default).',
+    explanation:
+      'Without a readiness probe a pod is ready as soon as its containers start: the Deployment controller counts it available (after minReadySeconds) and scales the old ReplicaSet down before the new pods can serve, and Services send them traffic at once. An opinion, so off unless enabled (--enable no-readiness-probe, or rules: {no-readiness-probe: on} in .kctl.yaml).',
+    kinds: ['Deployment'],
+    configurable: true,
+    enabledByDefault: false,
+  },
+  {
+    id: 'image-latest',
+    severity: 'info',
+    summary: 'A container image tagged :latest, or not tagged at all (off by default).',
+    explanation:
+      'Which version runs depends on when each node pulled the image (imagePullPolicy defaults to Always for :latest), the pod template does not change when the image does (so no rollout records it), and a rollback cannot go back. A digest (@sha256:…) or a version tag pins it. An opinion, so off unless enabled.',
+    kinds: [...CONTROLLERS, 'CronJob'],
+    configurable: true,
+    enabledByDefault: false,
+  },
 ]
 
 const BY_ID = new Map<RuleId, RuleInfo>(RULES.map((r) => [r.id, r]))

@@ -83,6 +83,7 @@ Exit codes: 0 nothing at or above --fail-on, 1 an input could not be read or par
     baseline: Flags.string({summary: 'A report from kctl check -o json: its findings do not count.', helpGroup: 'CHECK'}),
     'k8s-version': Flags.string({summary: 'Kubernetes version for deprecated-api, e.g. 1.29 (default: the live server\'s with --against-cluster, else 1.36).', helpGroup: 'CHECK'}),
     disable: Flags.string({multiple: true, summary: 'Turn a rule off for this run (repeatable, or comma-separated).', helpGroup: 'CHECK'}),
+    enable: Flags.string({multiple: true, summary: 'Turn on a rule that is off by default or in the configuration (repeatable, or comma-separated).', helpGroup: 'CHECK'}),
     rules: Flags.boolean({summary: 'List the rules (with -o json: as JSON) and exit.', helpGroup: 'CHECK'}),
   }
 
@@ -93,7 +94,7 @@ Exit codes: 0 nothing at or above --fail-on, 1 an input could not be read or par
     if (flags.rules) {
       const [out] = parseOutputs(flags.output, true)
       if (out.format !== 'text' && out.format !== 'json') throw new UserError(`--rules prints text or json, not ${out.format}`)
-      const rules = listRules({config: flags.config, disable: flags.disable})
+      const rules = listRules({config: flags.config, disable: flags.disable, enable: flags.enable})
       this.emit(out.format === 'json' ? `${JSON.stringify(rulesToWire(rules), null, 2)}\n` : renderRulesText(rules), out.file)
       return
     }
@@ -111,6 +112,7 @@ Exit codes: 0 nothing at or above --fail-on, 1 an input could not be read or par
       failOn: flags['fail-on'],
       k8sVersion: flags['k8s-version'],
       disable: flags.disable,
+      enable: flags.enable,
       against: flags.against,
       againstCluster: flags['against-cluster'],
       kubeconfig: flags.kubeconfig,

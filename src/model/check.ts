@@ -40,6 +40,12 @@ export const RULE_IDS = [
   'missing-field',
   'invalid-value',
   'unknown-api-version',
+  'ingress-backend-missing',
+  'statefulset-service-missing',
+  'pdb-selects-nothing',
+  'pdb-blocks-eviction',
+  'no-readiness-probe',
+  'image-latest',
 ] as const
 
 export type RuleId = (typeof RULE_IDS)[number]
@@ -63,6 +69,8 @@ export interface RuleInfo {
   kinds: readonly string[]
   /** False when the rule cannot be turned off or re-graded (parse-error). */
   configurable: boolean
+  /** False for rules that are opinions: on only when the configuration or --enable turns them on. */
+  enabledByDefault?: boolean
 }
 
 /** A rule with the settings in force for this run (config and flags applied). */

@@ -41,6 +41,8 @@ export interface CheckRequest {
   k8sVersion?: string
   /** --disable RULE (repeatable). */
   disable?: string[]
+  /** --enable RULE (repeatable): rules that are off by default or in the configuration. */
+  enable?: string[]
   /** --against DIR: a previous render. */
   against?: string
   /** --against-cluster: the live objects. */
@@ -51,17 +53,18 @@ export interface CheckRequest {
 }
 
 /** The rules with this run's settings (for `kctl check --rules`). */
-export function listRules(req: Pick<CheckRequest, 'config' | 'cwd' | 'disable'>): EffectiveRule[] {
+export function listRules(req: Pick<CheckRequest, 'config' | 'cwd' | 'disable' | 'enable'>): EffectiveRule[] {
   const config = loadConfig(req.config, req.cwd ?? process.cwd())
-  return effectiveRules({rules: config.rules, disabled: disabledRules(req.disable)})
+  return effectiveRules({rules: config.rules, disabled: ruleFlags('--disable', req.disable), enabled: ruleFlags('--enable', req.enable)})
 }
 
-function disabledRules(ids: string[] | undefined): Set<RuleId> {
+/** The rule ids of --disable or --enable (repeatable, or comma-separated). */
+function ruleFlags(flag: string, ids: string[] | undefined): Set<RuleId> {
   const out = new Set<RuleId>()
   for (const raw of ids ?? []) {
     for (const id of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
-      if (!isRuleId(id)) throw new UserError(`--disable: unknown rule "${id}"`, {hint: 'kctl check --rules lists them'})
-      if (id === 'parse-error') throw new UserError('--disable: parse-error cannot be turned off')
+      if (!isRuleId(id)) throw new UserError(`${flag}: unknown rule "${id}"`, {hint: 'kctl check --rules lists them'})
+      if (id === 'parse-error' && flag === '--disable') throw new UserError('--disable: parse-error cannot be turned off')
       out.add(id)
     }
   }
@@ -80,7 +83,8 @@ export async function runCheck(req: CheckRequest): Promise<CheckResult> {
   const cwd = req.cwd ?? process.cwd()
   // Everything that can be wrong with the request is found before any manifest is read.
   const config = loadConfig(req.config, cwd)
-  const disabled = disabledRules(req.disable)
+  const disabled = ruleFlags('--disable', req.disable)
+  const enabled = ruleFlags('--enable', req.enable)
   const failOn = (req.failOn ?? config.failOn ?? 'error') as Severity
   if (!SEVERITIES.includes(failOn)) throw new UserError(`invalid --fail-on "${req.failOn}": expected error, warning or info`)
   let k8sMinor: number | undefined
@@ -167,11 +171,12 @@ export async function runCheck(req: CheckRequest): Promise<CheckResult> {
   const report = buildReport(input, {
     rules: config.rules,
     disabled,
+    enabled,
     ignorePaths: config.ignorePaths.length > 0 ? {matcher: new PathMatcher(config.ignorePaths), baseDir: config.baseDir, cwd} : undefined,
     baseline,
     options,
   })
-  return {report, rules: effectiveRules({rules: config.rules, disabled}), files: [...input.files]}
+  return {report, rules: effectiveRules({rules: config.rules, disabled, enabled}), files: [...input.files]}
 }
 
 // ---------------------------------------------------------------------------------------------
