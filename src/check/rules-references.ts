@@ -70,7 +70,7 @@ function ingressDrafts(ing: CheckObject, services: Map<string, CheckObject>, dra
     const portName = at(port, ['name'])
     const found = typeof number === 'number' ? ports.some((p) => at(p, ['port']) === number) : typeof portName === 'string' ? ports.some((p) => at(p, ['name']) === portName) : true
     if (!found) {
-      const wanted = typeof number === 'number' ? `port ${number}` : `a port named ${portName}`
+      const wanted = typeof number === 'number' ? `port ${number}` : `port named ${portName}`
       const has = ports.map((p) => (typeof at(p, ['name']) === 'string' ? `${at(p, ['port'])} (${at(p, ['name'])})` : String(at(p, ['port'])))).join(', ') || 'none'
       drafts.push({
         rule: 'ingress-backend-missing',
@@ -117,6 +117,9 @@ function replicasOf(o: CheckObject): number | undefined {
 
 function pdbDrafts(objects: readonly CheckObject[]): Draft[] {
   const drafts: Draft[] = []
+  // An autoscaled controller has no fixed replica count to compare a budget with.
+  const autoscaled = new Set<string>()
+  for (const o of objects) if (o.hpa?.target) autoscaled.add(`${o.namespace}/${o.hpa.target.kind}/${o.hpa.target.name}`)
   const byNamespace = new Map<string, CheckObject[]>()
   for (const o of objects) {
     if (!o.podLabels) continue
@@ -136,7 +139,8 @@ function pdbDrafts(objects: readonly CheckObject[]): Draft[] {
       drafts.push({rule: 'pdb-selects-nothing', message: `selector matches no pod template or pod in namespace ${pdb.namespace}: the budget protects nothing`, subject: pdb, path: ['spec', 'selector'], atKey: true})
       continue
     }
-    const total = matched.reduce<number | undefined>((n, o) => (n === undefined || replicasOf(o) === undefined ? undefined : n + replicasOf(o)!), 0)
+    const replicas = (o: CheckObject) => (autoscaled.has(`${o.namespace}/${o.kind}/${o.name}`) ? undefined : replicasOf(o))
+    const total = matched.reduce<number | undefined>((n, o) => (n === undefined || replicas(o) === undefined ? undefined : n + replicas(o)!), 0)
     const minAvailable = at(pdb.src.raw, ['spec', 'minAvailable'])
     const maxUnavailable = at(pdb.src.raw, ['spec', 'maxUnavailable'])
     let blocking: {path: Path; why: string} | undefined

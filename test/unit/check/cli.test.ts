@@ -151,7 +151,7 @@ describe('kctl check command line', () => {
   it('reads stdin with -f -', () => {
     const run = kctl(['check', '-f', '-', '-o', 'json'], {input: readFileSync(join(ROOT, 'test/fixtures/check/rules/hpa-replicas-conflict/bad.yaml'), 'utf8')})
     const report = JSON.parse(run.stdout)
-    expect(report.findings.map((f: {file: string; line: number}) => `${f.file}:${f.line}`)).toEqual(['<stdin>:6', '<stdin>:31'])
+    expect(report.findings.map((f: {file: string; line: number}) => `${f.file}:${f.line}`)).toEqual(['<stdin>:6', '<stdin>:30', '<stdin>:31'])
   })
 
   it.each([
