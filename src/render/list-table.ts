@@ -18,5 +18,9 @@ export function renderListTable(plan: ReconcilePlan): string {
     signed(c.diff),
     c.inSync ? 'yes' : 'no',
   ])
+  // Several apply sets (kustomize roots read with -f): which one each row comes from.
+  if (plan.controllers.some((c) => c.applySet !== undefined)) {
+    return formatColumns([...HEADER, 'APPLY SET'], rows.map((r, i) => [...r, plan.controllers[i].applySet || '-']))
+  }
   return formatColumns(HEADER, rows)
 }

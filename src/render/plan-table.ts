@@ -69,7 +69,8 @@ function renderController(cp: ControllerPlan, plan: ReconcilePlan, c: ChalkInsta
 }
 
 function headerLine(cp: ControllerPlan, c: ChalkInstance): string {
-  const head = `${c.bold(`${cp.kind} ${cp.namespace}/${cp.name}`)}  desired ${cp.desired}  active ${cp.active}  diff ${signed(cp.diff)}`
+  const set = cp.applySet === undefined ? '' : `  ${c.dim(`(${cp.applySet === '' ? 'outside any kustomize root' : cp.applySet})`)}`
+  const head = `${c.bold(`${cp.kind} ${cp.namespace}/${cp.name}`)}${set}  desired ${cp.desired}  active ${cp.active}  diff ${signed(cp.diff)}`
   return cp.inSync ? `${head}  ${c.green('(in sync)')}` : head
 }
 

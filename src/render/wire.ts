@@ -126,6 +126,8 @@ export interface ControllerListItem {
   diff: number
   pending: number
   inSync: boolean
+  /** The apply set it was read in, when the input held several. */
+  applySet?: string
 }
 
 const LIST_ITEM_ORDER = ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'desired', 'active', 'ready', 'available', 'diff', 'pending', 'inSync']
@@ -144,6 +146,7 @@ export function controllerListItem(c: ControllerPlan): ControllerListItem {
     diff: c.diff,
     pending: c.pending,
     inSync: c.inSync,
+    ...(c.applySet !== undefined ? {applySet: c.applySet} : {}),
   }
 }
 

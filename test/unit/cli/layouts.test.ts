@@ -87,6 +87,24 @@ describe('a repository read with -f', () => {
     expect(plan.ignored).toEqual({Secret: 4, Service: 2})
   })
 
+  it('list: a row per controller and apply set, in the table and in JSON', () => {
+    const table = kctl(['list', '-f', repo, '--now', NOW, '-o', 'table'])
+    expect(table.status).toBe(0)
+    const rows = table.stdout.trim().split('\n').map((l) => l.split(/\s{2,}/))
+    expect(rows[0].at(-1)).toBe('APPLY SET')
+    expect(rows.slice(1).map((r) => [r[2], r.at(-1)])).toEqual([
+      ['api', '-'],
+      ['web', `${repo}/base`],
+      ['web', `${repo}/overlays/staging`],
+    ])
+    const items = JSON.parse(kctl(['list', '-f', repo, '--now', NOW, '-o', 'json']).stdout).items
+    expect(items.map((i: {name: string; applySet: string}) => [i.name, i.applySet])).toEqual([
+      ['api', ''],
+      ['web', `${repo}/base`],
+      ['web', `${repo}/overlays/staging`],
+    ])
+  })
+
   it('check: no duplicate or overlap between alternatives, and no parse error for kustomizations or charts', () => {
     const run = kctl(['check', '-f', repo, '-o', 'json'])
     expect(run.status).toBe(0)
