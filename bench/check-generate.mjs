@@ -28,6 +28,9 @@ function app({ns, name, tier, partOf, fault, rnd}) {
   const replicas = fault === 'replicas' ? '  replicas: 3\n' : ''
   const svcName = fault === 'service' ? `${name}x` : name
   const hpaVersion = fault === 'deprecated' ? 'autoscaling/v2beta2' : 'autoscaling/v2'
+  const readiness = fault === 'field-typo' ? 'readinesProbe' : 'readinessProbe'
+  const httpPort = fault === 'wrong-type' ? '"8080"' : '8080'
+  const pullPolicy = fault === 'enum' ? 'ifNotPresent' : 'IfNotPresent'
   return `# ${name}: generated for the kctl check benchmark
 apiVersion: apps/v1
 kind: Deployment
@@ -65,11 +68,11 @@ ${selector}${extraSelector}  strategy:
       containers:
         - name: ${name}
           image: ${image}
-          imagePullPolicy: IfNotPresent
+          imagePullPolicy: ${pullPolicy}
           args: ["--listen=:8080", "--metrics=:9090", "--log-level=info"]
           ports:
             - name: http
-              containerPort: 8080
+              containerPort: ${httpPort}
             - name: metrics
               containerPort: 9090
           env:
@@ -88,7 +91,7 @@ ${selector}${extraSelector}  strategy:
               memory: ${64 + Math.floor(rnd() * 256)}Mi
             limits:
               memory: 512Mi
-          readinessProbe:
+          ${readiness}:
             httpGet:
               path: /ready
               port: http
@@ -154,6 +157,9 @@ spec:
 `
 }
 
+/** Bumped whenever the generated text changes, so that an old input is generated again. */
+export const GENERATOR_VERSION = 3
+
 /** Faults, by application index: a fixed, small share of each. */
 function faultOf(i) {
   if (i % 500 === 7) return 'broad'
@@ -161,6 +167,10 @@ function faultOf(i) {
   if (i % 50 === 17) return 'replicas'
   if (i % 100 === 29) return 'service'
   if (i % 100 === 41) return 'deprecated'
+  // Schema mistakes, which kubeconform finds too: a misspelt field, a wrong type, a value outside an enum.
+  if (i % 100 === 53) return 'field-typo'
+  if (i % 100 === 71) return 'wrong-type'
+  if (i % 100 === 79) return 'enum'
   return undefined
 }
 
@@ -182,7 +192,7 @@ export function generateCheckInput({apps = CHECK_DEFAULTS.apps, namespaces = CHE
     bytes += Buffer.byteLength(text)
     writeFileSync(join(dir, ns, `${name}.yaml`), text)
   }
-  const manifest = {params: {apps, namespaces, seed, clean}, files: apps, resources: apps * 5, bytes, faults}
+  const manifest = {params: {apps, namespaces, seed, clean, generator: GENERATOR_VERSION}, files: apps, resources: apps * 5, bytes, faults}
   writeFileSync(join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`)
   return manifest
 }

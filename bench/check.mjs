@@ -6,6 +6,8 @@
 //
 //   npm run build && node bench/check.mjs [--apps N] [--repeat N] [--clean] [--schemas DIR] [--kubeconform BIN] [--kube-linter BIN]
 // (--clean: the same input without the injected mistakes, in bench/out/check-clean.)
+// Also two shapes that once made check quadratic (10,000 Deployments sharing a label; 5,000 copies
+// of one object), reported in seconds per thousand objects against the main input's rate ("/k").
 //
 // kubeconform needs Kubernetes JSON schemas, which it would download from GitHub; offline, give it
 // the ones the PyPI package kubernetes-validate ships ("local-strict" schemas, whose $refs point at
@@ -22,7 +24,7 @@ import {homedir, tmpdir} from 'node:os'
 import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
-import {CHECK_DEFAULTS, generateCheckInput} from './check-generate.mjs'
+import {CHECK_DEFAULTS, GENERATOR_VERSION, generateCheckInput} from './check-generate.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(process.env.KCTL_BENCH_ROOT ?? resolve(here, '..'))
@@ -56,7 +58,7 @@ function ensureData(apps, clean) {
   const manifestPath = join(out, 'manifest.json')
   if (existsSync(manifestPath)) {
     const have = JSON.parse(readFileSync(manifestPath, 'utf8'))
-    if (have.params.apps === apps && have.params.seed === CHECK_DEFAULTS.seed && Boolean(have.params.clean) === clean && existsSync(join(out, 'manifests'))) return have
+    if (have.params.apps === apps && have.params.seed === CHECK_DEFAULTS.seed && have.params.generator === GENERATOR_VERSION && Boolean(have.params.clean) === clean && existsSync(join(out, 'manifests'))) return have
   }
   process.stderr.write(`generating ${apps} applications (${apps * 5} resources${clean ? ', no faults' : ''}) into ${join(out, 'manifests')} ...\n`)
   mkdirSync(out, {recursive: true})
@@ -125,6 +127,32 @@ function standaloneSchemas(localDir) {
 
 // ---------------------------------------------------------------------------------------------
 
+/** 10,000 Deployments that share one selector (app=web), and 5,000 copies of one Deployment, in one file each. */
+function shapeInputs() {
+  const dir = join(out, 'shapes')
+  mkdirSync(dir, {recursive: true})
+  const deployment = (name, i) => `---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ${name}, namespace: shop}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web, instance: ${name}}}
+    spec: {containers: [{name: web, image: registry.local/web:1.${i % 50}, ports: [{containerPort: 8080}]}]}
+`
+  const shapes = [
+    {name: 'shared label', objects: 10_000, text: () => Array.from({length: 10_000}, (_, i) => deployment(`web-${i}`, i)).join('')},
+    {name: 'copies', objects: 5_000, text: () => deployment('web', 0).repeat(5_000)},
+  ]
+  return shapes.map((s) => {
+    const file = join(dir, `${s.name.replace(/ /g, '-')}.yaml`)
+    writeFileSync(file, s.text())
+    return {name: s.name, objects: s.objects, file}
+  })
+}
+
 function main() {
   const opts = parseArgs(process.argv.slice(2))
   if (!existsSync(join(root, 'dist', 'commands', 'check.js'))) throw new Error('dist/ has no check command: run npm run build first')
@@ -155,9 +183,15 @@ function main() {
     const run = repeat(opts.repeat, () => measure(kubeconform, args))
     let summaryLine = ''
     try {
-      const s = JSON.parse(run.stdout).summary
-      summaryLine = `${s.valid} valid, ${s.invalid} invalid, ${s.errors} errors, ${s.skipped} skipped`
-      results.tools.kubeconform = {wall: run.wall, cpu: run.cpu, rssMiB: run.rssMiB, runs: run.runs, exit: run.status, summary: s}
+      const doc = JSON.parse(run.stdout)
+      const s = doc.summary
+      // Every object kubeconform rejects, and whether kctl reported it too (any rule).
+      const flagged = new Set(JSON.parse(readFileSync(report, 'utf8')).findings.map((f) => `${f.file}|${f.kind}|${f.name}`))
+      const rejected = (doc.resources ?? []).filter((r) => r.status !== 'statusValid' && r.status !== 'statusSkipped')
+      // Both name a file as it was found under `input`.
+      const missed = rejected.filter((r) => !flagged.has(`${r.filename}|${r.kind}|${r.name}`))
+      summaryLine = `${s.valid} valid, ${s.invalid} invalid, ${s.errors} errors, ${s.skipped} skipped; kctl reports ${rejected.length - missed.length} of its ${rejected.length} rejected objects`
+      results.tools.kubeconform = {wall: run.wall, cpu: run.cpu, rssMiB: run.rssMiB, runs: run.runs, exit: run.status, summary: s, rejected: rejected.length, missedByKctl: missed.map((r) => `${r.filename} ${r.kind}/${r.name}: ${r.msg}`).slice(0, 20)}
     } catch {
       results.tools.kubeconform = {wall: run.wall, cpu: run.cpu, rssMiB: run.rssMiB, runs: run.runs, exit: run.status, stderr: run.stderr.slice(0, 500)}
     }
@@ -173,13 +207,28 @@ function main() {
     rows.push(['kube-linter lint', run, ''])
   }
 
+  // Shapes that once made check quadratic: many objects sharing one label, many copies of one
+  // object. Each is timed like the main input and reported per thousand objects, next to the main
+  // input's own rate in the same run.
+  const shapes = shapeInputs()
+  results.shapes = {}
+  for (const shape of shapes) {
+    const run = repeat(opts.repeat, () => measure(process.execPath, [join(root, 'bin', 'run.js'), 'check', '-f', shape.file, '-o', 'json']))
+    if (run.status !== 0 && run.status !== 3) throw new Error(`kctl check (${shape.name}) exited ${run.status}: ${run.stderr}`)
+    const findings = JSON.parse(run.stdout).findings.length
+    results.shapes[shape.name] = {objects: shape.objects, wall: run.wall, cpu: run.cpu, rssMiB: run.rssMiB, findings, secondsPerThousand: run.wall / (shape.objects / 1000)}
+    rows.push([`kctl check: ${shape.name}`, run, `${shape.objects} objects, ${findings} findings`])
+  }
+
   const fmt = (n, d = 2) => n.toFixed(d)
   const lines = [
     `input: ${data.resources} resources in ${data.files} files, ${fmt(mb, 1)} MB (${Object.entries(data.faults).map(([k, v]) => `${v} ${k}`).join(', ') || 'no'} faults)`,
     `${'tool'.padEnd(22)}${'wall s'.padStart(8)}${'cpu s'.padStart(8)}${'RSS MiB'.padStart(9)}${'res/s'.padStart(9)}  ${'vs kctl'.padEnd(8)} notes`,
   ]
+  const perThousand = kctl.wall / (summary.objects / 1000)
   for (const [name, r, note] of rows) {
-    const ratio = name === 'kctl check' ? '1.00' : fmt(r.wall / kctl.wall)
+    const shape = results.shapes[name.replace('kctl check: ', '')]
+    const ratio = name === 'kctl check' ? '1.00' : shape ? `${fmt(shape.secondsPerThousand / perThousand)}/k` : fmt(r.wall / kctl.wall)
     lines.push(`${name.padEnd(22)}${fmt(r.wall).padStart(8)}${fmt(r.cpu).padStart(8)}${fmt(r.rssMiB, 0).padStart(9)}${fmt(data.resources / r.wall, 0).padStart(9)}  ${ratio.padEnd(8)} ${note}`)
   }
   for (const [name, t] of Object.entries(results.tools)) if (t.skipped) lines.push(`${name}: skipped: ${t.skipped}`)

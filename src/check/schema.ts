@@ -96,7 +96,12 @@ export class SchemaSet {
     return issues
   }
 
+  /** Resolved schemas, by the schema that refers to them (most fields refer to a shared type). */
+  private readonly resolved = new WeakMap<Schema, Schema>()
+
   private resolve(schema: Schema): Schema {
+    const known = this.resolved.get(schema)
+    if (known) return known
     let s = schema
     // `allOf: [{$ref}]` is how v3 wraps a reference that carries a default or description.
     for (let depth = 0; depth < 8; depth++) {
@@ -104,45 +109,55 @@ export class SchemaSet {
       else if (s.allOf?.length === 1 && !s.type && !s.properties) s = {...this.resolve(s.allOf[0]), ...without(s, 'allOf')}
       else break
     }
+    this.resolved.set(schema, s)
     return s
   }
 
-  private walk(value: unknown, raw: Schema, path: Path, issues: SchemaIssue[]): void {
+  /** `path` is one array pushed and popped along the walk; an issue takes a copy. */
+  private walk(value: unknown, raw: Schema, path: Array<string | number>, issues: SchemaIssue[]): void {
     if (value === null || value === undefined) return // null is an unset field
     const schema = this.resolve(raw)
     if (schema['x-kubernetes-int-or-string']) {
-      if (typeof value !== 'string' && !Number.isInteger(value)) issues.push(typeIssue(path, 'an integer or a string', value))
+      if (typeof value !== 'string' && !Number.isInteger(value)) issues.push(typeIssue([...path], 'an integer or a string', value))
       return
     }
     const alternatives = schema.oneOf ?? schema.anyOf
     if (alternatives && !schema.type) {
       const types = alternatives.map((a) => this.resolve(a).type).filter((t): t is string => t !== undefined)
-      if (types.length > 0 && !types.some((t) => hasType(value, t))) issues.push(typeIssue(path, types.map(article).join(' or '), value))
+      if (types.length > 0 && !types.some((t) => hasType(value, t))) issues.push(typeIssue([...path], types.map(article).join(' or '), value))
       return
     }
     if (schema.type && !hasType(value, schema.type)) {
-      issues.push(typeIssue(path, article(schema.type), value))
+      issues.push(typeIssue([...path], article(schema.type), value))
       return
     }
     if (schema.enum && !schema.enum.includes(value)) {
-      issues.push({rule: 'invalid-value', path, atKey: false, message: `${JSON.stringify(value)} is not one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`})
+      issues.push({rule: 'invalid-value', path: [...path], atKey: false, message: `${JSON.stringify(value)} is not one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`})
     }
     if (Array.isArray(value)) {
-      if (schema.items) value.forEach((item, i) => this.walk(item, schema.items!, [...path, i], issues))
+      if (!schema.items) return
+      for (let i = 0; i < value.length; i++) {
+        path.push(i)
+        this.walk(value[i], schema.items, path, issues)
+        path.pop()
+      }
       return
     }
     if (typeof value !== 'object') return
     const obj = value as Record<string, unknown>
     const props = schema.properties
     const extra = schema.additionalProperties
-    for (const key of Object.keys(obj)) {
+    for (const key in obj) {
       const sub = props?.[key]
-      if (sub) this.walk(obj[key], sub, [...path, key], issues)
-      else if (typeof extra === 'object') this.walk(obj[key], extra, [...path, key], issues)
-      else if (props && extra !== true && !schema['x-kubernetes-preserve-unknown-fields'] && !(path.length === 1 && path[0] === 'metadata' && schema['x-kubernetes-embedded-resource'])) {
-        const near = RENAMED[key] && props[RENAMED[key].split('.')[0]] ? RENAMED[key] : closest(key, Object.keys(props))
-        issues.push({rule: 'unknown-field', path: [...path, key], atKey: true, message: `unknown field "${key}"${near ? `: did you mean "${near}"?` : ''}`})
+      path.push(key)
+      if (sub) this.walk(obj[key], sub, path, issues)
+      else if (typeof extra === 'object') this.walk(obj[key], extra, path, issues)
+      else if (props && extra !== true && !schema['x-kubernetes-preserve-unknown-fields']) {
+        const renamed = RENAMED[key]
+        const near = renamed && props[renamed.split('.')[0]] ? renamed : closest(key, Object.keys(props))
+        issues.push({rule: 'unknown-field', path: [...path], atKey: true, message: `unknown field "${key}"${near ? `: did you mean "${near}"?` : ''}`})
       }
+      path.pop()
     }
     for (const name of schema.required ?? []) {
       if (obj[name] === undefined || obj[name] === null) issues.push({rule: 'missing-field', path: [...path, name], atKey: true, message: `required field "${name}" is missing`})
