@@ -9,7 +9,7 @@
  *   npx tsx controlplane/build.ts --force    # rebuild even if the cache is valid
  *
  * A cache hit costs a stat per binary plus a sha256 over a few small files. A miss is a cold compile of most of
- * Kubernetes: 10–25 min on 2 cores the first time on a machine, about a minute once GOCACHE is warm (only the
+ * Kubernetes: 4–8 min on 2 cores the first time on a machine (3.5 min when idle), seconds once GOCACHE is warm (only the
  * link steps re-run). Binaries are never committed.
  */
 import {spawn, spawnSync} from 'node:child_process'
@@ -35,7 +35,7 @@ export interface ControlPlaneBinaries {
 /** Bump when the build recipe (flags, stamping) changes in a way go.mod/go.sum don't capture. */
 const RECIPE = 2
 const MIN_GO_MINOR = 26
-/** A cold build takes 10–25 min on 2 cores; a lock this old is stale whatever its pid says. */
+/** A cold build takes 4–8 min on 2 cores; a lock this old is stale whatever its pid says. */
 const LOCK_STALE_MS = 90 * 60_000
 const NO_GO =
   'the e2e suite needs Go ≥1.26 to build kube-apiserver, kube-controller-manager and etcd from source; ' +

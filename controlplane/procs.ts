@@ -1,7 +1,7 @@
 // Child-process bookkeeping for the control plane: every server runs in its own process group, is recorded in
 // the data dir, and is killed when this process exits for any reason we can observe. Nothing here kills by name.
 import {spawn, type ChildProcess} from 'node:child_process'
-import {closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -172,6 +172,15 @@ export function tail(file: string, n = 30): string {
   }
 }
 
+/** The uid that owns a file or directory (a /proc/<pid> directory: the process's user); undefined if gone. */
+function ownerUid(path: string): number | undefined {
+  try {
+    return statSync(path).uid
+  } catch {
+    return undefined
+  }
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
@@ -194,12 +203,13 @@ function runs(pid: number, binary: string): boolean {
  * Kills every process recorded in `pidDir`, whoever started it (e.g. a kube-controller-manager a test worker
  * started against the shared apiserver), after checking the pid still runs the recorded binary.
  */
-export function killRecorded(pidDir: string): void {
+export function killRecorded(pidDir: string, only: {uid?: number; binaries?: string} = {}): void {
   if (!existsSync(pidDir)) return
   for (const f of readdirSync(pidDir)) {
     try {
       const rec = JSON.parse(readFileSync(join(pidDir, f), 'utf8')) as PidRecord
-      if (runs(rec.pid, rec.binary)) killGroup(rec.pid, 'SIGKILL')
+      const ours = (only.uid === undefined || ownerUid(`/proc/${rec.pid}`) === only.uid) && (only.binaries === undefined || rec.binary.startsWith(`${only.binaries}/`))
+      if (ours && runs(rec.pid, rec.binary)) killGroup(rec.pid, 'SIGKILL')
     } catch {
       /* unreadable or half-written pid file: nothing we can safely kill */
     }
@@ -209,9 +219,12 @@ export function killRecorded(pidDir: string): void {
 
 /**
  * Cleans up after runs whose owner died without running its exit handlers (SIGKILL, OOM, a crashed CI step):
- * for every default data dir in os.tmpdir() whose owner pid is gone, kill its recorded processes and delete it.
+ * for every default data dir in os.tmpdir() that this user made and whose owner pid is gone, kill its recorded
+ * processes (only those this user runs from `binaries`, the binary cache) and delete it. On a shared machine
+ * another user's control planes, and anything not started from this cache, are left alone.
  */
-export function reapStale(log: (s: string) => void): void {
+export function reapStale(log: (s: string) => void, binaries: string): void {
+  const uid = process.getuid?.()
   let entries: string[]
   try {
     entries = readdirSync(tmpdir()).filter((e) => e.startsWith(DATA_DIR_PREFIX))
@@ -220,6 +233,7 @@ export function reapStale(log: (s: string) => void): void {
   }
   for (const e of entries) {
     const dir = join(tmpdir(), e)
+    if (uid !== undefined && ownerUid(dir) !== uid) continue // another user's run
     let owner: number
     try {
       owner = Number(readFileSync(join(dir, 'owner'), 'utf8').trim())
@@ -228,7 +242,7 @@ export function reapStale(log: (s: string) => void): void {
     }
     if (!owner || isAlive(owner)) continue
     log(`reaping stale control plane ${dir} (owner pid ${owner} is gone)`)
-    killRecorded(join(dir, 'pids'))
+    killRecorded(join(dir, 'pids'), {uid, binaries})
     rmSync(dir, {recursive: true, force: true, maxRetries: 5})
   }
 }

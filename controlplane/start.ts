@@ -20,7 +20,7 @@ import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:
 import {createServer} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {ensureControlPlaneBinaries, type ControlPlaneBinaries} from './build.js'
+import {cacheRoot, ensureControlPlaneBinaries, type ControlPlaneBinaries} from './build.js'
 import {request} from './http.js'
 import {DATA_DIR_PREFIX, killRecorded, onExitCleanup, reapStale, spawnManaged, tail, type ManagedProcess} from './procs.js'
 
@@ -242,7 +242,7 @@ export async function compactEtcd(etcdEndpoint: string): Promise<number> {
 
 export async function startControlPlane(opts: StartOptions = {}): Promise<ControlPlane> {
   const log = opts.log ?? defaultLog
-  reapStale(log)
+  reapStale(log, cacheRoot())
   const binaries = opts.binaries ?? (await ensureControlPlaneBinaries())
   const keep = process.env.KCTL_KEEP_CONTROLPLANE_DATA === '1'
 

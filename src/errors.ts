@@ -6,16 +6,19 @@ import type {Origin} from './model/objects.js'
 export class UserError extends Error {
   readonly origin?: Origin
   readonly hint?: string
-  constructor(message: string, opts: {origin?: Origin; hint?: string; cause?: unknown} = {}) {
+  /** The error is about the file as a whole (it is missing, unreadable): name it without a position. */
+  readonly wholeFile: boolean
+  constructor(message: string, opts: {origin?: Origin; hint?: string; cause?: unknown; wholeFile?: boolean} = {}) {
     super(message, {cause: opts.cause})
     this.name = 'UserError'
     this.origin = opts.origin
     this.hint = opts.hint
+    this.wholeFile = opts.wholeFile ?? false
   }
 
   /** `file:line:col: message (hint)` — the one line the user sees. */
   get line(): string {
-    const where = this.origin ? `${formatOrigin(this.origin)}: ` : ''
+    const where = this.origin ? `${this.wholeFile ? this.origin.file : formatOrigin(this.origin)}: ` : ''
     const hint = this.hint ? ` (${this.hint})` : ''
     return `${where}${this.message}${hint}`
   }

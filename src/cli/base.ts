@@ -12,7 +12,7 @@ export abstract class BaseCommand extends Command {
   static override baseFlags = {
     color: Flags.boolean({
       allowNo: true,
-      summary: 'Colour the table (default: on a terminal unless NO_COLOR is set). JSON and YAML are never coloured.',
+      summary: 'Colour the output on a terminal (default: on, unless NO_COLOR is set). JSON, YAML and files are never coloured.',
       helpGroup: 'OUTPUT',
     }),
   }

@@ -4,6 +4,7 @@ import {Flags} from '@oclif/core'
 export const sourceFlags = {
   filename: Flags.string({
     char: 'f',
+    aliases: ['file'], // kubectl users type --file too
     multiple: true,
     summary: 'YAML/JSON file, directory (recursive) or - for stdin; repeatable. Without it, the live cluster is read.',
     helpGroup: 'SOURCE',

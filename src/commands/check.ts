@@ -40,6 +40,8 @@ export function parseOutputs(values: readonly string[] | undefined, tty: boolean
 }
 
 export default class Check extends BaseCommand {
+  // Short enough not to wrap mid-flag; every flag is listed under its group below.
+  static override usage = '<%= command.id %> -f PATH... [-o FORMAT[=FILE]]... [FLAGS]'
   static override summary = 'Check manifests for what makes controllers misbehave: selectors, overlaps, immutable changes, removed APIs.'
   static override description = `Reads manifests (-f) and reports findings, each at the field it is about (file:line:column): selectors that do not match their templates, controllers whose selectors overlap, selector changes the API server will refuse, Services that select nothing, HPA conflicts, removed apiVersions, invalid fields. kctl check --rules lists the rules.
 
@@ -59,6 +61,7 @@ Exit codes: 0 nothing at or above --fail-on, 1 an input could not be read or par
   static override flags = {
     filename: Flags.string({
       char: 'f',
+      aliases: ['file'],
       multiple: true,
       summary: 'YAML/JSON file, directory (recursive) or - for stdin; repeatable.',
       helpGroup: 'SOURCE',

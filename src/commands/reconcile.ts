@@ -16,6 +16,8 @@ import {renderPlanTable} from '../render/plan-table.js'
 import {parseTimeout, reconcile, type ReconcileUi} from '../services/reconcile.js'
 
 export default class Reconcile extends BaseCommand {
+  // Short enough not to wrap mid-flag; every flag is listed under its group below.
+  static override usage = '<%= command.id %> [-f PATH]... [--apply [--yes]] [FLAGS]'
   static override summary = 'Carry out the plan: a server-side dry run by default, --apply to make it happen.'
   static override description = `Plans (or loads a plan saved with "kctl plan -o json > plan.json" via --plan), shows it, then sends what one sync of the ReplicaSet and ReplicationController controllers would send: creates from the controller's template in slow-start batches (1, 2, 4 …, stopping after a batch with a failure), deletes with the pod's uid and resourceVersion as preconditions, adoptions and releases as patches with the pod's uid as precondition, and the status write with the controller's resourceVersion.
 

@@ -5,7 +5,7 @@ import {Chalk, type ChalkInstance} from 'chalk'
 
 import type {Action, ControllerPlan, CreateAction, ReconcilePlan, StatusView} from '../model/plan.js'
 import {deleteReasons, inOwnTie, sameTie, tieSentence} from './reasons.js'
-import {count, signed} from './words.js'
+import {count} from './words.js'
 
 export interface TableStyle {
   color: boolean
@@ -70,8 +70,19 @@ function renderController(cp: ControllerPlan, plan: ReconcilePlan, c: ChalkInsta
 
 function headerLine(cp: ControllerPlan, c: ChalkInstance): string {
   const set = cp.applySet === undefined ? '' : `  ${c.dim(`(${cp.applySet === '' ? 'outside any kustomize root' : cp.applySet})`)}`
-  const head = `${c.bold(`${cp.kind} ${cp.namespace}/${cp.name}`)}${set}  desired ${cp.desired}  active ${cp.active}  diff ${signed(cp.diff)}`
+  const head = `${c.bold(`${cp.kind} ${cp.namespace}/${cp.name}`)}${set}  ${replicaWords(cp)}`
   return cp.inSync ? `${head}  ${c.green('(in sync)')}` : head
+}
+
+/**
+ * `5 active, want 2: delete 3`: the counts and what the difference calls for, in words (the JSON's
+ * `diff` is active − desired, whose sign reads backwards next to the actions).
+ */
+function replicaWords(cp: ControllerPlan): string {
+  const counts = `${cp.active} active, want ${cp.desired}`
+  if (cp.diff > 0) return `${counts}: delete ${cp.diff}`
+  if (cp.diff < 0) return `${counts}: create ${-cp.diff}`
+  return counts
 }
 
 function sameCreate(a: Action, b: CreateAction): boolean {

@@ -431,16 +431,21 @@ function yamlParseError(chunk: Chunk, text: string, error: unknown): UserError {
   const first = chunk.file.lineOf(chunk.start)
   return new UserError(`invalid YAML: ${reason}`, {
     origin: {file: chunk.file.name, line: first + (mark?.line ?? 0), column: (mark?.column ?? 0) + 1},
-    hint: yamlHint(text),
+    hint: yamlHint(text, reason),
     cause: error,
   })
 }
 
 const HELM_HINT = 'render it first, e.g. helm template CHART | kctl plan -f -'
 
-/** A YAML error in a file that is really a template: say what to do instead. */
-function yamlHint(text: string): string | undefined {
-  return /\{\{-?\s*[.$\w]/.test(text) ? `this is a Helm template: ${HELM_HINT}` : undefined
+/** The usual causes of a YAML error in manifests, and what to do. */
+function yamlHint(text: string, reason: string): string | undefined {
+  if (/\{\{-?\s*[.$\w]/.test(text)) return `this is a Helm template: ${HELM_HINT}`
+  // `cat a.yaml b.yaml` where a.yaml does not end with `---`: one document with every key twice.
+  if (/duplicated mapping key/.test(reason) && (text.match(/^(?:apiVersion|kind):/gm)?.length ?? 0) > 2) {
+    return 'two documents seem joined without a `---` line between them, as `cat a.yaml b.yaml` does; separate them with ---'
+  }
+  return undefined
 }
 
 /**

@@ -91,12 +91,12 @@ export function countNewlines(buf: Buffer, from: number, to: number): number {
 
 function fileError(name: string, error: unknown): UserError {
   const code = (error as NodeJS.ErrnoException)?.code
-  const origin = {file: name, line: 1, column: 1}
-  if (code === 'ENOENT') return new UserError('no such file or directory', {origin, hint: 'check the -f path', cause: error})
-  if (code === 'EACCES' || code === 'EPERM') return new UserError('permission denied', {origin, cause: error})
-  if (code === 'EISDIR') return new UserError('is a directory', {origin, cause: error})
+  const at = {origin: {file: name, line: 1, column: 1}, wholeFile: true, cause: error}
+  if (code === 'ENOENT') return new UserError('no such file or directory', {...at, hint: 'check the -f path'})
+  if (code === 'EACCES' || code === 'EPERM') return new UserError('permission denied', at)
+  if (code === 'EISDIR') return new UserError('is a directory', at)
   const message = error instanceof Error ? error.message : String(error)
-  return new UserError(`cannot read: ${message}`, {origin, cause: error})
+  return new UserError(`cannot read: ${message}`, at)
 }
 
 export function formatOf(name: string): SourceFormat {

@@ -27,7 +27,7 @@ const log = (s: string) => process.stderr.write(`[e2e] ${s}\n`)
 
 export default async function setup({provide}: TestProject): Promise<() => Promise<void>> {
   const t0 = performance.now()
-  // A cache hit takes milliseconds; a miss is a cold compile (10–25 min on 2 cores), logged as it goes.
+  // A cache hit takes milliseconds; a miss is a cold compile (4–8 min on 2 cores), logged as it goes.
   const binaries = await ensureControlPlaneBinaries()
   // Extra kube-apiserver flags for a whole run, e.g. KCTL_E2E_APISERVER_ARGS='--watch-cache=false'.
   const apiServerArgs = (process.env.KCTL_E2E_APISERVER_ARGS ?? '').split(/\s+/).filter(Boolean)

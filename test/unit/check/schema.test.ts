@@ -6,7 +6,7 @@ import {join} from 'node:path'
 
 import {afterAll, describe, expect, it} from 'vitest'
 
-import {closest} from '../../../src/check/schema.js'
+import {closest} from '../../../src/closest.js'
 import {at, check, RULES_FX} from './helpers.js'
 
 const fx = (file: string) => `${RULES_FX}/schema/${file}`

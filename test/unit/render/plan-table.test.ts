@@ -20,9 +20,9 @@ describe('renderPlanTable', () => {
     const api = controller('api')
     expect(renderPlanTable(plan([api, web]))).toBe(
       [
-        'ReplicaSet default/api  desired 3  active 3  diff 0  (in sync)',
+        'ReplicaSet default/api  3 active, want 3  (in sync)',
         '',
-        'ReplicaSet default/web  desired 2  active 5  diff +3',
+        'ReplicaSet default/web  5 active, want 2: delete 3',
         '  - delete pod web-pending   because: not scheduled to a node (decided by node assignment)',
         '  - delete pod web-starting  because: not ready (decided by readiness)',
         '  - delete pod web-a         because: created 20m ago (decided by creation time)',
@@ -49,7 +49,7 @@ describe('renderPlanTable', () => {
     })
     expect(renderPlanTable(plan([rs]))).toBe(
       [
-        'ReplicaSet default/web  desired 3  active 1  diff -2',
+        'ReplicaSet default/web  1 active, want 3: create 2',
         '  ~ adopt pod web-orphan  (an orphan whose labels match the selector)',
         '  ~ release pod web-edited  (owned, but its labels no longer match the selector)',
         '  + create pod web-<random>  (generateName web-)',
@@ -71,7 +71,7 @@ describe('renderPlanTable', () => {
     })
     expect(renderPlanTable(plan([big]))).toBe(
       [
-        'ReplicaSet default/big  desired 600  active 0  diff -600',
+        'ReplicaSet default/big  0 active, want 600: create 600',
         '  + create 500 pods big-<random>  (generateName big-)',
         '  + 100 more pods to create in a later sync (burst limit 500 per sync)',
         '',
@@ -94,7 +94,7 @@ describe('renderPlanTable', () => {
     })
     expect(renderPlanTable(plan([rc], {ignored: {Service: 2, Deployment: 1}}))).toBe(
       [
-        'ReplicationController default/legacy  desired 2  active 0  diff -2',
+        'ReplicationController default/legacy  0 active, want 2: create 2',
         '  + create pod legacy-<random>  (generateName legacy-) would fail: unable to create pods, no labels',
         '  + 1 pod not created in this sync',
         "  ! the selector does not match the template's labels",
@@ -109,9 +109,9 @@ describe('renderPlanTable', () => {
   it('says "No changes" when every controller is in sync, and handles an empty input', () => {
     expect(renderPlanTable(plan([controller('a'), controller('b')]))).toBe(
       [
-        'ReplicaSet default/a  desired 3  active 3  diff 0  (in sync)',
+        'ReplicaSet default/a  3 active, want 3  (in sync)',
         '',
-        'ReplicaSet default/b  desired 3  active 3  diff 0  (in sync)',
+        'ReplicaSet default/b  3 active, want 3  (in sync)',
         '',
         'No changes. 2 controllers in sync.',
         '',
@@ -133,7 +133,7 @@ describe('renderPlanTable', () => {
     })
     expect(renderPlanTable(plan([rs]))).toBe(
       [
-        'ReplicaSet default/web  desired 1  active 3  diff +2',
+        'ReplicaSet default/web  3 active, want 1: delete 2',
         '  - delete pod web-a  because: a tie, see below',
         '  - delete pod web-b  because: a tie, see below',
         "      upstream's order does not decide between web-a, web-b and web-c: the controller may delete any 2 of them",

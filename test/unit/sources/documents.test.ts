@@ -315,7 +315,7 @@ describe('inputs', () => {
 
 describe('errors name the file, line and column', () => {
   it.each([
-    ['missing.yaml', 'test/fixtures/sources/missing.yaml:1:1: no such file or directory (check the -f path)'],
+    ['missing.yaml', 'test/fixtures/sources/missing.yaml: no such file or directory (check the -f path)'],
     ['errors/malformed.yaml', 'test/fixtures/sources/errors/malformed.yaml:9:10: invalid YAML: bad indentation of a mapping entry'],
     ['errors/not-mapping.yaml', 'test/fixtures/sources/errors/not-mapping.yaml:5:1: expected a Kubernetes object (a mapping with apiVersion and kind), got a list'],
     ['errors/no-kind.yaml', 'test/fixtures/sources/errors/no-kind.yaml:2:1: object has no kind (every object needs apiVersion and kind, e.g. apiVersion: apps/v1, kind: ReplicaSet)'],
@@ -350,7 +350,7 @@ describe('errors name the file, line and column', () => {
     expect(names(objs)).toEqual(['fine', 'ok', 'top'])
     expect(errors).toEqual([
       `${FX}/errors/malformed.yaml:9:10: invalid YAML: bad indentation of a mapping entry`,
-      `${FX}/missing.yaml:1:1: no such file or directory (check the -f path)`,
+      `${FX}/missing.yaml: no such file or directory (check the -f path)`,
       `${FX}/errors/not-mapping.yaml:5:1: expected a Kubernetes object (a mapping with apiVersion and kind), got a list`,
     ])
   })
