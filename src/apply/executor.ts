@@ -142,6 +142,7 @@ class ControllerSync {
     if (creates.length > 0) out.batches = batches.filter((n) => n > 0)
     if (this.stopped) out.stopped = this.stopped
     if (this.error) out.error = this.error
+    if (this.cp.warnings.length > 0) out.warnings = [...this.cp.warnings]
     return out
   }
 

@@ -73,6 +73,8 @@ export interface ControllerOutcome {
   stopped?: string
   /** A failure that concerns the controller as a whole (reading it, or finding it changed). */
   error?: ActionError
+  /** The plan's warnings for it (overlaps, pods it cannot see, a release another controller may adopt). */
+  warnings?: string[]
 }
 
 export interface ActionTally {

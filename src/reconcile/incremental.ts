@@ -7,7 +7,8 @@
 // What an event can change (mirrors the event handlers of controller-semantics §1.6, widened to
 // everything a plan shows, warnings included):
 //   - a controller: its own plan; the plans of its sibling ReplicaSets (same controller owner),
-//     whose deletion ranking counts pods matching its selector;
+//     whose deletion ranking counts pods matching its selector; the plans of the controllers that
+//     match its pods (whether it releases one decides whether they may adopt it);
 //   - a pod (old and new state): the plan of its controller; of every controller in its namespace
 //     whose selector matches its labels (adoption, overlap warnings); and of their siblings that
 //     are scaling down (co-location ranking);
@@ -160,7 +161,16 @@ export class IncrementalPlanner {
     }
     affected.add(key)
     this.siblingsOf(workload, affected, false)
+    this.releaseAffects(workload, affected)
     return affected
+  }
+
+  /**
+   * Whether a controller releases a pod shows in the plans of the controllers that match it (they
+   * may adopt it): a controller's change re-plans them.
+   */
+  private releaseAffects(w: Workload, affected: Set<string>): void {
+    for (const pod of this.pods.referencing(w.uid)) for (const key of this.controllersMatching(pod.namespace, pod.labels)) affected.add(key)
   }
 
   deleteWorkload(workload: Workload): Set<string> {
@@ -171,6 +181,7 @@ export class IncrementalPlanner {
     this.removeEntry(key, old, affected)
     this.entries.delete(key)
     affected.add(key)
+    this.releaseAffects(workload, affected)
     // Its plan goes with it: a later plan() reports it as no longer planned.
     this.removed.set(key, old)
     return affected
@@ -184,7 +195,10 @@ export class IncrementalPlanner {
    */
   plan(keys: Iterable<string>, now: string): {replanned: Replanned[]; failed: Map<string, unknown>} {
     const options: PlannerOptions = {now, featureGates: this.options.featureGates, burstReplicas: this.options.burstReplicas}
-    const world = planningWorld(this.pods, this.siblings, options)
+    const world = planningWorld(this.pods, this.siblings, options, (uid) => {
+      const key = this.keyByUid.get(uid)
+      return key === undefined ? undefined : this.entries.get(key)?.workload
+    })
     const failed = new Map<string, unknown>()
     const previous = new Map<string, ControllerPlan | undefined>()
     const touchedPods = new Set<string>()
@@ -260,7 +274,7 @@ export class IncrementalPlanner {
     if (plan.status.readyReplicas === plan.status.availableReplicas) return undefined
     const min = seconds(entry.workload.minReadySeconds)
     let next: bigint | undefined
-    for (const pod of this.pods.claimCandidates(entry.workload.namespace, entry.workload.uid)) {
+    for (const pod of this.pods.claimCandidates(entry.workload)) {
       if (!pod.ready || !isPodActive(pod) || !selectorMatches(entry.selector, pod.labels)) continue
       const since = objectTime(pod.readySince)
       if (since === undefined) continue

@@ -17,7 +17,7 @@ import {
 import {createAction} from './create.js'
 import {claimPods} from './ownership.js'
 import {PodIndex} from './pod-index.js'
-import {controllerOf, isPodActive} from './pods.js'
+import {controllerOf, isControlledBy, isPodActive, type ControllerIdentity} from './pods.js'
 import {choosePodsToDelete, type RankContext, rankPods} from './rank.js'
 import {type CompiledSelector, compileLabelSelector, SelectorError, selectorMatches} from './selector.js'
 import {calculateStatus, currentStatus, statusToWrite} from './status.js'
@@ -27,7 +27,8 @@ export function planSnapshot(snapshot: Snapshot, options: PlannerOptions): Recon
   // Build the state (an index over the snapshot's pods, ReplicaSets grouped by owner), then plan
   // every controller in it. Watch mode keeps the same state up to date instead and plans only the
   // controllers an event touched (incremental.ts), through the same planController.
-  const world = planningWorld(new PodIndex(snapshot.pods), groupByController(snapshot.replicaSets), options)
+  const byUid = new Map(snapshot.workloads.map((w) => [w.uid, w]))
+  const world = planningWorld(new PodIndex(snapshot.pods), groupByController(snapshot.replicaSets), options, (uid) => byUid.get(uid))
   const controllers = [...snapshot.workloads].sort(byKindNamespaceName).map((w) => planController(w, world))
   for (const [plan, warnings] of contestedAdoptions(controllers)) plan.warnings.push(...warnings)
   return {
@@ -44,7 +45,10 @@ export function planSnapshot(snapshot: Snapshot, options: PlannerOptions): Recon
 
 /** The pod lookups planning needs (PodIndex: built once by planSnapshot, kept up to date in watch mode). */
 export interface PodLookup {
-  claimCandidates(namespace: string, controllerUid: string): PodView[]
+  /** FilterPodsByOwner with orphans: the pods this controller's sync reads. */
+  claimCandidates(controller: ControllerIdentity): PodView[]
+  /** Pods whose controller reference has this controller's uid under another kind or name. */
+  misreferenced(controller: ControllerIdentity): PodView[]
   controlledByOthers(namespace: string, controllerUid: string, selector: CompiledSelector): PodView[]
   matching(namespace: string, selector: CompiledSelector): PodView[]
 }
@@ -52,16 +56,23 @@ export interface PodLookup {
 /** Everything one sync of one controller reads besides the controller itself. */
 export interface World {
   index: PodLookup
+  /** The controllers being planned, by uid (whose next sync may release a pod another one matches). */
+  controllerByUid: (uid: string) => Workload | undefined
   /** ReplicaSets by the UID of their controller owner: the siblings of getReplicaSetsWithSameController. */
   siblingsByOwner: ReadonlyMap<string, readonly Workload[]>
   options: PlannerOptions
   now: bigint
 }
 
-export function planningWorld(index: PodLookup, siblingsByOwner: ReadonlyMap<string, readonly Workload[]>, options: PlannerOptions): World {
+export function planningWorld(
+  index: PodLookup,
+  siblingsByOwner: ReadonlyMap<string, readonly Workload[]>,
+  options: PlannerOptions,
+  controllerByUid: (uid: string) => Workload | undefined,
+): World {
   const now = parseRfc3339(options.now)
   if (now === undefined) throw new RangeError(`options.now is not RFC 3339: ${options.now}`)
-  return {index, siblingsByOwner, options, now}
+  return {index, controllerByUid, siblingsByOwner, options, now}
 }
 
 /** One sync of one controller against the world (its plan before contested-adoption warnings). */
@@ -88,7 +99,7 @@ export function planController(workload: Workload, world: World): ControllerPlan
     return {...base, active: 0, diff: 0, actions: [], pending: 0, status: currentStatus(workload), warnings, inSync: true}
   }
 
-  const candidates = index.claimCandidates(workload.namespace, workload.uid)
+  const candidates = index.claimCandidates(workload)
   const claim = claimPods(workload, selector, candidates.filter(isPodActive))
   const activePods = claim.claimed
   const diff = activePods.length - workload.replicas
@@ -133,7 +144,8 @@ export function planController(workload: Workload, world: World): ControllerPlan
   const written = statusToWrite(workload, computed)
   if (written) actions.push({type: 'updateStatus', from: currentStatus(workload), to: written})
 
-  warnings.push(...overlapWarnings(index.controlledByOthers(workload.namespace, workload.uid, selector).filter(isPodActive)))
+  warnings.push(...misreferenceWarnings(index.misreferenced(workload)))
+  warnings.push(...overlapWarnings(index.controlledByOthers(workload.namespace, workload.uid, selector).filter(isPodActive), world))
   if (!selectorMatches(selector, workload.template.labels)) {
     warnings.push('the selector does not match the template\'s labels: pods it creates are never counted, so it keeps creating')
   }
@@ -198,18 +210,51 @@ function relatedPods(workload: Workload, world: World): PodView[] {
   return related
 }
 
-/** Pods our selector matches that another controller holds: the controllers overlap (kubernetes#2210). */
-function overlapWarnings(foreign: readonly PodView[]): string[] {
+/**
+ * Pods our selector matches that another controller holds: the controllers overlap
+ * (kubernetes#2210). A pod its controller releases in its own next sync is different: once
+ * released it is an orphan we may adopt, if our sync comes after its release.
+ */
+function overlapWarnings(foreign: readonly PodView[], world: World): string[] {
   const owners = new Map<string, string[]>()
+  const released: string[] = []
   for (const pod of foreign) {
     const ref = controllerOf(pod)!
     const key = `${ref.kind}/${ref.name}`
+    const owner = world.controllerByUid(ref.uid)
+    if (owner && releases(owner, pod)) {
+      released.push(`pod ${pod.name} matches the selector but is controlled by ${key}, which releases it in its next sync: this controller may adopt it once it is released (which of the two syncs first decides)`)
+      continue
+    }
     owners.set(key, [...(owners.get(key) ?? []), pod.name])
   }
-  return [...owners].map(
-    ([owner, pods]) =>
-      `${pods.length} active pod${pods.length === 1 ? '' : 's'} matching the selector ${pods.length === 1 ? 'is' : 'are'} controlled by ${owner} (${pods.join(', ')}): overlapping controllers; they are ignored here`,
-  )
+  return [
+    ...[...owners].map(
+      ([owner, pods]) =>
+        `${pods.length} active pod${pods.length === 1 ? '' : 's'} matching the selector ${pods.length === 1 ? 'is' : 'are'} controlled by ${owner} (${pods.join(', ')}): overlapping controllers; they are ignored here`,
+    ),
+    ...released,
+  ]
+}
+
+/** Whether `owner`'s next sync releases `pod` (claimPods rule 3: controlled, no longer matching, owner not being deleted). */
+function releases(owner: Workload, pod: PodView): boolean {
+  if (owner.deletionTimestamp !== undefined || !isControlledBy(pod, owner)) return false
+  let selector: CompiledSelector
+  try {
+    selector = compileLabelSelector(owner.selector)
+  } catch {
+    return false // an invalid selector: the owner skips its syncs
+  }
+  return !selectorMatches(selector, pod.labels)
+}
+
+/** Pods that name this controller's uid under another kind or name: the controller never sees them. */
+function misreferenceWarnings(pods: readonly PodView[]): string[] {
+  return pods.map((pod) => {
+    const ref = controllerOf(pod)!
+    return `pod ${pod.name} names this controller's uid with kind/name ${ref.kind}/${ref.name}: the controller will not see it (it finds its pods by kind, name and uid), so it neither counts, releases nor deletes it`
+  })
 }
 
 /**

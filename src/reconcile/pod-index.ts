@@ -1,7 +1,7 @@
 // Lookups the planner needs many times over one set of pods.
 import type {PodView} from '../model/objects.js'
 import type {PodLookup} from './planner.js'
-import {controllerOf} from './pods.js'
+import {controllerOf, isControlledBy, type ControllerIdentity} from './pods.js'
 import {type CompiledSelector, selectorMatches} from './selector.js'
 
 const byName = (a: PodView, b: PodView) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
@@ -67,11 +67,22 @@ export class PodIndex implements PodLookup {
     }
   }
 
-  claimCandidates(namespace: string, controllerUid: string): PodView[] {
+  claimCandidates(controller: ControllerIdentity): PodView[] {
     const out: PodView[] = []
-    for (const pod of this.byController.get(controllerUid) ?? []) if (pod.namespace === namespace) out.push(pod)
-    for (const pod of this.orphansByNamespace.get(namespace) ?? []) out.push(pod)
+    for (const pod of this.byController.get(controller.uid) ?? []) if (isControlledBy(pod, controller)) out.push(pod)
+    for (const pod of this.orphansByNamespace.get(controller.namespace) ?? []) out.push(pod)
     return out.sort(byName)
+  }
+
+  misreferenced(controller: ControllerIdentity): PodView[] {
+    const out: PodView[] = []
+    for (const pod of this.byController.get(controller.uid) ?? []) if (pod.namespace === controller.namespace && !isControlledBy(pod, controller)) out.push(pod)
+    return out.sort(byName)
+  }
+
+  /** Pods whose controller reference carries this uid (whatever kind and name it says). */
+  referencing(uid: string): Iterable<PodView> {
+    return this.byController.get(uid) ?? []
   }
 
   controlledByOthers(namespace: string, controllerUid: string, selector: CompiledSelector): PodView[] {

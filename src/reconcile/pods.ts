@@ -16,6 +16,25 @@ export function controllerOf(object: {ownerReferences: readonly OwnerReference[]
   return object.ownerReferences.find((ref) => ref.controller === true)
 }
 
+/** What kube-controller-manager finds a controller's pods by. */
+export interface ControllerIdentity {
+  namespace: string
+  kind: string
+  name: string
+  uid: string
+}
+
+/**
+ * PodControllerIndexKey / FilterPodsByOwner (controller_utils.go): a controller's pods are those
+ * whose controller reference names it by kind, name and uid, in its namespace. A reference with
+ * its uid under another kind or name (a ReplicaSet's old name, an RC's kind) is in no list the
+ * controller reads: not counted, released or deleted, never adopted (it has a controller).
+ */
+export function isControlledBy(pod: PodView, controller: ControllerIdentity): boolean {
+  const ref = controllerOf(pod)
+  return ref !== undefined && ref.uid === controller.uid && ref.kind === controller.kind && ref.name === controller.name && pod.namespace === controller.namespace
+}
+
 export const POD_DELETION_COST = 'controller.kubernetes.io/pod-deletion-cost'
 
 /**

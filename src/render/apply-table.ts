@@ -44,6 +44,7 @@ function controllerBlock(mode: ApplyMode, co: ControllerOutcome, results: readon
         : c.dim(`${w.skipped}${r.skipReason ? `: ${r.skipReason.replace(/^not sent(: )?/, '')}` : ''}`)
   const lines = [c.bold(`${co.controller.kind} ${co.controller.namespace}/${co.controller.name}`)]
   if (co.error) lines.push(c.red(`  ! ${errorText(co.error)}`))
+  for (const warning of co.warnings ?? []) lines.push(c.yellow(`  ! ${warning}`))
   const creates = results.filter((r) => r.action === 'create')
   const sent = creates.filter((r) => r.batch !== undefined)
   if (creates.length > 0 && creates.length <= MAX_CREATE_LINES) {

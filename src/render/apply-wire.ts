@@ -81,6 +81,7 @@ const controller = (c: ControllerOutcome): Json =>
     ['batches', c.batches],
     ['stopped', c.stopped],
     ['error', error(c.error)],
+    ['warnings', c.warnings ? [...c.warnings] : undefined],
   ])
 
 function planIndex(report: ApplyReport): Map<string, {cp: ControllerPlan; now: string}> {

@@ -154,3 +154,14 @@ describe('a saved plan on fixtures', () => {
     expect(replanned.outcome).toBe('succeeded')
   })
 })
+
+describe('reconcile reports what the plan warns of', () => {
+  it("a release another controller may adopt is said in the report, against the controller that may adopt", async () => {
+    const report = await reconcile({filename: ['test/fixtures/sources/release-race.yaml'], now: NOW})
+    const api = report.controllers.find((c) => c.controller.name === 'api')!
+    expect(api.warnings).toEqual([
+      'pod moved matches the selector but is controlled by ReplicaSet/other, which releases it in its next sync: this controller may adopt it once it is released (which of the two syncs first decides)',
+    ])
+    expect(report.controllers.find((c) => c.controller.name === 'other')!.warnings).toBeUndefined()
+  })
+})

@@ -6,6 +6,7 @@ import {claimPods} from '../../../src/reconcile/ownership.js'
 import {compileLabelSelector} from '../../../src/reconcile/selector.js'
 import {
   adopts,
+  controllerPlan,
   controllerRefTo,
   creates,
   deleted,
@@ -171,5 +172,67 @@ describe('§3.5 tricky scenarios (ownership)', () => {
     expect(releases(plan)).toEqual([])
     expect(deletes(plan)).toEqual([])
     expect(plan.active).toBe(1)
+  })
+})
+
+describe('§1.1 step 6: a controller finds its pods by namespace, kind, name and uid (FilterPodsByOwner)', () => {
+  const rs = replicaSet('web', {replicas: 1})
+  const asRc: OwnerReference = {...controllerRefTo(rs), apiVersion: 'v1', kind: 'ReplicationController'}
+  const oldName: OwnerReference = {...controllerRefTo(rs), name: 'web-old'}
+
+  it('a pod naming its uid under another kind is not counted, deleted nor released, and is named in a warning', () => {
+    const pods = [pod('web-a', {owner: rs}), pod('web-b', {owner: asRc}), pod('web-c', {owner: asRc, labels: {app: 'other'}})]
+    const plan = planFor(rs, pods)
+    expect(plan.active).toBe(1)
+    expect(plan.diff).toBe(0)
+    expect(deletes(plan)).toEqual([])
+    expect(releases(plan)).toEqual([])
+    expect(plan.warnings).toEqual([
+      "pod web-b names this controller's uid with kind/name ReplicationController/web: the controller will not see it (it finds its pods by kind, name and uid), so it neither counts, releases nor deletes it",
+      "pod web-c names this controller's uid with kind/name ReplicationController/web: the controller will not see it (it finds its pods by kind, name and uid), so it neither counts, releases nor deletes it",
+    ])
+  })
+
+  it('a pod naming its uid under an old name: scaling down deletes only the pods it sees', () => {
+    const two = replicaSet('web', {replicas: 0})
+    const ref = {...controllerRefTo(two), name: 'web-old'}
+    const plan = planFor(two, [pod('web-a', {owner: two}), pod('web-b', {owner: ref})])
+    expect(deleted(plan)).toEqual(['web-a'])
+    expect(plan.status.replicas).toBe(1) // web-a only, before its deletion is observed
+    expect(plan.warnings[0]).toContain('kind/name ReplicaSet/web-old')
+  })
+
+  it('nor is such a pod adopted: it has a controller', () => {
+    const plan = planFor(rs, [pod('web-b', {owner: oldName})])
+    expect(adopts(plan)).toEqual([])
+    expect(creates(plan)).toHaveLength(1)
+  })
+
+  it('the terminating count leaves it out too', () => {
+    const plan = planFor(rs, [pod('web-a', {owner: rs}), pod('web-t', {owner: asRc, deleting: true})])
+    expect(statusUpdate(plan)?.to.terminatingReplicas ?? plan.status.terminatingReplicas).toBe(0)
+  })
+})
+
+describe('§3.5: a pod one controller releases, another matches', () => {
+  it('the matching controller is told it may adopt the pod once it is released, not that it is ignored', () => {
+    const other = replicaSet('other', {replicas: 0, selector: {matchLabels: {app: 'other'}}, templateLabels: {app: 'other'}})
+    const api = replicaSet('api', {replicas: 1, selector: {matchLabels: {app: 'api'}}, templateLabels: {app: 'api'}})
+    const moved = pod('moved', {owner: other, labels: {app: 'api'}})
+    const plan = planOf(snapshotOf({workloads: [api, other], pods: [moved]}))
+    const [apiPlan, otherPlan] = plan.controllers
+    expect(releases(otherPlan).map((r) => r.pod)).toEqual(['moved'])
+    expect(apiPlan.warnings).toEqual([
+      'pod moved matches the selector but is controlled by ReplicaSet/other, which releases it in its next sync: this controller may adopt it once it is released (which of the two syncs first decides)',
+    ])
+    expect(creates(apiPlan)).toHaveLength(1)
+  })
+
+  it('a pod its controller keeps is still reported as an overlap', () => {
+    const other = replicaSet('other', {replicas: 1, selector: {matchLabels: {tier: 'web'}}, templateLabels: {tier: 'web'}})
+    const api = replicaSet('api', {replicas: 1, selector: {matchLabels: {app: 'api'}}, templateLabels: {app: 'api'}})
+    const shared = pod('shared', {owner: other, labels: {app: 'api', tier: 'web'}})
+    const apiPlan = controllerPlan(planOf(snapshotOf({workloads: [api, other], pods: [shared]})), 'api')
+    expect(apiPlan.warnings[0]).toContain('controlled by ReplicaSet/other (shared): overlapping controllers; they are ignored here')
   })
 })

@@ -86,6 +86,9 @@ const podArb = fc
     restarts: fc.constantFrom(0, 0, 3),
     rv: fc.integer({min: 1, max: 100000}),
     cost: fc.constantFrom(undefined, undefined, '5', '-1'),
+    // A controller reference with the owner's uid under another kind (1) or name (2): the
+    // controller does not see such a pod.
+    misref: fc.constantFrom(0, 0, 0, 0, 0, 1, 2),
   })
   .map((o) => {
     const labels: Record<string, string> = {app: o.app}
@@ -109,8 +112,8 @@ const podArb = fc
           ? undefined
           : {
               apiVersion: o.ownerKind === 'ReplicaSet' ? 'apps/v1' : 'v1',
-              kind: o.ownerKind,
-              name: ownerName,
+              kind: o.misref === 1 ? (o.ownerKind === 'ReplicaSet' ? 'ReplicationController' : 'ReplicaSet') : o.ownerKind,
+              name: o.misref === 2 ? `${ownerName}-old` : ownerName,
               uid: `uid-${o.ownerKind}-${o.namespace}-${ownerName}-${o.ownerGen}`,
               controller: true,
               blockOwnerDeletion: true,
@@ -327,11 +330,17 @@ describe('PodIndex', () => {
         }
         const all = [...unique.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
         const selector = compileLabelSelector(sel)
-        const owner = (p: (typeof all)[number]) => p.ownerReferences.find((r) => r.controller)?.uid
+        const ref = (p: (typeof all)[number]) => p.ownerReferences.find((r) => r.controller)
+        const owner = (p: (typeof all)[number]) => ref(p)?.uid
         expect(index.size).toBe(unique.size)
         expect(index.matching(ns, selector)).toEqual(all.filter((p) => p.namespace === ns && selectorMatches(selector, p.labels)))
-        for (const uid of ['uid-ReplicaSet-default-alpha-0', 'uid-ReplicationController-other-beta-1']) {
-          expect(index.claimCandidates(ns, uid)).toEqual(all.filter((p) => p.namespace === ns && (owner(p) === uid || owner(p) === undefined)))
+        for (const [kind, name, uid] of [
+          ['ReplicaSet', 'alpha', 'uid-ReplicaSet-default-alpha-0'],
+          ['ReplicationController', 'beta', 'uid-ReplicationController-other-beta-1'],
+        ]) {
+          const exact = (p: (typeof all)[number]) => owner(p) === uid && ref(p)!.kind === kind && ref(p)!.name === name
+          expect(index.claimCandidates({namespace: ns, kind, name, uid})).toEqual(all.filter((p) => p.namespace === ns && (exact(p) || owner(p) === undefined)))
+          expect(index.misreferenced({namespace: ns, kind, name, uid})).toEqual(all.filter((p) => p.namespace === ns && owner(p) === uid && !exact(p)))
           expect(index.controlledByOthers(ns, uid, selector)).toEqual(
             all.filter((p) => p.namespace === ns && selectorMatches(selector, p.labels) && owner(p) !== undefined && owner(p) !== uid),
           )
