@@ -195,9 +195,10 @@ export class IncrementalPlanner {
    */
   plan(keys: Iterable<string>, now: string): {replanned: Replanned[]; failed: Map<string, unknown>} {
     const options: PlannerOptions = {now, featureGates: this.options.featureGates, burstReplicas: this.options.burstReplicas}
+    // The controllers a snapshot holds: those planned, and every ReplicaSet (planSnapshot's lookup).
     const world = planningWorld(this.pods, this.siblings, options, (uid) => {
-      const key = this.keyByUid.get(uid)
-      return key === undefined ? undefined : this.entries.get(key)?.workload
+      const entry = this.entries.get(this.keyByUid.get(uid) ?? '')
+      return entry && (entry.planned || entry.workload.kind === 'ReplicaSet') ? entry.workload : undefined
     })
     const failed = new Map<string, unknown>()
     const previous = new Map<string, ControllerPlan | undefined>()

@@ -27,7 +27,8 @@ export function planSnapshot(snapshot: Snapshot, options: PlannerOptions): Recon
   // Build the state (an index over the snapshot's pods, ReplicaSets grouped by owner), then plan
   // every controller in it. Watch mode keeps the same state up to date instead and plans only the
   // controllers an event touched (incremental.ts), through the same planController.
-  const byUid = new Map(snapshot.workloads.map((w) => [w.uid, w]))
+  // Every controller the snapshot holds: those planned, and every ReplicaSet (some outside -l).
+  const byUid = new Map([...snapshot.replicaSets, ...snapshot.workloads].map((w) => [w.uid, w]))
   const world = planningWorld(new PodIndex(snapshot.pods), groupByController(snapshot.replicaSets), options, (uid) => byUid.get(uid))
   const controllers = [...snapshot.workloads].sort(byKindNamespaceName).map((w) => planController(w, world))
   for (const [plan, warnings] of contestedAdoptions(controllers)) plan.warnings.push(...warnings)
