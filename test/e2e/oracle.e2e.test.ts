@@ -33,6 +33,8 @@ interface PodSpec {
   cost?: string
   /** Deleted before the controller starts, held back by a finalizer: Terminating. */
   terminating?: boolean
+  /** The controller reference keeps the owner's uid but says this kind or name instead. */
+  refAs?: {kind?: string; name?: string}
 }
 
 interface ControllerSpec {
@@ -207,6 +209,17 @@ const SCENARIOS: Scenario[] = [
     pods: [{name: 'held', owner: 'first', node: 'n1', phase: 'Running', readyAgo: HOUR, labels: {app: 'ovl'}}],
   },
   {
+    id: 'misref',
+    title: '1.1 step 6 pods naming the uid under another kind or an old name are not the controller\'s: scaled to 0, only its own pod goes',
+    controllers: [rs('web', 0, 'misref')],
+    pods: [
+      {name: 'own', owner: 'web', node: 'n1', phase: 'Running', readyAgo: HOUR, labels: {app: 'misref'}},
+      {name: 'as-rc', owner: 'web', refAs: {kind: 'ReplicationController'}, node: 'n1', phase: 'Running', readyAgo: HOUR, labels: {app: 'misref'}},
+      {name: 'old-name', owner: 'web', refAs: {name: 'web-old'}, node: 'n2', phase: 'Running', readyAgo: HOUR, labels: {app: 'misref'}},
+      {name: 'old-unmatched', owner: 'web', refAs: {name: 'web-old'}, node: 'n2', phase: 'Running', readyAgo: HOUR, labels: {app: 'elsewhere'}},
+    ],
+  },
+  {
     id: 'scale-up',
     title: '4.3.6 scale 1 → 4: three creates from the template',
     controllers: [rs('web', 4, 'up')],
@@ -246,7 +259,14 @@ async function build(s: Scenario): Promise<Built> {
     const metadata: Record<string, unknown> = {name: p.name, labels: p.labels ?? {}}
     if (owner) {
       metadata.ownerReferences = [
-        {apiVersion: owner.kind === 'ReplicaSet' ? 'apps/v1' : 'v1', kind: owner.kind, name: owner.name, uid: uids[owner.name], controller: true, blockOwnerDeletion: true},
+        {
+          apiVersion: (p.refAs?.kind ?? owner.kind) === 'ReplicaSet' ? 'apps/v1' : 'v1',
+          kind: p.refAs?.kind ?? owner.kind,
+          name: p.refAs?.name ?? owner.name,
+          uid: uids[owner.name],
+          controller: true,
+          blockOwnerDeletion: true,
+        },
       ]
     }
     if (p.cost !== undefined) metadata.annotations = {'controller.kubernetes.io/pod-deletion-cost': p.cost}
