@@ -1,6 +1,6 @@
 // The rule catalog: fixed ids, default severities, one-line summaries and explanations
-// (`kctl check --rules`, SARIF tool.driver.rules). Behaviour is cited from
-// /work/shared/reference/controller-semantics.md §5 (selectors, validation, defaulting).
+// (`kctl check --rules`, SARIF tool.driver.rules). Behaviour follows the API server's validation and
+// defaulting of selectors (apimachinery's LabelSelectorAsSelector, ValidateLabelSelector).
 import type {RuleId, RuleInfo} from '../model/check.js'
 
 const CONTROLLERS = ['ReplicationController', 'ReplicaSet', 'Deployment', 'StatefulSet', 'DaemonSet', 'Job'] as const
