@@ -1,5 +1,5 @@
 // Machine-readable documents: exactly one per run, byte-for-byte deterministic.
-import {stringify} from 'yaml'
+import {yamlPackage} from '../yaml-package.js'
 
 export type DocumentFormat = 'json' | 'yaml'
 
@@ -10,5 +10,5 @@ export type DocumentFormat = 'json' | 'yaml'
  */
 export function renderDocument(value: unknown, format: DocumentFormat): string {
   if (format === 'json') return `${JSON.stringify(value, null, 2)}\n`
-  return stringify(value, {version: '1.1', lineWidth: 0, indentSeq: true})
+  return yamlPackage().stringify(value, {version: '1.1', lineWidth: 0, indentSeq: true})
 }

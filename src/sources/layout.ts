@@ -18,9 +18,10 @@
 import {readFileSync} from 'node:fs'
 import {join, normalize} from 'node:path'
 
-import {parse as parseYaml} from 'yaml'
+import {load as loadYaml} from 'js-yaml'
 
 import {UserError} from '../errors.js'
+import {KUBE_YAML_SCHEMA} from './yaml11.js'
 
 export type ApplySetMode = 'dir' | 'file' | 'all'
 export const APPLY_SET_MODES: readonly ApplySetMode[] = ['dir', 'file', 'all']
@@ -65,7 +66,7 @@ export function dirLayout(dir: string, names: readonly string[]): DirLayout {
 export function kustomizeInputs(file: string): string[] {
   let doc: unknown
   try {
-    doc = parseYaml(readFileSync(file, 'utf8'))
+    doc = loadYaml(readFileSync(file, 'utf8'), {schema: KUBE_YAML_SCHEMA})
   } catch {
     return []
   }

@@ -3,7 +3,9 @@
 // the 0-based offset of that field's value (or of its key). Only used when a position is actually
 // needed, so it favours exactness over speed: YAML goes through the `yaml` package's full parser,
 // JSON through a small scanner that skips what it does not need.
-import {isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node} from 'yaml'
+import type {Document, Node} from 'yaml'
+
+import {yamlPackage} from '../yaml-package.js'
 
 import {plainKey} from './yaml11.js'
 
@@ -23,7 +25,7 @@ export function locateInYaml(text: string, path: Path, wantKey: boolean): Found 
 
 /** The search over the `yaml` package's AST: exact for any YAML, and about 30 times slower. */
 export function locateInYamlAst(text: string, path: Path, wantKey: boolean): Found {
-  const doc = parseDocument(text, {schema: 'failsafe', uniqueKeys: false, prettyErrors: false, strict: false})
+  const doc = yamlPackage().parseDocument(text, {schema: 'failsafe', uniqueKeys: false, prettyErrors: false, strict: false})
   return walkYaml(doc, path, wantKey)
 }
 
@@ -203,7 +205,7 @@ function walkYaml(doc: Document, path: Path, wantKey: boolean): Found {
 }
 
 function deref(doc: Document, node: unknown): unknown {
-  for (let i = 0; i < 16 && isAlias(node); i++) node = node.resolve(doc)
+  for (let i = 0; i < 16 && yamlPackage().isAlias(node); i++) node = node.resolve(doc)
   return node
 }
 
@@ -213,12 +215,12 @@ function startOf(node: unknown): number | undefined {
 }
 
 function childOf(doc: Document, node: unknown, step: string | number): {key?: number; value: unknown} | undefined {
-  if (isSeq(node)) {
+  if (yamlPackage().isSeq(node)) {
     if (typeof step !== 'number' || step < 0 || step >= node.items.length) return undefined
     const item = node.items[step]
     return {value: item, key: startOf(item)}
   }
-  if (isMap(node)) {
+  if (yamlPackage().isMap(node)) {
     const wanted = String(step)
     for (const pair of node.items) {
       if (keyString(pair.key) === wanted) return {key: startOf(pair.key), value: pair.value ?? pair.key}
@@ -227,7 +229,7 @@ function childOf(doc: Document, node: unknown, step: string | number): {key?: nu
     // order (the first one that has the key wins, as in the YAML merge-key spec).
     for (const pair of node.items) {
       if (keyString(pair.key) !== '<<') continue
-      const sources = isSeq(deref(doc, pair.value)) ? (deref(doc, pair.value) as {items: unknown[]}).items : [pair.value]
+      const sources = yamlPackage().isSeq(deref(doc, pair.value)) ? (deref(doc, pair.value) as {items: unknown[]}).items : [pair.value]
       for (const source of sources) {
         const hit = childOf(doc, deref(doc, source), step)
         if (hit) return hit
@@ -238,7 +240,7 @@ function childOf(doc: Document, node: unknown, step: string | number): {key?: nu
 }
 
 function keyString(key: unknown): string | undefined {
-  if (isScalar(key)) {
+  if (yamlPackage().isScalar(key)) {
     if (key.type === 'PLAIN') return plainKey(String(key.source ?? key.value))
     return String(key.value)
   }

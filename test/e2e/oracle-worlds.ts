@@ -26,6 +26,11 @@ export interface PodSpec {
   refAs?: {kind?: string; name?: string}
   /** Controlled by a ReplicaSet that is not in the world (another owner's pod). */
   foreign?: boolean
+  /**
+   * Held by a finalizer, so that a delete leaves it Terminating and visible: an unbound pod is
+   * otherwise removed at once, and an orphan adopted and deleted in one sync would leave no trace.
+   */
+  held?: boolean
 }
 
 export interface ControllerSpec {
@@ -109,7 +114,7 @@ export async function build(s: Scenario): Promise<Built> {
       ]
     }
     if (p.cost !== undefined) metadata.annotations = {'controller.kubernetes.io/pod-deletion-cost': p.cost}
-    if (p.terminating) metadata.finalizers = ['kctl.io/e2e-hold']
+    if (p.terminating || p.held) metadata.finalizers = ['kctl.io/e2e-hold']
     await apiOk('POST', `/api/v1/namespaces/${ns}/pods`, {
       body: {apiVersion: 'v1', kind: 'Pod', metadata, spec: {...(p.node ? {nodeName: p.node} : {}), containers: [{name: 'c', image: 'registry.invalid/app:1'}]}},
     })

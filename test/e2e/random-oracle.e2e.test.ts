@@ -76,7 +76,7 @@ function generate(r: Rnd, index: number): Scenario {
     const labels: Record<string, string> = {app: pick(r, ['a', 'b'])}
     if (chance(r, 0.5)) labels.tier = pick(r, ['x', 'y'])
     if (chance(r, 0.4)) labels.track = pick(r, ['stable', 'canary'])
-    const p: PodSpec = {name: `p${i}`, labels}
+    const p: PodSpec = {name: `p${i}`, labels, held: true}
     const who = r()
     if (who < 0.55) p.owner = pick(r, controllers).name
     else if (who < 0.65) {
@@ -105,14 +105,6 @@ function syncOrderMatters(p: PodSpec, controllers: ControllerSpec[]): boolean {
   return takers.some((c) => c !== owner) // released by its owner, adoptable by another
 }
 
-/** The world as a fixture: the objects as the API server holds them. */
-async function fixtureOf(b: Built): Promise<string> {
-  const r = await kubectl(['get', 'replicasets,replicationcontrollers,pods', '-n', b.ns, '-o', 'yaml'])
-  const file = join(mkdtempSync(join(tmpdir(), 'kctl-random-oracle-')), `${b.scenario.id}.yaml`)
-  writeFileSync(file, r.stdout)
-  return file
-}
-
 /** Runs `fn` over `items`, `limit` at a time, keeping their order. */
 async function inBatches<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length)
@@ -131,6 +123,7 @@ async function inBatches<T, R>(items: T[], limit: number, fn: (t: T) => Promise<
 describe(`the random oracle: ${COUNT} worlds from seed ${SEED}, kctl plan vs kube-controller-manager`, () => {
   let built: Built[] = []
   let plan: any
+  let worldsFile = ''
 
   beforeAll(async () => {
     await controllerManager.stop()
@@ -147,6 +140,10 @@ describe(`the random oracle: ${COUNT} worlds from seed ${SEED}, kctl plan vs kub
     const wait = newest + 70_000 - Date.now()
     if (wait > 0) await new Promise((res) => setTimeout(res, wait))
     plan = await planJson(['-A', '--now', new Date().toISOString().replace(/\.\d+Z$/, 'Z')])
+    // Every world as it was planned, in one file: a disagreement names it with its namespace.
+    const exported = await kubectl(['get', 'replicasets,replicationcontrollers,pods', '-A', '-o', 'yaml'])
+    worldsFile = join(mkdtempSync(join(tmpdir(), 'kctl-random-oracle-')), `worlds-seed-${SEED}.yaml`)
+    writeFileSync(worldsFile, exported.stdout)
   }, 600_000)
 
   afterAll(async () => {
@@ -179,7 +176,7 @@ describe(`the random oracle: ${COUNT} worlds from seed ${SEED}, kctl plan vs kub
       const {b, c, p} = expected[i]
       if (agrees(p, observed[i])) continue
       disagreements.push(
-        `${b.scenario.id}/${c.name}: planned ${JSON.stringify({...p, victims: undefined})}, observed ${JSON.stringify(observed[i])}; the world: kctl plan -f ${await fixtureOf(b)}`,
+        `${b.scenario.id}/${c.name}: planned ${JSON.stringify({...p, victims: undefined})}, observed ${JSON.stringify(observed[i])}; the world: kctl plan -f ${worldsFile} -n ${b.ns}`,
       )
     }
     process.stderr.write(`\nrandom oracle (seed ${SEED}): ${expected.length - disagreements.length}/${expected.length} controllers agree in ${built.length} worlds\n`)
