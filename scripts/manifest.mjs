@@ -1,5 +1,6 @@
 // Writes oclif.manifest.json from the built commands (what `oclif manifest` does, without its
-// 200-package dev CLI). A unit test fails when the committed manifest differs from a fresh one.
+// 200-package dev CLI): `npm run manifest` after changing a command's flags, args or help. The
+// build never writes it, so a unit test can fail when the committed manifest is stale.
 import {Plugin} from '@oclif/core'
 import {writeFileSync} from 'node:fs'
 
