@@ -21,7 +21,9 @@ export function parseRfc3339(text: string): bigint | undefined {
   let offsetSeconds = 0
   if (zone !== 'Z' && zone !== 'z') {
     const sign = zone[0] === '-' ? -1 : 1
-    offsetSeconds = sign * (Number(zone.slice(1, 3)) * 3600 + Number(zone.slice(4, 6)) * 60)
+    const [zh, zm] = [Number(zone.slice(1, 3)), Number(zone.slice(4, 6))]
+    if (zh > 23 || zm > 59) return undefined // time.Parse: offsets within ±23:59
+    offsetSeconds = sign * (zh * 3600 + zm * 60)
   }
   const nanos = frac ? BigInt(frac.padEnd(9, '0')) : 0n
   return (BigInt(ms / 1000) - BigInt(offsetSeconds)) * NS_PER_SECOND + nanos

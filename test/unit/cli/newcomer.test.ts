@@ -63,3 +63,16 @@ describe('a newcomer at the terminal', () => {
     }
   })
 })
+
+describe('--now', () => {
+  it('takes RFC 3339 with offsets within ±23:59, as time.Parse does, and names anything else', () => {
+    const ok = kctl(['plan', '-f', 'examples/tie', '--now', '2026-11-22T12:30:00+02:30', '-o', 'json'])
+    expect(ok.status).toBe(0)
+    expect(JSON.parse(ok.stdout).now).toBe('2026-11-22T10:00:00Z')
+    for (const bad of ['2026-11-22T10:00:00+99:00', '2026-11-22T10:00:00+05:60', '2026-02-30T10:00:00Z']) {
+      const run = kctl(['plan', '-f', 'examples/tie', '--now', bad])
+      expect(run.status, bad).toBe(1)
+      expect(run.stderr).toBe(`error: invalid --now "${bad}": expected an RFC 3339 time (e.g. --now 2026-11-22T10:00:00Z)\n`)
+    }
+  })
+})
