@@ -15,7 +15,6 @@ import type {Previous} from '../check/rules-immutable.js'
 import {UserError} from '../errors.js'
 import {isRuleId, SEVERITIES, type CheckOptions, type CheckReport, type EffectiveRule, type RuleId, type Severity} from '../model/check.js'
 import {openSources, readDocuments, SourceFile, type SourceObject} from '../sources/documents.js'
-import {renderKustomization} from '../sources/kustomize.js'
 import {emptyInputError, skippedNotice, type ApplySetMode, type Skipped} from '../sources/layout.js'
 
 export interface CheckRequest {
@@ -112,16 +111,11 @@ export async function runCheck(req: CheckRequest): Promise<CheckResult> {
   // not manifests.
   const configPath = config.file === undefined ? undefined : resolve(cwd, config.file)
   const skipped: Skipped[] = []
-  const sources = (await openSources(paths, {readStdin: req.readStdin, applySet: req.applySet, skipped})).filter(
+  const sources = (await openSources(paths, {readStdin: req.readStdin, applySet: req.applySet, skipped, kustomize: req.kustomize})).filter(
     (s) => s.fsPath === undefined || (basename(s.fsPath) !== CONFIG_FILE && resolve(s.fsPath) !== configPath),
   )
   const note = skippedNotice(skipped, 'check')
   if (note) req.onNote?.(note)
-  if (req.kustomize !== undefined) {
-    const rendered = new SourceFile(`kustomize build ${req.kustomize}`, undefined, 'yaml', await renderKustomization(req.kustomize))
-    rendered.applySet = `-k ${req.kustomize}`
-    sources.push(rendered)
-  }
   const objects: CheckObject[] = []
   for (const src of readDocuments(sources, {onError: (e) => parseErrors.push(e)})) objects.push(readCheckObject(src, defaultNamespace))
   if (objects.length === 0 && parseErrors.length === 0 && !req.allowEmpty) throw emptyInputError(paths, req.kustomize, sources.length, skipped.length)

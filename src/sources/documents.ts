@@ -26,6 +26,8 @@ import {load as loadYaml, type YAMLException} from 'js-yaml'
 import {UserError} from '../errors.js'
 import type {Origin} from '../model/objects.js'
 import {expandPaths, formatOf, SourceFile, STDIN_NAME, type ExpandOptions} from './files.js'
+import {renderKustomization} from './kustomize.js'
+import {SHARED_SET} from './layout.js'
 import {linePos, locateInJson, locateInYaml, type Path} from './locate.js'
 import {FALLBACK, parseBlockYaml} from './fastyaml.js'
 import {KUBE_YAML_SCHEMA} from './yaml11.js'
@@ -140,6 +142,8 @@ export class SourceObject {
 export interface OpenOptions extends ExpandOptions {
   /** Reads all of stdin, for `-f -`. */
   readStdin?: () => Promise<string>
+  /** -k: a kustomization directory, rendered and read after the -f inputs, as its own apply set. */
+  kustomize?: string
 }
 
 /** Expands -f values into inputs (reading stdin if `-` is among them). Files are read later. */
@@ -156,6 +160,11 @@ export async function openSources(paths: readonly string[], opts: OpenOptions = 
     }
     file.applySet = entry.applySet
     files.push(file)
+  }
+  if (opts.kustomize !== undefined) {
+    const rendered = new SourceFile(`kustomize build ${opts.kustomize}`, undefined, 'yaml', await renderKustomization(opts.kustomize))
+    rendered.applySet = opts.applySet === 'all' ? SHARED_SET : `-k ${opts.kustomize}`
+    files.push(rendered)
   }
   return files
 }

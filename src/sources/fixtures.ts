@@ -2,8 +2,7 @@
 // and validation in normalize.ts; this file ties them together for `plan`, `list` and friends.
 import {UserError} from '../errors.js'
 import type {Snapshot} from '../model/objects.js'
-import {openSources, readDocuments, SourceFile} from './documents.js'
-import {renderKustomization} from './kustomize.js'
+import {openSources, readDocuments} from './documents.js'
 import {emptyInputError, SHARED_SET, type ApplySetMode, type Skipped} from './layout.js'
 import {firstProblem, Normalizer, problemError} from './normalize.js'
 
@@ -44,13 +43,8 @@ export interface ApplySetSnapshot {
  */
 export async function readFixtureSets(opts: FixtureOptions): Promise<ApplySetSnapshot[]> {
   const skipped: Skipped[] = []
-  const files = await openSources(opts.paths, {readStdin: opts.readStdin, applySet: opts.applySet, skipped})
+  const files = await openSources(opts.paths, {readStdin: opts.readStdin, applySet: opts.applySet, skipped, kustomize: opts.kustomize})
   if (skipped.length > 0) opts.onSkipped?.(skipped)
-  if (opts.kustomize !== undefined) {
-    const rendered = new SourceFile(`kustomize build ${opts.kustomize}`, undefined, 'yaml', await renderKustomization(opts.kustomize))
-    rendered.applySet = opts.applySet === 'all' ? SHARED_SET : `-k ${opts.kustomize}`
-    files.push(rendered)
-  }
   const normalizers = new Map<string, Normalizer>()
   const normalizerFor = (applySet: string) => {
     let n = normalizers.get(applySet)
