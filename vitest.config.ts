@@ -11,6 +11,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          setupFiles: ['test/helpers/fast-check-seed.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 30_000,
