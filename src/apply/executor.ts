@@ -302,6 +302,13 @@ class ControllerSync {
           return true
         } catch (e) {
           const error = actionError(e)
+          if (error.causes?.includes('NamespaceTerminating')) {
+            // manageReplicas: "if the namespace is being terminated, we don't have to do anything
+            // because any creation will fail" — a success for slow start, and no ReplicaFailure.
+            r.done = {namespaceTerminating: true}
+            this.settle(r, 'ok')
+            return true
+          }
           this.manageError ??= error.message
           this.settle(r, 'failed', error)
           return false

@@ -73,27 +73,37 @@ export interface PodControl {
 export class PodControlError extends Error implements ActionError {
   readonly code?: number
   readonly reason?: string
+  readonly causes?: string[]
   constructor(error: ActionError) {
     super(error.message)
     this.name = 'PodControlError'
     this.code = error.code
     this.reason = error.reason
+    this.causes = error.causes
   }
 
   toJSON(): ActionError {
-    return {...(this.code === undefined ? {} : {code: this.code}), ...(this.reason ? {reason: this.reason} : {}), message: this.message}
+    return {
+      ...(this.code === undefined ? {} : {code: this.code}),
+      ...(this.reason ? {reason: this.reason} : {}),
+      message: this.message,
+      ...(this.causes ? {causes: [...this.causes]} : {}),
+    }
   }
 }
 
 /** Anything thrown by a PodControl, as report data. */
 export function actionError(error: unknown): ActionError {
   if (error instanceof PodControlError) return error.toJSON()
-  const status = (error as {status?: {code?: unknown; reason?: unknown; message?: unknown}} | undefined)?.status
+  const status = (error as {status?: {code?: unknown; reason?: unknown; message?: unknown; details?: unknown}} | undefined)?.status
   if (status && typeof status.code === 'number') {
+    // StatusCause.Type is written as `reason` in JSON.
+    const causes = (status.details as {causes?: Array<{reason?: unknown}>} | undefined)?.causes?.map((c) => c?.reason).filter((t): t is string => typeof t === 'string')
     return {
       code: status.code,
       ...(typeof status.reason === 'string' && status.reason ? {reason: status.reason} : {}),
       message: typeof status.message === 'string' && status.message ? status.message : String((error as Error).message),
+      ...(causes && causes.length > 0 ? {causes} : {}),
     }
   }
   return {message: error instanceof Error ? error.message.split('\n')[0] : String(error)}

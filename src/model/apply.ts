@@ -19,6 +19,8 @@ export interface ActionError {
   /** Status reason: Forbidden, Conflict, Invalid, NotFound, AlreadyExists … */
   reason?: string
   message: string
+  /** The types of the Status's details.causes (`reason` in JSON, e.g. NamespaceTerminating). */
+  causes?: string[]
 }
 
 export interface ControllerId {
@@ -53,6 +55,8 @@ export interface ActionResult {
     uid?: string
     /** Delete or release of a pod that no longer existed (404): nothing left to do, as upstream treats it. */
     alreadyGone?: boolean
+    /** Create refused because the namespace is being deleted: nothing created, and upstream counts it as done. */
+    namespaceTerminating?: boolean
     /** updateStatus: the status sent (with a ReplicaFailure condition when a create or delete failed). */
     status?: StatusView
     resourceVersion?: string

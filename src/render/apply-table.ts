@@ -38,7 +38,7 @@ function controllerBlock(mode: ApplyMode, co: ControllerOutcome, results: readon
   const w = words(mode)
   const outcome = (r: ActionResult) =>
     r.outcome === 'ok'
-      ? c.green(r.done?.alreadyGone ? `${w.ok} (already gone)` : w.ok)
+      ? c.green(r.done?.alreadyGone ? `${w.ok} (already gone)` : r.done?.namespaceTerminating ? `${w.ok} (namespace being deleted: nothing created, as the controller counts it)` : w.ok)
       : r.outcome === 'failed'
         ? c.red(`${w.failed}: ${errorText(r.error ?? {message: 'unknown error'})}`)
         : c.dim(`${w.skipped}${r.skipReason ? `: ${r.skipReason.replace(/^not sent(: )?/, '')}` : ''}`)

@@ -27,7 +27,8 @@ const planSummary = (s: PlanSummary): Json =>
     ['pending', s.pending],
   ])
 
-const error = (e: ActionError | undefined): Json | undefined => (e ? obj([['code', e.code], ['reason', e.reason], ['message', e.message]]) : undefined)
+const error = (e: ActionError | undefined): Json | undefined =>
+  e ? obj([['code', e.code], ['reason', e.reason], ['message', e.message], ['causes', e.causes ? [...e.causes] : undefined]]) : undefined
 
 const statusView = (s: StatusView): Json =>
   obj([
@@ -47,6 +48,7 @@ function result(r: ActionResult, plans: Map<string, {cp: ControllerPlan; now: st
         ['name', r.done.name],
         ['uid', r.done.uid],
         ['alreadyGone', r.done.alreadyGone],
+        ['namespaceTerminating', r.done.namespaceTerminating],
         ['status', r.done.status ? statusView(r.done.status) : undefined],
         ['resourceVersion', r.done.resourceVersion],
       ])

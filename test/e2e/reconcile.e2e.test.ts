@@ -219,6 +219,23 @@ describe('--apply', () => {
     const status = (await apiOk('GET', `/apis/apps/v1/namespaces/${q}/replicasets/web`)).status
     expect(status.conditions).toEqual([expect.objectContaining({type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: expect.stringContaining('exceeded quota')})])
   })
+
+  it('a namespace deleted between plan and apply: every create is refused, each counted as done as upstream does (no ReplicaFailure)', async () => {
+    const n = await ns('ending')
+    await replicaSet(n, 'web', 7)
+    const saved = join(mkdtempSync(join(tmpdir(), 'kctl-ending-')), 'plan.json')
+    writeFileSync(saved, JSON.stringify(await planJson(['-n', n])))
+    // No namespace controller runs: the namespace stays Terminating, its ReplicaSet untouched.
+    await apiOk('DELETE', `/api/v1/namespaces/${n}`)
+    const {code, report, stderr} = await reconcileJson(['-n', n, '--plan', saved, '--apply', '--yes'])
+    expect({code, stderr}).toEqual({code: 0, stderr: ''})
+    const creates = report.results.filter((r: any) => r.action === 'create')
+    expect(report.controllers[0].batches).toEqual([1, 2, 4])
+    expect(creates.map((r: any) => [r.outcome, r.done])).toEqual(Array(7).fill(['ok', {namespaceTerminating: true}]))
+    expect(await pods(n)).toEqual([])
+    const status = (await apiOk('GET', `/apis/apps/v1/namespaces/${n}/replicasets/web`)).status
+    expect(status.conditions ?? []).toEqual([])
+  })
 })
 
 describe('a saved plan', () => {

@@ -81,6 +81,26 @@ describe('creates: slow start', () => {
     ])
   })
 
+  it('a create refused because the namespace is being deleted counts as done: slow start goes on, no ReplicaFailure (manageReplicas)', async () => {
+    const plan = planOf(controller({desired: 10, active: 0, actions: [...creates(10), statusWrite(status({observedGeneration: 0}), status())]}))
+    const terminating = {
+      code: 403,
+      reason: 'Forbidden',
+      message: 'pods "web-x" is forbidden: unable to create new content in namespace default because it is being terminated',
+      causes: ['NamespaceTerminating'],
+    }
+    let n = 0
+    const control = new RecordingPodControl({controllers: controllersOf(plan), respond: (call) => (call.type === 'createPod' && ++n === 2 ? terminating : undefined)})
+    const exec = await executePlan(plan, {control, now})
+    expect(control.callsOf('createPod')).toHaveLength(10)
+    expect(exec.controllers[0].batches).toEqual([1, 2, 4, 3])
+    const results = exec.results.filter((r) => r.action === 'create')
+    expect(results.map((r) => r.outcome)).toEqual(Array(10).fill('ok'))
+    expect(results[1].done).toEqual({namespaceTerminating: true})
+    const [write] = control.callsOf('updateStatus')
+    expect((write.object.status as any).conditions ?? []).toEqual([])
+  })
+
   it('a create refused locally (no labels) is failed without a call, and nothing follows', async () => {
     const plan = planOf(controller({desired: 1, active: 0, actions: creates(1, 'web', 'uid-web', {labels: {}, error: 'unable to create pods, no labels'})}))
     const control = new RecordingPodControl({controllers: controllersOf(plan)})

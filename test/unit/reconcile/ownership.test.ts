@@ -164,7 +164,8 @@ describe('§3.5 tricky scenarios (ownership)', () => {
     expect(creates(plan)).toEqual([])
   })
 
-  it.skip('3.5.7 the fresh GET before adopting shows the RS was deleted → sync aborts before create/delete and status — needs a live API read (§3.2.1)', () => {})
+  // 3.5.7 (the fresh GET before adopting finds the RS deleted → the sync aborts) is a live read at sync time,
+  // which no plan can make: the executor re-reads the controller before acting (test/unit/apply/executor.test.ts).
 
   it('3.5.8 an owned Failed pod whose labels no longer match: untouched (not active, never passed to claiming)', () => {
     const rs = replicaSet('web', {replicas: 1})

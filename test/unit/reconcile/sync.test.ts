@@ -26,7 +26,8 @@ const owned = (rs: ReturnType<typeof replicaSet>, n: number, prefix = 'p') =>
   Array.from({length: n}, (_, i) => pod(`${prefix}${String(i).padStart(3, '0')}`, {owner: rs}))
 
 describe('§1.1 the sync loop', () => {
-  it.skip('§1.1.2 staleness guard (KEP-5647) — needs the informer cache\'s last synced resourceVersion, not in a snapshot', () => {})
+  // §1.1.2 (the staleness guard, KEP-5647) needs the informer cache's last synced resourceVersion, which no
+  // snapshot holds: kctl does not model it (README, "What kctl cannot know").
 
   it('§1.1.3 a controller that is not in the snapshot gets no plan and its pods are left alone', () => {
     const gone = replicaSet('gone')
@@ -36,7 +37,8 @@ describe('§1.1 the sync loop', () => {
     expect(plan.summary).toMatchObject({create: 0, delete: 0, adopt: 0, release: 0})
   })
 
-  it.skip('§1.1.4 expectations not satisfied → no create/delete — needs the controller\'s in-memory expectations (Appendix C.4)', () => {})
+  // §1.1.4 (expectations not yet satisfied → no create/delete) depends on the controller's in-memory
+  // expectations: not modelled (README, "What kctl cannot know").
 
   it('§1.1.5 an invalid selector: the sync returns without error and does nothing (no status write)', () => {
     const rs = replicaSet('web', {replicas: 2, selector: {matchExpressions: [{key: 'app', operator: 'Exists', values: ['x']}]}, generation: 2})
@@ -103,7 +105,8 @@ describe('§1.1 the sync loop', () => {
     expect(statusUpdate(plan)?.to).toMatchObject({replicas: 3, readyReplicas: 3, availableReplicas: 3})
   })
 
-  it.skip('§1.1.12 requeue after minReadySeconds — a work-queue effect, not part of the plan', () => {})
+  // §1.1.12 (requeue after minReadySeconds): watch mode's availability check, tested in
+  // test/unit/watch/incremental.test.ts ("the availability check is when the next Ready pod passes minReadySeconds").
 
   it('§1.1 actions come in the order the sync does them: claim (adopt/release), then create or delete, then status', () => {
     const rs = replicaSet('web', {replicas: 0})
@@ -155,7 +158,8 @@ describe('§1.3 the diff (manageReplicas)', () => {
     expect(call).toBe(7)
   })
 
-  it.skip('§1.3 too few, rule 4: a NamespaceTerminating create error counts as success — needs an API failure', () => {})
+  // §1.3 rule 4 (a create refused with NamespaceTerminating counts as success): the executor's, tested in
+  // test/unit/apply/executor.test.ts and, on the real API server, test/e2e/reconcile.e2e.test.ts.
 
   it('§1.3 too many, rule 1: n = min(diff, 500)', () => {
     const rs = replicaSet('web', {replicas: 1})
@@ -203,8 +207,9 @@ describe('§1.3 the diff (manageReplicas)', () => {
 })
 
 describe('§1.4 / §1.6 controller state and wiring', () => {
-  it.skip('§1.4 expectations (add/del counts, 5-minute expiry, UID tracking) — needs the controller\'s in-memory expectations (Appendix C.4)', () => {})
-  it.skip('§1.6 event handlers (what enqueues a sync) — watch-mode wiring, not part of one sync\'s plan', () => {})
+  // §1.4 (expectations: add/del counts, 5-minute expiry, UID tracking) is the controller's in-memory state: not modelled.
+  // §1.6 (the event handlers: what enqueues a sync) is watch mode's, tested in test/unit/watch/incremental.test.ts
+  // ("a pod event names its owner and every controller matching its old or new labels").
 })
 
 describe('§1.5 building a pod from the template', () => {
@@ -245,9 +250,10 @@ describe('§1.5 building a pod from the template', () => {
     expect(r.ownerReference).toEqual({apiVersion: 'v1', kind: 'ReplicationController', name: 'legacy', uid: rc.uid, controller: true, blockOwnerDeletion: true})
   })
 
-  it.skip('§1.5.6 spec deep-copied from the template, namespace = the controller\'s — the create action carries neither (plan model)', () => {})
+  // §1.5.6 (the spec deep-copied from the template, the controller's namespace): podFromTemplate, tested in
+  // test/unit/apply/executor.test.ts.
 
-  it.skip('§1.5.8 events (SuccessfulCreate, FailedCreate, …) — not part of the plan', () => {})
+  // §1.5.8 (events: SuccessfulCreate, FailedCreate, …) are not part of a plan, and kctl writes none.
 
   it('§1.5.7 empty template labels: the create fails client-side with "unable to create pods, no labels"', () => {
     const bare = replicationController('bare', {templateLabels: {}, selector: {matchLabels: {app: 'x'}}, replicas: 1})
@@ -306,7 +312,8 @@ describe('§1.8 tricky scenarios (RS)', () => {
     expect(outcome).toEqual({successes: 2, batches: [1, 2], skipped: 3})
   })
 
-  it.skip('1.8.1 (rest) ReplicaFailure=True FailedCreate with the quota message after a mid-batch failure — needs an API failure', () => {})
+  // 1.8.1 (rest: ReplicaFailure=True FailedCreate with the quota message after a mid-batch failure): the
+  // executor's, tested in test/unit/apply/executor.test.ts and test/e2e/reconcile.e2e.test.ts.
 
   it('1.8.2 replicas=600, 0 pods: 500 creates in batches 1…128, 245; pending 100', () => {
     const rs = replicaSet('web', {replicas: 600})
@@ -345,7 +352,7 @@ describe('§1.8 tricky scenarios (RS)', () => {
     expect(statusUpdate(plan)?.to.replicas).toBe(1)
   })
 
-  it.skip('1.8.5 creates not yet observed → no create/delete, status still written — needs the controller\'s in-memory expectations (Appendix C.4)', () => {})
+  // 1.8.5 (creates not yet observed → no create/delete, status still written) depends on expectations: not modelled.
 
   it('1.8.6 RS with deletionTimestamp, replicas=3, 1 pod: nothing created, no adopt/release, status still written', () => {
     const rs = replicaSet('web', {replicas: 3, deleting: true})
