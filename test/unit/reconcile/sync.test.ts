@@ -206,11 +206,9 @@ describe('§1.3 the diff (manageReplicas)', () => {
   })
 })
 
-describe('§1.4 / §1.6 controller state and wiring', () => {
-  // §1.4 (expectations: add/del counts, 5-minute expiry, UID tracking) is the controller's in-memory state: not modelled.
-  // §1.6 (the event handlers: what enqueues a sync) is watch mode's, tested in test/unit/watch/incremental.test.ts
-  // ("a pod event names its owner and every controller matching its old or new labels").
-})
+// §1.4 (expectations: add/del counts, 5-minute expiry, UID tracking) is the controller's in-memory state: not modelled.
+// §1.6 (the event handlers: what enqueues a sync) is watch mode's, tested in test/unit/watch/incremental.test.ts
+// ("a pod event names its owner and every controller matching its old or new labels").
 
 describe('§1.5 building a pod from the template', () => {
   const rs = replicaSet('web', {
