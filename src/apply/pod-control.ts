@@ -1,7 +1,7 @@
 // The executor's only door to the world: a narrow interface in the spirit of upstream's
 // PodControlInterface (pkg/controller/controller_utils.go), with a cluster implementation
 // (cluster-control.ts), an in-memory one for fixtures (memory-world.ts) and a recording one for
-// tests (recording-control.ts). The request bodies the controller sends are built here, once.
+// tests (test/helpers/recording-control.ts). The request bodies the controller sends are built here, once.
 import type {OwnerReference, WorkloadKind} from '../model/objects.js'
 import type {ActionError} from '../model/apply.js'
 import type {CreateAction, StatusView} from '../model/plan.js'

@@ -97,11 +97,6 @@ function witness(constraints: Constraints, hints: readonly Labels[]): Labels {
   return out
 }
 
-/** The keys a requirement list constrains. */
-export function keysOf(reqs: readonly Requirement[]): Set<string> {
-  return new Set(reqs.map((r) => r.key))
-}
-
 /**
  * Per key, the single value the requirements pin it to (an In with one value, or several In
  * whose intersection has one value): the handle used to index selectors.

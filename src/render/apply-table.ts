@@ -146,16 +146,3 @@ export function renderApplySummary(report: ApplyReport, style: TableStyle = {col
   for (const note of report.notes) lines.push(c.dim(`Note: ${note}.`))
   return `${lines.join('\n')}\n`
 }
-
-/** Every round's results, then the summary: the whole report as a table. */
-export function renderApplyReport(report: ApplyReport, style: TableStyle = {color: false}): string {
-  const parts: string[] = []
-  for (const round of report.rounds) {
-    const controllers = report.controllers.filter((co) => co.round === round.round)
-    if (controllers.length === 0) continue
-    if (report.rounds.length > 1) parts.push(`Round ${round.round}:\n`)
-    parts.push(renderApplyRound(report.mode, report.results.filter((r) => r.round === round.round), controllers, style))
-  }
-  parts.push(renderApplySummary(report, style))
-  return parts.join('\n')
-}

@@ -3,7 +3,7 @@
 import {describe, expect, it} from 'vitest'
 
 import {executePlan, SKIP} from '../../../src/apply/executor.js'
-import {RecordingPodControl, type RecordedCall} from '../../../src/apply/recording-control.js'
+import {RecordingPodControl, type RecordedCall} from '../../helpers/recording-control.js'
 import type {ActionError} from '../../../src/model/apply.js'
 import {adopt, controller, controllersOf, creates, del, NOW, planOf, release, status, statusWrite} from './plans.js'
 

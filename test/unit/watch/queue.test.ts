@@ -2,7 +2,7 @@
 // per-key exponential backoff, the overall token bucket, and delayed adds — on an injected clock.
 import {describe, expect, it} from 'vitest'
 
-import {ManualClock} from '../../../src/watch/clock.js'
+import {ManualClock} from '../../helpers/manual-clock.js'
 import {ItemExponentialRateLimiter, TokenBucketRateLimiter, WorkQueue, defaultControllerRateLimiter} from '../../../src/watch/queue.js'
 
 function drain(q: WorkQueue<string>): string[] {

@@ -3,7 +3,7 @@
 // resourceVersion, then unset) with tombstone deletes, and errors that end the loop.
 import {describe, expect, it} from 'vitest'
 
-import {ManualClock} from '../../../src/watch/clock.js'
+import {ManualClock} from '../../helpers/manual-clock.js'
 import {SharedInformer, type CachedObject, type EventHandler} from '../../../src/watch/informer.js'
 import {Reflector, type RawObject, type ReflectorStatus, type ReflectorStore} from '../../../src/watch/reflector.js'
 import {apiError, bookmark, ev, expired, obj, ScriptedListerWatcher} from './scripted.js'

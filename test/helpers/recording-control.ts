@@ -1,6 +1,6 @@
 // A PodControl that records every call and answers from a script (upstream's FakePodControl):
 // the executor is tested by handing it hand-built plans and reading what it sent.
-import type {ActionError} from '../model/apply.js'
+import type {ActionError} from '../../src/model/apply.js'
 import {
   type ControllerKey,
   type ControllerObject,
@@ -10,7 +10,7 @@ import {
   type PodControl,
   PodControlError,
   type PodManifest,
-} from './pod-control.js'
+} from '../../src/apply/pod-control.js'
 
 export type RecordedCall =
   | {type: 'getController'; key: ControllerKey}
