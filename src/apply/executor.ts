@@ -13,9 +13,9 @@
 // that finds the world changed since planning, nothing new is started; calls in flight finish.
 // Every planned action gets exactly one result.
 import type {ActionError, ActionResult, ControllerId, ControllerOutcome, ProgressEvent} from '../model/apply.js'
-import type {WorkloadCondition} from '../model/objects.js'
 import type {Action, ControllerPlan, CreateAction, ReconcilePlan, StatusView, UpdateStatusAction} from '../model/plan.js'
-import {slowStart, slowStartBatches} from '../reconcile/slow-start.js'
+import {slowStart} from '../reconcile/slow-start.js'
+import {withReplicaFailure} from '../reconcile/status.js'
 import {Limiter} from './limit.js'
 import {type ControllerObject, type PodControl, actionError, adoptPatch, podFromTemplate, releasePatch, statusObject} from './pod-control.js'
 
@@ -279,21 +279,14 @@ class ControllerSync {
       for (const i of idx.slice(1)) this.results[i].skipReason = SKIP.afterFailedBatch
       return
     }
-    const sizes = slowStartBatches(idx.length)
-    const batchOf = (k: number) => {
-      let end = 0
-      for (let b = 0; b < sizes.length; b++) if (k < (end += sizes[b])) return b + 1
-      return sizes.length
-    }
     let next = 0
-    const outcome = await slowStart(idx.length, () => {
-      const k = next++
-      const i = idx[k]
+    const outcome = await slowStart(idx.length, (batch) => {
+      const i = idx[next++]
       const action = this.cp.actions[i] as CreateAction
       const r = this.results[i]
       return this.run.calls.run(async () => {
         if (this.run.stopReason()) return false
-        r.batch = batchOf(k)
+        r.batch = batch
         try {
           const made = await this.control.createPod(podFromTemplate(action, this.cp.namespace, controller.templateSpec))
           r.pod = made.name
@@ -402,11 +395,7 @@ function changedSincePlan(cp: ControllerPlan, now: ControllerObject): string | u
  * is kept as it is.
  */
 export function withFailure(from: StatusView, to: StatusView, diff: number, message: string, now: string): StatusView {
-  const current = from.conditions ?? []
-  const conditions: WorkloadCondition[] = current.some((c) => c.type === 'ReplicaFailure')
-    ? current.map((c) => ({...c}))
-    : [...current.map((c) => ({...c})), {type: 'ReplicaFailure', status: 'True', lastTransitionTime: wholeSeconds(now), reason: diff < 0 ? 'FailedCreate' : diff > 0 ? 'FailedDelete' : '', message}]
-  return {...to, conditions}
+  return {...to, conditions: withReplicaFailure(from.conditions ?? [], diff, message, wholeSeconds(now))}
 }
 
 /** metav1.Time keeps whole seconds. */

@@ -23,17 +23,16 @@ export interface SlowStartOutcome {
   skipped: number
 }
 
-/** Runs `call` in slow-start batches; stops after the first batch with a failure. */
-export async function slowStart(n: number, call: () => Promise<boolean>, initial = SLOW_START_INITIAL_BATCH_SIZE): Promise<SlowStartOutcome> {
+/** Runs `call` (told its 1-based batch) in slow-start batches; stops after the first batch with a failure. */
+export async function slowStart(n: number, call: (batch: number) => Promise<boolean>, initial = SLOW_START_INITIAL_BATCH_SIZE): Promise<SlowStartOutcome> {
   let successes = 0
   const batches: number[] = []
-  let remaining = n
-  for (let size = Math.min(remaining, initial); size > 0; size = Math.min(2 * size, remaining)) {
+  for (const size of slowStartBatches(n, initial)) {
     batches.push(size)
-    const results = await Promise.all(Array.from({length: size}, () => call()))
+    const batch = batches.length
+    const results = await Promise.all(Array.from({length: size}, () => call(batch)))
     const ok = results.filter(Boolean).length
     successes += ok
-    remaining -= size
     if (ok < size) break
   }
   return {successes, batches, skipped: n - successes}

@@ -64,17 +64,21 @@ export function calculateStatus(input: StatusInputs): StatusView {
  */
 function nextConditions(input: StatusInputs): WorkloadCondition[] {
   const current = input.workload.status.conditions
-  const failure = current.find((c) => c.type === 'ReplicaFailure')
-  if (input.manageError !== undefined && !failure) {
-    const diff = input.activePods.length - input.workload.replicas
-    const reason = diff < 0 ? 'FailedCreate' : diff > 0 ? 'FailedDelete' : ''
-    return [
-      ...current,
-      {type: 'ReplicaFailure', status: 'True', lastTransitionTime: formatRfc3339(secondsOf(input.now)), reason, message: input.manageError},
-    ]
+  if (input.manageError !== undefined) {
+    return withReplicaFailure(current, input.activePods.length - input.workload.replicas, input.manageError, formatRfc3339(secondsOf(input.now)))
   }
-  if (input.manageError === undefined && failure) return current.filter((c) => c.type !== 'ReplicaFailure')
-  return [...current]
+  return current.filter((c) => c.type !== 'ReplicaFailure')
+}
+
+/**
+ * The conditions after a failed manageReplicas: a ReplicaFailure (FailedCreate when pods were
+ * missing, FailedDelete when there were too many) added at `at` (whole seconds) when none exists;
+ * an existing one is kept as it is. The plan's status and the executor's status write both use it.
+ */
+export function withReplicaFailure(current: readonly WorkloadCondition[], diff: number, message: string, at: string): WorkloadCondition[] {
+  if (current.some((c) => c.type === 'ReplicaFailure')) return current.map((c) => ({...c}))
+  const reason = diff < 0 ? 'FailedCreate' : diff > 0 ? 'FailedDelete' : ''
+  return [...current.map((c) => ({...c})), {type: 'ReplicaFailure', status: 'True', lastTransitionTime: at, reason, message}]
 }
 
 /** metav1.Time keeps whole seconds. */
