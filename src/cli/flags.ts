@@ -1,6 +1,8 @@
 // Flags shared by every command that reads objects (output contract, "Common flags").
 import {Flags} from '@oclif/core'
 
+import {APPLY_SET_MODES} from '../sources/layout.js'
+
 export const sourceFlags = {
   filename: Flags.string({
     char: 'f',
@@ -16,7 +18,7 @@ export const sourceFlags = {
   }),
   'apply-set': Flags.string({
     summary: 'What -f reads as applied together: dir (each kustomize root apart, the rest as one), file, or all.',
-    options: ['dir', 'file', 'all'],
+    options: [...APPLY_SET_MODES],
     default: 'dir',
     helpGroup: 'SOURCE',
   }),
