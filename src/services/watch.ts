@@ -168,9 +168,7 @@ async function watchFixtures(req: WatchRequest, featureGates: FeatureGates, cloc
     for (const l of listeners) l()
   }
 
-  emit({kind: 'WatchStatus', time: time(clock), status: 'synced', resource: 'files', controllers: snapshot.workloads.length, message: `read ${req.filename!.join(', ')}`})
-  replan((c) => ({type: 'INITIAL', kind: c.kind, namespace: c.namespace, name: c.name, resourceVersion: c.resourceVersion}))
-
+  // Watch before the first plan is shown: a change made as soon as it appears must not be missed.
   let reading = Promise.resolve()
   const watcher = watchFiles(req.filename!, {
     debounceMs: req.debounceMs,
@@ -190,6 +188,9 @@ async function watchFixtures(req: WatchRequest, featureGates: FeatureGates, cloc
     },
     onError: (error) => emit({kind: 'WatchStatus', time: time(clock), status: 'error', resource: 'files', message: error.message}),
   })
+
+  emit({kind: 'WatchStatus', time: time(clock), status: 'synced', resource: 'files', controllers: snapshot.workloads.length, message: `read ${req.filename!.join(', ')}`})
+  replan((c) => ({type: 'INITIAL', kind: c.kind, namespace: c.namespace, name: c.name, resourceVersion: c.resourceVersion}))
 
   const pendingPlans = () => [...plans.values()].filter((p) => !p.inSync)
   return supervise(req, clock, emit, signal, {
