@@ -113,11 +113,70 @@ export interface Workload extends ObjectMeta {
   /** For RC: the selector was defaulted from the template labels (SetDefaults_ReplicationController). */
   selectorDefaulted?: boolean
   template: PodTemplateView
+  /** spec.template as read: what a Deployment compares its own template with (EqualIgnoreHash). */
+  rawTemplate?: unknown
   status: ReplicaSetStatusView
+}
+
+/** An int-or-string field (`maxSurge: 1`, `maxSurge: "25%"`). */
+export type IntOrString = number | string
+
+/** A Deployment condition: metav1-style, with lastUpdateTime (DeploymentCondition). */
+export interface DeploymentCondition {
+  type: string
+  status: string
+  reason?: string
+  message?: string
+  lastUpdateTime?: string
+  lastTransitionTime?: string
+}
+
+export interface DeploymentStatusView {
+  observedGeneration: number
+  replicas: number
+  updatedReplicas: number
+  readyReplicas: number
+  availableReplicas: number
+  unavailableReplicas: number
+  /** Absent when the gate is off or a synced ReplicaSet does not report it (D9.8). */
+  terminatingReplicas?: number
+  collisionCount?: number
+  conditions: readonly DeploymentCondition[]
+}
+
+export interface DeploymentStrategy {
+  /** `RollingUpdate`, `Recreate`, or whatever else was written (the controller then errors). */
+  type: string
+  /** After defaulting: "25%" each when RollingUpdate has no rollingUpdate block. */
+  maxSurge?: IntOrString
+  maxUnavailable?: IntOrString
+}
+
+/** An apps/v1 Deployment after the API server's defaulting (SetDefaults_Deployment). */
+export interface DeploymentView extends ObjectMeta {
+  kind: 'Deployment'
+  apiVersion: string
+  replicas: number
+  minReadySeconds: number
+  selector: LabelSelector
+  template: PodTemplateView
+  /** spec.template as read (after the server's defaulting when read live): what pod-template-hash is computed from. */
+  rawTemplate: unknown
+  /** Whether rawTemplate was read from the API server (already defaulted) or from a file. */
+  serverDefaulted: boolean
+  strategy: DeploymentStrategy
+  /** Absent: nil (keep every old ReplicaSet). */
+  revisionHistoryLimit?: number
+  /** Absent: nil (no progress deadline). */
+  progressDeadlineSeconds?: number
+  paused: boolean
+  status: DeploymentStatusView
 }
 
 /** The world as the controllers see it in one sync. Read-only: never mutated by the core. */
 export interface Snapshot {
+  /** Deployments to plan (after -n and -l). */
+  deployments?: readonly DeploymentView[]
   workloads: readonly Workload[]
   pods: readonly PodView[]
   /** Every ReplicaSet, including ones not planned (e.g. outside a label filter), for related-pod ranking. */

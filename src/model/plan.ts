@@ -1,6 +1,6 @@
 // The plan value: one type flows from the planner to every renderer and to the executor.
 // Its JSON form is the wire contract `kctl/v1alpha1` ReconcilePlan (shared output contract).
-import type {Labels, OwnerReference, PlanSource, ReplicaSetStatusView, WorkloadKind} from './objects.js'
+import type {DeploymentStatusView, LabelSelector, Labels, OwnerReference, PlanSource, ReplicaSetStatusView, WorkloadKind} from './objects.js'
 
 export const PLAN_API_VERSION = 'kctl/v1alpha1'
 
@@ -87,7 +87,116 @@ export interface UpdateStatusAction {
   to: StatusView
 }
 
-export type Action = CreateAction | DeleteAction | AdoptAction | ReleaseAction | UpdateStatusAction
+export type PodAction = CreateAction | DeleteAction | AdoptAction | ReleaseAction | UpdateStatusAction
+
+// ---- The Deployment controller's writes (to ReplicaSets and to the Deployment itself). ----
+
+/**
+ * Set on a write the API server refuses with 409 Conflict: the sync sent it with a
+ * resourceVersion an earlier write of the same sync already replaced. The sync ends there and the
+ * next one (requeued at once) does the rest.
+ */
+export interface MayConflict {
+  conflict?: true
+}
+
+export interface ReplicaSetRef extends MayConflict {
+  replicaSet: string
+  uid: string
+  resourceVersion: string
+}
+
+export interface AdoptReplicaSetAction extends ReplicaSetRef {
+  type: 'adoptReplicaSet'
+}
+
+export interface ReleaseReplicaSetAction extends ReplicaSetRef {
+  type: 'releaseReplicaSet'
+}
+
+/** The new ReplicaSet's annotations (and minReadySeconds) brought in line with the Deployment (D4.4). */
+export interface UpdateReplicaSetAction extends ReplicaSetRef {
+  type: 'updateReplicaSet'
+  annotations: Labels
+  minReadySeconds: number
+}
+
+export interface CreateReplicaSetAction extends MayConflict {
+  type: 'createReplicaSet'
+  /** Deployment name + '-' + pod-template-hash; null when the hash cannot be computed here. */
+  name: string | null
+  podTemplateHash: string | null
+  labels: Labels
+  selector: LabelSelector
+  annotations: Labels
+  replicas: number
+  minReadySeconds: number
+  ownerReference: OwnerReference
+  /**
+   * `collision`: a ReplicaSet of that name exists and is not this template's (the create fails
+   * AlreadyExists; collisionCount goes up and the next sync tries another name).
+   * `exists`: it is this Deployment's, with this template (a slow cache: the create is a no-op).
+   */
+  outcome: 'created' | 'collision' | 'exists'
+  /** The event the controller records (ScalingReplicaSet), when it records one. */
+  event?: string
+}
+
+/** Which rule set a ReplicaSet's new size. */
+export type ScaleRule =
+  | 'new-replica-set' // reconcileNewReplicaSet: grow within maxSurge, or cap at replicas
+  | 'unhealthy' // cleanupUnhealthyReplicas: drop replicas that are not available
+  | 'availability' // scaleDownOldReplicaSetsForRollingUpdate: shrink old ones within maxUnavailable
+  | 'proportional' // scale(): a replicas change shared among active ReplicaSets
+  | 'active-or-latest' // scale(): the one active (or newest) ReplicaSet takes replicas
+  | 'saturated' // scale(): the new ReplicaSet is full and available, old ones go to 0
+  | 'recreate' // rolloutRecreate: old ones to 0, then the new one to replicas
+
+export interface ScaleReplicaSetAction extends ReplicaSetRef {
+  type: 'scaleReplicaSet'
+  from: number
+  to: number
+  rule: ScaleRule
+  /** desired-replicas and max-replicas as written with the new size. */
+  annotations: Labels
+  event?: string
+}
+
+export interface DeleteReplicaSetAction extends ReplicaSetRef {
+  type: 'deleteReplicaSet'
+  revision: string
+  /** Why: beyond revisionHistoryLimit (cleanupDeployment). */
+  reason: 'history-limit'
+}
+
+/** A write of the Deployment's status subresource (which also carries its revision annotation). */
+export interface UpdateDeploymentStatusAction extends MayConflict {
+  type: 'updateStatus'
+  from: DeploymentStatusView
+  to: DeploymentStatusView
+  /** The Deployment's revision annotation, when this write changes it. */
+  revision?: {from?: string; to: string}
+}
+
+/** The legacy rollback annotation handled (D8): an Update of the Deployment itself. */
+export interface RollbackAction extends MayConflict {
+  type: 'rollback'
+  toRevision: string
+  outcome: 'rolled-back' | 'revision-not-found' | 'template-unchanged'
+  event: string
+}
+
+export type DeploymentAction =
+  | AdoptReplicaSetAction
+  | ReleaseReplicaSetAction
+  | UpdateReplicaSetAction
+  | CreateReplicaSetAction
+  | ScaleReplicaSetAction
+  | DeleteReplicaSetAction
+  | UpdateDeploymentStatusAction
+  | RollbackAction
+
+export type Action = PodAction | DeploymentAction
 export type ActionType = Action['type']
 
 export interface ControllerPlan {

@@ -20,6 +20,7 @@ export interface ClusterRequest {
 
 /** What the API serves for each kind kctl reads: path under a namespace, and its wire identity. */
 const RESOURCES = [
+  {kind: 'Deployment', apiVersion: 'apps/v1', group: '/apis/apps/v1', plural: 'deployments'},
   {kind: 'ReplicaSet', apiVersion: 'apps/v1', group: '/apis/apps/v1', plural: 'replicasets'},
   {kind: 'ReplicationController', apiVersion: 'v1', group: '/api/v1', plural: 'replicationcontrollers'},
   {kind: 'Pod', apiVersion: 'v1', group: '/api/v1', plural: 'pods'},
@@ -57,6 +58,7 @@ export async function readCluster(req: ClusterRequest, connected?: ClusterClient
     namespace,
     allNamespaces: namespace === undefined,
     selector: req.selector,
+    serverDefaulted: true,
   })
   return {...snapshot, source: {type: 'cluster', context: client.config.context, server: client.server}}
 }

@@ -9,6 +9,10 @@ import {isDeepStrictEqual} from 'node:util'
 import {UserError} from '../errors.js'
 import type {
   ContainerStatusView,
+  DeploymentCondition,
+  DeploymentStatusView,
+  DeploymentStrategy,
+  DeploymentView,
   LabelSelector,
   LabelSelectorRequirement,
   Labels,
@@ -24,7 +28,7 @@ import type {
   WorkloadCondition,
   WorkloadKind,
 } from '../model/objects.js'
-import {labelKeyProblem, labelSelectorProblems, labelValueProblem, parseSelectorString, SelectorError, selectorMatches, type CompiledSelector} from '../reconcile/selector.js'
+import {compileLabelSelector, labelKeyProblem, labelSelectorProblems, labelValueProblem, parseSelectorString, SelectorError, selectorMatches, type CompiledSelector} from '../reconcile/selector.js'
 import type {Locator, Path, RawObject, SourceObject} from './documents.js'
 
 export interface NormalizeOptions {
@@ -35,6 +39,8 @@ export interface NormalizeOptions {
   allNamespaces?: boolean
   /** -l: only controllers whose own labels match (pods are all kept, for claiming). */
   selector?: string
+  /** The objects come from the API server: already defaulted (pod templates included). */
+  serverDefaulted?: boolean
 }
 
 /** Something the API server would have refused, at a field of an object. */
@@ -199,6 +205,7 @@ class WorkloadRecord implements Workload {
   readonly selector: LabelSelector
   readonly selectorDefaulted: boolean | undefined
   readonly template: PodTemplateView
+  readonly rawTemplate: unknown
   readonly status: ReplicaSetStatusView
 
   constructor(loc: Locator, w: Omit<Workload, 'origin'>) {
@@ -220,6 +227,7 @@ class WorkloadRecord implements Workload {
     this.selector = w.selector
     this.selectorDefaulted = w.selectorDefaulted
     this.template = w.template
+    this.rawTemplate = w.rawTemplate
     this.status = w.status
   }
 
@@ -235,16 +243,18 @@ type Meta = Omit<ObjectMeta, 'origin' | 'ownerReferences'> & {ownerReferences: O
 
 const KINDS: Record<string, {group: string; version: string}> = {
   ReplicaSet: {group: 'apps', version: 'v1'},
+  Deployment: {group: 'apps', version: 'v1'},
   ReplicationController: {group: '', version: 'v1'},
   Pod: {group: '', version: 'v1'},
 }
 /** Groups that once served these kinds (before Kubernetes 1.16) and no longer do. */
-const RETIRED_GROUPS: Record<string, string[]> = {ReplicaSet: ['extensions', 'apps']}
+const RETIRED_GROUPS: Record<string, string[]> = {ReplicaSet: ['extensions', 'apps'], Deployment: ['extensions', 'apps']}
 
 /** Turns objects into a Snapshot; feed it in input order, then call finish(). */
 export class Normalizer {
   readonly problems: Problem[] = []
   private readonly workloads: Workload[] = []
+  private readonly deployments: DeploymentView[] = []
   private readonly replicaSets: Workload[] = []
   private readonly pods: PodView[] = []
   private readonly ignored: Record<string, number> = {}
@@ -297,6 +307,7 @@ export class Normalizer {
     const meta = this.meta(ctx, group, kind, raw)
     if (!meta) return
     if (kind === 'Pod') this.pod(ctx, obj.locator, meta, raw, before)
+    else if (kind === 'Deployment') this.deployment(ctx, apiVersion, meta, raw, before)
     else this.workload(ctx, obj.locator, kind as WorkloadKind, apiVersion, meta, raw, before)
   }
 
@@ -306,6 +317,7 @@ export class Normalizer {
       ref.uid = this.uids.get(`${group}|${ref.kind}|${namespace}|${ref.name}`) ?? inventedUid(group, ref.kind, namespace, ref.name)
     }
     const snapshot: Snapshot = {
+      deployments: this.deployments,
       workloads: this.workloads,
       pods: this.pods,
       replicaSets: this.replicaSets,
@@ -594,6 +606,7 @@ export class Normalizer {
       selector,
       selectorDefaulted,
       template,
+      rawTemplate: rawTemplate ?? undefined,
       status: statusView,
     })
     if (kind === 'ReplicaSet') this.replicaSets.push(w)
@@ -602,11 +615,113 @@ export class Normalizer {
     this.workloads.push(w)
   }
 
+  /**
+   * An apps/v1 Deployment, defaulted as SetDefaults_Deployment does (replicas 1, RollingUpdate with
+   * 25%/25%, revisionHistoryLimit 10, progressDeadlineSeconds 600) and checked as
+   * ValidateDeploymentSpec checks what the controller reads.
+   */
+  private deployment(ctx: Ctx, apiVersion: string, meta: Meta, raw: RawObject, before: number): void {
+    const spec = ctx.mapping(raw.spec, P.spec) ?? EMPTY_RAW
+    const status = ctx.mapping(raw.status, P.status) ?? EMPTY_RAW
+    const replicas = ctx.int(spec.replicas, ['spec', 'replicas'], 0, INT32_MAX) ?? 1
+    const minReadySeconds = ctx.int(spec.minReadySeconds, ['spec', 'minReadySeconds'], 0, INT32_MAX) ?? 0
+    const selector = this.labelSelector(ctx, spec.selector, 'Deployment')
+    const template = this.template(ctx, spec.template)
+    if (spec.template === undefined || spec.template === null) ctx.fail(['spec', 'template'], 'a Deployment needs a pod template')
+    else if (selector && !selectorMatches(compileLabelSelector(selector), template.labels)) {
+      ctx.fail(['spec', 'template', 'metadata', 'labels'], '`selector` does not match template `labels`', 'the API server rejects a Deployment whose selector does not select its own template')
+    }
+    const strategy = this.strategy(ctx, spec.strategy)
+    const revisionHistoryLimit = ctx.int(spec.revisionHistoryLimit, ['spec', 'revisionHistoryLimit'], 0, INT32_MAX) ?? 10
+    const progressDeadlineSeconds = ctx.int(spec.progressDeadlineSeconds, ['spec', 'progressDeadlineSeconds'], 0, INT32_MAX) ?? 600
+    if (progressDeadlineSeconds <= minReadySeconds && spec.progressDeadlineSeconds !== undefined) {
+      ctx.fail(['spec', 'progressDeadlineSeconds'], 'must be greater than minReadySeconds')
+    }
+    const paused = ctx.bool(spec.paused, ['spec', 'paused']) ?? false
+    const int = (field: string) => ctx.int(status[field], ['status', field], 0, INT32_MAX)
+    const statusView: DeploymentStatusView = {
+      observedGeneration: ctx.int(status.observedGeneration, ['status', 'observedGeneration'], 0, Number.MAX_SAFE_INTEGER) ?? 0,
+      replicas: int('replicas') ?? 0,
+      updatedReplicas: int('updatedReplicas') ?? 0,
+      readyReplicas: int('readyReplicas') ?? 0,
+      availableReplicas: int('availableReplicas') ?? 0,
+      unavailableReplicas: int('unavailableReplicas') ?? 0,
+      conditions: this.deploymentConditions(ctx, status.conditions),
+    }
+    const terminating = int('terminatingReplicas')
+    if (terminating !== undefined) statusView.terminatingReplicas = terminating
+    const collisionCount = int('collisionCount')
+    if (collisionCount !== undefined) statusView.collisionCount = collisionCount
+    if (this.problems.length > before || !selector) return
+    const d: DeploymentView = {
+      kind: 'Deployment',
+      apiVersion,
+      ...meta,
+      replicas,
+      minReadySeconds,
+      selector,
+      template,
+      rawTemplate: spec.template,
+      serverDefaulted: this.opts.serverDefaulted === true,
+      strategy,
+      revisionHistoryLimit,
+      progressDeadlineSeconds,
+      paused,
+      status: statusView,
+    }
+    Object.defineProperty(d, 'origin', {get: () => ctx.obj.locator.origin, enumerable: false})
+    if (!this.keep(meta.namespace)) return
+    if (this.selector && !selectorMatches(this.selector, meta.labels)) return
+    this.deployments.push(d)
+  }
+
+  private strategy(ctx: Ctx, v: unknown): DeploymentStrategy {
+    const at = ['spec', 'strategy']
+    const s = ctx.mapping(v, at) ?? EMPTY_RAW
+    const type = ctx.string(s.type, [...at, 'type']) || 'RollingUpdate'
+    if (type !== 'RollingUpdate' && type !== 'Recreate') ctx.fail([...at, 'type'], `unsupported value ${JSON.stringify(type)}`, 'use RollingUpdate or Recreate')
+    const ru = ctx.mapping(s.rollingUpdate, [...at, 'rollingUpdate'])
+    if (type === 'Recreate') {
+      if (ru) ctx.fail([...at, 'rollingUpdate'], 'may not be specified when strategy `type` is \'Recreate\'')
+      return {type}
+    }
+    const maxSurge = this.intOrPercent(ctx, ru?.maxSurge, [...at, 'rollingUpdate', 'maxSurge']) ?? '25%'
+    const maxUnavailable = this.intOrPercent(ctx, ru?.maxUnavailable, [...at, 'rollingUpdate', 'maxUnavailable']) ?? '25%'
+    if (isZero(maxSurge) && isZero(maxUnavailable)) {
+      ctx.fail([...at, 'rollingUpdate', 'maxUnavailable'], 'may not be 0 when `maxSurge` is 0')
+    }
+    if (typeof maxUnavailable === 'string' && Number.parseInt(maxUnavailable, 10) > 100) {
+      ctx.fail([...at, 'rollingUpdate', 'maxUnavailable'], 'must not be greater than 100%')
+    }
+    return {type, maxSurge, maxUnavailable}
+  }
+
+  /** ValidatePositiveIntOrPercent: a non-negative integer, or a string of digits and `%`. */
+  private intOrPercent(ctx: Ctx, v: unknown, path: Path): number | string | undefined {
+    if (v === undefined || v === null) return undefined
+    if (typeof v === 'string') {
+      if (/^[0-9]+%$/.test(v)) return v
+      ctx.fail(path, `${JSON.stringify(v)}: must be an integer or percentage (e.g '5%')`)
+      return undefined
+    }
+    return ctx.int(v, path, 0, INT32_MAX)
+  }
+
+  private deploymentConditions(ctx: Ctx, v: unknown): DeploymentCondition[] {
+    const base = this.workloadConditions(ctx, v)
+    if (!Array.isArray(v)) return base
+    return base.map((c, i) => {
+      const raw = v[i] as RawObject
+      const lastUpdateTime = ctx.time(raw.lastUpdateTime, ['status', 'conditions', i, 'lastUpdateTime'])
+      return lastUpdateTime === undefined ? c : {...c, lastUpdateTime}
+    })
+  }
+
   /** An apps/v1 selector: required, valid (LabelSelectorAsSelector) and not empty. */
-  private labelSelector(ctx: Ctx, v: unknown): LabelSelector {
+  private labelSelector(ctx: Ctx, v: unknown, kind = 'ReplicaSet'): LabelSelector {
     const at = ['spec', 'selector']
     if (v === undefined || v === null) {
-      ctx.fail(at, 'a selector is required', 'the API server rejects an apps/v1 ReplicaSet without spec.selector')
+      ctx.fail(at, 'a selector is required', `the API server rejects an apps/v1 ${kind} without spec.selector`)
       return null
     }
     const problems = labelSelectorProblems(v)
@@ -672,6 +787,8 @@ export class Normalizer {
     return out
   }
 }
+
+const isZero = (v: number | string) => v === 0 || (typeof v === 'string' && Number.parseInt(v, 10) === 0)
 
 const EMPTY_RAW: RawObject = Object.freeze({}) as RawObject
 
