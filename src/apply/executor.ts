@@ -347,7 +347,7 @@ class ControllerSync {
     const i = this.cp.actions.findIndex((a) => a.type === 'updateStatus')
     const planned = i >= 0 ? (this.cp.actions[i] as UpdateStatusAction) : undefined
     let to = planned?.to
-    if (this.manageError !== undefined) to = withFailure(planned?.from ?? this.cp.status, to ?? this.cp.status, this.cp.diff, this.manageError, this.run.opts.now())
+    if (this.manageError !== undefined) to = withFailure(planned?.from ?? (this.cp.status as StatusView), to ?? (this.cp.status as StatusView), this.cp.diff, this.manageError, this.run.opts.now())
     if (!to) return
     const halt = this.run.stopReason()
     // A write the plan did not predict is only reported when it is sent.

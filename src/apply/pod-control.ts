@@ -2,13 +2,13 @@
 // PodControlInterface (pkg/controller/controller_utils.go), with a cluster implementation
 // (cluster-control.ts), an in-memory one for fixtures (memory-world.ts) and a recording one for
 // tests (test/helpers/recording-control.ts). The request bodies the controller sends are built here, once.
-import type {OwnerReference, WorkloadKind} from '../model/objects.js'
+import type {OwnerReference} from '../model/objects.js'
 import type {ActionError} from '../model/apply.js'
-import type {CreateAction, StatusView} from '../model/plan.js'
+import type {ControllerKind, CreateAction, StatusView} from '../model/plan.js'
 
 /** Which controller, and the version the plan saw. */
 export interface ControllerKey {
-  kind: WorkloadKind
+  kind: ControllerKind
   apiVersion: string
   namespace: string
   name: string

@@ -1,8 +1,8 @@
 // What `kctl reconcile` did with a plan: one result per planned action (none goes missing), per
 // controller totals, and the run's outcome. Its JSON form is the wire contract `kctl/v1alpha1`
 // ApplyReport (render/apply-wire.ts).
-import type {PlanSource, WorkloadKind} from './objects.js'
-import type {Action, ActionType, PlanSummary, ReconcilePlan, StatusView} from './plan.js'
+import type {PlanSource} from './objects.js'
+import type {Action, ActionType, ControllerKind, PlanSummary, ReconcilePlan, StatusView} from './plan.js'
 
 export const APPLY_REPORT_KIND = 'ApplyReport'
 
@@ -24,7 +24,7 @@ export interface ActionError {
 }
 
 export interface ControllerId {
-  kind: WorkloadKind
+  kind: ControllerKind
   apiVersion: string
   namespace: string
   name: string

@@ -199,8 +199,26 @@ export type DeploymentAction =
 export type Action = PodAction | DeploymentAction
 export type ActionType = Action['type']
 
+/** Every kind kctl plans a controller's sync for. */
+export type ControllerKind = WorkloadKind | 'Deployment'
+
+/** A Deployment's ReplicaSet as its sync leaves it (the plan's chain view). */
+export interface ReplicaSetStep {
+  name: string
+  uid: string
+  revision: string
+  /** spec.replicas before and after this sync. */
+  from: number
+  replicas: number
+  available: number
+  /** The ReplicaSet whose template is the Deployment's. */
+  isNew: boolean
+  /** Created by this sync. */
+  created: boolean
+}
+
 export interface ControllerPlan {
-  kind: WorkloadKind
+  kind: ControllerKind
   apiVersion: string
   namespace: string
   name: string
@@ -213,12 +231,30 @@ export interface ControllerPlan {
   actions: Action[]
   /** The part of |diff| this sync leaves for later (burst limit; a controller being deleted). */
   pending: number
-  status: StatusView
+  status: StatusView | DeploymentStatusView
   warnings: string[]
   /** True when this sync would neither create, delete, adopt, release nor write status. */
   inSync: boolean
   /** The apply set (a kustomize root) it was read in, when the input held several (fixtures only). */
   applySet?: string
+  // ---- Deployments only ----
+  /** The ReplicaSet that matches the template: its name (null when it cannot be computed here) and whether this sync creates it. */
+  newReplicaSet?: {name: string | null; podTemplateHash: string | null; created: boolean}
+  /** Its ReplicaSets as this sync leaves them, oldest first. */
+  replicaSets?: ReplicaSetStep[]
+  /** The rollout's state in a few words (e.g. `rolling: 5 of 10 updated`, `complete`, `paused`). */
+  rolloutStep?: string
+  /** What syncDeployment does on this sync: rolling, recreate, scaling, paused, rollback, deleting. */
+  syncPath?: string
+  /** Why this sync stops before its end (a write that conflicts, a hash collision). */
+  endedBy?: string
+  /** Events the controller records. */
+  events?: string[]
+  /**
+   * The following step, not this sync: the next sync of each ReplicaSet this sync creates or
+   * resizes, as the ReplicaSet controller would run it on the result.
+   */
+  then?: ControllerPlan[]
 }
 
 export interface PlanSummary {
@@ -230,6 +266,13 @@ export interface PlanSummary {
   release: number
   updateStatus: number
   pending: number
+  createReplicaSet: number
+  scaleReplicaSet: number
+  deleteReplicaSet: number
+  adoptReplicaSet: number
+  releaseReplicaSet: number
+  updateReplicaSet: number
+  rollback: number
 }
 
 export interface ReconcilePlan {

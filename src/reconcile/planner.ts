@@ -15,6 +15,7 @@ import {
   type ReconcilePlan,
 } from '../model/plan.js'
 import {createAction} from './create.js'
+import {CONTROLLERS} from './registry.js'
 import {claimPods} from './ownership.js'
 import {PodIndex} from './pod-index.js'
 import {controllerOf, isControlledBy, isPodActive, type ControllerIdentity} from './pods.js'
@@ -30,8 +31,7 @@ export function planSnapshot(snapshot: Snapshot, options: PlannerOptions): Recon
   // Every controller the snapshot holds: those planned, and every ReplicaSet (some outside -l).
   const byUid = new Map([...snapshot.replicaSets, ...snapshot.workloads].map((w) => [w.uid, w]))
   const world = planningWorld(new PodIndex(snapshot.pods), groupByController(snapshot.replicaSets), options, (uid) => byUid.get(uid))
-  const controllers = [...snapshot.workloads].sort(byKindNamespaceName).map((w) => planController(w, world))
-  for (const [plan, warnings] of contestedAdoptions(controllers)) plan.warnings.push(...warnings)
+  const controllers = CONTROLLERS.flatMap((c) => c.plan(snapshot, world)).sort(byKindNamespaceName)
   return {
     apiVersion: PLAN_API_VERSION,
     kind: 'ReconcilePlan',
@@ -307,11 +307,27 @@ function cmp(a: string, b: string): number {
 
 /** The counts of a plan's summary (output contract). */
 export function summarize(controllers: readonly ControllerPlan[]): PlanSummary {
-  const summary: PlanSummary = {controllers: controllers.length, inSync: 0, create: 0, delete: 0, adopt: 0, release: 0, updateStatus: 0, pending: 0}
+  const summary: PlanSummary = {
+    controllers: controllers.length,
+    inSync: 0,
+    create: 0,
+    delete: 0,
+    adopt: 0,
+    release: 0,
+    updateStatus: 0,
+    pending: 0,
+    createReplicaSet: 0,
+    scaleReplicaSet: 0,
+    deleteReplicaSet: 0,
+    adoptReplicaSet: 0,
+    releaseReplicaSet: 0,
+    updateReplicaSet: 0,
+    rollback: 0,
+  }
   for (const c of controllers) {
     if (c.inSync) summary.inSync++
     summary.pending += c.pending
-    for (const a of c.actions) summary[a.type]++
+    for (const a of c.actions) if (!('conflict' in a && a.conflict)) summary[a.type]++
   }
   return summary
 }

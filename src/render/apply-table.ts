@@ -4,6 +4,7 @@
 import {Chalk, type ChalkInstance} from 'chalk'
 
 import type {ActionError, ActionResult, ApplyMode, ApplyReport, ControllerOutcome} from '../model/apply.js'
+import type {DeploymentStatusView} from '../model/objects.js'
 import type {StatusView} from '../model/plan.js'
 import {count} from './words.js'
 
@@ -103,15 +104,17 @@ function grouped(items: readonly string[]): Array<[string, number]> {
 
 const STATUS_FIELDS = ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'terminatingReplicas', 'observedGeneration'] as const
 
-function statusWords(from: StatusView | undefined, to: StatusView): string {
+function statusWords(before: StatusView | DeploymentStatusView | undefined, after: StatusView | DeploymentStatusView): string {
   const parts: string[] = []
+  const from = before as unknown as Record<string, unknown> | undefined
+  const to = after as unknown as Record<string, unknown> & {conditions?: StatusView['conditions']}
   for (const f of STATUS_FIELDS) {
     if (from && from[f] === to[f]) continue
     if (!from && f !== 'replicas') continue
     parts.push(from ? `${f} ${from[f] ?? 'unset'}→${to[f] ?? 'unset'}` : `${f} ${to[f]}`)
   }
   const failure = to.conditions?.find((x) => x.type === 'ReplicaFailure')
-  if (failure && !from?.conditions?.some((x) => x.type === 'ReplicaFailure')) parts.push(`ReplicaFailure ${failure.reason ?? ''}`.trim())
+  if (failure && !(before?.conditions as StatusView['conditions'] | undefined)?.some((x) => x.type === 'ReplicaFailure')) parts.push(`ReplicaFailure ${failure.reason ?? ''}`.trim())
   return parts.join(', ')
 }
 

@@ -6,8 +6,8 @@ import {signed} from './words.js'
 const HEADER = ['KIND', 'NAMESPACE', 'NAME', 'DESIRED', 'ACTIVE', 'READY', 'AVAILABLE', 'DIFF', 'IN SYNC']
 
 export function renderListTable(plan: ReconcilePlan): string {
-  if (plan.controllers.length === 0) return 'No ReplicaSets or ReplicationControllers found.\n'
-  const rows = plan.controllers.map((c) => [
+  if (plan.controllers.length === 0) return 'No Deployments, ReplicaSets or ReplicationControllers found.\n'
+  let rows = plan.controllers.map((c) => [
     c.kind,
     c.namespace,
     c.name,
@@ -18,9 +18,19 @@ export function renderListTable(plan: ReconcilePlan): string {
     signed(c.diff),
     c.inSync ? 'yes' : 'no',
   ])
+  let header = HEADER
+  // Deployments: how far the rollout is (updated replicas, and the step in words).
+  if (plan.controllers.some((c) => c.kind === 'Deployment')) {
+    header = [...header.slice(0, 5), 'UPDATED', ...header.slice(5), 'ROLLOUT']
+    rows = rows.map((r, i) => {
+      const c = plan.controllers[i]
+      const updated = c.kind === 'Deployment' && 'updatedReplicas' in c.status ? String(c.status.updatedReplicas) : '-'
+      return [...r.slice(0, 5), updated, ...r.slice(5), c.rolloutStep ?? '-']
+    })
+  }
   // Several apply sets (kustomize roots read with -f): which one each row comes from.
   if (plan.controllers.some((c) => c.applySet !== undefined)) {
-    return formatColumns([...HEADER, 'APPLY SET'], rows.map((r, i) => [...r, plan.controllers[i].applySet || '-']))
+    return formatColumns([...header, 'APPLY SET'], rows.map((r, i) => [...r, plan.controllers[i].applySet || '-']))
   }
-  return formatColumns(HEADER, rows)
+  return formatColumns(header, rows)
 }

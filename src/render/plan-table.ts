@@ -3,6 +3,7 @@
 // colour only through the Chalk instance the caller asks for.
 import {Chalk, type ChalkInstance} from 'chalk'
 
+import type {DeploymentStatusView} from '../model/objects.js'
 import type {Action, ControllerPlan, CreateAction, ReconcilePlan, StatusView} from '../model/plan.js'
 import {deleteReasons, inOwnTie, sameTie, tieSentence} from './reasons.js'
 import {count} from './words.js'
@@ -16,7 +17,19 @@ const MAX_CREATE_LINES = 5
 
 export function renderPlanTable(plan: ReconcilePlan, style: TableStyle = {color: false}): string {
   const c = new Chalk({level: style.color ? 1 : 0})
-  const blocks = plan.controllers.map((cp) => renderController(cp, plan, c))
+  // A Deployment's ReplicaSets are shown under it, indented, rather than on their own.
+  const shownUnder = new Map<string, ControllerPlan[]>()
+  const byUid = new Map(plan.controllers.filter((cp) => cp.kind === 'ReplicaSet').map((cp) => [cp.uid, cp]))
+  const nested = new Set<ControllerPlan>()
+  for (const d of plan.controllers) {
+    if (d.kind !== 'Deployment') continue
+    const mine = (d.replicaSets ?? []).map((rs) => byUid.get(rs.uid)).filter((x): x is ControllerPlan => x !== undefined && !nested.has(x))
+    for (const rs of mine) nested.add(rs)
+    shownUnder.set(d.uid, mine)
+  }
+  const blocks = plan.controllers
+    .filter((cp) => !nested.has(cp))
+    .map((cp) => (cp.kind === 'Deployment' ? renderDeployment(cp, shownUnder.get(cp.uid) ?? [], plan, c) : renderController(cp, plan, c)))
   const footer = [...ignoredLine(plan), summaryLine(plan, c)]
   return [...blocks, footer.join('\n')].map((b) => `${b}\n`).join('\n')
 }
@@ -68,6 +81,64 @@ function renderController(cp: ControllerPlan, plan: ReconcilePlan, c: ChalkInsta
   return lines.join('\n')
 }
 
+const indent = (block: string, by: string) => block.split('\n').map((l) => `${by}${l}`).join('\n')
+
+/** A Deployment: its own writes, then its ReplicaSets' next syncs, then the step after this sync. */
+function renderDeployment(cp: ControllerPlan, replicaSets: ControllerPlan[], plan: ReconcilePlan, c: ChalkInstance): string {
+  const set = cp.applySet === undefined ? '' : `  ${c.dim(`(${cp.applySet === '' ? 'outside any kustomize root' : cp.applySet})`)}`
+  const head = `${c.bold(`Deployment ${cp.namespace}/${cp.name}`)}${set}  ${cp.desired} replicas${cp.rolloutStep ? `, ${cp.rolloutStep}` : ''}`
+  const lines = [cp.inSync ? `${head}  ${c.green('(in sync)')}` : head]
+  for (const a of cp.actions) lines.push(deploymentActionLine(a, c))
+  for (const w of cp.warnings) lines.push(c.yellow(`  ! ${w}`))
+  for (const rs of replicaSets) lines.push(indent(renderController(rs, plan, c), '  '))
+  if (cp.then && cp.then.length > 0) {
+    lines.push(c.dim('  then, in the ReplicaSet controller\'s next sync (after this one):'))
+    for (const rs of cp.then) lines.push(indent(renderController(rs, plan, c), '    '))
+  }
+  return lines.join('\n')
+}
+
+const SCALE_RULES: Record<string, string> = {
+  'new-replica-set': 'the new ReplicaSet grows within maxSurge',
+  unhealthy: 'replicas that are not available go first',
+  availability: 'old replicas go as far as maxUnavailable allows',
+  proportional: 'a change of replicas shared in proportion',
+  'active-or-latest': 'the one active ReplicaSet takes every replica',
+  saturated: 'the new ReplicaSet is full and available',
+  recreate: 'Recreate',
+}
+
+function deploymentActionLine(a: Action, c: ChalkInstance): string {
+  const conflict = 'conflict' in a && a.conflict ? c.red('  [409 Conflict: this write fails and ends the sync]') : ''
+  switch (a.type) {
+    case 'createReplicaSet': {
+      const name = a.name ?? '<name unknown>'
+      const what = `replicas ${a.replicas}, revision ${a.annotations['deployment.kubernetes.io/revision'] ?? '?'}`
+      if (a.outcome === 'collision') return c.red(`  ! create ReplicaSet ${name} fails: a ReplicaSet of that name with another template exists (hash collision)${conflict}`)
+      if (a.outcome === 'exists') return c.dim(`  = ReplicaSet ${name} exists already (${what})`)
+      return c.green(`  + create ReplicaSet ${name}  ${what}${conflict}`)
+    }
+    case 'scaleReplicaSet':
+      return c.yellow(`  ~ scale ReplicaSet ${a.replicaSet} ${a.from} → ${a.to}  (${SCALE_RULES[a.rule] ?? a.rule})${conflict}`)
+    case 'deleteReplicaSet':
+      return c.red(`  - delete ReplicaSet ${a.replicaSet}  (revision ${a.revision || '?'}, beyond revisionHistoryLimit)${conflict}`)
+    case 'adoptReplicaSet':
+      return c.yellow(`  ~ adopt ReplicaSet ${a.replicaSet}  (an orphan whose labels match the selector)${conflict}`)
+    case 'releaseReplicaSet':
+      return c.yellow(`  ~ release ReplicaSet ${a.replicaSet}  (owned, but its labels no longer match the selector)${conflict}`)
+    case 'updateReplicaSet':
+      return c.yellow(`  ~ update ReplicaSet ${a.replicaSet}  (annotations: revision ${a.annotations['deployment.kubernetes.io/revision'] ?? '?'}; minReadySeconds ${a.minReadySeconds})${conflict}`)
+    case 'updateStatus': {
+      const revision = 'revision' in a && a.revision ? `, revision ${a.revision.from ?? 'unset'}→${a.revision.to}` : ''
+      return c.yellow(`  ~ status ${statusChange(a.from, a.to)}${revision}${conflict}`)
+    }
+    case 'rollback':
+      return c.yellow(`  ~ rollback to revision ${a.toRevision}: ${a.event}${conflict}`)
+    default:
+      return `  ? ${a.type}`
+  }
+}
+
 function headerLine(cp: ControllerPlan, c: ChalkInstance): string {
   const set = cp.applySet === undefined ? '' : `  ${c.dim(`(${cp.applySet === '' ? 'outside any kustomize root' : cp.applySet})`)}`
   const head = `${c.bold(`${cp.kind} ${cp.namespace}/${cp.name}`)}${set}  ${replicaWords(cp)}`
@@ -100,21 +171,25 @@ function createLines(a: CreateAction, n: number, c: ChalkInstance): string[] {
 const STATUS_FIELDS = [
   'replicas',
   'fullyLabeledReplicas',
+  'updatedReplicas',
   'readyReplicas',
   'availableReplicas',
+  'unavailableReplicas',
   'terminatingReplicas',
+  'collisionCount',
   'observedGeneration',
 ] as const
 
-function statusChange(from: StatusView, to: StatusView): string {
+function statusChange(from: StatusView | DeploymentStatusView, to: StatusView | DeploymentStatusView): string {
   const parts: string[] = []
   for (const field of STATUS_FIELDS) {
-    const a = from[field]
-    const b = to[field]
+    const a = (from as unknown as Record<string, unknown>)[field]
+    const b = (to as unknown as Record<string, unknown>)[field]
     if (a !== b) parts.push(`${field} ${a ?? 'unset'}→${b ?? 'unset'}`)
   }
-  const before = new Map((from.conditions ?? []).map((x) => [x.type, x]))
-  const after = new Map((to.conditions ?? []).map((x) => [x.type, x]))
+  type Condition = StatusView['conditions'][number]
+  const before = new Map<string, Condition>((from.conditions ?? []).map((x: Condition) => [x.type, x]))
+  const after = new Map<string, Condition>((to.conditions ?? []).map((x: Condition) => [x.type, x]))
   for (const [type, x] of after) {
     const old = before.get(type)
     if (!old || old.status !== x.status || old.reason !== x.reason) {
@@ -143,12 +218,12 @@ function ignoredLine(plan: ReconcilePlan): string[] {
     .filter(([, n]) => n > 0)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
   if (entries.length === 0) return []
-  return [`Not planned (kctl plans ReplicaSets and ReplicationControllers): ${entries.map(([k, n]) => `${k} (${n})`).join(', ')}.`]
+  return [`Not planned (kctl plans Deployments, ReplicaSets and ReplicationControllers): ${entries.map(([k, n]) => `${k} (${n})`).join(', ')}.`]
 }
 
 function summaryLine(plan: ReconcilePlan, c: ChalkInstance): string {
   const s = plan.summary
-  if (s.controllers === 0) return 'No ReplicaSets or ReplicationControllers found.'
+  if (s.controllers === 0) return 'No Deployments, ReplicaSets or ReplicationControllers found.'
   const changed = s.controllers - s.inSync
   if (changed === 0) return `No changes. ${count(s.controllers, 'controller')} in sync.`
   const parts: string[] = []
@@ -156,6 +231,9 @@ function summaryLine(plan: ReconcilePlan, c: ChalkInstance): string {
   if (s.delete > 0) parts.push(c.red(`-${count(s.delete, 'pod')}`))
   if (s.adopt > 0) parts.push(c.yellow(count(s.adopt, 'adoption')))
   if (s.release > 0) parts.push(c.yellow(count(s.release, 'release')))
+  if (s.createReplicaSet > 0) parts.push(c.green(`+${count(s.createReplicaSet, 'ReplicaSet')}`))
+  if (s.scaleReplicaSet > 0) parts.push(c.yellow(count(s.scaleReplicaSet, 'ReplicaSet scaling', 'ReplicaSet scalings')))
+  if (s.deleteReplicaSet > 0) parts.push(c.red(`-${count(s.deleteReplicaSet, 'ReplicaSet')}`))
   if (s.updateStatus > 0) parts.push(c.yellow(count(s.updateStatus, 'status update')))
   const tail = [
     ...(s.pending > 0 ? [`${count(s.pending, 'pod')} pending`] : []),

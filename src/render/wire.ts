@@ -3,7 +3,7 @@
 // first, then any field the model gained later (sorted), so adding a field never reorders old
 // ones and the same plan always serializes to the same bytes. Maps of labels, annotations and
 // gates are sorted, as Go's encoding/json sorts map keys.
-import type {OwnerReference, PlanSource, WorkloadCondition} from '../model/objects.js'
+import type {DeploymentCondition, DeploymentStatusView, OwnerReference, PlanSource, WorkloadCondition} from '../model/objects.js'
 import type {Action, ControllerPlan, RankFacts, ReconcilePlan, StatusView} from '../model/plan.js'
 import {PLAN_API_VERSION} from '../model/plan.js'
 import {deleteReasons} from './reasons.js'
@@ -48,12 +48,23 @@ const ownerReference = (ref: OwnerReference): Json =>
 
 const condition = (c: WorkloadCondition): Json => ordered(c, ['type', 'status', 'reason', 'message', 'lastTransitionTime'])
 
-const status = (s: StatusView): Json =>
-  ordered(
-    s,
-    ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'terminatingReplicas', 'observedGeneration', 'conditions'],
-    {conditions: (cs: WorkloadCondition[]) => cs.map((c) => condition(c))},
-  )
+const deploymentCondition = (c: DeploymentCondition): Json => ordered(c, ['type', 'status', 'reason', 'message', 'lastUpdateTime', 'lastTransitionTime'])
+
+/** A ReplicaSet's status, or a Deployment's (told apart by updatedReplicas, which only a Deployment has). */
+const status = (s: StatusView | DeploymentStatusView): Json =>
+  'updatedReplicas' in s
+    ? ordered(
+        s,
+        ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'terminatingReplicas', 'collisionCount', 'conditions'],
+        {conditions: (cs: DeploymentCondition[]) => cs.map((c) => deploymentCondition(c))},
+      )
+    : ordered(
+        s,
+        ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'terminatingReplicas', 'observedGeneration', 'conditions'],
+        {conditions: (cs: WorkloadCondition[]) => cs.map((c) => condition(c))},
+      )
+
+const REPLICA_SET_REF = ['type', 'replicaSet', 'uid', 'resourceVersion']
 
 const facts = (f: RankFacts): Json =>
   ordered(f, [
@@ -83,7 +94,20 @@ export function actionToWire(a: Action, cp: ControllerPlan, now: string): Json {
     case 'release':
       return ordered(a, ['type', 'pod', 'uid', 'resourceVersion'])
     case 'updateStatus':
-      return ordered(a, ['type', 'from', 'to'], {from: status, to: status})
+      return ordered(a, ['type', 'from', 'to', 'revision', 'conflict'], {from: status, to: status})
+    case 'createReplicaSet':
+      return ordered(a, ['type', 'name', 'podTemplateHash', 'replicas', 'outcome', 'labels', 'selector', 'annotations', 'minReadySeconds', 'ownerReference', 'event', 'conflict'], {ownerReference})
+    case 'scaleReplicaSet':
+      return ordered(a, [...REPLICA_SET_REF, 'from', 'to', 'rule', 'annotations', 'event', 'conflict'])
+    case 'deleteReplicaSet':
+      return ordered(a, [...REPLICA_SET_REF, 'revision', 'reason', 'conflict'])
+    case 'updateReplicaSet':
+      return ordered(a, [...REPLICA_SET_REF, 'annotations', 'minReadySeconds', 'conflict'])
+    case 'adoptReplicaSet':
+    case 'releaseReplicaSet':
+      return ordered(a, [...REPLICA_SET_REF, 'conflict'])
+    case 'rollback':
+      return ordered(a, ['type', 'toRevision', 'outcome', 'event', 'conflict'])
     default:
       return plain(a)
   }
@@ -92,8 +116,14 @@ export function actionToWire(a: Action, cp: ControllerPlan, now: string): Json {
 export function controllerToWire(c: ControllerPlan, now: string): Json {
   return ordered(
     c,
-    ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions'],
-    {status, actions: (as: Action[]) => as.map((a) => actionToWire(a, c, now))},
+    ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions', 'newReplicaSet', 'rolloutStep', 'syncPath', 'endedBy', 'replicaSets', 'events', 'then'],
+    {
+      status,
+      actions: (as: Action[]) => as.map((a) => actionToWire(a, c, now)),
+      newReplicaSet: (n: object) => ordered(n, ['name', 'podTemplateHash', 'created']),
+      replicaSets: (rs: object[]) => rs.map((r) => ordered(r, ['name', 'uid', 'revision', 'from', 'replicas', 'available', 'isNew', 'created'])),
+      then: (cs: ControllerPlan[]) => cs.map((x) => controllerToWire(x, now)),
+    },
   )
 }
 
@@ -105,7 +135,7 @@ export function planToWire(plan: ReconcilePlan): Json {
     source,
     controllers: (cs: ControllerPlan[]) => cs.map((c) => controllerToWire(c, plan.now)),
     summary: (s: object) =>
-      ordered(s, ['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending']),
+      ordered(s, ['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending', 'createReplicaSet', 'scaleReplicaSet', 'deleteReplicaSet', 'adoptReplicaSet', 'releaseReplicaSet', 'updateReplicaSet', 'rollback']),
     options: (o: object) => ordered(o, ['now', 'featureGates', 'burstReplicas']),
   })
 }
@@ -128,9 +158,12 @@ export interface ControllerListItem {
   inSync: boolean
   /** The apply set it was read in, when the input held several. */
   applySet?: string
+  /** Deployments: replicas of the new ReplicaSet, and the rollout's state in words. */
+  updated?: number
+  rolloutStep?: string
 }
 
-const LIST_ITEM_ORDER = ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'desired', 'active', 'ready', 'available', 'diff', 'pending', 'inSync']
+const LIST_ITEM_ORDER = ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'desired', 'active', 'ready', 'available', 'diff', 'pending', 'inSync', 'updated', 'rolloutStep']
 
 export function controllerListItem(c: ControllerPlan): ControllerListItem {
   return {
@@ -147,6 +180,8 @@ export function controllerListItem(c: ControllerPlan): ControllerListItem {
     pending: c.pending,
     inSync: c.inSync,
     ...(c.applySet !== undefined ? {applySet: c.applySet} : {}),
+    ...('updatedReplicas' in c.status ? {updated: c.status.updatedReplicas} : {}),
+    ...(c.rolloutStep !== undefined ? {rolloutStep: c.rolloutStep} : {}),
   }
 }
 

@@ -1,0 +1,33 @@
+// The controllers kctl plans, one descriptor each, as kube-controller-manager starts its
+// controllers from one table (cmd/kube-controller-manager/app/controller_descriptor.go). Commands
+// and services iterate this table; adding a controller adds a folder and an entry here.
+import type {Snapshot} from '../model/objects.js'
+import type {ControllerKind, ControllerPlan} from '../model/plan.js'
+import {planDeployments} from './deployment/planner.js'
+import {byKindNamespaceName, contestedAdoptions, planController, type World} from './planner.js'
+
+export interface ControllerDescriptor {
+  /** kube-controller-manager's name for the controller (its --controllers value). */
+  name: string
+  /** The kinds whose objects it syncs. */
+  kinds: readonly ControllerKind[]
+  /** One sync of every object of its kinds in the snapshot. */
+  plan(snapshot: Snapshot, world: World): ControllerPlan[]
+}
+
+export const CONTROLLERS: readonly ControllerDescriptor[] = [
+  {
+    name: 'replicaset',
+    kinds: ['ReplicaSet', 'ReplicationController'],
+    plan(snapshot, world) {
+      const plans = [...snapshot.workloads].sort(byKindNamespaceName).map((w) => planController(w, world))
+      for (const [plan, warnings] of contestedAdoptions(plans)) plan.warnings.push(...warnings)
+      return plans
+    },
+  },
+  {
+    name: 'deployment',
+    kinds: ['Deployment'],
+    plan: (snapshot, world) => planDeployments(snapshot.deployments ?? [], snapshot.replicaSets, world, planController),
+  },
+]
