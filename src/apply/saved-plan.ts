@@ -23,7 +23,10 @@ export function parseSavedPlan(text: string, file: string): ReconcilePlan {
   if (typeof doc.now !== 'string') throw fail('now', 'missing')
   if (!isObj(doc.source) || (doc.source.type !== 'cluster' && doc.source.type !== 'fixtures')) throw fail('source', 'missing or unknown type')
   if (!Array.isArray(doc.controllers)) throw fail('controllers', 'expected a list')
-  const controllers = doc.controllers.map((c: unknown, i: number) => controller(c, `controllers[${i}]`, fail))
+  // A Deployment's writes are planned, not carried out by reconcile: its entries are set aside here.
+  const controllers = doc.controllers
+    .map((c: unknown, i: number) => (isObj(c) && c.kind === 'Deployment' ? undefined : controller(c, `controllers[${i}]`, fail)))
+    .filter((c: ControllerPlan | undefined): c is ControllerPlan => c !== undefined)
   const options = isObj(doc.options) ? doc.options : {}
   return {
     apiVersion: PLAN_API_VERSION,

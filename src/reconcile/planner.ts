@@ -24,14 +24,17 @@ import {type CompiledSelector, compileLabelSelector, SelectorError, selectorMatc
 import {calculateStatus, currentStatus, statusToWrite} from './status.js'
 import {parseRfc3339} from './time.js'
 
-export function planSnapshot(snapshot: Snapshot, options: PlannerOptions): ReconcilePlan {
+/** `only`: the controllers (registry names) to plan; all of them when absent. */
+export function planSnapshot(snapshot: Snapshot, options: PlannerOptions, only?: readonly string[]): ReconcilePlan {
   // Build the state (an index over the snapshot's pods, ReplicaSets grouped by owner), then plan
   // every controller in it. Watch mode keeps the same state up to date instead and plans only the
   // controllers an event touched (incremental.ts), through the same planController.
   // Every controller the snapshot holds: those planned, and every ReplicaSet (some outside -l).
   const byUid = new Map([...snapshot.replicaSets, ...snapshot.workloads].map((w) => [w.uid, w]))
   const world = planningWorld(new PodIndex(snapshot.pods), groupByController(snapshot.replicaSets), options, (uid) => byUid.get(uid))
-  const controllers = CONTROLLERS.flatMap((c) => c.plan(snapshot, world)).sort(byKindNamespaceName)
+  const controllers = CONTROLLERS.filter((c) => !only || only.includes(c.name))
+    .flatMap((c) => c.plan(snapshot, world))
+    .sort(byKindNamespaceName)
   return {
     apiVersion: PLAN_API_VERSION,
     kind: 'ReconcilePlan',

@@ -119,7 +119,9 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
   }
 
   const world = fixtures ? await fixtureWorld(req, clockNow) : await clusterWorld(req)
-  const plan = (snapshot: Snapshot, gates: FeatureGates = featureGates) => planSnapshot(snapshot, plannerOptions(clockNow(), gates))
+  // reconcile carries out the ReplicaSet controller's writes; a Deployment's (ReplicaSet creates,
+  // scales and deletes) are planned by `kctl plan` and not carried out here yet.
+  const plan = (snapshot: Snapshot, gates: FeatureGates = featureGates) => planSnapshot(snapshot, plannerOptions(clockNow(), gates), ['replicaset'])
   const scope = saved ? namespacesOf(saved) : undefined
   const restrict = (p: ReconcilePlan) => (saved ? onlyControllersOf(p, saved) : p)
 

@@ -26,7 +26,8 @@ describe('reconcile -f DIR --apply --out DIR2', () => {
     expect(report.outcome).toBe('succeeded')
     expect(report.summary.failed + report.summary.skipped).toBe(0)
     const after = await computePlan({filename: [out], now: NOW})
-    for (const c of after.controllers) {
+    // reconcile carries out the ReplicaSet controller's writes; a Deployment's are planned only.
+    for (const c of after.controllers.filter((x) => x.kind !== 'Deployment')) {
       if (example === 'burst') expect(c.actions.map((a) => a.type)).toEqual(Array(c.pending === 0 ? c.actions.length : 100).fill('create'))
       else expect({name: c.name, actions: c.actions.map((a) => a.type), inSync: c.inSync}).toEqual({name: c.name, actions: [], inSync: true})
     }

@@ -145,7 +145,7 @@ describe('kctl list', () => {
     const run = kctl(['list', '-f', 'examples', '-o', 'table', '--now', NOW])
     expect(run.status).toBe(0)
     const lines = run.stdout.trimEnd().split('\n')
-    expect(lines[0]).toMatch(/^KIND\s+NAMESPACE\s+NAME\s+DESIRED\s+ACTIVE\s+READY\s+AVAILABLE\s+DIFF\s+IN SYNC$/)
+    expect(lines[0]).toMatch(/^KIND\s+NAMESPACE\s+NAME\s+DESIRED\s+ACTIVE\s+UPDATED\s+READY\s+AVAILABLE\s+DIFF\s+IN SYNC\s+ROLLOUT$/)
     expect(lines.length).toBeGreaterThan(2)
   })
 })

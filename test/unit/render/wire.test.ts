@@ -80,7 +80,7 @@ describe('kctl list renderers', () => {
         '',
       ].join('\n'),
     )
-    expect(renderListTable(plan([]))).toBe('No ReplicaSets or ReplicationControllers found.\n')
+    expect(renderListTable(plan([]))).toBe('No Deployments, ReplicaSets or ReplicationControllers found.\n')
   })
 
   it('gives a ControllerList document', () => {
