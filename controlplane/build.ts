@@ -265,10 +265,62 @@ export async function ensureControlPlaneBinaries(opts: {force?: boolean} = {}): 
   })
 }
 
+export interface GoTools {
+  /** Prints the Go type graph of core/v1 PodTemplateSpec as JSON (controlplane/typetable.ts). */
+  typeTable: string
+  /** Reads Deployments as NDJSON and prints the pod-template-hash the controller computes for each. */
+  hashOracle: string
+}
+
+const TOOLS = ['typetable', 'hashoracle'] as const
+
+/**
+ * The two small Go programs the tests check kctl's pod-template-hash against, built from the same
+ * pinned module as kube-controller-manager (controlplane/k8s/tools/), cached beside the control
+ * plane. They share its compiled packages, so once the control plane is built they link in seconds.
+ */
+export async function ensureGoTools(): Promise<GoTools> {
+  const version = readVersions()
+  const h = createHash('sha256').update(inputsHash())
+  for (const tool of TOOLS) h.update(readFileSync(join(CONTROLPLANE_DIR, 'k8s', 'tools', tool, 'main.go')))
+  const inputs = h.digest('hex')
+  const root = cacheRoot()
+  const dir = join(root, `${version.kubernetes}-tools`)
+  const tools: GoTools = {typeTable: join(dir, 'kctl-typetable'), hashOracle: join(dir, 'kctl-hash-oracle')}
+  const fresh = () => {
+    try {
+      return readFileSync(join(dir, 'stamp'), 'utf8') === inputs && statSync(tools.typeTable).isFile() && statSync(tools.hashOracle).isFile()
+    } catch {
+      return false
+    }
+  }
+  if (fresh()) return tools
+  checkGo()
+  mkdirSync(root, {recursive: true})
+  return withLock(join(root, `.${version.kubernetes}-tools.lock`), async () => {
+    if (fresh()) return tools
+    const tmp = join(root, `.tools-${process.pid}-${randomBytes(4).toString('hex')}`)
+    mkdirSync(tmp, {recursive: true})
+    try {
+      await goBuild('the pod-template-hash test tools', join(CONTROLPLANE_DIR, 'k8s'), ['-o', `${tmp}/`, ...TOOLS.map((t) => `./tools/${t}`)])
+      renameSync(join(tmp, 'typetable'), join(tmp, 'kctl-typetable'))
+      renameSync(join(tmp, 'hashoracle'), join(tmp, 'kctl-hash-oracle'))
+      writeFileSync(join(tmp, 'stamp'), inputs)
+      rmSync(dir, {recursive: true, force: true})
+      renameSync(tmp, dir)
+      return tools
+    } catch (e) {
+      rmSync(tmp, {recursive: true, force: true})
+      throw e
+    }
+  })
+}
+
 async function main(): Promise<void> {
   const t0 = performance.now()
   try {
     const b = await ensureControlPlaneBinaries({force: process.argv.includes('--force')})
+    await ensureGoTools()
     log(`${b.version.kubernetes} / etcd ${b.version.etcd} (${(performance.now() - t0).toFixed(0)} ms)`)
     process.stdout.write(`${b.dir}\n`)
   } catch (e) {

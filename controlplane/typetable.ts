@@ -12,7 +12,7 @@ import {execFileSync} from 'node:child_process'
 import {readFileSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {ensureControlPlaneBinaries} from './build.js'
+import {ensureGoTools} from './build.js'
 import {readVersions} from './gen-gomod.js'
 
 export const TABLE_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'reconcile', 'deployment', 'hash', 'pod-template-types.ts')
@@ -37,8 +37,8 @@ export function tableModule(json: string, kubernetes: string): string {
 }
 
 async function main(): Promise<void> {
-  const binaries = await ensureControlPlaneBinaries()
-  const json = execFileSync(binaries.typeTable, {encoding: 'utf8'})
+  const tools = await ensureGoTools()
+  const json = execFileSync(tools.typeTable, {encoding: 'utf8'})
   const text = tableModule(json, readVersions().kubernetes)
   if (process.argv.includes('--check')) {
     if (readFileSync(TABLE_FILE, 'utf8') !== text) {

@@ -42,6 +42,11 @@ const VOLUME_META = new Set(['name'])
 
 export const DEFAULTS: Readonly<Record<string, (o: Obj) => void>> = {
   'v1.PodSpec': (o) => {
+    // Conversion through the internal version keeps one service account name and writes it back
+    // to both fields (Convert_v1_PodSpec_To_core_PodSpec and back).
+    if (empty(o.serviceAccountName) && !empty(o.serviceAccount)) o.serviceAccountName = o.serviceAccount
+    if (!empty(o.serviceAccountName)) o.serviceAccount = o.serviceAccountName
+    else delete o.serviceAccount
     setIfEmpty(o, 'dnsPolicy', 'ClusterFirst')
     setIfEmpty(o, 'restartPolicy', 'Always')
     if (o.securityContext === undefined || o.securityContext === null) o.securityContext = {}
