@@ -75,5 +75,6 @@ export function clusterRequest(req: SourceRequest): ClusterRequest {
     allNamespaces: req.allNamespaces,
     selector: req.selector,
     pageSize: req.chunkSize,
+    onNote: req.onNote,
   }
 }

@@ -1,7 +1,7 @@
 // The live source: lists ReplicaSets, ReplicationControllers and Pods page by page, then builds the
 // same Snapshot the fixture source builds (one normalizer, one planner).
 import type {Snapshot} from '../model/objects.js'
-import {ClusterClient} from './cluster-client.js'
+import {ApiError, ClusterClient} from './cluster-client.js'
 import {loadKubeconfig} from './cluster-config.js'
 import {readDocuments} from './documents.js'
 import {SourceFile} from './files.js'
@@ -16,11 +16,17 @@ export interface ClusterRequest {
   /** Page size for list calls (kubectl's --chunk-size, 500). */
   pageSize?: number
   timeoutMs?: number
+  /** Told what could not be read and was left out (stderr in the CLI). */
+  onNote?: (message: string) => void
 }
 
-/** What the API serves for each kind kctl reads: path under a namespace, and its wire identity. */
+/**
+ * What the API serves for each kind kctl reads: path under a namespace, and its wire identity.
+ * `optional`: a 403 on it leaves that kind out (with a note) instead of failing the read — an
+ * identity that may read ReplicaSets and pods but not Deployments still gets their plans.
+ */
 const RESOURCES = [
-  {kind: 'Deployment', apiVersion: 'apps/v1', group: '/apis/apps/v1', plural: 'deployments'},
+  {kind: 'Deployment', apiVersion: 'apps/v1', group: '/apis/apps/v1', plural: 'deployments', optional: true},
   {kind: 'ReplicaSet', apiVersion: 'apps/v1', group: '/apis/apps/v1', plural: 'replicasets'},
   {kind: 'ReplicationController', apiVersion: 'v1', group: '/api/v1', plural: 'replicationcontrollers'},
   {kind: 'Pod', apiVersion: 'v1', group: '/api/v1', plural: 'pods'},
@@ -34,14 +40,25 @@ export async function connect(req: ClusterRequest): Promise<ClusterClient> {
 /** Raw objects as `kubectl get -o json` gives them (kind and apiVersion set on every item). */
 export async function listClusterObjects(client: ClusterClient, req: ClusterRequest): Promise<{objects: Record<string, unknown>[]; namespace?: string}> {
   const namespace = req.allNamespaces ? undefined : (req.namespace ?? client.config.namespace)
+  const leftOut: string[] = []
   const lists = await Promise.all(
     RESOURCES.map(async (r) => {
       const path = namespace === undefined ? `${r.group}/${r.plural}` : `${r.group}/namespaces/${encodeURIComponent(namespace)}/${r.plural}`
       const where = namespace === undefined ? 'in all namespaces' : `in namespace "${namespace}"`
-      const {items} = await client.list(path, {what: `list ${r.plural} ${where}`, limit: req.pageSize})
-      return items.map((item) => ({apiVersion: r.apiVersion, kind: r.kind, ...item}))
+      try {
+        const {items} = await client.list(path, {what: `list ${r.plural} ${where}`, limit: req.pageSize})
+        return items.map((item) => ({apiVersion: r.apiVersion, kind: r.kind, ...item}))
+      } catch (error) {
+        if ('optional' in r && r.optional && error instanceof ApiError && error.status.code === 403) {
+          leftOut.push(`${r.plural} are left out: ${error.message}`)
+          return []
+        }
+        throw error
+      }
     }),
   )
+  // Said only once everything else was read: a read that fails says its one line and no more.
+  for (const note of leftOut) req.onNote?.(note)
   return {objects: lists.flat(), namespace}
 }
 
