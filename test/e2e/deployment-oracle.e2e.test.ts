@@ -17,6 +17,7 @@ import {podTemplateHash} from '../../src/reconcile/deployment/hash/index.js'
 import {computePlan} from '../../src/services/plan.js'
 import {planJson} from './kctl.js'
 import {api, apiOk, controllerManager, deleteNamespace, newNamespace, waitUntil} from './setup/cluster.js'
+import {completedStatus as available} from '../helpers/deployments.js'
 
 type Json = Record<string, any>
 
@@ -68,17 +69,6 @@ interface Scenario {
   oldPods?: string[]
 }
 
-const available = (n: number) => ({
-  observedGeneration: 1,
-  replicas: n,
-  updatedReplicas: n,
-  readyReplicas: n,
-  availableReplicas: n,
-  conditions: [
-    {type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.', lastUpdateTime: '2026-01-01T00:00:00Z', lastTransitionTime: '2026-01-01T00:00:00Z'},
-    {type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: 'ReplicaSet "web" has successfully progressed.', lastUpdateTime: '2026-01-01T00:00:00Z', lastTransitionTime: '2026-01-01T00:00:00Z'},
-  ],
-})
 const recreate = {type: 'Recreate'}
 const rolling = (maxSurge: number | string, maxUnavailable: number | string) => ({type: 'RollingUpdate', rollingUpdate: {maxSurge, maxUnavailable}})
 

@@ -13,21 +13,12 @@ import {describe, expect, it} from 'vitest'
 import {ensureGoTools} from '../../controlplane/build.js'
 import {readVersions} from '../../controlplane/gen-gomod.js'
 import {TABLE_FILE, tableModule} from '../../controlplane/typetable.js'
+// The benchmarks' seeded generator (plain JavaScript).
+import {prng as rng} from '../../bench/generate.mjs'
 import {podTemplateDump, podTemplateHash, UnhashableTemplate} from '../../src/reconcile/deployment/hash/index.js'
 
 type Json = Record<string, any>
 
-/** mulberry32: a small seeded generator, so a failing template can be made again. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const QUANTITIES = ['100m', '0.1', '1', '1.5', '2', '1000m', '1e3', '2e3', '1.5Gi', '0.5Gi', '128Mi', '100Mi', '512Mi', '1Ki', '100001m', '0.000001', '1u', '1n', '12345678901234567890', '1E', '8Ei', '3k', '4000', '0', '1.', '.5', '010', '1e-3', 2000, 1.5, 0.25]
 

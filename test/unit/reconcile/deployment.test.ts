@@ -7,6 +7,7 @@ import type {ControllerPlan, DeploymentAction} from '../../../src/model/plan.js'
 import {podTemplateDump, podTemplateHash} from '../../../src/reconcile/deployment/hash/index.js'
 import {maxSurge, maxUnavailable, newRSNewReplicas, resolveFenceposts, type RsState} from '../../../src/reconcile/deployment/util.js'
 import {computePlan} from '../../../src/services/plan.js'
+import {completedStatus as available} from '../../helpers/deployments.js'
 
 type Json = Record<string, any>
 const NOW = '2026-11-22T10:00:00Z'
@@ -66,17 +67,6 @@ function replicaSet(t: string, replicas: number, o: RsOptions = {}): Json {
 /** A Deployment some syncs into a rollout: revision annotation and a Progressing condition. */
 const rolling = (revision: number, n: number) => ({metadata: {annotations: {'deployment.kubernetes.io/revision': String(revision)}}, status: available(n)})
 
-const available = (n: number) => ({
-  observedGeneration: 1,
-  replicas: n,
-  updatedReplicas: n,
-  readyReplicas: n,
-  availableReplicas: n,
-  conditions: [
-    {type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.', lastUpdateTime: '2026-11-01T00:00:00Z', lastTransitionTime: '2026-11-01T00:00:00Z'},
-    {type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: 'ReplicaSet "web" has successfully progressed.', lastUpdateTime: '2026-11-01T00:00:00Z', lastTransitionTime: '2026-11-01T00:00:00Z'},
-  ],
-})
 
 async function plan(...objects: Json[]): Promise<ControllerPlan> {
   const text = JSON.stringify({apiVersion: 'v1', kind: 'List', items: objects})
