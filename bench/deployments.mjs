@@ -68,7 +68,7 @@ function world({deployments, pods}, podTemplateHash) {
       const t = template(app, v)
       const hash = podTemplateHash(t, undefined)
       const name = `${app}-${hash}`
-      const rsUid = `${uid.slice(0, 24)}${String(v).padStart(12, '0')}`
+      const rsUid = `00000000-0000-4${String(v).padStart(3, '0')}-8000-${String(d).padStart(12, '0')}`
       const size = v === 5 ? newPods : v === 4 ? replicas - newPods : 0
       const labels = {app, 'pod-template-hash': hash}
       items.push({
@@ -92,7 +92,7 @@ function world({deployments, pods}, podTemplateHash) {
         items.push({
           apiVersion: 'v1',
           kind: 'Pod',
-          metadata: {name: `${name}-${p}`, namespace: `ns-${d % 50}`, uid: `${rsUid.slice(0, 24)}${String(p).padStart(12, '0')}`, creationTimestamp: '2026-11-20T00:00:00Z', labels, ownerReferences: [{apiVersion: 'apps/v1', kind: 'ReplicaSet', name, uid: rsUid, controller: true}]},
+          metadata: {name: `${name}-${p}`, namespace: `ns-${d % 50}`, uid: `${String(p).padStart(8, '0')}-0000-4${String(v).padStart(3, '0')}-9000-${String(d).padStart(12, '0')}`, creationTimestamp: '2026-11-20T00:00:00Z', labels, ownerReferences: [{apiVersion: 'apps/v1', kind: 'ReplicaSet', name, uid: rsUid, controller: true}]},
           spec: {nodeName: `node-${p % 40}`, containers: t.spec.containers},
           status: {phase: 'Running', conditions: [{type: 'Ready', status: 'True', lastTransitionTime: '2026-11-20T00:01:00Z'}]},
         })

@@ -44,8 +44,9 @@ export abstract class BaseCommand extends Command {
   }
 
   /** The command's result: the one document (json/yaml) or the table, on stdout. */
-  protected print(text: string): void {
-    process.stdout.write(text)
+  protected print(text: string | Iterable<string>): void {
+    if (typeof text === 'string') process.stdout.write(text)
+    else for (const chunk of text) process.stdout.write(chunk)
   }
 
   /** Progress and warnings: stderr, so stdout keeps only the document. */

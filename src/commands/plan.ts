@@ -3,7 +3,7 @@ import {Flags} from '@oclif/core'
 import {BaseCommand, sourceRequest} from '../cli/base.js'
 import {ExitCode} from '../cli/exit-codes.js'
 import {outputFlag, sourceFlags} from '../cli/flags.js'
-import {renderDocument} from '../render/document.js'
+import {renderDocumentChunks} from '../render/document.js'
 import {renderPlanTable} from '../render/plan-table.js'
 import {planToWire} from '../render/wire.js'
 import {computePlan} from '../services/plan.js'
@@ -36,7 +36,7 @@ Exit codes: 0 success, 1 any error, 2 changes pending (only with --detailed-exit
     const {flags} = await this.parse(Plan)
     const format = this.outputFormat(flags)
     const plan = await computePlan({...sourceRequest(flags), onWarning: (w) => this.note(w)})
-    this.print(format === 'table' ? renderPlanTable(plan, {color: this.colored}) : renderDocument(planToWire(plan), format))
+    this.print(format === 'table' ? renderPlanTable(plan, {color: this.colored}) : renderDocumentChunks(planToWire(plan), format))
     const pending = plan.controllers.some((c) => !c.inSync)
     this.finish(flags['detailed-exitcode'] && pending ? ExitCode.ChangesPending : ExitCode.Ok)
   }

@@ -12,3 +12,34 @@ export function renderDocument(value: unknown, format: DocumentFormat): string {
   if (format === 'json') return `${JSON.stringify(value, null, 2)}\n`
   return yamlPackage().stringify(value, {version: '1.1', lineWidth: 0, indentSeq: true})
 }
+
+/**
+ * The same document in pieces, for documents larger than one string may hold (a plan of
+ * thousands of Deployments with their following steps): the same bytes as renderDocument, the
+ * top-level object's fields and list items stringified one at a time.
+ */
+export function* renderDocumentChunks(value: unknown, format: DocumentFormat): Generator<string> {
+  if (format !== 'json' || typeof value !== 'object' || value === null || Array.isArray(value)) {
+    yield renderDocument(value, format)
+    return
+  }
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined)
+  if (entries.length === 0) {
+    yield '{}\n'
+    return
+  }
+  yield '{\n'
+  for (const [i, [key, v]] of entries.entries()) {
+    const comma = i < entries.length - 1 ? ',' : ''
+    if (Array.isArray(v) && v.length > 0) {
+      yield `  ${JSON.stringify(key)}: [\n`
+      for (const [j, item] of v.entries()) {
+        yield `    ${(JSON.stringify(item, null, 2) ?? 'null').replace(/\n/g, '\n    ')}${j < v.length - 1 ? ',' : ''}\n`
+      }
+      yield `  ]${comma}\n`
+    } else {
+      yield `  ${JSON.stringify(key)}: ${JSON.stringify(v, null, 2).replace(/\n/g, '\n  ')}${comma}\n`
+    }
+  }
+  yield '}\n'
+}
