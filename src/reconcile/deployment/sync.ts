@@ -774,8 +774,8 @@ class Sync {
   private syncRolloutStatus(all: readonly (RsState | undefined)[], newRS: RsState | undefined): void {
     const d = this.d
     let next = this.calculateStatus(all, newRS)
-    const set = (c: DeploymentCondition, keepTransition = false) => {
-      next = {...next, conditions: withCondition(next.conditions, {lastUpdateTime: this.nowText, lastTransitionTime: this.nowText, ...c}, keepTransition)}
+    const set = (c: DeploymentCondition) => {
+      next = {...next, conditions: withCondition(next.conditions, {lastUpdateTime: this.nowText, lastTransitionTime: this.nowText, ...c})}
     }
     if (!hasProgressDeadline(d)) next = {...next, conditions: next.conditions.filter((c) => c.type !== 'Progressing')}
     const current = this.condition('Progressing')
@@ -808,7 +808,7 @@ class Sync {
 }
 
 /** SetDeploymentCondition: same status and reason is no change; otherwise replace, appended last. */
-function withCondition(conditions: readonly DeploymentCondition[], c: DeploymentCondition, _keep = false): DeploymentCondition[] {
+function withCondition(conditions: readonly DeploymentCondition[], c: DeploymentCondition): DeploymentCondition[] {
   const current = conditions.find((x) => x.type === c.type)
   if (current && current.status === c.status && current.reason === c.reason) return [...conditions]
   const next = {...c}
