@@ -51,6 +51,8 @@ export function planSnapshot(snapshot: Snapshot, options: PlannerOptions, only?:
 export interface PodLookup {
   /** FilterPodsByOwner with orphans: the pods this controller's sync reads. */
   claimCandidates(controller: ControllerIdentity): PodView[]
+  /** Pods whose controller reference carries this uid (whatever kind and name it says). */
+  referencing(uid: string): Iterable<PodView>
   /** Pods whose controller reference has this controller's uid under another kind or name. */
   misreferenced(controller: ControllerIdentity): PodView[]
   controlledByOthers(namespace: string, controllerUid: string, selector: CompiledSelector): PodView[]

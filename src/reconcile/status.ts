@@ -4,7 +4,7 @@ import type {PodView, Workload, WorkloadCondition} from '../model/objects.js'
 import type {StatusView} from '../model/plan.js'
 import {controllerOf, isPodTerminating} from './pods.js'
 import {type CompiledSelector, compileMapSelector, selectorMatches} from './selector.js'
-import {formatRfc3339, objectTime, seconds} from './time.js'
+import {formatRfc3339, objectTime, seconds, wholeSeconds} from './time.js'
 
 /** IsPodAvailable: Ready, and either minReadySeconds is 0 or Ready since strictly before now − minReadySeconds. */
 export function isPodAvailable(pod: PodView, minReadySeconds: number, now: bigint): boolean {
@@ -65,7 +65,7 @@ export function calculateStatus(input: StatusInputs): StatusView {
 function nextConditions(input: StatusInputs): WorkloadCondition[] {
   const current = input.workload.status.conditions
   if (input.manageError !== undefined) {
-    return withReplicaFailure(current, input.activePods.length - input.workload.replicas, input.manageError, formatRfc3339(secondsOf(input.now)))
+    return withReplicaFailure(current, input.activePods.length - input.workload.replicas, input.manageError, formatRfc3339(wholeSeconds(input.now)))
   }
   return current.filter((c) => c.type !== 'ReplicaFailure')
 }
@@ -79,11 +79,6 @@ export function withReplicaFailure(current: readonly WorkloadCondition[], diff: 
   if (current.some((c) => c.type === 'ReplicaFailure')) return current.map((c) => ({...c}))
   const reason = diff < 0 ? 'FailedCreate' : diff > 0 ? 'FailedDelete' : ''
   return [...current.map((c) => ({...c})), {type: 'ReplicaFailure', status: 'True', lastTransitionTime: at, reason, message}]
-}
-
-/** metav1.Time keeps whole seconds. */
-function secondsOf(ns: bigint): bigint {
-  return (ns / 1_000_000_000n) * 1_000_000_000n
 }
 
 /**

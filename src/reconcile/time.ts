@@ -43,6 +43,11 @@ export function formatRfc3339(ns: bigint): string {
   return frac === 0n ? `${base}Z` : `${base}.${frac.toString().padStart(9, '0').replace(/0+$/, '')}Z`
 }
 
+/** A clock reading as metav1.Time stores it: whole seconds (the fraction is dropped on the wire). */
+export function wholeSeconds(ns: bigint): bigint {
+  return (ns / NS_PER_SECOND) * NS_PER_SECOND
+}
+
 export function seconds(n: number): bigint {
   return BigInt(n) * NS_PER_SECOND
 }

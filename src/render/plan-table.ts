@@ -85,7 +85,7 @@ const indent = (block: string, by: string) => block.split('\n').map((l) => `${by
 
 /** A Deployment: its own writes, then its ReplicaSets' next syncs, then the step after this sync. */
 function renderDeployment(cp: ControllerPlan, replicaSets: ControllerPlan[], plan: ReconcilePlan, c: ChalkInstance): string {
-  const set = cp.applySet === undefined ? '' : `  ${c.dim(`(${cp.applySet === '' ? 'outside any kustomize root' : cp.applySet})`)}`
+  const set = applySetNote(cp, c)
   const head = `${c.bold(`Deployment ${cp.namespace}/${cp.name}`)}${set}  ${cp.desired} replicas${cp.rolloutStep ? `, ${cp.rolloutStep}` : ''}`
   const lines = [cp.inSync ? `${head}  ${c.green('(in sync)')}` : head]
   for (const a of cp.actions) lines.push(deploymentActionLine(a, c))
@@ -139,8 +139,13 @@ function deploymentActionLine(a: Action, c: ChalkInstance): string {
   }
 }
 
+/** Which apply set a controller was read in, when the input held several. */
+function applySetNote(cp: ControllerPlan, c: ChalkInstance): string {
+  return cp.applySet === undefined ? '' : `  ${c.dim(`(${cp.applySet === '' ? 'outside any kustomize root' : cp.applySet})`)}`
+}
+
 function headerLine(cp: ControllerPlan, c: ChalkInstance): string {
-  const set = cp.applySet === undefined ? '' : `  ${c.dim(`(${cp.applySet === '' ? 'outside any kustomize root' : cp.applySet})`)}`
+  const set = applySetNote(cp, c)
   const head = `${c.bold(`${cp.kind} ${cp.namespace}/${cp.name}`)}${set}  ${replicaWords(cp)}`
   return cp.inSync ? `${head}  ${c.green('(in sync)')}` : head
 }

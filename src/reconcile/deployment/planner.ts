@@ -5,7 +5,7 @@ import type {DeploymentView, Labels, Workload} from '../../model/objects.js'
 import type {ControllerPlan, DeploymentAction, ReplicaSetStep} from '../../model/plan.js'
 import {controllerOf, isControlledBy} from '../pods.js'
 import type {World} from '../planner.js'
-import {formatRfc3339} from '../time.js'
+import {formatRfc3339, wholeSeconds} from '../time.js'
 import {podTemplateDump, podTemplateHash, UnhashableTemplate} from './hash/index.js'
 import {syncDeployment, type DeploymentSync, type DeploymentWorld} from './sync.js'
 import {POD_TEMPLATE_HASH} from './util.js'
@@ -38,7 +38,7 @@ function deploymentWorld(d: DeploymentView, replicaSets: readonly Workload[], wo
   const stale = d.serverDefaulted ? templates.staleHashes(d, replicaSets) : undefined
   return {
     replicaSets,
-    podsOf: (rs) => world.index.claimCandidates({namespace: rs.namespace, kind: 'ReplicaSet', name: rs.name, uid: rs.uid}).filter((p) => isControlledBy(p, {namespace: rs.namespace, kind: 'ReplicaSet', name: rs.name, uid: rs.uid})),
+    podsOf: (rs) => [...world.index.referencing(rs.uid)].filter((p) => isControlledBy(p, rs)),
     now: world.now,
     gates: world.options.featureGates,
     templateHash: (dep, collisionCount) => {
@@ -208,7 +208,7 @@ function applied(a: DeploymentAction, d: DeploymentView, rss: ReadonlyMap<string
   switch (a.type) {
     case 'createReplicaSet': {
       if (a.outcome !== 'created' || a.name === null) return undefined
-      const created = formatRfc3339((world.now / 1_000_000_000n) * 1_000_000_000n)
+      const created = formatRfc3339(wholeSeconds(world.now))
       return {
         kind: 'ReplicaSet',
         apiVersion: 'apps/v1',

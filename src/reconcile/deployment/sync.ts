@@ -16,7 +16,7 @@ import type {
 } from '../../model/plan.js'
 import {controllerOf} from '../pods.js'
 import {compileLabelSelector, selectorMatches} from '../selector.js'
-import {formatRfc3339} from '../time.js'
+import {formatRfc3339, objectTime, seconds, wholeSeconds} from '../time.js'
 import {
   activeReplicaSets,
   ANNOTATION,
@@ -159,7 +159,7 @@ class Sync {
     this.status = {...d.status, conditions: d.status.conditions.map((c) => ({...c}))}
     this.annotations = {...d.annotations}
     // metav1.Time keeps seconds: a condition written now reads back truncated.
-    this.nowText = formatRfc3339((world.now / 1_000_000_000n) * 1_000_000_000n)
+    this.nowText = formatRfc3339(wholeSeconds(world.now))
   }
 
   run(): DeploymentSync {
@@ -495,22 +495,11 @@ class Sync {
     const sizeChanges = rs.replicas !== to
     const annotationsChange = rs.annotations[ANNOTATION.desiredReplicas] !== desired || rs.annotations[ANNOTATION.maxReplicas] !== max
     if (!sizeChanges && !annotationsChange) return {scaled: false, rs}
-    const cached = this.cache.get(rs.uid)
-    if (cached?.stale && cached.state === rs) {
-      this.actions.push({type: 'scaleReplicaSet', replicaSet: rs.name, uid: rs.uid, resourceVersion: rs.resourceVersion, from: rs.replicas, to, rule, annotations: {[ANNOTATION.desiredReplicas]: desired, [ANNOTATION.maxReplicas]: max}, conflict: true})
-      throw new SyncEnded(`ReplicaSet ${rs.name} was already updated in this sync: this write conflicts`)
-    }
-    const annotations = {...rs.annotations, [ANNOTATION.desiredReplicas]: desired, [ANNOTATION.maxReplicas]: max}
-    const action: DeploymentAction = {
-      type: 'scaleReplicaSet',
-      replicaSet: rs.name,
-      uid: rs.uid,
-      resourceVersion: rs.resourceVersion,
-      from: rs.replicas,
-      to,
-      rule,
-      annotations: {[ANNOTATION.desiredReplicas]: desired, [ANNOTATION.maxReplicas]: max},
-    }
+    // No scale can conflict: each goes through an object this sync has not written yet
+    // (getNewReplicaSet hands on the copy it updated; a second getNewReplicaSet conflicts first).
+    const sized = {[ANNOTATION.desiredReplicas]: desired, [ANNOTATION.maxReplicas]: max}
+    const annotations = {...rs.annotations, ...sized}
+    const action: DeploymentAction = {type: 'scaleReplicaSet', replicaSet: rs.name, uid: rs.uid, resourceVersion: rs.resourceVersion, from: rs.replicas, to, rule, annotations: sized}
     if (sizeChanges) {
       action.event = `Scaled ${rs.replicas < to ? 'up' : 'down'} replica set ${rs.name} from ${rs.replicas} to ${to}`
       this.events.push(`Normal ScalingReplicaSet ${action.event}`)
@@ -863,9 +852,9 @@ function progressCheckAt(d: DeploymentView, s: DeploymentStatusView): string | u
   if (!hasProgressDeadline(d)) return undefined
   const c = s.conditions.find((x) => x.type === 'Progressing')
   if (!c || c.reason === 'NewReplicaSetAvailable' || c.reason === 'ProgressDeadlineExceeded') return undefined
-  if (deploymentComplete(d, s) || c.lastUpdateTime === undefined) return undefined
-  const at = Date.parse(c.lastUpdateTime) + (d.progressDeadlineSeconds! + 1) * 1000
-  return new Date(at).toISOString().replace('.000Z', 'Z')
+  const from = objectTime(c.lastUpdateTime)
+  if (deploymentComplete(d, s) || from === undefined) return undefined
+  return formatRfc3339(from + seconds(d.progressDeadlineSeconds! + 1))
 }
 
 /** LastRevision: the second-highest revision. */

@@ -1,7 +1,7 @@
 // The Deployment controller's arithmetic and annotation rules, pure
 // (pkg/controller/deployment/util/deployment_util.go, pkg/controller/controller_utils.go).
 import type {DeploymentStatusView, DeploymentView, IntOrString} from '../../model/objects.js'
-import {objectTime} from '../time.js'
+import {objectTime, seconds} from '../time.js'
 
 export const ANNOTATION = {
   revision: 'deployment.kubernetes.io/revision',
@@ -197,7 +197,7 @@ export function deploymentTimedOut(d: DeploymentView, s: DeploymentStatusView, n
   if (cond.reason === 'NewReplicaSetAvailable') return false
   if (cond.reason === 'ProgressDeadlineExceeded') return true
   const from = objectTime(cond.lastUpdateTime) ?? 0n
-  return from + BigInt(d.progressDeadlineSeconds!) * 1_000_000_000n < now
+  return from + seconds(d.progressDeadlineSeconds!) < now
 }
 
 /** generateReplicaSetName: the Deployment's name, cut to fit, a dash and the hash. */
