@@ -1,5 +1,5 @@
 // `watch`: keep planning as the world changes, and report each controller whose plan changed.
-//   - live cluster: one shared informer per resource (pods, replicasets, replicationcontrollers)
+//   - live cluster: one shared informer per resource (pods, replicasets, replicationcontrollers, deployments)
 //     feeding the incremental planner through the work queue (watch/engine.ts);
 //   - fixtures (-f): read and plan again whenever a file changes (debounced), and report the
 //     difference from the previous plans.
@@ -7,7 +7,8 @@
 // `signal` aborts (SIGINT); an error nothing can recover from (403 on the watch, an unreachable
 // cluster at the start) is thrown as a UserError.
 import {UserError} from '../errors.js'
-import type {PodView, Workload} from '../model/objects.js'
+import type {ClusterClient} from '../sources/cluster-client.js'
+import type {DeploymentView, PodView, Workload} from '../model/objects.js'
 import type {ControllerPlan, FeatureGates} from '../model/plan.js'
 import type {WatchCause, WatchEnd, WatchOutcome, WatchStatus, WatchUpdate} from '../model/watch.js'
 import {controllerKey} from '../reconcile/incremental.js'
@@ -112,6 +113,13 @@ async function watchCluster(
   pods.addEventHandler(engine.podHandler)
   replicaSets.addEventHandler(engine.workloadHandler)
   controllers.addEventHandler(engine.workloadHandler)
+  // An identity that may not list Deployments still watches its ReplicaSets (as kctl plan reads them).
+  if (await mayList(client, 'deployments', namespace, req.onWarning)) {
+    const deployments = factory.informer('deployments', () =>
+      new SharedInformer<DeploymentView>('deployments', clusterListerWatcher(client, 'deployments', namespace), (raws) => normalizeObjects('Deployment', raws, interner), options),
+    )
+    deployments.addEventHandler(engine.deploymentHandler)
+  }
 
   const running = factory.run(internal.signal)
   return supervise(req, clock, emit, signal, {
@@ -130,6 +138,19 @@ async function watchCluster(
       await running.catch(() => {})
     },
   })
+}
+
+/** False (with a warning) when listing `resource` is forbidden (403). */
+async function mayList(client: ClusterClient, resource: 'deployments', namespace: string | undefined, warn?: (message: string) => void): Promise<boolean> {
+  const path = namespace === undefined ? `/apis/apps/v1/${resource}` : `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/${resource}`
+  try {
+    await client.list(path, {what: `list ${resource} ${namespace === undefined ? 'in all namespaces' : `in namespace "${namespace}"`}`, limit: 1})
+    return true
+  } catch (error) {
+    if (!(error instanceof UserError) || (error as UserError & {status?: {code?: number}}).status?.code !== 403) throw error
+    warn?.(`${resource} are left out: ${error.message}`)
+    return false
+  }
 }
 
 function watchStatus(s: InformerStatus, clock: Clock): WatchStatus | undefined {
@@ -189,7 +210,7 @@ async function watchFixtures(req: WatchRequest, featureGates: FeatureGates, cloc
     onError: (error) => emit({kind: 'WatchStatus', time: time(clock), status: 'error', resource: 'files', message: error.message}),
   })
 
-  emit({kind: 'WatchStatus', time: time(clock), status: 'synced', resource: 'files', controllers: snapshot.workloads.length, message: `read ${req.filename!.join(', ')}`})
+  emit({kind: 'WatchStatus', time: time(clock), status: 'synced', resource: 'files', controllers: snapshot.workloads.length + (snapshot.deployments?.length ?? 0), message: `read ${req.filename!.join(', ')}`})
   replan((c) => ({type: 'INITIAL', kind: c.kind, namespace: c.namespace, name: c.name, resourceVersion: c.resourceVersion}))
 
   const pendingPlans = () => [...plans.values()].filter((p) => !p.inSync)
