@@ -334,6 +334,7 @@ function mergeSnapshots(parts: Snapshot[], source: PlanSource): Snapshot {
   const ignored: Record<string, number> = {}
   for (const p of parts) for (const [k, n] of Object.entries(p.ignored)) ignored[k] = (ignored[k] ?? 0) + n
   return {
+    deployments: parts.flatMap((p) => p.deployments ?? []),
     workloads: parts.flatMap((p) => p.workloads),
     pods: parts.flatMap((p) => p.pods),
     replicaSets: parts.flatMap((p) => p.replicaSets),
