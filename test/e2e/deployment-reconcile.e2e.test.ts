@@ -17,8 +17,8 @@ import {kctl} from './kctl.js'
 import {apiOk, controllerManager, controlPlane, deleteNamespace, newNamespace, waitUntil} from './setup/cluster.js'
 import {WatchRun} from './watch-run.js'
 
-/** New Deployment, mid-rollout, a scale mid-rollout (proportional), history cleanup. */
-const JUDGED = ['t1', 't5', 't9', 't21']
+/** New Deployment, mid-rollout, a scale mid-rollout (proportional), history cleanup, an orphan adopted. */
+const JUDGED = ['t1', 't5', 't9', 't21', 't28']
 const scenario = (id: string) => SCENARIOS.find((s) => s.id === id)!
 
 /** `namespace/kind/name@resourceVersion` of every Deployment and ReplicaSet (pods are the ReplicaSet controller's). */
