@@ -1,6 +1,7 @@
-// Carries out one plan — one sync of every controller in it — through a PodControl, the way
-// ReplicaSetController.syncReplicaSet does (pkg/controller/replicaset/replica_set.go), and more
-// carefully, since the plan may be older than the world:
+// Carries out one plan — one sync of every controller in it — through a PodControl: first every
+// Deployment's sync (deployment-sync.ts), then every ReplicaSet's and ReplicationController's, the
+// way ReplicaSetController.syncReplicaSet does (pkg/controller/replicaset/replica_set.go), and
+// more carefully, since the plan may be older than the world:
 //   1. read the controller; if its uid or resourceVersion is not the plan's, do nothing for it;
 //   2. adoptions and releases (claimPods), each a patch with the pod's uid as precondition; a
 //      failed claim ends the sync there, as upstream's does (no create, delete or status write);

@@ -92,7 +92,7 @@ async function watchCluster(
     if (status) emit(status)
     if (s.type === 'listed' && !engine.hasSynced && factory.synced) {
       const counts = factory.all().map((i) => `${i.size} ${i.resource}`).join(', ')
-      engine.markSynced({message: `listed ${counts}${namespace === undefined ? ' in all namespaces' : ` in namespace ${namespace}`}`})
+      engine.markSynced({message: `listed ${counts}${namespace === undefined ? ' in all namespaces' : ` in namespace ${namespace}`}${leftOut ? `; ${leftOut}` : ''}`})
     }
   }
   const options = {clock, pageSize: req.chunkSize, watchdogMs: req.watchdogMs, onStatus}
@@ -113,8 +113,10 @@ async function watchCluster(
   pods.addEventHandler(engine.podHandler)
   replicaSets.addEventHandler(engine.workloadHandler)
   controllers.addEventHandler(engine.workloadHandler)
-  // An identity that may not list Deployments still watches its ReplicaSets (as kctl plan reads them).
-  if (await mayList(client, 'deployments', namespace, req.onWarning)) {
+  // An identity that may not list Deployments still watches its ReplicaSets (as kctl plan reads
+  // them); the synced status says so (stderr keeps to the one line of a watch that fails).
+  const leftOut = await forbiddenToList(client, 'deployments', namespace)
+  if (leftOut === undefined) {
     const deployments = factory.informer('deployments', () =>
       new SharedInformer<DeploymentView>('deployments', clusterListerWatcher(client, 'deployments', namespace), (raws) => normalizeObjects('Deployment', raws, interner), options),
     )
@@ -140,16 +142,15 @@ async function watchCluster(
   })
 }
 
-/** False (with a warning) when listing `resource` is forbidden (403). */
-async function mayList(client: ClusterClient, resource: 'deployments', namespace: string | undefined, warn?: (message: string) => void): Promise<boolean> {
+/** Why `resource` is left out when listing it is forbidden (403); undefined when it may be listed. */
+async function forbiddenToList(client: ClusterClient, resource: 'deployments', namespace: string | undefined): Promise<string | undefined> {
   const path = namespace === undefined ? `/apis/apps/v1/${resource}` : `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/${resource}`
   try {
     await client.list(path, {what: `list ${resource} ${namespace === undefined ? 'in all namespaces' : `in namespace "${namespace}"`}`, limit: 1})
-    return true
+    return undefined
   } catch (error) {
     if (!(error instanceof UserError) || (error as UserError & {status?: {code?: number}}).status?.code !== 403) throw error
-    warn?.(`${resource} are left out: ${error.message}`)
-    return false
+    return `${resource} are left out: ${error.message}`
   }
 }
 
