@@ -15,13 +15,12 @@
 // controller's returns its error.
 import type {ActionError, ActionResult} from '../model/apply.js'
 import type {CreateReplicaSetAction, DeploymentAction, UpdateDeploymentStatusAction} from '../model/plan.js'
-import {ANNOTATION} from '../reconcile/deployment/util.js'
 import {
   type ControllerObject,
   type ReplicaSetPatch,
   actionError,
   adoptPatch,
-  deploymentStatusObject,
+  deploymentWithStatus,
   releasePatch,
   replicaSetFromPlan,
 } from './pod-control.js'
@@ -45,7 +44,7 @@ export class DeploymentSync extends SyncBase {
       if (this.stopped) continue
       const halt = this.run.stopReason()
       if (halt) return this.stop(halt)
-      if (!(await this.write(action, r, deployment))) this.stop(r.skipReason ?? SKIP.afterFailedWrite)
+      if (!(await this.write(action, r, deployment))) this.stop(r.outcome === 'skipped' ? SKIP.afterUnsent : SKIP.afterFailedWrite)
     }
   }
 
@@ -114,10 +113,7 @@ export class DeploymentSync extends SyncBase {
   }
 
   private async status(action: UpdateDeploymentStatusAction, r: ActionResult, deployment: ControllerObject): Promise<void> {
-    const object = structuredClone(deployment.raw) as Obj
-    object.metadata = {...(object.metadata ?? {}), resourceVersion: this.cp.resourceVersion}
-    if (action.revision) object.metadata.annotations = {...(object.metadata.annotations ?? {}), [ANNOTATION.revision]: action.revision.to}
-    object.status = deploymentStatusObject(action.to)
+    const object = deploymentWithStatus(deployment.raw, action.to, action.revision, this.cp.resourceVersion)
     const written = await this.call(() => this.control.updateStatus(this.cp, object))
     r.done = {status: action.to, ...(written.resourceVersion ? {resourceVersion: written.resourceVersion} : {})}
   }

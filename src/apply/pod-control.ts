@@ -6,6 +6,7 @@ import type {OwnerReference} from '../model/objects.js'
 import type {ActionError} from '../model/apply.js'
 import type {DeploymentStatusView, LabelSelector} from '../model/objects.js'
 import type {ControllerKind, CreateAction, CreateReplicaSetAction, StatusView} from '../model/plan.js'
+import {ANNOTATION} from '../reconcile/deployment/util.js'
 
 /** Which controller, and the version the plan saw. */
 export interface ControllerKey {
@@ -242,6 +243,19 @@ export function replicaSetFromPlan(action: CreateReplicaSetAction & {name: strin
     },
     spec: {replicas: action.replicas, minReadySeconds: action.minReadySeconds, selector: structuredClone(action.selector), template},
   }
+}
+
+/**
+ * The Deployment as the controller's UpdateStatus sends it: the object as read, with the status,
+ * the revision annotation when the sync changes it, and (when given) the resourceVersion to write over.
+ */
+export function deploymentWithStatus(raw: Record<string, unknown>, to: DeploymentStatusView, revision?: {to: string}, resourceVersion?: string): Record<string, unknown> {
+  const object = structuredClone(raw) as Record<string, any>
+  object.metadata = {...(object.metadata ?? {})}
+  if (resourceVersion !== undefined) object.metadata.resourceVersion = resourceVersion
+  if (revision) object.metadata.annotations = {...(object.metadata.annotations ?? {}), [ANNOTATION.revision]: revision.to}
+  object.status = deploymentStatusObject(to)
+  return object
 }
 
 /** The DeploymentStatus as the API stores it (unset stays unset). */

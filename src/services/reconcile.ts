@@ -13,7 +13,7 @@ import {executePlan} from '../apply/executor.js'
 import {checkOutDir, writeWorld} from '../apply/fixture-writer.js'
 import {guardViolations, RemovalLedger} from '../apply/guards.js'
 import {MemoryWorld, type RawObject, type WorldFile} from '../apply/memory-world.js'
-import {deploymentStatusObject, type PodControl, statusObject} from '../apply/pod-control.js'
+import {deploymentWithStatus, type PodControl, statusObject} from '../apply/pod-control.js'
 import {parseSavedPlan} from '../apply/saved-plan.js'
 import {staleness} from '../apply/staleness.js'
 import {initialResult} from '../apply/sync.js'
@@ -33,10 +33,7 @@ import {APPLY_REPORT_KIND} from '../model/apply.js'
 import type {PlanSource, Snapshot} from '../model/objects.js'
 import type {ActionType, FeatureGates, ReconcilePlan, UpdateDeploymentStatusAction, UpdateStatusAction} from '../model/plan.js'
 import {PLAN_API_VERSION} from '../model/plan.js'
-import {ANNOTATION} from '../reconcile/deployment/util.js'
 import {planSnapshot, summarize} from '../reconcile/planner.js'
-
-const REVISION = ANNOTATION.revision
 import {gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
 import type {PlanRequest} from './plan.js'
 import {clusterRequest} from './snapshot.js'
@@ -321,11 +318,8 @@ async function settleStatuses(memory: MemoryWorld, plan: (s: Snapshot) => Reconc
         await control.updateStatus(cp, {...controller.raw, status: statusObject((write as UpdateStatusAction).to)})
         continue
       }
-      const to = (write as UpdateDeploymentStatusAction).to
-      const revision = (write as UpdateDeploymentStatusAction).revision
-      const raw = controller.raw as Record<string, any>
-      const metadata = revision ? {...raw.metadata, annotations: {...(raw.metadata?.annotations ?? {}), [REVISION]: revision.to}} : raw.metadata
-      await control.updateStatus(cp, {...raw, metadata, status: deploymentStatusObject(to)})
+      const {to, revision} = write as UpdateDeploymentStatusAction
+      await control.updateStatus(cp, deploymentWithStatus(controller.raw, to, revision))
     }
   }
 }
