@@ -45,7 +45,8 @@ export async function executePlan(plan: ReconcilePlan, opts: ExecuteOptions): Pr
   const workers = new Limiter(opts.workers ?? DEFAULT_WORKERS)
   const deployments = plan.controllers.filter((cp) => cp.kind === 'Deployment')
   const synced = await Promise.all(deployments.map((cp) => workers.run(() => sync(new DeploymentSync(run, cp)))))
-  const written = new Set(synced.flatMap((s) => s.results.filter((r) => r.outcome !== 'skipped' || r.error).flatMap((r) => (r.replicaSet === undefined ? [] : [`${r.controller.namespace}/${r.replicaSet}`]))))
+  const wrote = (r: ActionResult) => r.replicaSet !== undefined && r.outcome === 'ok' && !r.done?.alreadyExists && !r.done?.alreadyGone
+  const written = new Set(synced.flatMap((s) => s.results.filter(wrote).map((r) => `${r.controller.namespace}/${r.replicaSet}`)))
   const others = plan.controllers.filter((cp) => cp.kind !== 'Deployment')
   synced.push(...(await Promise.all(others.map((cp) => workers.run(() => sync(new ControllerSync(run, cp, written.has(`${cp.namespace}/${cp.name}`))))))))
   const results = synced.flatMap((s) => s.results)
