@@ -107,8 +107,12 @@ const replicaSets = new SharedInformer('replicasets', lister(rsPages), (raws) =>
 replicaSets.addEventHandler(engine.workloadHandler)
 
 const ac = new AbortController()
+// 0. Memory: the ReplicaSets' cache (with the annotations and template the Deployment planner reads).
+const beforeRs = heap()
 const runningRs = replicaSets.run(ac.signal)
 await waitFor(() => replicaSets.hasSynced)
+const rsCacheBytes = heap() - beforeRs
+log(`cached ${replicaSets.size} ReplicaSets: ${mib(rsCacheBytes)} (${Math.round(rsCacheBytes / replicaSets.size)} bytes per ReplicaSet)`)
 
 // 1. Memory: the pods' cache (informer store + cached objects) and the planner's index of them.
 const before = heap()
@@ -171,7 +175,7 @@ latencies.sort((a, b) => a - b)
 const q = (p) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]
 const result = {
   params: {pods: PODS, replicaSets: REPLICASETS, events: EVENTS, node: process.version},
-  cache: {bytes: cacheBytes, bytesPerPod: Math.round(cacheBytes / pods.size), pods: pods.size, syncSeconds: +(syncMs / 1000).toFixed(2), target: TARGETS.bytesPerPod},
+  cache: {bytes: cacheBytes, bytesPerPod: Math.round(cacheBytes / pods.size), pods: pods.size, syncSeconds: +(syncMs / 1000).toFixed(2), target: TARGETS.bytesPerPod, bytesPerReplicaSet: Math.round(rsCacheBytes / replicaSets.size)},
   initialPlan: {controllers: engine.controllers, ms: Math.round(initialMs), plansBytes},
   latency: {p50: +q(0.5).toFixed(3), p90: +q(0.9).toFixed(3), p99: +q(0.99).toFixed(3), max: +latencies.at(-1).toFixed(3), events: EVENTS, planChanges: replans, target: TARGETS.p99Ms},
 }
@@ -180,6 +184,7 @@ process.stdout.write(
   [
     `kctl watch, ${pods.size} pods and ${engine.controllers} ReplicaSets cached (${process.version})`,
     `  cache per pod         ${String(result.cache.bytesPerPod).padStart(8)} bytes   target <= ${TARGETS.bytesPerPod}   ${ok(result.cache.bytesPerPod, TARGETS.bytesPerPod)}`,
+    `  cache per ReplicaSet  ${String(result.cache.bytesPerReplicaSet).padStart(8)} bytes`,
     `  event -> plan p50     ${result.latency.p50.toFixed(3).padStart(8)} ms`,
     `  event -> plan p99     ${result.latency.p99.toFixed(3).padStart(8)} ms      target <= ${TARGETS.p99Ms}     ${ok(result.latency.p99, TARGETS.p99Ms)}`,
     `  event -> plan max     ${result.latency.max.toFixed(3).padStart(8)} ms   (${EVENTS} events, ${replans} plan changes)`,

@@ -10,9 +10,12 @@ import {
   type PodControl,
   PodControlError,
   type PodManifest,
+  type ReplicaSetManifest,
+  type ReplicaSetPatch,
   actionError,
   controllerPath,
   podsPath,
+  replicaSetsPath,
 } from './pod-control.js'
 
 /** The part of the API client used here (sources/cluster-client.ts's ClusterClient fits it). */
@@ -43,13 +46,7 @@ export class ClusterPodControl implements PodControl {
 
   async getController(key: ControllerKey): Promise<ControllerObject> {
     const raw = await this.call<Obj>(controllerPath(key), {what: `get ${key.kind} ${key.namespace}/${key.name}`})
-    return {
-      uid: String(raw?.metadata?.uid ?? ''),
-      resourceVersion: String(raw?.metadata?.resourceVersion ?? ''),
-      deletionTimestamp: raw?.metadata?.deletionTimestamp ?? undefined,
-      templateSpec: raw?.spec?.template?.spec ?? {},
-      raw,
-    }
+    return controllerObject(raw)
   }
 
   async createPod(pod: PodManifest): Promise<CreatedPod> {
@@ -62,8 +59,35 @@ export class ClusterPodControl implements PodControl {
     return {name: String(made?.metadata?.name ?? ''), uid: made?.metadata?.uid}
   }
 
-  async deletePod(namespace: string, name: string, preconditions: DeletePreconditions): Promise<void> {
-    await this.call(podsPath(namespace, name), {
+  deletePod(namespace: string, name: string, preconditions: DeletePreconditions): Promise<void> {
+    return this.delete(podsPath(namespace, name), preconditions, `delete pod ${namespace}/${name}`)
+  }
+
+  patchPod(namespace: string, name: string, patch: OwnerPatch): Promise<{resourceVersion?: string}> {
+    return this.patch(podsPath(namespace, name), patch, `patch the owner references of pod ${namespace}/${name}`)
+  }
+
+  async createReplicaSet(rs: ReplicaSetManifest): Promise<{name: string; uid?: string; resourceVersion?: string}> {
+    const made = await this.call<Obj>(replicaSetsPath(rs.metadata.namespace), {
+      method: 'POST',
+      query: this.query,
+      body: rs,
+      what: `create ReplicaSet ${rs.metadata.namespace}/${rs.metadata.name}`,
+    })
+    return {name: String(made?.metadata?.name ?? rs.metadata.name), uid: made?.metadata?.uid, resourceVersion: made?.metadata?.resourceVersion}
+  }
+
+  patchReplicaSet(namespace: string, name: string, patch: OwnerPatch | ReplicaSetPatch): Promise<{resourceVersion?: string}> {
+    const what = 'spec' in patch ? `update ReplicaSet ${namespace}/${name}` : `patch the owner references of ReplicaSet ${namespace}/${name}`
+    return this.patch(replicaSetsPath(namespace, name), patch, what)
+  }
+
+  deleteReplicaSet(namespace: string, name: string, preconditions: DeletePreconditions): Promise<void> {
+    return this.delete(replicaSetsPath(namespace, name), preconditions, `delete ReplicaSet ${namespace}/${name}`)
+  }
+
+  private async delete(path: string, preconditions: DeletePreconditions, what: string): Promise<void> {
+    await this.call(path, {
       method: 'DELETE',
       query: this.query,
       // With a body the API server reads DeleteOptions from it alone (the query's dryRun is ignored).
@@ -73,18 +97,13 @@ export class ClusterPodControl implements PodControl {
         preconditions: {uid: preconditions.uid, resourceVersion: preconditions.resourceVersion},
         ...(this.dryRun ? {dryRun: ['All']} : {}),
       },
-      what: `delete pod ${namespace}/${name}`,
+      what,
     })
   }
 
-  async patchPod(namespace: string, name: string, patch: OwnerPatch): Promise<{resourceVersion?: string}> {
-    const patched = await this.call<Obj>(podsPath(namespace, name), {
-      method: 'PATCH',
-      query: this.query,
-      body: patch,
-      contentType: 'application/strategic-merge-patch+json',
-      what: `patch the owner references of pod ${namespace}/${name}`,
-    })
+  /** A strategic-merge patch: owner references merge by uid; a resourceVersion in it is a precondition. */
+  private async patch(path: string, body: unknown, what: string): Promise<{resourceVersion?: string}> {
+    const patched = await this.call<Obj>(path, {method: 'PATCH', query: this.query, body, contentType: 'application/strategic-merge-patch+json', what})
     return {resourceVersion: patched?.metadata?.resourceVersion}
   }
 
@@ -105,5 +124,16 @@ export class ClusterPodControl implements PodControl {
     } catch (error) {
       throw new PodControlError(actionError(error))
     }
+  }
+}
+
+/** A controller object as read: what the executor checks and copies. */
+function controllerObject(raw: Obj): ControllerObject {
+  return {
+    uid: String(raw?.metadata?.uid ?? ''),
+    resourceVersion: String(raw?.metadata?.resourceVersion ?? ''),
+    deletionTimestamp: raw?.metadata?.deletionTimestamp ?? undefined,
+    templateSpec: raw?.spec?.template?.spec ?? {},
+    raw,
   }
 }

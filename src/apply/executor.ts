@@ -1,6 +1,7 @@
-// Carries out one plan — one sync of every controller in it — through a PodControl, the way
-// ReplicaSetController.syncReplicaSet does (pkg/controller/replicaset/replica_set.go), and more
-// carefully, since the plan may be older than the world:
+// Carries out one plan — one sync of every controller in it — through a PodControl: first every
+// Deployment's sync (deployment-sync.ts), then every ReplicaSet's and ReplicationController's, the
+// way ReplicaSetController.syncReplicaSet does (pkg/controller/replicaset/replica_set.go), and
+// more carefully, since the plan may be older than the world:
 //   1. read the controller; if its uid or resourceVersion is not the plan's, do nothing for it;
 //   2. adoptions and releases (claimPods), each a patch with the pod's uid as precondition; a
 //      failed claim ends the sync there, as upstream's does (no create, delete or status write);
@@ -12,38 +13,19 @@
 // Every call goes through one limiter (bounded concurrency). After SIGINT (the signal) or a call
 // that finds the world changed since planning, nothing new is started; calls in flight finish.
 // Every planned action gets exactly one result.
-import type {ActionError, ActionResult, ControllerId, ControllerOutcome, ProgressEvent} from '../model/apply.js'
+import type {ActionResult, ControllerOutcome} from '../model/apply.js'
 import type {Action, ControllerPlan, CreateAction, ReconcilePlan, StatusView, UpdateStatusAction} from '../model/plan.js'
 import {slowStart} from '../reconcile/slow-start.js'
 import {withReplicaFailure} from '../reconcile/status.js'
+import {DeploymentSync} from './deployment-sync.js'
 import {Limiter} from './limit.js'
-import {type ControllerObject, type PodControl, actionError, adoptPatch, podFromTemplate, releasePatch, statusObject} from './pod-control.js'
+import {type ControllerObject, actionError, adoptPatch, podFromTemplate, releasePatch, statusObject} from './pod-control.js'
+import {type ExecuteOptions, Run, SKIP, SyncBase} from './sync.js'
+
+export {DEFAULT_CONCURRENCY, type ExecuteOptions, SKIP} from './sync.js'
 
 /** kube-controller-manager's --concurrent-replicaset-syncs default: controllers synced at once. */
 export const DEFAULT_WORKERS = 5
-/** API calls in flight at once, across all controllers. */
-export const DEFAULT_CONCURRENCY = 32
-
-export const SKIP = {
-  interrupted: 'not sent: interrupted (SIGINT)',
-  conflict: 'not sent: another call found that the world changed since planning',
-  afterFailedBatch: 'not sent: slow start stops after a batch with a failure',
-  claimFailed: 'not sent: an adoption or release failed, and the sync stops there (as the controller\'s does)',
-  controllerChanged: 'not sent: the controller changed since planning',
-  controllerUnreadable: 'not sent: the controller could not be read',
-  notSent: 'not sent',
-} as const
-
-export interface ExecuteOptions {
-  control: PodControl
-  concurrency?: number
-  workers?: number
-  signal?: AbortSignal
-  onProgress?: (event: ProgressEvent) => void
-  /** RFC 3339 "now" for a ReplicaFailure condition's lastTransitionTime. */
-  now: () => string
-  round?: number
-}
 
 export interface Execution {
   results: ActionResult[]
@@ -53,10 +35,20 @@ export interface Execution {
   conflict?: string
 }
 
+/**
+ * Deployments first (the deployment controller's syncs, each write in order), then the ReplicaSet
+ * controller's syncs — except those of ReplicaSets a Deployment's sync just wrote: their plan
+ * describes the version before that write, and the next round plans them again.
+ */
 export async function executePlan(plan: ReconcilePlan, opts: ExecuteOptions): Promise<Execution> {
   const run = new Run(opts)
   const workers = new Limiter(opts.workers ?? DEFAULT_WORKERS)
-  const synced = await Promise.all(plan.controllers.map((cp) => workers.run(() => run.sync(cp))))
+  const deployments = plan.controllers.filter((cp) => cp.kind === 'Deployment')
+  const synced = await Promise.all(deployments.map((cp) => workers.run(() => sync(new DeploymentSync(run, cp)))))
+  const wrote = (r: ActionResult) => r.replicaSet !== undefined && r.outcome === 'ok' && !r.done?.alreadyExists && !r.done?.alreadyGone
+  const written = new Set(synced.flatMap((s) => s.results.filter(wrote).map((r) => `${r.controller.namespace}/${r.replicaSet}`)))
+  const others = plan.controllers.filter((cp) => cp.kind !== 'Deployment')
+  synced.push(...(await Promise.all(others.map((cp) => workers.run(() => sync(new ControllerSync(run, cp, written.has(`${cp.namespace}/${cp.name}`))))))))
   const results = synced.flatMap((s) => s.results)
   // The executor's own check that no planned action went missing.
   const planned = plan.controllers.reduce((n, cp) => n + cp.actions.length, 0)
@@ -70,115 +62,43 @@ export async function executePlan(plan: ReconcilePlan, opts: ExecuteOptions): Pr
   }
 }
 
-class Run {
-  readonly calls: Limiter
-  readonly round: number
-  conflict?: string
-
-  constructor(readonly opts: ExecuteOptions) {
-    this.calls = new Limiter(opts.concurrency ?? DEFAULT_CONCURRENCY)
-    this.round = opts.round ?? 1
-  }
-
-  get interrupted(): boolean {
-    return this.opts.signal?.aborted ?? false
-  }
-
-  /** Why nothing new may start, or undefined. */
-  stopReason(): string | undefined {
-    if (this.interrupted) return SKIP.interrupted
-    if (this.conflict) return SKIP.conflict
-    return undefined
-  }
-
-  async sync(cp: ControllerPlan): Promise<{results: ActionResult[]; outcome: ControllerOutcome}> {
-    const sync = new ControllerSync(this, cp)
-    await sync.execute()
-    return {results: sync.allResults(), outcome: sync.outcome()}
-  }
+async function sync(s: SyncBase): Promise<{results: ActionResult[]; outcome: ControllerOutcome}> {
+  await s.execute()
+  return {results: s.allResults(), outcome: s.outcome()}
 }
 
-class ControllerSync {
-  readonly id: ControllerId
-  readonly results: ActionResult[]
-  private extra: ActionResult[] = []
-  private stopped?: string
-  private error?: ActionError
+/** One sync of a ReplicaSet or ReplicationController. */
+class ControllerSync extends SyncBase {
   /** manageReplicas' error: the first failed create, or the first failed delete. */
   private manageError?: string
   /** Pods this sync patched itself (adopted): their resourceVersion now, for a delete of the same pod. */
   private readonly patchedVersions = new Map<string, string>()
-  private finished = 0
 
   constructor(
-    private readonly run: Run,
-    private readonly cp: ControllerPlan,
+    run: Run,
+    cp: ControllerPlan,
+    /** A Deployment's sync of this round wrote this ReplicaSet: nothing of this plan is sent. */
+    private readonly superseded = false,
   ) {
-    this.id = {kind: cp.kind, apiVersion: cp.apiVersion, namespace: cp.namespace, name: cp.name, uid: cp.uid}
-    this.results = cp.actions.map((a) => initialResult(run.round, this.id, a))
+    super(run, cp)
   }
 
-  private get control(): PodControl {
-    return this.run.opts.control
-  }
-
-  allResults(): ActionResult[] {
-    return [...this.results, ...this.extra]
-  }
-
-  outcome(): ControllerOutcome {
-    const all = this.allResults()
+  override outcome(): ControllerOutcome {
+    const out = super.outcome()
     const creates = this.results.filter((r) => r.action === 'create' && r.batch !== undefined)
-    const batches: number[] = []
-    for (const r of creates) batches[r.batch! - 1] = (batches[r.batch! - 1] ?? 0) + 1
-    const out: ControllerOutcome = {
-      round: this.run.round,
-      controller: this.id,
-      actions: all.length,
-      ok: all.filter((r) => r.outcome === 'ok').length,
-      failed: all.filter((r) => r.outcome === 'failed').length,
-      skipped: all.filter((r) => r.outcome === 'skipped').length,
+    if (creates.length > 0) {
+      const batches: number[] = []
+      for (const r of creates) batches[r.batch! - 1] = (batches[r.batch! - 1] ?? 0) + 1
+      out.batches = batches.filter((n) => n > 0)
     }
-    if (creates.length > 0) out.batches = batches.filter((n) => n > 0)
-    if (this.stopped) out.stopped = this.stopped
-    if (this.error) out.error = this.error
-    if (this.cp.warnings.length > 0) out.warnings = [...this.cp.warnings]
     return out
   }
 
-  async execute(): Promise<void> {
-    if (this.cp.actions.length === 0) return
-    try {
-      await this.steps()
-    } finally {
-      // Anything not decided by now was never sent.
-      const reason = this.stopped ?? this.run.stopReason() ?? SKIP.notSent
-      for (const r of this.results) if (r.outcome === 'skipped' && !r.skipReason) r.skipReason = reason
-      this.progress(true)
-    }
-  }
-
-  private async steps(): Promise<void> {
-    const halt = this.run.stopReason()
-    if (halt) return this.stop(halt)
-
+  protected async steps(): Promise<void> {
+    if (this.superseded) return this.stop(SKIP.ownerWrote)
     // 1. The controller as it is now: the template for creates, the object for the status write.
-    let controller: ControllerObject
-    try {
-      controller = await this.run.calls.run(() => this.control.getController(this.cp))
-    } catch (e) {
-      this.error = actionError(e)
-      // Gone since planning: the plan no longer describes the world.
-      if (this.error.code === 404) this.run.conflict ??= `${this.label} no longer exists`
-      return this.stop(SKIP.controllerUnreadable)
-    }
-    const changed = changedSincePlan(this.cp, controller)
-    if (changed) {
-      // Found by comparing, not answered by the server: no HTTP code.
-      this.error = {message: `${this.label} changed since planning: ${changed}`}
-      this.run.conflict ??= this.error.message
-      return this.stop(SKIP.controllerChanged)
-    }
+    const controller = await this.readController()
+    if (!controller) return
 
     // 2. claimPods: adoptions and releases.
     if (!(await this.claim())) return this.stop(this.run.stopReason() ?? SKIP.claimFailed)
@@ -189,45 +109,6 @@ class ControllerSync {
 
     // 4. The status write.
     await this.status(controller)
-  }
-
-  private get label(): string {
-    return `${this.cp.kind} ${this.cp.namespace}/${this.cp.name}`
-  }
-
-  private stop(reason: string): void {
-    this.stopped ??= reason
-  }
-
-  private indexes(type: Action['type']): number[] {
-    return this.cp.actions.flatMap((a, i) => (a.type === type ? [i] : []))
-  }
-
-  private progress(finished = false): void {
-    this.run.opts.onProgress?.({
-      round: this.run.round,
-      controller: this.id,
-      done: this.finished,
-      total: this.cp.actions.length,
-      failed: this.results.filter((r) => r.outcome === 'failed').length,
-      finished,
-    })
-  }
-
-  private settle(r: ActionResult, outcome: 'ok' | 'failed', error?: ActionError): void {
-    r.outcome = outcome
-    if (error) r.error = error
-    if (this.results.includes(r)) {
-      this.finished++
-      this.progress()
-    }
-  }
-
-  /** A failure that means "this object is not what the plan saw": stop everything new. */
-  private conflicted(r: ActionResult, error: ActionError, what: string): void {
-    r.conflict = true
-    this.settle(r, 'failed', error)
-    this.run.conflict ??= `${what}: ${error.message}`
   }
 
   /** Returns false when the sync must stop (a claim failed). */
@@ -375,18 +256,6 @@ class ControllerSync {
       else this.settle(r, 'failed', error)
     }
   }
-}
-
-function initialResult(round: number, controller: ControllerId, action: Action): ActionResult {
-  const r: ActionResult = {round, controller, action: action.type, predicted: action, outcome: 'skipped'}
-  if (action.type === 'delete' || action.type === 'adopt' || action.type === 'release') r.pod = action.pod
-  return r
-}
-
-function changedSincePlan(cp: ControllerPlan, now: ControllerObject): string | undefined {
-  if (now.uid !== cp.uid) return `uid ${cp.uid} → ${now.uid} (deleted and re-created)`
-  if (now.resourceVersion !== cp.resourceVersion) return `resourceVersion ${cp.resourceVersion} → ${now.resourceVersion}`
-  return undefined
 }
 
 /**

@@ -1,36 +1,102 @@
-// Guards a person puts on an apply: how many pods it may delete in all, and whether a controller
+// Guards a person puts on an apply: how many pods it may take away in all, and whether a workload
 // may lose every pod it has. Checked before anything is sent, on the dry run as on the apply.
-import type {ReconcilePlan} from '../model/plan.js'
+//
+// A Deployment removes pods through its ReplicaSets: scaling one down by n is n pods the
+// ReplicaSet controller then deletes, so it counts n against --max-delete (and those deletes, when
+// a later round of the same run sends them, are not counted again). Deleting an old ReplicaSet
+// (history cleanup) removes no pod: the controller deletes only ReplicaSets already at 0.
+import type {ActionResult} from '../model/apply.js'
+import type {ControllerPlan, ReconcilePlan} from '../model/plan.js'
 
 export interface GuardOptions {
-  /** --max-delete: at most this many deletes over the whole run. */
+  /** --max-delete: at most this many pods taken away over the whole run. */
   maxDelete?: number
-  /** --allow-scale-to-zero: a plan may delete every pod of a controller. */
+  /** --allow-scale-to-zero: a plan may take every pod of a workload away. */
   allowScaleToZero?: boolean
-  /** Deletes already done by earlier rounds of this run (--until-converged). */
-  deletedBefore?: number
+  /** What earlier rounds of this run took away (--until-converged). */
+  ledger?: RemovalLedger
+}
+
+/** Pods taken away so far in a run, and the scale-downs whose pod deletes are already counted. */
+export class RemovalLedger {
+  counted = 0
+  /** `namespace/ReplicaSet` → replicas taken away by a scale-down whose pods are not deleted yet. */
+  private readonly credit = new Map<string, number>()
+
+  /** How many pods `plan` takes away beyond what was counted. */
+  wouldRemove(plan: ReconcilePlan): number {
+    let n = 0
+    for (const c of plan.controllers) {
+      for (const a of c.actions) if (a.type === 'scaleReplicaSet' && !a.conflict && a.to < a.from) n += a.from - a.to
+      const deletes = c.actions.filter((a) => a.type === 'delete').length
+      n += Math.max(0, deletes - (c.kind === 'ReplicaSet' ? (this.credit.get(`${c.namespace}/${c.name}`) ?? 0) : 0))
+    }
+    return n
+  }
+
+  /** Adds what a round did. */
+  record(results: readonly ActionResult[]): void {
+    for (const r of results) {
+      if (r.outcome !== 'ok') continue
+      const a = r.predicted
+      if (a?.type === 'scaleReplicaSet' && a.to < a.from) {
+        const key = `${r.controller.namespace}/${a.replicaSet}`
+        this.credit.set(key, (this.credit.get(key) ?? 0) + a.from - a.to)
+        this.counted += a.from - a.to
+      } else if (r.action === 'delete' && r.done?.alreadyGone !== true) {
+        const key = `${r.controller.namespace}/${r.controller.name}`
+        const credit = r.controller.kind === 'ReplicaSet' ? (this.credit.get(key) ?? 0) : 0
+        if (credit > 0) this.credit.set(key, credit - 1)
+        else this.counted++
+      }
+    }
+  }
 }
 
 /** Why the plan may not be applied, one line each (empty: it may). */
 export function guardViolations(plan: ReconcilePlan, opts: GuardOptions): string[] {
   const out: string[] = []
-  const deletes = plan.controllers.reduce((n, c) => n + c.actions.filter((a) => a.type === 'delete').length, 0)
-  const before = opts.deletedBefore ?? 0
-  if (opts.maxDelete !== undefined && deletes + before > opts.maxDelete) {
+  const ledger = opts.ledger ?? new RemovalLedger()
+  const removes = ledger.wouldRemove(plan)
+  const before = ledger.counted
+  if (opts.maxDelete !== undefined && removes + before > opts.maxDelete) {
     out.push(
       before > 0
-        ? `this round deletes ${deletes} pods after ${before} already deleted, more than --max-delete ${opts.maxDelete}`
-        : `the plan deletes ${deletes} pod${deletes === 1 ? '' : 's'}, more than --max-delete ${opts.maxDelete}`,
+        ? `this round deletes ${removes} pods after ${before} already deleted, more than --max-delete ${opts.maxDelete}`
+        : `the plan deletes ${removes} pod${removes === 1 ? '' : 's'}, more than --max-delete ${opts.maxDelete}`,
     )
   }
   if (!opts.allowScaleToZero) {
+    const kept = keptByRollout(plan)
     for (const c of plan.controllers) {
+      if (c.kind === 'Deployment') {
+        const before = (c.replicaSets ?? []).reduce((n, rs) => n + rs.from, 0)
+        const after = (c.replicaSets ?? []).reduce((n, rs) => n + rs.replicas, 0)
+        if (before > 0 && after === 0 && c.actions.some((a) => a.type === 'scaleReplicaSet' && !a.conflict)) {
+          out.push(`Deployment ${c.namespace}/${c.name}: the plan scales every ReplicaSet to 0 (${before} replicas${c.desired === 0 ? ', desired 0' : ', a Recreate rollout'}); pass --allow-scale-to-zero to allow it`)
+        }
+        continue
+      }
       const n = c.actions.filter((a) => a.type === 'delete').length
-      if (n === 0) continue
+      if (n === 0 || kept.has(`${c.namespace}/${c.name}`)) continue
       if (n >= c.active || c.desired === 0) {
         out.push(`${c.kind} ${c.namespace}/${c.name}: the plan deletes ${n === c.active ? `all ${n}` : `${n} of its ${c.active}`} active pods (desired ${c.desired}); pass --allow-scale-to-zero to allow it`)
       }
     }
+  }
+  return out
+}
+
+/**
+ * ReplicaSets of a Deployment whose other ReplicaSets still want pods: emptying one of them is a
+ * rollout moving its pods, not a workload losing all of them.
+ */
+function keptByRollout(plan: ReconcilePlan): Set<string> {
+  const out = new Set<string>()
+  for (const d of plan.controllers as ControllerPlan[]) {
+    if (d.kind !== 'Deployment' || !d.replicaSets) continue
+    const total = d.replicaSets.reduce((n, rs) => n + rs.replicas, 0)
+    for (const rs of d.replicaSets) if (total - rs.replicas > 0) out.add(`${d.namespace}/${rs.name}`)
   }
   return out
 }

@@ -16,6 +16,9 @@ import {
   type PodControl,
   PodControlError,
   type PodManifest,
+  RESOURCE,
+  type ReplicaSetManifest,
+  type ReplicaSetPatch,
 } from './pod-control.js'
 import {generateName, SeededRandom} from './names.js'
 
@@ -49,7 +52,7 @@ interface Located {
   object: Obj
 }
 
-const KIND_GROUP: Record<string, string> = {ReplicaSet: 'apps', ReplicationController: '', Pod: ''}
+const KIND_GROUP: Record<string, string> = {ReplicaSet: 'apps', ReplicationController: '', Pod: '', Deployment: 'apps'}
 
 export class MemoryWorld {
   readonly files: WorldFile[]
@@ -179,7 +182,7 @@ class MemoryPodControl implements PodControl {
 
   async getController(key: ControllerKey): Promise<ControllerObject> {
     const found = this.world.find(key.kind, key.namespace, key.name)
-    if (!found) throw notFound(key.kind === 'ReplicaSet' ? 'replicasets.apps' : 'replicationcontrollers', key.name)
+    if (!found) throw notFound(RESOURCE[key.kind], key.name)
     const o = found.object
     return {
       uid: this.world.uidOf(o, key.kind, key.namespace),
@@ -227,10 +230,14 @@ class MemoryPodControl implements PodControl {
     return {name, uid}
   }
 
-  async deletePod(namespace: string, name: string, pre: DeletePreconditions): Promise<void> {
-    const found = this.world.find('Pod', namespace, name)
-    if (!found) throw notFound('pods', name)
-    const uid = this.world.uidOf(found.object, 'Pod', namespace)
+  deletePod(namespace: string, name: string, pre: DeletePreconditions): Promise<void> {
+    return this.delete('Pod', 'pods', namespace, name, pre)
+  }
+
+  private async delete(kind: string, resource: string, namespace: string, name: string, pre: DeletePreconditions): Promise<void> {
+    const found = this.world.find(kind, namespace, name)
+    if (!found) throw notFound(resource, name)
+    const uid = this.world.uidOf(found.object, kind, namespace)
     if (uid !== pre.uid) throw conflict(`Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${uid}`)
     const rv = rvOf(found.object)
     if (rv !== pre.resourceVersion) {
@@ -239,19 +246,23 @@ class MemoryPodControl implements PodControl {
     if (!this.dryRun) this.world.replace(found, undefined)
   }
 
-  async patchPod(namespace: string, name: string, patch: OwnerPatch): Promise<{resourceVersion?: string}> {
-    const found = this.world.find('Pod', namespace, name)
-    if (!found) throw notFound('pods', name)
+  patchPod(namespace: string, name: string, patch: OwnerPatch): Promise<{resourceVersion?: string}> {
+    return this.patchOwners('Pod', 'pods', namespace, name, patch)
+  }
+
+  private async patchOwners(kind: string, resource: string, namespace: string, name: string, patch: OwnerPatch): Promise<{resourceVersion?: string}> {
+    const found = this.world.find(kind, namespace, name)
+    if (!found) throw notFound(resource, name)
     const o = found.object
-    const uid = this.world.uidOf(o, 'Pod', namespace)
+    const uid = this.world.uidOf(o, kind, namespace)
     if (patch.metadata.uid !== uid) {
-      throw new PodControlError({code: 422, reason: 'Invalid', message: `Pod "${name}" is invalid: metadata.uid: Invalid value: "${patch.metadata.uid}": field is immutable`})
+      throw new PodControlError({code: 422, reason: 'Invalid', message: `${kind} "${name}" is invalid: metadata.uid: Invalid value: "${patch.metadata.uid}": field is immutable`})
     }
     let refs: Obj[] = Array.isArray(o.metadata?.ownerReferences) ? o.metadata.ownerReferences.map((r: Obj) => ({...r})) : []
     for (const entry of patch.metadata.ownerReferences) {
       if (entry.$patch === 'delete') {
         if (refs.length === 0) {
-          throw new PodControlError({code: 422, reason: 'Invalid', message: `Pod "${name}" is invalid: metadata.ownerReferences: no owner reference to delete`})
+          throw new PodControlError({code: 422, reason: 'Invalid', message: `${kind} "${name}" is invalid: metadata.ownerReferences: no owner reference to delete`})
         }
         refs = refs.filter((r) => this.world.refUid(r, namespace) !== entry.uid)
         continue
@@ -262,7 +273,7 @@ class MemoryPodControl implements PodControl {
       else refs.push({...entry})
     }
     if (refs.filter((r) => r.controller === true).length > 1) {
-      throw new PodControlError({code: 422, reason: 'Invalid', message: `Pod "${name}" is invalid: metadata.ownerReferences: Invalid value: Only one reference can have Controller set to true`})
+      throw new PodControlError({code: 422, reason: 'Invalid', message: `${kind} "${name}" is invalid: metadata.ownerReferences: Invalid value: Only one reference can have Controller set to true`})
     }
     if (this.dryRun) return {resourceVersion: rvOf(o)}
     const metadata: Obj = {...o.metadata, resourceVersion: this.world.nextResourceVersion()}
@@ -274,16 +285,73 @@ class MemoryPodControl implements PodControl {
 
   async updateStatus(key: ControllerKey, object: Record<string, unknown>): Promise<{resourceVersion?: string}> {
     const found = this.world.find(key.kind, key.namespace, key.name)
-    if (!found) throw notFound(key.kind === 'ReplicaSet' ? 'replicasets.apps' : 'replicationcontrollers', key.name)
+    if (!found) throw notFound(RESOURCE[key.kind], key.name)
     const want = String((object.metadata as Obj | undefined)?.resourceVersion ?? '')
     const rv = rvOf(found.object)
-    if (want !== '' && want !== rv) {
-      throw conflict(`Operation cannot be fulfilled on ${key.kind === 'ReplicaSet' ? 'replicasets.apps' : 'replicationcontrollers'} "${key.name}": the object has been modified; please apply your changes to the latest version and try again`)
-    }
+    if (want !== '' && want !== rv) throw modified(RESOURCE[key.kind], key.name)
     if (this.dryRun) return {resourceVersion: rv}
     const next = this.world.nextResourceVersion()
-    this.world.replace(found, {...found.object, metadata: {...found.object.metadata, resourceVersion: next}, status: structuredClone(object.status)})
+    const metadata: Obj = {...found.object.metadata, resourceVersion: next}
+    // A Deployment's status write also carries its annotations (the revision); spec and labels stay.
+    if (key.kind === 'Deployment') {
+      const annotations = (object.metadata as Obj | undefined)?.annotations
+      if (annotations && Object.keys(annotations).length > 0) metadata.annotations = {...annotations}
+      else delete metadata.annotations
+    }
+    this.world.replace(found, {...found.object, metadata, status: structuredClone(object.status)})
     return {resourceVersion: next}
+  }
+
+  async createReplicaSet(rs: ReplicaSetManifest): Promise<{name: string; uid?: string; resourceVersion?: string}> {
+    const ns = rs.metadata.namespace
+    const name = rs.metadata.name
+    if (this.world.find('ReplicaSet', ns, name)) throw new PodControlError({code: 409, reason: 'AlreadyExists', message: `replicasets.apps "${name}" already exists`})
+    const owner = rs.metadata.ownerReferences[0]
+    const uid = this.world.randomFor(owner?.uid ?? '').uuid()
+    if (this.dryRun) return {name, uid}
+    const created: Obj = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: {
+        ...structuredClone(rs.metadata),
+        uid,
+        resourceVersion: this.world.nextResourceVersion(),
+        generation: 1,
+        creationTimestamp: this.world.now().replace(/\.\d+Z$/, 'Z'),
+      },
+      spec: structuredClone(rs.spec),
+    }
+    this.world.add(this.world.fileFor(owner?.kind ?? '', ns, owner?.name ?? ''), created)
+    return {name, uid, resourceVersion: created.metadata.resourceVersion}
+  }
+
+  async patchReplicaSet(namespace: string, name: string, patch: OwnerPatch | ReplicaSetPatch): Promise<{resourceVersion?: string}> {
+    if (!('spec' in patch)) return this.patchOwners('ReplicaSet', RESOURCE.ReplicaSet, namespace, name, patch)
+    const found = this.world.find('ReplicaSet', namespace, name)
+    if (!found) throw notFound(RESOURCE.ReplicaSet, name)
+    const o = found.object
+    const rv = rvOf(o)
+    if (patch.metadata.resourceVersion !== rv) throw modified(RESOURCE.ReplicaSet, name)
+    if (patch.metadata.uid !== this.world.uidOf(o, 'ReplicaSet', namespace)) {
+      throw new PodControlError({code: 422, reason: 'Invalid', message: `ReplicaSet "${name}" is invalid: metadata.uid: Invalid value: "${patch.metadata.uid}": field is immutable`})
+    }
+    if (this.dryRun) return {resourceVersion: rv}
+    const spec: Obj = {...o.spec, ...patch.spec}
+    // Any change to the spec raises the generation (rsStrategy.PrepareForUpdate).
+    const specChanged = Object.entries(patch.spec).some(([k, v]) => (o.spec?.[k] ?? (k === 'minReadySeconds' ? 0 : 1)) !== v)
+    const generation = Number(o.metadata?.generation ?? 1)
+    const metadata: Obj = {
+      ...o.metadata,
+      annotations: {...(o.metadata?.annotations ?? {}), ...patch.metadata.annotations},
+      resourceVersion: this.world.nextResourceVersion(),
+      ...(specChanged ? {generation: generation + 1} : {}),
+    }
+    this.world.replace(found, {...o, metadata, spec})
+    return {resourceVersion: metadata.resourceVersion}
+  }
+
+  deleteReplicaSet(namespace: string, name: string, pre: DeletePreconditions): Promise<void> {
+    return this.delete('ReplicaSet', RESOURCE.ReplicaSet, namespace, name, pre)
   }
 }
 
@@ -298,6 +366,11 @@ function notFound(resource: string, name: string): PodControlError {
 
 function conflict(message: string): PodControlError {
   return new PodControlError({code: 409, reason: 'Conflict', message})
+}
+
+/** What the API server answers a write whose resourceVersion is not the object's. */
+function modified(resource: string, name: string): PodControlError {
+  return conflict(`Operation cannot be fulfilled on ${resource} "${name}": the object has been modified; please apply your changes to the latest version and try again`)
 }
 
 function groupOf(apiVersion: unknown): string {

@@ -1,10 +1,12 @@
 // The executor's only door to the world: a narrow interface in the spirit of upstream's
-// PodControlInterface (pkg/controller/controller_utils.go), with a cluster implementation
+// PodControlInterface and RSControlInterface (pkg/controller/controller_utils.go), with a cluster implementation
 // (cluster-control.ts), an in-memory one for fixtures (memory-world.ts) and a recording one for
 // tests (test/helpers/recording-control.ts). The request bodies the controller sends are built here, once.
 import type {OwnerReference} from '../model/objects.js'
 import type {ActionError} from '../model/apply.js'
-import type {ControllerKind, CreateAction, StatusView} from '../model/plan.js'
+import type {DeploymentStatusView, LabelSelector} from '../model/objects.js'
+import type {ControllerKind, CreateAction, CreateReplicaSetAction, StatusView} from '../model/plan.js'
+import {ANNOTATION} from '../reconcile/deployment/util.js'
 
 /** Which controller, and the version the plan saw. */
 export interface ControllerKey {
@@ -50,6 +52,30 @@ export interface CreatedPod {
   uid?: string
 }
 
+/** A ReplicaSet as the Deployment controller posts it (getNewReplicaSet's newRS). */
+export interface ReplicaSetManifest {
+  apiVersion: 'apps/v1'
+  kind: 'ReplicaSet'
+  metadata: {
+    name: string
+    namespace: string
+    labels: Record<string, string>
+    annotations: Record<string, string>
+    ownerReferences: OwnerReference[]
+  }
+  spec: {replicas: number; minReadySeconds: number; selector: LabelSelector; template: Record<string, unknown>}
+}
+
+/**
+ * The Deployment controller's Update of a ReplicaSet (its size, its annotations, minReadySeconds)
+ * as a patch whose uid and resourceVersion are the preconditions: the API server answers 409 when
+ * the ReplicaSet is not the version the write was planned against, as the controller's Update does.
+ */
+export type ReplicaSetPatch = {
+  metadata: {uid: string; resourceVersion: string; annotations: Record<string, string>}
+  spec: {replicas?: number; minReadySeconds?: number}
+}
+
 /**
  * Every call either resolves or throws a PodControlError. `dryRun` implementations send
  * `dryRun=All` (or change nothing) and answer as the real call would.
@@ -67,6 +93,14 @@ export interface PodControl {
   patchPod(namespace: string, name: string, patch: OwnerPatch): Promise<{resourceVersion?: string}>
   /** PUT on the /status subresource of `object` (whose metadata.resourceVersion is the precondition). */
   updateStatus(key: ControllerKey, object: Record<string, unknown>): Promise<{resourceVersion?: string}>
+
+  // ---- The Deployment controller's writes to ReplicaSets.
+  /** POST of a new ReplicaSet by its exact name (409 AlreadyExists when the name is taken). */
+  createReplicaSet(rs: ReplicaSetManifest): Promise<{name: string; uid?: string; resourceVersion?: string}>
+  /** A patch of a ReplicaSet: an owner patch (adopt, release) or an update (scale, annotations). */
+  patchReplicaSet(namespace: string, name: string, patch: OwnerPatch | ReplicaSetPatch): Promise<{resourceVersion?: string}>
+  /** DELETE with DeleteOptions.preconditions (uid and resourceVersion). */
+  deleteReplicaSet(namespace: string, name: string, preconditions: DeletePreconditions): Promise<void>
 }
 
 /** A failed call: the server's Status (code, reason, message) or a local failure. */
@@ -171,11 +205,67 @@ export function statusObject(view: StatusView): Record<string, unknown> {
   return status
 }
 
+/** The resource (plural.group) of a controller kind, as the API server names it in errors. */
+export const RESOURCE: Record<ControllerKind, string> = {
+  ReplicaSet: 'replicasets.apps',
+  ReplicationController: 'replicationcontrollers',
+  Deployment: 'deployments.apps',
+}
+
 /** REST path of a controller (or, with `sub`, one of its subresources). */
 export function controllerPath(key: ControllerKey, sub?: string): string {
-  const base = key.kind === 'ReplicaSet' ? '/apis/apps/v1' : '/api/v1'
-  const plural = key.kind === 'ReplicaSet' ? 'replicasets' : 'replicationcontrollers'
+  const base = key.kind === 'ReplicationController' ? '/api/v1' : '/apis/apps/v1'
+  const plural = RESOURCE[key.kind].split('.')[0]
   return `${base}/namespaces/${encodeURIComponent(key.namespace)}/${plural}/${encodeURIComponent(key.name)}${sub ? `/${sub}` : ''}`
+}
+
+export function replicaSetsPath(namespace: string, name?: string): string {
+  return `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/replicasets${name === undefined ? '' : `/${encodeURIComponent(name)}`}`
+}
+
+/**
+ * getNewReplicaSet's new ReplicaSet (deployment/sync.go): the exact name, labels, selector,
+ * annotations, size and owner the plan holds, and the Deployment's template (as read now) with the
+ * plan's labels (pod-template-hash added).
+ */
+export function replicaSetFromPlan(action: CreateReplicaSetAction & {name: string}, namespace: string, deploymentTemplate: unknown): ReplicaSetManifest {
+  const template = structuredClone((deploymentTemplate ?? {}) as Record<string, any>)
+  template.metadata = {...(template.metadata ?? {}), labels: {...action.labels}}
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: {
+      name: action.name,
+      namespace,
+      labels: {...action.labels},
+      annotations: {...action.annotations},
+      ownerReferences: [{...action.ownerReference, controller: true, blockOwnerDeletion: true}],
+    },
+    spec: {replicas: action.replicas, minReadySeconds: action.minReadySeconds, selector: structuredClone(action.selector), template},
+  }
+}
+
+/**
+ * The Deployment as the controller's UpdateStatus sends it: the object as read, with the status,
+ * the revision annotation when the sync changes it, and (when given) the resourceVersion to write over.
+ */
+export function deploymentWithStatus(raw: Record<string, unknown>, to: DeploymentStatusView, revision?: {to: string}, resourceVersion?: string): Record<string, unknown> {
+  const object = structuredClone(raw) as Record<string, any>
+  object.metadata = {...(object.metadata ?? {})}
+  if (resourceVersion !== undefined) object.metadata.resourceVersion = resourceVersion
+  if (revision) object.metadata.annotations = {...(object.metadata.annotations ?? {}), [ANNOTATION.revision]: revision.to}
+  object.status = deploymentStatusObject(to)
+  return object
+}
+
+/** The DeploymentStatus as the API stores it (unset stays unset). */
+export function deploymentStatusObject(view: DeploymentStatusView): Record<string, unknown> {
+  const status: Record<string, unknown> = {observedGeneration: view.observedGeneration}
+  for (const k of ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas'] as const) if (view[k] !== 0) status[k] = view[k]
+  if (view.terminatingReplicas !== undefined) status.terminatingReplicas = view.terminatingReplicas
+  if (view.conditions.length > 0) status.conditions = view.conditions.map((c) => ({...c}))
+  if (view.collisionCount !== undefined) status.collisionCount = view.collisionCount
+  return status
 }
 
 export function podsPath(namespace: string, name?: string): string {

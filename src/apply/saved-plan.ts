@@ -23,10 +23,7 @@ export function parseSavedPlan(text: string, file: string): ReconcilePlan {
   if (typeof doc.now !== 'string') throw fail('now', 'missing')
   if (!isObj(doc.source) || (doc.source.type !== 'cluster' && doc.source.type !== 'fixtures')) throw fail('source', 'missing or unknown type')
   if (!Array.isArray(doc.controllers)) throw fail('controllers', 'expected a list')
-  // A Deployment's writes are planned, not carried out by reconcile: its entries are set aside here.
-  const controllers = doc.controllers
-    .map((c: unknown, i: number) => (isObj(c) && c.kind === 'Deployment' ? undefined : controller(c, `controllers[${i}]`, fail)))
-    .filter((c: ControllerPlan | undefined): c is ControllerPlan => c !== undefined)
+  const controllers: ControllerPlan[] = doc.controllers.map((c: unknown, i: number) => controller(c, `controllers[${i}]`, fail))
   const options = isObj(doc.options) ? doc.options : {}
   return {
     apiVersion: PLAN_API_VERSION,
@@ -48,12 +45,15 @@ type Fail = (where: string, what: string) => UserError
 
 function controller(c: unknown, at: string, fail: Fail): ControllerPlan {
   if (!isObj(c)) throw fail(at, 'expected a mapping')
-  if (c.kind !== 'ReplicaSet' && c.kind !== 'ReplicationController') throw fail(`${at}.kind`, `expected ReplicaSet or ReplicationController, got ${String(c.kind)}`)
+  if (c.kind !== 'ReplicaSet' && c.kind !== 'ReplicationController' && c.kind !== 'Deployment') {
+    throw fail(`${at}.kind`, `expected ReplicaSet, ReplicationController or Deployment, got ${String(c.kind)}`)
+  }
   for (const f of ['apiVersion', 'namespace', 'name', 'uid', 'resourceVersion']) if (typeof c[f] !== 'string') throw fail(`${at}.${f}`, 'expected a string')
   for (const f of ['desired', 'active', 'diff', 'pending']) if (typeof c[f] !== 'number') throw fail(`${at}.${f}`, 'expected a number')
   if (!isObj(c.status)) throw fail(`${at}.status`, 'expected a mapping')
   if (!Array.isArray(c.actions)) throw fail(`${at}.actions`, 'expected a list')
-  const actions = c.actions.map((a: unknown, j: number) => action(a, `${at}.actions[${j}]`, fail))
+  const parse = c.kind === 'Deployment' ? deploymentAction : action
+  const actions = c.actions.map((a: unknown, j: number) => parse(a, `${at}.actions[${j}]`, fail))
   return {
     ...(c as Obj),
     warnings: Array.isArray(c.warnings) ? c.warnings : [],
@@ -96,6 +96,50 @@ function action(a: unknown, at: string, fail: Fail): Action {
   }
 }
 
+/** A Deployment's write, as `kctl plan -o json` prints it: what the executor sends is required. */
+function deploymentAction(a: unknown, at: string, fail: Fail): Action {
+  if (!isObj(a)) throw fail(at, 'expected a mapping')
+  const need = (fields: string[], type: string) => {
+    for (const f of fields) if (typeof a[f] !== type) throw fail(`${at}.${f}`, `expected a ${type}`)
+  }
+  const mapping = (f: string) => {
+    if (!isObj(a[f])) throw fail(`${at}.${f}`, 'expected a mapping')
+  }
+  if (a.conflict !== undefined && a.conflict !== true) throw fail(`${at}.conflict`, 'expected true or nothing')
+  switch (a.type) {
+    case 'adoptReplicaSet':
+    case 'releaseReplicaSet':
+    case 'deleteReplicaSet':
+      need(['replicaSet', 'uid', 'resourceVersion'], 'string')
+      break
+    case 'scaleReplicaSet':
+      need(['replicaSet', 'uid', 'resourceVersion'], 'string')
+      need(['from', 'to'], 'number')
+      mapping('annotations')
+      break
+    case 'updateReplicaSet':
+      need(['replicaSet', 'uid', 'resourceVersion'], 'string')
+      need(['minReadySeconds'], 'number')
+      mapping('annotations')
+      break
+    case 'createReplicaSet':
+      if (a.name !== null) need(['name'], 'string')
+      need(['replicas', 'minReadySeconds'], 'number')
+      need(['outcome'], 'string')
+      for (const f of ['labels', 'selector', 'annotations', 'ownerReference']) mapping(f)
+      break
+    case 'updateStatus':
+      if (!isObj(a.from) || !isObj(a.to) || !Array.isArray(a.to.conditions)) throw fail(at, 'expected from and to (a DeploymentStatus)')
+      if (a.revision !== undefined && (!isObj(a.revision) || typeof a.revision.to !== 'string')) throw fail(`${at}.revision`, 'expected {to: string}')
+      break
+    case 'rollback':
+      need(['toRevision', 'outcome'], 'string')
+      break
+    default:
+      throw fail(`${at}.type`, `unknown action type ${JSON.stringify(a.type)}`)
+  }
+  return {...a} as Action
+}
 
 function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v)

@@ -2,7 +2,9 @@
 // (no silent re-planning): it is stale when a controller or pod it names is gone, was re-created
 // (another uid) or changed (another resourceVersion), or when a controller now counts another
 // number of active pods than the plan did (someone created or deleted pods meanwhile, which
-// changes how many this sync should create or delete).
+// changes how many this sync should create or delete). For a Deployment: the Deployment itself,
+// every ReplicaSet its writes name (uid, resourceVersion), and the name of a ReplicaSet it creates
+// (taken meanwhile).
 import type {PodView, Snapshot, Workload} from '../model/objects.js'
 import type {ControllerPlan, ReconcilePlan} from '../model/plan.js'
 
@@ -11,7 +13,10 @@ import type {ControllerPlan, ReconcilePlan} from '../model/plan.js'
  * planner (only its `active` counts are compared; time-dependent fields are not).
  */
 export function staleness(plan: ReconcilePlan, world: Snapshot, fresh: ReconcilePlan): string[] {
-  const workloads = new Map<string, Workload>(world.workloads.map((w) => [`${w.kind}/${w.namespace}/${w.name}`, w]))
+  const workloads = new Map<string, {uid: string; resourceVersion: string}>(
+    [...world.workloads, ...(world.deployments ?? [])].map((w) => [`${w.kind}/${w.namespace}/${w.name}`, w]),
+  )
+  const replicaSets = new Map<string, Workload>(world.replicaSets.map((w) => [`${w.namespace}/${w.name}`, w]))
   const pods = new Map<string, PodView>(world.pods.map((p) => [`${p.namespace}/${p.name}`, p]))
   const freshPlans = new Map<string, ControllerPlan>(fresh.controllers.map((c) => [`${c.kind}/${c.namespace}/${c.name}`, c]))
   const out: string[] = []
@@ -25,6 +30,19 @@ export function staleness(plan: ReconcilePlan, world: Snapshot, fresh: Reconcile
     else if (w.uid !== cp.uid) out.push(`${label} was deleted and re-created (uid ${cp.uid} → ${w.uid})`)
     else if (w.resourceVersion !== cp.resourceVersion) out.push(`${label} changed (resourceVersion ${cp.resourceVersion} → ${w.resourceVersion})`)
     for (const a of cp.actions) {
+      if ('conflict' in a && a.conflict) continue
+      if (a.type === 'createReplicaSet') {
+        if (a.outcome === 'created' && a.name !== null && replicaSets.has(`${cp.namespace}/${a.name}`)) out.push(`ReplicaSet ${cp.namespace}/${a.name} (to create) exists now`)
+        continue
+      }
+      if ('replicaSet' in a) {
+        const rs = replicaSets.get(`${cp.namespace}/${a.replicaSet}`)
+        const what = `ReplicaSet ${cp.namespace}/${a.replicaSet} (to ${WORDS[a.type]})`
+        if (!rs) out.push(`${what} no longer exists`)
+        else if (rs.uid !== a.uid) out.push(`${what} was deleted and re-created (uid ${a.uid} → ${rs.uid})`)
+        else if (rs.resourceVersion !== a.resourceVersion) out.push(`${what} changed (resourceVersion ${a.resourceVersion} → ${rs.resourceVersion})`)
+        continue
+      }
       if (a.type !== 'delete' && a.type !== 'adopt' && a.type !== 'release') continue
       const p = pods.get(`${cp.namespace}/${a.pod}`)
       const what = `pod ${cp.namespace}/${a.pod} (to ${a.type === 'delete' ? 'delete' : a.type})`
@@ -36,5 +54,8 @@ export function staleness(plan: ReconcilePlan, world: Snapshot, fresh: Reconcile
     const now = freshPlans.get(key)
     if (now && now.active !== cp.active) out.push(`${label} now has ${now.active} active pods; the plan counted ${cp.active}`)
   }
-  return out
+  // One line per object, though several writes name it.
+  return [...new Set(out)]
 }
+
+const WORDS = {adoptReplicaSet: 'adopt', releaseReplicaSet: 'release', scaleReplicaSet: 'scale', updateReplicaSet: 'update', deleteReplicaSet: 'delete'} as const

@@ -19,9 +19,9 @@ export default class Reconcile extends BaseCommand {
   // Short enough not to wrap mid-flag; every flag is listed under its group below.
   static override usage = '<%= command.id %> [-f PATH]... [--apply [--yes]] [FLAGS]'
   static override summary = 'Carry out the plan: a server-side dry run by default, --apply to make it happen.'
-  static override description = `Plans (or loads a plan saved with "kctl plan -o json > plan.json" via --plan), shows it, then sends what one sync of the ReplicaSet and ReplicationController controllers would send: creates from the controller's template in slow-start batches (1, 2, 4 …, stopping after a batch with a failure), deletes with the pod's uid and resourceVersion as preconditions, adoptions and releases as patches with the pod's uid as precondition, and the status write with the controller's resourceVersion.
+  static override description = `Plans (or loads a plan saved with "kctl plan -o json > plan.json" via --plan), shows it, then sends what one sync of the Deployment controller and then of the ReplicaSet and ReplicationController controllers would send. A Deployment's writes go one at a time in the controller's order: ReplicaSets adopted and released (uid precondition), the new ReplicaSet created by its exact name, ReplicaSets scaled and updated (uid and resourceVersion preconditions), old ones deleted (the same), and its status; a write the controller's own sync would lose (conflict) is not sent. Pods: creates from the controller's template in slow-start batches (1, 2, 4 …, stopping after a batch with a failure), deletes with the pod's uid and resourceVersion as preconditions, adoptions and releases as patches with the pod's uid as precondition, and the status write with the controller's resourceVersion.
 
-Without --apply every call carries dryRun=All: admission, quota and RBAC answer for real and nothing persists. With --apply, a terminal asks for confirmation (--yes skips it; without a terminal --yes is required). A saved plan is applied verbatim: if a controller or pod it names changed, nothing is done (exit 4) unless --replan. On fixtures (-f), the calls are answered in memory and --out DIR writes the resulting world.
+Without --apply every call carries dryRun=All: admission, quota and RBAC answer for real and nothing persists. With --apply, a terminal asks for confirmation (--yes skips it; without a terminal --yes is required). A saved plan is applied verbatim: if a controller, ReplicaSet or pod it names changed, nothing is done (exit 4) unless --replan. On fixtures (-f), the calls are answered in memory and --out DIR writes the resulting world.
 
 Exit codes: 0 every action succeeded, 1 an action failed or any error, 2 changes pending (dry run with --detailed-exitcode), 4 refused (stale plan, a guard, a precondition), 130 interrupted.`
 
@@ -41,8 +41,8 @@ Exit codes: 0 every action succeeded, 1 an action failed or any error, 2 changes
     replan: Flags.boolean({summary: 'With --plan: when the saved plan is stale, plan again (and show and confirm that plan) instead of refusing.', helpGroup: 'APPLY'}),
     'until-converged': Flags.boolean({summary: 'Repeat syncs, reading the world again between them, until every controller is in sync or --timeout.', helpGroup: 'APPLY'}),
     timeout: Flags.string({summary: 'Give up on --until-converged after this long (checked between rounds), e.g. 90s, 5m.', default: '5m', helpGroup: 'APPLY'}),
-    'max-delete': Flags.integer({summary: 'Refuse a run that would delete more than this many pods.', min: 0, helpGroup: 'GUARDS'}),
-    'allow-scale-to-zero': Flags.boolean({summary: 'Allow a plan that deletes every pod of a controller.', helpGroup: 'GUARDS'}),
+    'max-delete': Flags.integer({summary: 'Refuse a run that would delete more than this many pods (a ReplicaSet scaled down by n counts n).', min: 0, helpGroup: 'GUARDS'}),
+    'allow-scale-to-zero': Flags.boolean({summary: 'Allow a plan that deletes every pod of a controller, or scales every ReplicaSet of a Deployment to 0.', helpGroup: 'GUARDS'}),
     out: Flags.string({summary: 'With -f and --apply: write the resulting world as fixtures into this new or empty directory.', helpGroup: 'APPLY'}),
     concurrency: Flags.integer({summary: 'API calls in flight at once.', default: 32, min: 1, helpGroup: 'APPLY'}),
     'detailed-exitcode': Flags.boolean({summary: 'Dry run: exit 2 when any controller is not in sync (0 when all are).', helpGroup: 'OUTPUT'}),

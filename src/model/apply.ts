@@ -1,7 +1,7 @@
 // What `kctl reconcile` did with a plan: one result per planned action (none goes missing), per
 // controller totals, and the run's outcome. Its JSON form is the wire contract `kctl/v1alpha1`
 // ApplyReport (render/apply-wire.ts).
-import type {PlanSource} from './objects.js'
+import type {DeploymentStatusView, PlanSource} from './objects.js'
 import type {Action, ActionType, ControllerKind, PlanSummary, ReconcilePlan, StatusView} from './plan.js'
 
 export const APPLY_REPORT_KIND = 'ApplyReport'
@@ -40,6 +40,8 @@ export interface ActionResult {
   predicted?: Action
   /** The pod acted on: the planned one (delete, adopt, release) or the name the server gave (create). */
   pod?: string
+  /** A Deployment's write: the ReplicaSet acted on (created, scaled, updated, deleted, adopted, released). */
+  replicaSet?: string
   outcome: ActionOutcome
   error?: ActionError
   /** Why a skipped action was not sent. */
@@ -57,8 +59,10 @@ export interface ActionResult {
     alreadyGone?: boolean
     /** Create refused because the namespace is being deleted: nothing created, and upstream counts it as done. */
     namespaceTerminating?: boolean
+    /** createReplicaSet: the name was taken (409 AlreadyExists), which the plan predicted (a collision, or the ReplicaSet exists already). */
+    alreadyExists?: boolean
     /** updateStatus: the status sent (with a ReplicaFailure condition when a create or delete failed). */
-    status?: StatusView
+    status?: StatusView | DeploymentStatusView
     resourceVersion?: string
   }
 }

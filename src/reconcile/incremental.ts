@@ -12,11 +12,15 @@
 //   - a pod (old and new state): the plan of its controller; of every controller in its namespace
 //     whose selector matches its labels (adoption, overlap warnings); and of their siblings that
 //     are scaling down (co-location ranking);
-//   - any adoption: the contested-adoption warnings of every other controller adopting that pod.
-import type {Labels, PodView, Workload} from '../model/objects.js'
+//   - any adoption: the contested-adoption warnings of every other controller adopting that pod;
+//   - a Deployment: its own plan. A ReplicaSet (old and new state): the plans of the Deployments
+//     of its namespace that own it or whose selector matches it (adoption, release). A pod: the
+//     plan of the Deployment owning its ReplicaSet (Recreate waits for old pods; the following step).
+import type {DeploymentView, Labels, PodView, Workload} from '../model/objects.js'
 import type {ControllerPlan, FeatureGates, PlannerOptions} from '../model/plan.js'
+import {planDeployments} from './deployment/planner.js'
 import {addTo, PodIndex, removeFrom} from './pod-index.js'
-import {byKindNamespaceName, contestedAdoptions, planController, planningWorld} from './planner.js'
+import {byKindNamespaceName, contestedAdoptions, planController, planningWorld, type World} from './planner.js'
 import {controllerOf, isPodActive} from './pods.js'
 import {type CompiledSelector, compileLabelSelector, NOTHING, selectorMatches} from './selector.js'
 import {objectTime, seconds} from './time.js'
@@ -52,6 +56,13 @@ interface Entry {
   adopts: readonly string[]
 }
 
+interface DeploymentEntry {
+  deployment: DeploymentView
+  selector: CompiledSelector
+  planned: boolean
+  plan?: ControllerPlan
+}
+
 /** Controllers of one namespace, indexed by one equality of their selector. */
 interface NamespaceControllers {
   byPair: Map<string, Set<string>>
@@ -74,12 +85,17 @@ export class IncrementalPlanner {
   private readonly adopters = new Map<string, Set<string>>()
   /** Controllers deleted since the last plan() that covered them, with their last state. */
   private readonly removed = new Map<string, Entry>()
+  /** Deployments by key, and the ReplicaSets of each namespace (what a Deployment's sync reads). */
+  private readonly deployments = new Map<string, DeploymentEntry>()
+  private readonly removedDeployments = new Map<string, DeploymentEntry>()
+  private readonly replicaSetsByNamespace = new Map<string, Set<Workload>>()
 
   constructor(private readonly options: IncrementalOptions) {}
 
   get controllerCount(): number {
     let n = 0
     for (const e of this.entries.values()) if (e.planned) n++
+    for (const e of this.deployments.values()) if (e.planned) n++
     return n
   }
 
@@ -87,15 +103,21 @@ export class IncrementalPlanner {
     return this.entries.get(key)?.workload
   }
 
+  /** The object a key names (a Deployment, or a ReplicaSet or ReplicationController). */
+  object(key: string): DeploymentView | Workload | undefined {
+    return this.deployments.get(key)?.deployment ?? this.entries.get(key)?.workload
+  }
+
   /** The current plan of a controller (after the last `plan` that covered it). */
   planOf(key: string): ControllerPlan | undefined {
-    return this.entries.get(key)?.plan
+    return this.deployments.get(key)?.plan ?? this.entries.get(key)?.plan
   }
 
   /** Every planned controller's current plan, in plan order (kind, namespace, name). */
   plans(): ControllerPlan[] {
     const out: ControllerPlan[] = []
     for (const e of this.entries.values()) if (e.planned && e.plan) out.push(e.plan)
+    for (const e of this.deployments.values()) if (e.planned && e.plan) out.push(e.plan)
     return out.sort(byKindNamespaceName)
   }
 
@@ -103,7 +125,55 @@ export class IncrementalPlanner {
   plannedKeys(): string[] {
     const out: string[] = []
     for (const [key, e] of this.entries) if (e.planned) out.push(key)
+    for (const [key, e] of this.deployments) if (e.planned) out.push(key)
     return out
+  }
+
+  setDeployment(deployment: DeploymentView): Set<string> {
+    const key = controllerKey(deployment)
+    this.removedDeployments.delete(key)
+    const old = this.deployments.get(key)
+    if (old && old.deployment.uid !== deployment.uid) this.keyByUid.delete(old.deployment.uid)
+    let selector: CompiledSelector
+    try {
+      selector = compileLabelSelector(deployment.selector)
+    } catch {
+      selector = NOTHING
+    }
+    const planned = this.options.selector === undefined || selectorMatches(this.options.selector, deployment.labels)
+    this.deployments.set(key, {deployment, selector, planned, plan: old?.plan})
+    this.keyByUid.set(deployment.uid, key)
+    return new Set([key])
+  }
+
+  deleteDeployment(deployment: DeploymentView): Set<string> {
+    const key = controllerKey(deployment)
+    const old = this.deployments.get(key)
+    if (!old) return new Set()
+    this.deployments.delete(key)
+    if (this.keyByUid.get(old.deployment.uid) === key) this.keyByUid.delete(old.deployment.uid)
+    this.removedDeployments.set(key, old)
+    return new Set([key])
+  }
+
+  /** The Deployments whose next sync reads this ReplicaSet: its owner, and those whose selector matches it. */
+  private deploymentsOf(rs: Workload, affected: Set<string>): void {
+    if (rs.kind !== 'ReplicaSet' || this.deployments.size === 0) return
+    const owner = controllerOf(rs)
+    for (const [key, e] of this.deployments) {
+      if (e.deployment.namespace !== rs.namespace) continue
+      if (owner?.uid === e.deployment.uid || (!owner && selectorMatches(e.selector, rs.labels))) affected.add(key)
+    }
+  }
+
+  /** The Deployment owning the ReplicaSet that controls this pod. */
+  private deploymentOfPod(pod: PodView, affected: Set<string>): void {
+    if (this.deployments.size === 0) return
+    const rsKey = this.keyByUid.get(controllerOf(pod)?.uid ?? '')
+    const rs = rsKey === undefined ? undefined : this.entries.get(rsKey)?.workload
+    const owner = rs && controllerOf(rs)
+    const key = owner && this.keyByUid.get(owner.uid)
+    if (key !== undefined && this.deployments.has(key)) affected.add(key)
   }
 
   /** A pod was added or changed (`old`: its previous state, if known). */
@@ -121,6 +191,7 @@ export class IncrementalPlanner {
     }
     this.pods.set(pod)
     this.podAffects(pod, affected)
+    this.deploymentOfPod(pod, affected)
     return affected
   }
 
@@ -129,6 +200,7 @@ export class IncrementalPlanner {
     const stored = this.pods.get(pod.namespace, pod.name) ?? pod
     this.pods.delete(stored)
     this.podAffects(stored, affected)
+    this.deploymentOfPod(stored, affected)
     return affected
   }
 
@@ -158,6 +230,10 @@ export class IncrementalPlanner {
         if (group) group.push(workload)
         else this.siblings.set(owner.uid, [workload])
       }
+      let inNamespace = this.replicaSetsByNamespace.get(workload.namespace)
+      if (!inNamespace) this.replicaSetsByNamespace.set(workload.namespace, (inNamespace = new Set()))
+      inNamespace.add(workload)
+      this.deploymentsOf(workload, affected)
     }
     affected.add(key)
     this.siblingsOf(workload, affected, false)
@@ -205,6 +281,10 @@ export class IncrementalPlanner {
     const touchedPods = new Set<string>()
     const warn = new Set<string>()
     for (const key of keys) {
+      if (this.deployments.has(key) || this.removedDeployments.has(key)) {
+        this.planDeployment(key, world, previous, failed)
+        continue
+      }
       const entry = this.entries.get(key)
       if (!entry) {
         const gone = this.removed.get(key)
@@ -259,9 +339,30 @@ export class IncrementalPlanner {
     const replanned: Replanned[] = []
     for (const [key, prev] of previous) {
       if (failed.has(key)) continue
-      replanned.push({key, previous: prev, next: this.entries.get(key)?.plan})
+      replanned.push({key, previous: prev, next: this.planOf(key)})
     }
     return {replanned, failed}
+  }
+
+  /** One Deployment's next sync, through the same planDeployments planSnapshot uses. */
+  private planDeployment(key: string, world: World, previous: Map<string, ControllerPlan | undefined>, failed: Map<string, unknown>): void {
+    const entry = this.deployments.get(key)
+    if (!entry) {
+      previous.set(key, this.removedDeployments.get(key)?.plan)
+      this.removedDeployments.delete(key)
+      return
+    }
+    if (!previous.has(key)) previous.set(key, entry.plan)
+    if (!entry.planned) {
+      entry.plan = undefined
+      return
+    }
+    try {
+      const replicaSets = [...(this.replicaSetsByNamespace.get(entry.deployment.namespace) ?? [])]
+      entry.plan = planDeployments([entry.deployment], replicaSets, world, planController)[0]
+    } catch (error) {
+      failed.set(key, error)
+    }
   }
 
   /**
@@ -301,6 +402,10 @@ export class IncrementalPlanner {
     if (this.keyByUid.get(w.uid) === key) this.keyByUid.delete(w.uid)
     this.unindexSelector(key, w.namespace, entry.selector)
     if (w.kind === 'ReplicaSet') {
+      const inNamespace = this.replicaSetsByNamespace.get(w.namespace)
+      inNamespace?.delete(w)
+      if (inNamespace?.size === 0) this.replicaSetsByNamespace.delete(w.namespace)
+      this.deploymentsOf(w, affected)
       const owner = controllerOf(w)
       if (owner) {
         const group = this.siblings.get(owner.uid)

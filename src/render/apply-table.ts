@@ -70,7 +70,8 @@ function controllerBlock(mode: ApplyMode, co: ControllerOutcome, results: readon
     const local = creates.filter((r) => r.batch === undefined && r.outcome === 'failed')
     for (const r of local) lines.push(`  + create pod  ${outcome(r)}`)
   }
-  const podWidth = Math.max(0, ...results.filter((r) => r.action !== 'create' && r.action !== 'updateStatus').map((r) => (r.pod ?? '').length))
+  const podWidth = Math.max(0, ...results.filter((r) => r.pod !== undefined && r.action !== 'create').map((r) => (r.pod ?? '').length))
+  const rsWidth = Math.max(0, ...results.map((r) => (r.replicaSet ?? '').length))
   for (const r of results) {
     switch (r.action) {
       case 'delete':
@@ -84,11 +85,24 @@ function controllerBlock(mode: ApplyMode, co: ControllerOutcome, results: readon
         const to = r.done?.status ?? (r.predicted?.type === 'updateStatus' ? r.predicted.to : undefined)
         const from = r.predicted?.type === 'updateStatus' ? r.predicted.from : undefined
         const what = to ? statusWords(from, to) : ''
-        lines.push(`  ~ status${what ? ` (${what})` : ''}${r.predicted ? '' : c.dim(' [after a failure: ReplicaFailure]')}  ${outcome(r)}`)
+        const revision = r.predicted?.type === 'updateStatus' && 'revision' in r.predicted && r.predicted.revision ? `revision ${r.predicted.revision.from ?? 'unset'}→${r.predicted.revision.to}` : ''
+        const all = [what, revision].filter(Boolean).join(', ')
+        lines.push(`  ~ status${all ? ` (${all})` : ''}${r.predicted ? '' : c.dim(' [after a failure: ReplicaFailure]')}  ${outcome(r)}`)
         break
       }
-      default:
+      default: {
+        const a = r.predicted
+        const rs = (r.replicaSet ?? '').padEnd(rsWidth)
+        if (a?.type === 'createReplicaSet') {
+          const exists = r.done?.alreadyExists ? ' (the name is taken, as planned)' : ''
+          lines.push(`  + create ReplicaSet ${a.name === null ? '<name unknown>' : rs}  replicas ${a.replicas}${exists}  ${outcome(r)}`)
+        } else if (a?.type === 'scaleReplicaSet') lines.push(`  ~ scale ReplicaSet ${rs}  ${a.from}→${a.to} (${a.rule})  ${outcome(r)}`)
+        else if (a?.type === 'updateReplicaSet') lines.push(`  ~ update ReplicaSet ${rs}  annotations, minReadySeconds ${a.minReadySeconds}  ${outcome(r)}`)
+        else if (a?.type === 'deleteReplicaSet') lines.push(`  - delete ReplicaSet ${rs}  revision ${a.revision || 'unset'} (${a.reason})  ${outcome(r)}`)
+        else if (a?.type === 'adoptReplicaSet' || a?.type === 'releaseReplicaSet') lines.push(`  ~ ${a.type === 'adoptReplicaSet' ? 'adopt' : 'release'} ReplicaSet ${rs}  ${outcome(r)}`)
+        else if (a?.type === 'rollback') lines.push(`  ~ rollback to revision ${a.toRevision}  ${outcome(r)}`)
         break
+      }
     }
   }
   if (co.batches && co.batches.length > 0) lines.push(c.dim(`  slow-start batches sent: ${co.batches.join(', ')}`))
@@ -103,18 +117,26 @@ function grouped(items: readonly string[]): Array<[string, number]> {
 }
 
 const STATUS_FIELDS = ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'terminatingReplicas', 'observedGeneration'] as const
+const DEPLOYMENT_STATUS_FIELDS = ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'terminatingReplicas', 'collisionCount', 'observedGeneration'] as const
 
 function statusWords(before: StatusView | DeploymentStatusView | undefined, after: StatusView | DeploymentStatusView): string {
   const parts: string[] = []
   const from = before as unknown as Record<string, unknown> | undefined
   const to = after as unknown as Record<string, unknown> & {conditions?: StatusView['conditions']}
-  for (const f of STATUS_FIELDS) {
+  for (const f of 'updatedReplicas' in after ? DEPLOYMENT_STATUS_FIELDS : STATUS_FIELDS) {
     if (from && from[f] === to[f]) continue
     if (!from && f !== 'replicas') continue
     parts.push(from ? `${f} ${from[f] ?? 'unset'}→${to[f] ?? 'unset'}` : `${f} ${to[f]}`)
   }
   const failure = to.conditions?.find((x) => x.type === 'ReplicaFailure')
   if (failure && !(before?.conditions as StatusView['conditions'] | undefined)?.some((x) => x.type === 'ReplicaFailure')) parts.push(`ReplicaFailure ${failure.reason ?? ''}`.trim())
+  if ('updatedReplicas' in after) {
+    // A Deployment's conditions that change (type=status and reason).
+    for (const x of after.conditions) {
+      const old = (before as DeploymentStatusView | undefined)?.conditions.find((y) => y.type === x.type)
+      if (x.type !== 'ReplicaFailure' && (!old || old.status !== x.status || old.reason !== x.reason)) parts.push(`${x.type}=${x.status}${x.reason ? ` (${x.reason})` : ''}`)
+    }
+  }
   return parts.join(', ')
 }
 

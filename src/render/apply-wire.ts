@@ -2,8 +2,9 @@
 // out in a fixed order; a result's `predicted` is the plan's action exactly as `kctl plan -o json`
 // prints it, so the two documents can be joined.
 import type {ActionError, ActionResult, ApplyReport, ControllerOutcome} from '../model/apply.js'
+import type {DeploymentStatusView} from '../model/objects.js'
 import type {ControllerPlan, PlanSummary, ReconcilePlan, StatusView} from '../model/plan.js'
-import {actionToWire} from './wire.js'
+import {actionToWire, status as controllerStatus} from './wire.js'
 
 type Json = null | boolean | number | string | Json[] | {[key: string]: Json}
 type JsonObject = {[key: string]: Json}
@@ -25,13 +26,20 @@ const planSummary = (s: PlanSummary): Json =>
     ['release', s.release],
     ['updateStatus', s.updateStatus],
     ['pending', s.pending],
+    ['createReplicaSet', s.createReplicaSet],
+    ['scaleReplicaSet', s.scaleReplicaSet],
+    ['deleteReplicaSet', s.deleteReplicaSet],
+    ['adoptReplicaSet', s.adoptReplicaSet],
+    ['releaseReplicaSet', s.releaseReplicaSet],
+    ['updateReplicaSet', s.updateReplicaSet],
+    ['rollback', s.rollback],
   ])
 
 const error = (e: ActionError | undefined): Json | undefined =>
   e ? obj([['code', e.code], ['reason', e.reason], ['message', e.message], ['causes', e.causes ? [...e.causes] : undefined]]) : undefined
 
-const statusView = (s: StatusView): Json =>
-  obj([
+const statusView = (s: StatusView | DeploymentStatusView): Json =>
+  'updatedReplicas' in s ? controllerStatus(s) : obj([
     ['replicas', s.replicas],
     ['fullyLabeledReplicas', s.fullyLabeledReplicas],
     ['readyReplicas', s.readyReplicas],
@@ -49,6 +57,7 @@ function result(r: ActionResult, plans: Map<string, {cp: ControllerPlan; now: st
         ['uid', r.done.uid],
         ['alreadyGone', r.done.alreadyGone],
         ['namespaceTerminating', r.done.namespaceTerminating],
+        ['alreadyExists', r.done.alreadyExists],
         ['status', r.done.status ? statusView(r.done.status) : undefined],
         ['resourceVersion', r.done.resourceVersion],
       ])
@@ -58,6 +67,7 @@ function result(r: ActionResult, plans: Map<string, {cp: ControllerPlan; now: st
     ['controller', obj([['kind', r.controller.kind], ['namespace', r.controller.namespace], ['name', r.controller.name], ['uid', r.controller.uid]])],
     ['action', r.action],
     ['pod', r.pod],
+    ['replicaSet', r.replicaSet],
     ['outcome', r.outcome],
     ['batch', r.batch],
     ['error', error(r.error)],

@@ -51,7 +51,7 @@ const condition = (c: WorkloadCondition): Json => ordered(c, ['type', 'status', 
 const deploymentCondition = (c: DeploymentCondition): Json => ordered(c, ['type', 'status', 'reason', 'message', 'lastUpdateTime', 'lastTransitionTime'])
 
 /** A ReplicaSet's status, or a Deployment's (told apart by updatedReplicas, which only a Deployment has). */
-const status = (s: StatusView | DeploymentStatusView): Json =>
+export const status = (s: StatusView | DeploymentStatusView): Json =>
   'updatedReplicas' in s
     ? ordered(
         s,

@@ -11,11 +11,12 @@ import {readFile} from 'node:fs/promises'
 
 import {executePlan} from '../apply/executor.js'
 import {checkOutDir, writeWorld} from '../apply/fixture-writer.js'
-import {guardViolations} from '../apply/guards.js'
+import {guardViolations, RemovalLedger} from '../apply/guards.js'
 import {MemoryWorld, type RawObject, type WorldFile} from '../apply/memory-world.js'
-import {type PodControl, statusObject} from '../apply/pod-control.js'
+import {deploymentWithStatus, type PodControl, statusObject} from '../apply/pod-control.js'
 import {parseSavedPlan} from '../apply/saved-plan.js'
 import {staleness} from '../apply/staleness.js'
+import {initialResult} from '../apply/sync.js'
 import {UserError} from '../errors.js'
 import type {
   ActionResult,
@@ -30,7 +31,7 @@ import type {
 } from '../model/apply.js'
 import {APPLY_REPORT_KIND} from '../model/apply.js'
 import type {PlanSource, Snapshot} from '../model/objects.js'
-import type {ActionType, FeatureGates, ReconcilePlan, UpdateStatusAction} from '../model/plan.js'
+import type {ActionType, FeatureGates, ReconcilePlan, UpdateDeploymentStatusAction, UpdateStatusAction} from '../model/plan.js'
 import {PLAN_API_VERSION} from '../model/plan.js'
 import {planSnapshot, summarize} from '../reconcile/planner.js'
 import {gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
@@ -119,9 +120,8 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
   }
 
   const world = fixtures ? await fixtureWorld(req, clockNow) : await clusterWorld(req)
-  // reconcile carries out the ReplicaSet controller's writes; a Deployment's (ReplicaSet creates,
-  // scales and deletes) are planned by `kctl plan` and not carried out here yet.
-  const plan = (snapshot: Snapshot, gates: FeatureGates = featureGates) => planSnapshot(snapshot, plannerOptions(clockNow(), gates), ['replicaset'])
+  // Every controller kctl plans: the deployment controller's syncs, then the ReplicaSet controller's.
+  const plan = (snapshot: Snapshot, gates: FeatureGates = featureGates) => planSnapshot(snapshot, plannerOptions(clockNow(), gates))
   const scope = saved ? namespacesOf(saved) : undefined
   const restrict = (p: ReconcilePlan) => (saved ? onlyControllersOf(p, saved) : p)
 
@@ -160,7 +160,7 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
 
   const control = world.control(mode === 'dry-run')
   const deadline = req.untilConverged ? Date.now() + (req.timeoutMs ?? 5 * 60_000) : undefined
-  let deleted = 0
+  const removed = new RemovalLedger()
   for (let round = 1; ; round++) {
     report.rounds.push(roundOf(round, current))
     report.changesPending = !current.controllers.every((c) => c.inSync)
@@ -169,7 +169,7 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
       if (req.untilConverged) report.converged = !report.changesPending
       break
     }
-    const violations = guardViolations(current, {maxDelete: req.maxDelete, allowScaleToZero: req.allowScaleToZero, deletedBefore: deleted})
+    const violations = guardViolations(current, {maxDelete: req.maxDelete, allowScaleToZero: req.allowScaleToZero, ledger: removed})
     if (violations.length > 0) {
       return refuse({reason: 'guard', message: `refusing to ${mode === 'apply' ? 'apply' : 'rehearse'} the plan: ${violations[0]}${violations.length > 1 ? ` (and ${violations.length - 1} more)` : ''}`, details: violations}, current, round)
     }
@@ -202,7 +202,7 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
     report.results.push(...exec.results)
     report.controllers.push(...exec.controllers.filter((c) => c.actions > 0))
     req.ui?.roundDone?.(round, exec.results, exec.controllers.filter((c) => c.actions > 0))
-    deleted += exec.results.filter((r) => r.action === 'delete' && r.outcome === 'ok').length
+    removed.record(exec.results)
     if (exec.interrupted) {
       report.outcome = 'interrupted'
       break
@@ -300,15 +300,27 @@ async function fixtureWorld(req: ReconcileRequest, now: () => string): Promise<W
   }
 }
 
-/** The status writes the controller's next sync makes once it has seen this sync's pods (fixtures only). */
+/**
+ * The status writes the controllers' next syncs make once they have seen this sync's writes
+ * (fixtures only): the ReplicaSet controller's first, then the deployment controller's, which
+ * counts the ReplicaSets' statuses.
+ */
 async function settleStatuses(memory: MemoryWorld, plan: (s: Snapshot) => ReconcilePlan): Promise<void> {
-  const next = plan(memory.snapshot())
   const control = memory.control(false)
-  for (const cp of next.controllers) {
-    const write = cp.actions.find((a): a is UpdateStatusAction => a.type === 'updateStatus')
-    if (!write) continue
-    const controller = await control.getController(cp)
-    await control.updateStatus(cp, {...controller.raw, status: statusObject(write.to)})
+  for (const deployments of [false, true]) {
+    const next = plan(memory.snapshot())
+    for (const cp of next.controllers) {
+      if ((cp.kind === 'Deployment') !== deployments) continue
+      const write = cp.actions.find((a) => a.type === 'updateStatus')
+      if (!write || write.type !== 'updateStatus' || ('conflict' in write && write.conflict)) continue
+      const controller = await control.getController(cp)
+      if (cp.kind !== 'Deployment') {
+        await control.updateStatus(cp, {...controller.raw, status: statusObject((write as UpdateStatusAction).to)})
+        continue
+      }
+      const {to, revision} = write as UpdateDeploymentStatusAction
+      await control.updateStatus(cp, deploymentWithStatus(controller.raw, to, revision))
+    }
   }
 }
 
@@ -316,6 +328,7 @@ function mergeSnapshots(parts: Snapshot[], source: PlanSource): Snapshot {
   const ignored: Record<string, number> = {}
   for (const p of parts) for (const [k, n] of Object.entries(p.ignored)) ignored[k] = (ignored[k] ?? 0) + n
   return {
+    deployments: parts.flatMap((p) => p.deployments ?? []),
     workloads: parts.flatMap((p) => p.workloads),
     pods: parts.flatMap((p) => p.pods),
     replicaSets: parts.flatMap((p) => p.replicaSets),
@@ -328,9 +341,16 @@ function namespacesOf(plan: ReconcilePlan): string[] {
   return [...new Set(plan.controllers.map((c) => c.namespace))].sort()
 }
 
-/** A fresh plan cut down to the controllers a saved plan named (its scope: -n, -l when it was made). */
+/**
+ * A fresh plan cut down to the controllers a saved plan named (its scope: -n, -l when it was made),
+ * and the ReplicaSets its Deployments own now (created by an earlier round).
+ */
 function onlyControllersOf(fresh: ReconcilePlan, saved: ReconcilePlan): ReconcilePlan {
   const names = new Set(saved.controllers.map((c) => `${c.kind}/${c.namespace}/${c.name}`))
+  for (const d of fresh.controllers) {
+    if (d.kind !== 'Deployment' || !names.has(`Deployment/${d.namespace}/${d.name}`)) continue
+    for (const rs of d.replicaSets ?? []) names.add(`ReplicaSet/${d.namespace}/${rs.name}`)
+  }
   const controllers = fresh.controllers.filter((c) => names.has(`${c.kind}/${c.namespace}/${c.name}`))
   return {...fresh, controllers, summary: summarize(controllers)}
 }
@@ -342,22 +362,24 @@ function roundOf(round: number, plan: ReconcilePlan): RoundReport {
 /** One skipped result per planned action: nothing of the plan was sent. */
 function skippedResults(plan: ReconcilePlan, round: number, reason: string): ActionResult[] {
   return plan.controllers.flatMap((cp) =>
-    cp.actions.map((a) => {
-      const r: ActionResult = {
-        round,
-        controller: {kind: cp.kind, apiVersion: cp.apiVersion, namespace: cp.namespace, name: cp.name, uid: cp.uid},
-        action: a.type,
-        predicted: a,
-        outcome: 'skipped',
-        skipReason: reason,
-      }
-      if (a.type === 'delete' || a.type === 'adopt' || a.type === 'release') r.pod = a.pod
-      return r
-    }),
+    cp.actions.map((a) => ({...initialResult(round, {kind: cp.kind, apiVersion: cp.apiVersion, namespace: cp.namespace, name: cp.name, uid: cp.uid}, a), skipReason: reason})),
   )
 }
 
-const ACTION_TYPES: ActionType[] = ['create', 'delete', 'adopt', 'release', 'updateStatus']
+const ACTION_TYPES: ActionType[] = [
+  'create',
+  'delete',
+  'adopt',
+  'release',
+  'updateStatus',
+  'adoptReplicaSet',
+  'releaseReplicaSet',
+  'createReplicaSet',
+  'updateReplicaSet',
+  'scaleReplicaSet',
+  'deleteReplicaSet',
+  'rollback',
+]
 
 function emptyReport(mode: ApplyMode, source: PlanSource, origin: 'computed' | 'saved', file?: string): ApplyReport {
   return {

@@ -1,5 +1,5 @@
 // `watch`: keep planning as the world changes, and report each controller whose plan changed.
-//   - live cluster: one shared informer per resource (pods, replicasets, replicationcontrollers)
+//   - live cluster: one shared informer per resource (pods, replicasets, replicationcontrollers, deployments)
 //     feeding the incremental planner through the work queue (watch/engine.ts);
 //   - fixtures (-f): read and plan again whenever a file changes (debounced), and report the
 //     difference from the previous plans.
@@ -7,7 +7,8 @@
 // `signal` aborts (SIGINT); an error nothing can recover from (403 on the watch, an unreachable
 // cluster at the start) is thrown as a UserError.
 import {UserError} from '../errors.js'
-import type {PodView, Workload} from '../model/objects.js'
+import type {ClusterClient} from '../sources/cluster-client.js'
+import type {DeploymentView, PodView, Workload} from '../model/objects.js'
 import type {ControllerPlan, FeatureGates} from '../model/plan.js'
 import type {WatchCause, WatchEnd, WatchOutcome, WatchStatus, WatchUpdate} from '../model/watch.js'
 import {controllerKey} from '../reconcile/incremental.js'
@@ -91,7 +92,7 @@ async function watchCluster(
     if (status) emit(status)
     if (s.type === 'listed' && !engine.hasSynced && factory.synced) {
       const counts = factory.all().map((i) => `${i.size} ${i.resource}`).join(', ')
-      engine.markSynced({message: `listed ${counts}${namespace === undefined ? ' in all namespaces' : ` in namespace ${namespace}`}`})
+      engine.markSynced({message: `listed ${counts}${namespace === undefined ? ' in all namespaces' : ` in namespace ${namespace}`}${leftOut ? `; ${leftOut}` : ''}`})
     }
   }
   const options = {clock, pageSize: req.chunkSize, watchdogMs: req.watchdogMs, onStatus}
@@ -112,6 +113,15 @@ async function watchCluster(
   pods.addEventHandler(engine.podHandler)
   replicaSets.addEventHandler(engine.workloadHandler)
   controllers.addEventHandler(engine.workloadHandler)
+  // An identity that may not list Deployments still watches its ReplicaSets (as kctl plan reads
+  // them); the synced status says so (stderr keeps to the one line of a watch that fails).
+  const leftOut = await forbiddenToList(client, 'deployments', namespace)
+  if (leftOut === undefined) {
+    const deployments = factory.informer('deployments', () =>
+      new SharedInformer<DeploymentView>('deployments', clusterListerWatcher(client, 'deployments', namespace), (raws) => normalizeObjects('Deployment', raws, interner), options),
+    )
+    deployments.addEventHandler(engine.deploymentHandler)
+  }
 
   const running = factory.run(internal.signal)
   return supervise(req, clock, emit, signal, {
@@ -130,6 +140,18 @@ async function watchCluster(
       await running.catch(() => {})
     },
   })
+}
+
+/** Why `resource` is left out when listing it is forbidden (403); undefined when it may be listed. */
+async function forbiddenToList(client: ClusterClient, resource: 'deployments', namespace: string | undefined): Promise<string | undefined> {
+  const path = namespace === undefined ? `/apis/apps/v1/${resource}` : `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/${resource}`
+  try {
+    await client.list(path, {what: `list ${resource} ${namespace === undefined ? 'in all namespaces' : `in namespace "${namespace}"`}`, limit: 1})
+    return undefined
+  } catch (error) {
+    if (!(error instanceof UserError) || (error as UserError & {status?: {code?: number}}).status?.code !== 403) throw error
+    return `${resource} are left out: ${error.message}`
+  }
 }
 
 function watchStatus(s: InformerStatus, clock: Clock): WatchStatus | undefined {
@@ -189,7 +211,7 @@ async function watchFixtures(req: WatchRequest, featureGates: FeatureGates, cloc
     onError: (error) => emit({kind: 'WatchStatus', time: time(clock), status: 'error', resource: 'files', message: error.message}),
   })
 
-  emit({kind: 'WatchStatus', time: time(clock), status: 'synced', resource: 'files', controllers: snapshot.workloads.length, message: `read ${req.filename!.join(', ')}`})
+  emit({kind: 'WatchStatus', time: time(clock), status: 'synced', resource: 'files', controllers: snapshot.workloads.length + (snapshot.deployments?.length ?? 0), message: `read ${req.filename!.join(', ')}`})
   replan((c) => ({type: 'INITIAL', kind: c.kind, namespace: c.namespace, name: c.name, resourceVersion: c.resourceVersion}))
 
   const pendingPlans = () => [...plans.values()].filter((p) => !p.inSync)

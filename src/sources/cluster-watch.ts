@@ -14,6 +14,7 @@ export const WATCHED_RESOURCES = {
   pods: {kind: 'Pod', apiVersion: 'v1', group: '/api/v1', plural: 'pods'},
   replicasets: {kind: 'ReplicaSet', apiVersion: 'apps/v1', group: '/apis/apps/v1', plural: 'replicasets'},
   replicationcontrollers: {kind: 'ReplicationController', apiVersion: 'v1', group: '/api/v1', plural: 'replicationcontrollers'},
+  deployments: {kind: 'Deployment', apiVersion: 'apps/v1', group: '/apis/apps/v1', plural: 'deployments'},
 } as const
 
 export type WatchedResource = keyof typeof WATCHED_RESOURCES

@@ -3,7 +3,7 @@
 // ReplicaSet controller's (controller-semantics §1.6): a pod update whose resourceVersion did not
 // change (a resync) is dropped; every controller update is handled, a resync's included.
 // Planning waits until every informer has synced (§12.3), then plans every controller once.
-import type {PodView, Workload} from '../model/objects.js'
+import type {DeploymentView, PodView, Workload} from '../model/objects.js'
 import type {ControllerPlan, FeatureGates} from '../model/plan.js'
 import type {PlanChange, WatchCause, WatchUpdate} from '../model/watch.js'
 import {IncrementalPlanner} from '../reconcile/incremental.js'
@@ -96,12 +96,22 @@ export class WatchEngine {
     onDelete: (w, how) => this.enqueue(this.planner.deleteWorkload(w), cause('DELETED', w.kind, w, how === 'relist')),
   }
 
+  readonly deploymentHandler: EventHandler<DeploymentView> = {
+    onAdd: (d, initial) => this.enqueue(this.planner.setDeployment(d), cause(initial ? 'INITIAL' : 'ADDED', 'Deployment', d, false)),
+    onUpdate: (old, d, how) => {
+      if (how === 'resync') return this.enqueue(this.planner.setDeployment(d), {type: 'RESYNC', kind: 'Deployment', namespace: d.namespace, name: d.name, resourceVersion: d.resourceVersion})
+      if (how === 'relist' && old.resourceVersion === d.resourceVersion) return this.enqueue(this.planner.setDeployment(d), undefined)
+      this.enqueue(this.planner.setDeployment(d), cause('MODIFIED', 'Deployment', d, how === 'relist'))
+    },
+    onDelete: (d, how) => this.enqueue(this.planner.deleteDeployment(d), cause('DELETED', 'Deployment', d, how === 'relist')),
+  }
+
   /** Every informer has synced: plan every controller, report `synced`, then the first plans. */
   markSynced(status: Omit<Extract<WatchUpdate, {kind: 'WatchStatus'}>, 'kind' | 'time' | 'status'> = {}): void {
     if (this.synced) return
     this.synced = true
     for (const key of this.planner.plannedKeys()) {
-      const w = this.planner.workload(key)!
+      const w = this.planner.object(key)!
       this.causes.set(key, {type: 'INITIAL', kind: w.kind, namespace: w.namespace, name: w.name, resourceVersion: w.resourceVersion})
       this.queue.add(key)
     }

@@ -7,17 +7,20 @@
 // Dropped: managedFields and every field no rule reads — annotations other than
 // controller.kubernetes.io/pod-deletion-cost, owner references other than the controller's, pod
 // conditions other than Ready, container statuses other than name and restartCount, the pod
-// template's spec (watch never creates pods), the controllers' annotations.
-import type {ContainerStatusView, Labels, OwnerReference, PodTemplateView, PodView, Workload} from '../model/objects.js'
+// ReplicationController template's spec (watch never creates pods), a ReplicationController's
+// annotations. A ReplicaSet keeps its annotations and its template as the server stores it, and a
+// Deployment is kept whole but for managedFields: the Deployment planner compares templates and
+// reads the revision annotations.
+import type {ContainerStatusView, DeploymentView, Labels, OwnerReference, PodTemplateView, PodView, Workload} from '../model/objects.js'
 import {POD_DELETION_COST} from '../reconcile/pods.js'
 import {readDocuments, SourceFile} from '../sources/documents.js'
 import {formatPath, Normalizer} from '../sources/normalize.js'
 import type {ObjectProblem} from './informer.js'
 import type {RawObject} from './reflector.js'
 
-export type WatchedKind = 'Pod' | 'ReplicaSet' | 'ReplicationController'
+export type WatchedKind = 'Pod' | 'ReplicaSet' | 'ReplicationController' | 'Deployment'
 
-export const API_VERSIONS: Record<WatchedKind, string> = {Pod: 'v1', ReplicaSet: 'apps/v1', ReplicationController: 'v1'}
+export const API_VERSIONS: Record<WatchedKind, string> = {Pod: 'v1', ReplicaSet: 'apps/v1', ReplicationController: 'v1', Deployment: 'apps/v1'}
 
 const EMPTY: Labels = Object.freeze({})
 const NONE: readonly never[] = Object.freeze([])
@@ -96,17 +99,23 @@ export interface NormalizeResult<T> {
  */
 export function normalizeObjects(kind: 'Pod', raws: readonly RawObject[], interner: Interner): NormalizeResult<PodView>
 export function normalizeObjects(kind: 'ReplicaSet' | 'ReplicationController', raws: readonly RawObject[], interner: Interner): NormalizeResult<Workload>
-export function normalizeObjects(kind: WatchedKind, raws: readonly RawObject[], interner: Interner): NormalizeResult<PodView | Workload> {
-  const stripped = raws.map((raw) => (kind === 'Pod' ? stripPod(raw) : stripWorkload(kind, raw)))
+export function normalizeObjects(kind: 'Deployment', raws: readonly RawObject[], interner: Interner): NormalizeResult<DeploymentView>
+export function normalizeObjects(kind: WatchedKind, raws: readonly RawObject[], interner: Interner): NormalizeResult<PodView | Workload | DeploymentView> {
+  const stripped = raws.map((raw) => (kind === 'Pod' ? stripPod(raw) : kind === 'Deployment' ? stripDeployment(raw) : stripWorkload(kind, raw)))
   const text = JSON.stringify({apiVersion: 'v1', kind: 'List', items: stripped})
   const file = new SourceFile(`the API server's ${kind}`, undefined, 'json', Buffer.from(text))
   // Every object keeps its own namespace (-n is applied by what is listed), and -l is applied by
   // the planner, which needs the ReplicaSets it filters out as siblings.
-  const normalizer = new Normalizer({paths: [], allNamespaces: true})
+  // Templates read from the API server are defaulted already (what pod-template-hash is computed from).
+  const normalizer = new Normalizer({paths: [], allNamespaces: true, serverDefaulted: true})
   for (const obj of readDocuments([file])) normalizer.add(obj)
   const {snapshot, problems} = normalizer.finish()
-  const objects: Array<PodView | Workload> =
-    kind === 'Pod' ? snapshot.pods.map((p) => compactPod(p, interner)) : [...snapshot.workloads].map((w) => compactWorkload(w, interner))
+  const objects: Array<PodView | Workload | DeploymentView> =
+    kind === 'Pod'
+      ? snapshot.pods.map((p) => compactPod(p, interner))
+      : kind === 'Deployment'
+        ? (snapshot.deployments ?? []).map((d) => deepFreeze({...d}))
+        : [...snapshot.workloads].map((w) => compactWorkload(w, interner))
   return {
     objects,
     problems: problems.map((p) => ({
@@ -152,6 +161,7 @@ function statuses(list: readonly ContainerStatusView[], interner: Interner): rea
 }
 
 function compactWorkload(w: Workload, interner: Interner): Workload {
+  const replicaSet = w.kind === 'ReplicaSet'
   const template: PodTemplateView = {
     labels: interner.labels(w.template.labels),
     annotations: interner.labels(w.template.annotations),
@@ -167,7 +177,7 @@ function compactWorkload(w: Workload, interner: Interner): Workload {
     resourceVersion: w.resourceVersion,
     generation: w.generation,
     labels: interner.labels(w.labels),
-    annotations: EMPTY,
+    annotations: replicaSet ? interner.labels(w.annotations) : EMPTY,
     ownerReferences: w.ownerReferences.map((r) => ({...r})),
     creationTimestamp: w.creationTimestamp,
     deletionTimestamp: w.deletionTimestamp,
@@ -177,6 +187,7 @@ function compactWorkload(w: Workload, interner: Interner): Workload {
     template,
     status: {...w.status, conditions: w.status.conditions.map((c) => ({...c}))},
   }
+  if (replicaSet && w.rawTemplate !== undefined) out.rawTemplate = w.rawTemplate
   if (w.selectorDefaulted !== undefined) out.selectorDefaulted = w.selectorDefaulted
   if (w.deletionTimestamp === undefined) delete out.deletionTimestamp
   if (w.creationTimestamp === undefined) delete out.creationTimestamp
@@ -204,13 +215,21 @@ function pick(from: unknown, keys: readonly string[]): RawObject | undefined {
 
 const META = ['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'labels', 'creationTimestamp', 'deletionTimestamp']
 
-function stripMeta(meta: unknown, keepAnnotation?: string): unknown {
+/** Metadata the rules read: with one annotation (`keepAnnotation`), every one (true), or none. */
+function stripMeta(meta: unknown, keepAnnotation?: string | true): unknown {
   if (!isMap(meta)) return meta
   const out = pick(meta, META)!
   if (Array.isArray(meta.ownerReferences)) out.ownerReferences = meta.ownerReferences
-  if (keepAnnotation && isMap(meta.annotations) && meta.annotations[keepAnnotation] !== undefined) {
+  if (keepAnnotation === true && meta.annotations !== undefined) out.annotations = meta.annotations
+  else if (typeof keepAnnotation === 'string' && isMap(meta.annotations) && meta.annotations[keepAnnotation] !== undefined) {
     out.annotations = {[keepAnnotation]: meta.annotations[keepAnnotation]}
   }
+  return out
+}
+
+function stripDeployment(raw: RawObject): RawObject {
+  const out: RawObject = {...raw, apiVersion: raw.apiVersion ?? API_VERSIONS.Deployment, kind: raw.kind ?? 'Deployment', metadata: stripMeta(raw.metadata, true)}
+  if (isMap(raw.metadata) && raw.metadata.finalizers !== undefined) (out.metadata as RawObject).finalizers = raw.metadata.finalizers
   return out
 }
 
@@ -240,12 +259,12 @@ function stripPod(raw: RawObject): RawObject {
 }
 
 function stripWorkload(kind: WatchedKind, raw: RawObject): RawObject {
-  const out: RawObject = {apiVersion: raw.apiVersion ?? API_VERSIONS[kind], kind: raw.kind ?? kind, metadata: stripMeta(raw.metadata)}
+  const out: RawObject = {apiVersion: raw.apiVersion ?? API_VERSIONS[kind], kind: raw.kind ?? kind, metadata: stripMeta(raw.metadata, kind === 'ReplicaSet' || undefined)}
   const spec = raw.spec
   if (isMap(spec)) {
     const s = pick(spec, ['replicas', 'minReadySeconds', 'selector'])!
     const t = spec.template
-    if (isMap(t)) s.template = {metadata: pick(t.metadata, ['labels', 'annotations', 'finalizers'])}
+    if (isMap(t) && kind !== 'ReplicaSet') s.template = {metadata: pick(t.metadata, ['labels', 'annotations', 'finalizers'])}
     else if (t !== undefined) s.template = t
     out.spec = s
   } else if (spec !== undefined) out.spec = spec

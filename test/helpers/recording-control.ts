@@ -10,6 +10,8 @@ import {
   type PodControl,
   PodControlError,
   type PodManifest,
+  type ReplicaSetManifest,
+  type ReplicaSetPatch,
 } from '../../src/apply/pod-control.js'
 
 export type RecordedCall =
@@ -18,6 +20,9 @@ export type RecordedCall =
   | {type: 'deletePod'; namespace: string; name: string; preconditions: DeletePreconditions}
   | {type: 'patchPod'; namespace: string; name: string; patch: OwnerPatch}
   | {type: 'updateStatus'; key: ControllerKey; object: Record<string, unknown>}
+  | {type: 'createReplicaSet'; rs: ReplicaSetManifest}
+  | {type: 'patchReplicaSet'; namespace: string; name: string; patch: OwnerPatch | ReplicaSetPatch}
+  | {type: 'deleteReplicaSet'; namespace: string; name: string; preconditions: DeletePreconditions}
 
 /** What a scripted call answers: nothing (success), an error, or a value for getController/createPod. */
 export type Answer = void | undefined | ActionError | Partial<ControllerObject> | CreatedPod
@@ -82,6 +87,21 @@ export class RecordingPodControl implements PodControl {
   async updateStatus(key: ControllerKey, object: Record<string, unknown>): Promise<{resourceVersion?: string}> {
     await this.run({type: 'updateStatus', key, object})
     return {resourceVersion: 'after-status'}
+  }
+
+  async createReplicaSet(rs: ReplicaSetManifest): Promise<{name: string; uid?: string; resourceVersion?: string}> {
+    await this.run({type: 'createReplicaSet', rs})
+    return {name: rs.metadata.name, uid: `uid-${rs.metadata.name}`, resourceVersion: 'created'}
+  }
+
+  /** Answers with a new resourceVersion per call: `patched-<name>-<n>`. */
+  async patchReplicaSet(namespace: string, name: string, patch: OwnerPatch | ReplicaSetPatch): Promise<{resourceVersion?: string}> {
+    await this.run({type: 'patchReplicaSet', namespace, name, patch})
+    return {resourceVersion: `patched-${name}-${this.callsOf('patchReplicaSet').length}`}
+  }
+
+  async deleteReplicaSet(namespace: string, name: string, preconditions: DeletePreconditions): Promise<void> {
+    await this.run({type: 'deleteReplicaSet', namespace, name, preconditions})
   }
 
   private async run(call: RecordedCall): Promise<Answer> {

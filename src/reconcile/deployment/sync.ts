@@ -150,6 +150,8 @@ class Sync {
   private newRSInfo?: DeploymentSync['newReplicaSet']
   private readonly sizes = new Map<string, number>()
   private readonly deleted = new Set<string>()
+  /** ReplicaSet objects whose resourceVersion a write of this sync (an adoption) replaced. */
+  private readonly staleStates = new WeakSet<RsState>()
   path: DeploymentSync['path'] = 'rolling'
 
   constructor(
@@ -261,14 +263,18 @@ class Sync {
       }
       if (deleting || !matches || rs.deletionTimestamp !== undefined || rs.namespace !== d.namespace) continue
       this.actions.push({type: 'adoptReplicaSet', replicaSet: rs.name, uid: rs.uid, resourceVersion: rs.resourceVersion})
-      this.claim(rs)
+      // ClaimReplicaSets hands on the object it read, not the one the adoption patch returned:
+      // an Update of it later in this sync names a resourceVersion the patch replaced.
+      this.claim(rs).stale = true
+      this.staleStates.add(this.cache.get(rs.uid)!.state)
     }
   }
 
-  private claim(rs: Workload): void {
+  private claim(rs: Workload): Cached {
     const c: Cached = {rs, state: stateOf(rs), stale: false}
     this.cache.set(rs.uid, c)
     this.rsList.push(c)
+    return c
   }
 
   private rollbackTo(): bigint | undefined {
@@ -310,6 +316,7 @@ class Sync {
         this.noteNew(copy.name, false)
         return copy
       }
+      if (this.staleStates.has(existing.state)) this.staleStates.add(copy)
       const revisionChanged = this.setRevision(copy.annotations[ANNOTATION.revision])
       let needsUpdate = revisionChanged
       if (hasProgressDeadline(d) && !this.condition('Progressing')) {
@@ -465,7 +472,7 @@ class Sync {
     }
     if (cached.stale) {
       this.actions.push({...action, conflict: true})
-      throw new SyncEnded(`the second update of ReplicaSet ${cached.state.name} in this sync is sent with its old resourceVersion and conflicts`)
+      throw new SyncEnded(`an update of ReplicaSet ${cached.state.name} in this sync is sent with a resourceVersion an earlier write of this sync (an update, or its adoption) replaced, and conflicts`)
     }
     cached.stale = true
     this.actions.push(action)
@@ -495,11 +502,15 @@ class Sync {
     const sizeChanges = rs.replicas !== to
     const annotationsChange = rs.annotations[ANNOTATION.desiredReplicas] !== desired || rs.annotations[ANNOTATION.maxReplicas] !== max
     if (!sizeChanges && !annotationsChange) return {scaled: false, rs}
-    // No scale can conflict: each goes through an object this sync has not written yet
-    // (getNewReplicaSet hands on the copy it updated; a second getNewReplicaSet conflicts first).
+    // A scale goes through an object this sync has not written yet (getNewReplicaSet hands on the
+    // copy it updated; a second getNewReplicaSet conflicts first) — except one it adopted.
     const sized = {[ANNOTATION.desiredReplicas]: desired, [ANNOTATION.maxReplicas]: max}
     const annotations = {...rs.annotations, ...sized}
     const action: DeploymentAction = {type: 'scaleReplicaSet', replicaSet: rs.name, uid: rs.uid, resourceVersion: rs.resourceVersion, from: rs.replicas, to, rule, annotations: sized}
+    if (this.staleStates.has(rs)) {
+      this.actions.push({...action, conflict: true})
+      throw new SyncEnded(`ReplicaSet ${rs.name} was adopted in this sync, and its update is sent with the resourceVersion from before the adoption: it conflicts`)
+    }
     if (sizeChanges) {
       action.event = `Scaled ${rs.replicas < to ? 'up' : 'down'} replica set ${rs.name} from ${rs.replicas} to ${to}`
       this.events.push(`Normal ScalingReplicaSet ${action.event}`)

@@ -2,7 +2,7 @@
 // back; and the offline name generator.
 import {describe, expect, it} from 'vitest'
 
-import {guardViolations} from '../../../src/apply/guards.js'
+import {guardViolations, RemovalLedger} from '../../../src/apply/guards.js'
 import {generateName, NAME_ALPHABET, SeededRandom} from '../../../src/apply/names.js'
 import {parseSavedPlan} from '../../../src/apply/saved-plan.js'
 import {staleness} from '../../../src/apply/staleness.js'
@@ -48,7 +48,7 @@ describe('guards', () => {
     const plan = planOf(controller({desired: 1, active: 4, actions: [del('a'), del('b'), del('c')]}))
     expect(guardViolations(plan, {maxDelete: 3, allowScaleToZero: true})).toEqual([])
     expect(guardViolations(plan, {maxDelete: 2, allowScaleToZero: true})).toEqual(['the plan deletes 3 pods, more than --max-delete 2'])
-    expect(guardViolations(plan, {maxDelete: 4, allowScaleToZero: true, deletedBefore: 2})).toEqual([
+    expect(guardViolations(plan, {maxDelete: 4, allowScaleToZero: true, ledger: Object.assign(new RemovalLedger(), {counted: 2})})).toEqual([
       'this round deletes 3 pods after 2 already deleted, more than --max-delete 4',
     ])
   })

@@ -251,9 +251,15 @@ describe('D3–D11 one sync of the Deployment controller', () => {
     expect((cp.status as {collisionCount?: number}).collisionCount).toBe(1)
   })
 
-  it('D4.1 an orphan with the template is adopted and becomes the new ReplicaSet (T28)', async () => {
+  it('D4.1 an orphan with the template is adopted and becomes the new ReplicaSet; its update names the version from before the adoption and conflicts (T28)', async () => {
     const cp = await plan(deployment('A', 2), replicaSet('A', 2, {owned: false, name: 'web-handmade', labels: {app: 'web'}}))
-    expect(writes(cp)).toEqual(['adoptReplicaSet web-handmade', 'updateReplicaSet web-handmade', 'updateReplicaSet web-handmade (conflict)'])
+    expect(writes(cp)).toEqual(['adoptReplicaSet web-handmade', 'updateReplicaSet web-handmade (conflict)'])
+  })
+
+  it('D4.1 an adopted ReplicaSet scaled in the same sync: the scale conflicts (ClaimReplicaSets hands on the object read before the adoption)', async () => {
+    const cp = await plan(deployment('A', 3), replicaSet('A', 2, {owned: false, revision: 1, sized: [2, 3], name: 'web-handmade', labels: {app: 'web'}}))
+    expect(writes(cp)).toEqual(['adoptReplicaSet web-handmade', 'status', 'scale web-handmade 2→3 active-or-latest (conflict)'])
+    expect(cp.events ?? []).toEqual([])
   })
 
   it('D4.4 the new ReplicaSet\'s annotations follow the Deployment\'s; the repeated update conflicts (T35)', async () => {
