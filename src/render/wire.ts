@@ -123,6 +123,7 @@ export function controllerToWire(c: ControllerPlan, now: string): Json {
       newReplicaSet: (n: object) => ordered(n, ['name', 'podTemplateHash', 'created']),
       replicaSets: (rs: object[]) => rs.map((r) => ordered(r, ['name', 'uid', 'revision', 'from', 'replicas', 'available', 'isNew', 'created'])),
       then: (cs: ControllerPlan[]) => cs.map((x) => controllerToWire(x, now)),
+      ties: (ts: object[]) => ts.map((t) => ordered(t, ['id', 'delete', 'pods'])),
     },
   )
 }
