@@ -1,5 +1,5 @@
 // The plan value: one type flows from the planner to every renderer and to the executor.
-// Its JSON form is the wire contract `kctl/v1alpha1` ReconcilePlan (shared output contract).
+// Its JSON form is the wire contract `kctl/v1alpha1` ReconcilePlan (docs/output.md).
 import type {DeploymentStatusView, LabelSelector, Labels, OwnerReference, PlanSource, ReplicaSetStatusView, WorkloadKind} from './objects.js'
 
 export const PLAN_API_VERSION = 'kctl/v1alpha1'

@@ -2,7 +2,7 @@
 // snapshot: ReplicaSetController.syncReplicaSet and manageReplicas
 // (pkg/controller/replicaset/replica_set.go). Pure: the clock and gates come in as options.
 //
-// Assumed, because a stateless reader cannot know them (controller-semantics Appendix C):
+// Assumed, because a stateless reader cannot know them (docs/replicaset-controller.md Appendix C):
 // expectations are satisfied, adoption/release patches and API calls succeed.
 import type {PodView, Snapshot, Workload} from '../model/objects.js'
 import {
@@ -323,7 +323,7 @@ function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
-/** The counts of a plan's summary (output contract). */
+/** The counts of a plan's summary (docs/output.md). */
 export function summarize(controllers: readonly ControllerPlan[]): PlanSummary {
   const summary: PlanSummary = {
     controllers: controllers.length,

@@ -1,4 +1,4 @@
-// The versioned wire form (`kctl/v1alpha1`, output-contract.md) of the values kctl prints as
+// The versioned wire form (`kctl/v1alpha1`, docs/output.md) of the values kctl prints as
 // JSON or YAML, built in this one place. Keys come out in a fixed order: the contract's fields
 // first, then any field the model gained later (sorted), so adding a field never reorders old
 // ones and the same plan always serializes to the same bytes. Maps of labels, annotations and

@@ -1,5 +1,5 @@
 import {deleteReasons} from '../../../src/render/reasons.js'
-// controller-semantics §2: which pods are deleted first on scale-down (getPodsToDelete,
+// docs/replicaset-controller.md §2: which pods are deleted first on scale-down (getPodsToDelete,
 // getPodsRankedByRelatedPodsOnSameNode, ActivePodsWithRanks.Less). Every criterion is tested as a
 // pair differing only in that criterion, in both directions; then precedence between criteria,
 // shuffled input, ties, the log2 buckets, and the scenarios of table 2.4.
