@@ -10,6 +10,7 @@ import {
   controllerRefTo,
   creates,
   deleted,
+  deletes,
   deploymentOwner,
   FIXED_NOW,
   planFor,
@@ -94,5 +95,28 @@ describe('killing the surviving mutants', () => {
       expect(controllerPlan(plan, name).warnings).toContain(`orphan pod orphan also matches ReplicaSet/${other}: whichever controller syncs first adopts it, and the other's plan changes`)
     }
     expect(controllerRefTo(a).uid).not.toBe(controllerRefTo(b).uid)
+  })
+
+  // Survivors of `npm run test:mutation` (ids of test/mutation/mutants.mjs).
+
+  it('P05 (§2.2.7 restarts): the highest restart count of one container counts, not their sum', () => {
+    const rs = replicaSet('web', {replicas: 1})
+    const spread = {...pod('spread', {owner: rs}), containerStatuses: [{name: 'a', restartCount: 3}, {name: 'b', restartCount: 3}]}
+    const single = pod('single', {owner: rs, restarts: 5})
+    // max(3, 3) = 3 < 5: the pod with one container restarted 5 times goes (a sum, 6, would pick the other).
+    expect(deleted(planFor(rs, [spread, single]))).toEqual(['single'])
+    expect(deletes(planFor(rs, [spread, single]))[0].decidedBy).toBe('restarts')
+  })
+
+  it('N06 (§3.1.3 no release while being deleted): a pod whose owner is being deleted is an overlap, not a coming release', () => {
+    const owner = replicaSet('old', {replicas: 1, templateLabels: {app: 'old'}, deleting: true})
+    const web = replicaSet('web', {replicas: 1, templateLabels: {app: 'web'}})
+    const pods = [pod('mine', {owner: web, labels: {app: 'web'}}), pod('moved', {owner, labels: {app: 'web'}})]
+    const warnings = controllerPlan(planOf(snapshotOf({workloads: [web, owner], pods})), 'web').warnings
+    expect(warnings).toEqual(['1 active pod matching the selector is controlled by ReplicaSet/old (moved): overlapping controllers; they are ignored here'])
+    // Not being deleted, the owner releases it in its next sync, and the warning says so.
+    const live = replicaSet('old', {replicas: 1, templateLabels: {app: 'old'}})
+    const pods2 = [pods[0], pod('moved', {owner: live, labels: {app: 'web'}})]
+    expect(controllerPlan(planOf(snapshotOf({workloads: [web, live], pods: pods2})), 'web').warnings[0]).toMatch(/which releases it in its next sync/)
   })
 })
