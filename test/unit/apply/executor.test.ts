@@ -213,7 +213,7 @@ describe('adoption and release', () => {
     const control = new RecordingPodControl({controllers: controllersOf(plan), respond: (c) => (c.type === 'patchPod' ? invalid : undefined)})
     const exec = await executePlan(plan, {control, now})
     expect(exec.results[0]).toMatchObject({outcome: 'failed', conflict: true})
-    expect(exec.conflict).toBeDefined()
+    expect(exec.conflict).toBe(`pod ns/orphan changed since planning: ${invalid.message}`)
   })
 })
 
