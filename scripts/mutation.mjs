@@ -51,7 +51,10 @@ function runTests() {
     timeout: TIMEOUT_MS,
     env: {...process.env, FORCE_COLOR: '0'},
   })
-  return {ok: run.status === 0, timedOut: run.error?.code === 'ETIMEDOUT', seconds: (Date.now() - started) / 1000, output: run.stdout + run.stderr}
+  const output = run.stdout + run.stderr
+  // A mutant that does not even load would "kill" every test: that is a broken list entry, not a kill.
+  const broken = /Transform failed|SyntaxError|Failed to load url|Cannot find module/.test(output)
+  return {ok: run.status === 0, broken, timedOut: run.error?.code === 'ETIMEDOUT', seconds: (Date.now() - started) / 1000, output}
 }
 
 try {
@@ -62,21 +65,28 @@ try {
   }
   console.log(`baseline: ${TESTS.join(' ')} pass in ${baseline.seconds.toFixed(1)} s; ${mutants.length} mutants\n`)
   const survived = []
+  const broken = []
   let killed = 0
+  const started = Date.now()
   for (const m of mutants) {
     const path = join(work, 'src/reconcile', m.file)
     const original = readFileSync(path, 'utf8')
     writeFileSync(path, original.replace(m.from, () => m.to))
     const r = runTests()
     writeFileSync(path, original)
-    const verdict = r.ok ? 'SURVIVED' : r.timedOut ? 'killed (timeout)' : 'killed'
+    const verdict = r.ok ? 'SURVIVED' : r.broken ? 'BROKEN MUTANT' : r.timedOut ? 'killed (timeout)' : 'killed'
     if (r.ok) survived.push(m)
+    else if (r.broken) broken.push(m)
     else killed++
     console.log(`${m.id.padEnd(4)} ${verdict.padEnd(16)} ${r.seconds.toFixed(1).padStart(5)} s  ${m.file}: ${m.rule}`)
   }
   const score = mutants.length === 0 ? 100 : (100 * killed) / mutants.length
-  console.log(`\nmutation score: ${killed} of ${mutants.length} killed (${score.toFixed(1)}%)`)
+  console.log(`\nmutation score: ${killed} of ${mutants.length} killed (${score.toFixed(1)}%) in ${((Date.now() - started) / 60000).toFixed(1)} min`)
   for (const m of survived) console.log(`  survived ${m.id} ${m.file}: ${m.rule}\n    - ${m.from.trim()}\n    + ${m.to.trim()}`)
+  if (broken.length > 0) {
+    console.error(`error: ${broken.map((m) => m.id).join(', ')} do not load (not counted as killed); fix them in test/mutation/mutants.mjs`)
+    process.exitCode = 1
+  }
 } finally {
   cleanUp()
 }
