@@ -6,7 +6,9 @@
 //
 //   node bench/generate.mjs [--replicasets N] [--pods N] [--seed N] [--out DIR]
 // Writes DIR/bench.yaml (one document per object, `---` separated) and DIR/bench.json (a
-// `kind: List` as `kubectl get -o json` prints it, 4-space indent), plus DIR/manifest.json.
+// `kind: List` as `kubectl get -o json` prints it, 4-space indent), plus DIR/manifest.json, and
+// DIR/bench-styled.yaml: the same objects as people write them (a comment before each document
+// and above its spec, small maps in flow style, a multi-line annotation as a block scalar).
 import {createWriteStream, mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
@@ -239,6 +241,50 @@ function seqToYaml(arr, indent) {
   return out
 }
 
+/** A map of scalars only, small enough to be written on one line as people write labels. */
+const isSmallFlat = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0 && Object.keys(v).length <= 4 && Object.values(v).every((x) => x === null || typeof x !== 'object')
+
+/**
+ * The hand-written style of the same data: small maps of scalars in flow style
+ * (`labels: {app: web, tier: api}`), a comment above `spec`, and `|` block scalars for multi-line
+ * strings. Everything else is block style, as toYaml writes it.
+ */
+export function toStyledYaml(value, indent = '') {
+  let out = ''
+  for (const key of Object.keys(value).sort()) {
+    const v = value[key]
+    if (v === undefined) continue
+    const k = scalar(key)
+    if (key === 'spec' && indent === '') out += `# the desired state\n`
+    if (typeof v === 'string' && v.includes('\n')) {
+      out += `${indent}${k}: |\n${v.replace(/\n$/, '').split('\n').map((l) => `${indent}  ${l}`).join('\n')}\n`
+    } else if (isSmallFlat(v) && !Object.values(v).some((x) => typeof x === 'string' && x.includes('\n'))) {
+      out += `${indent}${k}: {${Object.keys(v).sort().map((x) => `${scalar(x)}: ${scalar(v[x])}`).join(', ')}}\n`
+    } else if (Array.isArray(v)) {
+      if (v.length === 0) out += `${indent}${k}: []\n`
+      else {
+        out += `${indent}${k}:\n`
+        for (const item of v) {
+          if (item !== null && typeof item === 'object' && !Array.isArray(item) && Object.keys(item).length > 0) {
+            const body = toStyledYaml(item, indent + '  ')
+            out += `${indent}- ${body.slice(indent.length + 2)}`
+          } else out += `${indent}- ${Array.isArray(item) ? JSON.stringify(item) : scalar(item)}\n`
+        }
+      }
+    } else if (v !== null && typeof v === 'object') {
+      if (Object.keys(v).length === 0) out += `${indent}${k}: {}\n`
+      else out += `${indent}${k}:\n${toStyledYaml(v, indent + '  ')}`
+    } else out += `${indent}${k}: ${scalar(v)}\n`
+  }
+  return out
+}
+
+/** The object with a multi-line annotation, so the styled file carries a block scalar per document. */
+function withNotes(obj) {
+  const note = `${obj.kind} ${obj.metadata.name}\nowned by team ${obj.metadata.namespace}\n`
+  return {...obj, metadata: {...obj.metadata, annotations: {...obj.metadata.annotations, 'example.com/notes': note}}}
+}
+
 function sortKeysDeep(v) {
   if (Array.isArray(v)) return v.map(sortKeysDeep)
   if (v === null || typeof v !== 'object') return v
@@ -264,6 +310,11 @@ export async function generate({out = 'bench/out', ...params} = {}) {
     for (const obj of all) yield `---\n${toYaml(obj)}`
   }
   await writeAll(createWriteStream(yamlPath), yamlChunks())
+  const styledPath = join(out, 'bench-styled.yaml')
+  function* styledChunks() {
+    for (const obj of all) yield `---\n# ${obj.kind.toLowerCase()} ${obj.metadata.namespace}/${obj.metadata.name}\n${toStyledYaml(withNotes(obj))}`
+  }
+  await writeAll(createWriteStream(styledPath), styledChunks())
   function* jsonChunks() {
     yield '{\n    "apiVersion": "v1",\n    "items": [\n'
     for (let i = 0; i < all.length; i++) {
@@ -281,7 +332,7 @@ export async function generate({out = 'bench/out', ...params} = {}) {
     scaledUp: world.replicaSets.filter((rs) => rs.spec.replicas > rs.status.replicas).length,
   }
   writeFileSync(join(out, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
-  return {yamlPath, jsonPath, manifest}
+  return {yamlPath, jsonPath, styledPath, manifest}
 }
 
 function parseArgs(argv) {

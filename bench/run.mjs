@@ -3,11 +3,13 @@
 //   - JSON.parse of the JSON file alone (target: kctl plan at >= 50% of its throughput);
 //   - the `yaml` package parsing the YAML alone (kctl's target on YAML: >= 20 MB/s);
 //   - js-yaml 4 loadAll, for reference;
+//   - the same objects as hand-written YAML (comments, flow maps, block scalars: the general YAML
+//     path), planned and parsed by the floor, reported beside kubectl-style YAML;
 // and the peak RSS of each process (target: <= 1 GiB). Every case runs in its own process; RSS is
 // the process's own getrusage maximum, recorded at exit.
 //
 //   npm run bench                       (builds first; generates bench/out/ on the first run)
-//   node bench/run.mjs [--repeat N] [--only yaml|json] [--skip-floors] [--replicasets N --pods N]
+//   node bench/run.mjs [--repeat N] [--only yaml|yaml-styled|json] [--skip-floors] [--replicasets N --pods N]
 // Results: a table on stdout and bench/out/results.json.
 import {spawn} from 'node:child_process'
 import {createHash} from 'node:crypto'
@@ -45,7 +47,7 @@ async function ensureData(opts) {
   // The generator's own text is part of the input's identity: a changed generator makes new files.
   const generator = createHash('sha256').update(readFileSync(join(here, 'generate.mjs'))).digest('hex').slice(0, 16)
   const want = {...DEFAULTS, replicaSets: opts.replicaSets, pods: opts.pods, generator}
-  if (existsSync(manifestPath) && existsSync(join(out, 'bench.yaml')) && existsSync(join(out, 'bench.json'))) {
+  if (existsSync(manifestPath) && ['bench.yaml', 'bench-styled.yaml', 'bench.json'].every((f) => existsSync(join(out, f)))) {
     const have = JSON.parse(readFileSync(manifestPath, 'utf8')).params
     if (have.replicaSets === want.replicaSets && have.pods === want.pods && have.seed === want.seed && have.generator === want.generator) return
   }
@@ -117,12 +119,12 @@ const fmt = (n, d = 2) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(
 async function main() {
   const opts = parseArgs(process.argv.slice(2))
   await ensureData(opts)
-  const files = {yaml: join(out, 'bench.yaml'), json: join(out, 'bench.json')}
-  const size = {yaml: statSync(files.yaml).size, json: statSync(files.json).size}
+  const files = {yaml: join(out, 'bench.yaml'), 'yaml-styled': join(out, 'bench-styled.yaml'), json: join(out, 'bench.json')}
+  const size = Object.fromEntries(Object.entries(files).map(([format, file]) => [format, statSync(file).size]))
   const haveFixtures = existsSync(join(root, 'dist/sources/fixtures.js'))
   const havePlan = existsSync(join(root, 'dist/commands/plan.js'))
   if (!haveFixtures) throw new Error('dist/sources/fixtures.js is missing: run `npm run build` first')
-  const formats = opts.only ? [opts.only] : ['yaml', 'json']
+  const formats = opts.only ? [opts.only] : ['yaml', 'yaml-styled', 'json']
   const rows = []
 
   const add = (row) => {
@@ -188,6 +190,18 @@ async function main() {
   for (const row of table) console.log(line(row))
   console.log('')
   for (const c of checks) console.log(`${c.ok ? 'PASS' : 'FAIL'}  ${c.what}: ${c.value}`)
+  // Hand-written YAML beside kubectl's: the same objects, through the general YAML path.
+  const styled = {}
+  for (const kind of ['kctl-plan', 'floor']) {
+    const a = rows.find((r) => r.format === 'yaml-styled' && r.kind === kind)
+    const b = rows.find((r) => r.format === 'yaml' && r.kind === kind)
+    if (a && b) styled[kind] = a.mbps / b.mbps
+  }
+  if (styled['kctl-plan'] !== undefined) {
+    const a = rows.find((r) => r.format === 'yaml-styled' && r.kind === 'kctl-plan')
+    console.log(`hand-written YAML (comments, flow maps, block scalars): kctl plan ${fmt(a.mbps, 1)} MB/s, ${fmt(styled['kctl-plan'])}x its speed on kubectl-style YAML` +
+      (styled.floor === undefined ? '' : `; the yaml package ${fmt(styled.floor)}x`))
+  }
   if (!havePlan) console.log('note: dist/commands/plan.js not found; only the reader was measured')
 
   const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))
@@ -195,7 +209,8 @@ async function main() {
     date: new Date().toISOString(),
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
-    data: {...manifest, yamlBytes: size.yaml, jsonBytes: size.json},
+    data: {...manifest, yamlBytes: size.yaml, styledYamlBytes: size['yaml-styled'], jsonBytes: size.json},
+    styledVsKubectlStyle: styled,
     targets: TARGETS,
     rows,
     checks,

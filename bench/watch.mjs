@@ -11,6 +11,9 @@
 //   - event -> re-plan latency: a MODIFIED pod event (a new resourceVersion, readiness or restarts
 //     changed), from its line of JSON as the watch stream carries it, through the informer, until
 //     the changed plans have been rendered as NDJSON lines; each event is its own batch; target p99 <= 50 ms.
+// Floors, measured in the same run on the same data: the same pods kept as parsed JSON in a plain
+// Map keyed by namespace/name (bytes per pod), and the same event lines parsed and set into that
+// Map (latency per event): what any cache pays before a single rule runs.
 // Results: a table on stdout and bench/out/watch-results.json.
 import {spawnSync} from 'node:child_process'
 import {mkdirSync, writeFileSync} from 'node:fs'
@@ -68,6 +71,52 @@ let world = makeWorld({replicaSets: REPLICASETS, pods: PODS})
 const podPages = pages(world.pods, 'PodList')
 const rsPages = pages(world.replicaSets, 'ReplicaSetList')
 world = undefined
+
+// The events, made once so that the floor and kctl apply the same lines: MODIFIED pods with a new
+// resourceVersion, readiness flipped or a restart, as the watch stream carries them.
+let seed = 7
+const rnd = () => {
+  seed = (seed * 1103515245 + 12345) & 0x7fffffff
+  return seed / 0x7fffffff
+}
+let rv = 3_000_000
+const eventLines = []
+for (let i = 0; i < EVENTS; i++) {
+  const page = podPages[Math.floor(rnd() * podPages.length)]
+  const items = JSON.parse(page.toString('utf8')).items
+  const base = items[Math.floor(rnd() * items.length)]
+  const ready = rnd() < 0.5
+  const raw = {
+    ...base,
+    metadata: {...base.metadata, resourceVersion: String(++rv)},
+    status: {
+      ...base.status,
+      conditions: [{type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: '2026-11-21T23:59:59Z'}, ...(base.status.conditions ?? []).filter((c) => c.type !== 'Ready')],
+      containerStatuses: (base.status.containerStatuses ?? [{name: 'main', restartCount: 0}]).map((c) => ({...c, ready, restartCount: c.restartCount + (rnd() < 0.2 ? 1 : 0)})),
+    },
+  }
+  eventLines.push(JSON.stringify({type: 'MODIFIED', object: raw}))
+}
+
+// Floor: the pods as parsed JSON in a plain Map, and the same events set into it.
+const floor = (() => {
+  const start = heap()
+  let map = new Map()
+  for (const page of podPages) for (const item of JSON.parse(page.toString('utf8')).items) map.set(`${item.metadata.namespace}/${item.metadata.name}`, item)
+  const bytes = heap() - start
+  const size = map.size
+  const lat = []
+  for (const line of eventLines) {
+    const t0 = performance.now()
+    const event = JSON.parse(line)
+    map.set(`${event.object.metadata.namespace}/${event.object.metadata.name}`, event.object)
+    lat.push(performance.now() - t0)
+  }
+  map = undefined
+  lat.sort((a, b) => a - b)
+  return {bytesPerPod: Math.round(bytes / size), lat}
+})()
+log(`floor: a plain Map of the parsed pods, ${floor.bytesPerPod} bytes per pod; the same events set into it`)
 
 /** A lister over those pages; its watch never delivers (the benchmark applies events itself). */
 function lister(pageBuffers) {
@@ -132,32 +181,12 @@ const initialMs = performance.now() - t
 const plansBytes = heap() - after
 log(`planned ${engine.controllers} controllers in ${initialMs.toFixed(0)} ms (${mib(plansBytes)} of plans)`)
 
-// 3. Event -> re-plan latency: one MODIFIED pod event at a time.
-let seed = 7
-const rnd = () => {
-  seed = (seed * 1103515245 + 12345) & 0x7fffffff
-  return seed / 0x7fffffff
-}
-let rv = 3_000_000
+// 3. Event -> re-plan latency: one MODIFIED pod event at a time (the floor's lines).
 const latencies = []
 rendering = true
 let replans = 0
-for (let i = 0; i < EVENTS; i++) {
-  const page = podPages[Math.floor(rnd() * podPages.length)]
-  const items = JSON.parse(page.toString('utf8')).items
-  const base = items[Math.floor(rnd() * items.length)]
-  const ready = rnd() < 0.5
-  const raw = {
-    ...base,
-    metadata: {...base.metadata, resourceVersion: String(++rv)},
-    status: {
-      ...base.status,
-      conditions: [{type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: '2026-11-21T23:59:59Z'}, ...(base.status.conditions ?? []).filter((c) => c.type !== 'Ready')],
-      containerStatuses: (base.status.containerStatuses ?? [{name: 'main', restartCount: 0}]).map((c) => ({...c, ready, restartCount: c.restartCount + (rnd() < 0.2 ? 1 : 0)})),
-    },
-  }
+for (const line of eventLines) {
   // The event as the watch stream carries it: one line of JSON, parsed on arrival.
-  const line = JSON.stringify({type: 'MODIFIED', object: raw})
   const before = emitted
   const start = performance.now()
   const event = JSON.parse(line)
@@ -172,21 +201,33 @@ ac.abort()
 await Promise.allSettled([runningRs, runningPods])
 
 latencies.sort((a, b) => a - b)
-const q = (p) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]
+const quantile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]
+const q = (p) => quantile(latencies, p)
 const result = {
   params: {pods: PODS, replicaSets: REPLICASETS, events: EVENTS, node: process.version},
   cache: {bytes: cacheBytes, bytesPerPod: Math.round(cacheBytes / pods.size), pods: pods.size, syncSeconds: +(syncMs / 1000).toFixed(2), target: TARGETS.bytesPerPod, bytesPerReplicaSet: Math.round(rsCacheBytes / replicaSets.size)},
   initialPlan: {controllers: engine.controllers, ms: Math.round(initialMs), plansBytes},
   latency: {p50: +q(0.5).toFixed(3), p90: +q(0.9).toFixed(3), p99: +q(0.99).toFixed(3), max: +latencies.at(-1).toFixed(3), events: EVENTS, planChanges: replans, target: TARGETS.p99Ms},
+  floor: {
+    what: 'the same pods as parsed JSON in a plain Map; the same event lines parsed and set into it',
+    bytesPerPod: floor.bytesPerPod,
+    p50: +quantile(floor.lat, 0.5).toFixed(4),
+    p99: +quantile(floor.lat, 0.99).toFixed(4),
+  },
+}
+result.vsFloor = {
+  bytesPerPod: +(result.cache.bytesPerPod / result.floor.bytesPerPod).toFixed(3),
+  p50: +(result.latency.p50 / result.floor.p50).toFixed(1),
+  p99: +(result.latency.p99 / result.floor.p99).toFixed(1),
 }
 const ok = (v, target) => (v <= target ? 'ok' : 'OVER TARGET')
 process.stdout.write(
   [
     `kctl watch, ${pods.size} pods and ${engine.controllers} ReplicaSets cached (${process.version})`,
-    `  cache per pod         ${String(result.cache.bytesPerPod).padStart(8)} bytes   target <= ${TARGETS.bytesPerPod}   ${ok(result.cache.bytesPerPod, TARGETS.bytesPerPod)}`,
+    `  cache per pod         ${String(result.cache.bytesPerPod).padStart(8)} bytes   target <= ${TARGETS.bytesPerPod}   ${ok(result.cache.bytesPerPod, TARGETS.bytesPerPod)}   floor (plain Map of parsed pods) ${result.floor.bytesPerPod} bytes: ${result.vsFloor.bytesPerPod}x`,
     `  cache per ReplicaSet  ${String(result.cache.bytesPerReplicaSet).padStart(8)} bytes`,
-    `  event -> plan p50     ${result.latency.p50.toFixed(3).padStart(8)} ms`,
-    `  event -> plan p99     ${result.latency.p99.toFixed(3).padStart(8)} ms      target <= ${TARGETS.p99Ms}     ${ok(result.latency.p99, TARGETS.p99Ms)}`,
+    `  event -> plan p50     ${result.latency.p50.toFixed(3).padStart(8)} ms      floor (parse + Map.set) ${result.floor.p50.toFixed(4)} ms: ${result.vsFloor.p50}x`,
+    `  event -> plan p99     ${result.latency.p99.toFixed(3).padStart(8)} ms      target <= ${TARGETS.p99Ms}     ${ok(result.latency.p99, TARGETS.p99Ms)}   floor ${result.floor.p99.toFixed(4)} ms: ${result.vsFloor.p99}x`,
     `  event -> plan max     ${result.latency.max.toFixed(3).padStart(8)} ms   (${EVENTS} events, ${replans} plan changes)`,
     `  initial sync          ${result.cache.syncSeconds.toFixed(1).padStart(8)} s    first plan of every controller ${result.initialPlan.ms} ms`,
     '',

@@ -124,7 +124,7 @@ class ControllerSync extends SyncBase {
           const patch = action.type === 'adopt' ? adoptPatch(action.uid, this.cp) : releasePatch(action.uid, this.cp.uid)
           try {
             const patched = await this.control.patchPod(this.cp.namespace, action.pod, patch)
-            // An adopted pod may be deleted in the same sync (controller-semantics 3.5.1); the
+            // An adopted pod may be deleted in the same sync (docs/replicaset-controller.md 3.5.1); the
             // adoption itself changed its resourceVersion. A dry run changed nothing.
             if (!this.control.dryRun && patched.resourceVersion) this.patchedVersions.set(action.uid, patched.resourceVersion)
             this.settle(r, 'ok')

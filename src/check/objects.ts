@@ -160,7 +160,7 @@ export function identityOf(o: {resourceGroup: string; kind: string; namespace: s
   return `${o.resourceGroup}|${o.kind}|${o.namespace}|${o.name}`
 }
 
-/** Labels the API server adds to a Job's template when it generates the selector (§9.1). */
+/** Labels the API server adds to a Job's template when it generates the selector (docs/replicaset-controller.md §5.4.6). */
 export const JOB_UID_LABEL = 'batch.kubernetes.io/controller-uid'
 const JOB_LABELS = (uid: string, name: string): Labels => ({
   [JOB_UID_LABEL]: uid,

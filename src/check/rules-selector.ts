@@ -1,5 +1,5 @@
 // One controller at a time: invalid-selector, empty-selector, rc-selector-defaulted and
-// selector-template-mismatch (controller-semantics.md §5.1, §5.4, §5.5, §9.1).
+// selector-template-mismatch (docs/replicaset-controller.md §5.1, §5.4, §5.5; a Job's generated selector: §5.4.6).
 import {requirementMatches} from '../reconcile/selector.js'
 import {describeObject, selectorAnchor, type Draft} from './draft.js'
 import {satisfiable} from './intersect.js'

@@ -1,4 +1,4 @@
-// The one exit-code table for every command (output contract, "Exit codes").
+// The one exit-code table for every command (docs/output.md, "Exit codes").
 export const ExitCode = {
   /** In sync, no findings, apply completed. */
   Ok: 0,

@@ -1,4 +1,4 @@
-// Flags shared by every command that reads objects (output contract, "Common flags").
+// Flags shared by every command that reads objects (docs/output.md, "Common flags").
 import {Flags} from '@oclif/core'
 
 import {APPLY_SET_MODES} from '../sources/layout.js'

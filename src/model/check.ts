@@ -1,5 +1,5 @@
 // The value `kctl check` produces: findings about manifests, each tied to the field it is about.
-// Its JSON form is the wire contract `kctl/v1alpha1` CheckReport (output-contract.md); every other
+// Its JSON form is the wire contract `kctl/v1alpha1` CheckReport (docs/output.md); every other
 // format (text, SARIF, JUnit, GitHub annotations, Markdown) renders the same value.
 
 export const CHECK_API_VERSION = 'kctl/v1alpha1'

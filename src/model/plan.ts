@@ -1,5 +1,5 @@
 // The plan value: one type flows from the planner to every renderer and to the executor.
-// Its JSON form is the wire contract `kctl/v1alpha1` ReconcilePlan (shared output contract).
+// Its JSON form is the wire contract `kctl/v1alpha1` ReconcilePlan (docs/output.md).
 import type {DeploymentStatusView, LabelSelector, Labels, OwnerReference, PlanSource, ReplicaSetStatusView, WorkloadKind} from './objects.js'
 
 export const PLAN_API_VERSION = 'kctl/v1alpha1'
@@ -60,8 +60,29 @@ export interface DeleteAction {
   decidedAgainst?: string
   /** This pod's values for every ranking rule; the wire form's `reasons` are worded from them. */
   facts: RankFacts
-  /** Pods among which upstream's order does not decide (this one included), or absent. */
+  /**
+   * Pods among which upstream's order does not decide (this one included), or absent: the whole
+   * tie, as the output contract promises, so the JSON grows with tie size × deletes in it;
+   * `tieGroup` names the same tie, listed once in the controller plan's `ties`.
+   */
   tie?: string[]
+  /** The `id` of this pod's tie in the controller plan's `ties`, when it is in one. */
+  tieGroup?: number
+}
+
+/** A tie's sentence names its pods one by one up to this many. */
+export const TIE_LISTED_MAX = 10
+
+/**
+ * Pods the controller cannot tell apart where its deletes stop: it may delete any `delete` of
+ * them. Listed once per controller plan, however large; each delete in it points here.
+ */
+export interface TieGroup {
+  id: number
+  /** Every pod of the tie, in the plan's order: those this plan deletes first, then those it keeps. */
+  pods: string[]
+  /** How many of them this sync deletes. */
+  delete: number
 }
 
 export interface AdoptAction {
@@ -237,6 +258,8 @@ export interface ControllerPlan {
   inSync: boolean
   /** The apply set (a kustomize root) it was read in, when the input held several (fixtures only). */
   applySet?: string
+  /** The ties among its deletes (present when there is one), each listed once with all its pods. */
+  ties?: TieGroup[]
   // ---- Deployments only ----
   /** The ReplicaSet that matches the template: its name (null when it cannot be computed here) and whether this sync creates it. */
   newReplicaSet?: {name: string | null; podTemplateHash: string | null; created: boolean}

@@ -4,7 +4,7 @@
 // planController and contestedAdoptions planSnapshot uses. At any moment, planning every controller
 // of this state gives exactly planSnapshot's plans for a snapshot of the same objects.
 //
-// What an event can change (mirrors the event handlers of controller-semantics §1.6, widened to
+// What an event can change (mirrors the event handlers of docs/replicaset-controller.md §1.6, widened to
 // everything a plan shows, warnings included):
 //   - a controller: its own plan; the plans of its sibling ReplicaSets (same controller owner),
 //     whose deletion ranking counts pods matching its selector; the plans of the controllers that
@@ -367,7 +367,7 @@ export class IncrementalPlanner {
 
   /**
    * When a controller's next sync may change by the clock alone: the moment (ns since the epoch) a
-   * Ready pod it counts becomes available (minReadySeconds, controller-semantics §1.1 step 12).
+   * Ready pod it counts becomes available (minReadySeconds, docs/replicaset-controller.md §1.1 step 12).
    */
   nextAvailabilityCheck(key: string, now: bigint): bigint | undefined {
     const entry = this.entries.get(key)

@@ -2,7 +2,7 @@
 // snapshot: ReplicaSetController.syncReplicaSet and manageReplicas
 // (pkg/controller/replicaset/replica_set.go). Pure: the clock and gates come in as options.
 //
-// Assumed, because a stateless reader cannot know them (controller-semantics Appendix C):
+// Assumed, because a stateless reader cannot know them (docs/replicaset-controller.md Appendix C):
 // expectations are satisfied, adoption/release patches and API calls succeed.
 import type {PodView, Snapshot, Workload} from '../model/objects.js'
 import {
@@ -13,13 +13,14 @@ import {
   type PlannerOptions,
   type PlanSummary,
   type ReconcilePlan,
+  type TieGroup,
 } from '../model/plan.js'
 import {createAction} from './create.js'
 import {CONTROLLERS} from './registry.js'
 import {claimPods} from './ownership.js'
 import {PodIndex} from './pod-index.js'
 import {controllerOf, isControlledBy, isPodActive, type ControllerIdentity} from './pods.js'
-import {choosePodsToDelete, type RankContext, rankPods} from './rank.js'
+import {choosePodsToDelete, type RankContext, type RankedPod, rankPods} from './rank.js'
 import {type CompiledSelector, compileLabelSelector, SelectorError, selectorMatches} from './selector.js'
 import {calculateStatus, currentStatus, statusToWrite} from './status.js'
 import {parseRfc3339} from './time.js'
@@ -115,6 +116,7 @@ export function planController(workload: Workload, world: World): ControllerPlan
   for (const pod of claim.adopted) actions.push({type: 'adopt', pod: pod.name, uid: pod.uid, resourceVersion: pod.resourceVersion})
   for (const pod of claim.released) actions.push({type: 'release', pod: pod.name, uid: pod.uid, resourceVersion: pod.resourceVersion})
 
+  const ties: TieGroup[] = []
   let pending = 0
   let manageError: string | undefined
   if (deleting) {
@@ -134,7 +136,9 @@ export function planController(workload: Workload, world: World): ControllerPlan
     }
   } else if (diff > 0) {
     const n = Math.min(diff, options.burstReplicas)
-    actions.push(...deleteActions(workload, activePods, n, world))
+    const deletes = deleteActions(workload, activePods, n, world)
+    actions.push(...deletes.actions)
+    if (deletes.tie) ties.push(deletes.tie)
     pending = diff - n
   }
 
@@ -165,17 +169,19 @@ export function planController(workload: Workload, world: World): ControllerPlan
     status: written ?? currentStatus(workload),
     warnings,
     inSync: actions.length === 0 && pending === 0,
+    ...(ties.length > 0 ? {ties} : {}),
   }
 }
 
-/** manageReplicas, diff > 0: rank against related pods, delete the first n. */
-function deleteActions(workload: Workload, activePods: PodView[], n: number, world: World): DeleteAction[] {
+/** manageReplicas, diff > 0: rank against related pods, delete the first n; the tie at the cut, if any. */
+function deleteActions(workload: Workload, activePods: PodView[], n: number, world: World): {actions: DeleteAction[]; tie?: TieGroup} {
   const ctx: RankContext = {now: world.now, gates: world.options.featureGates}
   const related = relatedPods(workload, world)
   const ranked = rankPods(activePods, related, ctx)
   const choice = choosePodsToDelete(ranked, n, ctx)
-  return choice.victims.map((victim) => {
-    const tie = choice.ties.get(victim.pod.uid)?.map((p) => p.pod.name)
+  const inTie = new Set(choice.tie)
+  const tie: TieGroup | undefined = choice.tie.length > 0 ? {id: 1, pods: choice.tie.map((p) => p.pod.name), delete: choice.victims.filter((v) => inTie.has(v)).length} : undefined
+  const actions = choice.victims.map((victim) => {
     const action: DeleteAction = {
       type: 'delete',
       pod: victim.pod.name,
@@ -185,9 +191,13 @@ function deleteActions(workload: Workload, activePods: PodView[], n: number, wor
       facts: victim.facts,
     }
     if (choice.decidedAgainst) action.decidedAgainst = choice.decidedAgainst.pod.name
-    if (tie) action.tie = tie
+    if (tie && inTie.has(victim)) {
+      action.tie = tie.pods // the output contract: every pod of the tie, on every delete in it
+      action.tieGroup = tie.id
+    }
     return action
   })
+  return {actions, tie}
 }
 
 /**
@@ -310,7 +320,7 @@ function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
-/** The counts of a plan's summary (output contract). */
+/** The counts of a plan's summary (docs/output.md). */
 export function summarize(controllers: readonly ControllerPlan[]): PlanSummary {
   const summary: PlanSummary = {
     controllers: controllers.length,

@@ -128,14 +128,15 @@ export interface DeletionChoice {
   ordered: RankedPod[]
   /** For each victim (by uid): the rule that put it ahead of the first pod kept. */
   decidedBy: Map<string, DecidedBy>
-  /** For each victim in a tie with a kept pod (by uid): every pod of that tie. */
-  ties: Map<string, RankedPod[]>
+  /**
+   * The pods among which upstream's order does not decide where the cut falls, in deletion order
+   * (its victims first, then its kept pods); empty when the cut falls between decided pods. There
+   * is at most one: the cut falls in one place.
+   */
+  tie: RankedPod[]
   /** The kept pod each `decidedBy` compares with: the first kept outside any tie, else the first kept. */
   decidedAgainst?: RankedPod
 }
-
-/** Pods analysed around the cut for ties; beyond it the sorted order is taken as decided. */
-const TIE_WINDOW = 1000
 
 /**
  * getPodsToDelete: with n ≥ the number of candidates all go unranked; otherwise sort by the
@@ -143,72 +144,171 @@ const TIE_WINDOW = 1000
  *
  * Go's sort.Sort is unstable and Less is not even a consistent order (the UID tie-break applies
  * only inside one age bucket, so three pods can beat each other in a circle), so which pods go can
- * depend on the informer's list order. We find what is decided: let "x may precede y" be
- * Less(x, y) or x, y equal. Its strongly connected components are totally ordered (every pair is
- * compared), and sorting by how many pods each may precede lists them contiguously. If the cut falls
- * inside a component, every pod of it is in the `tie`: the controller may delete any of them.
+ * depend on the informer's list order. We find what is decided: let "x may precede y" be "not
+ * Less(y, x)". Every pair is related one way or both, so the strongly connected components of this
+ * relation are totally ordered, and sorting by how many pods Less puts ahead of each lists them
+ * contiguously. If the cut falls inside a component, every pod of it is in the `tie`: the
+ * controller may delete any of them. Counting (lessCounts) takes O(m log m), so ties of any size
+ * are found whole.
  */
 export function choosePodsToDelete(candidates: readonly RankedPod[], n: number, ctx: RankContext): DeletionChoice {
   if (n >= candidates.length) {
     const decidedBy = new Map(candidates.map((c) => [c.pod.uid, 'all' as DecidedBy]))
-    return {victims: [...candidates], ordered: [...candidates], decidedBy, ties: new Map()}
+    return {victims: [...candidates], ordered: [...candidates], decidedBy, tie: []}
   }
-  const sorted = [...candidates].sort((a, b) => {
-    if (compareForDeletion(a, b, ctx).less) return -1
-    if (compareForDeletion(b, a, ctx).less) return 1
-    return a.pod.name < b.pod.name ? -1 : a.pod.name > b.pod.name ? 1 : 0
-  })
-  const from = Math.max(0, n - TIE_WINDOW)
-  const window = sorted.slice(from, n + TIE_WINDOW)
-  const {order, tieStart, tieEnd} = components(window, n - from, ctx)
-  const ordered = [...sorted.slice(0, from), ...order, ...sorted.slice(from + window.length)]
+  const m = candidates.length
+  const {ahead, behind} = lessCounts(candidates, ctx)
+  const order = Array.from({length: m}, (_, i) => i).sort((i, j) => ahead[i] - ahead[j] || byName(candidates[i], candidates[j]))
+  const ordered = order.map((i) => candidates[i])
+  // A prefix of k pods is a union of whole components when Less puts each of its pods ahead of
+  // each pod after it, i.e. when Σ (behind − ahead) over the prefix is k·(m − k): Less edges out of
+  // the prefix minus edges into it, each at most k·(m − k) and at least 0.
+  const closed = new Uint8Array(m + 1)
+  closed[0] = 1
+  let balance = 0
+  for (let k = 1; k <= m; k++) {
+    balance += behind[order[k - 1]] - ahead[order[k - 1]]
+    closed[k] = balance === k * (m - k) ? 1 : 0
+  }
+  let tieStart = n
+  while (!closed[tieStart]) tieStart--
+  let tieEnd = n
+  while (!closed[tieEnd]) tieEnd++
   const victims = ordered.slice(0, n)
-  const tie = from + tieStart < n ? ordered.slice(from + tieStart, from + tieEnd) : []
-  const decidedBy = new Map<string, DecidedBy>()
-  const ties = new Map<string, RankedPod[]>()
+  const tie = tieStart < n ? ordered.slice(tieStart, tieEnd) : []
   // Victims are decided against the first kept pod outside the tie (or, if none, the first kept).
-  const against = ordered[from + tieEnd] ?? ordered[n]
-  for (const victim of victims) {
-    if (tie.includes(victim)) ties.set(victim.pod.uid, tie)
-    // Equal on every rule: name the last rule upstream consulted (creation time); `tie` says the rest.
-    decidedBy.set(victim.pod.uid, compareForDeletion(victim, against, ctx).rule ?? 'created')
-  }
-  return {victims, ordered, decidedBy, ties, decidedAgainst: against}
+  const against = ordered[tieEnd] ?? ordered[n]
+  const decidedBy = new Map<string, DecidedBy>()
+  // Equal on every rule: name the last rule upstream consulted (creation time); `tie` says the rest.
+  for (const victim of victims) decidedBy.set(victim.pod.uid, compareForDeletion(victim, against, ctx).rule ?? 'created')
+  return {victims, ordered, decidedBy, tie, decidedAgainst: against}
+}
+
+function byName(a: RankedPod, b: RankedPod): number {
+  return a.pod.name < b.pod.name ? -1 : a.pod.name > b.pod.name ? 1 : a.pod.uid < b.pod.uid ? -1 : a.pod.uid > b.pod.uid ? 1 : 0
 }
 
 /**
- * Orders `pods` by strongly connected component of "may precede" and returns the component
- * around position `cut` as [tieStart, tieEnd) — empty (tieStart = tieEnd = cut) when the cut falls
- * between components.
+ * For every pod, how many pods Less(x, ·) puts ahead of it (`ahead`: Less(y, x)) and behind it
+ * (`behind`: Less(x, y)), without comparing every pair. compareForDeletion is a cascade of four
+ * levels, and this walks the same cascade:
+ *   1. rules 1–5 and the ready-time class (zero, or the log2 bucket, or the time itself): a
+ *      consistent order, so pods in an earlier class are all ahead;
+ *   2. inside one class, pods of different exact ready times are ordered by uid;
+ *   3. pods of one exact ready time: restarts, sidecar restarts and the creation class, consistent;
+ *   4. inside one, pods of different exact creation times are ordered by uid; equal otherwise.
+ * A property test checks the counts against compareForDeletion on every pair.
  */
-function components(pods: readonly RankedPod[], cut: number, ctx: RankContext): {order: RankedPod[]; tieStart: number; tieEnd: number} {
-  const m = pods.length
-  const less = new Uint8Array(m * m)
-  for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) if (i !== j && compareForDeletion(pods[i], pods[j], ctx).less) less[i * m + j] = 1
-  const mayPrecede = (i: number, j: number) => i !== j && (less[i * m + j] === 1 || less[j * m + i] === 0)
-  const score = Array.from({length: m}, (_, i) => {
-    let s = 0
-    for (let j = 0; j < m; j++) if (mayPrecede(i, j)) s++
-    return s
-  })
-  const idx = Array.from({length: m}, (_, i) => i).sort((a, b) => score[b] - score[a] || a - b)
-  // A prefix is closed (a union of whole components) when no pod outside may precede one inside.
-  const closed = [true]
-  let inward = 0
-  const inside = new Uint8Array(m)
-  for (let k = 0; k < m; k++) {
-    const v = idx[k]
-    for (let j = 0; j < m; j++) {
-      if (j === v) continue
-      if (inside[j] && mayPrecede(v, j)) inward--
-      if (!inside[j] && mayPrecede(j, v)) inward++
+export function lessCounts(pods: readonly RankedPod[], ctx: RankContext): {ahead: Float64Array; behind: Float64Array} {
+  const ahead = new Float64Array(pods.length)
+  const behind = new Float64Array(pods.length)
+  const logScale = ctx.gates.LogarithmicScaleDown && ctx.now !== 0n
+  // A time's class under rules 6 and 8: the zero time first, then the log2 bucket (or the time,
+  // more recent first, without logarithmic scale-down).
+  const timeClass = (t: bigint | undefined): number | bigint => (t === undefined ? -Infinity : logScale ? logBucket(t, ctx.now) : -t)
+  // The exact time that splits a class into parts told apart by uid (none without logarithmic scale-down).
+  const exact = (t: bigint | undefined): bigint | undefined => (logScale ? t : undefined)
+  const levels: Level[] = [
+    {
+      kind: 'order',
+      key: (p) => [
+        p.pod.nodeName === '' ? 0 : 1,
+        p.phaseOrdinal,
+        p.pod.ready ? 1 : 0,
+        ctx.gates.PodDeletionCost ? p.facts.deletionCost : 0,
+        -p.facts.colocationRank,
+        p.pod.ready ? timeClass(p.readyTime) : 0,
+      ],
+    },
+    {kind: 'uid', part: (p) => (p.pod.ready ? exact(p.readyTime) : undefined)},
+    {kind: 'order', key: (p) => [-p.facts.restarts, -p.facts.sidecarRestarts, timeClass(p.created)]},
+    {kind: 'uid', part: (p) => exact(p.created)},
+  ]
+  const walk = (group: number[], level: number): void => {
+    const spec = levels[level]
+    if (!spec || group.length < 2) return
+    if (spec.kind === 'order') {
+      const keys = group.map((i) => spec.key(pods[i]))
+      const sorted = group.map((_, k) => k).sort((x, y) => compareKeys(keys[x], keys[y]))
+      for (let s = 0; s < sorted.length; ) {
+        let e = s + 1
+        while (e < sorted.length && compareKeys(keys[sorted[s]], keys[sorted[e]]) === 0) e++
+        const block = sorted.slice(s, e).map((k) => group[k])
+        for (const i of block) {
+          ahead[i] += s
+          behind[i] += sorted.length - e
+        }
+        walk(block, level + 1)
+        s = e
+      }
+      return
     }
-    inside[v] = 1
-    closed.push(inward === 0)
+    // Pods of different parts are ordered by uid: count the smaller and larger uids in the whole
+    // group, less those in the pod's own part (which the next level orders).
+    const parts = new Map<bigint | undefined, number[]>()
+    for (const i of group) {
+      const key = spec.part(pods[i])
+      const part = parts.get(key)
+      if (part) part.push(i)
+      else parts.set(key, [i])
+    }
+    if (parts.size > 1) {
+      const all = uidsSorted(group, pods)
+      for (const part of parts.values()) {
+        const own = uidsSorted(part, pods)
+        for (const i of part) {
+          const uid = pods[i].pod.uid
+          ahead[i] += lowerBound(all, uid) - lowerBound(own, uid)
+          behind[i] += all.length - upperBound(all, uid) - (own.length - upperBound(own, uid))
+        }
+      }
+    }
+    for (const part of parts.values()) walk(part, level + 1)
   }
-  let tieStart = cut
-  while (!closed[tieStart]) tieStart--
-  let tieEnd = cut
-  while (!closed[tieEnd]) tieEnd++
-  return {order: idx.map((i) => pods[i]), tieStart, tieEnd}
+  walk(
+    pods.map((_, i) => i),
+    0,
+  )
+  return {ahead, behind}
+}
+
+type Level =
+  | {kind: 'order'; key: (p: RankedPod) => (number | bigint)[]}
+  | {kind: 'uid'; part: (p: RankedPod) => bigint | undefined}
+
+function compareKeys(a: readonly (number | bigint)[], b: readonly (number | bigint)[]): number {
+  // < and > compare a number with a bigint by value (=== would not).
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] < b[i]) return -1
+    if (a[i] > b[i]) return 1
+  }
+  return 0
+}
+
+function uidsSorted(group: readonly number[], pods: readonly RankedPod[]): string[] {
+  return group.map((i) => pods[i].pod.uid).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+}
+
+/** The number of entries of `sorted` below `x`. */
+function lowerBound(sorted: readonly string[], x: string): number {
+  let lo = 0
+  let hi = sorted.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (sorted[mid] < x) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/** The number of entries of `sorted` at or below `x`. */
+function upperBound(sorted: readonly string[], x: string): number {
+  let lo = 0
+  let hi = sorted.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (sorted[mid] <= x) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }

@@ -1,4 +1,4 @@
-// `kctl check -o json`: the CheckReport wire document (output-contract.md), keys in a fixed
+// `kctl check -o json`: the CheckReport wire document (docs/output.md), keys in a fixed
 // order (the contract's first), so the same report is always the same bytes. Also the JSON of
 // `kctl check --rules -o json`.
 import {CHECK_API_VERSION, CHECK_RULES_KIND, type CheckReport, type EffectiveRule, type Finding, type RelatedLocation} from '../model/check.js'

@@ -4,8 +4,8 @@
 import {Chalk, type ChalkInstance} from 'chalk'
 
 import type {DeploymentStatusView} from '../model/objects.js'
-import type {Action, ControllerPlan, CreateAction, ReconcilePlan, StatusView} from '../model/plan.js'
-import {deleteReasons, inOwnTie, sameTie, tieSentence} from './reasons.js'
+import type {Action, ControllerPlan, CreateAction, DeleteAction, ReconcilePlan, StatusView} from '../model/plan.js'
+import {deleteReasons, inOwnTie, tieOf, tieSentence} from './reasons.js'
 import {count} from './words.js'
 
 export interface TableStyle {
@@ -39,6 +39,11 @@ function renderController(cp: ControllerPlan, plan: ReconcilePlan, c: ChalkInsta
   const podWidth = Math.max(0, ...cp.actions.map((a) => (a.type === 'delete' ? a.pod.length : 0)))
   let pendingShown = false
   const actions = cp.actions
+  // Each tie is worded once, after the last of its pods that this sync deletes.
+  const lastOfTie = new Map<string, number>()
+  actions.forEach((a, i) => {
+    if (a.type === 'delete' && (a.tieGroup !== undefined || a.tie)) lastOfTie.set(tieKey(a), i)
+  })
   for (let i = 0; i < actions.length; i++) {
     const a = actions[i]
     switch (a.type) {
@@ -51,11 +56,8 @@ function renderController(cp: ControllerPlan, plan: ReconcilePlan, c: ChalkInsta
       }
       case 'delete': {
         lines.push(c.red(`  - delete pod ${a.pod.padEnd(podWidth)}  because: ${inOwnTie(a) ? 'a tie, see below' : deleteReasons(a, cp, plan.now)[0]}`))
-        // One line per tie, after the last of its pods that this sync deletes.
-        const tie = a.tie
-        if (tie && tie.length > 1 && !actions.slice(i + 1).some((x) => x.type === 'delete' && sameTie(x.tie, tie))) {
-          lines.push(c.dim(`      ${tieSentence(tie, cp)}`))
-        }
+        const tie = lastOfTie.get(tieKey(a)) === i ? tieOf(a, cp) : undefined
+        if (tie) lines.push(c.dim(`      ${tieSentence(tie)}`))
         break
       }
       case 'adopt':
@@ -79,6 +81,11 @@ function renderController(cp: ControllerPlan, plan: ReconcilePlan, c: ChalkInsta
   if (!pendingShown && cp.pending > 0) lines.push(pendingLine(cp, plan, c))
   for (const w of cp.warnings) lines.push(c.yellow(`  ! ${w}`))
   return lines.join('\n')
+}
+
+/** Which tie a delete is in: its group, or (a plan saved before groups) its own list. */
+function tieKey(a: DeleteAction): string {
+  return a.tieGroup !== undefined ? `#${a.tieGroup}` : [...(a.tie ?? [])].sort().join(' ')
 }
 
 const indent = (block: string, by: string) => block.split('\n').map((l) => `${by}${l}`).join('\n')

@@ -1,6 +1,6 @@
 // Why a pod is deleted, in words: the `reasons` of the wire form and the table's "because".
-// Made only here, from the plan's data (`decidedBy`, `decidedAgainst`, `facts`, `tie`).
-import type {ControllerPlan, DecidedBy, DeleteAction} from '../model/plan.js'
+// Made only here, from the plan's data (`decidedBy`, `decidedAgainst`, `facts`, the tie).
+import {type ControllerPlan, type DecidedBy, type DeleteAction, TIE_LISTED_MAX} from '../model/plan.js'
 import {age, count, joinWords} from './words.js'
 
 /** The ranking rule (ActivePodsWithRanks.Less criterion) in words, for "(decided by …)". */
@@ -67,10 +67,6 @@ function decisiveReason(a: DeleteAction, cp: ControllerPlan, now: string): strin
   return `${what} (decided by ${RULE_NAMES[a.decidedBy] ?? a.decidedBy}${against})`
 }
 
-export function sameTie(a: readonly string[] | undefined, b: readonly string[]): boolean {
-  return a !== undefined && a.length === b.length && a.every((p) => b.includes(p))
-}
-
 /**
  * The reasons of a delete, most important first: the rule that put it ahead of the pods kept,
  * then an invalid deletion cost, then the tie it belongs to.
@@ -80,7 +76,8 @@ export function deleteReasons(a: DeleteAction, cp: ControllerPlan, now: string):
   if (a.facts.invalidDeletionCost !== undefined && a.decidedBy !== 'deletion-cost') {
     reasons.push(`pod-deletion-cost "${a.facts.invalidDeletionCost}" is not a valid int32 and counts as 0`)
   }
-  if (a.tie && a.tie.length > 1) reasons.push(tieSentence(a.tie, cp))
+  const tie = tieOf(a, cp)
+  if (tie) reasons.push(tieSentence(tie))
   return reasons
 }
 
@@ -89,9 +86,36 @@ export function inOwnTie(a: DeleteAction): boolean {
   return a.tie !== undefined && a.decidedAgainst !== undefined && a.tie.includes(a.decidedAgainst)
 }
 
-export function tieSentence(tie: readonly string[], cp: ControllerPlan): string {
-  const members = new Set(tie)
-  const chosen = cp.actions.filter((x) => x.type === 'delete' && members.has(x.pod)).length
-  const which = tie.length === 2 && chosen === 1 ? 'either' : chosen === 1 ? 'any one of them' : `any ${chosen} of them`
-  return `upstream's order does not decide between ${joinWords(tie)}: the controller may delete ${which}`
+/** A tie as the renderers read it: its pods and how many of them this sync deletes. */
+export interface TieView {
+  id?: number
+  pods: readonly string[]
+  delete: number
+}
+
+/**
+ * The tie a delete belongs to: its group in the controller plan, or, in a plan saved before ties
+ * were grouped, the delete's own list (the deletes that share it counted).
+ */
+export function tieOf(a: DeleteAction, cp: ControllerPlan): TieView | undefined {
+  if (a.tieGroup !== undefined) {
+    const group = cp.ties?.find((t) => t.id === a.tieGroup)
+    if (group) return group
+  }
+  if (!a.tie || a.tie.length < 2) return undefined
+  const members = new Set(a.tie)
+  return {pods: a.tie, delete: cp.actions.filter((x) => x.type === 'delete' && members.has(x.pod)).length}
+}
+
+/** Pods of a tie named in its sentence before the rest are counted; -o json's `ties` has every one. */
+const TIE_NAMED = 3
+
+export function tieSentence(tie: TieView): string {
+  const chosen = tie.delete
+  const n = tie.pods.length
+  const which = n === 2 && chosen === 1 ? 'either' : chosen === 1 ? 'any one of them' : `any ${chosen} of them`
+  if (n <= TIE_LISTED_MAX) return `upstream's order does not decide between ${joinWords(tie.pods)}: the controller may delete ${which}`
+  const named = `${tie.pods.slice(0, TIE_NAMED).join(', ')} and ${n - TIE_NAMED} more`
+  const group = tie.id === undefined ? '' : ` of tie ${tie.id}`
+  return `upstream's order does not decide between the ${n} pods${group} (${named}; the plan's ties list them all): the controller may delete ${which}`
 }

@@ -1,4 +1,4 @@
-// The versioned wire form (`kctl/v1alpha1`, output-contract.md) of the values kctl prints as
+// The versioned wire form (`kctl/v1alpha1`, docs/output.md) of the values kctl prints as
 // JSON or YAML, built in this one place. Keys come out in a fixed order: the contract's fields
 // first, then any field the model gained later (sorted), so adding a field never reorders old
 // ones and the same plan always serializes to the same bytes. Maps of labels, annotations and
@@ -123,6 +123,7 @@ export function controllerToWire(c: ControllerPlan, now: string): Json {
       newReplicaSet: (n: object) => ordered(n, ['name', 'podTemplateHash', 'created']),
       replicaSets: (rs: object[]) => rs.map((r) => ordered(r, ['name', 'uid', 'revision', 'from', 'replicas', 'available', 'isNew', 'created'])),
       then: (cs: ControllerPlan[]) => cs.map((x) => controllerToWire(x, now)),
+      ties: (ts: object[]) => ts.map((t) => ordered(t, ['id', 'delete', 'pods'])),
     },
   )
 }

@@ -1,6 +1,6 @@
 // Watch mode's controller loop: informer events → the incremental planner → the work queue →
 // plans of the affected controllers → the changes, reported. The event handlers mirror the
-// ReplicaSet controller's (controller-semantics §1.6): a pod update whose resourceVersion did not
+// ReplicaSet controller's (docs/replicaset-controller.md §1.6): a pod update whose resourceVersion did not
 // change (a resync) is dropped; every controller update is handled, a resync's included.
 // Planning waits until every informer has synced (§12.3), then plans every controller once.
 import type {DeploymentView, PodView, Workload} from '../model/objects.js'

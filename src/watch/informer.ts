@@ -1,7 +1,7 @@
 // A shared informer (client-go tools/cache/shared_informer.go, controller.go processDeltas): one
 // reflector and one cache per resource, whatever number of consumers listen to it. The cache
 // holds objects as a transform made them (stripped to what planning reads) and never changes one:
-// an update replaces the object. Handlers get, in order (controller-semantics §12.2):
+// an update replaces the object. Handlers get, in order (docs/replicaset-controller.md §12.2):
 //   onAdd(obj, initialList)         an object the cache did not have;
 //   onUpdate(old, new, how)         one it had — from the watch, from a relist (same
 //                                   resourceVersion when unchanged), or from a resync (old === new);

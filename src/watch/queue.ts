@@ -1,5 +1,5 @@
 // client-go's work queue (util/workqueue: Typed, TypedDelaying, TypedRateLimitingQueue), the rules
-// of controller-semantics §12.4:
+// of docs/replicaset-controller.md §12.4:
 //   1. a key is queued at most once: adding a queued key does nothing;
 //   2. a key added while it is being processed is queued again when processing is done, so no
 //      two workers ever hold the same key;

@@ -1,4 +1,4 @@
-// The list-then-watch loop of one resource (client-go tools/cache/reflector.go, controller-semantics
+// The list-then-watch loop of one resource (client-go tools/cache/reflector.go, docs/replicaset-controller.md
 // §12.1), written against a small ListerWatcher so it runs the same against the API server and
 // against scripted sequences in tests:
 //   1. LIST page by page (a consistent read: resourceVersion unset), hand the pages to the store;

@@ -173,8 +173,9 @@ export function predicted(plan: any): Outcome & {victims: string[]; tie: string[
   return {
     creates: of('create').length,
     deleted: deletes.map((a: any) => a.pod).sort(),
-    victims: deletes.filter((a: any) => !a.tie).map((a: any) => a.pod).sort(),
-    tie: [...new Set<string>(deletes.flatMap((a: any) => a.tie ?? []))].sort(),
+    victims: deletes.filter((a: any) => a.tieGroup === undefined).map((a: any) => a.pod).sort(),
+    // Every pod of the plan's ties (a delete's own `tie` lists a large one only in part).
+    tie: [...new Set<string>((plan.ties ?? []).flatMap((t: any) => t.pods))].sort(),
     adopted: of('adopt').map((a: any) => a.pod).sort(),
     released: of('release').map((a: any) => a.pod).sort(),
   }

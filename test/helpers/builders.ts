@@ -1,5 +1,5 @@
 // Concise builders for planner-core tests: pods, ReplicaSets / ReplicationControllers already in
-// their API-defaulted shape (controller-semantics §0.7, §5.5, §5.7), snapshots and plans.
+// their API-defaulted shape (docs/replicaset-controller.md §0.7, §5.5, §5.7), snapshots and plans.
 import type {
   LabelSelector,
   Labels,
@@ -25,7 +25,7 @@ import {
 } from '../../src/model/plan.js'
 import {planSnapshot} from '../../src/reconcile/planner.js'
 
-/** The controller's clock in every test unless stated (controller-semantics §2.4). */
+/** The controller's clock in every test unless stated (docs/replicaset-controller.md §2.4). */
 export const FIXED_NOW = '2026-11-22T10:00:00Z'
 export const FIXED_NOW_MS = Date.parse(FIXED_NOW)
 

@@ -62,7 +62,7 @@ describe('creates: slow start', () => {
     expect(pod.spec).not.toBe(spec)
   })
 
-  it('stops after a batch with a failure: the rest are skipped, never sent (controller-semantics 1.8.1)', async () => {
+  it('stops after a batch with a failure: the rest are skipped, never sent (docs/replicaset-controller.md 1.8.1)', async () => {
     const plan = planOf(controller({desired: 10, active: 0, actions: [...creates(10), statusWrite(status({observedGeneration: 0}), status())]}))
     const quota = {code: 403, reason: 'Forbidden', message: 'pods "web-x" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2'}
     let n = 0
@@ -213,7 +213,7 @@ describe('adoption and release', () => {
     const control = new RecordingPodControl({controllers: controllersOf(plan), respond: (c) => (c.type === 'patchPod' ? invalid : undefined)})
     const exec = await executePlan(plan, {control, now})
     expect(exec.results[0]).toMatchObject({outcome: 'failed', conflict: true})
-    expect(exec.conflict).toBeDefined()
+    expect(exec.conflict).toBe(`pod ns/orphan changed since planning: ${invalid.message}`)
   })
 })
 

@@ -141,12 +141,20 @@ describe('kctl list', () => {
     expect(doc.items.map((i: {name: string}) => i.name)).toEqual(['api', 'api-canary'])
   })
 
-  it('-o table has one row per controller under a header', () => {
+  it('-o table has one row per controller under a header, with the values -o json gives', () => {
     const run = kctl(['list', '-f', 'examples', '-o', 'table', '--now', NOW])
     expect(run.status).toBe(0)
     const lines = run.stdout.trimEnd().split('\n')
     expect(lines[0]).toMatch(/^KIND\s+NAMESPACE\s+NAME\s+DESIRED\s+ACTIVE\s+UPDATED\s+READY\s+AVAILABLE\s+DIFF\s+IN SYNC\s+ROLLOUT$/)
-    expect(lines.length).toBeGreaterThan(2)
+    const items = JSON.parse(kctl(['list', '-f', 'examples', '-o', 'json', '--now', NOW]).stdout).items
+    const signed = (n: number) => (n > 0 ? `+${n}` : String(n))
+    const rows = lines.slice(1).map((l) => l.split(/\s{2,}/).map((cell) => cell.trim()))
+    expect(rows.map((r) => r.slice(0, 10))).toEqual(
+      items.map((i: Record<string, any>) => [i.kind, i.namespace, i.name, String(i.desired), String(i.active), i.updated === undefined ? '-' : String(i.updated), String(i.ready), String(i.available), signed(i.diff), i.inSync ? 'yes' : 'no']),
+    )
+    // The rollout column is filled for Deployments only.
+    for (const [r, i] of rows.map((r, k) => [r, items[k]] as const)) expect(r[10] ?? '-').toBe(i.rolloutStep ?? '-')
+    expect(rows.length).toBe(items.length)
   })
 })
 

@@ -1,6 +1,6 @@
 // Each bundled example, planned at a fixed clock through the built CLI, must print exactly the
 // reviewed output in test/golden/<example>/ (plan.json, plan.txt). After a deliberate change:
-// UPDATE_GOLDEN=1 npm run test:unit, then review the diff against controller-semantics.md.
+// UPDATE_GOLDEN=1 npm run test:unit, then review the diff against docs/replicaset-controller.md.
 import {existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'

@@ -1,4 +1,4 @@
-// controller-semantics §1.2: which pods are active (IsPodActive, FilterActivePods, IsPodTerminating).
+// docs/replicaset-controller.md §1.2: which pods are active (IsPodActive, FilterActivePods, IsPodTerminating).
 import {describe, expect, it} from 'vitest'
 import {isPodActive, isPodTerminating} from '../../../src/reconcile/pods.js'
 import {creates, deleted, planFor, pod, replicaSet, statusUpdate} from '../../helpers/builders.js'

@@ -224,6 +224,51 @@ describe('D3–D11 one sync of the Deployment controller', () => {
     expect(writes(down)).toEqual(['scale web-8448b6f544 12→5 proportional', 'scale web-7bc8986495 7→3 proportional', 'status'])
   })
 
+  it('D7.2 equal sizes growing: the rounding leftover goes to the newer of the two (ReplicaSetsBySizeNewer)', async () => {
+    // 4 + 4 + 3 annotated max 11, scaled to 11 with maxSurge 1: allowed 12, every fraction rounds to 0,
+    // so the whole +1 goes to the first in order: the larger, and of the two 4s the newer (B).
+    const strategy = {type: 'RollingUpdate', rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}
+    const cp = await plan(
+      deployment('C', 11, {spec: {strategy}, ...rolling(3, 11)}),
+      replicaSet('A', 4, {revision: 1, sized: [10, 11], created: '2026-11-01T00:00:00Z'}),
+      replicaSet('B', 4, {revision: 2, sized: [10, 11], created: '2026-11-02T00:00:00Z'}),
+      replicaSet('C', 3, {revision: 3, sized: [10, 11], created: '2026-11-03T00:00:00Z'}),
+    )
+    expect(writes(cp).filter((w) => w.startsWith('scale'))).toEqual([
+      `scale web-${HASH.B} 4→5 proportional`,
+      `scale web-${HASH.A} 4→4 proportional`,
+      `scale web-${HASH.C} 3→3 proportional`,
+    ])
+  })
+
+  it('D7.2 proportions are rounded half away from zero, not down (the leftover would then go to the first)', async () => {
+    // 5 + 5 + 3 annotated max 13, scaled to 20 without surge: 5·20/13 = 7.7 → 8 and 3·20/13 = 4.6 → 5,
+    // capped by what is left (+1). Rounding down would give +2, +2, +1 and the leftover 2 to the first.
+    const strategy = {type: 'RollingUpdate', rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}
+    const cp = await plan(
+      deployment('C', 20, {spec: {strategy}, ...rolling(3, 13)}),
+      replicaSet('A', 5, {revision: 1, sized: [13, 13], created: '2026-11-01T00:00:00Z'}),
+      replicaSet('B', 5, {revision: 2, sized: [13, 13], created: '2026-11-02T00:00:00Z'}),
+      replicaSet('C', 3, {revision: 3, sized: [13, 13], created: '2026-11-03T00:00:00Z'}),
+    )
+    expect(writes(cp).filter((w) => w.startsWith('scale'))).toEqual([
+      `scale web-${HASH.B} 5→8 proportional`,
+      `scale web-${HASH.A} 5→8 proportional`,
+      `scale web-${HASH.C} 3→4 proportional`,
+    ])
+  })
+
+  it('D7.2 a new ReplicaSet at full size is saturated only once all of it is available', async () => {
+    const objects = (available: number) => [
+      deployment('B', 3, {spec: {paused: true}, ...rolling(2, 3)}),
+      replicaSet('A', 1, {revision: 1, sized: [3, 4]}),
+      replicaSet('B', 3, {status: [3, 3, available], revision: 2, sized: [3, 4], created: '2026-11-02T00:00:00Z'}),
+    ]
+    expect(writes(await plan(...objects(3))).filter((w) => w.startsWith('scale'))).toEqual([`scale web-${HASH.A} 1→0 saturated`])
+    // One of three available: not saturated; the sizes already add up to replicas + surge, so nothing is scaled.
+    expect(writes(await plan(...objects(1))).filter((w) => w.startsWith('scale'))).toEqual([])
+  })
+
   it('D7.3 paused: no new ReplicaSet; the one active ReplicaSet takes a new size (T13, T16)', async () => {
     const fresh = await plan(deployment('A', 3, {spec: {paused: true}}))
     expect(writes(fresh)).toEqual(['status', 'status (conflict)'])
@@ -272,6 +317,99 @@ describe('D3–D11 one sync of the Deployment controller', () => {
     const rs = (rev: number) => replicaSet('A', 0, {status: [0, 0, 0], revision: rev, name: `web-r${rev}`, labels: {app: 'web', rev: String(rev)}})
     const cp = await plan(deployment('C', 2, {spec: {strategy: {type: 'Recreate'}, revisionHistoryLimit: 2}, status: available(2)}), rs(1), rs(2), rs(3), rs(4), replicaSet('C', 2, {revision: 5, sized: [2, 2]}))
     expect(writes(cp).filter((w) => w.startsWith('delete'))).toEqual(['delete web-r1', 'delete web-r2'])
+  })
+
+  it('D10 no cleanup while the Deployment\'s generation is unobserved (DeploymentComplete)', async () => {
+    const rs = (rev: number) => replicaSet('A', 0, {status: [0, 0, 0], revision: rev, name: `web-r${rev}`, labels: {app: 'web', rev: String(rev)}})
+    const cp = await plan(deployment('C', 2, {metadata: {generation: 2}, spec: {strategy: {type: 'Recreate'}, revisionHistoryLimit: 2}, status: available(2)}), rs(1), rs(2), rs(3), rs(4), replicaSet('C', 2, {revision: 5, sized: [2, 2]}))
+    expect(writes(cp).filter((w) => w.startsWith('delete'))).toEqual([])
+  })
+
+  it('D10 an old ReplicaSet whose generation is unobserved is kept, and still uses its place', async () => {
+    const rs = (rev: number, generation = 1) => replicaSet('A', 0, {status: [0, 0, 0], revision: rev, name: `web-r${rev}`, labels: {app: 'web', rev: String(rev)}, more: {generation}})
+    const cp = await plan(deployment('C', 2, {spec: {strategy: {type: 'Recreate'}, revisionHistoryLimit: 2}, status: available(2)}), rs(1, 2), rs(2), rs(3), rs(4), replicaSet('C', 2, {revision: 5, sized: [2, 2]}))
+    expect(writes(cp).filter((w) => w.startsWith('delete'))).toEqual(['delete web-r2'])
+  })
+
+  it('D4.5 a long Deployment name is cut so that name, dash and hash fit in 253 characters', async () => {
+    const name = 'w'.repeat(250)
+    const d = deployment('A', 1, {metadata: {name}})
+    const cp = await plan(d)
+    expect(cp.newReplicaSet!.name).toBe(`${'w'.repeat(253 - 1 - HASH.A.length)}-${HASH.A}`)
+    expect(cp.newReplicaSet!.name!.length).toBe(253)
+  })
+
+  it('D5.4 unhealthy old replicas go oldest ReplicaSet first, within the room', async () => {
+    // Room: 5 replicas − 3 minAvailable − 1 unavailable new = 1; both old ReplicaSets have one unavailable.
+    const cp = await plan(
+      deployment('C', 4, rolling(3, 3)),
+      replicaSet('B', 2, {status: [2, 1, 1], revision: 2, sized: [4, 5], created: '2026-11-02T00:00:00Z'}),
+      replicaSet('A', 2, {status: [2, 1, 1], revision: 1, sized: [4, 5], created: '2026-11-01T00:00:00Z'}),
+      replicaSet('C', 1, {status: [1, 0, 0], revision: 3, sized: [4, 5], created: '2026-11-03T00:00:00Z'}),
+    )
+    expect(writes(cp).filter((w) => w.startsWith('scale'))).toEqual([`scale web-${HASH.A} 2→1 unhealthy`])
+  })
+
+  it('D5.4 availability scales old ReplicaSets down oldest first, none below 0', async () => {
+    const cp = await plan(
+      deployment('C', 4, rolling(3, 4)),
+      replicaSet('A', 1, {revision: 1, sized: [4, 5], created: '2026-11-01T00:00:00Z'}),
+      replicaSet('B', 3, {revision: 2, sized: [4, 5], created: '2026-11-02T00:00:00Z'}),
+      replicaSet('C', 4, {revision: 3, sized: [4, 5], created: '2026-11-03T00:00:00Z'}),
+    )
+    expect(writes(cp).filter((w) => w.startsWith('scale'))).toEqual([`scale web-${HASH.A} 1→0 availability`, `scale web-${HASH.B} 3→0 availability`])
+  })
+
+  it('D9.1 unavailableReplicas is never negative (more available than asked for)', async () => {
+    const cp = await plan(deployment('B', 2, rolling(2, 3)), replicaSet('B', 2, {status: [3, 3, 3], revision: 2, sized: [2, 3]}))
+    expect((cp.status as {unavailableReplicas: number}).unavailableReplicas).toBe(0)
+  })
+
+  describe('D9.3/D9.4 Progressing on a rollout that waits', () => {
+    const waiting = (lastUpdate: string, ready: number) =>
+      plan(
+        deployment('B', 3, {
+          metadata: {annotations: {'deployment.kubernetes.io/revision': '2'}},
+          status: {
+            observedGeneration: 1, replicas: 3, updatedReplicas: 3, readyReplicas: ready, availableReplicas: 1, unavailableReplicas: 2,
+            conditions: [
+              {type: 'Available', status: 'False', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.', lastUpdateTime: lastUpdate, lastTransitionTime: lastUpdate},
+              {type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', message: 'ReplicaSet "web-7bc8986495" is progressing.', lastUpdateTime: lastUpdate, lastTransitionTime: lastUpdate},
+            ],
+          },
+        }),
+        replicaSet('B', 3, {status: [3, 3, 1], revision: 2, sized: [3, 4]}),
+      )
+    const progressing = (cp: ControllerPlan) => (cp.status as {conditions: {type: string; reason: string}[]}).conditions.find((c) => c.type === 'Progressing')!.reason
+
+    it('the deadline passes strictly after lastUpdateTime + progressDeadlineSeconds', async () => {
+      expect(progressing(await waiting('2026-11-22T09:50:00Z', 3))).toBe('ReplicaSetUpdated') // exactly 600 s ago
+      expect(progressing(await waiting('2026-11-22T09:49:59Z', 3))).toBe('ProgressDeadlineExceeded')
+    })
+
+    it('more ready replicas than before the sync is progress (and no timeout)', async () => {
+      expect(progressing(await waiting('2026-11-22T08:00:00Z', 2))).toBe('ReplicaSetUpdated')
+      expect(progressing(await waiting('2026-11-22T08:00:00Z', 3))).toBe('ProgressDeadlineExceeded')
+    })
+  })
+
+  it('D9.1 Available at exactly replicas − maxUnavailable', async () => {
+    const available = (n: number) =>
+      plan(deployment('B', 4, rolling(2, 4)), replicaSet('B', 4, {status: [4, 4, n], revision: 2, sized: [4, 5]})).then(
+        (cp) => (cp.status as {conditions: {type: string; status: string}[]}).conditions.find((c) => c.type === 'Available')!.status,
+      )
+    expect(await available(3)).toBe('True') // 4 − 1 (25% of 4)
+    expect(await available(2)).toBe('False')
+  })
+
+  it('D7.2 a Deployment scaled to 0 allows no surge: every ReplicaSet goes to 0', async () => {
+    const strategy = {type: 'RollingUpdate', rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}
+    const cp = await plan(
+      deployment('B', 0, {spec: {strategy}, ...rolling(2, 4)}),
+      replicaSet('A', 2, {revision: 1, sized: [4, 5], created: '2026-11-01T00:00:00Z'}),
+      replicaSet('B', 2, {revision: 2, sized: [4, 5], created: '2026-11-02T00:00:00Z'}),
+    )
+    expect(writes(cp).filter((w) => w.startsWith('scale'))).toEqual([`scale web-${HASH.A} 2→0 proportional`, `scale web-${HASH.B} 2→0 proportional`])
   })
 
   it('D8 the legacy rollback annotation rolls the template back, or warns (T24, T25)', async () => {

@@ -1,4 +1,4 @@
-// controller-semantics §3: claiming pods (ClaimObject / ClaimPods), adoption and release, and the
+// docs/replicaset-controller.md §3: claiming pods (ClaimObject / ClaimPods), adoption and release, and the
 // scenarios of table 3.5.
 import {describe, expect, it} from 'vitest'
 import type {OwnerReference} from '../../../src/model/objects.js'

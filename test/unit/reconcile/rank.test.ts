@@ -1,5 +1,5 @@
 import {deleteReasons} from '../../../src/render/reasons.js'
-// controller-semantics §2: which pods are deleted first on scale-down (getPodsToDelete,
+// docs/replicaset-controller.md §2: which pods are deleted first on scale-down (getPodsToDelete,
 // getPodsRankedByRelatedPodsOnSameNode, ActivePodsWithRanks.Less). Every criterion is tested as a
 // pair differing only in that criterion, in both directions; then precedence between criteria,
 // shuffled input, ties, the log2 buckets, and the scenarios of table 2.4.
@@ -316,7 +316,7 @@ describe('shuffled input and ties (choosePodsToDelete)', () => {
         const choice = choosePodsToDelete(rankPods(shuffled, [], ctx()), n, ctx())
         expect(names(choice.ordered)).toEqual(expectedOrder)
         expect(names(choice.victims)).toEqual(expectedOrder.slice(0, n))
-        expect(choice.ties.size).toBe(0)
+        expect(choice.tie).toEqual([])
       }),
       {numRuns: 300},
     )
@@ -345,14 +345,14 @@ describe('shuffled input and ties (choosePodsToDelete)', () => {
     const pods = [pod('a1', {ready: false}), pod('a2', {ready: false}), pod('b1'), pod('b2')]
     const choice = choosePodsToDelete(rankPods(pods, [], ctx()), 2, ctx())
     expect(names(choice.victims).sort()).toEqual(['a1', 'a2'])
-    expect(choice.ties.size).toBe(0)
+    expect(choice.tie).toEqual([])
   })
 
   it('no tie when the equal pods are all kept', () => {
     const pods = [pod('a', {ready: false}), pod('b1'), pod('b2'), pod('b3')]
     const choice = choosePodsToDelete(rankPods(pods, [], ctx()), 1, ctx())
     expect(names(choice.victims)).toEqual(['a'])
-    expect(choice.ties.size).toBe(0)
+    expect(choice.tie).toEqual([])
     expect(choice.decidedBy.get('uid-a')).toBe('not-ready')
   })
 
@@ -360,23 +360,25 @@ describe('shuffled input and ties (choosePodsToDelete)', () => {
     const pods = [pod('a', {ready: false}), pod('b1'), pod('b2'), pod('b3')]
     const choice = choosePodsToDelete(rankPods(pods, [], ctx()), 2, ctx())
     expect(names(choice.victims)[0]).toBe('a')
-    expect(choice.ties.has('uid-a')).toBe(false)
+    expect(choice.tie).not.toContain(choice.victims[0])
     const second = choice.victims[1]
     expect(['b1', 'b2', 'b3']).toContain(second.pod.name)
-    expect(names(choice.ties.get(second.pod.uid)!).sort()).toEqual(['b1', 'b2', 'b3'])
+    expect(choice.tie).toContain(second)
+    expect(names(choice.tie).sort()).toEqual(['b1', 'b2', 'b3'])
   })
 
   it('a tie among all candidates: every victim carries the whole tie', () => {
     const pods = [pod('p1'), pod('p2'), pod('p3')]
     const choice = choosePodsToDelete(rankPods(pods, [], ctx()), 2, ctx())
-    for (const v of choice.victims) expect(names(choice.ties.get(v.pod.uid)!).sort()).toEqual(['p1', 'p2', 'p3'])
+    for (const v of choice.victims) expect(choice.tie).toContain(v)
+    expect(names(choice.tie).sort()).toEqual(['p1', 'p2', 'p3'])
   })
 
   it('a UID decision is not a tie (decidedBy uid instead)', () => {
     const pods = [pod('p1', {uid: 'uid-2', readySince: ago(100)}), pod('p2', {uid: 'uid-1', readySince: ago(70)})]
     const choice = choosePodsToDelete(rankPods(pods, [], ctx()), 1, ctx())
     expect(names(choice.victims)).toEqual(['p2'])
-    expect(choice.ties.size).toBe(0)
+    expect(choice.tie).toEqual([])
     expect(choice.decidedBy.get('uid-1')).toBe('uid')
   })
 

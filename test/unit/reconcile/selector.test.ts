@@ -1,4 +1,4 @@
-// controller-semantics §5: label selectors, map selectors and the defaulted shapes the planner reads.
+// docs/replicaset-controller.md §5: label selectors, map selectors and the defaulted shapes the planner reads.
 import {describe, expect, it} from 'vitest'
 import type {LabelSelector, LabelSelectorRequirement, SelectorOperator} from '../../../src/model/objects.js'
 import {

@@ -1,4 +1,4 @@
-// controller-semantics §4: the status a sync writes (calculateStatus, updateReplicaSetStatus,
+// docs/replicaset-controller.md §4: the status a sync writes (calculateStatus, updateReplicaSetStatus,
 // IsPodAvailable) and the scenarios of table 4.3.
 import {describe, expect, it} from 'vitest'
 import {isPodAvailable} from '../../../src/reconcile/status.js'

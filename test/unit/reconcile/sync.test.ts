@@ -1,4 +1,4 @@
-// controller-semantics §1: one sync of a ReplicaSet / ReplicationController — the diff, the burst
+// docs/replicaset-controller.md §1: one sync of a ReplicaSet / ReplicationController — the diff, the burst
 // limit, slow start, the shape of created pods, a controller being deleted, RC specifics, and the
 // tricky scenarios of table 1.8.
 import {describe, expect, it} from 'vitest'

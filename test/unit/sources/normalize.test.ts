@@ -247,15 +247,15 @@ describe('validation: one line naming the field', () => {
   })
 
   it.each([
-    ['replicas: 3.0', undefined], // YAML 3.0 is the float 3, which JSON carries as 3: accepted
+    ['replicas: 3.0', 3], // YAML 3.0 is the float 3, which JSON carries as 3: accepted as 3
     ['replicas: 2147483648', 'spec.replicas: expected a non-negative integer of at most 2147483647, got 2147483648'],
     ['replicas: "3"', 'spec.replicas: expected a non-negative integer, got "3" (remove the quotes)'],
     ['replicas: [3]', 'spec.replicas: expected a non-negative integer, got a list'],
-    ['replicas: null', undefined],
-  ])('%s', async (line, message) => {
+    ['replicas: null', 1], // null is unset: defaulted to 1, as the API server does
+  ])('%s', async (line, expected) => {
     const file = fixture('types.yaml', `apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: t}\nspec:\n  ${line}\n  selector: {matchLabels: {a: b}}\n`)
-    if (message === undefined) await expect(read([file])).resolves.toBeDefined()
-    else expect(await errorLine([file])).toBe(`${file}:5:13: ${message}`)
+    if (typeof expected === 'number') expect((await read([file])).workloads.map((w) => [w.name, w.replicas])).toEqual([['t', expected]])
+    else expect(await errorLine([file])).toBe(`${file}:5:13: ${expected}`)
   })
 
   it('names, namespaces and metadata types', async () => {

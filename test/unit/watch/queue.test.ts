@@ -1,4 +1,4 @@
-// The work queue (controller-semantics §12.4): de-duplication, no key processed twice at once,
+// The work queue (docs/replicaset-controller.md §12.4): de-duplication, no key processed twice at once,
 // per-key exponential backoff, the overall token bucket, and delayed adds — on an injected clock.
 import {describe, expect, it} from 'vitest'
 

@@ -1,0 +1,97 @@
+// Plausible bugs in the planners, one small edit each, for `npm run test:mutation`. Each names the
+// rule it breaks; `from` must occur exactly once in `file` (the run refuses a stale entry). A mutant
+// that the unit tests do not notice is a rule no test pins. Files are relative to src/reconcile/.
+//
+// Left out because no input can tell them from the code (equivalent mutants), each checked by hand:
+// ready time compared when only one pod is Ready (readiness decides first); a condition's message
+// compared in the status write (the planner never changes a kept condition); log2 of an exact power
+// of two without its shortcut (JS computes it exactly); inSync ignoring `pending` (pending work
+// always comes with an action); revisionHistoryLimit MaxInt32 read as a limit (no Deployment has
+// 2^31 ReplicaSets); old ReplicaSets scaled down with no room (then availability is at its minimum);
+// LastRevision without its second branch (the new ReplicaSet, last in the list, always has the highest);
+// unhealthy old replicas cleaned without sorting (the old ReplicaSets arrive sorted by creation).
+export const MUTANTS = [
+  // ---- rank.ts: ActivePodsWithRanks.Less and getPodsToDelete (§2) ----
+  {id: 'R01', file: 'rank.ts', rule: 'unassigned first only when exactly one has no node', from: "(aNode === '' || bNode === '')", to: "(aNode === '' && bNode === '')"},
+  {id: 'R02', file: 'rank.ts', rule: 'phase order Pending < Unknown < Running', from: 'less: a.phaseOrdinal < b.phaseOrdinal', to: 'less: a.phaseOrdinal > b.phaseOrdinal'},
+  {id: 'R03', file: 'rank.ts', rule: 'not ready before ready', from: "{less: !a.pod.ready, rule: 'not-ready'}", to: "{less: a.pod.ready, rule: 'not-ready'}"},
+  {id: 'R04', file: 'rank.ts', rule: 'deletion cost only behind the PodDeletionCost gate', from: 'if (ctx.gates.PodDeletionCost && a.facts.deletionCost !== b.facts.deletionCost)', to: 'if (a.facts.deletionCost !== b.facts.deletionCost)'},
+  {id: 'R05', file: 'rank.ts', rule: 'more co-located related pods first', from: 'less: a.facts.colocationRank > b.facts.colocationRank', to: 'less: a.facts.colocationRank < b.facts.colocationRank'},
+  {id: 'R07', file: 'rank.ts', rule: 'more restarts first', from: 'less: a.facts.restarts > b.facts.restarts', to: 'less: a.facts.restarts < b.facts.restarts'},
+  {id: 'R08', file: 'rank.ts', rule: 'sidecar restarts after regular restarts', from: 'if (a.facts.sidecarRestarts !== b.facts.sidecarRestarts) {', to: 'if (false) {'},
+  {id: 'R09', file: 'rank.ts', rule: 'a zero time counts as most recent', from: 'return {less: ta === undefined, rule}', to: 'return {less: tb === undefined, rule}'},
+  {id: 'R10', file: 'rank.ts', rule: 'the lower log2 bucket (more recent) first', from: 'return {less: diff < 0, rule}', to: 'return {less: diff > 0, rule}'},
+  {id: 'R11', file: 'rank.ts', rule: 'uid tie-break inside one bucket: the smaller uid first', from: "less: a.pod.uid < b.pod.uid, rule: 'uid'", to: "less: a.pod.uid > b.pod.uid, rule: 'uid'"},
+  {id: 'R12', file: 'rank.ts', rule: 'without LogarithmicScaleDown: the more recent time first', from: 'return {less: ta > tb, rule}', to: 'return {less: ta < tb, rule}'},
+  {id: 'R13', file: 'rank.ts', rule: 'tie counting: uid order only between different exact times', from: 'behind[i] += all.length - upperBound(all, uid) - (own.length - upperBound(own, uid))', to: 'behind[i] += all.length - upperBound(all, uid)'},
+  {id: 'R14', file: 'rank.ts', rule: 'tie counting: a prefix is closed only when every pair across it is decided', from: 'closed[k] = balance === k * (m - k) ? 1 : 0', to: 'closed[k] = balance >= k * (m - k) - 1 ? 1 : 0'},
+  {id: 'R15', file: 'rank.ts', rule: 'a tie with one victim is still a tie', from: 'const tie = tieStart < n ? ordered.slice(tieStart, tieEnd) : []', to: 'const tie = tieStart < n - 1 ? ordered.slice(tieStart, tieEnd) : []'},
+  {id: 'R16', file: 'rank.ts', rule: 'decidedBy compares with the first kept pod outside the tie', from: 'const against = ordered[tieEnd] ?? ordered[n]', to: 'const against = ordered[n]'},
+  {id: 'R17', file: 'rank.ts', rule: 'co-location counts only active related pods (§2.1.4)', from: 'if (isPodActive(pod)) perNode.set', to: 'perNode.set'},
+  {id: 'R18', file: 'rank.ts', rule: 'tie counting: the ready-time class is part of the first level', from: '        p.pod.ready ? timeClass(p.readyTime) : 0,\n', to: '        0,\n'},
+  // ---- pods.ts ----
+  {id: 'P01', file: 'pods.ts', rule: 'IsPodActive: a pod being deleted is not active', from: " && pod.deletionTimestamp === undefined\n", to: '\n'},
+  {id: 'P02', file: 'pods.ts', rule: 'deletion cost below int32 is invalid', from: 'if (n < -2147483648 || n > 2147483647)', to: 'if (n > 2147483647)'},
+  {id: 'P03', file: 'pods.ts', rule: 'deletion cost with a leading zero is invalid', from: "value === '0' ||", to: "value[0] === '0' ||"},
+  {id: 'P04', file: 'pods.ts', rule: 'phase Unknown between Pending and Running', from: "phase === 'Unknown' ? 1 :", to: "phase === 'Unknown' ? 0 :"},
+  {id: 'P05', file: 'pods.ts', rule: 'restarts: the highest count, not the sum', from: 'regular = Math.max(regular, c.restartCount)', to: 'regular += c.restartCount'},
+  {id: 'P06', file: 'pods.ts', rule: 'a controller finds its pods by kind, name and uid', from: 'ref.kind === controller.kind && ref.name === controller.name', to: 'ref.kind === controller.kind'},
+  // ---- ownership.ts: ClaimPods (§3) ----
+  {id: 'O01', file: 'ownership.ts', rule: 'a pod controlled by another owner is ignored', from: 'if (ref.uid !== controller.uid) continue', to: 'if (ref.name !== controller.name) continue'},
+  {id: 'O02', file: 'ownership.ts', rule: 'no release while the controller is being deleted', from: 'else if (!deleting) result.released.push(pod)', to: 'else result.released.push(pod)'},
+  {id: 'O03', file: 'ownership.ts', rule: 'a terminating orphan is not adopted', from: ' || pod.deletionTimestamp !== undefined', to: ''},
+  {id: 'O04', file: 'ownership.ts', rule: 'only orphans in the namespace are adopted', from: ' || pod.namespace !== controller.namespace', to: ''},
+  {id: 'O05', file: 'ownership.ts', rule: 'no adoption while the controller is being deleted', from: 'if (deleting || !matches', to: 'if (!matches'},
+  // ---- slow-start.ts, create.ts ----
+  {id: 'S01', file: 'slow-start.ts', rule: 'batches double, capped by what remains', from: 'size = Math.min(2 * size, remaining)', to: 'size = Math.min(2 * size, n)'},
+  {id: 'S02', file: 'slow-start.ts', rule: 'a batch with any failure ends slow start', from: 'if (ok < size) break', to: 'if (ok === 0) break'},
+  {id: 'C01', file: 'create.ts', rule: 'generateName is cut to 58 characters', from: 'GENERATED_BASE_LENGTH = 58', to: 'GENERATED_BASE_LENGTH = 63'},
+  {id: 'C02', file: 'create.ts', rule: 'getPodsPrefix: a 253-character prefix is still valid', from: 'prefix.length <= 253', to: 'prefix.length < 253'},
+  // ---- status.ts: calculateStatus, updateReplicaSetStatus (§4) ----
+  {id: 'T01', file: 'status.ts', rule: 'IsPodAvailable: ready strictly before now − minReadySeconds', from: 'since + seconds(minReadySeconds) < now', to: 'since + seconds(minReadySeconds) <= now'},
+  {id: 'T02', file: 'status.ts', rule: 'minReadySeconds 0: Ready is available', from: '  if (minReadySeconds === 0) return true\n', to: ''},
+  {id: 'T03', file: 'status.ts', rule: 'fullyLabeledReplicas counts pods with every template label', from: 'if (selectorMatches(templateSelector, pod.labels)) fullyLabeled++', to: 'fullyLabeled++'},
+  {id: 'T04', file: 'status.ts', rule: 'terminatingReplicas counts only our own pods', from: 'controllerOf(pod)?.uid === workload.uid && ', to: ''},
+  {id: 'T05', file: 'status.ts', rule: 'terminatingReplicas is a ReplicaSet field, not an RC one', from: "input.terminatingReplicasGate && workload.kind === 'ReplicaSet'", to: 'input.terminatingReplicasGate'},
+  {id: 'T06', file: 'status.ts', rule: 'an existing ReplicaFailure is kept, not added again', from: "  if (current.some((c) => c.type === 'ReplicaFailure')) return current.map((c) => ({...c}))\n", to: ''},
+  {id: 'T07', file: 'status.ts', rule: 'ReplicaFailure reason by the sign of the diff', from: "diff < 0 ? 'FailedCreate' : diff > 0 ? 'FailedDelete'", to: "diff > 0 ? 'FailedCreate' : diff < 0 ? 'FailedDelete'"},
+  {id: 'T08', file: 'status.ts', rule: 'a new generation is written even when the counts are unchanged', from: '    workload.generation === cur.observedGeneration &&\n', to: ''},
+  {id: 'T09', file: 'status.ts', rule: 'terminatingReplicas nil vs 0 is a change', from: '    cur.terminatingReplicas === next.terminatingReplicas &&\n', to: ''},
+  // ---- time.ts ----
+  {id: 'L01', file: 'time.ts', rule: 'an age of zero has bucket −1', from: 'if (age <= 0n) return -1', to: 'if (age < 0n) return -1'},
+  // ---- planner.ts: syncReplicaSet, manageReplicas ----
+  {id: 'N01', file: 'planner.ts', rule: 'at most burstReplicas creates per sync', from: 'const n = Math.min(-diff, options.burstReplicas)', to: 'const n = -diff'},
+  {id: 'N02', file: 'planner.ts', rule: 'at most burstReplicas deletes per sync', from: 'const n = Math.min(diff, options.burstReplicas)', to: 'const n = diff'},
+  {id: 'N03', file: 'planner.ts', rule: 'a controller being deleted creates and deletes nothing', from: 'const deleting = workload.deletionTimestamp !== undefined', to: 'const deleting = false'},
+  {id: 'N04', file: 'planner.ts', rule: 'only active pods are claimed and counted', from: 'claimPods(workload, selector, candidates.filter(isPodActive))', to: 'claimPods(workload, selector, candidates)'},
+  {id: 'N05', file: 'planner.ts', rule: 'related pods are counted once each', from: '      if (seen.has(pod.uid)) continue\n', to: ''},
+  {id: 'N06', file: 'planner.ts', rule: 'an owner being deleted releases nothing', from: 'if (owner.deletionTimestamp !== undefined || !isControlledBy(pod, owner)) return false', to: 'if (!isControlledBy(pod, owner)) return false'},
+  {id: 'N07', file: 'planner.ts', rule: 'a contested adoption takes two adopters', from: 'if (plans.length < 2) continue', to: 'if (plans.length < 3) continue'},
+  // ---- incremental.ts: which controllers an event re-plans ----
+  {id: 'I01', file: 'incremental.ts', rule: 'a changed pod re-plans the controllers of its old state', from: '      this.pods.delete(old)\n      this.podAffects(old, affected)\n', to: '      this.pods.delete(old)\n'},
+  {id: 'I02', file: 'incremental.ts', rule: 'a pod re-plans the sibling ReplicaSets that rank by it', from: 'if (entry) this.siblingsOf(entry.workload, affected, true)', to: ''},
+  // ---- deployment/util.ts (D5, D7, D9) ----
+  {id: 'D01', file: 'deployment/util.ts', rule: 'percentages: surge rounds up, unavailability down', from: 'return roundUp ? Math.ceil(x) : Math.floor(x)', to: 'return Math.round(x)'},
+  {id: 'D02', file: 'deployment/util.ts', rule: 'surge and unavailability both 0 make unavailability 1', from: '  if (surge === 0 && unavailable === 0) unavailable = 1\n', to: ''},
+  {id: 'D03', file: 'deployment/util.ts', rule: 'maxUnavailable never exceeds replicas', from: 'return Math.min(resolveFenceposts(d.strategy.maxSurge, d.strategy.maxUnavailable, d.replicas).unavailable, d.replicas)', to: 'return resolveFenceposts(d.strategy.maxSurge, d.strategy.maxUnavailable, d.replicas).unavailable'},
+  {id: 'D04', file: 'deployment/util.ts', rule: 'the new ReplicaSet may grow up to replicas + surge', from: 'if (current >= maxTotal) return newRS.replicas', to: 'if (current >= d.replicas) return newRS.replicas'},
+  {id: 'D05', file: 'deployment/util.ts', rule: 'the new ReplicaSet grows no further than replicas', from: 'Math.min(maxTotal - current, d.replicas - newRS.replicas)', to: '(maxTotal - current)'},
+  {id: 'D06', file: 'deployment/util.ts', rule: 'ReplicaSetsBySizeNewer: equal sizes, newer first', from: '(a.replicas !== b.replicas ? b.replicas - a.replicas : byCreation(b, a))', to: '(a.replicas !== b.replicas ? b.replicas - a.replicas : byCreation(a, b))'},
+  {id: 'D07', file: 'deployment/util.ts', rule: 'IsSaturated needs every replica available', from: ' && rs.status.availableReplicas === d.replicas', to: ''},
+  {id: 'D08', file: 'deployment/util.ts', rule: 'proportion capped by what is left to add or remove', from: 'toAdd > 0 ? Math.min(fraction, allowed) : Math.max(fraction, allowed)', to: 'toAdd > 0 ? Math.max(fraction, allowed) : Math.min(fraction, allowed)'},
+  {id: 'D09', file: 'deployment/util.ts', rule: 'the fraction is rounded half away from zero', from: 'return roundHalfAway(product / before) - rs.replicas', to: 'return Math.floor(product / before) - rs.replicas'},
+  {id: 'D10', file: 'deployment/util.ts', rule: 'a rollout is complete only once its generation is observed', from: ' && s.observedGeneration >= d.generation', to: ''},
+  {id: 'D11', file: 'deployment/util.ts', rule: 'more ready replicas is progress', from: '    s.readyReplicas > old.readyReplicas ||\n', to: ''},
+  {id: 'D12', file: 'deployment/util.ts', rule: 'the progress deadline passes strictly after lastUpdateTime + deadline', from: 'return from + seconds(d.progressDeadlineSeconds!) < now', to: 'return from + seconds(d.progressDeadlineSeconds!) <= now'},
+  {id: 'D13', file: 'deployment/util.ts', rule: 'a ReplicaSet name leaves room for the dash', from: 'const room = 253 - 1 - hash.length', to: 'const room = 253 - hash.length'},
+  // ---- deployment/sync.ts (D5–D10) ----
+  {id: 'D16', file: 'deployment/sync.ts', rule: 'unavailable new replicas reduce what old ones may lose', from: 'const maxScaledDown = sumSpec(all) - minAvailable - newUnavailable', to: 'const maxScaledDown = sumSpec(all) - minAvailable'},
+  {id: 'D18', file: 'deployment/sync.ts', rule: 'a ReplicaSet scales down no further than 0', from: 'const n = Math.min(rs.replicas, total - scaledDown)', to: 'const n = total - scaledDown'},
+  {id: 'D19', file: 'deployment/sync.ts', rule: 'revisionHistoryLimit old ReplicaSets are kept', from: 'const diff = cleanable.length - d.revisionHistoryLimit!', to: 'const diff = cleanable.length - d.revisionHistoryLimit! + 1'},
+  {id: 'D20', file: 'deployment/sync.ts', rule: 'a ReplicaSet whose generation is unobserved is not cleaned up', from: ' || rs.generation > rs.status.observedGeneration', to: ''},
+  {id: 'D21', file: 'deployment/sync.ts', rule: 'unavailableReplicas is never negative', from: 'unavailableReplicas: Math.max(0, sumSpec(rss) - available)', to: 'unavailableReplicas: sumSpec(rss) - available'},
+  {id: 'D22', file: 'deployment/sync.ts', rule: 'Available at exactly replicas − maxUnavailable', from: 'available >= d.replicas - maxUnavailable(d)', to: 'available > d.replicas - maxUnavailable(d)'},
+  {id: 'D23', file: 'deployment/sync.ts', rule: 'a Deployment scaled to 0 allows no surge', from: 'const allowed = d.replicas > 0 ? d.replicas + maxSurge(d) : 0', to: 'const allowed = d.replicas + maxSurge(d)'},
+  {id: 'D24', file: 'deployment/sync.ts', rule: 'the rounding leftover goes to the first (largest) ReplicaSet', from: 'if (i === 0 && toAdd !== 0)', to: 'if (i === all.length - 1 && toAdd !== 0)'},
+  {id: 'D25', file: 'deployment/sync.ts', rule: 'Recreate waits for old pods that are not Failed or Succeeded', from: "p.phase !== 'Failed' && p.phase !== 'Succeeded'", to: "p.phase !== 'Failed'"},
+]
