@@ -19,7 +19,7 @@ export function kctl(args: string[], opts: {input?: string; env?: Record<string,
     else env[k] = v
   }
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k]
-  const result = spawnSync(process.execPath, ['bin/run.js', ...args], {cwd: ROOT, env, input: opts.input ?? '', encoding: 'utf8', timeout: 60_000})
+  const result = spawnSync(process.execPath, ['bin/run.js', ...args], {cwd: ROOT, env, input: opts.input ?? '', encoding: 'utf8', timeout: 60_000, maxBuffer: 256 * 1024 * 1024})
   if (result.error) throw result.error
   return {status: result.status, stdout: result.stdout, stderr: result.stderr}
 }
