@@ -26,6 +26,8 @@ export interface Allocatable {
 export interface KwokOptions {
   /** How many fake nodes to create (`kwok-node-0`, `kwok-node-1`, …) and wait for. Default 3. */
   nodes?: number
+  /** Node names are `<prefix>-<i>`. Default `kwok-node`. */
+  nodeNamePrefix?: string
   /** Pod stages. Default `fast`. The node stage (./stages/node.yaml) is always loaded. */
   stages?: StageSet
   /** topology.kubernetes.io/zone of the nodes, round-robin. Default zone-a, zone-b, zone-c. */
@@ -157,7 +159,7 @@ export async function startKwok(o: KwokOptions & {info: ControlPlaneInfo; log?: 
   })
   try {
     const zones = o.zones ?? ['zone-a', 'zone-b', 'zone-c']
-    const nodes = Array.from({length: o.nodes ?? 3}, (_, i) => ({name: `kwok-node-${i}`, zone: zones[i % zones.length], allocatable: o.allocatable}))
+    const nodes = Array.from({length: o.nodes ?? 3}, (_, i) => ({name: `${o.nodeNamePrefix ?? 'kwok-node'}-${i}`, zone: zones[i % zones.length], allocatable: o.allocatable}))
     await createFakeNodes(o.info, nodes)
     await waitForReadyNodes(o.info, nodes.map((n) => n.name))
     const stages = o.stages === 'fast' || o.stages === 'timed' || o.stages === undefined ? (o.stages ?? 'fast') : configs[1]
