@@ -46,11 +46,11 @@ export interface Kwok extends Component {
 
 const STAGES_DIR = join(CONTROLPLANE_DIR, 'stages')
 
-/** The --config files for a stage set: the node stage, then the pod stages. */
+/** The --config files for a stage set: kwok's settings, the node stage, then the pod stages. */
 export function stageFiles(stages: StageSet = 'fast'): string[] {
   const pods = stages === 'fast' || stages === 'timed' ? join(STAGES_DIR, `${stages}.yaml`) : resolve(stages)
   if (!existsSync(pods)) throw new Error(`kwok stages: ${pods} does not exist (use 'fast', 'timed' or the path of a YAML file of Stage objects)`)
-  return [join(STAGES_DIR, 'node.yaml'), pods]
+  return [join(CONTROLPLANE_DIR, 'kwok', 'config.yaml'), join(STAGES_DIR, 'node.yaml'), pods]
 }
 
 export interface FakeNodeOptions {
@@ -162,7 +162,7 @@ export async function startKwok(o: KwokOptions & {info: ControlPlaneInfo; log?: 
     const nodes = Array.from({length: o.nodes ?? 3}, (_, i) => ({name: `${o.nodeNamePrefix ?? 'kwok-node'}-${i}`, zone: zones[i % zones.length], allocatable: o.allocatable}))
     await createFakeNodes(o.info, nodes)
     await waitForReadyNodes(o.info, nodes.map((n) => n.name))
-    const stages = o.stages === 'fast' || o.stages === 'timed' || o.stages === undefined ? (o.stages ?? 'fast') : configs[1]
+    const stages = o.stages === 'fast' || o.stages === 'timed' || o.stages === undefined ? (o.stages ?? 'fast') : configs.at(-1)
     o.log?.(`kwok ready with ${nodes.length} fake nodes (${stages} stages) in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
     return {...kwok, nodes: nodes.map((n) => n.name)}
   } catch (e) {
