@@ -9,9 +9,11 @@
 // Reported: median wall and CPU seconds of each, and each as a multiple of the floor's. Target: kctl
 // within 1.5× the floor's wall time. Skipped, saying why, when Go (which builds the control plane) is
 // missing. --profile also runs kctl plan once under `node --cpu-prof` and prints where its time went.
+// --baseline DIR adds kctl plan and list from another built tree (bin/ and dist/, e.g. the previous
+// commit) to the same runs, for a before/after on the same server.
 //
 //   npm run bench:live                  (builds first; runs under tsx to import controlplane/)
-//   node --import tsx bench/live.mjs [--nodes N] [--pods N] [--deployments N] [--repeat N] [--profile]
+//   node --import tsx bench/live.mjs [--nodes N] [--pods N] [--deployments N] [--repeat N] [--profile] [--baseline DIR]
 // Results: a table on stdout and bench/out/live.json.
 import {spawnSync} from 'node:child_process'
 import {mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
@@ -24,10 +26,11 @@ const out = join(here, 'out')
 const TARGET = 1.5
 
 function parseArgs(argv) {
-  const o = {nodes: 2000, pods: 50_000, deployments: 500, repeat: 3, profile: false, waitMinutes: 20}
+  const o = {nodes: 2000, pods: 50_000, deployments: 500, repeat: 3, profile: false, waitMinutes: 20, baseline: undefined}
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i].replace(/^--/, '')
     if (k === 'profile') o.profile = true
+    else if (k === 'baseline') o.baseline = resolve(argv[++i])
     else if (k === 'wait-minutes') o.waitMinutes = Number(argv[++i])
     else if (k in o) o[k] = Number(argv[++i])
     else throw new Error(`unknown argument ${argv[i]}`)
@@ -179,6 +182,11 @@ async function main() {
       ['kctl plan -A -o json', process.execPath, [join(root, 'bin/run.js'), 'plan', '-A', '-o', 'json'], kubeconfig],
       ['kctl list -A', process.execPath, [join(root, 'bin/run.js'), 'list', '-A'], kubeconfig],
     ]
+    if (o.baseline) {
+      const bin = join(o.baseline, 'bin/run.js')
+      cases.push(['kctl plan -A -o json (baseline)', process.execPath, [bin, 'plan', '-A', '-o', 'json'], kubeconfig])
+      cases.push(['kctl list -A (baseline)', process.execPath, [bin, 'list', '-A'], kubeconfig])
+    }
     if (haveKubectl()) cases.push(['kubectl get pods,rs,deploy -A -o json', 'kubectl', ['get', 'pods,rs,deploy', '-A', '-o', 'json'], kubeconfig])
     const runs = new Map(cases.map(([name]) => [name, []]))
     for (let i = 0; i < o.repeat; i++) {
