@@ -5,6 +5,9 @@
  *
  *   ${KCTL_CACHE_DIR:-$HOME/.cache/kctl}/controlplane/<k8s>-etcd<etcd>/{kube-apiserver,kube-controller-manager,etcd,stamp.json}
  *
+ * and, each in a cache entry of its own, kube-scheduler (<k8s>-scheduler/, same module) and kwok (kwok-<v>/,
+ * from controlplane/kwok/) for clusters with fake nodes, plus the hash test tools (<k8s>-tools/).
+ *
  *   npx tsx controlplane/build.ts            # ensure the binaries (prints the directory on stdout)
  *   npx tsx controlplane/build.ts --force    # rebuild even if the cache is valid
  *
@@ -265,6 +268,56 @@ export async function ensureControlPlaneBinaries(opts: {force?: boolean} = {}): 
   })
 }
 
+/**
+ * A small build cached beside the control plane in its own directory, valid while the file `stamp` in it holds
+ * `inputs` and every output exists: a hit costs a read and a stat per output. The control plane's own entry is
+ * never touched, so these can be added or rebuilt while other runs use it.
+ */
+async function ensureSideBuild(o: {
+  entry: string
+  inputs: string
+  outputs: string[]
+  build: (tmp: string) => Promise<void>
+}): Promise<string> {
+  const root = cacheRoot()
+  const dir = join(root, o.entry)
+  const fresh = () => {
+    try {
+      return readFileSync(join(dir, 'stamp'), 'utf8') === o.inputs && o.outputs.every((f) => statSync(join(dir, f)).isFile())
+    } catch {
+      return false
+    }
+  }
+  if (fresh()) return dir
+  checkGo()
+  mkdirSync(root, {recursive: true})
+  return withLock(join(root, `.${o.entry}.lock`), async () => {
+    if (fresh()) return dir
+    const prefix = `.side-${o.entry}-`
+    // We hold this entry's lock: any other temp dir of it is the leftover of an interrupted build.
+    for (const e of readdirSync(root)) if (e.startsWith(prefix)) rmSync(join(root, e), {recursive: true, force: true})
+    const tmp = join(root, `${prefix}${process.pid}-${randomBytes(4).toString('hex')}`)
+    mkdirSync(tmp, {recursive: true})
+    try {
+      await o.build(tmp)
+      writeFileSync(join(tmp, 'stamp'), o.inputs)
+      rmSync(dir, {recursive: true, force: true})
+      renameSync(tmp, dir)
+      return dir
+    } catch (e) {
+      rmSync(tmp, {recursive: true, force: true})
+      throw e
+    }
+  })
+}
+
+/** sha256 over a recipe line and some files under controlplane/. */
+function hashOf(recipe: string, files: string[]): string {
+  const h = createHash('sha256').update(`${recipe}\n`)
+  for (const f of files) h.update(`${f}\n`).update(readFileSync(join(CONTROLPLANE_DIR, f)))
+  return h.digest('hex')
+}
+
 export interface GoTools {
   /** Prints the Go type graph of core/v1 PodTemplateSpec as JSON (controlplane/typetable.ts). */
   typeTable: string
@@ -283,37 +336,66 @@ export async function ensureGoTools(): Promise<GoTools> {
   const version = readVersions()
   const h = createHash('sha256').update(inputsHash())
   for (const tool of TOOLS) h.update(readFileSync(join(CONTROLPLANE_DIR, 'k8s', 'tools', tool, 'main.go')))
-  const inputs = h.digest('hex')
-  const root = cacheRoot()
-  const dir = join(root, `${version.kubernetes}-tools`)
-  const tools: GoTools = {typeTable: join(dir, 'kctl-typetable'), hashOracle: join(dir, 'kctl-hash-oracle')}
-  const fresh = () => {
-    try {
-      return readFileSync(join(dir, 'stamp'), 'utf8') === inputs && statSync(tools.typeTable).isFile() && statSync(tools.hashOracle).isFile()
-    } catch {
-      return false
-    }
-  }
-  if (fresh()) return tools
-  checkGo()
-  mkdirSync(root, {recursive: true})
-  return withLock(join(root, `.${version.kubernetes}-tools.lock`), async () => {
-    if (fresh()) return tools
-    const tmp = join(root, `.tools-${process.pid}-${randomBytes(4).toString('hex')}`)
-    mkdirSync(tmp, {recursive: true})
-    try {
+  const dir = await ensureSideBuild({
+    entry: `${version.kubernetes}-tools`,
+    inputs: h.digest('hex'),
+    outputs: ['kctl-typetable', 'kctl-hash-oracle'],
+    async build(tmp) {
       await goBuild('the pod-template-hash test tools', join(CONTROLPLANE_DIR, 'k8s'), ['-o', `${tmp}/`, ...TOOLS.map((t) => `./tools/${t}`)])
       renameSync(join(tmp, 'typetable'), join(tmp, 'kctl-typetable'))
       renameSync(join(tmp, 'hashoracle'), join(tmp, 'kctl-hash-oracle'))
-      writeFileSync(join(tmp, 'stamp'), inputs)
-      rmSync(dir, {recursive: true, force: true})
-      renameSync(tmp, dir)
-      return tools
-    } catch (e) {
-      rmSync(tmp, {recursive: true, force: true})
-      throw e
-    }
+    },
   })
+  return {typeTable: join(dir, 'kctl-typetable'), hashOracle: join(dir, 'kctl-hash-oracle')}
+}
+
+/**
+ * kube-scheduler from the same pinned k8s.io/kubernetes module (controlplane/k8s/go.mod already holds every
+ * module it needs: it adds six packages to kube-apiserver's and kube-controller-manager's), stamped the same way.
+ * Its own cache entry, so adding it never invalidates the control plane's.
+ */
+export async function ensureScheduler(): Promise<string> {
+  const version = readVersions()
+  const k8sDir = join(CONTROLPLANE_DIR, 'k8s')
+  const dir = await ensureSideBuild({
+    entry: `${version.kubernetes}-scheduler`,
+    inputs: hashOf(`kube-scheduler ${version.kubernetes} recipe ${RECIPE}`, ['k8s/go.mod', 'k8s/go.sum']),
+    outputs: ['kube-scheduler'],
+    async build(tmp) {
+      const ldflags = kubeLdflags(version.kubernetes, moduleTime(k8sDir, 'k8s.io/kubernetes'))
+      await goBuild(`kube-scheduler ${version.kubernetes}`, k8sDir, ['-ldflags', ldflags, '-o', join(tmp, 'kube-scheduler'), 'k8s.io/kubernetes/cmd/kube-scheduler'])
+      const got = versionLine(join(tmp, 'kube-scheduler'))
+      if (!got.includes(`Kubernetes ${version.kubernetes}`)) throw new Error(`kube-scheduler --version printed ${JSON.stringify(got)}`)
+    },
+  })
+  return join(dir, 'kube-scheduler')
+}
+
+/** The kwok version pinned by controlplane/kwok/go.mod (its only direct requirement). */
+export function kwokVersion(): string {
+  const v = /^\s*(?:require\s+)?sigs\.k8s\.io\/kwok (v\S+)/m.exec(readFileSync(join(CONTROLPLANE_DIR, 'kwok', 'go.mod'), 'utf8'))?.[1]
+  if (!v) throw new Error('controlplane/kwok/go.mod: no sigs.k8s.io/kwok requirement')
+  return v
+}
+
+/**
+ * kwok, the stand-in kubelet for fake nodes, from its own small module (controlplane/kwok/: its go.mod pins the
+ * version and has no replaces, as upstream's has none). kwok compiles its version in (pkg/consts), so plain
+ * `-s -w` is the whole recipe.
+ */
+export async function ensureKwok(): Promise<string> {
+  const version = kwokVersion()
+  const dir = await ensureSideBuild({
+    entry: `kwok-${version}`,
+    inputs: hashOf(`kwok ${version} recipe ${RECIPE}`, ['kwok/go.mod', 'kwok/go.sum']),
+    outputs: ['kwok'],
+    async build(tmp) {
+      await goBuild(`kwok ${version}`, join(CONTROLPLANE_DIR, 'kwok'), ['-ldflags', '-s -w', '-o', join(tmp, 'kwok'), 'sigs.k8s.io/kwok/cmd/kwok'])
+      const got = versionLine(join(tmp, 'kwok'))
+      if (!got.includes(version.slice(1))) throw new Error(`kwok --version printed ${JSON.stringify(got)}, expected ${version}`)
+    },
+  })
+  return join(dir, 'kwok')
 }
 
 async function main(): Promise<void> {
@@ -321,6 +403,8 @@ async function main(): Promise<void> {
   try {
     const b = await ensureControlPlaneBinaries({force: process.argv.includes('--force')})
     await ensureGoTools()
+    await ensureScheduler()
+    await ensureKwok()
     log(`${b.version.kubernetes} / etcd ${b.version.etcd} (${(performance.now() - t0).toFixed(0)} ms)`)
     process.stdout.write(`${b.dir}\n`)
   } catch (e) {

@@ -4,11 +4,17 @@
 //   export KUBECONFIG=…    # terminal 2: paste that line, then use kubectl / kctl as usual
 //   kubectl get rs -A
 //
-// Ctrl-C (SIGINT) or SIGTERM stops kube-controller-manager, kube-apiserver and etcd and removes the data dir.
-// Set KCTL_KEEP_CONTROLPLANE_DATA=1 to keep the data dir (logs, etcd data) for a post-mortem.
+// Ctrl-C (SIGINT) or SIGTERM stops kwok, kube-scheduler, kube-controller-manager, kube-apiserver and etcd and
+// removes the data dir. Set KCTL_KEEP_CONTROLPLANE_DATA=1 to keep the data dir (logs, etcd data) for a post-mortem.
+//
+// Nodes: by default kube-scheduler and kwok run with 3 fake nodes (kwok-node-0…2, one per zone), so a Deployment's
+// pods are scheduled and become Running and Ready with an IP. KCTL_NODES=N asks for N nodes; KCTL_NODES=0 is the
+// bare control plane (no scheduler, no kwok: pods stay Pending until bound and given a status by hand).
+// KCTL_STAGES=fast|timed|<file> picks the stage set (default timed: instant unless a pod's annotations ask for
+// delays, never-Ready or failing exits; see controlplane/stages/timed.yaml).
 //
 // Controllers: the two kctl predicts and the deployment controller that drives them, plus the ones that make a
-// hand-driven cluster behave like a real one:
+// cluster behave like a real one (with nodes, also daemonset, job and statefulset, whose pods now run):
 //   - serviceaccount, serviceaccount-token, root-ca-cert-publisher: `default` ServiceAccount and kube-root-ca.crt
 //     in every namespace, as workloads expect (the apiserver runs without ServiceAccount admission regardless);
 //   - namespace: `kubectl delete ns` actually finishes;
@@ -29,6 +35,16 @@ const DEFAULT_CONTROLLERS = [
   'namespace',
   'garbagecollector',
 ]
+const WORKLOAD_CONTROLLERS = ['daemonset', 'job', 'statefulset']
+const DEFAULT_NODES = 3
+
+/** KCTL_NODES: a count of fake nodes, 0 for none. */
+function nodeCount(): number {
+  const raw = process.env.KCTL_NODES
+  if (raw === undefined || raw === '') return DEFAULT_NODES
+  if (!/^\d+$/.test(raw)) throw new Error(`KCTL_NODES=${raw}: expected a number of fake nodes (0 for none)`)
+  return Number(raw)
+}
 
 const log = (s: string) => process.stderr.write(`[cluster] ${s}\n`)
 
@@ -73,7 +89,10 @@ function watchAncestors(onOrphaned: (pid: number) => void): void {
 }
 
 async function main(): Promise<void> {
-  const controllers = process.env.KCTL_CONTROLLERS?.split(',').filter(Boolean) ?? DEFAULT_CONTROLLERS
+  const nodes = nodeCount()
+  const stages = process.env.KCTL_STAGES || 'timed'
+  const controllers =
+    process.env.KCTL_CONTROLLERS?.split(',').filter(Boolean) ?? (nodes > 0 ? [...DEFAULT_CONTROLLERS, ...WORKLOAD_CONTROLLERS] : DEFAULT_CONTROLLERS)
   let cp: ControlPlane | undefined
   let stopping = false
   const shutdown = (signal: string) => {
@@ -104,6 +123,13 @@ async function main(): Promise<void> {
   if (stopping) return void (await cp.stop())
   await cp.startControllerManager(controllers)
   if (stopping) return
+  let nodeNames: string[] = []
+  if (nodes > 0) {
+    await cp.startScheduler()
+    if (stopping) return
+    nodeNames = (await cp.startKwok({nodes, stages})).nodes
+    if (stopping) return
+  }
 
   process.stdout.write(`export KUBECONFIG=${cp.adminKubeconfig}\n`)
   log(
@@ -113,7 +139,9 @@ async function main(): Promise<void> {
       `  restricted: KUBECONFIG=${cp.restrictedKubeconfig}   (user "restricted", no RBAC grants)`,
       `  controllers: ${controllers.join(',')}`,
       `  logs and data: ${cp.dataDir}`,
-      'No kubelet and no scheduler: pods stay Pending until you bind them and patch their status.',
+      nodes > 0
+        ? `kube-scheduler and kwok (${stages} stages) with ${nodes} fake node${nodes === 1 ? '' : 's'}: ${nodeNames.length > 4 ? `${nodeNames.slice(0, 3).join(', ')}, …` : nodeNames.join(', ')}`
+        : 'No nodes, no scheduler, no kubelet: pods stay Pending until you bind them and patch their status.',
       'Ctrl-C to stop.',
     ].join('\n'),
   )

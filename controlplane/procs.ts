@@ -3,6 +3,7 @@
 import {spawn, type ChildProcess} from 'node:child_process'
 import {closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
+import {createServer} from 'node:net'
 import {join} from 'node:path'
 
 /** Prefix of the default data dirs in os.tmpdir(); the reaper only ever looks at these. */
@@ -244,5 +245,92 @@ export function reapStale(log: (s: string) => void, binaries: string): void {
     log(`reaping stale control plane ${dir} (owner pid ${owner} is gone)`)
     killRecorded(join(dir, 'pids'), {uid, binaries})
     rmSync(dir, {recursive: true, force: true, maxRetries: 5})
+  }
+}
+
+const START_TIMEOUT_MS = 60_000
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.unref()
+    srv.once('error', reject)
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address()
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))))
+    })
+  })
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** Polls `probe` every 100 ms until it returns true; fails early if `proc` exits, or after `timeoutMs`. */
+export async function waitFor(what: string, proc: ManagedProcess, probe: () => Promise<boolean>, timeoutMs = START_TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  let lastErr = ''
+  while (Date.now() < deadline) {
+    if (proc.done) {
+      throw new StartError(`${what}: ${proc.name} exited (${await proc.exited}) before becoming ready`, proc)
+    }
+    try {
+      if (await probe()) return
+    } catch (e) {
+      lastErr = (e as Error).message
+    }
+    await sleep(100)
+  }
+  throw new StartError(`${what}: not ready after ${timeoutMs / 1000} s${lastErr ? ` (last error: ${lastErr})` : ''}`, proc)
+}
+
+export class StartError extends Error {
+  constructor(message: string, readonly proc: ManagedProcess) {
+    super(`${message}\n--- last lines of ${proc.logFile} ---\n${tail(proc.logFile)}`)
+  }
+  /** A lost race for a port we picked: worth retrying with another one. */
+  get portTaken(): boolean {
+    return /address already in use/i.test(tail(this.proc.logFile, 50))
+  }
+}
+
+/** A control-plane component started by this process (kube-controller-manager, kube-scheduler, kwok). */
+export interface Component {
+  pid: number
+  logFile: string
+  stop(): Promise<void>
+}
+
+/**
+ * Starts one component on a fresh loopback port (its health endpoint) in `<dataDir>/<dirName>-<pid>-<port>/`,
+ * recorded in the data dir's pid records, so the control plane's stop() and the stale-run reaper find it
+ * whoever started it. Waits until `ready(port)`; a port lost to someone else is retried with another.
+ */
+export async function startComponent(o: {
+  dataDir: string
+  name: string
+  dirName: string
+  binary: string
+  args: (port: number, dir: string) => string[]
+  ready: (port: number) => Promise<boolean>
+  timeoutMs?: number
+}): Promise<Component> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort()
+    const dir = join(o.dataDir, `${o.dirName}-${process.pid}-${port}`)
+    mkdirSync(dir, {recursive: true})
+    const proc = spawnManaged({
+      name: o.name,
+      binary: o.binary,
+      logFile: join(dir, `${o.name}.log`),
+      pidDir: join(o.dataDir, 'pids'),
+      args: o.args(port, dir),
+    })
+    try {
+      await waitFor(o.name, proc, () => o.ready(port), o.timeoutMs)
+    } catch (e) {
+      await proc.stop(1000)
+      if (e instanceof StartError && e.portTaken && attempt < 5) continue
+      throw e
+    }
+    return {pid: proc.pid, logFile: proc.logFile, stop: () => proc.stop(5000)}
   }
 }

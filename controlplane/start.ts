@@ -17,14 +17,15 @@
 //   `kubernetes` Service reconciler could only log errors.
 import {randomBytes, generateKeyPairSync} from 'node:crypto'
 import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
-import {createServer} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {cacheRoot, ensureControlPlaneBinaries, type ControlPlaneBinaries} from './build.js'
+import {cacheRoot, ensureControlPlaneBinaries, ensureScheduler, type ControlPlaneBinaries} from './build.js'
 import {request} from './http.js'
-import {DATA_DIR_PREFIX, killRecorded, onExitCleanup, reapStale, spawnManaged, tail, type ManagedProcess} from './procs.js'
-
-const START_TIMEOUT_MS = 60_000
+import {startKwok, type Kwok, type KwokOptions} from './fake-nodes.js'
+import {
+  DATA_DIR_PREFIX, freePort, killRecorded, onExitCleanup, reapStale, sleep, spawnManaged, startComponent, StartError, waitFor,
+  type Component, type ManagedProcess,
+} from './procs.js'
 
 /** Everything a process other than the one that started the control plane needs to use it (JSON-serializable). */
 export interface ControlPlaneInfo {
@@ -35,6 +36,10 @@ export interface ControlPlaneInfo {
   restrictedKubeconfig: string
   /** Identity kube-controller-manager runs as (`system:kube-controller-manager`, in `system:masters`). */
   controllerManagerKubeconfig: string
+  /** Identity kube-scheduler runs as (`system:kube-scheduler`, in `system:masters`). */
+  schedulerKubeconfig: string
+  /** Identity kwok runs as (`kwok`, in `system:masters`). */
+  kwokKubeconfig: string
   adminToken: string
   restrictedToken: string
   /** PEM bundle (self-signed CA + serving cert) that verifies `server`. */
@@ -52,6 +57,12 @@ export interface ControlPlane extends ControlPlaneInfo {
   /** Starts kube-controller-manager with exactly these controllers (replacing a running one). */
   startControllerManager(controllers: string[], extraArgs?: string[]): Promise<void>
   stopControllerManager(): Promise<void>
+  /** Starts kube-scheduler (replacing a running one). */
+  startScheduler(extraArgs?: string[]): Promise<void>
+  stopScheduler(): Promise<void>
+  /** Starts kwok and its fake nodes (replacing a running kwok; nodes already created stay). */
+  startKwok(opts?: KwokOptions): Promise<Kwok>
+  stopKwok(): Promise<void>
   /** Stops kube-apiserver and starts it again on the same port against the same etcd. */
   restartApiServer(): Promise<void>
   /**
@@ -73,51 +84,13 @@ export interface StartOptions {
    * `--watch-cache=false` for etcd-served reads and watches, or `--feature-gates=…`.
    */
   apiServerArgs?: string[]
+  /** Also start kube-scheduler: pods get bound to nodes. */
+  scheduler?: boolean
+  /** Also start kwok with fake nodes: bound pods run (see ./fake-nodes.ts). Implies nothing about the scheduler. */
+  kwok?: KwokOptions
 }
 
 const defaultLog = (s: string) => process.stderr.write(`[controlplane] ${s}\n`)
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.unref()
-    srv.once('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address()
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))))
-    })
-  })
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-/** Polls `probe` every 100 ms until it returns true; fails early if `proc` exits, or after `timeoutMs`. */
-async function waitFor(what: string, proc: ManagedProcess, probe: () => Promise<boolean>, timeoutMs = START_TIMEOUT_MS): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  let lastErr = ''
-  while (Date.now() < deadline) {
-    if (proc.done) {
-      throw new StartError(`${what}: ${proc.name} exited (${await proc.exited}) before becoming ready`, proc)
-    }
-    try {
-      if (await probe()) return
-    } catch (e) {
-      lastErr = (e as Error).message
-    }
-    await sleep(100)
-  }
-  throw new StartError(`${what}: not ready after ${timeoutMs / 1000} s${lastErr ? ` (last error: ${lastErr})` : ''}`, proc)
-}
-
-class StartError extends Error {
-  constructor(message: string, readonly proc: ManagedProcess) {
-    super(`${message}\n--- last lines of ${proc.logFile} ---\n${tail(proc.logFile)}`)
-  }
-  /** A lost race for a port we picked: worth retrying with another one. */
-  get portTaken(): boolean {
-    return /address already in use/i.test(tail(this.proc.logFile, 50))
-  }
-}
 
 function kubeconfig(server: string, caPem: string, user: string, token: string): string {
   // JSON-quoted scalars are valid YAML, so no YAML library is needed. kubectl and
@@ -153,11 +126,7 @@ export interface ControllerManagerOptions {
   log?: (s: string) => void
 }
 
-export interface ControllerManager {
-  pid: number
-  logFile: string
-  stop(): Promise<void>
-}
+const seconds = (t0: number) => ((performance.now() - t0) / 1000).toFixed(1)
 
 /**
  * Starts kube-controller-manager against an existing control plane. Usable from any process that has the
@@ -169,59 +138,80 @@ export interface ControllerManager {
  * has been started. So "ready" = /healthz?verbose answers 200 and lists as many controller checks as we asked
  * for. Each controller then waits for its informer caches to sync, which takes milliseconds on a small cluster.
  */
-export async function startControllerManager(o: ControllerManagerOptions): Promise<ControllerManager> {
+export async function startControllerManager(o: ControllerManagerOptions): Promise<Component> {
   const log = o.log ?? defaultLog
   if (o.controllers.length === 0) throw new Error('startControllerManager: name at least one controller')
   const {info} = o
   const t0 = performance.now()
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort()
-    const dir = join(info.dataDir, `kcm-${process.pid}-${port}`)
-    mkdirSync(dir, {recursive: true})
-    const proc = spawnManaged({
-      name: 'kube-controller-manager',
-      binary: info.binaries.controllerManager,
-      logFile: join(dir, 'kube-controller-manager.log'),
-      pidDir: join(info.dataDir, 'pids'),
-      args: [
-        `--kubeconfig=${info.controllerManagerKubeconfig}`,
-        // No --authentication-kubeconfig/--authorization-kubeconfig: delegated authn would wait for the
-        // kube-system/extension-apiserver-authentication ConfigMap, which an apiserver without client-cert auth
-        // never publishes. /healthz is in the default --authorization-always-allow-paths, which is all we serve.
-        `--controllers=${o.controllers.join(',')}`,
-        '--leader-elect=false',
-        // One identity for every controller; per-controller service accounts need the token machinery and buy
-        // nothing here.
-        '--use-service-account-credentials=false',
-        '--bind-address=127.0.0.1',
-        `--secure-port=${port}`,
-        // Self-signed serving cert for /healthz goes here (the default, /var/run/kubernetes, is shared).
-        `--cert-dir=${dir}`,
-        // For the serviceaccount-token and root-ca-cert-publisher controllers, if asked for.
-        `--service-account-private-key-file=${info.serviceAccountKeyFile}`,
-        `--root-ca-file=${info.caFile}`,
-        // The client-go defaults (20 QPS, burst 30) throttle the slow-start batches of big scale-ups.
-        '--kube-api-qps=1000',
-        '--kube-api-burst=2000',
-        '--v=2',
-        ...(o.extraArgs ?? []),
-      ],
-    })
-    const want = o.controllers.filter((c) => !c.startsWith('-') && c !== '*').length
-    try {
-      await waitFor('kube-controller-manager', proc, async () => {
-        const r = await request(`https://127.0.0.1:${port}/healthz?verbose`, {timeoutMs: 2000})
-        const checks = (r.body.match(/^\[\+\]\S+-controller ok$/gm) ?? []).length
-        return r.status === 200 && checks >= want
-      })
-    } catch (e) {
-      await proc.stop(1000)
-      if (e instanceof StartError && e.portTaken && attempt < 5) continue
-      throw e
-    }
-    log(`kube-controller-manager (${o.controllers.join(',')}) ready in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
-    return {pid: proc.pid, logFile: proc.logFile, stop: () => proc.stop(5000)}
-  }
+  const want = o.controllers.filter((c) => !c.startsWith('-') && c !== '*').length
+  const kcm = await startComponent({
+    dataDir: info.dataDir,
+    name: 'kube-controller-manager',
+    dirName: 'kcm',
+    binary: info.binaries.controllerManager,
+    args: (port, dir) => [
+      `--kubeconfig=${info.controllerManagerKubeconfig}`,
+      // No --authentication-kubeconfig/--authorization-kubeconfig: delegated authn would wait for the
+      // kube-system/extension-apiserver-authentication ConfigMap, which an apiserver without client-cert auth
+      // never publishes. /healthz is in the default --authorization-always-allow-paths, which is all we serve.
+      `--controllers=${o.controllers.join(',')}`,
+      '--leader-elect=false',
+      // One identity for every controller; per-controller service accounts need the token machinery and buy
+      // nothing here.
+      '--use-service-account-credentials=false',
+      '--bind-address=127.0.0.1',
+      `--secure-port=${port}`,
+      // Self-signed serving cert for /healthz goes here (the default, /var/run/kubernetes, is shared).
+      `--cert-dir=${dir}`,
+      // For the serviceaccount-token and root-ca-cert-publisher controllers, if asked for.
+      `--service-account-private-key-file=${info.serviceAccountKeyFile}`,
+      `--root-ca-file=${info.caFile}`,
+      // The client-go defaults (20 QPS, burst 30) throttle the slow-start batches of big scale-ups.
+      '--kube-api-qps=1000',
+      '--kube-api-burst=2000',
+      '--v=2',
+      ...(o.extraArgs ?? []),
+    ],
+    async ready(port) {
+      const r = await request(`https://127.0.0.1:${port}/healthz?verbose`, {timeoutMs: 2000})
+      const checks = (r.body.match(/^\[\+\]\S+-controller ok$/gm) ?? []).length
+      return r.status === 200 && checks >= want
+    },
+  })
+  log(`kube-controller-manager (${o.controllers.join(',')}) ready in ${seconds(t0)} s`)
+  return kcm
+}
+
+/**
+ * Starts kube-scheduler (built from the same module, ./build.ts ensureScheduler) against an existing control
+ * plane, as `system:kube-scheduler`. Ready when its /readyz is 200, which includes the scheduler's informer
+ * sync. Like kube-controller-manager it serves only the always-allowed health paths, so it needs no delegated
+ * authentication. QPS is raised from client-go's 50 so that binding thousands of pods is not throttled.
+ */
+export async function startScheduler(o: {info: ControlPlaneInfo; extraArgs?: string[]; log?: (s: string) => void}): Promise<Component> {
+  const log = o.log ?? defaultLog
+  const t0 = performance.now()
+  const binary = await ensureScheduler()
+  const scheduler = await startComponent({
+    dataDir: o.info.dataDir,
+    name: 'kube-scheduler',
+    dirName: 'scheduler',
+    binary,
+    args: (port, dir) => [
+      `--kubeconfig=${o.info.schedulerKubeconfig}`,
+      '--leader-elect=false',
+      '--bind-address=127.0.0.1',
+      `--secure-port=${port}`,
+      `--cert-dir=${dir}`,
+      '--kube-api-qps=5000',
+      '--kube-api-burst=10000',
+      '--v=1',
+      ...(o.extraArgs ?? []),
+    ],
+    ready: async (port) => (await request(`https://127.0.0.1:${port}/readyz`, {timeoutMs: 2000})).status === 200,
+  })
+  log(`kube-scheduler ready in ${seconds(t0)} s`)
+  return scheduler
 }
 
 /**
@@ -259,13 +249,16 @@ export async function startControlPlane(opts: StartOptions = {}): Promise<Contro
   }
   const undoExitCleanup = onExitCleanup(removeDataDir)
 
-  const tokens = {admin: randomBytes(24).toString('hex'), kcm: randomBytes(24).toString('hex'), restricted: randomBytes(24).toString('hex')}
+  const token = () => randomBytes(24).toString('hex')
+  const tokens = {admin: token(), kcm: token(), scheduler: token(), kwok: token(), restricted: token()}
   // Static token file: token,user,uid,"group1,group2"
   writeFileSync(
     join(pki, 'tokens.csv'),
     [
       `${tokens.admin},admin,admin,"system:masters"`,
       `${tokens.kcm},system:kube-controller-manager,system:kube-controller-manager,"system:masters"`,
+      `${tokens.scheduler},system:kube-scheduler,system:kube-scheduler,"system:masters"`,
+      `${tokens.kwok},kwok,kwok,"system:masters"`,
       `${tokens.restricted},restricted,restricted`,
       '',
     ].join('\n'),
@@ -280,13 +273,18 @@ export async function startControlPlane(opts: StartOptions = {}): Promise<Contro
 
   let etcd: ManagedProcess | undefined
   let apiserver: ManagedProcess | undefined
-  let kcm: ControllerManager | undefined
+  let kcm: Component | undefined
+  let scheduler: Component | undefined
+  let kwok: Kwok | undefined
   let stopped = false
 
   const stop = async () => {
     if (stopped) return
     stopped = true
     // Reverse start order: controllers first, so they don't spend the shutdown logging connection errors.
+    // kwok first: it plays the kubelets, and nothing should act on pods while the rest goes down.
+    await kwok?.stop().catch(() => {})
+    await scheduler?.stop().catch(() => {})
     await kcm?.stop().catch(() => {})
     killRecorded(pidDir) // controller-managers started by other processes against this control plane
     await apiserver?.stop(10_000)
@@ -415,6 +413,8 @@ export async function startControlPlane(opts: StartOptions = {}): Promise<Contro
       adminKubeconfig: kc('admin', 'admin', tokens.admin),
       restrictedKubeconfig: kc('restricted', 'restricted', tokens.restricted),
       controllerManagerKubeconfig: kc('controller-manager', 'system:kube-controller-manager', tokens.kcm),
+      schedulerKubeconfig: kc('scheduler', 'system:kube-scheduler', tokens.scheduler),
+      kwokKubeconfig: kc('kwok', 'kwok', tokens.kwok),
       adminToken: tokens.admin,
       restrictedToken: tokens.restricted,
       caFile,
@@ -424,7 +424,7 @@ export async function startControlPlane(opts: StartOptions = {}): Promise<Contro
       binaries,
     }
 
-    return {
+    const cp: ControlPlane = {
       ...info,
       info: () => ({...info}),
       async startControllerManager(controllers, extraArgs) {
@@ -436,6 +436,25 @@ export async function startControlPlane(opts: StartOptions = {}): Promise<Contro
         await kcm?.stop()
         kcm = undefined
       },
+      async startScheduler(extraArgs) {
+        await scheduler?.stop()
+        scheduler = undefined
+        scheduler = await startScheduler({info, extraArgs, log})
+      },
+      async stopScheduler() {
+        await scheduler?.stop()
+        scheduler = undefined
+      },
+      async startKwok(kwokOpts = {}) {
+        await kwok?.stop()
+        kwok = undefined
+        kwok = await startKwok({...kwokOpts, info, log})
+        return kwok
+      },
+      async stopKwok() {
+        await kwok?.stop()
+        kwok = undefined
+      },
       async restartApiServer() {
         const t0 = performance.now()
         await apiserver?.stop(10_000)
@@ -445,6 +464,9 @@ export async function startControlPlane(opts: StartOptions = {}): Promise<Contro
       compactEtcd: () => compactEtcd(etcdEndpoint),
       stop,
     }
+    if (opts.scheduler) await cp.startScheduler()
+    if (opts.kwok) await cp.startKwok(opts.kwok)
+    return cp
   } catch (e) {
     await stop()
     throw e

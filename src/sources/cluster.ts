@@ -3,7 +3,7 @@
 import type {Snapshot} from '../model/objects.js'
 import {ApiError, ClusterClient} from './cluster-client.js'
 import {loadKubeconfig} from './cluster-config.js'
-import {readDocuments} from './documents.js'
+import {readParsedJsonList} from './documents.js'
 import {SourceFile} from './files.js'
 import {normalize} from './normalize.js'
 
@@ -70,7 +70,8 @@ export async function readCluster(req: ClusterRequest, connected?: ClusterClient
   // document `kubectl get rs,rc,pods -o json` would print.
   const name = `cluster:${client.config.context}`
   const list = new SourceFile(name, undefined, 'json', Buffer.from(JSON.stringify({apiVersion: 'v1', kind: 'List', items: objects}, null, 1)))
-  const snapshot = normalize(readDocuments([list]), {
+  // The objects are already parsed: the file is there for positions (error lines), not to be read again.
+  const snapshot = normalize(readParsedJsonList(list, objects), {
     paths: [],
     namespace,
     allNamespaces: namespace === undefined,

@@ -632,6 +632,31 @@ function* readJson(file: SourceFile, buf: Buffer, counter: {n: number}, report: 
   yield* readJsonWhole(file, buf, bom, counter, report, skipItems)
 }
 
+/**
+ * Objects already parsed (a live cluster's lists), read as if from `file`, which must hold exactly
+ * them as one pretty-printed JSON List (`JSON.stringify(list, null, 1)`): each item gets the chunk
+ * and locator reading the file would give it, without being parsed a second time. Anything else
+ * (a small file, another layout) is read from the file as usual.
+ */
+export function* readParsedJsonList(file: SourceFile, items: RawObject[]): Generator<SourceObject> {
+  const report: Report = (error) => {
+    throw error
+  }
+  const buf = file.read()
+  const fast = prettyJsonList(buf, bomLength(buf))
+  if (!fast || fast.chunkStarts.length !== items.length) {
+    yield* readJson(file, buf, {n: 0}, report)
+    return
+  }
+  const {chunkStarts, envelope} = fast
+  const listDefaults = {kind: envelope.kind === 'List' ? '' : (envelope.kind as string).slice(0, -4), apiVersion: envelope.apiVersion}
+  const counter = {n: 0}
+  for (let i = 0; i < items.length; i++) {
+    const [start, end] = chunkStarts[i]!
+    yield* unpack(items[i], new Chunk(file, start, end), [], counter, report, listDefaults)
+  }
+}
+
 /** JSON.parse of the whole file (several values in a row are read as a stream). */
 function* readJsonWhole(file: SourceFile, buf: Buffer, bom: number, counter: {n: number}, report: Report, skipItems: number): Generator<SourceObject> {
   let text: string

@@ -10,7 +10,8 @@ import {randomBytes} from 'node:crypto'
 import {readFileSync} from 'node:fs'
 import {inject} from 'vitest'
 import {request, type HttpResponse} from '../../../controlplane/http.js'
-import {compactEtcd, startControllerManager, type ControllerManager} from '../../../controlplane/start.js'
+import {compactEtcd, startControllerManager} from '../../../controlplane/start.js'
+import type {Component} from '../../../controlplane/procs.js'
 import type {E2EContext} from './global-setup.js'
 
 /** Connection details of the shared control plane (server, kubeconfigs, tokens, etcd endpoint, data dir). */
@@ -241,7 +242,7 @@ export async function setPodStatus(ns: string, pod: string, o: PodStatusOptions)
   })
 }
 
-let kcm: ControllerManager | undefined
+let kcm: Component | undefined
 
 /**
  * kube-controller-manager as a child of this test process, against the shared apiserver. It acts on every
