@@ -8,6 +8,8 @@ import {summarize} from '../reconcile/planner.js'
 
 type Obj = Record<string, any>
 
+const PLANNED_ONLY = new Set<unknown>(['Deployment', 'StatefulSet', 'DaemonSet'])
+
 export function parseSavedPlan(text: string, file: string): ReconcilePlan {
   let doc: unknown
   try {
@@ -23,9 +25,10 @@ export function parseSavedPlan(text: string, file: string): ReconcilePlan {
   if (typeof doc.now !== 'string') throw fail('now', 'missing')
   if (!isObj(doc.source) || (doc.source.type !== 'cluster' && doc.source.type !== 'fixtures')) throw fail('source', 'missing or unknown type')
   if (!Array.isArray(doc.controllers)) throw fail('controllers', 'expected a list')
-  // A Deployment's writes are planned, not carried out by reconcile: its entries are set aside here.
+  // Deployment, StatefulSet and DaemonSet writes are planned, not carried out by reconcile: their
+  // entries are set aside here.
   const controllers = doc.controllers
-    .map((c: unknown, i: number) => (isObj(c) && c.kind === 'Deployment' ? undefined : controller(c, `controllers[${i}]`, fail)))
+    .map((c: unknown, i: number) => (isObj(c) && PLANNED_ONLY.has(c.kind) ? undefined : controller(c, `controllers[${i}]`, fail)))
     .filter((c: ControllerPlan | undefined): c is ControllerPlan => c !== undefined)
   const options = isObj(doc.options) ? doc.options : {}
   return {

@@ -328,11 +328,28 @@ export function summarize(controllers: readonly ControllerPlan[]): PlanSummary {
     releaseReplicaSet: 0,
     updateReplicaSet: 0,
     rollback: 0,
+    updatePod: 0,
+    createClaim: 0,
+    updateClaim: 0,
+    chooseDaemonPods: 0,
+    createControllerRevision: 0,
+    updateControllerRevision: 0,
+    deleteControllerRevision: 0,
+    adoptControllerRevision: 0,
+    releaseControllerRevision: 0,
   }
   for (const c of controllers) {
     if (c.inSync) summary.inSync++
     summary.pending += c.pending
-    for (const a of c.actions) if (!('conflict' in a && a.conflict)) summary[a.type]++
+    for (const a of c.actions) if (!('conflict' in a && a.conflict)) summary[SUMMARY_KEY[a.type as keyof typeof SUMMARY_KEY] ?? (a.type as keyof PlanSummary)]++
   }
   return summary
 }
+
+/** Pods created and deleted by any controller count as `create` and `delete`. */
+const SUMMARY_KEY = {
+  createStatefulPod: 'create',
+  createDaemonPod: 'create',
+  deleteStatefulPod: 'delete',
+  deleteDaemonPod: 'delete',
+} as const satisfies Partial<Record<Action['type'], keyof PlanSummary>>

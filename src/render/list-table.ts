@@ -1,5 +1,5 @@
 // `kctl list` as a table: one row per controller, kubectl-style columns.
-import type {ReconcilePlan} from '../model/plan.js'
+import {readyAndAvailable, type ReconcilePlan} from '../model/plan.js'
 import {formatColumns} from './columns.js'
 import {signed} from './words.js'
 
@@ -13,8 +13,8 @@ export function renderListTable(plan: ReconcilePlan): string {
     c.name,
     String(c.desired),
     String(c.active),
-    String(c.status.readyReplicas),
-    String(c.status.availableReplicas),
+    String(readyAndAvailable(c.status).ready),
+    String(readyAndAvailable(c.status).available),
     signed(c.diff),
     c.inSync ? 'yes' : 'no',
   ])

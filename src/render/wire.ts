@@ -5,7 +5,7 @@
 // gates are sorted, as Go's encoding/json sorts map keys.
 import type {DeploymentCondition, DeploymentStatusView, OwnerReference, PlanSource, WorkloadCondition} from '../model/objects.js'
 import type {Action, ControllerPlan, RankFacts, ReconcilePlan, StatusView} from '../model/plan.js'
-import {PLAN_API_VERSION} from '../model/plan.js'
+import {PLAN_API_VERSION, readyAndAvailable} from '../model/plan.js'
 import {deleteReasons} from './reasons.js'
 
 type Json = null | boolean | number | string | Json[] | {[key: string]: Json}
@@ -135,7 +135,7 @@ export function planToWire(plan: ReconcilePlan): Json {
     source,
     controllers: (cs: ControllerPlan[]) => cs.map((c) => controllerToWire(c, plan.now)),
     summary: (s: object) =>
-      ordered(s, ['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending', 'createReplicaSet', 'scaleReplicaSet', 'deleteReplicaSet', 'adoptReplicaSet', 'releaseReplicaSet', 'updateReplicaSet', 'rollback']),
+      ordered(s, ['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending', 'createReplicaSet', 'scaleReplicaSet', 'deleteReplicaSet', 'adoptReplicaSet', 'releaseReplicaSet', 'updateReplicaSet', 'rollback', 'updatePod', 'createClaim', 'updateClaim', 'chooseDaemonPods', 'createControllerRevision', 'updateControllerRevision', 'deleteControllerRevision', 'adoptControllerRevision', 'releaseControllerRevision']),
     options: (o: object) => ordered(o, ['now', 'featureGates', 'burstReplicas']),
   })
 }
@@ -174,8 +174,7 @@ export function controllerListItem(c: ControllerPlan): ControllerListItem {
     uid: c.uid,
     desired: c.desired,
     active: c.active,
-    ready: c.status.readyReplicas,
-    available: c.status.availableReplicas,
+    ...readyAndAvailable(c.status),
     diff: c.diff,
     pending: c.pending,
     inSync: c.inSync,
