@@ -89,6 +89,13 @@ export interface UpdateStatusAction {
   to: StatusView
 }
 
+/** A StatefulSet's or DaemonSet's status write. */
+export interface UpdateWorkloadStatusAction {
+  type: 'updateStatus'
+  from: StatefulSetStatusView | DaemonSetStatusView
+  to: StatefulSetStatusView | DaemonSetStatusView
+}
+
 export type PodAction = CreateAction | DeleteAction | AdoptAction | ReleaseAction | UpdateStatusAction
 
 // ---- The Deployment controller's writes (to ReplicaSets and to the Deployment itself). ----
@@ -198,7 +205,7 @@ export type DeploymentAction =
   | UpdateDeploymentStatusAction
   | RollbackAction
 
-export type Action = PodAction | DeploymentAction | WorkloadAction
+export type Action = PodAction | DeploymentAction | WorkloadAction | UpdateWorkloadStatusAction
 export type ActionType = Action['type']
 
 /** Every kind kctl plans a controller's sync for. */

@@ -50,9 +50,13 @@ const condition = (c: WorkloadCondition): Json => ordered(c, ['type', 'status', 
 
 const deploymentCondition = (c: DeploymentCondition): Json => ordered(c, ['type', 'status', 'reason', 'message', 'lastUpdateTime', 'lastTransitionTime'])
 
-/** A ReplicaSet's status, or a Deployment's (told apart by updatedReplicas, which only a Deployment has). */
-const status = (s: StatusView | DeploymentStatusView): Json =>
-  'updatedReplicas' in s
+/** A ReplicaSet's, Deployment's, StatefulSet's or DaemonSet's status, in the API's field order. */
+const status = (s: ControllerPlan['status']): Json =>
+  'currentRevision' in s
+    ? ordered(s, ['observedGeneration', 'replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'currentRevision', 'updateRevision', 'collisionCount', 'availableReplicas'])
+    : 'numberReady' in s
+      ? ordered(s, ['currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady', 'observedGeneration', 'updatedNumberScheduled', 'numberAvailable', 'numberUnavailable', 'collisionCount'])
+      : 'updatedReplicas' in s
     ? ordered(
         s,
         ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'terminatingReplicas', 'collisionCount', 'conditions'],
@@ -109,14 +113,15 @@ export function actionToWire(a: Action, cp: ControllerPlan, now: string): Json {
     case 'rollback':
       return ordered(a, ['type', 'toRevision', 'outcome', 'event', 'conflict'])
     default:
-      return plain(a)
+      // StatefulSet and DaemonSet writes: the type first, then the fields sorted.
+      return ordered(a, ['type'])
   }
 }
 
 export function controllerToWire(c: ControllerPlan, now: string): Json {
   return ordered(
     c,
-    ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions', 'newReplicaSet', 'rolloutStep', 'syncPath', 'endedBy', 'replicaSets', 'events', 'then'],
+    ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions', 'newReplicaSet', 'rolloutStep', 'syncPath', 'endedBy', 'replicaSets', 'events', 'then', 'updateRevision', 'blockedBy', 'nodes'],
     {
       status,
       actions: (as: Action[]) => as.map((a) => actionToWire(a, c, now)),
