@@ -27,11 +27,13 @@ export function claimPods<T extends Pick<ObjectMeta, 'labels' | 'ownerReferences
   controller: Claimant,
   selector: CompiledSelector,
   pods: readonly T[],
+  /** Further conditions of a match (the StatefulSet's: the name belongs to it). */
+  filter?: (object: T) => boolean,
 ): ClaimResult<T> {
   const result: ClaimResult<T> = {claimed: [], adopted: [], released: []}
   const deleting = controller.deletionTimestamp !== undefined
   for (const pod of pods) {
-    const matches = selectorMatches(selector, pod.labels)
+    const matches = selectorMatches(selector, pod.labels) && (filter === undefined || filter(pod))
     const ref = controllerOf(pod)
     if (ref) {
       if (ref.uid !== controller.uid) continue

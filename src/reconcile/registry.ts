@@ -5,6 +5,7 @@ import type {Snapshot} from '../model/objects.js'
 import type {ControllerKind, ControllerPlan} from '../model/plan.js'
 import {planDaemonSets} from './daemonset/planner.js'
 import {planDeployments} from './deployment/planner.js'
+import {planStatefulSets} from './statefulset/planner.js'
 import {byKindNamespaceName, contestedAdoptions, planController, type World} from './planner.js'
 
 export interface ControllerDescriptor {
@@ -35,5 +36,10 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     name: 'daemonset',
     kinds: ['DaemonSet'],
     plan: planDaemonSets,
+  },
+  {
+    name: 'statefulset',
+    kinds: ['StatefulSet'],
+    plan: planStatefulSets,
   },
 ]
