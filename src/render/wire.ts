@@ -6,6 +6,7 @@
 import type {DeploymentCondition, DeploymentStatusView, OwnerReference, PlanSource, WorkloadCondition} from '../model/objects.js'
 import type {Action, ControllerPlan, RankFacts, ReconcilePlan, StatusView} from '../model/plan.js'
 import {PLAN_API_VERSION, readyAndAvailable} from '../model/plan.js'
+import {updatedCount} from './list-table.js'
 import {deleteReasons} from './reasons.js'
 
 type Json = null | boolean | number | string | Json[] | {[key: string]: Json}
@@ -184,7 +185,7 @@ export function controllerListItem(c: ControllerPlan): ControllerListItem {
     pending: c.pending,
     inSync: c.inSync,
     ...(c.applySet !== undefined ? {applySet: c.applySet} : {}),
-    ...('updatedReplicas' in c.status ? {updated: c.status.updatedReplicas} : {}),
+    ...(updatedCount(c) !== undefined ? {updated: updatedCount(c)} : {}),
     ...(c.rolloutStep !== undefined ? {rolloutStep: c.rolloutStep} : {}),
   }
 }

@@ -64,7 +64,7 @@ function actionLine(a: Action, c: ChalkInstance): string | undefined {
     case 'createClaim':
       return c.green(`  + create PersistentVolumeClaim ${a.claim}  (template ${a.template}, for ${a.pod})`)
     case 'updateClaim':
-      return c.yellow(`  ~ update PersistentVolumeClaim ${a.claim}  owners ${owners(a.from)}→${owners(a.to)}`)
+      return c.yellow(`  ~ update PersistentVolumeClaim ${a.claim}  owners ${owners(a.from)}→${owners(a.to)} (retention policy)`)
     case 'createStatefulPod':
       return c.green(`  + create pod ${a.pod}  (${a.template} revision ${a.revision ?? 'unknown here'})`)
     case 'deleteStatefulPod':
@@ -74,7 +74,7 @@ function actionLine(a: Action, c: ChalkInstance): string | undefined {
     case 'createDaemonPod':
       return c.green(`  + create pod ${a.nameBase}<random> on node ${a.node}${a.reason === 'surge' ? '  (surge: beside the old pod)' : ''}`)
     case 'deleteDaemonPod':
-      return c.red(`  - delete pod ${a.pod} on node ${a.node}  because: ${DELETE_WORDS[a.reason]}${a.kept ? ` (keeps ${a.kept})` : ''}`)
+      return c.red(`  - delete pod ${a.pod} on node ${a.node}  because: ${a.reason === 'update' ? 'an old revision, and maxUnavailable allows it' : DELETE_WORDS[a.reason]}${a.kept ? ` (keeps ${a.kept})` : ''}`)
     case 'chooseDaemonPods':
       return c.yellow(`  ~ ${a.operation === 'delete' ? 'delete' : 'create on'} ${a.count} of ${a.candidates.join(', ')}  (which: the controller's map order, random)`)
     case 'adopt':

@@ -388,6 +388,7 @@ function writeStatus(plan: ControllerPlan, set: StatefulSetView, to: StatefulSet
 }
 
 function rolloutStep(s: StatefulSetStatusView, set: StatefulSetView): string {
+  if (s.replicas !== set.replicas) return `scaling: ${s.replicas} pods for ${set.replicas} replicas, ${s.readyReplicas} ready`
   if (s.currentRevision === s.updateRevision) return `${s.readyReplicas} of ${set.replicas} ready`
   return `${s.updatedReplicas} of ${set.replicas} updated, ${s.readyReplicas} ready`
 }
