@@ -113,7 +113,8 @@ export interface CreateDaemonPodAction {
   ownerReference: OwnerReference
   /** The pod's affinity after ReplaceDaemonSetPodNodeNameNodeAffinity. */
   affinity: unknown
-  tolerations: Toleration[]
+  /** The template's tolerations with the controller's added, as the pod carries them (empty fields left out). */
+  tolerations: Partial<Toleration>[]
   /** `missing`: the node should run one and has none; `surge`: a new pod beside an old one (maxSurge). */
   reason: 'missing' | 'surge'
 }

@@ -2,7 +2,10 @@
 // (pkg/controller/history/controller_history.go): the template a revision records, equality of
 // templates, the order of revisions, and the StatefulSet's revision hash.
 import type {ControllerRevisionView} from '../model/workloads.js'
+import {DEFAULTS} from './deployment/hash/defaults.js'
 import {podTemplateDump, safeEncode, UnhashableTemplate} from './deployment/hash/index.js'
+import {POD_TEMPLATE_TYPES} from './deployment/hash/pod-template-types.js'
+import {QuantityError, quantityString, quantityText, storedQuantity} from './deployment/hash/quantity.js'
 import {objectTime} from './time.js'
 
 export const REVISION_HASH_LABEL = 'controller-revision-hash'
@@ -92,4 +95,54 @@ export function statefulSetRevisionHash(data: string, collisionCount: number): s
   let h = 0x811c9dc5
   for (const byte of Buffer.from(data + String(collisionCount), 'utf8')) h = (Math.imul(h, 0x01000193) ^ byte) >>> 0
   return safeEncode(String(h))
+}
+
+/**
+ * Whether a template from a file is already in the shape the API server returns it in (a
+ * `kubectl get -o yaml` dump): the defaults it would fill in are all there and quantities are
+ * canonical. Its JSON is then the stored JSON, and a StatefulSet's revision hash can be computed.
+ */
+export function isServerShaped(template: unknown): boolean {
+  try {
+    return JSON.stringify(canonicalJson(template)) === JSON.stringify(canonicalJson(withDefaults('v1.PodTemplateSpec', template)))
+  } catch (error) {
+    if (error instanceof QuantityError) return false
+    throw error
+  }
+}
+
+const ALWAYS_WRITTEN = (type: string) => POD_TEMPLATE_TYPES[type]?.kind === 'struct' && !['v1.Time', 'intstr.IntOrString', 'resource.Quantity'].includes(type)
+
+/** A copy of `v` (of Go type `name`) with the API server's defaults filled in and quantities canonical. */
+function withDefaults(name: string, v: unknown): unknown {
+  if (v === undefined || v === null) return v
+  if (name === 'resource.Quantity') return quantityString(storedQuantity(quantityText(v), false))
+  if (name === 'v1.ResourceList' && isObj(v)) {
+    return Object.fromEntries(Object.entries(v).map(([k, q]) => [k, quantityString(storedQuantity(quantityText(q), true))]))
+  }
+  const t = POD_TEMPLATE_TYPES[name]
+  if (!t) return v
+  switch (t.kind) {
+    case 'struct': {
+      if (!isObj(v)) return v
+      let o: Obj = {...v}
+      DEFAULTS[name]?.(o)
+      for (const f of t.fields ?? []) {
+        // Go's encoding/json writes a struct-valued field even when empty (`resources: {}`);
+        // only a zero metav1.Time is left out.
+        if (f.json !== undefined && f.json !== '*inline' && f.json !== '-' && o[f.json] === undefined && ALWAYS_WRITTEN(f.type)) o[f.json] = {}
+        if (f.json === '*inline') o = {...o, ...(withDefaults(f.type, o) as Obj)}
+        else if (f.json !== undefined && f.json !== '-' && o[f.json] !== undefined) o[f.json] = withDefaults(f.type, o[f.json])
+      }
+      return o
+    }
+    case 'ptr':
+      return withDefaults(t.elem!, v)
+    case 'slice':
+      return Array.isArray(v) ? v.map((x) => withDefaults(t.elem!, x)) : v
+    case 'map':
+      return isObj(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withDefaults(t.elem!, x)])) : v
+    default:
+      return v
+  }
 }

@@ -239,9 +239,17 @@ function createDaemonPod(ds: DaemonSetView, node: string, hash: string | null, t
     labels: labels as Labels,
     ownerReference: ownerRef(ds),
     affinity: daemonPodAffinity(spec.affinity, node),
-    tolerations,
+    tolerations: tolerations.map(asWritten),
     reason,
   }
+}
+
+/** A toleration as the pod carries it: empty fields left out (omitempty). */
+function asWritten(t: Toleration): Partial<Toleration> {
+  const out: Partial<Toleration> = {}
+  for (const k of ['key', 'operator', 'value', 'effect'] as const) if (t[k] !== '') out[k] = t[k]
+  if (t.tolerationSeconds !== undefined) out.tolerationSeconds = t.tolerationSeconds
+  return out
 }
 
 function deleteOf(p: PodView, node: string, reason: DaemonDeleteReason, kept?: PodView): DeleteDaemonPodAction {

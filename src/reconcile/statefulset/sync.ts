@@ -8,7 +8,7 @@ import type {Action, BlockReason, ControllerPlan} from '../../model/plan.js'
 import type {ClaimView, ControllerRevisionView, StatefulSetStatusView, StatefulSetView} from '../../model/workloads.js'
 import {claimPods} from '../ownership.js'
 import {controllerOf} from '../pods.js'
-import {maxRevision, REVISION_HASH_LABEL, revisionTemplate, sortRevisions, statefulSetRevisionData, statefulSetRevisionHash, templateKey} from '../revisions.js'
+import {isServerShaped, maxRevision, REVISION_HASH_LABEL, revisionTemplate, sortRevisions, statefulSetRevisionData, statefulSetRevisionHash, templateKey} from '../revisions.js'
 import {compileLabelSelector, SelectorError, selectorMatches} from '../selector.js'
 import {isPodAvailable} from '../status.js'
 import {claimIsStale, claimLabels, claimName, claimOwnersToWrite, podOwner} from './claims.js'
@@ -336,7 +336,7 @@ function revisions(set: StatefulSetView, listed: ControllerRevisionView[], actio
   } else {
     let hash: string | null = null
     let name: string | null = null
-    if (set.serverDefaulted) {
+    if (set.serverDefaulted || isServerShaped(set.rawTemplate)) {
       // The data is exact only from the API server's own JSON of the template (S3.2).
       const data = statefulSetRevisionData(set.rawTemplate)
       for (;;) {
@@ -346,7 +346,7 @@ function revisions(set: StatefulSetView, listed: ControllerRevisionView[], actio
         collisionCount++
       }
     } else {
-      warnings.push('the new revision\'s name is not computed from a file: it hashes the template exactly as the API server stores it (read the set from a cluster)')
+      warnings.push('the new revision\'s name is not computed here: it hashes the template exactly as the API server stores it, defaults included (read the set from a cluster, or from its `kubectl get -o yaml`)')
     }
     actions.push({
       type: 'createControllerRevision',
