@@ -85,7 +85,17 @@ describe('S3 revisions', () => {
   it('S3.4 from a file the new revision is created but its name is unknown here', () => {
     const p = plan(set({}, 'nginx:2'), healthy())
     expect(p.actions[0]).toMatchObject({type: 'createControllerRevision', name: null, hash: null, revision: 2})
-    expect(p.warnings.join(' ')).toMatch(/not computed from a file/)
+    expect(p.warnings.join(' ')).toMatch(/not computed here/)
+  })
+  it('S3.2 a template from a file already in the API server\'s shape (an export) is hashed as if read live', () => {
+    const stored = {metadata: {labels: {app: 'web'}}, spec: {containers: [{image: 'nginx:2', imagePullPolicy: 'IfNotPresent', name: 'c', resources: {}, terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File'}], dnsPolicy: 'ClusterFirst', restartPolicy: 'Always', schedulerName: 'default-scheduler', securityContext: {}, terminationGracePeriodSeconds: 30}}
+    const exported = plan({...set(), rawTemplate: stored}, healthy())
+    const live = plan({...set(), rawTemplate: stored, serverDefaulted: true}, healthy())
+    expect(exported.updateRevision).toEqual(live.updateRevision)
+    expect(exported.updateRevision?.name).toMatch(/^web-[bcdfghjklmnpqrstvwxz2456789]+$/)
+    // Without the always-written `resources: {}` it is not the stored JSON: unknown.
+    const {resources: _, ...container} = stored.spec.containers[0]
+    expect(plan({...set(), rawTemplate: {...stored, spec: {...stored.spec, containers: [container]}}}, healthy()).updateRevision?.name).toBeNull()
   })
   it('S3.4 rollback: the old revision is bumped to the next number and becomes the update revision', () => {
     const r2 = revision('web-r2', 2, 'nginx:2')
