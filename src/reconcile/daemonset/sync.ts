@@ -91,6 +91,7 @@ export function planDaemonSet(ds: DaemonSetView, world: DaemonSetWorld): Control
   // constructHistory: claim the revisions, find the current one or create it.
   const history = constructHistory(ds, world.revisions, selector, actions)
   plan.updateRevision = {name: history.name, hash: history.hash, created: history.created}
+  if (history.unknown) warnings.push(history.unknown)
   for (const pod of claim.adopted) actions.push({type: 'adopt', pod: pod.name, uid: pod.uid, resourceVersion: pod.resourceVersion})
   for (const pod of claim.released) actions.push({type: 'release', pod: pod.name, uid: pod.uid, resourceVersion: pod.resourceVersion})
   if (history.collision) {
@@ -175,6 +176,8 @@ interface History {
   /** Revisions of other templates, as listed at the start of the sync. */
   old: ControllerRevisionView[]
   collision?: string
+  /** Why the new revision's name is not known here. */
+  unknown?: string
 }
 
 /** constructHistory and dedupCurHistories (DS7.1–DS7.3). */
@@ -196,12 +199,17 @@ function constructHistory(ds: DaemonSetView, revisions: readonly ControllerRevis
     if (keep.revision < next) actions.push({type: 'updateControllerRevision', name: keep.name, uid: keep.uid, resourceVersion: keep.resourceVersion, from: keep.revision, to: next})
     return {name: keep.name, hash: keep.labels[REVISION_HASH_LABEL] ?? keep.name, created: false, old}
   }
-  let hash: string | null
-  try {
-    hash = podTemplateHash(ds.rawTemplate, ds.status.collisionCount)
-  } catch (error) {
-    if (!(error instanceof UnhashableTemplate)) throw error
-    hash = null
+  let hash: string | null = null
+  let unknown: string | undefined
+  const foreign = otherHashing(ds, claim.claimed)
+  if (foreign) unknown = `ControllerRevision ${foreign.name}'s hash ${foreign.labels[REVISION_HASH_LABEL]} is not what kctl computes for its template: this cluster's controller hashes templates differently (another Kubernetes version?), so the new revision's name is not guessed`
+  else {
+    try {
+      hash = podTemplateHash(ds.rawTemplate, ds.status.collisionCount)
+    } catch (error) {
+      if (!(error instanceof UnhashableTemplate)) throw error
+      unknown = `the new revision's name is not computed: ${error.message}`
+    }
   }
   const name = hash === null ? null : `${ds.name}-${hash}`
   const clash = name === null ? undefined : revisions.find((r) => r.name === name)
@@ -216,7 +224,26 @@ function constructHistory(ds: DaemonSetView, revisions: readonly ControllerRevis
     labels: hash === null ? ds.template.labels : {...ds.template.labels, [REVISION_HASH_LABEL]: hash},
     ownerReference: ownerRef(ds),
   })
-  return {name, hash, created: true, old}
+  return {name, hash, created: true, old, unknown}
+}
+
+/**
+ * Whether an existing revision's hash label is not what kctl computes for its template (for any
+ * collision count up to the set's): this cluster's controller hashes differently (another
+ * Kubernetes version), so a new revision's name is not guessed.
+ */
+function otherHashing(ds: DaemonSetView, revisions: readonly ControllerRevisionView[]): ControllerRevisionView | undefined {
+  const counts = [undefined, ...Array.from({length: (ds.status.collisionCount ?? 0) + 1}, (_, i) => i)]
+  return revisions.find((r) => {
+    const label = r.labels[REVISION_HASH_LABEL]
+    if (label === undefined || label === r.name) return false
+    try {
+      return !counts.some((cc) => podTemplateHash(revisionTemplate(r), cc) === label)
+    } catch (error) {
+      if (error instanceof UnhashableTemplate) return false
+      throw error
+    }
+  })
 }
 
 function ownerRef(ds: DaemonSetView): OwnerReference {

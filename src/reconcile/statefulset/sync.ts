@@ -207,6 +207,9 @@ export function planStatefulSet(set: StatefulSetView, world: StatefulSetWorld): 
   }
 
   if (set.updateStrategy.type === 'OnDelete') return done()
+  if (ru?.maxUnavailable !== undefined) {
+    warnings.push('rollingUpdate.maxUnavailable is used only with the MaxUnavailableStatefulSet feature gate, off in Kubernetes 1.36: pods are replaced one at a time')
+  }
   // The rolling update (S6.8): from the highest ordinal down to the partition, one pod per sync.
   const min = ru?.partition ?? 0
   for (let t = slots.length - 1; t >= min; t--) {

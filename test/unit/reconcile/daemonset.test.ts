@@ -35,7 +35,7 @@ const owner = {apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'ui
 const agentPod = (name: string, nodeName: string, o: Parameters<typeof pod>[1] = {}, hash = HASH): PodView =>
   pod(name, {labels: {app: 'agent', 'controller-revision-hash': hash}, owner, node: nodeName, ...o})
 
-const revision = (name: string, rev: number, template: unknown, hash: string): ControllerRevisionView => ({
+const revision = (name: string, rev: number, template: unknown, hash = podTemplateHash(template, undefined)): ControllerRevisionView => ({
   namespace: 'default', name, uid: `uid-${name}`, resourceVersion: '1', generation: 0, labels: {app: 'agent', 'controller-revision-hash': hash},
   annotations: {}, ownerReferences: [owner], revision: rev, data: {spec: {template: {...(template as object), $patch: 'replace'}}},
 })
@@ -154,13 +154,19 @@ describe('DS6 rolling update', () => {
 
 describe('DS7 revisions', () => {
   it('DS7.3 no revision of the template: one is created, named by the template hash, numbered after the old ones', () => {
-    const oldRev = revision('agent-old', 3, {metadata: {labels: {app: 'agent'}}, spec: {containers: [{name: 'a', image: 'agent:1'}]}}, 'old')
+    const oldRev = revision('agent-old', 3, {metadata: {labels: {app: 'agent'}}, spec: {containers: [{name: 'a', image: 'agent:1'}]}})
     const p = plan(ds(), [], [], [oldRev])
     expect(p.actions[0]).toMatchObject({type: 'createControllerRevision', name: `agent-${HASH}`, hash: HASH, revision: 4})
   })
+  it('DS7.3 an existing revision hashed otherwise than kctl hashes its template: the new name is not guessed', () => {
+    const oldRev = revision('agent-old', 3, {metadata: {labels: {app: 'agent'}}, spec: {containers: [{name: 'a', image: 'agent:1'}]}}, 'zzzzz')
+    const p = plan(ds(), [], [], [oldRev])
+    expect(p.actions[0]).toMatchObject({type: 'createControllerRevision', name: null, hash: null, revision: 4})
+    expect(p.warnings.join(' ')).toMatch(/hashes templates differently/)
+  })
   it('DS7.2 a rollback bumps the matching revision above the others; a duplicate of it goes', () => {
-    const newer = revision('agent-newer', 5, {metadata: {labels: {app: 'agent'}}, spec: {containers: [{name: 'a', image: 'agent:1'}]}}, 'newer')
-    const dup = revision('agent-dup', 2, TEMPLATE, 'dup')
+    const newer = revision('agent-newer', 5, {metadata: {labels: {app: 'agent'}}, spec: {containers: [{name: 'a', image: 'agent:1'}]}})
+    const dup = revision('agent-dup', 2, TEMPLATE)
     const p = plan(ds(), [], [], [CURRENT, dup, newer])
     expect(p.actions.filter((a) => a.type.endsWith('ControllerRevision'))).toEqual([
       {type: 'deleteControllerRevision', name: `agent-${HASH}`, uid: `uid-agent-${HASH}`, resourceVersion: '1', revision: 1, reason: 'duplicate'},
@@ -168,8 +174,8 @@ describe('DS7 revisions', () => {
     ])
   })
   it('DS7.4 len(old) − limit revisions go, oldest first, skipping any a pod still carries', () => {
-    const olds = [1, 2, 3].map((n) => revision(`agent-r${n}`, n, {metadata: {labels: {app: 'agent'}}, spec: {containers: [{name: 'a', image: `agent:0.${n}`}]}}, `r${n}`))
-    const p = plan(ds({revisionHistoryLimit: 1}), [node('a')], [agentPod('agent-a', 'a', {}, 'r1')], [...olds, {...CURRENT, revision: 4}])
+    const olds = [1, 2, 3].map((n) => revision(`agent-r${n}`, n, {metadata: {labels: {app: 'agent'}}, spec: {containers: [{name: 'a', image: `agent:0.${n}`}]}}))
+    const p = plan(ds({revisionHistoryLimit: 1}), [node('a')], [agentPod('agent-a', 'a', {}, olds[0].labels['controller-revision-hash'])], [...olds, {...CURRENT, revision: 4}])
     expect(p.actions.flatMap((a) => (a.type === 'deleteControllerRevision' ? [a.name] : []))).toEqual(['agent-r2', 'agent-r3'])
   })
 })
