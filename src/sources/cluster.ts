@@ -50,7 +50,7 @@ export async function listClusterObjects(client: ClusterClient, req: ClusterRequ
   const namespace = req.allNamespaces ? undefined : (req.namespace ?? client.config.namespace)
   const leftOut: {plural: string; message: string}[] = []
   const lists = await Promise.all(
-    RESOURCES.map(async (r) => {
+    RESOURCES.map(async (r, index) => {
       const whole = namespace === undefined || 'clusterScoped' in r
       const path = whole ? `${r.group}/${r.plural}` : `${r.group}/namespaces/${encodeURIComponent(namespace)}/${r.plural}`
       const where = 'clusterScoped' in r ? 'in the cluster' : namespace === undefined ? 'in all namespaces' : `in namespace "${namespace}"`
@@ -59,7 +59,7 @@ export async function listClusterObjects(client: ClusterClient, req: ClusterRequ
         return items.map((item) => ({apiVersion: r.apiVersion, kind: r.kind, ...item}))
       } catch (error) {
         if ('optional' in r && r.optional && error instanceof ApiError && error.status.code === 403) {
-          leftOut.push({plural: r.plural, message: error.message})
+          leftOut[index] = {plural: r.plural, message: error.message}
           return []
         }
         throw error
@@ -67,11 +67,13 @@ export async function listClusterObjects(client: ClusterClient, req: ClusterRequ
     }),
   )
   // Said only once everything else was read (a read that fails says its one line and no more),
-  // and in one line however many lists were refused: the first refusal names the identity.
-  if (leftOut.length > 0) {
-    const plurals = leftOut.map((l) => l.plural)
+  // and in one line however many lists were refused, in the order above: the first refusal names
+  // the identity.
+  const refused = leftOut.filter((l) => l !== undefined)
+  if (refused.length > 0) {
+    const plurals = refused.map((l) => l.plural)
     const what = plurals.length === 1 ? plurals[0] : `${plurals.slice(0, -1).join(', ')} and ${plurals.at(-1)}`
-    req.onNote?.(`${what} are left out: ${leftOut[0].message}`)
+    req.onNote?.(`${what} are left out: ${refused[0].message}`)
   }
   return {objects: lists.flat(), namespace}
 }

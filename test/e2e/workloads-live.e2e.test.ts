@@ -9,7 +9,7 @@ import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {planJson} from './kctl.js'
+import {kctl, planJson} from './kctl.js'
 import {api, apiOk, controllerManager, deleteNamespace, makeNode, newNamespace, waitUntil} from './setup/cluster.js'
 
 type Json = Record<string, any>
@@ -172,4 +172,45 @@ describe('StatefulSets and DaemonSets against a live cluster', () => {
       }
     }
   }, 120_000)
+
+  it('an identity that may not list the new kinds gets one note, and the rest is still planned', async () => {
+    const rbac = '/apis/rbac.authorization.k8s.io/v1'
+    await apiOk('POST', `${rbac}/namespaces/${ns}/roles`, {
+      body: {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'Role',
+        metadata: {name: 'replicasets-only'},
+        rules: [
+          {apiGroups: ['apps'], resources: ['replicasets', 'deployments'], verbs: ['list']},
+          {apiGroups: [''], resources: ['pods', 'replicationcontrollers'], verbs: ['list']},
+        ],
+      },
+    })
+    await apiOk('POST', `${rbac}/namespaces/${ns}/rolebindings`, {
+      body: {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: {name: 'restricted-replicasets'},
+        roleRef: {apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'replicasets-only'},
+        subjects: [{apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'restricted'}],
+      },
+    })
+    await apiOk('POST', `/apis/apps/v1/namespaces/${ns}/replicasets`, {
+      body: {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata: {name: 'rs'},
+        spec: {replicas: 0, selector: {matchLabels: {app: 'rs'}}, template: {metadata: {labels: {app: 'rs'}}, spec: {containers: [{name: 'c', image: 'registry.invalid/rs:1'}]}}},
+      },
+    })
+    // The authorizer sees the new binding within moments.
+    const r = await waitUntil(async () => {
+      const x = await kctl(['plan', '-n', ns, '--now', NOW(), '-o', 'json'], {as: 'restricted'})
+      return x.code === 0 ? x : undefined
+    }, {what: 'kctl plan as the restricted user to succeed'})
+    expect(JSON.parse(r.stdout).controllers.map((c: Json) => `${c.kind}/${c.name}`)).toEqual(['ReplicaSet/rs'])
+    const lines = r.stderr.trim().split('\n')
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(/statefulsets, daemonsets, controllerrevisions, persistentvolumeclaims and nodes are left out: .*forbidden \(403\)/)
+  })
 })
