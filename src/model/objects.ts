@@ -162,18 +162,22 @@ export interface DeploymentStrategy {
   maxUnavailable?: IntOrString
 }
 
-/** An apps/v1 Deployment after the API server's defaulting (SetDefaults_Deployment). */
-export interface DeploymentView extends ObjectMeta {
-  kind: 'Deployment'
+/** An apps/v1 controller of a pod template (Deployment, StatefulSet, DaemonSet), as read. */
+export interface TemplateOwnerView extends ObjectMeta {
   apiVersion: string
-  replicas: number
   minReadySeconds: number
   selector: LabelSelector
   template: PodTemplateView
-  /** spec.template as read (after the server's defaulting when read live): what pod-template-hash is computed from. */
+  /** spec.template as read (after the server's defaulting when read live): what revision hashes are computed from. */
   rawTemplate: unknown
   /** Whether rawTemplate was read from the API server (already defaulted) or from a file. */
   serverDefaulted: boolean
+}
+
+/** An apps/v1 Deployment after the API server's defaulting (SetDefaults_Deployment). */
+export interface DeploymentView extends TemplateOwnerView {
+  kind: 'Deployment'
+  replicas: number
   strategy: DeploymentStrategy
   /** Absent: nil (keep every old ReplicaSet). */
   revisionHistoryLimit?: number

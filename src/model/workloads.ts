@@ -1,7 +1,7 @@
 // StatefulSets, DaemonSets and what their controllers read besides pods: Nodes,
 // ControllerRevisions and PersistentVolumeClaims — after the API server's defaulting
 // (SetDefaults_StatefulSet, SetDefaults_DaemonSet in pkg/apis/apps/v1/defaults.go).
-import type {IntOrString, LabelSelector, ObjectMeta, PodTemplateView} from './objects.js'
+import type {IntOrString, ObjectMeta, TemplateOwnerView} from './objects.js'
 
 export interface Taint {
   key: string
@@ -54,16 +54,9 @@ export interface StatefulSetStatusView {
   collisionCount: number
 }
 
-export interface StatefulSetView extends ObjectMeta {
+export interface StatefulSetView extends TemplateOwnerView {
   kind: 'StatefulSet'
-  apiVersion: string
   replicas: number
-  minReadySeconds: number
-  selector: LabelSelector
-  template: PodTemplateView
-  /** spec.template as read (after the server's defaulting when read live). */
-  rawTemplate: unknown
-  serverDefaulted: boolean
   serviceName: string
   podManagementPolicy: 'OrderedReady' | 'Parallel'
   /**
@@ -91,14 +84,8 @@ export interface DaemonSetStatusView {
   collisionCount?: number
 }
 
-export interface DaemonSetView extends ObjectMeta {
+export interface DaemonSetView extends TemplateOwnerView {
   kind: 'DaemonSet'
-  apiVersion: string
-  minReadySeconds: number
-  selector: LabelSelector
-  template: PodTemplateView
-  rawTemplate: unknown
-  serverDefaulted: boolean
   /** RollingUpdate (maxUnavailable 1, maxSurge 0 by default) or OnDelete. */
   updateStrategy: {type: string; maxUnavailable?: IntOrString; maxSurge?: IntOrString}
   revisionHistoryLimit: number

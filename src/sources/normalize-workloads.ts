@@ -30,20 +30,22 @@ const INT32_MAX = 2147483647
 const EMPTY: RawObject = Object.freeze({}) as RawObject
 const isMapping = (v: unknown): v is RawObject => typeof v === 'object' && v !== null && !Array.isArray(v)
 
-function selectsTemplate(ctx: Ctx, selector: LabelSelector, template: PodTemplateView, kind: string): void {
+/** spec, status, the selector and the pod template it must select, as every apps/v1 controller of pods has them. */
+function templateOwner(ctx: Ctx, r: FieldReaders, raw: RawObject, kind: string): {spec: RawObject; status: RawObject; selector: LabelSelector; template: PodTemplateView} {
+  const spec = ctx.mapping(raw.spec, ['spec']) ?? EMPTY
+  const status = ctx.mapping(raw.status, ['status']) ?? EMPTY
+  const selector = r.labelSelector(ctx, spec.selector, kind)
+  if (spec.template === undefined || spec.template === null) ctx.fail(['spec', 'template'], `a ${kind} needs a pod template`)
+  const template = r.template(ctx, spec.template)
   if (selector && !selectorMatches(compileLabelSelector(selector), template.labels)) {
     ctx.fail(['spec', 'template', 'metadata', 'labels'], '`selector` does not match template `labels`', `the API server rejects a ${kind} whose selector does not select its own template`)
   }
+  return {spec, status, selector, template}
 }
 
 /** SetDefaults_StatefulSet: replicas 1, OrderedReady, RollingUpdate{partition 0} when no type, history 10, Retain/Retain. */
 export function readStatefulSet(ctx: Ctx, r: FieldReaders, apiVersion: string, meta: Meta, raw: RawObject): StatefulSetView | undefined {
-  const spec = ctx.mapping(raw.spec, ['spec']) ?? EMPTY
-  const status = ctx.mapping(raw.status, ['status']) ?? EMPTY
-  const selector = r.labelSelector(ctx, spec.selector, 'StatefulSet')
-  if (spec.template === undefined || spec.template === null) ctx.fail(['spec', 'template'], 'a StatefulSet needs a pod template')
-  const template = r.template(ctx, spec.template)
-  selectsTemplate(ctx, selector, template, 'StatefulSet')
+  const {spec, status, selector, template} = templateOwner(ctx, r, raw, 'StatefulSet')
   const policy = ctx.string(spec.podManagementPolicy, ['spec', 'podManagementPolicy']) || 'OrderedReady'
   if (policy !== 'OrderedReady' && policy !== 'Parallel') ctx.fail(['spec', 'podManagementPolicy'], `unsupported value ${JSON.stringify(policy)}`, 'use OrderedReady or Parallel')
   const us = ctx.mapping(spec.updateStrategy, ['spec', 'updateStrategy'])
@@ -123,12 +125,7 @@ function claimTemplates(ctx: Ctx, v: unknown): ClaimTemplate[] {
 
 /** SetDefaults_DaemonSet: RollingUpdate with maxUnavailable 1 and maxSurge 0, history 10. */
 export function readDaemonSet(ctx: Ctx, r: FieldReaders, apiVersion: string, meta: Meta, raw: RawObject): DaemonSetView | undefined {
-  const spec = ctx.mapping(raw.spec, ['spec']) ?? EMPTY
-  const status = ctx.mapping(raw.status, ['status']) ?? EMPTY
-  const selector = r.labelSelector(ctx, spec.selector, 'DaemonSet')
-  if (spec.template === undefined || spec.template === null) ctx.fail(['spec', 'template'], 'a DaemonSet needs a pod template')
-  const template = r.template(ctx, spec.template)
-  selectsTemplate(ctx, selector, template, 'DaemonSet')
+  const {spec, status, selector, template} = templateOwner(ctx, r, raw, 'DaemonSet')
   const at = ['spec', 'updateStrategy']
   const us = ctx.mapping(spec.updateStrategy, at)
   const type = ctx.string(us?.type, [...at, 'type']) || 'RollingUpdate'

@@ -3,6 +3,7 @@
 import type {Snapshot} from '../../model/objects.js'
 import type {ControllerPlan} from '../../model/plan.js'
 import type {World} from '../planner.js'
+import {byNamespace} from '../workload-plan.js'
 import {planDaemonSet} from './sync.js'
 
 export function planDaemonSets(snapshot: Snapshot, world: World): ControllerPlan[] {
@@ -21,14 +22,3 @@ export function planDaemonSets(snapshot: Snapshot, world: World): ControllerPlan
     return plan
   })
 }
-
-export function byNamespace<T extends {namespace: string}>(items: readonly T[]): Map<string, T[]> {
-  const out = new Map<string, T[]>()
-  for (const item of items) {
-    const list = out.get(item.namespace)
-    if (list) list.push(item)
-    else out.set(item.namespace, [item])
-  }
-  return out
-}
-

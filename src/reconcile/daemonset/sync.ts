@@ -9,8 +9,9 @@ import {GENERATED_BASE_LENGTH} from '../create.js'
 import {podTemplateHash, UnhashableTemplate} from '../deployment/hash/index.js'
 import {claimPods} from '../ownership.js'
 import {maxRevision, REVISION_HASH_LABEL, revisionTemplate, sortRevisions, templateKey} from '../revisions.js'
-import {compileLabelSelector, SelectorError} from '../selector.js'
+import type {CompiledSelector} from '../selector.js'
 import {isPodAvailable} from '../status.js'
+import {startPlan} from '../workload-plan.js'
 import {objectTime} from '../time.js'
 import {daemonPodAffinity, daemonTolerations, type NodeDecision, shouldRunDaemonPod} from './nodes.js'
 
@@ -47,32 +48,9 @@ export function scaledUp(v: IntOrString | undefined, total: number): number {
 }
 
 export function planDaemonSet(ds: DaemonSetView, world: DaemonSetWorld): ControllerPlan {
-  const actions: Action[] = []
-  const warnings: string[] = []
-  const plan: ControllerPlan = {
-    kind: 'DaemonSet',
-    apiVersion: ds.apiVersion,
-    namespace: ds.namespace,
-    name: ds.name,
-    uid: ds.uid,
-    resourceVersion: ds.resourceVersion,
-    desired: 0,
-    active: 0,
-    diff: 0,
-    actions,
-    pending: 0,
-    status: ds.status,
-    warnings,
-    inSync: true,
-  }
-  let selector
-  try {
-    selector = compileLabelSelector(ds.selector)
-  } catch (error) {
-    if (!(error instanceof SelectorError)) throw error
-    warnings.push(`invalid selector (${error.message}): the controller skips every sync of it`)
-    return plan
-  }
+  const {plan, selector} = startPlan(ds, 0)
+  if (!selector) return plan
+  const {actions, warnings} = plan
   const tolerations = daemonTolerations(ds.template.spec)
   const nodes = [...world.nodes].sort(byName)
   const decisions = new Map(nodes.map((n) => [n.name, shouldRunDaemonPod(n, ds.template.spec, tolerations)]))
@@ -181,7 +159,7 @@ interface History {
 }
 
 /** constructHistory and dedupCurHistories (DS7.1–DS7.3). */
-function constructHistory(ds: DaemonSetView, revisions: readonly ControllerRevisionView[], selector: ReturnType<typeof compileLabelSelector>, actions: Action[]): History {
+function constructHistory(ds: DaemonSetView, revisions: readonly ControllerRevisionView[], selector: CompiledSelector, actions: Action[]): History {
   const claim = claimPods(ds, selector, [...revisions].sort(byName))
   for (const r of claim.adopted) actions.push({type: 'adoptControllerRevision', name: r.name, uid: r.uid, resourceVersion: r.resourceVersion})
   for (const r of claim.released) actions.push({type: 'releaseControllerRevision', name: r.name, uid: r.uid, resourceVersion: r.resourceVersion})

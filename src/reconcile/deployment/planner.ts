@@ -6,7 +6,8 @@ import type {ControllerPlan, DeploymentAction, ReplicaSetStep} from '../../model
 import {controllerOf, isControlledBy} from '../pods.js'
 import type {World} from '../planner.js'
 import {formatRfc3339, wholeSeconds} from '../time.js'
-import {podTemplateDump, podTemplateHash, UnhashableTemplate} from './hash/index.js'
+import {templateKey} from '../revisions.js'
+import {podTemplateHash, UnhashableTemplate} from './hash/index.js'
 import {syncDeployment, type DeploymentSync, type DeploymentWorld} from './sync.js'
 import {POD_TEMPLATE_HASH} from './util.js'
 
@@ -62,14 +63,7 @@ class TemplateCache {
   private key(owner: object, template: unknown): string {
     let k = this.dumps.get(owner)
     if (k === undefined) {
-      const stripped = withoutHashLabel(template)
-      try {
-        k = podTemplateDump(stripped)
-      } catch (error) {
-        if (!(error instanceof UnhashableTemplate)) throw error
-        // Not printable as Go would: compare the JSON instead (empty lists and maps dropped).
-        k = `json:${JSON.stringify(canonicalJson(stripped))}`
-      }
+      k = templateKey(withoutHashLabel(template))
       this.dumps.set(owner, k)
     }
     return k
@@ -116,17 +110,6 @@ function withoutHashLabel(template: unknown): unknown {
   if (!t.metadata?.labels || !(POD_TEMPLATE_HASH in t.metadata.labels)) return template
   const {[POD_TEMPLATE_HASH]: _, ...labels} = t.metadata.labels
   return {...t, metadata: {...t.metadata, labels}}
-}
-
-function canonicalJson(v: unknown): unknown {
-  if (Array.isArray(v)) return v.length === 0 ? undefined : v.map(canonicalJson)
-  if (typeof v !== 'object' || v === null) return v
-  const out: Record<string, unknown> = {}
-  for (const k of Object.keys(v).sort()) {
-    const x = canonicalJson((v as Record<string, unknown>)[k])
-    if (x !== undefined && x !== null) out[k] = x
-  }
-  return out
 }
 
 function controllerPlan(d: DeploymentView, sync: DeploymentSync): ControllerPlan {

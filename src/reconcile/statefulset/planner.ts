@@ -3,7 +3,7 @@
 import type {Snapshot} from '../../model/objects.js'
 import type {ControllerPlan} from '../../model/plan.js'
 import type {ClaimView} from '../../model/workloads.js'
-import {byNamespace} from '../daemonset/planner.js'
+import {byNamespace} from '../workload-plan.js'
 import type {World} from '../planner.js'
 import {planStatefulSet} from './sync.js'
 

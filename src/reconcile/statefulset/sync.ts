@@ -9,8 +9,9 @@ import type {ClaimView, ControllerRevisionView, StatefulSetStatusView, StatefulS
 import {claimPods} from '../ownership.js'
 import {controllerOf} from '../pods.js'
 import {isServerShaped, maxRevision, REVISION_HASH_LABEL, revisionTemplate, sortRevisions, statefulSetRevisionData, statefulSetRevisionHash, templateKey} from '../revisions.js'
-import {compileLabelSelector, SelectorError, selectorMatches} from '../selector.js'
+import {selectorMatches} from '../selector.js'
 import {isPodAvailable} from '../status.js'
+import {startPlan} from '../workload-plan.js'
 import {claimIsStale, claimLabels, claimName, claimOwnersToWrite, podOwner} from './claims.js'
 
 export const POD_NAME_LABEL = 'statefulset.kubernetes.io/pod-name'
@@ -50,32 +51,9 @@ interface Revisions {
 }
 
 export function planStatefulSet(set: StatefulSetView, world: StatefulSetWorld): ControllerPlan {
-  const actions: Action[] = []
-  const warnings: string[] = []
-  const plan: ControllerPlan = {
-    kind: 'StatefulSet',
-    apiVersion: set.apiVersion,
-    namespace: set.namespace,
-    name: set.name,
-    uid: set.uid,
-    resourceVersion: set.resourceVersion,
-    desired: set.replicas,
-    active: 0,
-    diff: 0,
-    actions,
-    pending: 0,
-    status: set.status,
-    warnings,
-    inSync: true,
-  }
-  let selector
-  try {
-    selector = compileLabelSelector(set.selector)
-  } catch (error) {
-    if (!(error instanceof SelectorError)) throw error
-    warnings.push(`invalid selector (${error.message}): the controller gives up on it`)
-    return plan
-  }
+  const {plan, selector} = startPlan(set, set.replicas)
+  if (!selector) return plan
+  const {actions, warnings} = plan
   const now = world.now
   const available = (p: PodView) => isPodAvailable(p, set.minReadySeconds, now)
   const runningAndReady = (p: PodView) => p.phase === 'Running' && p.ready
