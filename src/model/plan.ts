@@ -340,3 +340,10 @@ export function readyAndAvailable(status: ControllerPlan['status']): {ready: num
   if ('numberReady' in status) return {ready: status.numberReady, available: status.numberAvailable}
   return {ready: status.readyReplicas, available: status.availableReplicas}
 }
+
+/** Whether an action creates or deletes a pod, whichever controller's (the summary counts them as one). */
+export function podChange(a: Action): 'create' | 'delete' | undefined {
+  if (a.type === 'create' || a.type === 'createStatefulPod' || a.type === 'createDaemonPod') return 'create'
+  if (a.type === 'delete' || a.type === 'deleteStatefulPod' || a.type === 'deleteDaemonPod') return 'delete'
+  return undefined
+}

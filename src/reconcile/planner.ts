@@ -10,6 +10,7 @@ import {
   type ControllerPlan,
   type DeleteAction,
   PLAN_API_VERSION,
+  podChange,
   type PlannerOptions,
   type PlanSummary,
   type ReconcilePlan,
@@ -310,6 +311,9 @@ function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
+/** Action types counted under their own name (pod creates and deletes count as `create`, `delete`). */
+type SummaryCounted = Exclude<Action['type'], 'createStatefulPod' | 'createDaemonPod' | 'deleteStatefulPod' | 'deleteDaemonPod'>
+
 /** The counts of a plan's summary (output contract). */
 export function summarize(controllers: readonly ControllerPlan[]): PlanSummary {
   const summary: PlanSummary = {
@@ -341,15 +345,8 @@ export function summarize(controllers: readonly ControllerPlan[]): PlanSummary {
   for (const c of controllers) {
     if (c.inSync) summary.inSync++
     summary.pending += c.pending
-    for (const a of c.actions) if (!('conflict' in a && a.conflict)) summary[SUMMARY_KEY[a.type as keyof typeof SUMMARY_KEY] ?? (a.type as keyof PlanSummary)]++
+    for (const a of c.actions) if (!('conflict' in a && a.conflict)) summary[podChange(a) ?? (a.type as SummaryCounted)]++
   }
   return summary
 }
 
-/** Pods created and deleted by any controller count as `create` and `delete`. */
-const SUMMARY_KEY = {
-  createStatefulPod: 'create',
-  createDaemonPod: 'create',
-  deleteStatefulPod: 'delete',
-  deleteDaemonPod: 'delete',
-} as const satisfies Partial<Record<Action['type'], keyof PlanSummary>>

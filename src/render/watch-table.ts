@@ -5,7 +5,7 @@
 // `kubectl get -w`). Pure: rows and the clock in, lines out.
 import {Chalk} from 'chalk'
 
-import {readyAndAvailable, type ControllerPlan} from '../model/plan.js'
+import {podChange, readyAndAvailable, type ControllerPlan} from '../model/plan.js'
 import type {ChangedField, PlanChange, WatchStatus} from '../model/watch.js'
 import {humanDuration, signed} from './words.js'
 
@@ -35,8 +35,9 @@ export function nextActions(plan: ControllerPlan): string {
   let del = 0
   let change = 0
   for (const a of plan.actions) {
-    if (a.type === 'create') create++
-    else if (a.type === 'delete') del++
+    const pod = podChange(a)
+    if (pod === 'create') create++
+    else if (pod === 'delete') del++
     else change++
   }
   const parts: string[] = []
