@@ -319,12 +319,15 @@ export interface FeatureGates {
   PodDeletionCost: boolean
   LogarithmicScaleDown: boolean
   DeploymentReplicaSetTerminatingReplicas: boolean
+  /** StatefulSet rolling updates honour rollingUpdate.maxUnavailable (beta, off in 1.36). */
+  MaxUnavailableStatefulSet: boolean
 }
 
 export const DEFAULT_FEATURE_GATES: Readonly<FeatureGates> = Object.freeze({
   PodDeletionCost: true,
   LogarithmicScaleDown: true,
   DeploymentReplicaSetTerminatingReplicas: true,
+  MaxUnavailableStatefulSet: false,
 })
 
 export interface PlannerOptions {

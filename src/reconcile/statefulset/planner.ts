@@ -19,6 +19,7 @@ export function planStatefulSets(snapshot: Snapshot, world: World): ControllerPl
       revisions: revisions.get(set.namespace) ?? [],
       claims: claims.get(set.namespace) ?? new Map(),
       now: world.now,
+      maxUnavailableGate: world.options.featureGates.MaxUnavailableStatefulSet,
     }),
   )
 }

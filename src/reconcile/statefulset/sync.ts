@@ -24,6 +24,8 @@ export interface StatefulSetWorld {
   revisions: readonly ControllerRevisionView[]
   claims: ReadonlyMap<string, ClaimView>
   now: bigint
+  /** The MaxUnavailableStatefulSet feature gate (off in 1.36). */
+  maxUnavailableGate: boolean
 }
 
 /** getParentNameAndOrdinal: `<parent>-<ordinal>`, or ordinal −1 when the name does not parse. */
@@ -185,6 +187,10 @@ export function planStatefulSet(set: StatefulSetView, world: StatefulSetWorld): 
   }
 
   if (set.updateStrategy.type === 'OnDelete') return done()
+  if (world.maxUnavailableGate) {
+    deltaCurrent -= rollingUpdateWithinBudget(set, slots, updateName, unavailable, terminating, actions)
+    return done()
+  }
   if (ru?.maxUnavailable !== undefined) {
     warnings.push('rollingUpdate.maxUnavailable is used only with the MaxUnavailableStatefulSet feature gate, off in Kubernetes 1.36: pods are replaced one at a time')
   }
@@ -207,6 +213,35 @@ export function planStatefulSet(set: StatefulSetView, world: StatefulSetWorld): 
 }
 
 const nameOf = (set: StatefulSetView, ordinal: number) => `${set.name}-${ordinal}`
+
+/**
+ * updateStatefulSetAfterInvariantEstablished (S6.9, MaxUnavailableStatefulSet on): with fewer
+ * unavailable slots than maxUnavailable (a percentage of replicas rounded down, at least 1), delete
+ * out-of-date pods from the highest ordinal down to the partition, up to the difference. Returns how many.
+ */
+function rollingUpdateWithinBudget(
+  set: StatefulSetView,
+  slots: readonly Slot[],
+  updateName: string | null,
+  unavailable: (p: PodView) => boolean,
+  terminating: (p: PodView) => boolean,
+  actions: Action[],
+): number {
+  const ru = set.updateStrategy.rollingUpdate
+  const v = ru?.maxUnavailable ?? 1
+  const maxUnavailable = Math.max(1, typeof v === 'number' ? v : Math.floor((Number.parseInt(v, 10) * set.replicas) / 100))
+  const down = slots.filter((s) => !s.pod || unavailable(s.pod)).length
+  let budget = maxUnavailable - down
+  let deleted = 0
+  for (let t = slots.length - 1; t >= (ru?.partition ?? 0) && budget > 0; t--) {
+    const p = slots[t].pod
+    if (!p || terminating(p) || (updateName !== null && p.labels[REVISION_HASH_LABEL] === updateName)) continue
+    actions.push({type: 'deleteStatefulPod', pod: p.name, uid: p.uid, resourceVersion: p.resourceVersion, ordinal: slots[t].ordinal, reason: 'update'})
+    budget--
+    deleted++
+  }
+  return deleted
+}
 
 interface Checks {
   runningAndReady: (p: PodView) => boolean

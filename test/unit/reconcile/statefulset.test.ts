@@ -41,8 +41,8 @@ const claim = (name: string, o: Partial<ClaimView> = {}): ClaimView => ({
   namespace: 'default', name, uid: `uid-${name}`, resourceVersion: '1', generation: 0, labels: {app: 'web'}, annotations: {}, ownerReferences: [], ...o,
 })
 
-function plan(s: StatefulSetView, pods: PodView[], revisions: ControllerRevisionView[] = [REV1], claims: ClaimView[] = []) {
-  return planStatefulSet(s, {candidates: pods, revisions, claims: new Map(claims.map((c) => [c.name, c])), now: NOW})
+function plan(s: StatefulSetView, pods: PodView[], revisions: ControllerRevisionView[] = [REV1], claims: ClaimView[] = [], maxUnavailableGate = false) {
+  return planStatefulSet(s, {candidates: pods, revisions, claims: new Map(claims.map((c) => [c.name, c])), now: NOW, maxUnavailableGate})
 }
 const podWrites = (actions: Action[]) =>
   actions.flatMap((a) => (a.type === 'createStatefulPod' ? [`+${a.pod}`] : a.type === 'deleteStatefulPod' ? [`-${a.pod}:${a.reason}`] : []))
@@ -225,6 +225,17 @@ describe('S6.8 S7 updates', () => {
     expect(p.actions.find((a) => a.type === 'createStatefulPod')).toMatchObject({pod: 'web-1', revision: 'web-r2'})
     const low = plan(s({updateStrategy: {type: 'RollingUpdate'}, status: {...set().status, currentReplicas: 2}}), [member(0), member(2, {}, 'web-r2')], [REV1, r2])
     expect(low.actions.find((a) => a.type === 'createStatefulPod')).toMatchObject({pod: 'web-1', revision: R1})
+  })
+  it('S6.9 with MaxUnavailableStatefulSet on, maxUnavailable 2 replaces two pods at once, from the highest ordinal; off (1.36), one', () => {
+    const o = {updateStrategy: {type: 'RollingUpdate', rollingUpdate: {partition: 0, maxUnavailable: 2}}}
+    expect(podWrites(plan(s(o), healthy(), [REV1, r2], [], true).actions)).toEqual(['-web-2:update', '-web-1:update'])
+    const off = plan(s(o), healthy(), [REV1, r2])
+    expect(podWrites(off.actions)).toEqual(['-web-2:update'])
+    expect(off.warnings.join(' ')).toMatch(/MaxUnavailableStatefulSet/)
+    // An unavailable pod uses the budget; a percentage rounds down, to at least 1.
+    expect(podWrites(plan(s(o), [member(0), member(1, {ready: false}), member(2)], [REV1, r2], [], true).actions)).toEqual([])
+    const pct = {updateStrategy: {type: 'RollingUpdate', rollingUpdate: {partition: 0, maxUnavailable: '50%'}}}
+    expect(podWrites(plan(s(pct), healthy(), [REV1, r2], [], true).actions)).toEqual(['-web-2:update'])
   })
   it('SS-31 S8.3 every pod updated and ready: the current revision becomes the update revision', () => {
     const pods = [0, 1, 2].map((i) => member(i, {}, 'web-r2'))
