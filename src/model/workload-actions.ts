@@ -77,7 +77,7 @@ export interface UpdateStatefulPodAction {
   pod: string
   uid: string
   resourceVersion: string
-  /** What is fixed: `pod-name-label`, `pod-index-label`, `volumes`. */
+  /** What is fixed: `pod-name-label`, `pod-index-label`, `volumes`, `claim-owners` (the claims are updated, then the pod is written as it is). */
   fixes: string[]
 }
 

@@ -300,17 +300,18 @@ function processReplica(
   if (c.terminating(p)) return {blocked: 'terminating'}
   if (!c.runningAndReady(p)) return {blocked: 'not-running-and-ready'}
   if (!c.available(p)) return {blocked: 'not-available'}
-  // identityMatches, storageMatches, claim references (UpdateStatefulPod).
+  // identityMatches, storageMatches, claim references (UpdateStatefulPod): claims are created and
+  // their owners fixed first, then the pod is written (even when only its claims were off).
   const fixes: string[] = []
   if (p.labels[POD_NAME_LABEL] !== p.name) fixes.push('pod-name-label')
-  if (set.volumeClaimTemplates.some((t) => p.claimVolumes?.[t.name] !== claimName(t.name, set, slot.ordinal))) fixes.push('volumes')
-  const before = actions.length
-  if (p.phase !== 'Pending') fixClaims(set, p.name, p.uid, slot.ordinal, true, claims, actions)
-  if (fixes.length > 0) {
-    if (p.labels[POD_INDEX_LABEL] !== String(slot.ordinal)) fixes.push('pod-index-label')
-    actions.splice(before, 0, {type: 'updatePod', pod: p.name, uid: p.uid, resourceVersion: p.resourceVersion, fixes})
-    if (fixes.includes('volumes')) createClaims(set, p.name, slot.ordinal, claims, actions)
+  if (fixes.length > 0 && p.labels[POD_INDEX_LABEL] !== String(slot.ordinal)) fixes.push('pod-index-label')
+  if (set.volumeClaimTemplates.some((t) => p.claimVolumes?.[t.name] !== claimName(t.name, set, slot.ordinal))) {
+    fixes.push('volumes')
+    createClaims(set, p.name, slot.ordinal, claims, actions)
   }
+  // A Pending pod's claims were put right above; the cache does not show it yet.
+  if (p.phase !== 'Pending' && fixClaims(set, p.name, p.uid, slot.ordinal, true, claims, actions) > 0) fixes.push('claim-owners')
+  if (fixes.length > 0) actions.push({type: 'updatePod', pod: p.name, uid: p.uid, resourceVersion: p.resourceVersion, fixes})
   return {}
 }
 
@@ -327,13 +328,17 @@ function createClaims(set: StatefulSetView, pod: string, ordinal: number, claims
 }
 
 /** UpdatePodClaimForRetentionPolicy over the claims that exist (S5.3). */
-function fixClaims(set: StatefulSetView, pod: string, podUid: string, ordinal: number, inRange: boolean, claims: ReadonlyMap<string, ClaimView>, actions: Action[]): void {
+function fixClaims(set: StatefulSetView, pod: string, podUid: string, ordinal: number, inRange: boolean, claims: ReadonlyMap<string, ClaimView>, actions: Action[]): number {
+  let updated = 0
   for (const t of set.volumeClaimTemplates) {
     const claim = claims.get(claimName(t.name, set, ordinal))
     if (!claim) continue
     const to = claimOwnersToWrite(claim, set, podOwner(pod, podUid), inRange)
-    if (to) actions.push({type: 'updateClaim', claim: claim.name, uid: claim.uid, resourceVersion: claim.resourceVersion, pod, from: [...claim.ownerReferences] as OwnerReference[], to})
+    if (!to) continue
+    actions.push({type: 'updateClaim', claim: claim.name, uid: claim.uid, resourceVersion: claim.resourceVersion, pod, from: [...claim.ownerReferences] as OwnerReference[], to})
+    updated++
   }
+  return updated
 }
 
 /** getStatefulSetRevisions (S3.4): the update revision (reused, bumped or created) and the current one. */

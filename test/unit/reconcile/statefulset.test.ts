@@ -183,6 +183,24 @@ describe('S5 claims', () => {
     expect(p.actions.flatMap((a) => (a.type === 'updateClaim' ? [`${a.claim}:${a.to.map((r) => `${r.kind}/${r.name}`).join(',')}`] : []))).toEqual(['data-web-2:Pod/web-2', 'data-web-1:Pod/web-1'])
     expect(podWrites(p.actions)).toEqual(['-web-2:condemned'])
   })
+  it('SS-23 whenDeleted Delete: a healthy pod\'s claim gets the set as controller, and the pod is written after it', () => {
+    const s = withClaims({retention: {whenDeleted: 'Delete', whenScaled: 'Retain'}})
+    const pods = healthy().map((x, i) => ({...x, claimVolumes: {data: `data-web-${i}`}}))
+    const setRef = {apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: 'uid-web', controller: true, blockOwnerDeletion: true}
+    const p = plan(s, pods, [REV1], [claim('data-web-0', {ownerReferences: [setRef]}), claim('data-web-1'), claim('data-web-2', {ownerReferences: [setRef]})])
+    expect(p.actions.map((a) => `${a.type}:${'claim' in a ? a.claim : 'pod' in a ? a.pod : ''}`)).toEqual(['updateClaim:data-web-1', 'updatePod:web-1'])
+    expect(p.actions[0]).toMatchObject({to: [setRef]})
+    expect(p.actions[1]).toMatchObject({fixes: ['claim-owners']})
+  })
+  it('S5.3 a claim another controller owns: our references go, nothing is added', () => {
+    const s = withClaims({retention: {whenDeleted: 'Delete', whenScaled: 'Delete'}})
+    const other = {apiVersion: 'example.com/v1', kind: 'Backup', name: 'b', uid: 'uid-b', controller: true}
+    const ours = {apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: 'uid-web'}
+    const pods = healthy().map((x, i) => ({...x, claimVolumes: {data: `data-web-${i}`}}))
+    const setRef = {...ours, controller: true, blockOwnerDeletion: true}
+    const p = plan(s, pods, [REV1], [claim('data-web-0', {ownerReferences: [other, ours]}), claim('data-web-1', {ownerReferences: [setRef]}), claim('data-web-2', {ownerReferences: [setRef]})])
+    expect(p.actions.find((a) => a.type === 'updateClaim')).toMatchObject({claim: 'data-web-0', to: [other]})
+  })
   it('SS-24 a claim still owned by an earlier pod of that name stops the creation', () => {
     const s = withClaims({retention: {whenDeleted: 'Retain', whenScaled: 'Delete'}})
     const stale = claim('data-web-1', {ownerReferences: [{apiVersion: 'v1', kind: 'Pod', name: 'web-1', uid: 'old-uid', controller: true}]})
