@@ -73,7 +73,7 @@ export function planStatefulSet(set: StatefulSetView, world: StatefulSetWorld): 
   for (const p of claim.adopted) actions.push({type: 'adopt', pod: p.name, uid: p.uid, resourceVersion: p.resourceVersion})
   for (const p of claim.released) actions.push({type: 'release', pod: p.name, uid: p.uid, resourceVersion: p.resourceVersion})
 
-  const revs = revisions(set, sortRevisions(listed), actions, warnings)
+  const revs = revisions(set, sortRevisions(listed), world.revisions, actions, warnings)
   plan.updateRevision = revs.update
   const currentName = revs.current.name
   const updateName = revs.update.name
@@ -342,7 +342,8 @@ function fixClaims(set: StatefulSetView, pod: string, podUid: string, ordinal: n
 }
 
 /** getStatefulSetRevisions (S3.4): the update revision (reused, bumped or created) and the current one. */
-function revisions(set: StatefulSetView, listed: ControllerRevisionView[], actions: Action[], warnings: string[]): Revisions {
+/** `all`: every revision of the namespace, which a new revision's name may clash with (AlreadyExists). */
+function revisions(set: StatefulSetView, listed: ControllerRevisionView[], all: readonly ControllerRevisionView[], actions: Action[], warnings: string[]): Revisions {
   let collisionCount = set.status.collisionCount
   const key = templateKey(set.rawTemplate)
   const equal = listed.filter((r) => templateKey(revisionTemplate(r)) === key)
@@ -357,27 +358,34 @@ function revisions(set: StatefulSetView, listed: ControllerRevisionView[], actio
   } else {
     let hash: string | null = null
     let name: string | null = null
+    let exists = false
     if (set.serverDefaulted || isServerShaped(set.rawTemplate)) {
       // The data is exact only from the API server's own JSON of the template (S3.2).
       const data = statefulSetRevisionData(set.rawTemplate)
       for (;;) {
         hash = statefulSetRevisionHash(data, collisionCount)
         name = `${set.name.slice(0, 223)}-${hash}`
-        if (!listed.some((r) => r.name === name)) break
+        // CreateControllerRevision: a name taken by other data bumps the collision count and tries again.
+        const taken = all.find((r) => r.name === name)
+        exists = taken !== undefined && templateKey(revisionTemplate(taken)) === key
+        if (!taken || exists) break
         collisionCount++
       }
     } else {
       warnings.push('the new revision\'s name is not computed here: it hashes the template exactly as the API server stores it, defaults included (read the set from a cluster, or from its `kubectl get -o yaml`)')
     }
-    actions.push({
-      type: 'createControllerRevision',
-      name,
-      hash,
-      revision: next,
-      labels: hash === null ? set.template.labels : {...set.template.labels, [REVISION_HASH_LABEL]: hash},
-      ownerReference: {apiVersion: 'apps/v1', kind: 'StatefulSet', name: set.name, uid: set.uid, controller: true, blockOwnerDeletion: true},
-    })
-    update = {name, hash, created: true}
+    // One of that name with this very template (not listed: another owner's) is used as it is.
+    if (!exists) {
+      actions.push({
+        type: 'createControllerRevision',
+        name,
+        hash,
+        revision: next,
+        labels: hash === null ? set.template.labels : {...set.template.labels, [REVISION_HASH_LABEL]: hash},
+        ownerReference: {apiVersion: 'apps/v1', kind: 'StatefulSet', name: set.name, uid: set.uid, controller: true, blockOwnerDeletion: true},
+      })
+    }
+    update = {name, hash, created: !exists}
   }
   const current = listed.find((r) => r.name === set.status.currentRevision)
   return {current: current ? {name: current.name} : {name: update.name}, update, collisionCount, listed}

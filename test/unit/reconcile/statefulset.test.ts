@@ -82,6 +82,15 @@ describe('S3 revisions', () => {
     expect(p.actions[0]).toMatchObject({type: 'createControllerRevision', name: `web-${hash}`, revision: 2})
     expect(p.updateRevision).toEqual({name: `web-${hash}`, hash, created: true})
   })
+  it('S3.4 a name taken by another template: the collision count goes up and the next name is used', () => {
+    const s = set({serverDefaulted: true}, 'nginx:2')
+    const data = statefulSetRevisionData(s.rawTemplate)
+    const taken = {...revision(`web-${statefulSetRevisionHash(data, 0)}`, 1, 'other:1'), ownerReferences: [{...owner, uid: 'uid-someone-else'}]}
+    const p = plan(s, healthy(), [REV1, taken])
+    const second = `web-${statefulSetRevisionHash(data, 1)}`
+    expect(p.actions[0]).toMatchObject({type: 'createControllerRevision', name: second, revision: 2})
+    expect(p.status).toMatchObject({collisionCount: 1, updateRevision: second})
+  })
   it('S3.4 from a file the new revision is created but its name is unknown here', () => {
     const p = plan(set({}, 'nginx:2'), healthy())
     expect(p.actions[0]).toMatchObject({type: 'createControllerRevision', name: null, hash: null, revision: 2})
