@@ -5,6 +5,9 @@ import type {ChalkInstance} from 'chalk'
 import type {Action, BlockReason, ControllerPlan} from '../model/plan.js'
 import type {DaemonNode, NodeExclusion} from '../model/workloads.js'
 
+/** Nodes a DaemonSet leaves out are listed one per line up to this many. */
+const MAX_NODE_LINES = 10
+
 const BLOCK_WORDS: Record<BlockReason, string> = {
   'not-running-and-ready': 'is not Running and Ready',
   'not-available': 'is not yet available (minReadySeconds)',
@@ -37,7 +40,9 @@ export function renderWorkload(cp: ControllerPlan, head: string, c: ChalkInstanc
   const lines = [cp.inSync ? `${head}  ${c.green('(in sync)')}` : head]
   for (const a of cp.actions) lines.push(actionLine(a, c) ?? statusLine(a))
   if (cp.blockedBy) lines.push(c.dim(`  … then waits: ${cp.blockedBy.pod} ${BLOCK_WORDS[cp.blockedBy.reason]}`))
-  for (const n of cp.nodes ?? []) if (!n.shouldRun) lines.push(c.dim(`  · node ${n.node}: ${nodeWords(n)}`))
+  const excluded = (cp.nodes ?? []).filter((n) => !n.shouldRun)
+  for (const n of excluded.slice(0, MAX_NODE_LINES)) lines.push(c.dim(`  · node ${n.node}: ${nodeWords(n)}`))
+  if (excluded.length > MAX_NODE_LINES) lines.push(c.dim(`  · and ${excluded.length - MAX_NODE_LINES} more nodes without the daemon pod (see nodes[] in -o json)`))
   for (const w of cp.warnings) lines.push(c.yellow(`  ! ${w}`))
   return lines.join('\n')
 }
@@ -76,7 +81,7 @@ function actionLine(a: Action, c: ChalkInstance): string | undefined {
     case 'deleteDaemonPod':
       return c.red(`  - delete pod ${a.pod} on node ${a.node}  because: ${a.reason === 'update' ? 'an old revision, and maxUnavailable allows it' : DELETE_WORDS[a.reason]}${a.kept ? ` (keeps ${a.kept})` : ''}`)
     case 'chooseDaemonPods':
-      return c.yellow(`  ~ ${a.operation === 'delete' ? 'delete' : 'create on'} ${a.count} of ${a.candidates.join(', ')}  (which: the controller's map order, random)`)
+      return c.yellow(`  ~ ${a.operation === 'delete' ? 'delete' : 'create on'} ${a.count} of ${candidates(a.candidates)}  (which: the controller's map order, random)`)
     case 'adopt':
       return c.yellow(`  ~ adopt pod ${a.pod}  (an orphan whose labels match the selector)`)
     case 'release':
@@ -84,6 +89,12 @@ function actionLine(a: Action, c: ChalkInstance): string | undefined {
     default:
       return undefined
   }
+}
+
+/** The first few candidates, and how many in all. */
+function candidates(names: readonly string[]): string {
+  const shown = names.slice(0, MAX_NODE_LINES).join(', ')
+  return names.length > MAX_NODE_LINES ? `${shown}, … (${names.length} in all)` : shown
 }
 
 function owners(refs: readonly {kind: string; name: string}[]): string {
