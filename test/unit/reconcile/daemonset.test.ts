@@ -188,6 +188,33 @@ describe('DS8 status', () => {
   })
 })
 
+describe('DS scenarios', () => {
+  it('DS-21 a terminating pod that is still Running and Ready: no create; counted current, ready and available', () => {
+    const p = plan(ds(), [node('a')], [agentPod('agent-a', 'a', {deleting: true})])
+    expect(createdOn(p.actions)).toEqual([])
+    expect(p.status).toMatchObject({currentNumberScheduled: 1, numberReady: 1, numberAvailable: 1})
+  })
+  it('DS-22 an orphan that matches is adopted and no second pod is created', () => {
+    const orphan = pod('agent-o', {labels: {app: 'agent', 'controller-revision-hash': HASH}, node: 'a'})
+    const p = plan(ds(), [node('a')], [orphan])
+    expect(types(p.actions).filter((t) => t !== 'updateStatus')).toEqual(['adopt'])
+  })
+  it('DS-9 a Failed pod is deleted and its replacement waits for a later sync; DS-10 likewise a Succeeded one', () => {
+    const p = plan(ds(), [node('a'), node('b')], [agentPod('f', 'a', {phase: 'Failed', ready: false}), agentPod('s', 'b', {phase: 'Succeeded', ready: false})])
+    expect(deleted(p.actions)).toEqual(['f:failed', 's:succeeded'])
+    expect(createdOn(p.actions)).toEqual([])
+  })
+  it('a terminal pod already being deleted is not on its node any more: the node gets a new pod', () => {
+    const p = plan(ds(), [node('a')], [agentPod('gone', 'a', {phase: 'Failed', ready: false, deleting: true})])
+    expect(createdOn(p.actions)).toEqual(['a'])
+  })
+  it('DS8.3 status is not written when nothing changed', () => {
+    const p = plan(ds({status: {currentNumberScheduled: 1, numberMisscheduled: 0, desiredNumberScheduled: 1, numberReady: 1, observedGeneration: 1, updatedNumberScheduled: 1, numberAvailable: 1, numberUnavailable: 0}}), [node('a')], [agentPod('agent-a', 'a')])
+    expect(p.actions).toEqual([])
+    expect(p.inSync).toBe(true)
+  })
+})
+
 describe('DS5.2 the node affinity of a created pod', () => {
   it('replaces required terms, keeps preferred ones and pod affinity', () => {
     const affinity = {

@@ -166,6 +166,11 @@ describe('S4 S6 pods by ordinal', () => {
     expect(p.blockedBy).toEqual({pod: 'web-0', reason: 'not-available'})
     expect(p.status).toMatchObject({readyReplicas: 1, availableReplicas: 0})
   })
+  it('SS-26 an orphan without its identity labels is adopted, then updated', () => {
+    const orphan = pod('web-1', {labels: {app: 'web', 'controller-revision-hash': R1}})
+    const p = plan(set(), [member(0), orphan, member(2)])
+    expect(p.actions.filter((a) => a.type !== 'updateStatus').map((a) => a.type)).toEqual(['adopt', 'updatePod'])
+  })
   it('S4.5 a pod without its pod-name label is updated', () => {
     const p = plan(set(), [member(0), {...member(1), labels: {app: 'web', 'controller-revision-hash': R1}}, member(2)])
     expect(p.actions.find((a) => a.type === 'updatePod')).toMatchObject({pod: 'web-1', fixes: ['pod-name-label', 'pod-index-label']})
@@ -241,6 +246,15 @@ describe('S6.8 S7 updates', () => {
     expect(podWrites(p.actions)).toEqual([])
     const missing = plan(s({updateStrategy: {type: 'RollingUpdate', rollingUpdate: {partition: 2}}}), [member(0), member(2, {}, 'web-r2')], [REV1, r2])
     expect(missing.actions.find((a) => a.type === 'createStatefulPod')).toMatchObject({pod: 'web-1', revision: R1, template: 'current'})
+  })
+  it('SS-17 ordinals from 5, partition 1, Parallel: the partition counts from the start ordinal', () => {
+    const pods = [5, 6, 7].map((i) => member(i))
+    const o = {ordinalsStart: 5, podManagementPolicy: 'Parallel' as const, updateStrategy: {type: 'RollingUpdate', rollingUpdate: {partition: 1}}}
+    expect(podWrites(plan(s(o), pods, [REV1, r2]).actions)).toEqual(['-web-7:update'])
+    const updated = [member(5), member(6), member(7, {}, 'web-r2')]
+    expect(podWrites(plan(s(o), updated, [REV1, r2]).actions)).toEqual(['-web-6:update'])
+    const done = [member(5), member(6, {}, 'web-r2'), member(7, {}, 'web-r2')]
+    expect(podWrites(plan(s(o), done, [REV1, r2]).actions)).toEqual([])
   })
   it('SS-18 OnDelete: no replacement; a missing pod comes back at the update revision', () => {
     const p = plan(s({updateStrategy: {type: 'OnDelete'}}), [member(0), member(2)], [REV1, r2])
