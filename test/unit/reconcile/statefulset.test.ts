@@ -255,6 +255,9 @@ describe('S6.8 S7 updates', () => {
     expect(podWrites(plan(s(o), updated, [REV1, r2]).actions)).toEqual(['-web-6:update'])
     const done = [member(5), member(6, {}, 'web-r2'), member(7, {}, 'web-r2')]
     expect(podWrites(plan(s(o), done, [REV1, r2]).actions)).toEqual([])
+    // Missing pods: web-5 (below start + partition) comes back at the current revision, web-6 at the update one.
+    const created = plan(s(o), [member(7, {}, 'web-r2')], [REV1, r2]).actions.flatMap((a) => (a.type === 'createStatefulPod' ? [`${a.pod}:${a.revision}`] : []))
+    expect(created).toEqual([`web-5:${R1}`, 'web-6:web-r2'])
   })
   it('SS-18 OnDelete: no replacement; a missing pod comes back at the update revision', () => {
     const p = plan(s({updateStrategy: {type: 'OnDelete'}}), [member(0), member(2)], [REV1, r2])
