@@ -67,6 +67,9 @@ describe('DS2 which nodes run the daemon pod', () => {
     expect(shouldRunDaemonPod(node('a', {taints: [{key: 'foo', value: '', effect: 'PreferNoSchedule'}]}), {}, tol).shouldRun).toBe(true)
     const own = daemonTolerations({tolerations: [{key: 'foo', operator: 'Equal', value: 'bar', effect: 'NoSchedule'}]})
     expect(shouldRunDaemonPod(node('a', {taints: [{key: 'foo', value: 'bar', effect: 'NoSchedule'}]}), {}, own).shouldRun).toBe(true)
+    expect(shouldRunDaemonPod(node('a', {taints: [{key: 'foo', value: 'baz', effect: 'NoSchedule'}]}), {}, own).shouldRun).toBe(false)
+    const any = daemonTolerations({tolerations: [{operator: 'Exists'}]})
+    expect(shouldRunDaemonPod(node('a', {taints: [{key: 'x', value: 'y', effect: 'NoExecute'}]}), {}, any).shouldRun).toBe(true)
   })
   it('DS2.4 unschedulable alone is not looked at; not-ready:NoSchedule is not tolerated, not-ready:NoExecute is', () => {
     expect(shouldRunDaemonPod(node('a', {unschedulable: true}), {}, tol).shouldRun).toBe(true)
@@ -135,6 +138,10 @@ describe('DS6 rolling update', () => {
   it('DS6.1 maxUnavailable 50% of 3 nodes rounds up to 2', () => {
     const p = plan(ds({updateStrategy: {type: 'RollingUpdate', maxUnavailable: '50%', maxSurge: 0}}), nodes, [old('a'), old('b'), old('c')])
     expect(p.actions.find((a) => a.type === 'chooseDaemonPods')).toMatchObject({count: 2})
+  })
+  it('DS6.1 both budgets resolving to 0 with nodes to run on: maxUnavailable counts as 1', () => {
+    const p = plan(ds({updateStrategy: {type: 'RollingUpdate', maxUnavailable: 0, maxSurge: 0}}), nodes, [old('a'), old('b'), old('c')])
+    expect(p.actions.find((a) => a.type === 'chooseDaemonPods')).toMatchObject({count: 1})
   })
   it('DS6.3 maxSurge 1: a new pod beside an old one on one node, nothing deleted', () => {
     const p = plan(ds({updateStrategy: {type: 'RollingUpdate', maxUnavailable: 0, maxSurge: 1}}), nodes, [old('a'), old('b'), old('c')])

@@ -206,6 +206,14 @@ describe('S5 claims', () => {
     expect(p.actions[0]).toMatchObject({to: [setRef]})
     expect(p.actions[1]).toMatchObject({fixes: ['claim-owners']})
   })
+  it('S5.3 Delete/Delete: a reference to the set or pod that is not a controller one is rewritten (the pod's goes, in range)', () => {
+    const s = withClaims({retention: {whenDeleted: 'Delete', whenScaled: 'Delete'}})
+    const setRef = {apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: 'uid-web', controller: true, blockOwnerDeletion: true}
+    const podRef = {apiVersion: 'v1', kind: 'Pod', name: 'web-0', uid: 'uid-web-0', controller: false}
+    const pods = healthy().map((x, i) => ({...x, claimVolumes: {data: `data-web-${i}`}}))
+    const p = plan(s, pods, [REV1], [claim('data-web-0', {ownerReferences: [setRef, podRef]}), claim('data-web-1', {ownerReferences: [setRef]}), claim('data-web-2', {ownerReferences: [setRef]})])
+    expect(p.actions.find((a) => a.type === 'updateClaim')).toMatchObject({claim: 'data-web-0', to: [setRef]})
+  })
   it('S5.3 a claim another controller owns: our references go, nothing is added', () => {
     const s = withClaims({retention: {whenDeleted: 'Delete', whenScaled: 'Delete'}})
     const other = {apiVersion: 'example.com/v1', kind: 'Backup', name: 'b', uid: 'uid-b', controller: true}
@@ -280,6 +288,12 @@ describe('S6.8 S7 updates', () => {
     expect(podWrites(plan(s(o), [member(0), member(1, {ready: false}), member(2)], [REV1, r2], [], true).actions)).toEqual([])
     const pct = {updateStrategy: {type: 'RollingUpdate', rollingUpdate: {partition: 0, maxUnavailable: '50%'}}}
     expect(podWrites(plan(s(pct), healthy(), [REV1, r2], [], true).actions)).toEqual(['-web-2:update'])
+  })
+  it('S8.3 the rollout is complete only when every pod is also ready; S8.1 terminating pods count in no revision', () => {
+    const pods = [member(0, {}, 'web-r2'), member(1, {}, 'web-r2'), member(2, {ready: false}, 'web-r2')]
+    expect(plan(s({podManagementPolicy: 'Parallel'}), pods, [REV1, r2]).status).toMatchObject({currentRevision: R1, updatedReplicas: 3, readyReplicas: 2})
+    const leaving = plan(s({replicas: 2}), [member(0), member(1), member(2, {deleting: true})], [REV1, r2])
+    expect(leaving.status).toMatchObject({replicas: 3, currentReplicas: 2, readyReplicas: 3})
   })
   it('SS-31 S8.3 every pod updated and ready: the current revision becomes the update revision', () => {
     const pods = [0, 1, 2].map((i) => member(i, {}, 'web-r2'))
