@@ -206,7 +206,7 @@ describe('S5 claims', () => {
     expect(p.actions[0]).toMatchObject({to: [setRef]})
     expect(p.actions[1]).toMatchObject({fixes: ['claim-owners']})
   })
-  it('S5.3 Delete/Delete: a reference to the set or pod that is not a controller one is rewritten (the pod's goes, in range)', () => {
+  it('S5.3 Delete/Delete: a reference to the set or pod that is not a controller one is rewritten (in range, the pod\'s goes)', () => {
     const s = withClaims({retention: {whenDeleted: 'Delete', whenScaled: 'Delete'}})
     const setRef = {apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: 'uid-web', controller: true, blockOwnerDeletion: true}
     const podRef = {apiVersion: 'v1', kind: 'Pod', name: 'web-0', uid: 'uid-web-0', controller: false}
