@@ -14,21 +14,14 @@ import {tmpdir} from 'node:os'
 import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 
+import {numberArgs} from './generate.mjs'
+
 const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(here, '..')
 const out = join(here, 'out')
 const NOW = '2026-11-22T10:00:00Z'
 
-function args() {
-  const o = {statefulSets: 1000, daemonSets: 200, nodes: 1000, podsPerSet: 50, repeat: 2}
-  const a = process.argv.slice(2)
-  for (let i = 0; i < a.length; i++) {
-    const k = a[i].replace(/^--/, '')
-    if (!(k in o)) throw new Error(`unknown argument ${a[i]}`)
-    o[k] = Number(a[++i])
-  }
-  return o
-}
+const args = () => numberArgs({statefulSets: 1000, daemonSets: 200, nodes: 1000, podsPerSet: 50, repeat: 2})
 
 const template = (app, version, extra = {}) => ({
   metadata: {labels: {app}},

@@ -7,6 +7,7 @@ import {controllerOf, isControlledBy} from '../pods.js'
 import type {World} from '../planner.js'
 import {formatRfc3339, wholeSeconds} from '../time.js'
 import {templateKey} from '../revisions.js'
+import {byNamespace} from '../workload-plan.js'
 import {podTemplateHash, UnhashableTemplate} from './hash/index.js'
 import {syncDeployment, type DeploymentSync, type DeploymentWorld} from './sync.js'
 import {POD_TEMPLATE_HASH} from './util.js'
@@ -18,15 +19,10 @@ export function planDeployments(
   world: World,
   planReplicaSet: (rs: Workload, world: World) => ControllerPlan,
 ): ControllerPlan[] {
-  const byNamespace = new Map<string, Workload[]>()
-  for (const rs of replicaSets) {
-    const list = byNamespace.get(rs.namespace)
-    if (list) list.push(rs)
-    else byNamespace.set(rs.namespace, [rs])
-  }
+  const inNamespaces = byNamespace(replicaSets)
   const templates = new TemplateCache()
   return deployments.map((d) => {
-    const inNamespace = byNamespace.get(d.namespace) ?? []
+    const inNamespace = inNamespaces.get(d.namespace) ?? []
     const sync = syncDeployment(d, deploymentWorld(d, inNamespace, world, templates))
     const plan = controllerPlan(d, sync)
     const then = followingStep(d, sync, inNamespace, world, planReplicaSet)
