@@ -14,23 +14,14 @@ import {mkdirSync, writeFileSync} from 'node:fs'
 import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 
-import {prng} from './generate.mjs'
+import {numberArgs, prng} from './generate.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(here, '..')
 const out = join(here, 'out')
 const NOW = '2026-11-22T10:00:00Z'
 
-function args() {
-  const o = {deployments: 2000, pods: 150_000, templates: 100_000, repeat: 2}
-  const a = process.argv.slice(2)
-  for (let i = 0; i < a.length; i++) {
-    const k = a[i].replace(/^--/, '')
-    if (!(k in o)) throw new Error(`unknown argument ${a[i]}`)
-    o[k] = Number(a[++i])
-  }
-  return o
-}
+const args = () => numberArgs({deployments: 2000, pods: 150_000, templates: 100_000, repeat: 2})
 
 const template = (app, version) => ({
   metadata: {labels: {app}},

@@ -14,6 +14,17 @@ import {join} from 'node:path'
 
 export const DEFAULTS = {replicaSets: 10_000, pods: 150_000, seed: 20261122}
 
+/** `--name N` command-line arguments over `defaults` (numbers); an unknown name is an error. */
+export function numberArgs(defaults, argv = process.argv.slice(2)) {
+  const o = {...defaults}
+  for (let i = 0; i < argv.length; i++) {
+    const k = argv[i].replace(/^--/, '')
+    if (!(k in o)) throw new Error(`unknown argument ${argv[i]}`)
+    o[k] = Number(argv[++i])
+  }
+  return o
+}
+
 /** mulberry32: small, fast, good enough for test data. */
 export function prng(seed) {
   let a = seed >>> 0

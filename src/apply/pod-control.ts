@@ -210,6 +210,8 @@ export const RESOURCE: Record<ControllerKind, string> = {
   ReplicaSet: 'replicasets.apps',
   ReplicationController: 'replicationcontrollers',
   Deployment: 'deployments.apps',
+  StatefulSet: 'statefulsets.apps',
+  DaemonSet: 'daemonsets.apps',
 }
 
 /** REST path of a controller (or, with `sub`, one of its subresources). */

@@ -8,6 +8,8 @@ import {summarize} from '../reconcile/planner.js'
 
 type Obj = Record<string, any>
 
+const PLANNED_ONLY = new Set<unknown>(['StatefulSet', 'DaemonSet'])
+
 export function parseSavedPlan(text: string, file: string): ReconcilePlan {
   let doc: unknown
   try {
@@ -23,7 +25,11 @@ export function parseSavedPlan(text: string, file: string): ReconcilePlan {
   if (typeof doc.now !== 'string') throw fail('now', 'missing')
   if (!isObj(doc.source) || (doc.source.type !== 'cluster' && doc.source.type !== 'fixtures')) throw fail('source', 'missing or unknown type')
   if (!Array.isArray(doc.controllers)) throw fail('controllers', 'expected a list')
-  const controllers: ControllerPlan[] = doc.controllers.map((c: unknown, i: number) => controller(c, `controllers[${i}]`, fail))
+  // StatefulSet and DaemonSet writes are planned, not carried out by reconcile: their entries are
+  // set aside here.
+  const controllers = doc.controllers
+    .map((c: unknown, i: number) => (isObj(c) && PLANNED_ONLY.has(c.kind) ? undefined : controller(c, `controllers[${i}]`, fail)))
+    .filter((c: ControllerPlan | undefined): c is ControllerPlan => c !== undefined)
   const options = isObj(doc.options) ? doc.options : {}
   return {
     apiVersion: PLAN_API_VERSION,

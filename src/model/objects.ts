@@ -1,5 +1,7 @@
 // The objects kctl reads, reduced to what the controllers' rules look at.
 // Sources build these once (RC is normalized to the ReplicaSet shape there); the core only reads them.
+import type {ClaimView, ControllerRevisionView, DaemonSetView, NodeView, StatefulSetView} from './workloads.js'
+
 
 /** Where an object (or a field of it) was read from; line and column are 1-based. */
 export interface Origin {
@@ -68,6 +70,14 @@ export interface PodView extends ObjectMeta {
   containerStatuses: readonly ContainerStatusView[]
   /** Restart counts of init containers with restartPolicy Always (sidecars). */
   sidecarStatuses: readonly ContainerStatusView[]
+  /**
+   * Unbound pods: the node named by the single-value `metadata.name In [...]` matchFields term of
+   * the required node affinity (what a DaemonSet pod is created with); '' when there is none or it
+   * is not unique (util.GetTargetNodeName). Absent when the pod has no such affinity at all.
+   */
+  affinityNode?: string
+  /** Volume name → persistentVolumeClaim.claimName, for the volumes that name a claim. */
+  claimVolumes?: Readonly<Record<string, string>>
 }
 
 export type WorkloadKind = 'ReplicaSet' | 'ReplicationController'
@@ -152,18 +162,22 @@ export interface DeploymentStrategy {
   maxUnavailable?: IntOrString
 }
 
-/** An apps/v1 Deployment after the API server's defaulting (SetDefaults_Deployment). */
-export interface DeploymentView extends ObjectMeta {
-  kind: 'Deployment'
+/** An apps/v1 controller of a pod template (Deployment, StatefulSet, DaemonSet), as read. */
+export interface TemplateOwnerView extends ObjectMeta {
   apiVersion: string
-  replicas: number
   minReadySeconds: number
   selector: LabelSelector
   template: PodTemplateView
-  /** spec.template as read (after the server's defaulting when read live): what pod-template-hash is computed from. */
+  /** spec.template as read (after the server's defaulting when read live): what revision hashes are computed from. */
   rawTemplate: unknown
   /** Whether rawTemplate was read from the API server (already defaulted) or from a file. */
   serverDefaulted: boolean
+}
+
+/** An apps/v1 Deployment after the API server's defaulting (SetDefaults_Deployment). */
+export interface DeploymentView extends TemplateOwnerView {
+  kind: 'Deployment'
+  replicas: number
   strategy: DeploymentStrategy
   /** Absent: nil (keep every old ReplicaSet). */
   revisionHistoryLimit?: number
@@ -175,6 +189,12 @@ export interface DeploymentView extends ObjectMeta {
 
 /** The world as the controllers see it in one sync. Read-only: never mutated by the core. */
 export interface Snapshot {
+  statefulSets?: readonly StatefulSetView[]
+  daemonSets?: readonly DaemonSetView[]
+  /** Every Node read (cluster-scoped: never filtered by -n or -l). */
+  nodes?: readonly NodeView[]
+  controllerRevisions?: readonly ControllerRevisionView[]
+  claims?: readonly ClaimView[]
   /** Deployments to plan (after -n and -l). */
   deployments?: readonly DeploymentView[]
   workloads: readonly Workload[]

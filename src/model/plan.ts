@@ -1,6 +1,8 @@
 // The plan value: one type flows from the planner to every renderer and to the executor.
 // Its JSON form is the wire contract `kctl/v1alpha1` ReconcilePlan (docs/output.md).
 import type {DeploymentStatusView, LabelSelector, Labels, OwnerReference, PlanSource, ReplicaSetStatusView, WorkloadKind} from './objects.js'
+import type {DaemonNode, DaemonSetStatusView, StatefulSetStatusView} from './workloads.js'
+import type {WorkloadAction} from './workload-actions.js'
 
 export const PLAN_API_VERSION = 'kctl/v1alpha1'
 
@@ -106,6 +108,13 @@ export interface UpdateStatusAction {
   type: 'updateStatus'
   from: StatusView
   to: StatusView
+}
+
+/** A StatefulSet's or DaemonSet's status write. */
+export interface UpdateWorkloadStatusAction {
+  type: 'updateStatus'
+  from: StatefulSetStatusView | DaemonSetStatusView
+  to: StatefulSetStatusView | DaemonSetStatusView
 }
 
 export type PodAction = CreateAction | DeleteAction | AdoptAction | ReleaseAction | UpdateStatusAction
@@ -217,11 +226,11 @@ export type DeploymentAction =
   | UpdateDeploymentStatusAction
   | RollbackAction
 
-export type Action = PodAction | DeploymentAction
+export type Action = PodAction | DeploymentAction | WorkloadAction | UpdateWorkloadStatusAction
 export type ActionType = Action['type']
 
 /** Every kind kctl plans a controller's sync for. */
-export type ControllerKind = WorkloadKind | 'Deployment'
+export type ControllerKind = WorkloadKind | 'Deployment' | 'StatefulSet' | 'DaemonSet'
 
 /** A Deployment's ReplicaSet as its sync leaves it (the plan's chain view). */
 export interface ReplicaSetStep {
@@ -252,7 +261,7 @@ export interface ControllerPlan {
   actions: Action[]
   /** The part of |diff| this sync leaves for later (burst limit; a controller being deleted). */
   pending: number
-  status: StatusView | DeploymentStatusView
+  status: StatusView | DeploymentStatusView | StatefulSetStatusView | DaemonSetStatusView
   warnings: string[]
   /** True when this sync would neither create, delete, adopt, release nor write status. */
   inSync: boolean
@@ -278,7 +287,17 @@ export interface ControllerPlan {
    * resizes, as the ReplicaSet controller would run it on the result.
    */
   then?: ControllerPlan[]
+  // ---- StatefulSets and DaemonSets ----
+  /** The ControllerRevision of the current template: its name (null when it cannot be computed here), hash, and whether this sync creates it. */
+  updateRevision?: {name: string | null; hash: string | null; created: boolean}
+  /** StatefulSets: the pod whose state stops this sync before the rest of its work (OrderedReady), and why. */
+  blockedBy?: {pod: string; reason: BlockReason}
+  /** DaemonSets: every node, whether it should run the daemon pod, and why not. */
+  nodes?: DaemonNode[]
 }
+
+/** Why a StatefulSet sync waits on a pod (processReplica, processCondemned, the rolling update). */
+export type BlockReason = 'not-running-and-ready' | 'not-available' | 'terminating' | 'failed' | 'created' | 'stale-claim' | 'claim-deleting'
 
 export interface PlanSummary {
   controllers: number
@@ -296,6 +315,15 @@ export interface PlanSummary {
   releaseReplicaSet: number
   updateReplicaSet: number
   rollback: number
+  updatePod: number
+  createClaim: number
+  updateClaim: number
+  chooseDaemonPods: number
+  createControllerRevision: number
+  updateControllerRevision: number
+  deleteControllerRevision: number
+  adoptControllerRevision: number
+  releaseControllerRevision: number
 }
 
 export interface ReconcilePlan {
@@ -314,12 +342,15 @@ export interface FeatureGates {
   PodDeletionCost: boolean
   LogarithmicScaleDown: boolean
   DeploymentReplicaSetTerminatingReplicas: boolean
+  /** StatefulSet rolling updates honour rollingUpdate.maxUnavailable (beta, off in 1.36). */
+  MaxUnavailableStatefulSet: boolean
 }
 
 export const DEFAULT_FEATURE_GATES: Readonly<FeatureGates> = Object.freeze({
   PodDeletionCost: true,
   LogarithmicScaleDown: true,
   DeploymentReplicaSetTerminatingReplicas: true,
+  MaxUnavailableStatefulSet: false,
 })
 
 export interface PlannerOptions {
@@ -328,4 +359,17 @@ export interface PlannerOptions {
   featureGates: FeatureGates
   /** BurstReplicas (replica_set.go): at most this many creates or deletes per sync. */
   burstReplicas: number
+}
+
+/** Ready and available pods as a controller's status reports them (a DaemonSet counts them per node). */
+export function readyAndAvailable(status: ControllerPlan['status']): {ready: number; available: number} {
+  if ('numberReady' in status) return {ready: status.numberReady, available: status.numberAvailable}
+  return {ready: status.readyReplicas, available: status.availableReplicas}
+}
+
+/** Whether an action creates or deletes a pod, whichever controller's (the summary counts them as one). */
+export function podChange(a: Action): 'create' | 'delete' | undefined {
+  if (a.type === 'create' || a.type === 'createStatefulPod' || a.type === 'createDaemonPod') return 'create'
+  if (a.type === 'delete' || a.type === 'deleteStatefulPod' || a.type === 'deleteDaemonPod') return 'delete'
+  return undefined
 }

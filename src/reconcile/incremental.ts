@@ -373,7 +373,7 @@ export class IncrementalPlanner {
     const entry = this.entries.get(key)
     const plan = entry?.plan
     if (!entry || !plan || entry.workload.minReadySeconds <= 0) return undefined
-    if (plan.status.readyReplicas === plan.status.availableReplicas) return undefined
+    if (!('readyReplicas' in plan.status) || plan.status.readyReplicas === plan.status.availableReplicas) return undefined
     const min = seconds(entry.workload.minReadySeconds)
     let next: bigint | undefined
     for (const pod of this.pods.claimCandidates(entry.workload)) {

@@ -1,15 +1,18 @@
 // Claiming pods: adoption and release (pkg/controller/controller_ref_manager.go,
 // BaseControllerRefManager.ClaimObject and PodControllerRefManager.ClaimPods).
-import type {PodView, Workload} from '../model/objects.js'
+import type {ObjectMeta, PodView} from '../model/objects.js'
 import {controllerOf} from './pods.js'
 import {type CompiledSelector, selectorMatches} from './selector.js'
 
-export interface ClaimResult {
+export interface ClaimResult<T = PodView> {
   /** Pods this controller counts, in input order (adopted ones included). */
-  claimed: PodView[]
-  adopted: PodView[]
-  released: PodView[]
+  claimed: T[]
+  adopted: T[]
+  released: T[]
 }
+
+/** What claiming reads of the owner. */
+export type Claimant = Pick<ObjectMeta, 'uid' | 'namespace' | 'deletionTimestamp'>
 
 /**
  * ClaimObject for each pod, in order:
@@ -20,11 +23,17 @@ export interface ClaimResult {
  *      in our namespace. Non-controller ownerReferences do not make a pod owned.
  * Adoption and release patches are assumed to succeed (CanAdopt's fresh GET included).
  */
-export function claimPods(controller: Workload, selector: CompiledSelector, pods: readonly PodView[]): ClaimResult {
-  const result: ClaimResult = {claimed: [], adopted: [], released: []}
+export function claimPods<T extends Pick<ObjectMeta, 'labels' | 'ownerReferences' | 'deletionTimestamp' | 'namespace'> = PodView>(
+  controller: Claimant,
+  selector: CompiledSelector,
+  pods: readonly T[],
+  /** Further conditions of a match (the StatefulSet's: the name belongs to it). */
+  filter?: (object: T) => boolean,
+): ClaimResult<T> {
+  const result: ClaimResult<T> = {claimed: [], adopted: [], released: []}
   const deleting = controller.deletionTimestamp !== undefined
   for (const pod of pods) {
-    const matches = selectorMatches(selector, pod.labels)
+    const matches = selectorMatches(selector, pod.labels) && (filter === undefined || filter(pod))
     const ref = controllerOf(pod)
     if (ref) {
       if (ref.uid !== controller.uid) continue

@@ -10,6 +10,7 @@ import {
   type ControllerPlan,
   type DeleteAction,
   PLAN_API_VERSION,
+  podChange,
   type PlannerOptions,
   type PlanSummary,
   type ReconcilePlan,
@@ -320,6 +321,9 @@ function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
+/** Action types counted under their own name (pod creates and deletes count as `create`, `delete`). */
+type SummaryCounted = Exclude<Action['type'], 'createStatefulPod' | 'createDaemonPod' | 'deleteStatefulPod' | 'deleteDaemonPod'>
+
 /** The counts of a plan's summary (docs/output.md). */
 export function summarize(controllers: readonly ControllerPlan[]): PlanSummary {
   const summary: PlanSummary = {
@@ -338,11 +342,21 @@ export function summarize(controllers: readonly ControllerPlan[]): PlanSummary {
     releaseReplicaSet: 0,
     updateReplicaSet: 0,
     rollback: 0,
+    updatePod: 0,
+    createClaim: 0,
+    updateClaim: 0,
+    chooseDaemonPods: 0,
+    createControllerRevision: 0,
+    updateControllerRevision: 0,
+    deleteControllerRevision: 0,
+    adoptControllerRevision: 0,
+    releaseControllerRevision: 0,
   }
   for (const c of controllers) {
     if (c.inSync) summary.inSync++
     summary.pending += c.pending
-    for (const a of c.actions) if (!('conflict' in a && a.conflict)) summary[a.type]++
+    for (const a of c.actions) if (!('conflict' in a && a.conflict)) summary[podChange(a) ?? (a.type as SummaryCounted)]++
   }
   return summary
 }
+

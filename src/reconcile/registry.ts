@@ -3,7 +3,9 @@
 // and services iterate this table; adding a controller adds a folder and an entry here.
 import type {Snapshot} from '../model/objects.js'
 import type {ControllerKind, ControllerPlan} from '../model/plan.js'
+import {planDaemonSets} from './daemonset/planner.js'
 import {planDeployments} from './deployment/planner.js'
+import {planStatefulSets} from './statefulset/planner.js'
 import {byKindNamespaceName, contestedAdoptions, planController, type World} from './planner.js'
 
 export interface ControllerDescriptor {
@@ -29,5 +31,15 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     name: 'deployment',
     kinds: ['Deployment'],
     plan: (snapshot, world) => planDeployments(snapshot.deployments ?? [], snapshot.replicaSets, world, planController),
+  },
+  {
+    name: 'daemonset',
+    kinds: ['DaemonSet'],
+    plan: planDaemonSets,
+  },
+  {
+    name: 'statefulset',
+    kinds: ['StatefulSet'],
+    plan: planStatefulSets,
   },
 ]

@@ -5,7 +5,7 @@ import {Chalk, type ChalkInstance} from 'chalk'
 
 import type {ActionError, ActionResult, ApplyMode, ApplyReport, ControllerOutcome} from '../model/apply.js'
 import type {DeploymentStatusView} from '../model/objects.js'
-import type {StatusView} from '../model/plan.js'
+import type {ControllerPlan, StatusView} from '../model/plan.js'
 import {count} from './words.js'
 
 export interface TableStyle {
@@ -119,7 +119,7 @@ function grouped(items: readonly string[]): Array<[string, number]> {
 const STATUS_FIELDS = ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'terminatingReplicas', 'observedGeneration'] as const
 const DEPLOYMENT_STATUS_FIELDS = ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'terminatingReplicas', 'collisionCount', 'observedGeneration'] as const
 
-function statusWords(before: StatusView | DeploymentStatusView | undefined, after: StatusView | DeploymentStatusView): string {
+function statusWords(before: ControllerPlan['status'] | undefined, after: ControllerPlan['status']): string {
   const parts: string[] = []
   const from = before as unknown as Record<string, unknown> | undefined
   const to = after as unknown as Record<string, unknown> & {conditions?: StatusView['conditions']}
@@ -129,8 +129,8 @@ function statusWords(before: StatusView | DeploymentStatusView | undefined, afte
     parts.push(from ? `${f} ${from[f] ?? 'unset'}→${to[f] ?? 'unset'}` : `${f} ${to[f]}`)
   }
   const failure = to.conditions?.find((x) => x.type === 'ReplicaFailure')
-  if (failure && !(before?.conditions as StatusView['conditions'] | undefined)?.some((x) => x.type === 'ReplicaFailure')) parts.push(`ReplicaFailure ${failure.reason ?? ''}`.trim())
-  if ('updatedReplicas' in after) {
+  if (failure && !((before as {conditions?: unknown} | undefined)?.conditions as StatusView['conditions'] | undefined)?.some((x) => x.type === 'ReplicaFailure')) parts.push(`ReplicaFailure ${failure.reason ?? ''}`.trim())
+  if ('updatedReplicas' in after && 'conditions' in after) {
     // A Deployment's conditions that change (type=status and reason).
     for (const x of after.conditions) {
       const old = (before as DeploymentStatusView | undefined)?.conditions.find((y) => y.type === x.type)

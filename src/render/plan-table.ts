@@ -5,6 +5,7 @@ import {Chalk, type ChalkInstance} from 'chalk'
 
 import type {DeploymentStatusView} from '../model/objects.js'
 import type {Action, ControllerPlan, CreateAction, DeleteAction, ReconcilePlan, StatusView} from '../model/plan.js'
+import {renderWorkload} from './workload-table.js'
 import {deleteReasons, inOwnTie, tieOf, tieSentence} from './reasons.js'
 import {count} from './words.js'
 
@@ -29,7 +30,13 @@ export function renderPlanTable(plan: ReconcilePlan, style: TableStyle = {color:
   }
   const blocks = plan.controllers
     .filter((cp) => !nested.has(cp))
-    .map((cp) => (cp.kind === 'Deployment' ? renderDeployment(cp, shownUnder.get(cp.uid) ?? [], plan, c) : renderController(cp, plan, c)))
+    .map((cp) =>
+      cp.kind === 'Deployment'
+        ? renderDeployment(cp, shownUnder.get(cp.uid) ?? [], plan, c)
+        : cp.kind === 'StatefulSet' || cp.kind === 'DaemonSet'
+          ? renderWorkload(cp, workloadHead(cp, c), c, (a) => (a.type === 'updateStatus' ? c.yellow(`  ~ status ${statusChange(a.from, a.to)}`) : `  ? ${a.type}`))
+          : renderController(cp, plan, c),
+    )
   const footer = [...ignoredLine(plan), summaryLine(plan, c)]
   return [...blocks, footer.join('\n')].map((b) => `${b}\n`).join('\n')
 }
@@ -86,6 +93,11 @@ function renderController(cp: ControllerPlan, plan: ReconcilePlan, c: ChalkInsta
 /** Which tie a delete is in: its group, or (a plan saved before groups) its own list. */
 function tieKey(a: DeleteAction): string {
   return a.tieGroup !== undefined ? `#${a.tieGroup}` : [...(a.tie ?? [])].sort().join(' ')
+}
+
+function workloadHead(cp: ControllerPlan, c: ChalkInstance): string {
+  const what = cp.kind === 'DaemonSet' ? `${cp.desired} desired ${cp.desired === 1 ? 'node' : 'nodes'}` : `${cp.desired} replicas`
+  return `${c.bold(`${cp.kind} ${cp.namespace}/${cp.name}`)}${applySetNote(cp, c)}  ${what}${cp.rolloutStep ? `, ${cp.rolloutStep}` : ''}`
 }
 
 const indent = (block: string, by: string) => block.split('\n').map((l) => `${by}${l}`).join('\n')
@@ -192,16 +204,19 @@ const STATUS_FIELDS = [
   'observedGeneration',
 ] as const
 
-function statusChange(from: StatusView | DeploymentStatusView, to: StatusView | DeploymentStatusView): string {
+function statusChange(from: ControllerPlan['status'], to: ControllerPlan['status']): string {
   const parts: string[] = []
-  for (const field of STATUS_FIELDS) {
+  // StatefulSet and DaemonSet statuses: every field, in the API's order.
+  const fields = 'numberReady' in to || 'currentRevision' in to ? Object.keys(to) : STATUS_FIELDS
+  for (const field of fields) {
     const a = (from as unknown as Record<string, unknown>)[field]
     const b = (to as unknown as Record<string, unknown>)[field]
     if (a !== b) parts.push(`${field} ${a ?? 'unset'}→${b ?? 'unset'}`)
   }
   type Condition = StatusView['conditions'][number]
-  const before = new Map<string, Condition>((from.conditions ?? []).map((x: Condition) => [x.type, x]))
-  const after = new Map<string, Condition>((to.conditions ?? []).map((x: Condition) => [x.type, x]))
+  const conditions = (s: ControllerPlan['status']): readonly Condition[] => ('conditions' in s ? s.conditions : [])
+  const before = new Map<string, Condition>(conditions(from).map((x: Condition) => [x.type, x]))
+  const after = new Map<string, Condition>(conditions(to).map((x: Condition) => [x.type, x]))
   for (const [type, x] of after) {
     const old = before.get(type)
     if (!old || old.status !== x.status || old.reason !== x.reason) {
@@ -230,7 +245,7 @@ function ignoredLine(plan: ReconcilePlan): string[] {
     .filter(([, n]) => n > 0)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
   if (entries.length === 0) return []
-  return [`Not planned (kctl plans Deployments, ReplicaSets and ReplicationControllers): ${entries.map(([k, n]) => `${k} (${n})`).join(', ')}.`]
+  return [`Not planned (kctl plans Deployments, ReplicaSets, ReplicationControllers, StatefulSets and DaemonSets): ${entries.map(([k, n]) => `${k} (${n})`).join(', ')}.`]
 }
 
 function summaryLine(plan: ReconcilePlan, c: ChalkInstance): string {
@@ -246,6 +261,10 @@ function summaryLine(plan: ReconcilePlan, c: ChalkInstance): string {
   if (s.createReplicaSet > 0) parts.push(c.green(`+${count(s.createReplicaSet, 'ReplicaSet')}`))
   if (s.scaleReplicaSet > 0) parts.push(c.yellow(count(s.scaleReplicaSet, 'ReplicaSet scaling', 'ReplicaSet scalings')))
   if (s.deleteReplicaSet > 0) parts.push(c.red(`-${count(s.deleteReplicaSet, 'ReplicaSet')}`))
+  if (s.createClaim > 0) parts.push(c.green(`+${count(s.createClaim, 'claim')}`))
+  if (s.createControllerRevision > 0) parts.push(c.green(`+${count(s.createControllerRevision, 'ControllerRevision')}`))
+  if (s.deleteControllerRevision > 0) parts.push(c.red(`-${count(s.deleteControllerRevision, 'ControllerRevision')}`))
+  if (s.chooseDaemonPods > 0) parts.push(c.yellow(count(s.chooseDaemonPods, 'random choice')))
   if (s.updateStatus > 0) parts.push(c.yellow(count(s.updateStatus, 'status update')))
   const tail = [
     ...(s.pending > 0 ? [`${count(s.pending, 'pod')} pending`] : []),

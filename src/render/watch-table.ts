@@ -5,7 +5,7 @@
 // `kubectl get -w`). Pure: rows and the clock in, lines out.
 import {Chalk} from 'chalk'
 
-import type {ControllerPlan} from '../model/plan.js'
+import {podChange, readyAndAvailable, type ControllerPlan} from '../model/plan.js'
 import type {ChangedField, PlanChange, WatchStatus} from '../model/watch.js'
 import {humanDuration, signed} from './words.js'
 
@@ -35,8 +35,9 @@ export function nextActions(plan: ControllerPlan): string {
   let del = 0
   let change = 0
   for (const a of plan.actions) {
-    if (a.type === 'create') create++
-    else if (a.type === 'delete') del++
+    const pod = podChange(a)
+    if (pod === 'create') create++
+    else if (pod === 'delete') del++
     else change++
   }
   const parts: string[] = []
@@ -70,7 +71,7 @@ export function rowOf(plan: ControllerPlan, changedAt: number, changed: readonly
     name: plan.name,
     desired: plan.desired,
     active: plan.active,
-    ready: plan.status.readyReplicas,
+    ready: readyAndAvailable(plan.status).ready,
     diff: plan.diff,
     next: nextActions(plan),
     inSync: plan.inSync,
@@ -176,7 +177,7 @@ export function appendLine(change: PlanChange): string {
   const event = change.next ? change.event.type : 'REMOVED'
   const time = /^\d{4}-\d\d-\d\dT(\d\d:\d\d:\d\d)/.exec(change.time)?.[1] ?? change.time
   const cells = change.next
-    ? [time, event, p.namespace, controllerName(p.kind, p.name), String(p.desired), String(p.active), String(p.status.readyReplicas), signed(p.diff), nextActions(p)]
+    ? [time, event, p.namespace, controllerName(p.kind, p.name), String(p.desired), String(p.active), String(readyAndAvailable(p.status).ready), signed(p.diff), nextActions(p)]
     : [time, event, p.namespace, controllerName(p.kind, p.name), '', '', '', '', '(gone)']
   return `${cells.map((cell, i) => (i < APPEND_WIDTHS.length ? cell.padEnd(APPEND_WIDTHS[i]) : cell)).join(' ').trimEnd()}\n`
 }

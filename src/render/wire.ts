@@ -5,7 +5,8 @@
 // gates are sorted, as Go's encoding/json sorts map keys.
 import type {DeploymentCondition, DeploymentStatusView, OwnerReference, PlanSource, WorkloadCondition} from '../model/objects.js'
 import type {Action, ControllerPlan, RankFacts, ReconcilePlan, StatusView} from '../model/plan.js'
-import {PLAN_API_VERSION} from '../model/plan.js'
+import {PLAN_API_VERSION, readyAndAvailable} from '../model/plan.js'
+import {updatedCount} from './list-table.js'
 import {deleteReasons} from './reasons.js'
 
 type Json = null | boolean | number | string | Json[] | {[key: string]: Json}
@@ -50,9 +51,13 @@ const condition = (c: WorkloadCondition): Json => ordered(c, ['type', 'status', 
 
 const deploymentCondition = (c: DeploymentCondition): Json => ordered(c, ['type', 'status', 'reason', 'message', 'lastUpdateTime', 'lastTransitionTime'])
 
-/** A ReplicaSet's status, or a Deployment's (told apart by updatedReplicas, which only a Deployment has). */
-export const status = (s: StatusView | DeploymentStatusView): Json =>
-  'updatedReplicas' in s
+/** A ReplicaSet's, Deployment's, StatefulSet's or DaemonSet's status, in the API's field order. */
+export const status = (s: ControllerPlan['status']): Json =>
+  'currentRevision' in s
+    ? ordered(s, ['observedGeneration', 'replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'currentRevision', 'updateRevision', 'collisionCount', 'availableReplicas'])
+    : 'numberReady' in s
+      ? ordered(s, ['currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady', 'observedGeneration', 'updatedNumberScheduled', 'numberAvailable', 'numberUnavailable', 'collisionCount'])
+      : 'updatedReplicas' in s
     ? ordered(
         s,
         ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'terminatingReplicas', 'collisionCount', 'conditions'],
@@ -109,14 +114,15 @@ export function actionToWire(a: Action, cp: ControllerPlan, now: string): Json {
     case 'rollback':
       return ordered(a, ['type', 'toRevision', 'outcome', 'event', 'conflict'])
     default:
-      return plain(a)
+      // StatefulSet and DaemonSet writes: the type first, then the fields sorted.
+      return ordered(a, ['type'])
   }
 }
 
 export function controllerToWire(c: ControllerPlan, now: string): Json {
   return ordered(
     c,
-    ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions', 'newReplicaSet', 'rolloutStep', 'syncPath', 'endedBy', 'replicaSets', 'events', 'then'],
+    ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions', 'newReplicaSet', 'rolloutStep', 'syncPath', 'endedBy', 'replicaSets', 'events', 'then', 'updateRevision', 'blockedBy', 'nodes'],
     {
       status,
       actions: (as: Action[]) => as.map((a) => actionToWire(a, c, now)),
@@ -136,7 +142,7 @@ export function planToWire(plan: ReconcilePlan): Json {
     source,
     controllers: (cs: ControllerPlan[]) => cs.map((c) => controllerToWire(c, plan.now)),
     summary: (s: object) =>
-      ordered(s, ['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending', 'createReplicaSet', 'scaleReplicaSet', 'deleteReplicaSet', 'adoptReplicaSet', 'releaseReplicaSet', 'updateReplicaSet', 'rollback']),
+      ordered(s, ['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending', 'createReplicaSet', 'scaleReplicaSet', 'deleteReplicaSet', 'adoptReplicaSet', 'releaseReplicaSet', 'updateReplicaSet', 'rollback', 'updatePod', 'createClaim', 'updateClaim', 'chooseDaemonPods', 'createControllerRevision', 'updateControllerRevision', 'deleteControllerRevision', 'adoptControllerRevision', 'releaseControllerRevision']),
     options: (o: object) => ordered(o, ['now', 'featureGates', 'burstReplicas']),
   })
 }
@@ -175,13 +181,12 @@ export function controllerListItem(c: ControllerPlan): ControllerListItem {
     uid: c.uid,
     desired: c.desired,
     active: c.active,
-    ready: c.status.readyReplicas,
-    available: c.status.availableReplicas,
+    ...readyAndAvailable(c.status),
     diff: c.diff,
     pending: c.pending,
     inSync: c.inSync,
     ...(c.applySet !== undefined ? {applySet: c.applySet} : {}),
-    ...('updatedReplicas' in c.status ? {updated: c.status.updatedReplicas} : {}),
+    ...(updatedCount(c) !== undefined ? {updated: updatedCount(c)} : {}),
     ...(c.rolloutStep !== undefined ? {rolloutStep: c.rolloutStep} : {}),
   }
 }

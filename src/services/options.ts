@@ -44,8 +44,8 @@ function parseBool(text: string): boolean | undefined {
 /**
  * `A=true,B=false` as kube-controller-manager reads --feature-gates (component-base
  * featuregate.Set): comma-separated, blanks trimmed, empty items skipped, the last setting of a
- * gate wins. Only gates that change the ReplicaSet rules are known; the rest are upstream 1.36's
- * defaults.
+ * gate wins. Only gates that change the rules kctl plans by are known; the rest are upstream
+ * 1.36's defaults.
  */
 export function parseFeatureGates(text: string | undefined): FeatureGates {
   const gates: FeatureGates = {...DEFAULT_FEATURE_GATES}

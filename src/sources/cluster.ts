@@ -1,4 +1,6 @@
-// The live source: lists ReplicaSets, ReplicationControllers and Pods page by page, then builds the
+// The live source: lists the controllers' objects (ReplicaSets, ReplicationControllers,
+// Deployments, StatefulSets, DaemonSets, Pods, ControllerRevisions, PersistentVolumeClaims,
+// Nodes) page by page, then builds the
 // same Snapshot the fixture source builds (one normalizer, one planner).
 import type {Snapshot} from '../model/objects.js'
 import {ApiError, ClusterClient} from './cluster-client.js'
@@ -30,6 +32,12 @@ const RESOURCES = [
   {kind: 'ReplicaSet', apiVersion: 'apps/v1', group: '/apis/apps/v1', plural: 'replicasets'},
   {kind: 'ReplicationController', apiVersion: 'v1', group: '/api/v1', plural: 'replicationcontrollers'},
   {kind: 'Pod', apiVersion: 'v1', group: '/api/v1', plural: 'pods'},
+  {kind: 'StatefulSet', apiVersion: 'apps/v1', group: '/apis/apps/v1', plural: 'statefulsets', optional: true},
+  {kind: 'DaemonSet', apiVersion: 'apps/v1', group: '/apis/apps/v1', plural: 'daemonsets', optional: true},
+  {kind: 'ControllerRevision', apiVersion: 'apps/v1', group: '/apis/apps/v1', plural: 'controllerrevisions', optional: true},
+  {kind: 'PersistentVolumeClaim', apiVersion: 'v1', group: '/api/v1', plural: 'persistentvolumeclaims', optional: true},
+  // Cluster-scoped: listed whole whatever the namespace (the DaemonSet controller reads every node).
+  {kind: 'Node', apiVersion: 'v1', group: '/api/v1', plural: 'nodes', optional: true, clusterScoped: true},
 ] as const
 
 export async function connect(req: ClusterRequest): Promise<ClusterClient> {
@@ -40,25 +48,33 @@ export async function connect(req: ClusterRequest): Promise<ClusterClient> {
 /** Raw objects as `kubectl get -o json` gives them (kind and apiVersion set on every item). */
 export async function listClusterObjects(client: ClusterClient, req: ClusterRequest): Promise<{objects: Record<string, unknown>[]; namespace?: string}> {
   const namespace = req.allNamespaces ? undefined : (req.namespace ?? client.config.namespace)
-  const leftOut: string[] = []
+  const leftOut: {plural: string; message: string}[] = []
   const lists = await Promise.all(
-    RESOURCES.map(async (r) => {
-      const path = namespace === undefined ? `${r.group}/${r.plural}` : `${r.group}/namespaces/${encodeURIComponent(namespace)}/${r.plural}`
-      const where = namespace === undefined ? 'in all namespaces' : `in namespace "${namespace}"`
+    RESOURCES.map(async (r, index) => {
+      const whole = namespace === undefined || 'clusterScoped' in r
+      const path = whole ? `${r.group}/${r.plural}` : `${r.group}/namespaces/${encodeURIComponent(namespace)}/${r.plural}`
+      const where = 'clusterScoped' in r ? 'in the cluster' : namespace === undefined ? 'in all namespaces' : `in namespace "${namespace}"`
       try {
         const {items} = await client.list(path, {what: `list ${r.plural} ${where}`, limit: req.pageSize})
         return items.map((item) => ({apiVersion: r.apiVersion, kind: r.kind, ...item}))
       } catch (error) {
         if ('optional' in r && r.optional && error instanceof ApiError && error.status.code === 403) {
-          leftOut.push(`${r.plural} are left out: ${error.message}`)
+          leftOut[index] = {plural: r.plural, message: error.message}
           return []
         }
         throw error
       }
     }),
   )
-  // Said only once everything else was read: a read that fails says its one line and no more.
-  for (const note of leftOut) req.onNote?.(note)
+  // Said only once everything else was read (a read that fails says its one line and no more),
+  // and in one line however many lists were refused, in the order above: the first refusal names
+  // the identity.
+  const refused = leftOut.filter((l) => l !== undefined)
+  if (refused.length > 0) {
+    const plurals = refused.map((l) => l.plural)
+    const what = plurals.length === 1 ? plurals[0] : `${plurals.slice(0, -1).join(', ')} and ${plurals.at(-1)}`
+    req.onNote?.(`${what} are left out: ${refused[0].message}`)
+  }
   return {objects: lists.flat(), namespace}
 }
 

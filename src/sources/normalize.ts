@@ -29,7 +29,9 @@ import type {
   WorkloadKind,
 } from '../model/objects.js'
 import {compileLabelSelector, labelKeyProblem, labelSelectorProblems, labelValueProblem, parseSelectorString, SelectorError, selectorMatches, type CompiledSelector} from '../reconcile/selector.js'
+import type {ClaimView, ControllerRevisionView, DaemonSetView, NodeView, StatefulSetView} from '../model/workloads.js'
 import type {Locator, Path, RawObject, SourceObject} from './documents.js'
+import {type FieldReaders, podWorkloadFields, readDaemonSet, readNode, readStatefulSet} from './normalize-workloads.js'
 
 export interface NormalizeOptions {
   /** -f values, as given: recorded in snapshot.source. */
@@ -177,9 +179,16 @@ class PodRecord implements PodView {
     readonly readySince: string | undefined,
     readonly containerStatuses: readonly ContainerStatusView[],
     readonly sidecarStatuses: readonly ContainerStatusView[],
+    workloadFields: {affinityNode?: string; claimVolumes?: Labels},
   ) {
     this.#loc = loc
+    // Set only when present, so that most pods carry no extra fields.
+    if (workloadFields.affinityNode !== undefined) this.affinityNode = workloadFields.affinityNode
+    if (workloadFields.claimVolumes !== undefined) this.claimVolumes = workloadFields.claimVolumes
   }
+
+  declare readonly affinityNode?: string
+  declare readonly claimVolumes?: Labels
 
   get origin(): Origin {
     return this.#loc.origin
@@ -246,6 +255,11 @@ const KINDS: Record<string, {group: string; version: string}> = {
   Deployment: {group: 'apps', version: 'v1'},
   ReplicationController: {group: '', version: 'v1'},
   Pod: {group: '', version: 'v1'},
+  StatefulSet: {group: 'apps', version: 'v1'},
+  DaemonSet: {group: 'apps', version: 'v1'},
+  ControllerRevision: {group: 'apps', version: 'v1'},
+  Node: {group: '', version: 'v1'},
+  PersistentVolumeClaim: {group: '', version: 'v1'},
 }
 /** Groups that once served these kinds (before Kubernetes 1.16) and no longer do. */
 const RETIRED_GROUPS: Record<string, string[]> = {ReplicaSet: ['extensions', 'apps'], Deployment: ['extensions', 'apps']}
@@ -257,6 +271,11 @@ export class Normalizer {
   private readonly deployments: DeploymentView[] = []
   private readonly replicaSets: Workload[] = []
   private readonly pods: PodView[] = []
+  private readonly statefulSets: StatefulSetView[] = []
+  private readonly daemonSets: DaemonSetView[] = []
+  private readonly nodes: NodeView[] = []
+  private readonly revisions: ControllerRevisionView[] = []
+  private readonly claims: ClaimView[] = []
   private readonly ignored: Record<string, number> = {}
   /** group|kind|namespace → name → where it was first seen. */
   private readonly seen = new Map<string, Map<string, Locator>>()
@@ -308,7 +327,49 @@ export class Normalizer {
     if (!meta) return
     if (kind === 'Pod') this.pod(ctx, obj.locator, meta, raw, before)
     else if (kind === 'Deployment') this.deployment(ctx, apiVersion, meta, raw, before)
-    else this.workload(ctx, obj.locator, kind as WorkloadKind, apiVersion, meta, raw, before)
+    else if (kind === 'ReplicaSet' || kind === 'ReplicationController') this.workload(ctx, obj.locator, kind, apiVersion, meta, raw, before)
+    else this.workloadObject(ctx, kind, apiVersion, meta, raw, before)
+  }
+
+  /** StatefulSets, DaemonSets and the objects only their controllers read. */
+  private workloadObject(ctx: Ctx, kind: string, apiVersion: string, meta: Meta, raw: RawObject, before: number): void {
+    const readers: FieldReaders = {
+      labelSelector: (c, v, k) => this.labelSelector(c, v, k),
+      template: (c, v) => this.template(c, v),
+      intOrPercent: (c, v, path) => this.intOrPercent(c, v, path),
+      serverDefaulted: this.opts.serverDefaulted === true,
+    }
+    const wanted = (m: Meta) => this.problems.length === before && this.keep(m.namespace)
+    const planned = (m: Meta) => wanted(m) && (!this.selector || selectorMatches(this.selector, m.labels))
+    const located = <T extends object>(v: T): T => {
+      Object.defineProperty(v, 'origin', {get: () => ctx.obj.locator.origin, enumerable: false})
+      return v
+    }
+    switch (kind) {
+      case 'StatefulSet': {
+        const set = readStatefulSet(ctx, readers, apiVersion, meta, raw)
+        if (set && planned(meta)) this.statefulSets.push(located(set))
+        return
+      }
+      case 'DaemonSet': {
+        const ds = readDaemonSet(ctx, readers, apiVersion, meta, raw)
+        if (ds && planned(meta)) this.daemonSets.push(located(ds))
+        return
+      }
+      case 'Node': {
+        const node = readNode(ctx, meta, raw)
+        if (this.problems.length === before) this.nodes.push(node)
+        return
+      }
+      case 'ControllerRevision': {
+        const revision = ctx.int(raw.revision, ['revision'], 0, Number.MAX_SAFE_INTEGER) ?? 0
+        if (wanted(meta)) this.revisions.push({...meta, revision, data: raw.data})
+        return
+      }
+      case 'PersistentVolumeClaim':
+        if (wanted(meta)) this.claims.push({...meta})
+        return
+    }
   }
 
   finish(): {snapshot: Snapshot; problems: Problem[]} {
@@ -317,6 +378,11 @@ export class Normalizer {
       ref.uid = this.uids.get(`${group}|${ref.kind}|${namespace}|${ref.name}`) ?? inventedUid(group, ref.kind, namespace, ref.name)
     }
     const snapshot: Snapshot = {
+      statefulSets: this.statefulSets,
+      daemonSets: this.daemonSets,
+      nodes: this.nodes,
+      controllerRevisions: this.revisions,
+      claims: this.claims,
       deployments: this.deployments,
       workloads: this.workloads,
       pods: this.pods,
@@ -516,6 +582,7 @@ export class Normalizer {
         readySince,
         containerStatuses,
         sidecarStatuses,
+        spec.affinity === undefined && spec.volumes === undefined ? NO_FIELDS : podWorkloadFields(spec),
       ),
     )
   }
@@ -697,7 +764,7 @@ export class Normalizer {
   }
 
   /** ValidatePositiveIntOrPercent: a non-negative integer, or a string of digits and `%`. */
-  private intOrPercent(ctx: Ctx, v: unknown, path: Path): number | string | undefined {
+  intOrPercent(ctx: Ctx, v: unknown, path: Path): number | string | undefined {
     if (v === undefined || v === null) return undefined
     if (typeof v === 'string') {
       if (/^[0-9]+%$/.test(v)) return v
@@ -718,7 +785,7 @@ export class Normalizer {
   }
 
   /** An apps/v1 selector: required, valid (LabelSelectorAsSelector) and not empty. */
-  private labelSelector(ctx: Ctx, v: unknown, kind = 'ReplicaSet'): LabelSelector {
+  labelSelector(ctx: Ctx, v: unknown, kind = 'ReplicaSet'): LabelSelector {
     const at = ['spec', 'selector']
     if (v === undefined || v === null) {
       ctx.fail(at, 'a selector is required', `the API server rejects an apps/v1 ${kind} without spec.selector`)
@@ -744,7 +811,7 @@ export class Normalizer {
     return out
   }
 
-  private template(ctx: Ctx, v: unknown): PodTemplateView {
+  template(ctx: Ctx, v: unknown): PodTemplateView {
     const t = ctx.mapping(v, ['spec', 'template']) ?? EMPTY_RAW
     const m = ctx.mapping(t.metadata, ['spec', 'template', 'metadata']) ?? EMPTY_RAW
     const labels = ctx.labels(m.labels, ['spec', 'template', 'metadata', 'labels'])
@@ -815,6 +882,7 @@ const P = {
   initContainerStatuses: ['status', 'initContainerStatuses'],
 } as const satisfies Record<string, Path>
 const NO_STATUSES: ContainerStatusView[] = Object.freeze([]) as unknown as ContainerStatusView[]
+const NO_FIELDS = Object.freeze({})
 const NO_OWNERS: OwnerReference[] = Object.freeze([]) as unknown as OwnerReference[]
 
 /**

@@ -1,7 +1,7 @@
 // The difference between two plans of one controller, and between two sets of plans: what watch
 // mode reports. Plans are compared as values (the model, not the worded wire form, whose ages
 // move with the clock).
-import type {ControllerPlan} from '../model/plan.js'
+import {readyAndAvailable, type ControllerPlan} from '../model/plan.js'
 import type {ChangedField} from '../model/watch.js'
 import {controllerKey} from '../reconcile/incremental.js'
 
@@ -35,7 +35,7 @@ export function changedFields(previous: ControllerPlan | undefined, next: Contro
   const out: ChangedField[] = []
   if (previous.desired !== next.desired) out.push('desired')
   if (previous.active !== next.active) out.push('active')
-  if (previous.status.readyReplicas !== next.status.readyReplicas) out.push('ready')
+  if (readyAndAvailable(previous.status).ready !== readyAndAvailable(next.status).ready) out.push('ready')
   if (previous.diff !== next.diff) out.push('diff')
   if (!deepEqual(previous.actions, next.actions)) out.push('actions')
   if (previous.pending !== next.pending) out.push('pending')

@@ -6,7 +6,9 @@ import type {ControllerPlan, DeploymentAction, ReplicaSetStep} from '../../model
 import {controllerOf, isControlledBy} from '../pods.js'
 import type {World} from '../planner.js'
 import {formatRfc3339, wholeSeconds} from '../time.js'
-import {podTemplateDump, podTemplateHash, UnhashableTemplate} from './hash/index.js'
+import {templateKey} from '../revisions.js'
+import {byNamespace} from '../workload-plan.js'
+import {podTemplateHash, UnhashableTemplate} from './hash/index.js'
 import {syncDeployment, type DeploymentSync, type DeploymentWorld} from './sync.js'
 import {POD_TEMPLATE_HASH} from './util.js'
 
@@ -17,15 +19,10 @@ export function planDeployments(
   world: World,
   planReplicaSet: (rs: Workload, world: World) => ControllerPlan,
 ): ControllerPlan[] {
-  const byNamespace = new Map<string, Workload[]>()
-  for (const rs of replicaSets) {
-    const list = byNamespace.get(rs.namespace)
-    if (list) list.push(rs)
-    else byNamespace.set(rs.namespace, [rs])
-  }
+  const inNamespaces = byNamespace(replicaSets)
   const templates = new TemplateCache()
   return deployments.map((d) => {
-    const inNamespace = byNamespace.get(d.namespace) ?? []
+    const inNamespace = inNamespaces.get(d.namespace) ?? []
     const sync = syncDeployment(d, deploymentWorld(d, inNamespace, world, templates))
     const plan = controllerPlan(d, sync)
     const then = followingStep(d, sync, inNamespace, world, planReplicaSet)
@@ -62,14 +59,7 @@ class TemplateCache {
   private key(owner: object, template: unknown): string {
     let k = this.dumps.get(owner)
     if (k === undefined) {
-      const stripped = withoutHashLabel(template)
-      try {
-        k = podTemplateDump(stripped)
-      } catch (error) {
-        if (!(error instanceof UnhashableTemplate)) throw error
-        // Not printable as Go would: compare the JSON instead (empty lists and maps dropped).
-        k = `json:${JSON.stringify(canonicalJson(stripped))}`
-      }
+      k = templateKey(withoutHashLabel(template))
       this.dumps.set(owner, k)
     }
     return k
@@ -116,17 +106,6 @@ function withoutHashLabel(template: unknown): unknown {
   if (!t.metadata?.labels || !(POD_TEMPLATE_HASH in t.metadata.labels)) return template
   const {[POD_TEMPLATE_HASH]: _, ...labels} = t.metadata.labels
   return {...t, metadata: {...t.metadata, labels}}
-}
-
-function canonicalJson(v: unknown): unknown {
-  if (Array.isArray(v)) return v.length === 0 ? undefined : v.map(canonicalJson)
-  if (typeof v !== 'object' || v === null) return v
-  const out: Record<string, unknown> = {}
-  for (const k of Object.keys(v).sort()) {
-    const x = canonicalJson((v as Record<string, unknown>)[k])
-    if (x !== undefined && x !== null) out[k] = x
-  }
-  return out
 }
 
 function controllerPlan(d: DeploymentView, sync: DeploymentSync): ControllerPlan {

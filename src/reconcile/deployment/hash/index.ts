@@ -39,7 +39,7 @@ function fnv1a(bytes: Uint8Array, seed: number): number {
 }
 
 /** rand.SafeEncodeString: each character mapped into an alphabet without vowels or look-alikes. */
-function safeEncode(s: string): string {
+export function safeEncode(s: string): string {
   const alphabet = 'bcdfghjklmnpqrstvwxz2456789'
   let out = ''
   for (let i = 0; i < s.length; i++) out += alphabet[s.charCodeAt(i) % alphabet.length]

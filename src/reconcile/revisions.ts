@@ -1,0 +1,148 @@
+// ControllerRevisions as the StatefulSet and DaemonSet controllers keep them
+// (pkg/controller/history/controller_history.go): the template a revision records, equality of
+// templates, the order of revisions, and the StatefulSet's revision hash.
+import type {ControllerRevisionView} from '../model/workloads.js'
+import {DEFAULTS} from './deployment/hash/defaults.js'
+import {podTemplateDump, safeEncode, UnhashableTemplate} from './deployment/hash/index.js'
+import {POD_TEMPLATE_TYPES} from './deployment/hash/pod-template-types.js'
+import {QuantityError, quantityString, quantityText, storedQuantity} from './deployment/hash/quantity.js'
+import {objectTime} from './time.js'
+
+export const REVISION_HASH_LABEL = 'controller-revision-hash'
+
+type Obj = Record<string, unknown>
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** The pod template a revision records: `data.spec.template` without its `$patch` directive. */
+export function revisionTemplate(rev: ControllerRevisionView): unknown {
+  const spec = isObj(rev.data) ? rev.data.spec : undefined
+  const t = isObj(spec) ? spec.template : undefined
+  if (!isObj(t)) return undefined
+  const {$patch: _, ...template} = t
+  return template
+}
+
+/**
+ * A key equal for two templates exactly when the API server stores them alike: the Go print of
+ * the defaulted template (as pod-template-hash prints it), or, for what cannot be printed so,
+ * the JSON with sorted keys and without empty lists and maps.
+ */
+export function templateKey(template: unknown): string {
+  try {
+    return podTemplateDump(template)
+  } catch (error) {
+    if (!(error instanceof UnhashableTemplate)) throw error
+    return `json:${JSON.stringify(canonicalJson(template))}`
+  }
+}
+
+export function canonicalJson(v: unknown): unknown {
+  if (Array.isArray(v)) return v.length === 0 ? undefined : v.map(canonicalJson)
+  if (typeof v !== 'object' || v === null) return v
+  const out: Record<string, unknown> = {}
+  for (const k of Object.keys(v).sort()) {
+    const x = canonicalJson((v as Record<string, unknown>)[k])
+    if (x !== undefined && x !== null) out[k] = x
+  }
+  return out
+}
+
+/** history.SortControllerRevisions: by revision, then creation time, then name. */
+export function sortRevisions(revisions: readonly ControllerRevisionView[]): ControllerRevisionView[] {
+  return [...revisions].sort((a, b) => {
+    if (a.revision !== b.revision) return a.revision - b.revision
+    const ta = objectTime(a.creationTimestamp) ?? 0n
+    const tb = objectTime(b.creationTimestamp) ?? 0n
+    if (ta !== tb) return ta < tb ? -1 : 1
+    return a.name < b.name ? -1 : a.name > b.name ? 1 : 0
+  })
+}
+
+export function maxRevision(revisions: readonly ControllerRevisionView[]): number {
+  return revisions.reduce((m, r) => Math.max(m, r.revision), 0)
+}
+
+/**
+ * The bytes the StatefulSet controller stores as a revision's data (getPatch, S3.1): Go's
+ * encoding/json of `{"spec":{"template":{...,"$patch":"replace"}}}` over a generic map — keys
+ * sorted, compact, `<`, `>`, `&`, U+2028 and U+2029 escaped. `template` must already be the
+ * API server's JSON of the template (read live), where defaults and omitted fields are as Go wrote them.
+ */
+export function statefulSetRevisionData(template: unknown): string {
+  return goJson({spec: {template: {...(isObj(template) ? template : {}), $patch: 'replace'}}})
+}
+
+function goJson(v: unknown): string {
+  if (v === null || v === undefined) return 'null'
+  if (Array.isArray(v)) return `[${v.map(goJson).join(',')}]`
+  if (typeof v === 'object') {
+    const keys = Object.keys(v).sort()
+    return `{${keys.map((k) => `${goString(k)}:${goJson((v as Obj)[k])}`).join(',')}}`
+  }
+  if (typeof v === 'string') return goString(v)
+  return JSON.stringify(v)
+}
+
+function goString(s: string): string {
+  return JSON.stringify(s).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
+/**
+ * history.HashControllerRevision as the StatefulSet controller calls it (S3.2): FNV-1 (not 1a),
+ * 32 bits, over the data and then the decimal collision count (always given, so "0" when none).
+ */
+export function statefulSetRevisionHash(data: string, collisionCount: number): string {
+  let h = 0x811c9dc5
+  for (const byte of Buffer.from(data + String(collisionCount), 'utf8')) h = (Math.imul(h, 0x01000193) ^ byte) >>> 0
+  return safeEncode(String(h))
+}
+
+/**
+ * Whether a template from a file is already in the shape the API server returns it in (a
+ * `kubectl get -o yaml` dump): the defaults it would fill in are all there and quantities are
+ * canonical. Its JSON is then the stored JSON, and a StatefulSet's revision hash can be computed.
+ */
+export function isServerShaped(template: unknown): boolean {
+  try {
+    return JSON.stringify(canonicalJson(template)) === JSON.stringify(canonicalJson(withDefaults('v1.PodTemplateSpec', template)))
+  } catch (error) {
+    if (error instanceof QuantityError) return false
+    throw error
+  }
+}
+
+const ALWAYS_WRITTEN = (type: string) => POD_TEMPLATE_TYPES[type]?.kind === 'struct' && !['v1.Time', 'intstr.IntOrString', 'resource.Quantity'].includes(type)
+
+/** A copy of `v` (of Go type `name`) with the API server's defaults filled in and quantities canonical. */
+function withDefaults(name: string, v: unknown): unknown {
+  if (v === undefined || v === null) return v
+  if (name === 'resource.Quantity') return quantityString(storedQuantity(quantityText(v), false))
+  if (name === 'v1.ResourceList' && isObj(v)) {
+    return Object.fromEntries(Object.entries(v).map(([k, q]) => [k, quantityString(storedQuantity(quantityText(q), true))]))
+  }
+  const t = POD_TEMPLATE_TYPES[name]
+  if (!t) return v
+  switch (t.kind) {
+    case 'struct': {
+      if (!isObj(v)) return v
+      let o: Obj = {...v}
+      DEFAULTS[name]?.(o)
+      for (const f of t.fields ?? []) {
+        // Go's encoding/json writes a struct-valued field even when empty (`resources: {}`);
+        // only a zero metav1.Time is left out.
+        if (f.json !== undefined && f.json !== '*inline' && f.json !== '-' && o[f.json] === undefined && ALWAYS_WRITTEN(f.type)) o[f.json] = {}
+        if (f.json === '*inline') o = {...o, ...(withDefaults(f.type, o) as Obj)}
+        else if (f.json !== undefined && f.json !== '-' && o[f.json] !== undefined) o[f.json] = withDefaults(f.type, o[f.json])
+      }
+      return o
+    }
+    case 'ptr':
+      return withDefaults(t.elem!, v)
+    case 'slice':
+      return Array.isArray(v) ? v.map((x) => withDefaults(t.elem!, x)) : v
+    case 'map':
+      return isObj(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withDefaults(t.elem!, x)])) : v
+    default:
+      return v
+  }
+}

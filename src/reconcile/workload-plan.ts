@@ -1,0 +1,43 @@
+// What the StatefulSet and DaemonSet planners share: the plan a sync starts from, with the
+// controller's selector compiled (a selector that does not compile stops every sync), and the
+// grouping of a namespace's objects.
+import type {ControllerPlan} from '../model/plan.js'
+import type {DaemonSetView, StatefulSetView} from '../model/workloads.js'
+import {type CompiledSelector, compileLabelSelector, SelectorError} from './selector.js'
+
+/** A plan with no actions yet, and the compiled selector (undefined, with a warning, when it does not compile). */
+export function startPlan(o: StatefulSetView | DaemonSetView, desired: number): {plan: ControllerPlan; selector?: CompiledSelector} {
+  const plan: ControllerPlan = {
+    kind: o.kind,
+    apiVersion: o.apiVersion,
+    namespace: o.namespace,
+    name: o.name,
+    uid: o.uid,
+    resourceVersion: o.resourceVersion,
+    desired,
+    active: 0,
+    diff: 0,
+    actions: [],
+    pending: 0,
+    status: o.status,
+    warnings: [],
+    inSync: true,
+  }
+  try {
+    return {plan, selector: compileLabelSelector(o.selector)}
+  } catch (error) {
+    if (!(error instanceof SelectorError)) throw error
+    plan.warnings.push(`invalid selector (${error.message}): the controller skips every sync of it`)
+    return {plan}
+  }
+}
+
+export function byNamespace<T extends {namespace: string}>(items: readonly T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>()
+  for (const item of items) {
+    const list = out.get(item.namespace)
+    if (list) list.push(item)
+    else out.set(item.namespace, [item])
+  }
+  return out
+}
