@@ -212,6 +212,8 @@ export const RESOURCE: Record<ControllerKind, string> = {
   Deployment: 'deployments.apps',
   StatefulSet: 'statefulsets.apps',
   DaemonSet: 'daemonsets.apps',
+  Job: 'jobs.batch',
+  CronJob: 'cronjobs.batch',
 }
 
 /** REST path of a controller (or, with `sub`, one of its subresources). */

@@ -3,6 +3,7 @@
 import type {DeploymentStatusView, LabelSelector, Labels, OwnerReference, PlanSource, ReplicaSetStatusView, WorkloadKind} from './objects.js'
 import type {DaemonNode, DaemonSetStatusView, StatefulSetStatusView} from './workloads.js'
 import type {WorkloadAction} from './workload-actions.js'
+import type {BatchAction, CronJobStatusView, JobStatusView, Requeue} from './batch.js'
 
 export const PLAN_API_VERSION = 'kctl/v1alpha1'
 
@@ -226,11 +227,11 @@ export type DeploymentAction =
   | UpdateDeploymentStatusAction
   | RollbackAction
 
-export type Action = PodAction | DeploymentAction | WorkloadAction | UpdateWorkloadStatusAction
+export type Action = PodAction | DeploymentAction | WorkloadAction | UpdateWorkloadStatusAction | BatchAction
 export type ActionType = Action['type']
 
 /** Every kind kctl plans a controller's sync for. */
-export type ControllerKind = WorkloadKind | 'Deployment' | 'StatefulSet' | 'DaemonSet'
+export type ControllerKind = WorkloadKind | 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Job' | 'CronJob'
 
 /** A Deployment's ReplicaSet as its sync leaves it (the plan's chain view). */
 export interface ReplicaSetStep {
@@ -261,7 +262,7 @@ export interface ControllerPlan {
   actions: Action[]
   /** The part of |diff| this sync leaves for later (burst limit; a controller being deleted). */
   pending: number
-  status: StatusView | DeploymentStatusView | StatefulSetStatusView | DaemonSetStatusView
+  status: StatusView | DeploymentStatusView | StatefulSetStatusView | DaemonSetStatusView | JobStatusView | CronJobStatusView
   warnings: string[]
   /** True when this sync would neither create, delete, adopt, release nor write status. */
   inSync: boolean
@@ -294,6 +295,13 @@ export interface ControllerPlan {
   blockedBy?: {pod: string; reason: BlockReason}
   /** DaemonSets: every node, whether it should run the daemon pod, and why not. */
   nodes?: DaemonNode[]
+  // ---- Jobs and CronJobs ----
+  /** When the controller syncs it again by itself (a backoff, the active deadline, the next schedule). */
+  requeue?: Requeue
+  /** What the plan takes for granted that only the controller's memory knows (expectations, backoff record). */
+  assumes?: string[]
+  /** CronJobs: the schedule time this sync acts on, if one is due. */
+  scheduledTime?: string
 }
 
 /** Why a StatefulSet sync waits on a pod (processReplica, processCondemned, the rolling update). */
@@ -324,6 +332,9 @@ export interface PlanSummary {
   deleteControllerRevision: number
   adoptControllerRevision: number
   releaseControllerRevision: number
+  removeFinalizer: number
+  createJob: number
+  deleteJob: number
 }
 
 export interface ReconcilePlan {
@@ -344,6 +355,8 @@ export interface FeatureGates {
   DeploymentReplicaSetTerminatingReplicas: boolean
   /** StatefulSet rolling updates honour rollingUpdate.maxUnavailable (beta, off in 1.36). */
   MaxUnavailableStatefulSet: boolean
+  /** Suspending a Job clears status.startTime (beta, on in 1.36). */
+  MutableSchedulingDirectivesForSuspendedJobs: boolean
 }
 
 export const DEFAULT_FEATURE_GATES: Readonly<FeatureGates> = Object.freeze({
@@ -351,6 +364,7 @@ export const DEFAULT_FEATURE_GATES: Readonly<FeatureGates> = Object.freeze({
   LogarithmicScaleDown: true,
   DeploymentReplicaSetTerminatingReplicas: true,
   MaxUnavailableStatefulSet: false,
+  MutableSchedulingDirectivesForSuspendedJobs: true,
 })
 
 export interface PlannerOptions {
@@ -364,12 +378,14 @@ export interface PlannerOptions {
 /** Ready and available pods as a controller's status reports them (a DaemonSet counts them per node). */
 export function readyAndAvailable(status: ControllerPlan['status']): {ready: number; available: number} {
   if ('numberReady' in status) return {ready: status.numberReady, available: status.numberAvailable}
+  if ('succeeded' in status) return {ready: status.ready ?? 0, available: status.active}
+  if (!('readyReplicas' in status)) return {ready: 0, available: 0} // a CronJob: its Jobs have the pods
   return {ready: status.readyReplicas, available: status.availableReplicas}
 }
 
 /** Whether an action creates or deletes a pod, whichever controller's (the summary counts them as one). */
 export function podChange(a: Action): 'create' | 'delete' | undefined {
-  if (a.type === 'create' || a.type === 'createStatefulPod' || a.type === 'createDaemonPod') return 'create'
-  if (a.type === 'delete' || a.type === 'deleteStatefulPod' || a.type === 'deleteDaemonPod') return 'delete'
+  if (a.type === 'create' || a.type === 'createStatefulPod' || a.type === 'createDaemonPod' || a.type === 'createJobPod') return 'create'
+  if (a.type === 'delete' || a.type === 'deleteStatefulPod' || a.type === 'deleteDaemonPod' || a.type === 'deleteJobPod') return 'delete'
   return undefined
 }

@@ -322,7 +322,7 @@ function cmp(a: string, b: string): number {
 }
 
 /** Action types counted under their own name (pod creates and deletes count as `create`, `delete`). */
-type SummaryCounted = Exclude<Action['type'], 'createStatefulPod' | 'createDaemonPod' | 'deleteStatefulPod' | 'deleteDaemonPod'>
+type SummaryCounted = Exclude<Action['type'], 'createStatefulPod' | 'createDaemonPod' | 'deleteStatefulPod' | 'deleteDaemonPod' | 'createJobPod' | 'deleteJobPod'>
 
 /** The counts of a plan's summary (docs/output.md). */
 export function summarize(controllers: readonly ControllerPlan[]): PlanSummary {
@@ -351,6 +351,9 @@ export function summarize(controllers: readonly ControllerPlan[]): PlanSummary {
     deleteControllerRevision: 0,
     adoptControllerRevision: 0,
     releaseControllerRevision: 0,
+    removeFinalizer: 0,
+    createJob: 0,
+    deleteJob: 0,
   }
   for (const c of controllers) {
     if (c.inSync) summary.inSync++

@@ -5,6 +5,8 @@ import type {Snapshot} from '../model/objects.js'
 import type {ControllerKind, ControllerPlan} from '../model/plan.js'
 import {planDaemonSets} from './daemonset/planner.js'
 import {planDeployments} from './deployment/planner.js'
+import {planCronJobs} from './cronjob/planner.js'
+import {planJobs} from './job/planner.js'
 import {planStatefulSets} from './statefulset/planner.js'
 import {byKindNamespaceName, contestedAdoptions, planController, type World} from './planner.js'
 
@@ -41,5 +43,15 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     name: 'statefulset',
     kinds: ['StatefulSet'],
     plan: planStatefulSets,
+  },
+  {
+    name: 'job',
+    kinds: ['Job'],
+    plan: planJobs,
+  },
+  {
+    name: 'cronjob',
+    kinds: ['CronJob'],
+    plan: planCronJobs,
   },
 ]

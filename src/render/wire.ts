@@ -53,7 +53,14 @@ const deploymentCondition = (c: DeploymentCondition): Json => ordered(c, ['type'
 
 /** A ReplicaSet's, Deployment's, StatefulSet's or DaemonSet's status, in the API's field order. */
 export const status = (s: ControllerPlan['status']): Json =>
-  'currentRevision' in s
+  'succeeded' in s
+    ? ordered(s, ['conditions', 'startTime', 'completionTime', 'active', 'succeeded', 'failed', 'terminating', 'completedIndexes', 'failedIndexes', 'uncountedTerminatedPods', 'ready'], {
+        conditions: (cs: object[]) => cs.map((c) => ordered(c, ['type', 'status', 'lastProbeTime', 'lastTransitionTime', 'reason', 'message'])),
+        uncountedTerminatedPods: (u: object) => ordered(u, ['succeeded', 'failed']),
+      })
+    : Array.isArray((s as {active?: unknown}).active)
+    ? ordered(s, ['active', 'lastScheduleTime', 'lastSuccessfulTime'], {active: (rs: object[]) => rs.map((r) => ordered(r, ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion']))})
+    : 'currentRevision' in s
     ? ordered(s, ['observedGeneration', 'replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'currentRevision', 'updateRevision', 'collisionCount', 'availableReplicas'])
     : 'numberReady' in s
       ? ordered(s, ['currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady', 'observedGeneration', 'updatedNumberScheduled', 'numberAvailable', 'numberUnavailable', 'collisionCount'])
@@ -99,7 +106,7 @@ export function actionToWire(a: Action, cp: ControllerPlan, now: string): Json {
     case 'release':
       return ordered(a, ['type', 'pod', 'uid', 'resourceVersion'])
     case 'updateStatus':
-      return ordered(a, ['type', 'from', 'to', 'revision', 'conflict'], {from: status, to: status})
+      return ordered(a, ['type', 'write', 'from', 'to', 'revision', 'conflict'], {from: status, to: status})
     case 'createReplicaSet':
       return ordered(a, ['type', 'name', 'podTemplateHash', 'replicas', 'outcome', 'labels', 'selector', 'annotations', 'minReadySeconds', 'ownerReference', 'event', 'conflict'], {ownerReference})
     case 'scaleReplicaSet':
@@ -122,7 +129,7 @@ export function actionToWire(a: Action, cp: ControllerPlan, now: string): Json {
 export function controllerToWire(c: ControllerPlan, now: string): Json {
   return ordered(
     c,
-    ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions', 'newReplicaSet', 'rolloutStep', 'syncPath', 'endedBy', 'replicaSets', 'events', 'then', 'updateRevision', 'blockedBy', 'nodes'],
+    ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions', 'newReplicaSet', 'rolloutStep', 'syncPath', 'endedBy', 'replicaSets', 'events', 'then', 'updateRevision', 'blockedBy', 'nodes', 'scheduledTime', 'requeue', 'assumes'],
     {
       status,
       actions: (as: Action[]) => as.map((a) => actionToWire(a, c, now)),
@@ -142,7 +149,7 @@ export function planToWire(plan: ReconcilePlan): Json {
     source,
     controllers: (cs: ControllerPlan[]) => cs.map((c) => controllerToWire(c, plan.now)),
     summary: (s: object) =>
-      ordered(s, ['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending', 'createReplicaSet', 'scaleReplicaSet', 'deleteReplicaSet', 'adoptReplicaSet', 'releaseReplicaSet', 'updateReplicaSet', 'rollback', 'updatePod', 'createClaim', 'updateClaim', 'chooseDaemonPods', 'createControllerRevision', 'updateControllerRevision', 'deleteControllerRevision', 'adoptControllerRevision', 'releaseControllerRevision']),
+      ordered(s, ['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending', 'createReplicaSet', 'scaleReplicaSet', 'deleteReplicaSet', 'adoptReplicaSet', 'releaseReplicaSet', 'updateReplicaSet', 'rollback', 'updatePod', 'createClaim', 'updateClaim', 'chooseDaemonPods', 'createControllerRevision', 'updateControllerRevision', 'deleteControllerRevision', 'adoptControllerRevision', 'releaseControllerRevision', 'createJob', 'deleteJob', 'removeFinalizer']),
     options: (o: object) => ordered(o, ['now', 'featureGates', 'burstReplicas']),
   })
 }

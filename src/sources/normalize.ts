@@ -29,8 +29,10 @@ import type {
   WorkloadKind,
 } from '../model/objects.js'
 import {compileLabelSelector, labelKeyProblem, labelSelectorProblems, labelValueProblem, parseSelectorString, SelectorError, selectorMatches, type CompiledSelector} from '../reconcile/selector.js'
+import type {CronJobView, JobView, PodBatchFields} from '../model/batch.js'
 import type {ClaimView, ControllerRevisionView, DaemonSetView, NodeView, StatefulSetView} from '../model/workloads.js'
 import type {Locator, Path, RawObject, SourceObject} from './documents.js'
+import {podBatchFields, readCronJob, readJob} from './normalize-batch.js'
 import {type FieldReaders, podWorkloadFields, readDaemonSet, readNode, readStatefulSet} from './normalize-workloads.js'
 
 export interface NormalizeOptions {
@@ -180,7 +182,9 @@ class PodRecord implements PodView {
     readonly containerStatuses: readonly ContainerStatusView[],
     readonly sidecarStatuses: readonly ContainerStatusView[],
     workloadFields: {affinityNode?: string; claimVolumes?: Labels},
+    batch: PodBatchFields | undefined,
   ) {
+    if (batch) this.batch = batch
     this.#loc = loc
     // Set only when present, so that most pods carry no extra fields.
     if (workloadFields.affinityNode !== undefined) this.affinityNode = workloadFields.affinityNode
@@ -189,6 +193,7 @@ class PodRecord implements PodView {
 
   declare readonly affinityNode?: string
   declare readonly claimVolumes?: Labels
+  declare readonly batch?: PodBatchFields
 
   get origin(): Origin {
     return this.#loc.origin
@@ -260,6 +265,8 @@ const KINDS: Record<string, {group: string; version: string}> = {
   ControllerRevision: {group: 'apps', version: 'v1'},
   Node: {group: '', version: 'v1'},
   PersistentVolumeClaim: {group: '', version: 'v1'},
+  Job: {group: 'batch', version: 'v1'},
+  CronJob: {group: 'batch', version: 'v1'},
 }
 /** Groups that once served these kinds (before Kubernetes 1.16) and no longer do. */
 const RETIRED_GROUPS: Record<string, string[]> = {ReplicaSet: ['extensions', 'apps'], Deployment: ['extensions', 'apps']}
@@ -276,6 +283,8 @@ export class Normalizer {
   private readonly nodes: NodeView[] = []
   private readonly revisions: ControllerRevisionView[] = []
   private readonly claims: ClaimView[] = []
+  private readonly jobs: JobView[] = []
+  private readonly cronJobs: CronJobView[] = []
   private readonly ignored: Record<string, number> = {}
   /** group|kind|namespace → name → where it was first seen. */
   private readonly seen = new Map<string, Map<string, Locator>>()
@@ -369,6 +378,17 @@ export class Normalizer {
       case 'PersistentVolumeClaim':
         if (wanted(meta)) this.claims.push({...meta})
         return
+      case 'Job': {
+        const job = readJob(ctx, readers, apiVersion, meta, ctx.mapping(raw.spec, ['spec']) ?? EMPTY_RAW, ctx.mapping(raw.status, ['status']) ?? EMPTY_RAW)
+        // Every Job is kept (a CronJob reads its Jobs whatever -l says); `planned` marks those planned.
+        if (job && wanted(meta)) this.jobs.push(located(planned(meta) ? job : Object.assign(job, {notPlanned: true})))
+        return
+      }
+      case 'CronJob': {
+        const cj = readCronJob(ctx, readers, apiVersion, meta, raw)
+        if (cj && planned(meta)) this.cronJobs.push(located(cj))
+        return
+      }
     }
   }
 
@@ -378,6 +398,8 @@ export class Normalizer {
       ref.uid = this.uids.get(`${group}|${ref.kind}|${namespace}|${ref.name}`) ?? inventedUid(group, ref.kind, namespace, ref.name)
     }
     const snapshot: Snapshot = {
+      jobs: this.jobs,
+      cronJobs: this.cronJobs,
       statefulSets: this.statefulSets,
       daemonSets: this.daemonSets,
       nodes: this.nodes,
@@ -583,6 +605,8 @@ export class Normalizer {
         containerStatuses,
         sidecarStatuses,
         spec.affinity === undefined && spec.volumes === undefined ? NO_FIELDS : podWorkloadFields(spec),
+        // Only a Job's pods carry these (and only the Job controller reads them).
+        meta.ownerReferences.some((r) => r.kind === 'Job') ? podBatchFields(raw.metadata as RawObject, spec, status) : undefined,
       ),
     )
   }
@@ -811,20 +835,20 @@ export class Normalizer {
     return out
   }
 
-  template(ctx: Ctx, v: unknown): PodTemplateView {
-    const t = ctx.mapping(v, ['spec', 'template']) ?? EMPTY_RAW
-    const m = ctx.mapping(t.metadata, ['spec', 'template', 'metadata']) ?? EMPTY_RAW
-    const labels = ctx.labels(m.labels, ['spec', 'template', 'metadata', 'labels'])
-    const annotations = ctx.stringMap(m.annotations, ['spec', 'template', 'metadata', 'annotations'])
+  template(ctx: Ctx, v: unknown, at: Path = ['spec', 'template']): PodTemplateView {
+    const t = ctx.mapping(v, at) ?? EMPTY_RAW
+    const m = ctx.mapping(t.metadata, [...at, 'metadata']) ?? EMPTY_RAW
+    const labels = ctx.labels(m.labels, [...at, 'metadata', 'labels'])
+    const annotations = ctx.stringMap(m.annotations, [...at, 'metadata', 'annotations'])
     let finalizers: string[] = []
     if (m.finalizers !== undefined && m.finalizers !== null) {
-      if (!Array.isArray(m.finalizers)) ctx.fail(['spec', 'template', 'metadata', 'finalizers'], `expected a list of strings, got ${describe(m.finalizers)}`)
+      if (!Array.isArray(m.finalizers)) ctx.fail([...at, 'metadata', 'finalizers'], `expected a list of strings, got ${describe(m.finalizers)}`)
       else {
-        m.finalizers.forEach((f, i) => ctx.string(f, ['spec', 'template', 'metadata', 'finalizers', i]))
+        m.finalizers.forEach((f, i) => ctx.string(f, [...at, 'metadata', 'finalizers', i]))
         finalizers = m.finalizers.filter((f): f is string => typeof f === 'string')
       }
     }
-    const spec = t.spec === undefined || t.spec === null ? {} : ctx.mapping(t.spec, ['spec', 'template', 'spec']) ?? {}
+    const spec = t.spec === undefined || t.spec === null ? {} : ctx.mapping(t.spec, [...at, 'spec']) ?? {}
     return {labels: ctx.ownMap(labels), annotations: ctx.ownMap(annotations), finalizers, spec}
   }
 
