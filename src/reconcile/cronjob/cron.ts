@@ -2,7 +2,8 @@
 // five fields (minute hour day-of-month month day-of-week) with `*`, `?`, ranges, steps, lists and
 // month/weekday names, the descriptors @yearly @annually @monthly @weekly @daily @midnight @hourly
 // and `@every <duration>`, and an optional `TZ=`/`CRON_TZ=` prefix. Times are walked on the wall
-// clock of the schedule's zone (IANA names, through Intl), as SpecSchedule.Next walks Go's time.
+// clock of the schedule's zone (IANA names, through Intl), as SpecSchedule.Next walks Go's time;
+// a repeated wall-clock hour (clocks going back) fires once here, where the controller may fire twice.
 import {formatRfc3339} from '../time.js'
 
 const NS_PER_S = 1_000_000_000n
@@ -221,6 +222,12 @@ function nextSpec(s: Spec, zone: string, t: bigint): bigint | undefined {
       continue
     }
     const instant = fromWall(zone, wall)
+    // A wall time the zone skips (clocks going forward) never comes: SpecSchedule.Next walks real
+    // hours and passes over it. (A wall time repeated when clocks go back is taken once here.)
+    if (instant + offsetAt(zone, instant) !== wall) {
+      wall += NS_PER_MIN
+      continue
+    }
     if (instant > t) return instant
     wall += NS_PER_MIN
   }
