@@ -300,6 +300,8 @@ export interface ControllerPlan {
   requeue?: Requeue
   /** What the plan takes for granted that only the controller's memory knows (expectations, backoff record). */
   assumes?: string[]
+  /** CronJobs: the Jobs its sync reads (its children), by name and uid. */
+  jobs?: {name: string; uid: string}[]
   /** CronJobs: the schedule time this sync acts on, if one is due. */
   scheduledTime?: string
 }
@@ -378,7 +380,8 @@ export interface PlannerOptions {
 /** Ready and available pods as a controller's status reports them (a DaemonSet counts them per node). */
 export function readyAndAvailable(status: ControllerPlan['status']): {ready: number; available: number} {
   if ('numberReady' in status) return {ready: status.numberReady, available: status.numberAvailable}
-  if ('succeeded' in status) return {ready: status.ready ?? 0, available: status.active}
+  // A Job's pods have no minReadySeconds: ready is available.
+  if ('succeeded' in status) return {ready: status.ready ?? 0, available: status.ready ?? 0}
   if (!('readyReplicas' in status)) return {ready: 0, available: 0} // a CronJob: its Jobs have the pods
   return {ready: status.readyReplicas, available: status.availableReplicas}
 }

@@ -29,13 +29,21 @@ export function renderPlanTable(plan: ReconcilePlan, style: TableStyle = {color:
     for (const rs of mine) nested.add(rs)
     shownUnder.set(d.uid, mine)
   }
+  // A CronJob's Jobs likewise.
+  const jobsByUid = new Map(plan.controllers.filter((cp) => cp.kind === 'Job').map((cp) => [cp.uid, cp]))
+  for (const cj of plan.controllers) {
+    if (cj.kind !== 'CronJob') continue
+    const mine = (cj.jobs ?? []).map((j) => jobsByUid.get(j.uid)).filter((x): x is ControllerPlan => x !== undefined && !nested.has(x))
+    for (const j of mine) nested.add(j)
+    shownUnder.set(cj.uid, mine)
+  }
   const blocks = plan.controllers
     .filter((cp) => !nested.has(cp))
     .map((cp) =>
       cp.kind === 'Deployment'
         ? renderDeployment(cp, shownUnder.get(cp.uid) ?? [], plan, c)
         : cp.kind === 'Job' || cp.kind === 'CronJob'
-          ? renderBatch(cp, batchHead(cp, c), c)
+          ? [renderBatch(cp, batchHead(cp, c), c), ...(shownUnder.get(cp.uid) ?? []).map((j) => indent(renderBatch(j, batchHead(j, c), c), '  '))].join('\n')
           : cp.kind === 'StatefulSet' || cp.kind === 'DaemonSet'
           ? renderWorkload(cp, workloadHead(cp, c), c, (a) => (a.type === 'updateStatus' ? c.yellow(`  ~ status ${statusChange(a.from, a.to)}`) : `  ? ${a.type}`))
           : renderController(cp, plan, c),

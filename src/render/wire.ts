@@ -129,7 +129,7 @@ export function actionToWire(a: Action, cp: ControllerPlan, now: string): Json {
 export function controllerToWire(c: ControllerPlan, now: string): Json {
   return ordered(
     c,
-    ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions', 'newReplicaSet', 'rolloutStep', 'syncPath', 'endedBy', 'replicaSets', 'events', 'then', 'updateRevision', 'blockedBy', 'nodes', 'scheduledTime', 'requeue', 'assumes'],
+    ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions', 'newReplicaSet', 'rolloutStep', 'syncPath', 'endedBy', 'replicaSets', 'events', 'then', 'updateRevision', 'blockedBy', 'nodes', 'scheduledTime', 'requeue', 'assumes', 'jobs'],
     {
       status,
       actions: (as: Action[]) => as.map((a) => actionToWire(a, c, now)),

@@ -50,6 +50,7 @@ export function planCronJob(cj: CronJobView, input: CronJobSyncInput): Controlle
   let changed = false
   const children = input.jobs
   const deletes: DeleteJobAction[] = []
+  if (children.length > 0) plan.jobs = children.map((j) => ({name: j.name, uid: j.uid}))
 
   // ---- CJ6: history limits, before anything else ----
   for (const [type, limit] of [['Complete', cj.successfulJobsHistoryLimit], ['Failed', cj.failedJobsHistoryLimit]] as const) {

@@ -97,6 +97,7 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   // J3 step 3 / J15.3: a finished Job gets no sync; the orphan worker removes its pods' finalizers.
   if (jobFinished(job.status)) {
     plan.syncPath = 'finished'
+    plan.desired = 0
     plan.rolloutStep = isTrue(job.status, 'Complete') ? 'Complete' : 'Failed'
     for (const p of pods.filter(hasFinalizer)) plan.actions.push(removeFinalizer(p, 'none', 'orphan-worker'))
     plan.inSync = plan.actions.length === 0
@@ -126,9 +127,6 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
 
   // ---- J8.3: the backoff record, as far as the snapshot shows it ----
   const backoff = visibleBackoff(newSucceeded, newFailed)
-  if (from.failed > 0 && !job.backoffLimitPerIndex) {
-    plan.assumes.push(`the controller's backoff record may hold earlier failures (status.failed ${from.failed}): a create this plan makes at once may wait up to ${Number(backoffDelay(backoff.failures + from.failed) / seconds(1))} s`)
-  }
 
   // ---- J3 step 13: terminal evaluation, first match wins ----
   let finished: Finished | undefined
@@ -278,9 +276,13 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   if (!sameStatus(write1, write2)) plan.actions.push({type: 'updateStatus', write: 2, from: write1, to: write2})
   if (completions !== undefined && status.succeeded > completions) plan.events!.push(`Warning TooManySucceededPods: ${status.succeeded} succeeded pods for ${completions} completions`)
 
+  // J17.2: failures counted in earlier syncs are in the controller's memory only.
+  if (from.failed > 0 && job.backoffLimitPerIndex === undefined && plan.actions.some((a) => a.type === 'createJobPod')) {
+    plan.assumes.push(`the controller's backoff record may hold earlier failures (status.failed ${from.failed}): these creates may wait up to ${Number(backoffDelay(backoff.failures + from.failed) / seconds(1))} s after the last failure`)
+  }
   plan.status = write2
   plan.active = status.active
-  plan.desired = wantActive(job, succeeded, activePods.length)
+  plan.desired = finished ? 0 : wantActive(job, succeeded, activePods.length)
   plan.diff = plan.active - plan.desired
   if (requeue) plan.requeue = requeue
   plan.rolloutStep = step(job, write2, finished)
