@@ -1,0 +1,231 @@
+// Jobs and CronJobs against the real job and cronjob controllers: kctl plans a sync from the live
+// objects, then kube-controller-manager runs it, and what it did — pods created (by generateName,
+// labels, annotations, finalizers), finalizers removed, status and conditions, Jobs created and
+// deleted by name — must be what the plan said. Pod phases and exit codes are written by hand
+// (there is no kubelet on the shared control plane), as a kubelet would report them.
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {planJson} from './kctl.js'
+import {api, apiOk, controllerManager, deleteNamespace, newNamespace, waitUntil} from './setup/cluster.js'
+
+type Json = Record<string, any>
+
+const NOW = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z')
+const TRACKING = 'batch.kubernetes.io/job-tracking'
+
+let ns: string
+
+async function createJob(name: string, spec: Json): Promise<Json> {
+  return apiOk('POST', `/apis/batch/v1/namespaces/${ns}/jobs`, {
+    body: {apiVersion: 'batch/v1', kind: 'Job', metadata: {name}, spec: {template: {spec: {restartPolicy: 'Never', containers: [{name: 'main', image: 'registry.invalid/job:1'}]}}, ...spec}},
+  })
+}
+
+const getJob = (name: string) => apiOk('GET', `/apis/batch/v1/namespaces/${ns}/jobs/${name}`)
+const podsOf = async (uid: string): Promise<Json[]> =>
+  (await apiOk('GET', `/api/v1/namespaces/${ns}/pods`)).items.filter((p: Json) => p.metadata.ownerReferences?.[0]?.uid === uid)
+
+/** A kubelet's report of a finished container: phase, and `main` terminated with `exitCode`. */
+async function finishPod(pod: Json, exitCode: number): Promise<void> {
+  const at = NOW()
+  await apiOk('PATCH', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}/status`, {
+    contentType: 'application/merge-patch+json',
+    body: {
+      status: {
+        phase: exitCode === 0 ? 'Succeeded' : 'Failed',
+        conditions: [{type: 'Ready', status: 'False', lastTransitionTime: at}],
+        containerStatuses: [{name: 'main', image: 'registry.invalid/job:1', imageID: '', ready: false, restartCount: 0, state: {terminated: {exitCode, startedAt: at, finishedAt: at}}}],
+      },
+    },
+  })
+}
+
+async function runningPod(pod: Json): Promise<void> {
+  const at = NOW()
+  await apiOk('PATCH', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}/status`, {
+    contentType: 'application/merge-patch+json',
+    body: {status: {phase: 'Running', conditions: [{type: 'Ready', status: 'True', lastTransitionTime: at}], containerStatuses: [{name: 'main', image: 'registry.invalid/job:1', imageID: '', ready: true, restartCount: 0, state: {running: {startedAt: at}}}]}},
+  })
+}
+
+function planOf(plan: Json, kind: string, name: string): Json {
+  const cp = plan.controllers.find((c: Json) => c.kind === kind && c.name === name)
+  expect(cp, `${kind} ${name} is planned`).toBeDefined()
+  return cp
+}
+
+/** The status fields a Job sync decides (times are the controller's clock, compared as present or absent). */
+function decided(s: Json): Json {
+  return {
+    active: s.active ?? 0,
+    ready: s.ready,
+    terminating: s.terminating,
+    succeeded: s.succeeded ?? 0,
+    failed: s.failed ?? 0,
+    completedIndexes: s.completedIndexes,
+    failedIndexes: s.failedIndexes,
+    uncounted: [...(s.uncountedTerminatedPods?.succeeded ?? []), ...(s.uncountedTerminatedPods?.failed ?? [])].length,
+    conditions: (s.conditions ?? []).map((c: Json) => `${c.type}=${c.status}:${c.reason}:${c.message}`),
+    startTime: s.startTime !== undefined,
+    completionTime: s.completionTime !== undefined,
+  }
+}
+
+/** Runs the job controller until the Job's status is the planned one (or times out), then stops it. */
+async function runJobController(name: string, want: Json): Promise<Json> {
+  await controllerManager.start(['job'])
+  try {
+    return await waitUntil(async () => {
+      const j = await getJob(name)
+      return JSON.stringify(decided(j.status ?? {})) === JSON.stringify(want) ? j : undefined
+    }, {what: `Job ${name} to reach ${JSON.stringify(want)}`, timeoutMs: 30_000})
+  } catch (error) {
+    const j = await getJob(name)
+    expect(decided(j.status ?? {}), `Job ${name}: the controller's status`).toEqual(want)
+    throw error
+  } finally {
+    await controllerManager.stop()
+  }
+}
+
+beforeAll(async () => {
+  await controllerManager.stop()
+  ns = await newNamespace('batch')
+})
+
+afterAll(async () => {
+  await controllerManager.stop()
+  const background = {body: {kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background'}}
+  await api('DELETE', `/apis/batch/v1/namespaces/${ns}/cronjobs`, background).catch(() => {})
+  await api('DELETE', `/apis/batch/v1/namespaces/${ns}/jobs`, background).catch(() => {})
+  // Pods keep the tracking finalizer with no controller running: strip it so they can go.
+  for (const p of (await apiOk('GET', `/api/v1/namespaces/${ns}/pods`)).items) {
+    await api('PATCH', `/api/v1/namespaces/${ns}/pods/${p.metadata.name}`, {contentType: 'application/merge-patch+json', body: {metadata: {finalizers: null}}}).catch(() => {})
+  }
+  await deleteNamespace(ns).catch(() => {})
+})
+
+describe('Jobs: the plan is what the job controller does', () => {
+  it('S1/S2: a new NonIndexed and a new Indexed Job — the pods created, their names, labels, annotations and finalizer, and the status', async () => {
+    const plain = await createJob('plain', {parallelism: 2, completions: 3})
+    const indexed = await createJob('idx', {parallelism: 2, completions: 3, completionMode: 'Indexed'})
+    const plan = await planJson(['-n', ns, '--now', NOW()])
+    for (const job of [plain, indexed]) {
+      const cp = planOf(plan, 'Job', job.metadata.name)
+      const creates = cp.actions.filter((a: Json) => a.type === 'createJobPod')
+      const w1 = cp.actions.find((a: Json) => a.type === 'updateStatus' && a.write === 1).to
+      await runJobController(job.metadata.name, decided(w1))
+      const pods = await podsOf(job.metadata.uid)
+      expect(pods).toHaveLength(creates.length)
+      const shape = (generateName: string, labels: Json, annotations: Json, finalizers: string[], hostname?: string) => JSON.stringify({generateName, labels, annotations, finalizers, hostname})
+      expect(pods.map((p) => shape(p.metadata.generateName, p.metadata.labels, p.metadata.annotations ?? {}, p.metadata.finalizers, p.spec.hostname)).sort()).toEqual(
+        creates.map((a: Json) => shape(a.generateName, a.labels, a.annotations, a.finalizers, a.hostname)).sort(),
+      )
+      for (const p of pods) expect(p.metadata.ownerReferences).toEqual([{...creates[0].ownerReference}])
+    }
+  }, 90_000)
+
+  it('S3/L1: a succeeded index is counted (completedIndexes), its finalizer removed, and the next index created', async () => {
+    const job = await getJob('idx')
+    const zero = (await podsOf(job.metadata.uid)).find((p) => p.metadata.annotations['batch.kubernetes.io/job-completion-index'] === '0')!
+    await finishPod(zero, 0)
+    const cp = planOf(await planJson(['-n', ns, '--now', NOW()]), 'Job', 'idx')
+    expect(cp.actions.map((a: Json) => a.type)).toEqual(['createJobPod', 'updateStatus', 'removeFinalizer'])
+    const last = cp.actions.filter((a: Json) => a.type === 'updateStatus').at(-1).to
+    await runJobController('idx', decided(last))
+    const pods = await podsOf(job.metadata.uid)
+    expect(pods.find((p) => p.metadata.name === zero.metadata.name)!.metadata.finalizers ?? []).not.toContain(TRACKING)
+    expect(pods.map((p) => p.metadata.annotations['batch.kubernetes.io/job-completion-index']).sort()).toEqual(['0', '1', '2'])
+  }, 60_000)
+
+  it('S5: backoffLimit 0 — FailureTarget then Failed (BackoffLimitExceeded) in one sync, the pod counted and its finalizer removed', async () => {
+    const job = await createJob('fail0', {backoffLimit: 0})
+    await runJobController('fail0', decided({active: 1, ready: 0, terminating: 0, startTime: 'x', uncountedTerminatedPods: {}}))
+    const [pod] = await podsOf(job.metadata.uid)
+    await finishPod(pod, 3)
+    const cp = planOf(await planJson(['-n', ns, '--now', NOW()]), 'Job', 'fail0')
+    expect(cp.actions.map((a: Json) => a.type)).toEqual(['updateStatus', 'removeFinalizer', 'updateStatus'])
+    const last = cp.actions.at(-1).to
+    expect(last.conditions.map((c: Json) => `${c.type}:${c.reason}`)).toEqual(['FailureTarget:BackoffLimitExceeded', 'Failed:BackoffLimitExceeded'])
+    await runJobController('fail0', decided(last))
+    expect((await podsOf(job.metadata.uid))[0].metadata.finalizers ?? []).not.toContain(TRACKING)
+  }, 60_000)
+
+  it('S9: a podFailurePolicy FailJob exit code fails the Job with the rule in the message; the other pod is deleted and counted', async () => {
+    const job = await createJob('pfp', {parallelism: 2, completions: 2, podFailurePolicy: {rules: [{action: 'FailJob', onExitCodes: {operator: 'In', values: [42]}}]}})
+    await runJobController('pfp', decided({active: 2, ready: 0, terminating: 0, startTime: 'x', uncountedTerminatedPods: {}}))
+    const [a, b] = await podsOf(job.metadata.uid)
+    await finishPod(a, 42)
+    await runningPod(b)
+    const cp = planOf(await planJson(['-n', ns, '--now', NOW()]), 'Job', 'pfp')
+    expect(cp.actions.filter((x: Json) => x.type === 'deleteJobPod').map((x: Json) => x.pod)).toEqual([b.metadata.name])
+    const last = cp.actions.filter((x: Json) => x.type === 'updateStatus').at(-1).to
+    expect(last.conditions[0].message).toBe(`Container main for pod ${ns}/${a.metadata.name} failed with exit code 42 matching FailJob rule at index 0`)
+    await runJobController('pfp', decided(last))
+  }, 60_000)
+
+  it('S7: suspending a running Job deletes its pods (finalizers first), clears startTime and adds Suspended', async () => {
+    const job = await createJob('susp', {parallelism: 2, completions: 4})
+    await runJobController('susp', decided({active: 2, ready: 0, terminating: 0, startTime: 'x', uncountedTerminatedPods: {}}))
+    await apiOk('PATCH', `/apis/batch/v1/namespaces/${ns}/jobs/susp`, {contentType: 'application/merge-patch+json', body: {spec: {suspend: true}}})
+    const cp = planOf(await planJson(['-n', ns, '--now', NOW()]), 'Job', 'susp')
+    expect(cp.actions.filter((x: Json) => x.type === 'deleteJobPod').length).toBe(2)
+    const w1 = cp.actions.find((x: Json) => x.type === 'updateStatus').to
+    expect(w1.startTime).toBeUndefined()
+    // The API server removes unbound pods at once, so terminating drops back to 0 in the next sync.
+    await runJobController('susp', {...decided(w1), terminating: 0})
+    expect(await podsOf(job.metadata.uid)).toEqual([])
+  }, 60_000)
+
+  it('S23/S22: created suspended, then resumed — Suspended=False (JobResumed), startTime set, pods created', async () => {
+    await createJob('later', {suspend: true, parallelism: 1, completions: 1})
+    const first = planOf(await planJson(['-n', ns, '--now', NOW()]), 'Job', 'later')
+    await runJobController('later', decided(first.actions.find((x: Json) => x.type === 'updateStatus').to))
+    await apiOk('PATCH', `/apis/batch/v1/namespaces/${ns}/jobs/later`, {contentType: 'application/merge-patch+json', body: {spec: {suspend: false}}})
+    const cp = planOf(await planJson(['-n', ns, '--now', NOW()]), 'Job', 'later')
+    const w1 = cp.actions.find((x: Json) => x.type === 'updateStatus').to
+    expect(w1.conditions.map((c: Json) => `${c.type}=${c.status}:${c.reason}`)).toEqual(['Suspended=False:JobResumed'])
+    await runJobController('later', decided(w1))
+  }, 60_000)
+})
+
+describe('CronJobs: the plan is what the cronjob controller does', () => {
+  it('C1/C6: the Job due is created by its name; Replace deletes the running one', async () => {
+    const cj = await apiOk('POST', `/apis/batch/v1/namespaces/${ns}/cronjobs`, {
+      body: {
+        apiVersion: 'batch/v1',
+        kind: 'CronJob',
+        metadata: {name: 'every'},
+        spec: {schedule: '* * * * *', concurrencyPolicy: 'Replace', jobTemplate: {spec: {template: {spec: {restartPolicy: 'Never', containers: [{name: 'main', image: 'registry.invalid/job:1'}]}}}}},
+      },
+    })
+    // An earlier run two minutes ago is recorded, so a run is due now whatever the second.
+    const earlier = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 120_000)
+    const oldName = `every-${earlier.getTime() / 60_000}`
+    const old = await createJob(oldName, {})
+    await apiOk('PATCH', `/apis/batch/v1/namespaces/${ns}/jobs/${oldName}`, {
+      contentType: 'application/merge-patch+json',
+      body: {metadata: {ownerReferences: [{apiVersion: 'batch/v1', kind: 'CronJob', name: 'every', uid: cj.metadata.uid, controller: true, blockOwnerDeletion: true}]}},
+    })
+    await apiOk('PATCH', `/apis/batch/v1/namespaces/${ns}/cronjobs/every/status`, {
+      contentType: 'application/merge-patch+json',
+      body: {status: {lastScheduleTime: earlier.toISOString().replace('.000Z', 'Z'), active: [{apiVersion: 'batch/v1', kind: 'Job', name: oldName, namespace: ns, uid: old.metadata.uid}]}},
+    })
+    const cp = planOf(await planJson(['-n', ns, '--now', NOW()]), 'CronJob', 'every')
+    const created = cp.actions.find((a: Json) => a.type === 'createJob')
+    expect(cp.actions.filter((a: Json) => a.type === 'deleteJob').map((a: Json) => a.name)).toEqual([oldName])
+    await controllerManager.start(['cronjob'])
+    try {
+      const job = await waitUntil(async () => (await api('GET', `/apis/batch/v1/namespaces/${ns}/jobs/${created.name}`)).status === 200, {what: `Job ${created.name}`})
+      expect(job).toBe(true)
+      const made = await getJob(created.name)
+      expect(made.metadata.annotations).toEqual(created.annotations)
+      await waitUntil(async () => (await api('GET', `/apis/batch/v1/namespaces/${ns}/jobs/${oldName}`)).status === 404 || (await getJob(oldName)).metadata.deletionTimestamp, {what: `Job ${oldName} deleted`})
+      const status = (await apiOk('GET', `/apis/batch/v1/namespaces/${ns}/cronjobs/every`)).status
+      expect(status.lastScheduleTime).toBe(cp.scheduledTime)
+      expect(status.active.map((r: Json) => r.name)).toEqual([created.name])
+    } finally {
+      await controllerManager.stop()
+    }
+  }, 90_000)
+})
