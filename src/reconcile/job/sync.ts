@@ -223,6 +223,7 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   const patched = new Set<string>()
   let newIndexes = 0
   let capped = false
+  const countedIndexes = indexed ? intervalSet(parseIndexes(from.completedIndexes, completions ?? 0)) : new Set<number>()
   for (const p of order) {
     if (!hasFinalizer(p) || finalizerGone.has(p.uid)) continue
     const considered = job.deletionTimestamp !== undefined || finished !== undefined || p.phase === 'Succeeded' || isPodFailed(p, job)
@@ -235,7 +236,10 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
     if (p.phase === 'Succeeded' && !uncounted.failed.includes(p.uid)) {
       if (indexed) {
         const i = completionIndex(p)
-        if (i >= 0 && i < (completions ?? 0) && !intervalSet(parseIndexes(status.completedIndexes, completions ?? 0)).has(i)) newIndexes++
+        if (i >= 0 && i < (completions ?? 0) && !countedIndexes.has(i)) {
+          countedIndexes.add(i)
+          newIndexes++
+        }
       } else {
         if (!uncounted.succeeded.includes(p.uid)) uncounted.succeeded.push(p.uid)
         counts = 'succeeded'

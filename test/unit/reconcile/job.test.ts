@@ -142,6 +142,11 @@ describe('J8 backoff and podReplacementPolicy', () => {
     expect(cp.requeue).toMatchObject({seconds: 15})
     expect(written(cp, 2).failed).toBe(3)
   })
+  it('J8.1 as many failures as backoffLimit is not yet over it: the pod is replaced after its backoff', () => {
+    const cp = planOne([job('j81', {backoffLimit: 1}, {...started(60)}), jobPod('j81', 'a', {phase: 'Failed', exit: 1, finishedAgo: 30})], 'j81')
+    expect(steps(cp)).toEqual(['+pod:j81-', 'W1', '~fin:a', 'W2'])
+    expect(conds(written(cp, 2))).toEqual([])
+  })
   it('J8.2 the delay doubles from 10 s up to 10 minutes', () => {
     expect([0, 1, 2, 3, 6, 7, 20].map((n) => Number(backoffDelay(n) / 1_000_000_000n))).toEqual([0, 10, 20, 40, 320, 600, 600])
   })
