@@ -118,6 +118,10 @@ describe('J12 activeDeadlineSeconds', () => {
     expect(written(cp, 2)).toMatchObject({failed: 1, terminating: 1})
     expect(conds(written(cp, 2))).toEqual(['FailureTarget:DeadlineExceeded'])
   })
+  it('J12 the deadline is reached at exactly activeDeadlineSeconds', () => {
+    const cp = planOne([job('at', {activeDeadlineSeconds: 60}, {active: 1, ...started(60)}), jobPod('at', 'a')], 'at')
+    expect(conds(written(cp, 1))).toEqual(['FailureTarget:DeadlineExceeded'])
+  })
   it('S8b before the deadline: no write, a requeue at the deadline', () => {
     const cp = planOne([job('s8b', {activeDeadlineSeconds: 60}, {active: 1, ...started(20)}), jobPod('s8b', 'a')], 's8b')
     expect(cp.actions).toEqual([])
@@ -282,6 +286,17 @@ describe('J11 successPolicy, J6.3 deletion, J13 suspend', () => {
     expect(steps(cp)).toEqual(['-pod:p1', '-pod:p2', 'W1', '~fin:p0', '~fin:p1', '~fin:p2'])
     expect(written(cp, 1)).toMatchObject({active: 0, ready: 0, terminating: 2, completedIndexes: '0', succeeded: 1, failed: 0})
     expect(written(cp, 1).conditions[0]).toMatchObject({type: 'SuccessCriteriaMet', reason: 'SuccessPolicy', message: 'Matched rules at index 0'})
+  })
+  it('J11.1 a succeededIndexes rule needs every listed index, unless succeededCount asks for fewer', () => {
+    const objects = (rule: object) => [
+      job('sp', {completionMode: 'Indexed', completions: 3, parallelism: 3, successPolicy: {rules: [rule]}}, {active: 2, ...started(60)}),
+      jobPod('sp', 'p0', {phase: 'Succeeded', exit: 0, index: 0}),
+      jobPod('sp', 'p1', {index: 1}),
+      jobPod('sp', 'p2', {index: 2}),
+    ]
+    expect(conds(written(planOne(objects({succeededIndexes: '0-1'}), 'sp'), 1))).toEqual([])
+    expect(conds(written(planOne(objects({succeededIndexes: '0-1', succeededCount: 1}), 'sp'), 1))).toEqual(['SuccessCriteriaMet:SuccessPolicy'])
+    expect(conds(written(planOne(objects({succeededCount: 2}), 'sp'), 1))).toEqual([])
   })
   it('S15 (J6.4) too many active pods: the ActivePods order keeps the Running and Ready one', () => {
     const cp = planOne(
