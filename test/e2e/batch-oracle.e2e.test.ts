@@ -26,8 +26,8 @@ const podsOf = async (uid: string): Promise<Json[]> =>
   (await apiOk('GET', `/api/v1/namespaces/${ns}/pods`)).items.filter((p: Json) => p.metadata.ownerReferences?.[0]?.uid === uid)
 
 /** A kubelet's report of a finished container: phase, and `main` terminated with `exitCode`. */
-async function finishPod(pod: Json, exitCode: number): Promise<void> {
-  const at = NOW()
+async function finishPod(pod: Json, exitCode: number, agoSeconds = 0): Promise<void> {
+  const at = new Date(Date.now() - agoSeconds * 1000).toISOString().replace(/\.\d+Z$/, 'Z')
   await apiOk('PATCH', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}/status`, {
     contentType: 'application/merge-patch+json',
     body: {
@@ -186,6 +186,70 @@ describe('Jobs: the plan is what the job controller does', () => {
     const w1 = cp.actions.find((x: Json) => x.type === 'updateStatus').to
     expect(w1.conditions.map((c: Json) => `${c.type}=${c.status}:${c.reason}`)).toEqual(['Suspended=False:JobResumed'])
     await runJobController('later', decided(w1))
+  }, 60_000)
+})
+
+describe('Jobs: more of the controller\'s rules', () => {
+  const idxJob = (name: string, extra: Json) => createJob(name, {completionMode: 'Indexed', ...extra})
+  const indexOf = (p: Json) => p.metadata.annotations['batch.kubernetes.io/job-completion-index']
+  const started = async (name: string, active: number) => runJobController(name, decided({active, ready: 0, terminating: 0, startTime: 'x', uncountedTerminatedPods: {}, ...(name.startsWith('blpi') ? {failedIndexes: ''} : {})}))
+
+  it('S21: completions unset — one pod succeeded: nothing new starts, the others run on, not complete', async () => {
+    const job = await createJob('queue', {parallelism: 3})
+    await started('queue', 3)
+    await finishPod((await podsOf(job.metadata.uid))[0], 0)
+    const cp = planOf(await planJson(['-n', ns, '--now', NOW()]), 'Job', 'queue')
+    expect(cp.actions.filter((a: Json) => a.type === 'createJobPod' || a.type === 'deleteJobPod')).toEqual([])
+    await runJobController('queue', decided(cp.actions.at(-1).to))
+    expect(await podsOf(job.metadata.uid)).toHaveLength(3)
+  }, 60_000)
+
+  it('S12: backoffLimitPerIndex — the failed index is recreated with failure-count 1 once its backoff is over, the failed pod kept uncounted meanwhile', async () => {
+    const job = await idxJob('blpi', {completions: 2, parallelism: 2, backoffLimitPerIndex: 1})
+    await started('blpi', 2)
+    const failed = (await podsOf(job.metadata.uid)).find((p) => indexOf(p) === '0')!
+    await finishPod(failed, 1, 30)
+    const cp = planOf(await planJson(['-n', ns, '--now', NOW()]), 'Job', 'blpi')
+    const create = cp.actions.find((a: Json) => a.type === 'createJobPod')
+    expect(create).toMatchObject({index: 0, annotations: {'batch.kubernetes.io/job-index-failure-count': '1'}})
+    expect(cp.actions.some((a: Json) => a.type === 'removeFinalizer')).toBe(false)
+    // active stays 2 (one running, one created): the plan writes no status. The controller is run
+    // until the replacement exists.
+    expect(cp.actions.some((a: Json) => a.type === 'updateStatus')).toBe(false)
+    await controllerManager.start(['job'])
+    let replacement: Json
+    try {
+      replacement = await waitUntil(async () => (await podsOf(job.metadata.uid)).find((p) => indexOf(p) === '0' && p.metadata.name !== failed.metadata.name), {what: 'the replacement of index 0'})
+    } finally {
+      await controllerManager.stop()
+    }
+    expect(replacement.metadata.generateName).toBe(create.generateName)
+    expect(replacement.metadata.annotations).toEqual(create.annotations)
+  }, 60_000)
+
+  it('S14: a successPolicy match deletes the other pods uncounted, SuccessCriteriaMet then Complete with the rule', async () => {
+    const job = await idxJob('sp', {completions: 3, parallelism: 3, successPolicy: {rules: [{succeededIndexes: '0'}]}})
+    await started('sp', 3)
+    const pods = await podsOf(job.metadata.uid)
+    await finishPod(pods.find((p) => indexOf(p) === '0')!, 0)
+    const cp = planOf(await planJson(['-n', ns, '--now', NOW()]), 'Job', 'sp')
+    expect(cp.actions.filter((a: Json) => a.type === 'deleteJobPod').map((a: Json) => a.pod).sort()).toEqual(pods.filter((p) => indexOf(p) !== '0').map((p) => p.metadata.name).sort())
+    const w1 = cp.actions.find((a: Json) => a.type === 'updateStatus').to
+    // The deleted pods are unbound, so the API server removes them once their finalizers go: the next sync completes the Job.
+    const final = {...decided(w1), terminating: 0, conditions: [...decided(w1).conditions, decided(w1).conditions[0].replace('SuccessCriteriaMet', 'Complete')], completionTime: true}
+    await runJobController('sp', final)
+  }, 60_000)
+
+  it('S13: more failed indexes than maxFailedIndexes fails the Job; the running pods are deleted and counted', async () => {
+    const job = await idxJob('mfi', {completions: 3, parallelism: 3, backoffLimitPerIndex: 0, maxFailedIndexes: 0})
+    await runJobController('mfi', decided({active: 3, ready: 0, terminating: 0, startTime: 'x', uncountedTerminatedPods: {}, failedIndexes: ''}))
+    const pods = await podsOf(job.metadata.uid)
+    await finishPod(pods.find((p) => indexOf(p) === '1')!, 1)
+    const cp = planOf(await planJson(['-n', ns, '--now', NOW()]), 'Job', 'mfi')
+    expect(cp.actions.filter((a: Json) => a.type === 'deleteJobPod')).toHaveLength(2)
+    const w2 = cp.actions.filter((a: Json) => a.type === 'updateStatus').at(-1).to
+    expect(decided(w2)).toMatchObject({failed: 3, failedIndexes: '1', conditions: ['FailureTarget=True:MaxFailedIndexesExceeded:Job has exceeded the specified maximal number of failed indexes']})
+    await runJobController('mfi', {...decided(w2), terminating: 0, conditions: [...decided(w2).conditions, decided(w2).conditions[0].replace('FailureTarget', 'Failed')]})
   }, 60_000)
 })
 
