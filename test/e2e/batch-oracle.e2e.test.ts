@@ -292,4 +292,62 @@ describe('CronJobs: the plan is what the cronjob controller does', () => {
       await controllerManager.stop()
     }
   }, 90_000)
+
+  /** A CronJob with a run recorded two minutes ago (so one is due now) and, optionally, that run's Job still active. */
+  async function cronWithRun(name: string, spec: Json, listed: boolean): Promise<{cj: Json; oldName: string}> {
+    const cj = await apiOk('POST', `/apis/batch/v1/namespaces/${ns}/cronjobs`, {
+      body: {apiVersion: 'batch/v1', kind: 'CronJob', metadata: {name}, spec: {schedule: '* * * * *', jobTemplate: {spec: {template: {spec: {restartPolicy: 'Never', containers: [{name: 'main', image: 'registry.invalid/job:1'}]}}}}, ...spec}},
+    })
+    const earlier = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 120_000)
+    const oldName = `${name}-${earlier.getTime() / 60_000}`
+    const old = await createJob(oldName, {})
+    await apiOk('PATCH', `/apis/batch/v1/namespaces/${ns}/jobs/${oldName}`, {
+      contentType: 'application/merge-patch+json',
+      body: {metadata: {ownerReferences: [{apiVersion: 'batch/v1', kind: 'CronJob', name, uid: cj.metadata.uid, controller: true, blockOwnerDeletion: true}]}},
+    })
+    const active = listed ? [{apiVersion: 'batch/v1', kind: 'Job', name: oldName, namespace: ns, uid: old.metadata.uid}] : []
+    await apiOk('PATCH', `/apis/batch/v1/namespaces/${ns}/cronjobs/${name}/status`, {contentType: 'application/merge-patch+json', body: {status: {lastScheduleTime: earlier.toISOString().replace('.000Z', 'Z'), active}}})
+    return {cj, oldName}
+  }
+
+  /** Runs the cronjob controller until it records `reason` for the CronJob, then stops it. */
+  async function runUntilEvent(name: string, reason: string): Promise<void> {
+    await controllerManager.start(['cronjob'])
+    try {
+      await waitUntil(async () => (await apiOk('GET', `/api/v1/namespaces/${ns}/events`)).items.some((e: Json) => e.involvedObject.name === name && e.reason === reason), {what: `event ${reason} for ${name}`})
+    } finally {
+      await controllerManager.stop()
+    }
+  }
+
+  const jobNames = async () => (await apiOk('GET', `/apis/batch/v1/namespaces/${ns}/jobs`)).items.map((j: Json) => j.metadata.name).sort()
+
+  it('C5: Forbid with the last run still active — no Job, no status write (JobAlreadyActive)', async () => {
+    const {oldName} = await cronWithRun('forbid', {concurrencyPolicy: 'Forbid'}, true)
+    const before = await jobNames()
+    const cp = planOf(await planJson(['-n', ns, '--now', NOW()]), 'CronJob', 'forbid')
+    expect(cp.actions).toEqual([])
+    expect(cp.events.join(' ')).toMatch(/JobAlreadyActive/)
+    const statusBefore = (await apiOk('GET', `/apis/batch/v1/namespaces/${ns}/cronjobs/forbid`)).status
+    await runUntilEvent('forbid', 'JobAlreadyActive')
+    expect(await jobNames()).toEqual(before)
+    expect((await apiOk('GET', `/apis/batch/v1/namespaces/${ns}/cronjobs/forbid`)).status).toEqual(statusBefore)
+    expect(before).toContain(oldName)
+  }, 60_000)
+
+  it('C14: an unfinished child missing from status.active is not taken in (UnexpectedJob); the due run is still created', async () => {
+    const {oldName} = await cronWithRun('stray', {}, false)
+    const cp = planOf(await planJson(['-n', ns, '--now', NOW()]), 'CronJob', 'stray')
+    expect(cp.warnings.join(' ')).toMatch(new RegExp(`Job ${oldName} .*UnexpectedJob`))
+    const created = cp.actions.find((a: Json) => a.type === 'createJob')
+    await runUntilEvent('stray', 'UnexpectedJob')
+    await controllerManager.start(['cronjob'])
+    try {
+      await waitUntil(async () => (await api('GET', `/apis/batch/v1/namespaces/${ns}/jobs/${created.name}`)).status === 200, {what: `Job ${created.name}`})
+    } finally {
+      await controllerManager.stop()
+    }
+    const status = (await apiOk('GET', `/apis/batch/v1/namespaces/${ns}/cronjobs/stray`)).status
+    expect(status.active.map((r: Json) => r.name)).toEqual([created.name])
+  }, 60_000)
 })
