@@ -21,7 +21,7 @@ import {
   type Requeue,
 } from '../../model/batch.js'
 import type {PodView} from '../../model/objects.js'
-import type {Action, ControllerPlan} from '../../model/plan.js'
+import type {ControllerPlan} from '../../model/plan.js'
 import {GENERATED_BASE_LENGTH} from '../create.js'
 import {isPodActive, isPodTerminating, phaseOrdinal, maxRestarts} from '../pods.js'
 import {formatRfc3339, objectTime, seconds, wholeSeconds} from '../time.js'
@@ -593,7 +593,3 @@ function createPod(job: JobView, index?: number, failureCount?: number, ignoredC
   return a
 }
 
-/** The actions of a plan that remove a finalizer or count a pod (for renderers). */
-export function isJobAction(a: Action): boolean {
-  return a.type === 'createJobPod' || a.type === 'deleteJobPod' || a.type === 'removeFinalizer'
-}
