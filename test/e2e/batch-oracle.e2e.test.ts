@@ -48,6 +48,15 @@ async function runningPod(pod: Json): Promise<void> {
   })
 }
 
+/**
+ * The plan and the controller must see the same due time: a schedule of every minute moves on at
+ * each minute, so a scenario starts only with at least 15 s left in the current minute.
+ */
+async function awayFromMinuteEdge(): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000)
+  if (left < 15_000) await new Promise((r) => setTimeout(r, left + 500))
+}
+
 function planOf(plan: Json, kind: string, name: string): Json {
   const cp = plan.controllers.find((c: Json) => c.kind === kind && c.name === name)
   expect(cp, `${kind} ${name} is planned`).toBeDefined()
@@ -95,9 +104,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await controllerManager.stop()
-  const background = {body: {kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background'}}
-  await api('DELETE', `/apis/batch/v1/namespaces/${ns}/cronjobs`, background).catch(() => {})
-  await api('DELETE', `/apis/batch/v1/namespaces/${ns}/jobs`, background).catch(() => {})
+  // Background: without it the API server puts the orphan finalizer on Jobs, and no garbage collector runs here.
+  await api('DELETE', `/apis/batch/v1/namespaces/${ns}/cronjobs?propagationPolicy=Background`).catch(() => {})
+  await api('DELETE', `/apis/batch/v1/namespaces/${ns}/jobs?propagationPolicy=Background`).catch(() => {})
   // Pods keep the tracking finalizer with no controller running: strip it so they can go.
   for (const p of (await apiOk('GET', `/api/v1/namespaces/${ns}/pods`)).items) {
     await api('PATCH', `/api/v1/namespaces/${ns}/pods/${p.metadata.name}`, {contentType: 'application/merge-patch+json', body: {metadata: {finalizers: null}}}).catch(() => {})
@@ -204,6 +213,18 @@ describe('Jobs: more of the controller\'s rules', () => {
     expect(await podsOf(job.metadata.uid)).toHaveLength(3)
   }, 60_000)
 
+  it('S11b: a failure older than its backoff is counted and replaced in the same sync', async () => {
+    const job = await createJob('retry', {})
+    await started('retry', 1)
+    const [first] = await podsOf(job.metadata.uid)
+    await finishPod(first, 1, 30)
+    const cp = planOf(await planJson(['-n', ns, '--now', NOW()]), 'Job', 'retry')
+    expect(cp.actions.map((a: Json) => a.type)).toEqual(['createJobPod', 'updateStatus', 'removeFinalizer', 'updateStatus'])
+    expect(cp.requeue).toBeUndefined()
+    await runJobController('retry', decided(cp.actions.at(-1).to))
+    expect((await podsOf(job.metadata.uid)).map((p) => p.metadata.generateName)).toEqual(['retry-', 'retry-'])
+  }, 60_000)
+
   it('S12: backoffLimitPerIndex — the failed index is recreated with failure-count 1 once its backoff is over, the failed pod kept uncounted meanwhile', async () => {
     const job = await idxJob('blpi', {completions: 2, parallelism: 2, backoffLimitPerIndex: 1})
     await started('blpi', 2)
@@ -255,6 +276,7 @@ describe('Jobs: more of the controller\'s rules', () => {
 
 describe('CronJobs: the plan is what the cronjob controller does', () => {
   it('C1/C6: the Job due is created by its name; Replace deletes the running one', async () => {
+    await awayFromMinuteEdge()
     const cj = await apiOk('POST', `/apis/batch/v1/namespaces/${ns}/cronjobs`, {
       body: {
         apiVersion: 'batch/v1',
@@ -295,6 +317,7 @@ describe('CronJobs: the plan is what the cronjob controller does', () => {
 
   /** A CronJob with a run recorded two minutes ago (so one is due now) and, optionally, that run's Job still active. */
   async function cronWithRun(name: string, spec: Json, listed: boolean): Promise<{cj: Json; oldName: string}> {
+    await awayFromMinuteEdge()
     const cj = await apiOk('POST', `/apis/batch/v1/namespaces/${ns}/cronjobs`, {
       body: {apiVersion: 'batch/v1', kind: 'CronJob', metadata: {name}, spec: {schedule: '* * * * *', jobTemplate: {spec: {template: {spec: {restartPolicy: 'Never', containers: [{name: 'main', image: 'registry.invalid/job:1'}]}}}}, ...spec}},
     })
@@ -349,5 +372,23 @@ describe('CronJobs: the plan is what the cronjob controller does', () => {
     }
     const status = (await apiOk('GET', `/apis/batch/v1/namespaces/${ns}/cronjobs/stray`)).status
     expect(status.active.map((r: Json) => r.name)).toEqual([created.name])
+  }, 60_000)
+
+  it('C10: an active Job that is gone leaves status.active (MissingJob)', async () => {
+    const {oldName} = await cronWithRun('gone', {}, true)
+    // Background: no orphan finalizer (no garbage collector runs here), so the Job is gone at once.
+    await apiOk('DELETE', `/apis/batch/v1/namespaces/${ns}/jobs/${oldName}?propagationPolicy=Background`)
+    expect((await api('GET', `/apis/batch/v1/namespaces/${ns}/jobs/${oldName}`)).status).toBe(404)
+    const cp = planOf(await planJson(['-n', ns, '--now', NOW()]), 'CronJob', 'gone')
+    expect(cp.events.join(' ')).toMatch(new RegExp(`MissingJob: Active job went missing: ${oldName}`))
+    const created = cp.actions.find((a: Json) => a.type === 'createJob')
+    await runUntilEvent('gone', 'MissingJob')
+    await controllerManager.start(['cronjob'])
+    try {
+      await waitUntil(async () => (await apiOk('GET', `/apis/batch/v1/namespaces/${ns}/cronjobs/gone`)).status.active?.some((r: Json) => r.name === created.name), {what: `${created.name} in status.active`})
+    } finally {
+      await controllerManager.stop()
+    }
+    expect((await apiOk('GET', `/apis/batch/v1/namespaces/${ns}/cronjobs/gone`)).status.active.map((r: Json) => r.name)).toEqual([created.name])
   }, 60_000)
 })
