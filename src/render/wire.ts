@@ -4,8 +4,9 @@
 // ones and the same plan always serializes to the same bytes. Maps of labels, annotations and
 // gates are sorted, as Go's encoding/json sorts map keys.
 import type {DeploymentCondition, DeploymentStatusView, OwnerReference, PlanSource, WorkloadCondition} from '../model/objects.js'
-import type {Action, ControllerPlan, RankFacts, ReconcilePlan, StatusView} from '../model/plan.js'
+import type {Action, ControllerPlan, CreateAction, RankFacts, ReconcilePlan, StatusView} from '../model/plan.js'
 import {PLAN_API_VERSION} from '../model/plan.js'
+import {LazyList} from './document.js'
 import {deleteReasons} from './reasons.js'
 
 type Json = null | boolean | number | string | Json[] | {[key: string]: Json}
@@ -18,16 +19,17 @@ function ordered<T extends object>(
   convert: Partial<Record<string, (v: never) => Json>> = {},
 ): JsonObject {
   const source = value as Record<string, unknown>
-  const rest = Object.keys(source)
-    .filter((k) => !order.includes(k))
-    .sort()
   const out: JsonObject = {}
-  for (const key of [...order, ...rest]) {
+  const copy = (key: string) => {
     const v = source[key]
-    if (v === undefined) continue
+    if (v === undefined) return
     const fn = convert[key] as ((v: unknown) => Json) | undefined
     out[key] = fn ? fn(v) : plain(v)
   }
+  for (const key of order) copy(key)
+  let rest: string[] | undefined
+  for (const key in source) if (!order.includes(key)) (rest ??= []).push(key)
+  if (rest) for (const key of rest.sort()) copy(key)
   return out
 }
 
@@ -113,13 +115,39 @@ export function actionToWire(a: Action, cp: ControllerPlan, now: string): Json {
   }
 }
 
+function sameCreate(a: CreateAction, b: CreateAction): boolean {
+  const sameRecord = (x: Record<string, string>, y: Record<string, string>) => {
+    const keys = Object.keys(x)
+    return keys.length === Object.keys(y).length && keys.every((k) => x[k] === y[k])
+  }
+  return (
+    a.generateName === b.generateName &&
+    a.nameBase === b.nameBase &&
+    a.error === b.error &&
+    sameRecord(a.labels, b.labels) &&
+    sameRecord(a.annotations, b.annotations) &&
+    a.finalizers.length === b.finalizers.length &&
+    a.finalizers.every((f, i) => f === b.finalizers[i]) &&
+    sameRecord(a.ownerReference as unknown as Record<string, string>, b.ownerReference as unknown as Record<string, string>)
+  )
+}
+
 export function controllerToWire(c: ControllerPlan, now: string): Json {
   return ordered(
     c,
     ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions', 'newReplicaSet', 'rolloutStep', 'syncPath', 'endedBy', 'replicaSets', 'events', 'then'],
     {
       status,
-      actions: (as: Action[]) => as.map((a) => actionToWire(a, c, now)),
+      actions: (as: Action[]) => {
+        // A controller's creates are all alike: convert each run of equal ones once.
+        let previous: Action | undefined
+        let wire: Json = null
+        return as.map((a) => {
+          if (!(previous && a.type === 'create' && previous.type === 'create' && sameCreate(a, previous))) wire = actionToWire(a, c, now)
+          previous = a
+          return wire
+        })
+      },
       newReplicaSet: (n: object) => ordered(n, ['name', 'podTemplateHash', 'created']),
       replicaSets: (rs: object[]) => rs.map((r) => ordered(r, ['name', 'uid', 'revision', 'from', 'replicas', 'available', 'isNew', 'created'])),
       then: (cs: ControllerPlan[]) => cs.map((x) => controllerToWire(x, now)),
@@ -129,11 +157,18 @@ export function controllerToWire(c: ControllerPlan, now: string): Json {
 
 const source = (s: PlanSource): Json => ordered(s, ['type', 'paths', 'context', 'server'])
 
-/** `kctl plan -o json|yaml`: the ReconcilePlan document. */
-export function planToWire(plan: ReconcilePlan): Json {
+/**
+ * `kctl plan -o json|yaml`: the ReconcilePlan document. `lazy`: its controllers as a LazyList,
+ * each converted only as it is written (renderDocumentChunks), for JSON.
+ */
+export function planToWire(plan: ReconcilePlan, {lazy = false} = {}): Json {
   return ordered(plan, ['apiVersion', 'kind', 'now', 'source', 'controllers', 'summary', 'ignored', 'options'], {
     source,
-    controllers: (cs: ControllerPlan[]) => cs.map((c) => controllerToWire(c, plan.now)),
+    controllers: (cs: ControllerPlan[]) => {
+      if (!lazy) return cs.map((c) => controllerToWire(c, plan.now))
+      // Not Json itself: it stringifies as the same list (toJSON).
+      return new LazyList(cs, (c) => controllerToWire(c, plan.now)) as unknown as Json
+    },
     summary: (s: object) =>
       ordered(s, ['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending', 'createReplicaSet', 'scaleReplicaSet', 'deleteReplicaSet', 'adoptReplicaSet', 'releaseReplicaSet', 'updateReplicaSet', 'rollback']),
     options: (o: object) => ordered(o, ['now', 'featureGates', 'burstReplicas']),
