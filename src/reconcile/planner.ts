@@ -134,7 +134,8 @@ export function planController(workload: Workload, world: World): ControllerPlan
       manageError = create.error
       pending = -diff - 1
     } else {
-      for (let i = 0; i < n; i++) actions.push(createAction(workload))
+      // Every pod is created from the same request: one value, listed once per pod.
+      for (let i = 0; i < n; i++) actions.push(create)
       pending = -diff - n
     }
   } else if (diff > 0) {

@@ -4,7 +4,7 @@
 // ones and the same plan always serializes to the same bytes. Maps of labels, annotations and
 // gates are sorted, as Go's encoding/json sorts map keys.
 import type {DeploymentCondition, DeploymentStatusView, OwnerReference, PlanSource, WorkloadCondition} from '../model/objects.js'
-import type {Action, ControllerPlan, CreateAction, RankFacts, ReconcilePlan, StatusView} from '../model/plan.js'
+import type {Action, ControllerPlan, RankFacts, ReconcilePlan, StatusView} from '../model/plan.js'
 import {PLAN_API_VERSION} from '../model/plan.js'
 import {LazyList} from './document.js'
 import {deleteReasons} from './reasons.js'
@@ -115,23 +115,6 @@ export function actionToWire(a: Action, cp: ControllerPlan, now: string): Json {
   }
 }
 
-function sameCreate(a: CreateAction, b: CreateAction): boolean {
-  const sameRecord = (x: Record<string, string>, y: Record<string, string>) => {
-    const keys = Object.keys(x)
-    return keys.length === Object.keys(y).length && keys.every((k) => x[k] === y[k])
-  }
-  return (
-    a.generateName === b.generateName &&
-    a.nameBase === b.nameBase &&
-    a.error === b.error &&
-    sameRecord(a.labels, b.labels) &&
-    sameRecord(a.annotations, b.annotations) &&
-    a.finalizers.length === b.finalizers.length &&
-    a.finalizers.every((f, i) => f === b.finalizers[i]) &&
-    sameRecord(a.ownerReference as unknown as Record<string, string>, b.ownerReference as unknown as Record<string, string>)
-  )
-}
-
 export function controllerToWire(c: ControllerPlan, now: string): Json {
   return ordered(
     c,
@@ -139,11 +122,11 @@ export function controllerToWire(c: ControllerPlan, now: string): Json {
     {
       status,
       actions: (as: Action[]) => {
-        // A controller's creates are all alike: convert each run of equal ones once.
+        // A controller's creates are one value listed once per pod: converted once.
         let previous: Action | undefined
         let wire: Json = null
         return as.map((a) => {
-          if (!(previous && a.type === 'create' && previous.type === 'create' && sameCreate(a, previous))) wire = actionToWire(a, c, now)
+          if (a !== previous) wire = actionToWire(a, c, now)
           previous = a
           return wire
         })
