@@ -36,7 +36,7 @@ Exit codes: 0 success, 1 any error, 2 changes pending (only with --detailed-exit
     const {flags} = await this.parse(Plan)
     const format = this.outputFormat(flags)
     const plan = await computePlan({...sourceRequest(flags), onWarning: (w) => this.note(w)})
-    this.print(format === 'table' ? renderPlanTable(plan, {color: this.colored}) : renderDocumentChunks(planToWire(plan), format))
+    this.print(format === 'table' ? renderPlanTable(plan, {color: this.colored}) : renderDocumentChunks(planToWire(plan, {lazy: format === 'json'}), format))
     const pending = plan.controllers.some((c) => !c.inSync)
     this.finish(flags['detailed-exitcode'] && pending ? ExitCode.ChangesPending : ExitCode.Ok)
   }

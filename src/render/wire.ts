@@ -6,6 +6,7 @@
 import type {DeploymentCondition, DeploymentStatusView, OwnerReference, PlanSource, WorkloadCondition} from '../model/objects.js'
 import type {Action, ControllerPlan, RankFacts, ReconcilePlan, StatusView} from '../model/plan.js'
 import {PLAN_API_VERSION, readyAndAvailable} from '../model/plan.js'
+import {LazyList} from './document.js'
 import {updatedCount} from './list-table.js'
 import {deleteReasons} from './reasons.js'
 
@@ -19,16 +20,17 @@ function ordered<T extends object>(
   convert: Partial<Record<string, (v: never) => Json>> = {},
 ): JsonObject {
   const source = value as Record<string, unknown>
-  const rest = Object.keys(source)
-    .filter((k) => !order.includes(k))
-    .sort()
   const out: JsonObject = {}
-  for (const key of [...order, ...rest]) {
+  const copy = (key: string) => {
     const v = source[key]
-    if (v === undefined) continue
+    if (v === undefined) return
     const fn = convert[key] as ((v: unknown) => Json) | undefined
     out[key] = fn ? fn(v) : plain(v)
   }
+  for (const key of order) copy(key)
+  let rest: string[] | undefined
+  for (const key in source) if (!order.includes(key)) (rest ??= []).push(key)
+  if (rest) for (const key of rest.sort()) copy(key)
   return out
 }
 
@@ -125,7 +127,16 @@ export function controllerToWire(c: ControllerPlan, now: string): Json {
     ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions', 'newReplicaSet', 'rolloutStep', 'syncPath', 'endedBy', 'replicaSets', 'events', 'then', 'updateRevision', 'blockedBy', 'nodes'],
     {
       status,
-      actions: (as: Action[]) => as.map((a) => actionToWire(a, c, now)),
+      actions: (as: Action[]) => {
+        // A controller's creates are one value listed once per pod: converted once.
+        let previous: Action | undefined
+        let wire: Json = null
+        return as.map((a) => {
+          if (a !== previous) wire = actionToWire(a, c, now)
+          previous = a
+          return wire
+        })
+      },
       newReplicaSet: (n: object) => ordered(n, ['name', 'podTemplateHash', 'created']),
       replicaSets: (rs: object[]) => rs.map((r) => ordered(r, ['name', 'uid', 'revision', 'from', 'replicas', 'available', 'isNew', 'created'])),
       then: (cs: ControllerPlan[]) => cs.map((x) => controllerToWire(x, now)),
@@ -136,11 +147,18 @@ export function controllerToWire(c: ControllerPlan, now: string): Json {
 
 const source = (s: PlanSource): Json => ordered(s, ['type', 'paths', 'context', 'server'])
 
-/** `kctl plan -o json|yaml`: the ReconcilePlan document. */
-export function planToWire(plan: ReconcilePlan): Json {
+/**
+ * `kctl plan -o json|yaml`: the ReconcilePlan document. `lazy`: its controllers as a LazyList,
+ * each converted only as it is written (renderDocumentChunks), for JSON.
+ */
+export function planToWire(plan: ReconcilePlan, {lazy = false} = {}): Json {
   return ordered(plan, ['apiVersion', 'kind', 'now', 'source', 'controllers', 'summary', 'ignored', 'options'], {
     source,
-    controllers: (cs: ControllerPlan[]) => cs.map((c) => controllerToWire(c, plan.now)),
+    controllers: (cs: ControllerPlan[]) => {
+      if (!lazy) return cs.map((c) => controllerToWire(c, plan.now))
+      // Not Json itself: it stringifies as the same list (toJSON).
+      return new LazyList(cs, (c) => controllerToWire(c, plan.now)) as unknown as Json
+    },
     summary: (s: object) =>
       ordered(s, ['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending', 'createReplicaSet', 'scaleReplicaSet', 'deleteReplicaSet', 'adoptReplicaSet', 'releaseReplicaSet', 'updateReplicaSet', 'rollback', 'updatePod', 'createClaim', 'updateClaim', 'chooseDaemonPods', 'createControllerRevision', 'updateControllerRevision', 'deleteControllerRevision', 'adoptControllerRevision', 'releaseControllerRevision']),
     options: (o: object) => ordered(o, ['now', 'featureGates', 'burstReplicas']),
