@@ -27,15 +27,21 @@ import {
   template,
 } from './workload-worlds.js'
 
-const ghost = (state: PodOptions['state'] = 'Running', o: PodOptions = {}): Slot => ({on: 'ghost', state, ...o})
-const kwok: Slot = {on: 'kwok'}
-type Slot = (PodOptions & {atUpdate?: boolean}) | null
+export const ghost = (state: PodOptions['state'] = 'Running', o: PodOptions = {}): Slot => ({on: 'ghost', state, ...o})
+export const kwok: Slot = {on: 'kwok'}
+export type Slot = (PodOptions & {atUpdate?: boolean}) | null
+
+export interface SetChange {
+  replicas?: number
+  image?: Image
+  claimOwners?: 'set'
+}
 
 /**
  * A StatefulSet as its previous syncs left it: revision 1 of its template, a pod per slot (null:
  * missing) at that revision, claims for them, the status in line; then `change` to its spec.
  */
-async function settled(c: Ctx, o: SetOptions, slots: Slot[], change?: {replicas?: number; image?: Image; claimOwners?: 'set'}): Promise<{set: Json; r1: string}> {
+export async function settled(c: Ctx, o: SetOptions, slots: Slot[], change?: SetChange): Promise<{set: Json; r1: string}> {
   const set = await createSet(c, {...o, replicas: slots.length})
   const r1 = await setRevision(c, set, 1)
   const r2 = change?.image ? await revisionName(set, change.image) : r1
@@ -55,7 +61,7 @@ async function settled(c: Ctx, o: SetOptions, slots: Slot[], change?: {replicas?
   return {set, r1}
 }
 
-const ss = (id: string, title: string, build: (c: Ctx) => Promise<unknown>): Scenario => ({id, kind: 'StatefulSet', title, build: async (c) => void (await build(c))})
+const ss = (id: string, title: string, build: (c: Ctx) => Promise<unknown>): Scenario => ({id, kind: 'StatefulSet', title, random: false, build: async (c) => void (await build(c))})
 const ds = (id: string, title: string, build: (c: Ctx) => Promise<unknown>, random = false): Scenario => ({id, kind: 'DaemonSet', title, random, build: async (c) => void (await build(c))})
 
 export const STATEFULSET_SCENARIOS: Scenario[] = [

@@ -35,7 +35,7 @@ export interface Scenario {
   id: string
   kind: 'StatefulSet' | 'DaemonSet'
   title: string
-  /** The controller's choice is random (DaemonSet map order): any outcome the plan allows is accepted. */
+  /** Whether the plan leaves a choice to the controller (DaemonSet map order); undefined: either. */
   random?: boolean
   build(c: Ctx): Promise<void>
 }
@@ -408,7 +408,8 @@ export function applySync(objects: Json[], cp: Json, o: {now: string; kwok: Set<
           apiVersion: 'apps/v1',
           kind: 'ControllerRevision',
           metadata: {name: a.name, namespace: cp.namespace, uid: `sim-${o.serial.n++}`, labels: a.labels, ownerReferences: [a.ownerReference]},
-          data: {spec: {template: {...owner.spec.template, $patch: 'replace'}}},
+          // getPatch's bytes: Go's JSON of the template over a map, keys sorted.
+          data: JSON.parse(statefulSetRevisionData(owner.spec.template)),
           revision: a.revision,
         })
         break

@@ -29,10 +29,15 @@ import {computePlan} from '../../src/services/plan.js'
 import {planJson} from './kctl.js'
 import {readmeText} from './readme-figures.js'
 import {api, apiOk, controllerManager, controlPlane, deleteNamespace, waitUntil} from './setup/cluster.js'
+import {randomScenarios} from './workload-random.js'
 import {DAEMONSET_SCENARIOS, STATEFULSET_SCENARIOS} from './workload-scenarios.js'
 import {applySync, type Chooser, type Ctx, endState, type Json, LIST_PATHS, nodes, POOL, type Scenario, world} from './workload-worlds.js'
 
-const SCENARIOS = [...STATEFULSET_SCENARIOS, ...DAEMONSET_SCENARIOS]
+// Random worlds too (one of each kind per count): KCTL_WORKLOADS_SEED and KCTL_WORKLOADS_COUNT pick others.
+const SEED = Number(process.env.KCTL_WORKLOADS_SEED ?? 20261125)
+const COUNT = Number(process.env.KCTL_WORKLOADS_COUNT ?? 15)
+const RANDOM = randomScenarios(SEED, COUNT)
+const SCENARIOS = [...STATEFULSET_SCENARIOS, ...DAEMONSET_SCENARIOS, ...RANDOM]
 const BUILDERS = 6
 
 type Built = Ctx & {scenario: Scenario}
@@ -135,7 +140,7 @@ describe('the workloads oracle: kctl plan vs the statefulset and daemonset contr
       const original = new Set(objects.filter((o) => o.kind === 'Pod').map((o) => o.metadata.name as string))
       planned.set(b.ns, {first: mine[0], objects, original})
       const chooses = mine[0].actions.some((a: Json) => a.type === 'chooseDaemonPods')
-      expect(chooses, `${b.scenario.id}: a random choice is ${b.scenario.random ? '' : 'not '}planned`).toBe(Boolean(b.scenario.random))
+      if (b.scenario.random !== undefined) expect(chooses, `${b.scenario.id}: a random choice is ${b.scenario.random ? '' : 'not '}planned`).toBe(b.scenario.random)
     }
   }, 120_000)
 
@@ -163,26 +168,28 @@ describe('the workloads oracle: kctl plan vs the statefulset and daemonset contr
       {timeoutMs: 120_000, intervalMs: 500, what: 'the controllers to settle'},
     )
     const rows: string[] = []
-    const agreed = {StatefulSet: 0, DaemonSet: 0}
+    const agreed = {StatefulSet: 0, DaemonSet: 0, random: 0}
     for (const b of built) {
       const p = planned.get(b.ns)!
       const got = endState(await world(b.ns), b.scenario.kind, p.original)
       const notes: string[] = []
       const want = await settleWithKctl(b, p, now, chooserFrom(got, notes))
       const ok = JSON.stringify(got) === JSON.stringify(want.state)
-      if (ok) agreed[b.scenario.kind]++
+      if (ok && RANDOM.includes(b.scenario)) agreed.random++
+      else if (ok) agreed[b.scenario.kind]++
       const first = p.first.actions.map((a: Json) => a.type).join(', ') || 'nothing'
       rows.push(
         `${ok ? 'agree   ' : 'DISAGREE'} ${b.scenario.title} [${b.ns}] (${want.syncs} syncs; first: ${first})${notes.length ? `; ${notes.join('; ')}` : ''}` +
           (ok ? '' : difference(want.state, got)),
       )
     }
-    process.stderr.write(`\nworkloads oracle: ${agreed.StatefulSet}/${STATEFULSET_SCENARIOS.length} StatefulSet and ${agreed.DaemonSet}/${DAEMONSET_SCENARIOS.length} DaemonSet scenarios agree\n${rows.join('\n')}\n`)
+    process.stderr.write(`\nworkloads oracle: ${agreed.StatefulSet}/${STATEFULSET_SCENARIOS.length} StatefulSet and ${agreed.DaemonSet}/${DAEMONSET_SCENARIOS.length} DaemonSet scenarios and ${agreed.random}/${RANDOM.length} random worlds (seed ${SEED}) agree\n${rows.join('\n')}\n`)
     expect(rows.filter((r) => r.startsWith('DISAGREE'))).toEqual([])
     // The README states these figures; they must be the ones measured here.
     const readme = readmeText()
     expect(readme).toContain(`(\`test/e2e/workloads-oracle.e2e.test.ts\`): ${STATEFULSET_SCENARIOS.length} StatefulSet and ${DAEMONSET_SCENARIOS.length} DaemonSet scenarios`)
-    expect(readme).toContain(`Their oracle (see [Tests](#tests)) compares ${SCENARIOS.length} scenarios`)
+    if (SEED === 20261125 && COUNT === 15) expect(readme).toContain(`**${agreed.random} of ${RANDOM.length}** random worlds`)
+    expect(readme).toContain(`Their oracle (see [Tests](#tests)) compares ${STATEFULSET_SCENARIOS.length + DAEMONSET_SCENARIOS.length} scenarios`)
     expect(readme).toContain(`**${agreed.StatefulSet} of ${STATEFULSET_SCENARIOS.length}** StatefulSet and **${agreed.DaemonSet} of ${DAEMONSET_SCENARIOS.length}** DaemonSet`)
   }, 240_000)
 })
