@@ -68,7 +68,8 @@ export interface SetOptions {
   finalizers?: string[]
 }
 
-export async function createSet(c: Ctx, o: SetOptions = {}, name = 'web'): Promise<Json> {
+export async function createSet(c: Ctx, o: SetOptions = {}): Promise<Json> {
+  const name = 'web'
   return apiOk('POST', apps(c.ns, 'statefulsets'), {
     body: {
       apiVersion: 'apps/v1',
@@ -91,9 +92,9 @@ export async function createSet(c: Ctx, o: SetOptions = {}, name = 'web'): Promi
   })
 }
 
-/** A ControllerRevision of the set's template as stored (name and data as the controller makes them). */
-export async function setRevision(c: Ctx, set: Json, revision: number, image?: Image): Promise<string> {
-  const stored = image ? await withImage(set, image) : set.spec.template
+/** A ControllerRevision of the set's template as stored (name and data as the controller makes them, unless `reordered`). */
+export async function setRevision(c: Ctx, set: Json, revision: number, image?: Image, o: {reordered?: boolean} = {}): Promise<string> {
+  const stored = image ? withImage(set, image) : set.spec.template
   const data = statefulSetRevisionData(stored)
   const hash = statefulSetRevisionHash(data, 0)
   const name = `${set.metadata.name}-${hash}`
@@ -102,7 +103,8 @@ export async function setRevision(c: Ctx, set: Json, revision: number, image?: I
       apiVersion: 'apps/v1',
       kind: 'ControllerRevision',
       metadata: {name, labels: {...stored.metadata.labels, 'controller.kubernetes.io/hash': hash}, ownerReferences: [controllerRef(set)]},
-      data: JSON.parse(data),
+      // `reordered`: the same JSON with the template's keys in the server's order (as another client might write it).
+      data: o.reordered ? {spec: {template: {...stored, $patch: 'replace'}}} : JSON.parse(data),
       revision,
     },
   })
@@ -110,29 +112,26 @@ export async function setRevision(c: Ctx, set: Json, revision: number, image?: I
 }
 
 /** The stored template with another image (the defaults the server adds do not depend on it). */
-async function withImage(set: Json, image: Image): Promise<Json> {
+function withImage(set: Json, image: Image): Json {
   const t = structuredClone(set.spec.template)
   t.spec.containers[0].image = imageOf(image)
   return t
 }
 
 /** The name the controller gives a revision of the set's template with this image. */
-export async function revisionName(set: Json, image: Image): Promise<string> {
-  return `${set.metadata.name}-${statefulSetRevisionHash(statefulSetRevisionData(await withImage(set, image)), 0)}`
+export function revisionName(set: Json, image: Image): string {
+  return `${set.metadata.name}-${statefulSetRevisionHash(statefulSetRevisionData(withImage(set, image)), 0)}`
 }
 
-export async function patchSet(c: Ctx, spec: Json, plural = 'statefulsets', name?: string): Promise<Json> {
-  return apiOk('PATCH', `${apps(c.ns, plural)}/${name ?? (plural === 'statefulsets' ? 'web' : 'agent')}`, {...merge, body: {spec}})
-}
-
-export async function writeStatus(c: Ctx, plural: string, name: string, status: Json): Promise<void> {
-  await apiOk('PATCH', `${apps(c.ns, plural)}/${name}/status`, {...merge, body: {status}})
+/** A change of spec by its owner: `web` the StatefulSet, `agent` the DaemonSet. */
+export async function patchSet(c: Ctx, spec: Json, plural: 'statefulsets' | 'daemonsets' = 'statefulsets'): Promise<Json> {
+  return apiOk('PATCH', `${apps(c.ns, plural)}/${plural === 'statefulsets' ? 'web' : 'agent'}`, {...merge, body: {spec}})
 }
 
 /** The status a previous sync left: every pod at `revision`, `ready` of them ready. */
 export async function setStatus(c: Ctx, set: Json, o: {replicas: number; ready?: number; current?: string; update?: string; currentReplicas?: number; updated?: number}): Promise<void> {
   const ready = o.ready ?? o.replicas
-  await writeStatus(c, 'statefulsets', set.metadata.name, {
+  const status = {
     observedGeneration: 1,
     replicas: o.replicas,
     readyReplicas: ready,
@@ -142,7 +141,8 @@ export async function setStatus(c: Ctx, set: Json, o: {replicas: number; ready?:
     currentRevision: o.current,
     updateRevision: o.update ?? o.current,
     collisionCount: 0,
-  })
+  }
+  await apiOk('PATCH', `${apps(c.ns, 'statefulsets')}/${set.metadata.name}/status`, {...merge, body: {status}})
 }
 
 export type PodState = 'Running' | 'NotReady' | 'Pending' | 'Failed' | 'Succeeded' | 'Terminating'

@@ -28,7 +28,7 @@ import {startScheduler} from '../../controlplane/start.js'
 import {computePlan} from '../../src/services/plan.js'
 import {planJson} from './kctl.js'
 import {readmeText} from './readme-figures.js'
-import {api, apiOk, controllerManager, controlPlane, deleteNamespace, waitUntil} from './setup/cluster.js'
+import {api, apiOk, controllerManager, controlPlane, deleteNamespace, waitUntilQuiet} from './setup/cluster.js'
 import {randomScenarios} from './workload-random.js'
 import {DAEMONSET_SCENARIOS, STATEFULSET_SCENARIOS} from './workload-scenarios.js'
 import {applySync, type Chooser, type Ctx, endState, type Json, LIST_PATHS, nodes, POOL, type Scenario, world} from './workload-worlds.js'
@@ -149,23 +149,16 @@ describe('the workloads oracle: kctl plan vs the statefulset and daemonset contr
     await controllerManager.start(['statefulset', 'daemonset'])
     // Until nothing changes for 3 s: every write bumps a resourceVersion.
     const ours = new Set(built.map((b) => b.ns))
-    let last = ''
-    let stableSince = Date.now()
-    await waitUntil(
+    await waitUntilQuiet(
       async () => {
         const versions: string[] = []
         for (const [apiVersion, , plural] of LIST_PATHS) {
           const list = await apiOk('GET', apiVersion === 'v1' ? `/api/v1/${plural}` : `/apis/${apiVersion}/${plural}`)
           for (const o of list.items) if (ours.has(o.metadata.namespace)) versions.push(`${o.metadata.namespace}/${plural}/${o.metadata.name}@${o.metadata.resourceVersion}`)
         }
-        const text = versions.sort().join(',')
-        if (text !== last) {
-          last = text
-          stableSince = Date.now()
-        }
-        return Date.now() - stableSince > 3000
+        return versions.sort().join(',')
       },
-      {timeoutMs: 120_000, intervalMs: 500, what: 'the controllers to settle'},
+      {timeoutMs: 120_000, what: 'the controllers to settle'},
     )
     const rows: string[] = []
     const agreed = {StatefulSet: 0, DaemonSet: 0, random: 0}
