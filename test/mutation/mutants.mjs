@@ -94,4 +94,8 @@ export const MUTANTS = [
   {id: 'D23', file: 'deployment/sync.ts', rule: 'a Deployment scaled to 0 allows no surge', from: 'const allowed = d.replicas > 0 ? d.replicas + maxSurge(d) : 0', to: 'const allowed = d.replicas + maxSurge(d)'},
   {id: 'D24', file: 'deployment/sync.ts', rule: 'the rounding leftover goes to the first (largest) ReplicaSet', from: 'if (i === 0 && toAdd !== 0)', to: 'if (i === all.length - 1 && toAdd !== 0)'},
   {id: 'D25', file: 'deployment/sync.ts', rule: 'Recreate waits for old pods that are not Failed or Succeeded', from: "p.phase !== 'Failed' && p.phase !== 'Succeeded'", to: "p.phase !== 'Failed'"},
+  // ---- statefulset/sync.ts ----
+  {id: 'SS01', file: 'statefulset/sync.ts', rule: 'S3.4 revisions are equal by their stored bytes when those are known', from: '(exact !== undefined ? storedRevisionData(r) === exact : sameTemplate(r))', to: '(sameTemplate(r))'},
+  // ---- daemonset/sync.ts ----
+  {id: 'DS01', file: 'daemonset/sync.ts', rule: 'DS7.2 a revision is current only when its stored bytes are getPatch\'s', from: '(exact !== undefined ? storedRevisionData(r) === exact :', to: '(false ? storedRevisionData(r) === exact :'},
 ]
