@@ -5,6 +5,7 @@ import type {Snapshot} from '../model/objects.js'
 import type {ControllerKind, ControllerPlan} from '../model/plan.js'
 import {planDaemonSets} from './daemonset/planner.js'
 import {planDeployments} from './deployment/planner.js'
+import {planServices} from './service/planner.js'
 import {planStatefulSets} from './statefulset/planner.js'
 import {byKindNamespaceName, contestedAdoptions, planController, type World} from './planner.js'
 
@@ -41,5 +42,12 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     name: 'statefulset',
     kinds: ['StatefulSet'],
     plan: planStatefulSets,
+  },
+  {
+    // One plan per Service joins the endpointslice, endpoint and endpointslicemirroring
+    // controllers' syncs with the service controller's (cloud-controller-manager's service-lb).
+    name: 'endpointslice',
+    kinds: ['Service'],
+    plan: (snapshot, world) => planServices(snapshot, world),
   },
 ]
