@@ -196,7 +196,11 @@ function truncate(subsets: EndpointSubsetView[], max: number): EndpointSubsetVie
  * subset's port set and address type, owned by the Endpoints object; its slices go when there is
  * nothing (or nothing allowed) to mirror.
  */
-export function syncMirror(svc: ServiceView, endpoints: EndpointsView | undefined, slices: readonly EndpointSliceView[]): {actions: ServiceAction[]; warnings: string[]} {
+export function syncMirror(
+  svc: ServiceView,
+  endpoints: EndpointsView | undefined,
+  slices: readonly EndpointSliceView[],
+): {actions: ServiceAction[]; warnings: string[]; totals: {addressType: string; ready: number; total: number; slices: number}[]} {
   const warnings: string[] = []
   const mine = slices.filter((s) => s.namespace === svc.namespace && s.labels[SERVICE_NAME_LABEL] === svc.name && s.labels[MANAGED_BY_LABEL] === MIRROR_CONTROLLER)
   const mirror =
@@ -253,5 +257,13 @@ export function syncMirror(svc: ServiceView, endpoints: EndpointsView | undefine
     })
   }
   for (const slice of left) actions.push({type: 'deleteEndpointSlice', controller: 'endpointslicemirroring', name: slice.name, uid: slice.uid, resourceVersion: slice.resourceVersion, addressType: slice.addressType, reason: 'no-endpoints'})
-  return {actions, warnings}
+  const totals = new Map<string, {addressType: string; ready: number; total: number; slices: number}>()
+  for (const d of desired) {
+    const t = totals.get(d.addressType) ?? {addressType: d.addressType, ready: 0, total: 0, slices: 0}
+    t.slices++
+    t.total += d.endpoints.length
+    t.ready += d.endpoints.filter((e) => e.conditions.ready).length
+    totals.set(d.addressType, t)
+  }
+  return {actions, warnings, totals: [...totals.values()]}
 }

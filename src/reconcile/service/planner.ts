@@ -61,6 +61,7 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
     const mirror = syncMirror(svc, w.endpoints, w.slices)
     actions.push(...mirror.actions)
     warnings.push(...mirror.warnings)
+    totals = mirror.totals
     if (current.length > 0) warnings.push(`no selector: the EndpointSlice controller leaves its ${current.length} old slice(s) as they are until the Service is deleted`)
     if (!w.endpoints) warnings.push('no selector and no Endpoints object: nothing is mirrored, the Service has no endpoints')
   } else {
