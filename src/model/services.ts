@@ -31,6 +31,11 @@ export interface ServiceView extends ObjectMeta {
   selector: Labels | null
   /** '' when unset, `None` for a headless Service. */
   clusterIP: string
+  /**
+   * No cluster IP (isServiceIPSet false): `None`, or '' as the API server stores it. A file's
+   * Service without clusterIP is not headless: the API server allocates it one.
+   */
+  headless: boolean
   ipFamilies: readonly string[]
   ports: readonly ServicePortView[]
   publishNotReadyAddresses: boolean

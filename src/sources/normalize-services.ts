@@ -96,6 +96,7 @@ export function readService(ctx: Ctx, meta: Meta, raw: RawObject, serverDefaulte
     type,
     selector,
     clusterIP,
+    headless: clusterIP === 'None' || (clusterIP === '' && (serverDefaulted || type === 'ExternalName')),
     ipFamilies: ipFamilies(ctx, spec, clusterIP, type, serverDefaulted),
     ports,
     publishNotReadyAddresses: ctx.bool(spec.publishNotReadyAddresses, ['spec', 'publishNotReadyAddresses']) ?? false,

@@ -12,8 +12,8 @@ export const HEADLESS_LABEL = 'service.kubernetes.io/headless'
 export const ZONE_LABEL = 'topology.kubernetes.io/zone'
 export const TRIGGER_TIME = 'endpoints.kubernetes.io/last-change-trigger-time'
 
-/** isServiceIPSet: a cluster IP that is neither None nor empty. */
-export const hasClusterIP = (svc: ServiceView): boolean => svc.clusterIP !== 'None' && svc.clusterIP !== ''
+/** isServiceIPSet: a cluster IP that is neither None nor empty (see ServiceView.headless). */
+export const hasClusterIP = (svc: ServiceView): boolean => !svc.headless
 
 /** The pods a Service selects: same namespace, every selector label equal (labels.Set(selector)). */
 export function selectedPods(svc: ServiceView, pods: readonly PodView[]): PodView[] {
