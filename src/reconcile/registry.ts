@@ -16,6 +16,8 @@ export interface ControllerDescriptor {
   kinds: readonly ControllerKind[]
   /** One sync of every object of its kinds in the snapshot. */
   plan(snapshot: Snapshot, world: World): ControllerPlan[]
+  /** Planned only: `kctl reconcile` leaves its objects out (it cannot carry out their writes yet). */
+  planOnly?: true
 }
 
 export const CONTROLLERS: readonly ControllerDescriptor[] = [
@@ -49,5 +51,9 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     name: 'endpointslice',
     kinds: ['Service'],
     plan: (snapshot, world) => planServices(snapshot, world),
+    planOnly: true,
   },
 ]
+
+/** The controllers whose plans `kctl reconcile` carries out. */
+export const CARRIED_OUT: readonly string[] = CONTROLLERS.filter((c) => !c.planOnly).map((c) => c.name)
