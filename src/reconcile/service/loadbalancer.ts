@@ -94,3 +94,32 @@ export function syncLoadBalancer(svc: ServiceView, nodes: readonly NodeView[], n
   actions.push({type: 'writeLoadBalancerStatus', ingress: 'fromProvider', from: [...svc.ingress]})
   return {plan: {path: 'ensure', why: 'wants', name, hosts, excluded}, actions, events, warnings}
 }
+
+// ---- Node changes (L5): what a node event makes the controller send, given the nodes it last sent ----
+
+/**
+ * shouldSyncUpdatedNode: a node update re-sends hosts only when the exclude label's verdict flips
+ * or spec.providerID changes; Ready, taints (even the autoscaler's), cordons and other labels do not.
+ */
+export function nodeUpdateSyncs(before: NodeView, after: NodeView): boolean {
+  const excluded = (n: NodeView) => {
+    const v = n.labels[EXCLUDE_LB_LABEL]
+    return v !== undefined && !PARSE_BOOL_FALSE.has(v)
+  }
+  return excluded(before) !== excluded(after) || (before.providerID ?? '') !== (after.providerID ?? '')
+}
+
+/**
+ * nodeSyncService: for a Service that wants a load balancer, the hosts last sent (filtered again
+ * with today's predicates) against the hosts now; UpdateLoadBalancer when the names or any
+ * providerID differ. `lastSent` are the nodes as they were when sent, for their providerIDs.
+ */
+export function hostUpdate(svc: ServiceView, lastSent: readonly NodeView[], nodes: readonly NodeView[]): ServiceAction | undefined {
+  if (!wantsLoadBalancer(svc)) return undefined
+  const now = nodes.filter((n) => hostExclusion(n) === undefined)
+  const then = lastSent.filter((n) => hostExclusion(n) === undefined)
+  const ids = (list: readonly NodeView[]) => list.map((n) => `${n.name}\u0000${n.providerID ?? ''}`).sort().join('\n')
+  if (ids(now) === ids(then)) return undefined
+  const hosts = now.map((n) => n.name).sort()
+  return {type: 'updateLoadBalancerHosts', loadBalancer: loadBalancerName(svc), hosts, ...(hosts.length === 0 ? {warning: 'UnAvailableLoadBalancer'} : {})}
+}

@@ -17,7 +17,7 @@ import type {NodeView, Taint} from '../../../src/model/workloads.js'
 import {canonicalIP, endpointPorts} from '../../../src/reconcile/service/endpoints-common.js'
 import {syncEndpoints, syncMirror} from '../../../src/reconcile/service/endpoints.js'
 import {addressTypes, sliceLabels, syncSlices} from '../../../src/reconcile/service/endpointslices.js'
-import {hostExclusion, loadBalancerName, needsCleanup, syncLoadBalancer, wantsLoadBalancer} from '../../../src/reconcile/service/loadbalancer.js'
+import {hostExclusion, hostUpdate, loadBalancerName, needsCleanup, nodeUpdateSyncs, syncLoadBalancer, wantsLoadBalancer} from '../../../src/reconcile/service/loadbalancer.js'
 import {planService} from '../../../src/reconcile/service/planner.js'
 import {pod as basePod} from '../../helpers/builders.js'
 
@@ -487,5 +487,36 @@ describe('L4: load-balancer hosts', () => {
   it('L4.1: every ParseBool spelling of false keeps the node', () => {
     for (const v of ['0', 'f', 'F', 'false', 'FALSE', 'False']) expect(hostExclusion(node('n', {labels: {'node.kubernetes.io/exclude-from-external-load-balancers': v}}))).toBeUndefined()
     for (const v of ['1', 'true', 'no', '']) expect(hostExclusion(node('n', {labels: {'node.kubernetes.io/exclude-from-external-load-balancers': v}}))).toBe('exclude-label')
+  })
+})
+
+describe('L5: node changes', () => {
+  const lb = svc({type: 'LoadBalancer', finalizers: ['service.kubernetes.io/load-balancer-cleanup'], ingress: [{ip: '203.0.113.10'}]})
+  const ready = node('n-ready')
+  const other = node('n-other')
+
+  it('L5.1: only the exclude label flipping or a providerID change syncs a node update (LB-12, LB-14 do not)', () => {
+    expect(nodeUpdateSyncs(ready, node('n-ready', {taints: [{key: 'ToBeDeletedByClusterAutoscaler', value: '1', effect: 'NoSchedule'}]}))).toBe(false)
+    expect(nodeUpdateSyncs(ready, {...ready, unschedulable: true})).toBe(false)
+    expect(nodeUpdateSyncs(ready, node('n-ready', {labels: {'node.kubernetes.io/exclude-from-external-load-balancers': 'true'}}))).toBe(true)
+    expect(nodeUpdateSyncs(ready, node('n-ready', {labels: {'node.kubernetes.io/exclude-from-external-load-balancers': 'false'}}))).toBe(false)
+    expect(nodeUpdateSyncs(ready, {...ready, providerID: 'cloud://1'})).toBe(true)
+  })
+
+  it('LB-11/LB-13/LB-15/LB-16/L5.2: UpdateLoadBalancer with the new host set, only when names or providerIDs differ', () => {
+    expect(hostUpdate(lb, [ready, other], [ready, other, node('n-new')])).toMatchObject({type: 'updateLoadBalancerHosts', hosts: ['n-new', 'n-other', 'n-ready']})
+    expect(hostUpdate(lb, [ready, other], [node('n-ready', {labels: {'node.kubernetes.io/exclude-from-external-load-balancers': 'true'}}), other])).toMatchObject({hosts: ['n-other']})
+    expect(hostUpdate(lb, [ready, other], [{...ready, providerID: 'cloud://1'}, other])).toMatchObject({hosts: ['n-other', 'n-ready']})
+    expect(hostUpdate(lb, [ready, other], [ready])).toMatchObject({hosts: ['n-ready']})
+    expect(hostUpdate(lb, [ready, other], [ready, other])).toBeUndefined()
+    expect(hostUpdate(svc(), [ready], [ready, other])).toBeUndefined()
+  })
+
+  it('L5.3: a taint that did not itself sync is applied at the next sync that does', () => {
+    const tainted = node('n-ready', {taints: [{key: 'ToBeDeletedByClusterAutoscaler', value: '1', effect: 'NoSchedule'}]})
+    // The last hosts are filtered again with today's predicates, so the taint alone changes nothing…
+    expect(hostUpdate(lb, [tainted, other], [tainted, other])).toBeUndefined()
+    // …until a node is added: then the tainted node is dropped with it.
+    expect(hostUpdate(lb, [tainted, other], [tainted, other, node('n-new')])).toMatchObject({hosts: ['n-new', 'n-other']})
   })
 })
