@@ -193,4 +193,65 @@ describe('Services: the plan against the real endpoint controllers', () => {
     expect(pods['basic-noip'].slice).toEqual({in: false, reason: 'no-ip'})
     expect(pods['basic-term-ready'].endpoints).toEqual({in: false, reason: 'terminating'})
   })
+
+  // Second round, on what the controllers wrote: the controllers stopped, the world changed, a
+  // fresh plan, the controllers started again. Updated and reused slices keep their names, so
+  // each is compared by name with the plan.
+  describe('after a change', () => {
+    let second: Json
+
+    beforeAll(async () => {
+      // Everything of the first round written (the last Service's slices and Endpoints exist).
+      for (const s of SERVICES.filter((x) => x.spec.type !== 'ExternalName')) await waitUntil(async () => (await slicesOf(s.name)).length > 0, {what: `slices of ${s.name}`})
+      await waitUntil(async () => (await api('GET', `/api/v1/namespaces/${ns}/endpoints/headless`)).status === 200, {what: 'Endpoints headless'})
+      await controllerManager.stop()
+    }, 60_000)
+
+    it('ES-27: a restarted controller has nothing to write for what it converged', async () => {
+      const again = await planJson(['-n', ns, '--now', NOW()])
+      const busy = again.controllers.filter((c: Json) => c.kind === 'Service' && !c.inSync).map((c: Json) => [c.name, c.actions.map((a: Json) => a.type)])
+      expect(busy).toEqual([])
+    })
+
+    it('ES-10, ES-7, ES-11, ES-14, ES-16, ES-23: the slices rewritten are the ones planned, by name', async () => {
+      await setPodStatus(ns, 'basic-notready', {phase: 'Running', ready: true, podIP: (await apiOk('GET', `/api/v1/namespaces/${ns}/pods/basic-notready`)).status.podIP})
+      await apiOk('DELETE', `/api/v1/namespaces/${ns}/pods/basic-pending-ip?gracePeriodSeconds=0`)
+      for (const p of ['publish-ready', 'publish-notready', 'publish-term']) await apiOk('DELETE', `/api/v1/namespaces/${ns}/pods/${p}?gracePeriodSeconds=0`)
+      await apiOk('POST', `/api/v1/namespaces/${ns}/pods`, {body: {apiVersion: 'v1', kind: 'Pod', metadata: {name: 'empty-now', labels: {app: 'nothing-here'}}, spec: {containers: [{name: 'app', image: 'app'}]}}})
+      await bindPod(ns, 'empty-now', nodeB())
+      await setPodStatus(ns, 'empty-now', {phase: 'Running', podIP: '10.77.1.1'})
+      await apiOk('PATCH', `/api/v1/namespaces/${ns}/services/named`, {contentType: 'application/merge-patch+json', body: {spec: {ports: [{name: 'http', port: 80, targetPort: 9090}]}}})
+      await apiOk('PATCH', `/api/v1/namespaces/${ns}/services/headless`, {contentType: 'application/merge-patch+json', body: {metadata: {labels: {team: 'other'}}}})
+      second = await planJson(['-n', ns, '--now', NOW()])
+      const writes = (name: string) =>
+        second.controllers.find((c: Json) => c.kind === 'Service' && c.name === name).actions.filter((a: Json) => a.type.endsWith('EndpointSlice'))
+      // What each Service's plan says, in words the rules use.
+      expect(writes('basic').map((a: Json) => [a.type, a.removed, a.changed.map((x: Json) => x.pod)])).toEqual([['updateEndpointSlice', ['basic-pending-ip'], ['basic-notready']]])
+      expect(writes('publish').map((a: Json) => [a.type, a.recycled, a.placeholder])).toEqual([['updateEndpointSlice', true, true]])
+      expect(writes('empty').map((a: Json) => [a.type, a.recycled, a.added])).toEqual([['updateEndpointSlice', true, ['empty-now']]])
+      expect(writes('headless').map((a: Json) => [a.type, a.labelsChanged])).toEqual([['updateEndpointSlice', true]])
+      // ES-16: every pod now resolves to 9090: the old 9090 slice takes them all, the other three go.
+      expect(writes('named').map((a: Json) => a.type).sort()).toEqual(['deleteEndpointSlice', 'deleteEndpointSlice', 'deleteEndpointSlice', 'updateEndpointSlice'])
+
+      await controllerManager.start(['endpointslice', 'endpoint', 'endpointslicemirroring'])
+      for (const name of ['basic', 'publish', 'empty', 'headless', 'named']) {
+        const planned = writes(name)
+        const want = new Map<string, string>()
+        for (const a of planned) if (a.type === 'updateEndpointSlice') want.set(a.name, sliceKey(a.addressType, a.ports, a.endpoints))
+        // No slice is created in these changes (a create would take a deleted slice's name): the
+        // slices left are exactly the updated ones, each with the planned content.
+        expect(planned.filter((a: Json) => a.type === 'createEndpointSlice')).toEqual([])
+        await waitUntil(async () => {
+          const slices = await slicesOf(name)
+          const byName = new Map(slices.map((x: Json) => [x.metadata.name, sliceKey(x.addressType, x.ports, x.endpoints ?? [])]))
+          return byName.size === want.size && [...want].every(([n, k]) => byName.get(n) === k)
+        }, {what: `the slices of ${name} as planned`, timeoutMs: 30_000})
+        if (name === 'headless') {
+          const [slice] = await slicesOf(name)
+          expect(slice.metadata.labels).toEqual(planned[0].labels)
+        }
+      }
+    }, 90_000)
+  })
 })
+
