@@ -104,7 +104,7 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
   if (existing) {
     const capacityRight = (existing.annotations[OVER_CAPACITY] === 'truncated') === (truncated !== undefined)
     const sameSubsets = subsetsKey(existing.subsets) === subsetsKey(subsets) || subsetsKey(repack(flatten(existing.subsets))) === subsetsKey(subsets)
-    if (sameSubsets && sameLabels(existing.labels, labels) && capacityRight && existing.resourceVersion !== '') return {verdicts}
+    if (sameSubsets && sameLabels(existing.labels, labels) && capacityRight) return {verdicts}
   }
   const time = triggerTime(svc)
   const action: WriteEndpointsAction = {

@@ -378,6 +378,9 @@ describe('E12: the legacy Endpoints object', () => {
     expect(action.labels).toEqual({team: 'x', 'endpoints.kubernetes.io/managed-by': 'endpoint-controller'})
     const existing: EndpointsView = {namespace: 'ns', name: 'web', uid: 'e', resourceVersion: '3', generation: 0, labels: action.labels, annotations: {}, ownerReferences: [], subsets: action.subsets}
     expect(syncEndpoints(svc({labels: {team: 'x'}}), pods, existing).action).toBeUndefined()
+    // Read from a file (no resourceVersion): equal is still equal.
+    expect(syncEndpoints(svc({labels: {team: 'x'}}), pods, {...existing, resourceVersion: ''}).action).toBeUndefined()
+    expect(syncEndpoints(svc({labels: {team: 'y'}}), pods, existing).action).toMatchObject({verb: 'update', resourceVersion: '3'})
   })
 
   it('ES-25/E12.8: over 1000 addresses: every ready one kept, not-ready ones cut to fit, annotated', () => {
