@@ -212,11 +212,12 @@ export const RESOURCE: Record<ControllerKind, string> = {
   Deployment: 'deployments.apps',
   StatefulSet: 'statefulsets.apps',
   DaemonSet: 'daemonsets.apps',
+  Service: 'services',
 }
 
 /** REST path of a controller (or, with `sub`, one of its subresources). */
 export function controllerPath(key: ControllerKey, sub?: string): string {
-  const base = key.kind === 'ReplicationController' ? '/api/v1' : '/apis/apps/v1'
+  const base = key.kind === 'ReplicationController' || key.kind === 'Service' ? '/api/v1' : '/apis/apps/v1'
   const plural = RESOURCE[key.kind].split('.')[0]
   return `${base}/namespaces/${encodeURIComponent(key.namespace)}/${plural}/${encodeURIComponent(key.name)}${sub ? `/${sub}` : ''}`
 }

@@ -1,5 +1,6 @@
 // The objects kctl reads, reduced to what the controllers' rules look at.
 // Sources build these once (RC is normalized to the ReplicaSet shape there); the core only reads them.
+import type {EndpointSliceView, EndpointsView, PodNetworkView, ServiceView} from './services.js'
 import type {ClaimView, ControllerRevisionView, DaemonSetView, NodeView, StatefulSetView} from './workloads.js'
 
 
@@ -78,6 +79,8 @@ export interface PodView extends ObjectMeta {
   affinityNode?: string
   /** Volume name → persistentVolumeClaim.claimName, for the volumes that name a claim. */
   claimVolumes?: Readonly<Record<string, string>>
+  /** IPs, hostname and named ports (absent when the pod has none of them). */
+  network?: PodNetworkView
 }
 
 export type WorkloadKind = 'ReplicaSet' | 'ReplicationController'
@@ -195,6 +198,10 @@ export interface Snapshot {
   nodes?: readonly NodeView[]
   controllerRevisions?: readonly ControllerRevisionView[]
   claims?: readonly ClaimView[]
+  /** Services to plan (after -n and -l), and the slices and Endpoints of their namespaces. */
+  services?: readonly ServiceView[]
+  endpointSlices?: readonly EndpointSliceView[]
+  endpoints?: readonly EndpointsView[]
   /** Deployments to plan (after -n and -l). */
   deployments?: readonly DeploymentView[]
   workloads: readonly Workload[]

@@ -3,6 +3,7 @@
 import type {DeploymentStatusView, LabelSelector, Labels, OwnerReference, PlanSource, ReplicaSetStatusView, WorkloadKind} from './objects.js'
 import type {DaemonNode, DaemonSetStatusView, StatefulSetStatusView} from './workloads.js'
 import type {WorkloadAction} from './workload-actions.js'
+import type {ServiceAction, ServicePlanDetail, ServiceStatusView} from './services.js'
 
 export const PLAN_API_VERSION = 'kctl/v1alpha1'
 
@@ -226,11 +227,11 @@ export type DeploymentAction =
   | UpdateDeploymentStatusAction
   | RollbackAction
 
-export type Action = PodAction | DeploymentAction | WorkloadAction | UpdateWorkloadStatusAction
+export type Action = PodAction | DeploymentAction | WorkloadAction | UpdateWorkloadStatusAction | ServiceAction
 export type ActionType = Action['type']
 
 /** Every kind kctl plans a controller's sync for. */
-export type ControllerKind = WorkloadKind | 'Deployment' | 'StatefulSet' | 'DaemonSet'
+export type ControllerKind = WorkloadKind | 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Service'
 
 /** A Deployment's ReplicaSet as its sync leaves it (the plan's chain view). */
 export interface ReplicaSetStep {
@@ -261,7 +262,7 @@ export interface ControllerPlan {
   actions: Action[]
   /** The part of |diff| this sync leaves for later (burst limit; a controller being deleted). */
   pending: number
-  status: StatusView | DeploymentStatusView | StatefulSetStatusView | DaemonSetStatusView
+  status: StatusView | DeploymentStatusView | StatefulSetStatusView | DaemonSetStatusView | ServiceStatusView
   warnings: string[]
   /** True when this sync would neither create, delete, adopt, release nor write status. */
   inSync: boolean
@@ -294,6 +295,9 @@ export interface ControllerPlan {
   blockedBy?: {pod: string; reason: BlockReason}
   /** DaemonSets: every node, whether it should run the daemon pod, and why not. */
   nodes?: DaemonNode[]
+  // ---- Services ----
+  /** Which pods get endpoints and why the others do not, the slices' totals, the load balancer. */
+  service?: ServicePlanDetail
 }
 
 /** Why a StatefulSet sync waits on a pod (processReplica, processCondemned, the rolling update). */
@@ -324,6 +328,16 @@ export interface PlanSummary {
   deleteControllerRevision: number
   adoptControllerRevision: number
   releaseControllerRevision: number
+  createEndpointSlice: number
+  updateEndpointSlice: number
+  deleteEndpointSlice: number
+  writeEndpoints: number
+  addLoadBalancerFinalizer: number
+  removeLoadBalancerFinalizer: number
+  ensureLoadBalancer: number
+  updateLoadBalancerHosts: number
+  ensureLoadBalancerDeleted: number
+  writeLoadBalancerStatus: number
 }
 
 export interface ReconcilePlan {
@@ -363,6 +377,7 @@ export interface PlannerOptions {
 
 /** Ready and available pods as a controller's status reports them (a DaemonSet counts them per node). */
 export function readyAndAvailable(status: ControllerPlan['status']): {ready: number; available: number} {
+  if ('readyEndpoints' in status) return {ready: status.readyEndpoints, available: status.readyEndpoints}
   if ('numberReady' in status) return {ready: status.numberReady, available: status.numberAvailable}
   return {ready: status.readyReplicas, available: status.availableReplicas}
 }

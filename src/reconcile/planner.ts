@@ -357,6 +357,16 @@ export function summarize(controllers: readonly ControllerPlan[]): PlanSummary {
     deleteControllerRevision: 0,
     adoptControllerRevision: 0,
     releaseControllerRevision: 0,
+    createEndpointSlice: 0,
+    updateEndpointSlice: 0,
+    deleteEndpointSlice: 0,
+    writeEndpoints: 0,
+    addLoadBalancerFinalizer: 0,
+    removeLoadBalancerFinalizer: 0,
+    ensureLoadBalancer: 0,
+    updateLoadBalancerHosts: 0,
+    ensureLoadBalancerDeleted: 0,
+    writeLoadBalancerStatus: 0,
   }
   for (const c of controllers) {
     if (c.inSync) summary.inSync++

@@ -5,6 +5,7 @@ import type {Snapshot} from '../model/objects.js'
 import type {ControllerKind, ControllerPlan} from '../model/plan.js'
 import {planDaemonSets} from './daemonset/planner.js'
 import {planDeployments} from './deployment/planner.js'
+import {planServices} from './service/planner.js'
 import {planStatefulSets} from './statefulset/planner.js'
 import {byKindNamespaceName, contestedAdoptions, planController, type World} from './planner.js'
 
@@ -15,6 +16,8 @@ export interface ControllerDescriptor {
   kinds: readonly ControllerKind[]
   /** One sync of every object of its kinds in the snapshot. */
   plan(snapshot: Snapshot, world: World): ControllerPlan[]
+  /** Planned only: `kctl reconcile` leaves its objects out (it cannot carry out their writes yet). */
+  planOnly?: true
 }
 
 export const CONTROLLERS: readonly ControllerDescriptor[] = [
@@ -42,4 +45,15 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     kinds: ['StatefulSet'],
     plan: planStatefulSets,
   },
+  {
+    // One plan per Service joins the endpointslice, endpoint and endpointslicemirroring
+    // controllers' syncs with the service controller's (cloud-controller-manager's service-lb).
+    name: 'endpointslice',
+    kinds: ['Service'],
+    plan: (snapshot, world) => planServices(snapshot, world),
+    planOnly: true,
+  },
 ]
+
+/** The controllers whose plans `kctl reconcile` carries out. */
+export const CARRIED_OUT: readonly string[] = CONTROLLERS.filter((c) => !c.planOnly).map((c) => c.name)

@@ -55,7 +55,9 @@ const deploymentCondition = (c: DeploymentCondition): Json => ordered(c, ['type'
 
 /** A ReplicaSet's, Deployment's, StatefulSet's or DaemonSet's status, in the API's field order. */
 export const status = (s: ControllerPlan['status']): Json =>
-  'currentRevision' in s
+  'readyEndpoints' in s
+    ? ordered(s, ['loadBalancer', 'readyEndpoints'])
+    : 'currentRevision' in s
     ? ordered(s, ['observedGeneration', 'replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'currentRevision', 'updateRevision', 'collisionCount', 'availableReplicas'])
     : 'numberReady' in s
       ? ordered(s, ['currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady', 'observedGeneration', 'updatedNumberScheduled', 'numberAvailable', 'numberUnavailable', 'collisionCount'])
@@ -124,7 +126,7 @@ export function actionToWire(a: Action, cp: ControllerPlan, now: string): Json {
 export function controllerToWire(c: ControllerPlan, now: string): Json {
   return ordered(
     c,
-    ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions', 'newReplicaSet', 'rolloutStep', 'syncPath', 'endedBy', 'replicaSets', 'events', 'then', 'updateRevision', 'blockedBy', 'nodes'],
+    ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions', 'newReplicaSet', 'rolloutStep', 'syncPath', 'endedBy', 'replicaSets', 'events', 'then', 'updateRevision', 'blockedBy', 'nodes', 'service'],
     {
       status,
       actions: (as: Action[]) => {
@@ -160,7 +162,7 @@ export function planToWire(plan: ReconcilePlan, {lazy = false} = {}): Json {
       return new LazyList(cs, (c) => controllerToWire(c, plan.now)) as unknown as Json
     },
     summary: (s: object) =>
-      ordered(s, ['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending', 'createReplicaSet', 'scaleReplicaSet', 'deleteReplicaSet', 'adoptReplicaSet', 'releaseReplicaSet', 'updateReplicaSet', 'rollback', 'updatePod', 'createClaim', 'updateClaim', 'chooseDaemonPods', 'createControllerRevision', 'updateControllerRevision', 'deleteControllerRevision', 'adoptControllerRevision', 'releaseControllerRevision']),
+      ordered(s, ['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending', 'createReplicaSet', 'scaleReplicaSet', 'deleteReplicaSet', 'adoptReplicaSet', 'releaseReplicaSet', 'updateReplicaSet', 'rollback', 'updatePod', 'createClaim', 'updateClaim', 'chooseDaemonPods', 'createControllerRevision', 'updateControllerRevision', 'deleteControllerRevision', 'adoptControllerRevision', 'releaseControllerRevision', 'createEndpointSlice', 'updateEndpointSlice', 'deleteEndpointSlice', 'writeEndpoints', 'addLoadBalancerFinalizer', 'removeLoadBalancerFinalizer', 'ensureLoadBalancer', 'updateLoadBalancerHosts', 'ensureLoadBalancerDeleted', 'writeLoadBalancerStatus']),
     options: (o: object) => ordered(o, ['now', 'featureGates', 'burstReplicas']),
   })
 }
@@ -186,9 +188,36 @@ export interface ControllerListItem {
   /** Deployments: replicas of the new ReplicaSet, and the rollout's state in words. */
   updated?: number
   rolloutStep?: string
+  /** Services: the type, the pods the selector picks, slices after the sync, and the load balancer's state in a word or two. */
+  serviceType?: string
+  selectedPods?: number
+  slices?: number
+  loadBalancer?: string
 }
 
-const LIST_ITEM_ORDER = ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'desired', 'active', 'ready', 'available', 'diff', 'pending', 'inSync', 'updated', 'rolloutStep']
+const LIST_ITEM_ORDER = ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'desired', 'active', 'ready', 'available', 'diff', 'pending', 'inSync', 'updated', 'rolloutStep', 'serviceType', 'selectedPods', 'slices', 'loadBalancer']
+
+/** A Service's load balancer in a word or two: its addresses, pending, being deleted, or why none. */
+export function loadBalancerState(c: ControllerPlan): string | undefined {
+  const lb = c.service?.loadBalancer
+  if (!lb) return undefined
+  if (lb.path === 'delete') return 'deleting'
+  if (lb.path === 'none') return lb.why === 'not-load-balancer' ? 'none' : 'other class'
+  const ingress = 'loadBalancer' in c.status ? c.status.loadBalancer.ingress : []
+  return ingress.length > 0 ? ingress.map((i) => i.ip ?? i.hostname ?? '?').join(',') : 'pending'
+}
+
+function serviceListFields(c: ControllerPlan): Partial<ControllerListItem> {
+  const s = c.service
+  if (!s) return {}
+  const lb = loadBalancerState(c)
+  return {
+    serviceType: s.type,
+    selectedPods: s.pods.length,
+    slices: s.endpoints.reduce((n, t) => n + t.slices, 0),
+    ...(lb !== undefined ? {loadBalancer: lb} : {}),
+  }
+}
 
 export function controllerListItem(c: ControllerPlan): ControllerListItem {
   return {
@@ -206,6 +235,7 @@ export function controllerListItem(c: ControllerPlan): ControllerListItem {
     ...(c.applySet !== undefined ? {applySet: c.applySet} : {}),
     ...(updatedCount(c) !== undefined ? {updated: updatedCount(c)} : {}),
     ...(c.rolloutStep !== undefined ? {rolloutStep: c.rolloutStep} : {}),
+    ...serviceListFields(c),
   }
 }
 

@@ -34,6 +34,7 @@ import type {PlanSource, Snapshot} from '../model/objects.js'
 import type {ActionType, FeatureGates, ReconcilePlan, UpdateDeploymentStatusAction, UpdateStatusAction} from '../model/plan.js'
 import {PLAN_API_VERSION} from '../model/plan.js'
 import {planSnapshot, summarize} from '../reconcile/planner.js'
+import {CARRIED_OUT} from '../reconcile/registry.js'
 import {gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
 import type {PlanRequest} from './plan.js'
 import {clusterRequest} from './snapshot.js'
@@ -121,7 +122,7 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
 
   const world = fixtures ? await fixtureWorld(req, clockNow) : await clusterWorld(req)
   // Every controller kctl plans: the deployment controller's syncs, then the ReplicaSet controller's.
-  const plan = (snapshot: Snapshot, gates: FeatureGates = featureGates) => planSnapshot(snapshot, plannerOptions(clockNow(), gates))
+  const plan = (snapshot: Snapshot, gates: FeatureGates = featureGates) => planSnapshot(snapshot, plannerOptions(clockNow(), gates), CARRIED_OUT)
   const scope = saved ? namespacesOf(saved) : undefined
   const restrict = (p: ReconcilePlan) => (saved ? onlyControllersOf(p, saved) : p)
 

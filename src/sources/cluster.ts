@@ -1,6 +1,6 @@
 // The live source: lists the controllers' objects (ReplicaSets, ReplicationControllers,
 // Deployments, StatefulSets, DaemonSets, Pods, ControllerRevisions, PersistentVolumeClaims,
-// Nodes) page by page, then builds the
+// Services, EndpointSlices, Endpoints, Nodes) page by page, then builds the
 // same Snapshot the fixture source builds (one normalizer, one planner).
 import type {Snapshot} from '../model/objects.js'
 import {ApiError, ClusterClient} from './cluster-client.js'
@@ -36,6 +36,9 @@ const RESOURCES = [
   {kind: 'DaemonSet', apiVersion: 'apps/v1', group: '/apis/apps/v1', plural: 'daemonsets', optional: true},
   {kind: 'ControllerRevision', apiVersion: 'apps/v1', group: '/apis/apps/v1', plural: 'controllerrevisions', optional: true},
   {kind: 'PersistentVolumeClaim', apiVersion: 'v1', group: '/api/v1', plural: 'persistentvolumeclaims', optional: true},
+  {kind: 'Service', apiVersion: 'v1', group: '/api/v1', plural: 'services', optional: true},
+  {kind: 'EndpointSlice', apiVersion: 'discovery.k8s.io/v1', group: '/apis/discovery.k8s.io/v1', plural: 'endpointslices', optional: true},
+  {kind: 'Endpoints', apiVersion: 'v1', group: '/api/v1', plural: 'endpoints', optional: true},
   // Cluster-scoped: listed whole whatever the namespace (the DaemonSet controller reads every node).
   {kind: 'Node', apiVersion: 'v1', group: '/api/v1', plural: 'nodes', optional: true, clusterScoped: true},
 ] as const

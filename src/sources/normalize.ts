@@ -30,7 +30,9 @@ import type {
 } from '../model/objects.js'
 import {compileLabelSelector, labelKeyProblem, labelSelectorProblems, labelValueProblem, parseSelectorString, SelectorError, selectorMatches, type CompiledSelector} from '../reconcile/selector.js'
 import type {ClaimView, ControllerRevisionView, DaemonSetView, NodeView, StatefulSetView} from '../model/workloads.js'
+import type {EndpointSliceView, EndpointsView, PodNetworkView, ServiceView} from '../model/services.js'
 import type {Locator, Path, RawObject, SourceObject} from './documents.js'
+import {readEndpointSlice, readEndpoints, readPodNetwork, readService} from './normalize-services.js'
 import {type FieldReaders, podWorkloadFields, readDaemonSet, readNode, readStatefulSet} from './normalize-workloads.js'
 
 export interface NormalizeOptions {
@@ -180,8 +182,10 @@ class PodRecord implements PodView {
     readonly containerStatuses: readonly ContainerStatusView[],
     readonly sidecarStatuses: readonly ContainerStatusView[],
     workloadFields: {affinityNode?: string; claimVolumes?: Labels},
+    network: PodNetworkView | undefined,
   ) {
     this.#loc = loc
+    if (network !== undefined) this.network = network
     // Set only when present, so that most pods carry no extra fields.
     if (workloadFields.affinityNode !== undefined) this.affinityNode = workloadFields.affinityNode
     if (workloadFields.claimVolumes !== undefined) this.claimVolumes = workloadFields.claimVolumes
@@ -189,6 +193,7 @@ class PodRecord implements PodView {
 
   declare readonly affinityNode?: string
   declare readonly claimVolumes?: Labels
+  declare readonly network?: PodNetworkView
 
   get origin(): Origin {
     return this.#loc.origin
@@ -260,6 +265,9 @@ const KINDS: Record<string, {group: string; version: string}> = {
   ControllerRevision: {group: 'apps', version: 'v1'},
   Node: {group: '', version: 'v1'},
   PersistentVolumeClaim: {group: '', version: 'v1'},
+  Service: {group: '', version: 'v1'},
+  Endpoints: {group: '', version: 'v1'},
+  EndpointSlice: {group: 'discovery.k8s.io', version: 'v1'},
 }
 /** Groups that once served these kinds (before Kubernetes 1.16) and no longer do. */
 const RETIRED_GROUPS: Record<string, string[]> = {ReplicaSet: ['extensions', 'apps'], Deployment: ['extensions', 'apps']}
@@ -276,6 +284,9 @@ export class Normalizer {
   private readonly nodes: NodeView[] = []
   private readonly revisions: ControllerRevisionView[] = []
   private readonly claims: ClaimView[] = []
+  private readonly services: ServiceView[] = []
+  private readonly endpointSlices: EndpointSliceView[] = []
+  private readonly endpoints: EndpointsView[] = []
   private readonly ignored: Record<string, number> = {}
   /** group|kind|namespace → name → where it was first seen. */
   private readonly seen = new Map<string, Map<string, Locator>>()
@@ -369,6 +380,21 @@ export class Normalizer {
       case 'PersistentVolumeClaim':
         if (wanted(meta)) this.claims.push({...meta})
         return
+      case 'Service': {
+        const svc = readService(ctx, meta, raw, readers.serverDefaulted)
+        if (planned(meta)) this.services.push(located(svc))
+        return
+      }
+      case 'EndpointSlice': {
+        const slice = readEndpointSlice(ctx, meta, raw)
+        if (wanted(meta)) this.endpointSlices.push(slice)
+        return
+      }
+      case 'Endpoints': {
+        const endpoints = readEndpoints(ctx, meta, raw)
+        if (wanted(meta)) this.endpoints.push(endpoints)
+        return
+      }
     }
   }
 
@@ -383,6 +409,9 @@ export class Normalizer {
       nodes: this.nodes,
       controllerRevisions: this.revisions,
       claims: this.claims,
+      services: this.services,
+      endpointSlices: this.endpointSlices,
+      endpoints: this.endpoints,
       deployments: this.deployments,
       workloads: this.workloads,
       pods: this.pods,
@@ -583,6 +612,7 @@ export class Normalizer {
         containerStatuses,
         sidecarStatuses,
         spec.affinity === undefined && spec.volumes === undefined ? NO_FIELDS : podWorkloadFields(spec),
+        readPodNetwork(ctx, spec, status),
       ),
     )
   }
