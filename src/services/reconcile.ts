@@ -15,6 +15,7 @@ import {guardViolations, RemovalLedger} from '../apply/guards.js'
 import {MemoryWorld, type RawObject, type WorldFile} from '../apply/memory-world.js'
 import {deploymentWithStatus, type PodControl, statusObject} from '../apply/pod-control.js'
 import {parseSavedPlan} from '../apply/saved-plan.js'
+import {workloadStatusObject} from '../apply/workload-objects.js'
 import {staleness} from '../apply/staleness.js'
 import {initialResult} from '../apply/sync.js'
 import {UserError} from '../errors.js'
@@ -314,6 +315,10 @@ async function settleStatuses(memory: MemoryWorld, plan: (s: Snapshot) => Reconc
       const write = cp.actions.find((a) => a.type === 'updateStatus')
       if (!write || write.type !== 'updateStatus' || ('conflict' in write && write.conflict)) continue
       const controller = await control.getController(cp)
+      if (cp.kind === 'StatefulSet' || cp.kind === 'DaemonSet') {
+        await control.updateStatus(cp, {...controller.raw, status: workloadStatusObject(cp.kind, (write as UpdateStatusAction).to as object as Record<string, unknown>, (controller.raw as {status?: Record<string, unknown>}).status)})
+        continue
+      }
       if (cp.kind !== 'Deployment') {
         await control.updateStatus(cp, {...controller.raw, status: statusObject((write as UpdateStatusAction).to)})
         continue
@@ -329,6 +334,12 @@ function mergeSnapshots(parts: Snapshot[], source: PlanSource): Snapshot {
   for (const p of parts) for (const [k, n] of Object.entries(p.ignored)) ignored[k] = (ignored[k] ?? 0) + n
   return {
     deployments: parts.flatMap((p) => p.deployments ?? []),
+    statefulSets: parts.flatMap((p) => p.statefulSets ?? []),
+    daemonSets: parts.flatMap((p) => p.daemonSets ?? []),
+    // Cluster-scoped: every part read them whole.
+    nodes: parts[0]?.nodes ?? [],
+    controllerRevisions: parts.flatMap((p) => p.controllerRevisions ?? []),
+    claims: parts.flatMap((p) => p.claims ?? []),
     workloads: parts.flatMap((p) => p.workloads),
     pods: parts.flatMap((p) => p.pods),
     replicaSets: parts.flatMap((p) => p.replicaSets),
@@ -379,6 +390,19 @@ const ACTION_TYPES: ActionType[] = [
   'scaleReplicaSet',
   'deleteReplicaSet',
   'rollback',
+  'createControllerRevision',
+  'updateControllerRevision',
+  'deleteControllerRevision',
+  'adoptControllerRevision',
+  'releaseControllerRevision',
+  'createClaim',
+  'updateClaim',
+  'createStatefulPod',
+  'deleteStatefulPod',
+  'updatePod',
+  'createDaemonPod',
+  'deleteDaemonPod',
+  'chooseDaemonPods',
 ]
 
 function emptyReport(mode: ApplyMode, source: PlanSource, origin: 'computed' | 'saved', file?: string): ApplyReport {
