@@ -91,6 +91,8 @@ const NOTES = {
   dryRunFixtures: 'dry run on fixtures: the calls were answered in memory (preconditions as the API server checks them; no admission, quota or RBAC); nothing was written',
   status:
     'status is written as the controller writes it: counted before this sync\'s creates and deletes (upstream calculateStatus), with the resourceVersion the plan saw (a conflict is reported, not retried); the next sync (--until-converged) brings the counts up to date',
+  chosen:
+    'a DaemonSet\'s random choice (chooseDaemonPods): the controller picks in Go\'s map order, so which pods or nodes it takes cannot be known; reconcile took the first ones in name order (done.chosen says which)',
   settled:
     '--out: each controller\'s status is the one the controller writes once it has seen this sync\'s pods (its next status write), so kctl plan -f on the result shows only the work left',
 } as const
@@ -235,6 +237,7 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
     report.out = req.out
   }
   if (mode === 'dry-run') report.notes.push(fixtures ? NOTES.dryRunFixtures : NOTES.dryRunCluster)
+  if (report.results.some((r) => r.action === 'chooseDaemonPods' && r.done?.chosen)) report.notes.push(NOTES.chosen)
   if (mode === 'apply' && !report.out && !report.converged && report.results.some((r) => r.action === 'updateStatus' && r.outcome === 'ok')) report.notes.push(NOTES.status)
   return finish(report)
 }
