@@ -4,7 +4,8 @@
 // syncs until the workloads are up; then the real controllers run and are the judge — they must
 // find nothing left to change: every StatefulSet, DaemonSet, pod, claim and ControllerRevision
 // keeps the resourceVersion kctl left. Also: a dry run writes nothing, and a stale saved plan is
-// refused (exit 4) with nothing written.
+// refused (exit 4) with nothing written; `kctl watch` re-plans a StatefulSet when it changes, and
+// a DaemonSet when a Node changes.
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -15,6 +16,7 @@ import {startKwok, type Kwok} from '../../controlplane/fake-nodes.js'
 import type {Component} from '../../controlplane/procs.js'
 import {startScheduler} from '../../controlplane/start.js'
 import {kctl} from './kctl.js'
+import {WatchRun} from './watch-run.js'
 import {api, apiOk, controllerManager, controlPlane, deleteNamespace, newNamespace, waitUntil} from './setup/cluster.js'
 
 type Json = Record<string, any>
@@ -181,4 +183,33 @@ describe('kctl reconcile on StatefulSets and DaemonSets, judged by the real cont
     await new Promise((r) => setTimeout(r, 3000))
     expect(await versions(ns)).toEqual(after)
   }, 240_000)
+
+  it('kctl watch re-plans a StatefulSet when it changes, and a DaemonSet when a Node changes', async () => {
+    await controllerManager.stop()
+    const run = new WatchRun(['-n', ns], {KUBECONFIG: controlPlane().adminKubeconfig})
+    try {
+      await run.next('the first plan of the StatefulSet', (l) => l.kind === 'PlanChange' && l.controller.kind === 'StatefulSet' && l.controller.name === 'db')
+      let from = run.lines.length
+      await apiOk('PATCH', `/apis/apps/v1/namespaces/${ns}/statefulsets/db`, {contentType: 'application/merge-patch+json', body: {spec: {replicas: 4}}})
+      const change = await run.next(
+        'a plan that creates db-3',
+        (l) => l.kind === 'PlanChange' && l.controller.name === 'db' && l.controller.actions.some((a: Json) => a.type === 'createStatefulPod' && a.pod === 'db-3'),
+        from,
+      )
+      expect(change.event).toMatchObject({type: 'MODIFIED', kind: 'StatefulSet', name: 'db'})
+      // A node the DaemonSet selects, labelled away: its pod there is to go.
+      from = run.lines.length
+      const node = kwok!.nodes[0]
+      await apiOk('PATCH', `/api/v1/nodes/${node}`, {contentType: 'application/merge-patch+json', body: {metadata: {labels: {[`kctl-${ns}`]: 'no'}}}})
+      const ds = await run.next(
+        'a DaemonSet plan that deletes the pod on the relabelled node',
+        (l) => l.kind === 'PlanChange' && l.controller.kind === 'DaemonSet' && l.controller.actions.some((a: Json) => a.type === 'deleteDaemonPod' && a.node === node && a.reason === 'not-eligible'),
+        from,
+      )
+      expect(ds.event).toMatchObject({type: 'MODIFIED', kind: 'Node', name: node})
+    } finally {
+      run.kill()
+      await run.exited
+    }
+  }, 60_000)
 })
