@@ -15,7 +15,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {startKwok, type Kwok} from '../../controlplane/fake-nodes.js'
 import type {Component} from '../../controlplane/procs.js'
 import {startScheduler} from '../../controlplane/start.js'
-import {kctl} from './kctl.js'
+import {kctl, reconcileJson} from './kctl.js'
 import {WatchRun} from './watch-run.js'
 import {api, apiOk, controllerManager, controlPlane, deleteNamespace, newNamespace, waitUntil} from './setup/cluster.js'
 
@@ -36,17 +36,6 @@ async function versions(ns: string): Promise<string[]> {
     for (const o of (await apiOk('GET', path)).items) out.push(`${kind}/${o.metadata.name}@${o.metadata.resourceVersion}`)
   }
   return out.sort()
-}
-
-async function reconcile(args: string[]): Promise<{code: number; report: Json; stderr: string}> {
-  const r = await kctl(['reconcile', '-o', 'json', ...args])
-  let report: Json = {}
-  try {
-    report = JSON.parse(r.stdout)
-  } catch {
-    throw new Error(`kctl reconcile ${args.join(' ')} exited ${r.code} without a report: ${r.stderr}`)
-  }
-  return {code: r.code, report, stderr: r.stderr}
 }
 
 const readyPods = async (ns: string, app: string) =>
@@ -122,7 +111,7 @@ describe('kctl reconcile on StatefulSets and DaemonSets, judged by the real cont
 
   it('a dry run sends every write with dryRun=All and changes nothing', async () => {
     const before = await versions(ns)
-    const {code, report} = await reconcile(['-n', ns])
+    const {code, report} = await reconcileJson(['-n', ns])
     expect(code).toBe(0)
     expect(report.mode).toBe('dry-run')
     const sent = report.results.map((r: Json) => `${r.controller.name}:${r.action}:${r.outcome}`)
@@ -139,7 +128,7 @@ describe('kctl reconcile on StatefulSets and DaemonSets, judged by the real cont
     writeFileSync(file, plan.stdout)
     await apiOk('PATCH', `/apis/apps/v1/namespaces/${ns}/statefulsets/db`, {contentType: 'application/merge-patch+json', body: {metadata: {annotations: {touched: 'yes'}}}})
     const before = await versions(ns)
-    const {code, report, stderr} = await reconcile(['-n', ns, '--plan', file, '--apply', '--yes'])
+    const {code, report, stderr} = await reconcileJson(['-n', ns, '--plan', file, '--apply', '--yes'])
     expect(code).toBe(4)
     expect(stderr).toMatch(/saved plan is stale.*StatefulSet \S+\/db changed \(resourceVersion/)
     expect(report.outcome).toBe('refused')
@@ -151,7 +140,7 @@ describe('kctl reconcile on StatefulSets and DaemonSets, judged by the real cont
     // OrderedReady waits for each pod to run: reconcile again until every pod kctl created is Ready.
     await waitUntil(
       async () => {
-        const {code, report, stderr} = await reconcile(['-n', ns, '--apply', '--yes', '--until-converged', '--timeout', '60s'])
+        const {code, report, stderr} = await reconcileJson(['-n', ns, '--apply', '--yes', '--until-converged', '--timeout', '60s'])
         if (code !== 0 && code !== 2) throw new Error(`reconcile exited ${code}: ${stderr}`)
         rounds.push(report)
         const plan = JSON.parse((await kctl(['plan', '-n', ns, '-o', 'json'])).stdout)

@@ -7,7 +7,7 @@ import {WORKLOAD_SKIP} from '../../../src/apply/workload-sync.js'
 import type {ControllerPlan} from '../../../src/model/plan.js'
 import type {CreateDaemonPodAction, DeleteDaemonPodAction, WorkloadAction} from '../../../src/model/workload-actions.js'
 import {statefulSetRevisionData} from '../../../src/reconcile/revisions.js'
-import {RecordingPodControl} from '../../helpers/recording-control.js'
+import {RecordingPodControl, type RecordingOptions} from '../../helpers/recording-control.js'
 import {NOW, planOf} from './plans.js'
 
 const now = () => NOW
@@ -59,7 +59,7 @@ function daemonSet(actions: WorkloadAction[]) {
   return {cp, raw}
 }
 
-const control = (sets: Array<{cp: ControllerPlan; raw: object}>, respond?: ConstructorParameters<typeof RecordingPodControl>[0]['respond']) =>
+const control = (sets: Array<{cp: ControllerPlan; raw: object}>, respond?: RecordingOptions['respond']) =>
   new RecordingPodControl({
     controllers: Object.fromEntries(sets.map(({cp, raw}) => [`${cp.kind}/${cp.namespace}/${cp.name}`, {uid: cp.uid, resourceVersion: cp.resourceVersion, raw: raw as Record<string, unknown>}])),
     respond,
