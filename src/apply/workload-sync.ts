@@ -14,8 +14,8 @@
 //     the result (`done.chosen`).
 // Deletes and updates carry the planned uid and resourceVersion as preconditions; creates by exact
 // name fail with AlreadyExists when the name was taken since planning. A precondition that fails
-// stops the whole run (the world changed); any other failure ends this sync, as the controller's
-// returns its error.
+// stops the whole run (the world changed); after any other failure only the status write is
+// still sent, as the controller's sync writes status after an error and then returns it.
 import type {ActionError, ActionResult, ControllerOutcome} from '../model/apply.js'
 import type {Action, StatusView} from '../model/plan.js'
 import type {ChooseDaemonPodsAction, CreateDaemonPodAction, DeleteDaemonPodAction} from '../model/workload-actions.js'
@@ -44,6 +44,8 @@ export class WorkloadSync extends SyncBase {
   /** Objects this sync wrote: their resourceVersion now (a later write to one names it). */
   private readonly versions = new Map<string, string>()
   private controller!: ControllerObject
+  /** A write was not sent (its name is unknown): nothing after it is. */
+  private skipped = false
 
   override outcome(): ControllerOutcome {
     const out = super.outcome()
@@ -57,11 +59,22 @@ export class WorkloadSync extends SyncBase {
     const controller = await this.readController()
     if (!controller) return
     this.controller = controller
+    let failed = false
     for (const step of this.plannedSteps()) {
-      if (this.stopped) return
       const halt = this.run.stopReason()
       if (halt) return this.stop(halt)
-      if (!(await this.send(step))) this.stop(SKIP.afterFailedWrite)
+      if (this.stopped) return
+      // After a failed write the controller's sync returns its error, but still writes the status
+      // (updateStatefulSetStatus, updateDaemonSetStatus run after an error too).
+      const status = step.mode === 'one' && step.writes[0].action.type === 'updateStatus'
+      if (failed && !status) {
+        for (const w of stepWrites(step)) this.results[w.index].skipReason ??= SKIP.afterFailedWrite
+        continue
+      }
+      if (!(await this.send(step))) {
+        if (this.skipped) return
+        failed = true
+      }
     }
   }
 
@@ -130,6 +143,7 @@ export class WorkloadSync extends SyncBase {
       return this.failed(w, r, actionError(e))
     }
     if (done === 'skip') {
+      this.skipped = true
       this.stop(SKIP.afterUnsent)
       return false
     }
@@ -258,6 +272,10 @@ function blockKey(a: Write['action'], parallel: boolean, start: number, end: num
   const {ordinal} = parseOrdinal(a.pod)
   if (ordinal >= start && ordinal < end) return 'replicas'
   return a.type === 'updateClaim' ? 'condemned-claims' : 'condemned'
+}
+
+function stepWrites(step: Step): Write[] {
+  return step.mode === 'slow' ? step.groups.flat() : step.writes
 }
 
 /** One group per pod, in the order the pods first appear (each pod's writes in order). */

@@ -143,6 +143,19 @@ describe('StatefulSet: OrderedReady', () => {
     expect(exec.conflict).toContain('pod ns/db-0 changed since planning')
     expect(rec.callsOf('updateStatus')).toEqual([])
   })
+
+  it('after a failed write only the status write is still sent, as the controller writes status after an error', async () => {
+    const set = statefulSet([claim(0), pod(0), claim(1), {type: 'updateStatus', from: {} as never, to: {observedGeneration: 2} as never}])
+    const rec = control([set], (call) => (call.type === 'createPod' ? {code: 403, reason: 'Forbidden', message: 'pods is forbidden'} : undefined))
+    const exec = await executePlan(planOf(set.cp), {control: rec, now})
+    expect(exec.results.map((r) => [r.action, r.outcome, r.skipReason ?? ''])).toEqual([
+      ['createClaim', 'ok', ''],
+      ['createStatefulPod', 'failed', ''],
+      ['createClaim', 'skipped', SKIP.afterFailedWrite],
+      ['updateStatus', 'ok', ''],
+    ])
+    expect(exec.conflict).toBeUndefined()
+  })
 })
 
 describe('StatefulSet: Parallel', () => {
