@@ -5,7 +5,8 @@
 // find nothing left to change: every StatefulSet, DaemonSet, pod, claim and ControllerRevision
 // keeps the resourceVersion kctl left. Also: a dry run writes nothing, and a stale saved plan is
 // refused (exit 4) with nothing written; `kctl watch` re-plans a StatefulSet when it changes, and
-// a DaemonSet when a Node changes.
+// a DaemonSet when a Node changes; rolling updates of both (the DaemonSet's a random choice made
+// by name) leave the real controllers nothing to change either.
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -201,4 +202,41 @@ describe('kctl reconcile on StatefulSets and DaemonSets, judged by the real cont
       await run.exited
     }
   }, 60_000)
+
+  it('rolling updates: a new template of each, carried out until done, and again nothing left for the real controllers', async () => {
+    await controllerManager.stop()
+    for (const n of kwok!.nodes) await apiOk('PATCH', `/api/v1/nodes/${n}`, {contentType: 'application/merge-patch+json', body: {metadata: {labels: {[`kctl-${ns}`]: 'yes'}}}})
+    const image = {spec: {template: {spec: {containers: [{name: 'c', image: 'registry.invalid/app:2'}]}}}}
+    await apiOk('PATCH', `/apis/apps/v1/namespaces/${ns}/statefulsets/db`, {contentType: 'application/strategic-merge-patch+json', body: image})
+    await apiOk('PATCH', `/apis/apps/v1/namespaces/${ns}/daemonsets/agent`, {contentType: 'application/strategic-merge-patch+json', body: image})
+    const reports: Json[] = []
+    const updated = async (app: string, want: number) => (await readyPods(ns, app)).filter((p: Json) => p.spec.containers[0].image.endsWith(':2')).length === want
+    await waitUntil(
+      async () => {
+        const {code, report, stderr} = await reconcileJson(['-n', ns, '--apply', '--yes', '--until-converged', '--timeout', '60s'])
+        if (code !== 0 && code !== 2) throw new Error(`reconcile exited ${code}: ${stderr}`)
+        reports.push(report)
+        const plan = JSON.parse((await kctl(['plan', '-n', ns, '-o', 'json'])).stdout)
+        return (await updated('db', 4)) && (await updated('agent', 2)) && plan.controllers.every((c: Json) => c.inSync) ? true : undefined
+      },
+      {what: 'the rolling updates to finish', timeoutMs: 120_000},
+    )
+    const results = reports.flatMap((r) => r.results)
+    expect(results.filter((r: Json) => r.outcome === 'failed')).toEqual([])
+    // The StatefulSet replaced its old pods one at a time, from the highest ordinal (db-3, scaled up
+    // by the watch test, was created at the new revision); the DaemonSet one node at a time, a
+    // random choice made by name.
+    expect(results.filter((r: Json) => r.controller.name === 'db' && r.action === 'deleteStatefulPod').map((r: Json) => r.predicted.pod)).toEqual(['db-2', 'db-1', 'db-0'])
+    const chosen = results.filter((r: Json) => r.action === 'chooseDaemonPods')
+    expect(chosen.map((r: Json) => r.done?.chosen?.length)).toEqual([1])
+    expect(reports.some((r) => r.notes.some((n: string) => n.includes('chooseDaemonPods')))).toBe(true)
+    const after = await versions(ns)
+    await apiOk('POST', `/apis/apps/v1/namespaces/${other}/statefulsets`, {
+      body: {apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: {name: 'judge2'}, spec: {replicas: 1, serviceName: 'judge2', selector: {matchLabels: {app: 'judge2'}}, template: {metadata: {labels: {app: 'judge2'}}, spec}}},
+    })
+    await controllerManager.start(['statefulset', 'daemonset'])
+    await waitUntil(async () => ((await readyPods(other, 'judge2')).length === 1 ? true : undefined), {what: 'the statefulset controller to run the second judge', timeoutMs: 60_000})
+    await new Promise((r) => setTimeout(r, 3000))
+    expect(await versions(ns)).toEqual(after)
+  }, 240_000)
 })
