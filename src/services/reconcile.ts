@@ -15,6 +15,7 @@ import {guardViolations, RemovalLedger} from '../apply/guards.js'
 import {MemoryWorld, type RawObject, type WorldFile} from '../apply/memory-world.js'
 import {deploymentWithStatus, type PodControl, statusObject} from '../apply/pod-control.js'
 import {parseSavedPlan} from '../apply/saved-plan.js'
+import {workloadStatusObject} from '../apply/workload-objects.js'
 import {staleness} from '../apply/staleness.js'
 import {initialResult} from '../apply/sync.js'
 import {UserError} from '../errors.js'
@@ -91,6 +92,8 @@ const NOTES = {
   dryRunFixtures: 'dry run on fixtures: the calls were answered in memory (preconditions as the API server checks them; no admission, quota or RBAC); nothing was written',
   status:
     'status is written as the controller writes it: counted before this sync\'s creates and deletes (upstream calculateStatus), with the resourceVersion the plan saw (a conflict is reported, not retried); the next sync (--until-converged) brings the counts up to date',
+  chosen:
+    'a DaemonSet\'s random choice (chooseDaemonPods): the controller picks in Go\'s map order, so which pods or nodes it takes cannot be known; reconcile took the first ones in name order (done.chosen says which)',
   settled:
     '--out: each controller\'s status is the one the controller writes once it has seen this sync\'s pods (its next status write), so kctl plan -f on the result shows only the work left',
 } as const
@@ -235,6 +238,7 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
     report.out = req.out
   }
   if (mode === 'dry-run') report.notes.push(fixtures ? NOTES.dryRunFixtures : NOTES.dryRunCluster)
+  if (report.results.some((r) => r.action === 'chooseDaemonPods' && r.done?.chosen)) report.notes.push(NOTES.chosen)
   if (mode === 'apply' && !report.out && !report.converged && report.results.some((r) => r.action === 'updateStatus' && r.outcome === 'ok')) report.notes.push(NOTES.status)
   return finish(report)
 }
@@ -315,6 +319,10 @@ async function settleStatuses(memory: MemoryWorld, plan: (s: Snapshot) => Reconc
       const write = cp.actions.find((a) => a.type === 'updateStatus')
       if (!write || write.type !== 'updateStatus' || ('conflict' in write && write.conflict)) continue
       const controller = await control.getController(cp)
+      if (cp.kind === 'StatefulSet' || cp.kind === 'DaemonSet') {
+        await control.updateStatus(cp, {...controller.raw, status: workloadStatusObject(cp.kind, (write as UpdateStatusAction).to as object as Record<string, unknown>, (controller.raw as {status?: Record<string, unknown>}).status)})
+        continue
+      }
       if (cp.kind !== 'Deployment') {
         await control.updateStatus(cp, {...controller.raw, status: statusObject((write as UpdateStatusAction).to)})
         continue
@@ -330,6 +338,12 @@ function mergeSnapshots(parts: Snapshot[], source: PlanSource): Snapshot {
   for (const p of parts) for (const [k, n] of Object.entries(p.ignored)) ignored[k] = (ignored[k] ?? 0) + n
   return {
     deployments: parts.flatMap((p) => p.deployments ?? []),
+    statefulSets: parts.flatMap((p) => p.statefulSets ?? []),
+    daemonSets: parts.flatMap((p) => p.daemonSets ?? []),
+    // Cluster-scoped: every part read them whole.
+    nodes: parts[0]?.nodes ?? [],
+    controllerRevisions: parts.flatMap((p) => p.controllerRevisions ?? []),
+    claims: parts.flatMap((p) => p.claims ?? []),
     workloads: parts.flatMap((p) => p.workloads),
     pods: parts.flatMap((p) => p.pods),
     replicaSets: parts.flatMap((p) => p.replicaSets),
@@ -380,6 +394,19 @@ const ACTION_TYPES: ActionType[] = [
   'scaleReplicaSet',
   'deleteReplicaSet',
   'rollback',
+  'createControllerRevision',
+  'updateControllerRevision',
+  'deleteControllerRevision',
+  'adoptControllerRevision',
+  'releaseControllerRevision',
+  'createClaim',
+  'updateClaim',
+  'createStatefulPod',
+  'deleteStatefulPod',
+  'updatePod',
+  'createDaemonPod',
+  'deleteDaemonPod',
+  'chooseDaemonPods',
 ]
 
 function emptyReport(mode: ApplyMode, source: PlanSource, origin: 'computed' | 'saved', file?: string): ApplyReport {

@@ -427,7 +427,7 @@ function pick<A extends Action>(count: number, candidates: A[], operation: Choos
     actions.push(...candidates)
     return
   }
-  actions.push({type: 'chooseDaemonPods', operation, count, candidates: candidates.map(id)})
+  actions.push({type: 'chooseDaemonPods', operation, count, candidates: candidates.map(id), choices: candidates as Array<CreateDaemonPodAction | DeleteDaemonPodAction>})
 }
 
 /** cleanupHistory (DS7.4): the oldest old revisions beyond the limit, unless a pod still carries their hash. */

@@ -129,7 +129,14 @@ describe('DS6 rolling update', () => {
   const old = (n: string, o: Parameters<typeof pod>[1] = {}) => agentPod(`agent-${n}`, n, o, 'old')
   it('DS6.2 maxUnavailable 1, all old and available: one of three, chosen by the controller at random', () => {
     const p = plan(ds(), nodes, [old('a'), old('b'), old('c')])
-    expect(p.actions.find((a) => a.type === 'chooseDaemonPods')).toEqual({type: 'chooseDaemonPods', operation: 'delete', count: 1, candidates: ['agent-a', 'agent-b', 'agent-c']})
+    const choice = p.actions.find((a) => a.type === 'chooseDaemonPods')
+    expect(choice).toMatchObject({type: 'chooseDaemonPods', operation: 'delete', count: 1, candidates: ['agent-a', 'agent-b', 'agent-c']})
+    // The write each candidate would get, for reconcile to pick from.
+    expect(choice?.type === 'chooseDaemonPods' && choice.choices?.map((c) => `${c.type}:${c.type === 'deleteDaemonPod' ? c.pod : c.node}`)).toEqual([
+      'deleteDaemonPod:agent-a',
+      'deleteDaemonPod:agent-b',
+      'deleteDaemonPod:agent-c',
+    ])
   })
   it('DS6.2 an unavailable old pod is replaced first and uses the budget', () => {
     const p = plan(ds(), nodes, [old('a'), old('b', {ready: false}), old('c')])
