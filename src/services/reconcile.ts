@@ -12,7 +12,7 @@ import {readFile} from 'node:fs/promises'
 import {executePlan} from '../apply/executor.js'
 import {checkOutDir, writeWorld} from '../apply/fixture-writer.js'
 import {guardViolations, RemovalLedger} from '../apply/guards.js'
-import {MemoryWorld, type RawObject, type WorldFile} from '../apply/memory-world.js'
+import {MemoryWorld, type MemoryWorldOptions, type RawObject, type WorldFile} from '../apply/memory-world.js'
 import {deploymentWithStatus, type PodControl, statusObject} from '../apply/pod-control.js'
 import {parseSavedPlan} from '../apply/saved-plan.js'
 import {staleness} from '../apply/staleness.js'
@@ -258,7 +258,8 @@ async function clusterWorld(req: ReconcileRequest): Promise<World> {
   }
 }
 
-async function fixtureWorld(req: ReconcileRequest, now: () => string): Promise<World> {
+/** The fixtures as a MemoryWorld (also what `simulate` runs on; `memory` lets it model graceful deletion and seed names). */
+export async function fixtureWorld(req: PlanRequest, now: () => string, memoryOptions: Pick<MemoryWorldOptions, 'gracefulPodDeletion' | 'seed'> = {}): Promise<World & {memory: MemoryWorld}> {
   const {openSources, readDocuments, Normalizer, firstProblem, problemError, normalize} = await import('../sources/fixtures.js')
   const {SourceFile} = await import('../sources/documents.js')
   const {inventedUid} = await import('../sources/normalize.js')
@@ -283,6 +284,7 @@ async function fixtureWorld(req: ReconcileRequest, now: () => string): Promise<W
   if (parseError) throw parseError
   const worldFiles: WorldFile[] = files.map((f) => ({name: f.name, fsPath: f.fsPath, format: f.format === 'json' ? 'json' : 'yaml', objects: byFile.get(f.name) ?? []}))
   const memory = new MemoryWorld(worldFiles, {
+    ...memoryOptions,
     defaultNamespace: req.namespace ?? 'default',
     now,
     inventedUid,
