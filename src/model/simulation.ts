@@ -43,8 +43,11 @@ export interface DeploymentTimeline {
   strategy: string
   /** What the strategy promises: at least `minAvailable` available, at most `maxPods` pods. */
   bounds: {minAvailable: number; maxPods: number; maxSurge: number; maxUnavailable: number}
-  /** What the simulation went through. */
-  observed: {minAvailable: number; maxPods: number; maxPodsWithTerminating: number}
+  /**
+   * What the simulation went through. Availability below the bound is only a breach when the
+   * Deployment started above it (a new Deployment starts with none).
+   */
+  observed: {startAvailable: number; minAvailable: number; maxPods: number; maxPodsWithTerminating: number}
   steps: number
   /** Seconds from the start to this Deployment's last step. */
   durationSeconds: number

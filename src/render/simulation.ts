@@ -76,12 +76,17 @@ function bound(observed: number, limit: number, ok: boolean): string {
   return `${observed} (${ok ? 'within' : 'beyond'} ${limit})`
 }
 
+/** Availability never went below the bound, or below where it started when it started below. */
+function availabilityKept(d: DeploymentTimeline): boolean {
+  return d.observed.minAvailable >= Math.min(d.bounds.minAvailable, d.observed.startAvailable)
+}
+
 function deploymentSummary(d: DeploymentTimeline): string[] {
   const f = d.final
   const conditions = f.conditions.map((c) => `${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}`).join(', ')
   return [
     `Deployment ${d.namespace}/${d.name}  ${d.strategy}, ${d.replicas} replicas: ${count(d.steps, 'step')} over ${formatDuration(d.durationSeconds * 1000)}`,
-    `  min available ${bound(d.observed.minAvailable, d.bounds.minAvailable, d.observed.minAvailable >= d.bounds.minAvailable)} = replicas - maxUnavailable ${d.bounds.maxUnavailable}`,
+    `  min available ${bound(d.observed.minAvailable, d.bounds.minAvailable, availabilityKept(d))} = replicas - maxUnavailable ${d.bounds.maxUnavailable}${d.observed.startAvailable < d.bounds.minAvailable ? `; it started with ${d.observed.startAvailable}` : ''}`,
     `  max pods ${bound(d.observed.maxPods, d.bounds.maxPods, d.observed.maxPods <= d.bounds.maxPods)} = replicas + maxSurge ${d.bounds.maxSurge}; ${d.observed.maxPodsWithTerminating} with terminating pods`,
     `  final: ${f.replicaSets.map((r) => `${r.name}=${r.replicas}`).join(' ')}${f.revision ? `, revision ${f.revision}` : ''}; ${f.replicasStatus.available} of ${d.replicas} available, ${f.replicasStatus.updated} updated${f.rollout ? ` (${f.rollout})` : ''}`,
     `  conditions: ${conditions || 'none'}`,

@@ -22,6 +22,9 @@ export const DEFAULT_GRACE_SECONDS = 30
 /** The default time to terminate is the pod's grace period, but no longer than this. */
 export const TERMINATE_CAP_SECONDS = 30
 
+/** How long after Ready + minReadySeconds the model looks again (the first instant a pod counts as available). */
+export const AVAILABLE_LAG = 1_000_000n
+
 export interface KubeletModel {
   /** When the simulation starts: pods already there and not Ready count their readyAfter from here. */
   start: bigint
@@ -57,8 +60,8 @@ export function podWakeAt(pod: Obj, now: bigint, model: KubeletModel, minReadySe
   if (readyAt !== undefined) return readyAt > now ? readyAt : undefined
   const since = readySince(pod)
   if (since === undefined || minReadySeconds <= 0) return undefined
-  // IsPodAvailable: Ready for more than... at least minReadySeconds (the controller requeues then).
-  const available = since + seconds(minReadySeconds)
+  // IsPodAvailable wants Ready since strictly before now − minReadySeconds: look 1 ms after that.
+  const available = since + seconds(minReadySeconds) + AVAILABLE_LAG
   return available > now ? available : undefined
 }
 

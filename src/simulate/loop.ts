@@ -224,7 +224,7 @@ class WorldView {
 
 /** Per Deployment: the lowest availability and the most pods seen at any instant. */
 class Tracker {
-  private readonly seen = new Map<string, {minAvailable: number; maxPods: number; maxPodsWithTerminating: number}>()
+  private readonly seen = new Map<string, DeploymentTimeline['observed']>()
 
   sample(snapshot: Snapshot, now: bigint): void {
     const view = new WorldView(snapshot, now)
@@ -232,7 +232,7 @@ class Tracker {
       const {pods} = view.deploymentCounts(d.uid)
       const s = this.seen.get(d.uid)
       const all = pods.total + pods.terminating
-      if (!s) this.seen.set(d.uid, {minAvailable: pods.available, maxPods: pods.total, maxPodsWithTerminating: all})
+      if (!s) this.seen.set(d.uid, {startAvailable: pods.available, minAvailable: pods.available, maxPods: pods.total, maxPodsWithTerminating: all})
       else {
         s.minAvailable = Math.min(s.minAvailable, pods.available)
         s.maxPods = Math.max(s.maxPods, pods.total)
@@ -255,7 +255,7 @@ class Tracker {
           replicas: d.replicas,
           strategy: d.strategy.type,
           bounds: boundsOf(d),
-          observed: this.seen.get(d.uid) ?? {minAvailable: 0, maxPods: 0, maxPodsWithTerminating: 0},
+          observed: this.seen.get(d.uid) ?? {startAvailable: 0, minAvailable: 0, maxPods: 0, maxPodsWithTerminating: 0},
           steps: mine.length,
           durationSeconds: mine.length === 0 ? 0 : mine[mine.length - 1].offsetSeconds,
           final: {
