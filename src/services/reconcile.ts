@@ -260,8 +260,8 @@ async function clusterWorld(req: ReconcileRequest): Promise<World> {
 
 /** The fixtures as a MemoryWorld (also what `simulate` runs on; `memory` lets it model graceful deletion and seed names). */
 export async function fixtureWorld(req: PlanRequest, now: () => string, memoryOptions: Pick<MemoryWorldOptions, 'gracefulPodDeletion' | 'seed'> = {}): Promise<World & {memory: MemoryWorld}> {
-  const {openSources, readDocuments, Normalizer, firstProblem, problemError, normalize} = await import('../sources/fixtures.js')
-  const {SourceFile} = await import('../sources/documents.js')
+  const {openSources, readDocuments, Normalizer, firstProblem, problemError} = await import('../sources/fixtures.js')
+  const {normalizeParsed} = await import('../sources/parsed.js')
   const {inventedUid} = await import('../sources/normalize.js')
   const paths = req.filename ?? []
   const normalizeOptions = {paths, namespace: req.namespace, allNamespaces: req.allNamespaces, selector: req.selector}
@@ -288,9 +288,7 @@ export async function fixtureWorld(req: PlanRequest, now: () => string, memoryOp
     defaultNamespace: req.namespace ?? 'default',
     now,
     inventedUid,
-    // The objects travel as one JSON List through the same reader and normalizer as files.
-    normalize: (objects) =>
-      normalize(readDocuments([new SourceFile('fixtures', undefined, 'json', Buffer.from(JSON.stringify({apiVersion: 'v1', kind: 'List', items: objects}, null, 1)))]), normalizeOptions),
+    normalize: (objects) => normalizeParsed('fixtures', objects, normalizeOptions),
   })
   const source: PlanSource = {type: 'fixtures', paths: [...paths]}
   return {

@@ -134,8 +134,7 @@ async function openWorld(req: PlanRequest, now: () => string, extras: WorldExtra
   }
   // Lazy: the cluster code pulls in client-node.
   const {connect, listClusterObjects} = await import('../sources/cluster.js')
-  const {normalize, readDocuments} = await import('../sources/fixtures.js')
-  const {SourceFile} = await import('../sources/documents.js')
+  const {normalizeParsed} = await import('../sources/parsed.js')
   const {inventedUid} = await import('../sources/normalize.js')
   const cluster = clusterRequest(req)
   const client = await connect(cluster)
@@ -146,7 +145,7 @@ async function openWorld(req: PlanRequest, now: () => string, extras: WorldExtra
     defaultNamespace: namespace ?? 'default',
     now,
     inventedUid,
-    normalize: (items) => normalize(readDocuments([new SourceFile('cluster', undefined, 'json', Buffer.from(JSON.stringify({apiVersion: 'v1', kind: 'List', items})))]), options),
+    normalize: (items) => normalizeParsed(`cluster:${client.config.context}`, items, options),
   })
   return {
     memory,

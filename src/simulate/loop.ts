@@ -9,7 +9,8 @@
 //      the executor does — Deployments first (by namespace and name), then ReplicaSets and
 //      ReplicationControllers (by kind, namespace and name); a ReplicaSet its Deployment's sync
 //      wrote in this round waits for the next round, as the informer would hand it over again;
-//   3. 1 and 2 again until a round writes nothing;
+//   3. 1 and 2 again until a round writes nothing; a round's steps are counted in the next view
+//      of the world (after the kubelet model at the same instant: pods bound, not yet Ready);
 //   4. the clock moves to the earliest instant something is due: a pod Ready, available
 //      (minReadySeconds) or gone, or a Deployment's progress deadline check (D2.3).
 // It stops when nothing is due, or at --until.
@@ -64,9 +65,16 @@ export async function runLoop(world: MemoryWorld, opts: LoopOptions): Promise<Lo
   let last: {snapshot: Snapshot; plan: ReconcilePlan} | undefined
   for (;;) {
     const now = clock.now
+    // The last round's steps wait for the next view of the world for their counts.
+    let done: {acting: ControllerPlan[]; results: ExecResults; round: number} | undefined
+    const settle = (snapshot: Snapshot) => {
+      if (done) steps.push(...stepsOf(done.acting, done.results, now, start, done.round, countsOf(snapshot, now)))
+      done = undefined
+    }
     for (let i = 0; ; i++) {
       actKubelet(world, now, kubelet)
       const snapshot = world.snapshot()
+      settle(snapshot)
       tracker.sample(snapshot, now)
       const plan = planSnapshot(snapshot, {now: formatRfc3339(now), featureGates: opts.featureGates, burstReplicas: BURST_REPLICAS}, SIMULATED_CONTROLLERS)
       last = {snapshot, plan}
@@ -80,9 +88,11 @@ export async function runLoop(world: MemoryWorld, opts: LoopOptions): Promise<Lo
       rounds++
       syncs += acting.length
       const exec = await executePlan({...plan, controllers: acting}, {control: world.control(false), now: () => formatRfc3339(now), round: rounds})
-      const after = world.snapshot()
-      steps.push(...stepsOf(acting, exec.results, now, start, rounds, countsOf(after, now)))
-      if (world.writes === writes) break
+      done = {acting, results: exec.results, round: rounds}
+      if (world.writes === writes) {
+        settle((last = {snapshot: world.snapshot(), plan}).snapshot)
+        break
+      }
     }
     const next = nextInstant(world, last!.snapshot, now, kubelet)
     if (next === undefined) return finish('quiet')
@@ -130,9 +140,11 @@ function nextInstant(world: MemoryWorld, snapshot: Snapshot, now: bigint, model:
 }
 
 /** The steps of one round: each controller that carried out something, with what it did. */
+type ExecResults = Awaited<ReturnType<typeof executePlan>>['results']
+
 function stepsOf(
   acting: readonly ControllerPlan[],
-  results: Awaited<ReturnType<typeof executePlan>>['results'],
+  results: ExecResults,
   now: bigint,
   start: bigint,
   round: number,
