@@ -30,7 +30,7 @@ export interface SimulationStep {
   controller: {kind: ControllerKind; namespace: string; name: string}
   /** The Deployment the controller belongs to (itself, or its ReplicaSet's owner). */
   deployment?: string
-  /** The actions carried out, as the plan shapes them; a create also names the pod it made. */
+  /** The actions carried out, as `kctl plan -o json` prints them (a delete with its reasons); a create also names the pod it made. */
   actions: Array<Action & {pod?: string}>
   /** The Deployment's (or the lone ReplicaSet's) pods and ReplicaSets after the round. */
   counts: WorldCounts

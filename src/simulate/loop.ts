@@ -22,6 +22,7 @@ import type {DeploymentTimeline, SimulationStep, WorldCounts} from '../model/sim
 import {maxSurge, maxUnavailable, revisionOf} from '../reconcile/deployment/util.js'
 import {progressCheckAt} from '../reconcile/deployment/sync.js'
 import {planSnapshot} from '../reconcile/planner.js'
+import {actionToWire} from '../render/wire.js'
 import {formatRfc3339, objectTime, seconds} from '../reconcile/time.js'
 import {BURST_REPLICAS} from '../services/options.js'
 import {type KubeletModel, podAt, podWakeAt} from './kubelet.js'
@@ -159,7 +160,11 @@ function stepsOf(
       offsetSeconds: Number(now - start) / 1e9,
       round,
       controller: {kind: cp.kind, namespace: cp.namespace, name: cp.name},
-      actions: done.map((r) => (r.predicted!.type === 'create' && r.done?.name ? {...r.predicted!, pod: r.done.name} : r.predicted!)),
+      // As `kctl plan -o json` prints them (a delete with its reasons); a create also names its pod.
+      actions: done.map((r) => {
+        const wire = actionToWire(r.predicted!, cp, formatRfc3339(now)) as unknown as SimulationStep['actions'][number]
+        return r.predicted!.type === 'create' && r.done?.name ? {...wire, pod: r.done.name} : wire
+      }),
       ...counts(cp),
     })
   }
