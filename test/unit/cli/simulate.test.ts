@@ -31,6 +31,12 @@ describe('kctl simulate', () => {
     golden(example, file, run.stdout)
   })
 
+  it('the README shows the rollout timeline exactly as printed', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+    const block = /simulate -f examples\/rollout --now 2026-11-22T10:00:00Z\n```\n\n```\n([\s\S]*?)```/.exec(readme)
+    expect(block?.[1]).toBe(readFileSync(join(ROOT, 'test/golden/rollout/simulate.txt'), 'utf8'))
+  })
+
   it('prints the same bytes twice', () => {
     const a = kctl(['simulate', '-f', 'examples/rollout', '--now', NOW, '-o', 'json'])
     const b = kctl(['simulate', '-f', 'examples/rollout', '--now', NOW, '-o', 'json'])
