@@ -12,7 +12,7 @@
 //   3. 1 and 2 again until a round writes nothing; a round's steps are counted in the next view
 //      of the world (after the kubelet model at the same instant: pods bound, not yet Ready);
 //   4. the clock moves to the earliest instant something is due: a pod Ready, available
-//      (minReadySeconds) or gone, or a Deployment's progress deadline check (D2.3).
+//      (minReadySeconds) or gone, or a Deployment's progress deadline check (requeueStuckDeployment).
 // It stops when nothing is due, or at --until.
 import {executePlan} from '../apply/executor.js'
 import type {MemoryWorld} from '../apply/memory-world.js'

@@ -8,7 +8,7 @@
 // change (--set-image, --scale, --apply-manifests), and only then is the same change made for
 // real, while the ReplicaSets' sizes are recorded (polled every 100 ms) until the rollout is done.
 //
-// What is compared (deployment-semantics D12.3/D12.4):
+// What is compared:
 // - exactly: the ReplicaSets' names, the final size of each, the revision annotations, the
 //   Available condition, and the Progressing reason where it is deterministic (a completed
 //   rollout, a deadline exceeded);
@@ -280,7 +280,7 @@ describe('kctl simulate against the real controllers, scheduler and a timed kube
       return c && {status: c.status, reason: c.reason}
     }
     expect(condition(simulated.final.conditions, 'Available')).toEqual(condition(real.status.conditions, 'Available'))
-    // Deterministic at the end of a completed rollout or an exceeded deadline (D12.4).
+    // Deterministic at the end of a completed rollout or an exceeded deadline (not after some multi-write chains).
     expect(condition(simulated.final.conditions, 'Progressing')).toEqual(condition(real.status.conditions, 'Progressing'))
     expect(simulated.final.replicasStatus).toEqual({
       replicas: real.status.replicas,
