@@ -67,7 +67,7 @@ export interface World {
   /** The controllers being planned, by uid (whose next sync may release a pod another one matches). */
   controllerByUid: (uid: string) => Workload | undefined
   /** ReplicaSets by the UID of their controller owner: the siblings of getReplicaSetsWithSameController. */
-  siblingsByOwner: ReadonlyMap<string, readonly Workload[]>
+  siblingsByOwner: Pick<ReadonlyMap<string, readonly Workload[]>, 'get'>
   options: PlannerOptions
   now: bigint
 }

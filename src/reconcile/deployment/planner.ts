@@ -19,22 +19,52 @@ export function planDeployments(
   world: World,
   planReplicaSet: (rs: Workload, world: World) => ControllerPlan,
 ): ControllerPlan[] {
-  const inNamespaces = byNamespace(replicaSets)
+  const inNamespaces = new Map([...byNamespace(replicaSets)].map(([ns, list]) => [ns, new NamespaceReplicaSets(list)]))
+  const empty = new NamespaceReplicaSets([])
   const templates = new TemplateCache()
   return deployments.map((d) => {
-    const inNamespace = inNamespaces.get(d.namespace) ?? []
-    const sync = syncDeployment(d, deploymentWorld(d, inNamespace, world, templates))
+    const inNamespace = inNamespaces.get(d.namespace) ?? empty
+    const claimable = inNamespace.claimable(d.uid)
+    const sync = syncDeployment(d, deploymentWorld(d, inNamespace.all, claimable, world, templates))
     const plan = controllerPlan(d, sync)
-    const then = followingStep(d, sync, inNamespace, world, planReplicaSet)
+    // Its writes touch only ReplicaSets it could claim (its own, and orphans it adopts).
+    const then = followingStep(d, sync, claimable, world, planReplicaSet)
     if (then.length > 0) plan.then = then
     return plan
   })
 }
 
-function deploymentWorld(d: DeploymentView, replicaSets: readonly Workload[], world: World, templates: TemplateCache): DeploymentWorld {
-  const stale = d.serverDefaulted ? templates.staleHashes(d, replicaSets) : undefined
+/**
+ * One namespace's ReplicaSets, indexed once for all its Deployments: each Deployment's claim looks
+ * at its own and the orphans, not at every ReplicaSet of the namespace.
+ */
+class NamespaceReplicaSets {
+  private readonly byController = new Map<string, Workload[]>()
+  private readonly orphans: Workload[] = []
+
+  constructor(readonly all: readonly Workload[]) {
+    for (const rs of all) {
+      const ref = controllerOf(rs)
+      if (!ref) this.orphans.push(rs)
+      else {
+        const list = this.byController.get(ref.uid)
+        if (list) list.push(rs)
+        else this.byController.set(ref.uid, [rs])
+      }
+    }
+  }
+
+  /** Controlled by `uid`, or by nothing; by name, as ClaimReplicaSets meets them. */
+  claimable(uid: string): Workload[] {
+    return [...(this.byController.get(uid) ?? []), ...this.orphans].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  }
+}
+
+function deploymentWorld(d: DeploymentView, replicaSets: readonly Workload[], claimable: readonly Workload[], world: World, templates: TemplateCache): DeploymentWorld {
+  const stale = d.serverDefaulted ? templates.staleHashes(d, claimable) : undefined
   return {
     replicaSets,
+    claimable,
     podsOf: (rs) => [...world.index.referencing(rs.uid)].filter((p) => isControlledBy(p, rs)),
     now: world.now,
     gates: world.options.featureGates,
@@ -175,8 +205,8 @@ function followingStep(
   }
   if (touched.length === 0) return []
   const owned = [...after.values()].filter((rs) => controllerOf(rs)?.uid === d.uid)
-  const siblings = new Map(world.siblingsByOwner)
-  siblings.set(d.uid, owned)
+  // The world as this sync leaves it: this Deployment's ReplicaSets replaced, the rest read through.
+  const siblings: World['siblingsByOwner'] = {get: (uid) => (uid === d.uid ? owned : world.siblingsByOwner.get(uid))}
   const next: World = {...world, siblingsByOwner: siblings, controllerByUid: (uid) => after.get(uid) ?? world.controllerByUid(uid)}
   const latest = new Map(touched.map((rs) => [rs.uid, after.get(rs.uid) ?? rs]))
   return [...latest.values()].map((rs) => planReplicaSet(rs, next))

@@ -50,6 +50,11 @@ import {
 export interface DeploymentWorld {
   /** Every ReplicaSet in the Deployment's namespace. */
   replicaSets: readonly Workload[]
+  /**
+   * The ones claiming can concern, by name: controlled by this Deployment, or by nothing (those
+   * controlled by another are skipped anyway). Absent: every ReplicaSet in the namespace.
+   */
+  claimable?: readonly Workload[]
   /** FilterPodsByOwner(rs, "ReplicaSet"): the pods whose controller reference names this ReplicaSet. */
   podsOf(rs: Workload): readonly PodView[]
   /** The controller's clock, in nanoseconds since the epoch. */
@@ -251,7 +256,7 @@ class Sync {
     const d = this.d
     const selector = compileLabelSelector(d.selector)
     const deleting = d.deletionTimestamp !== undefined
-    const candidates = [...this.world.replicaSets].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    const candidates = this.world.claimable ?? [...this.world.replicaSets].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     for (const rs of candidates) {
       const ref = controllerOf(rs)
       const matches = selectorMatches(selector, rs.labels)
