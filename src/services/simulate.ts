@@ -160,6 +160,11 @@ async function applyChanges(opened: OpenedWorld, req: ChangeRequest, scales: Ret
   if ((req.applyManifests?.length ?? 0) > 0) {
     const {readAllDocuments} = await import('../sources/fixtures.js')
     for (const doc of await readAllDocuments(req.applyManifests!)) {
+      const m = doc.raw as Record<string, any>
+      if (!(String(m.kind) in APPLY_PATHS)) {
+        done.push(`${m.kind} ${m.metadata?.name ?? ''}: left out (kctl simulates Deployments, ReplicaSets, ReplicationControllers and Pods)`)
+        continue
+      }
       const manifest = opened.dryRunApply ? await opened.dryRunApply(doc.raw) : doc.raw
       done.push(applyManifest(opened.memory, manifest, opened.defaultNamespace, opened.dryRunApply !== undefined))
     }
@@ -193,7 +198,6 @@ const APPLY_PATHS: Record<string, {group: string; plural: string}> = {
 async function applyDryRun(client: import('../sources/cluster-client.js').ClusterClient, manifest: RawObject, defaultNamespace: string): Promise<RawObject> {
   const m = manifest as Record<string, any>
   const at = APPLY_PATHS[String(m.kind)]
-  if (!at) throw new UserError(`--apply-manifests: ${m.kind} ${m.metadata?.name ?? ''} is not a kind kctl simulates`, {hint: 'give Deployments, ReplicaSets, ReplicationControllers and Pods'})
   const namespace = typeof m.metadata?.namespace === 'string' && m.metadata.namespace !== '' ? m.metadata.namespace : defaultNamespace
   const name = String(m.metadata?.name ?? '')
   const path = `${at.group}/namespaces/${encodeURIComponent(namespace)}/${at.plural}/${encodeURIComponent(name)}`
