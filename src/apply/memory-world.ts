@@ -46,6 +46,14 @@ export interface MemoryWorldOptions {
   now: () => string
   /** The uid the fixture reader gives an object that has none (sources/normalize.ts inventedUid). */
   inventedUid: (group: string, kind: string, namespace: string, name: string) => string
+  /**
+   * A pod's DELETE marks it terminating (deletionTimestamp now + its grace period), as the API
+   * server does for a pod bound to a node; something else (a kubelet model) removes it later.
+   * Absent: the pod is gone at once, as an unbound pod is.
+   */
+  gracefulPodDeletion?: boolean
+  /** Mixed into the seed of generated names and uids (the same input and seed give the same names). */
+  seed?: string
 }
 
 type Obj = Record<string, any>
@@ -91,6 +99,7 @@ export class MemoryWorld {
       }
     }
     this.rv = max
+    if (opts.seed !== undefined) digest.update(`seed:${opts.seed}`)
     this.seed = digest.digest('hex').slice(0, 32)
     for (const file of this.files) for (const o of file.objects) this.indexObject(file, o as Obj)
   }
@@ -156,6 +165,10 @@ export class MemoryWorld {
 
   now(): string {
     return this.opts.now()
+  }
+
+  get gracefulPodDeletion(): boolean {
+    return this.opts.gracefulPodDeletion ?? false
   }
 
   /** Replaces (or, with undefined, removes) an object found by find(); its identity stays the same. */
@@ -256,7 +269,20 @@ class MemoryPodControl implements PodControl {
     if (rv !== pre.resourceVersion) {
       throw conflict(`Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${rv}`)
     }
-    if (!this.dryRun) this.world.replace(found, undefined)
+    if (this.dryRun) return
+    if (kind === 'Pod' && this.world.gracefulPodDeletion) return this.markTerminating(found)
+    this.world.replace(found, undefined)
+  }
+
+  /** A graceful DELETE: deletionTimestamp now + terminationGracePeriodSeconds (default 30); again, a no-op. */
+  private markTerminating(found: Located): void {
+    const o = found.object
+    if (o.metadata?.deletionTimestamp) return
+    const grace = typeof o.spec?.terminationGracePeriodSeconds === 'number' ? o.spec.terminationGracePeriodSeconds : 30
+    const now = Date.parse(this.world.now())
+    const deletionTimestamp = new Date(now + grace * 1000).toISOString().replace(/\.\d+Z$/, 'Z')
+    const metadata: Obj = {...o.metadata, deletionTimestamp, deletionGracePeriodSeconds: grace, resourceVersion: this.world.nextResourceVersion()}
+    this.world.replace(found, {...o, metadata})
   }
 
   patchPod(namespace: string, name: string, patch: OwnerPatch): Promise<{resourceVersion?: string}> {

@@ -12,7 +12,7 @@ import {readFile} from 'node:fs/promises'
 import {executePlan} from '../apply/executor.js'
 import {checkOutDir, writeWorld} from '../apply/fixture-writer.js'
 import {guardViolations, RemovalLedger} from '../apply/guards.js'
-import {MemoryWorld, type RawObject, type WorldFile} from '../apply/memory-world.js'
+import {MemoryWorld, type MemoryWorldOptions, type RawObject, type WorldFile} from '../apply/memory-world.js'
 import {deploymentWithStatus, type PodControl, statusObject} from '../apply/pod-control.js'
 import {parseSavedPlan} from '../apply/saved-plan.js'
 import {workloadStatusObject} from '../apply/workload-objects.js'
@@ -263,9 +263,10 @@ async function clusterWorld(req: ReconcileRequest): Promise<World> {
   }
 }
 
-async function fixtureWorld(req: ReconcileRequest, now: () => string): Promise<World> {
-  const {openSources, readDocuments, Normalizer, firstProblem, problemError, normalize} = await import('../sources/fixtures.js')
-  const {SourceFile} = await import('../sources/documents.js')
+/** The fixtures as a MemoryWorld (also what `simulate` runs on; `memory` lets it model graceful deletion and seed names). */
+export async function fixtureWorld(req: PlanRequest, now: () => string, memoryOptions: Pick<MemoryWorldOptions, 'gracefulPodDeletion' | 'seed'> = {}): Promise<World & {memory: MemoryWorld}> {
+  const {openSources, readDocuments, Normalizer, firstProblem, problemError} = await import('../sources/fixtures.js')
+  const {normalizeParsed} = await import('../sources/parsed.js')
   const {inventedUid} = await import('../sources/normalize.js')
   const paths = req.filename ?? []
   const normalizeOptions = {paths, namespace: req.namespace, allNamespaces: req.allNamespaces, selector: req.selector}
@@ -288,12 +289,11 @@ async function fixtureWorld(req: ReconcileRequest, now: () => string): Promise<W
   if (parseError) throw parseError
   const worldFiles: WorldFile[] = files.map((f) => ({name: f.name, fsPath: f.fsPath, format: f.format === 'json' ? 'json' : 'yaml', objects: byFile.get(f.name) ?? []}))
   const memory = new MemoryWorld(worldFiles, {
+    ...memoryOptions,
     defaultNamespace: req.namespace ?? 'default',
     now,
     inventedUid,
-    // The objects travel as one JSON List through the same reader and normalizer as files.
-    normalize: (objects) =>
-      normalize(readDocuments([new SourceFile('fixtures', undefined, 'json', Buffer.from(JSON.stringify({apiVersion: 'v1', kind: 'List', items: objects}, null, 1)))]), normalizeOptions),
+    normalize: (objects) => normalizeParsed('fixtures', objects, normalizeOptions),
   })
   const source: PlanSource = {type: 'fixtures', paths: [...paths]}
   return {

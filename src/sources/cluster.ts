@@ -5,9 +5,7 @@
 import type {Snapshot} from '../model/objects.js'
 import {ApiError, ClusterClient} from './cluster-client.js'
 import {loadKubeconfig} from './cluster-config.js'
-import {readParsedJsonList} from './documents.js'
-import {SourceFile} from './files.js'
-import {normalize} from './normalize.js'
+import {normalizeParsed} from './parsed.js'
 
 export interface ClusterRequest {
   kubeconfig?: string
@@ -87,10 +85,7 @@ export async function readCluster(req: ClusterRequest, connected?: ClusterClient
   const {objects, namespace} = await listClusterObjects(client, req)
   // The same reader and normalizer as fixtures: the objects travel as one JSON List, exactly the
   // document `kubectl get rs,rc,pods -o json` would print.
-  const name = `cluster:${client.config.context}`
-  const list = new SourceFile(name, undefined, 'json', Buffer.from(JSON.stringify({apiVersion: 'v1', kind: 'List', items: objects}, null, 1)))
-  // The objects are already parsed: the file is there for positions (error lines), not to be read again.
-  const snapshot = normalize(readParsedJsonList(list, objects), {
+  const snapshot = normalizeParsed(`cluster:${client.config.context}`, objects, {
     paths: [],
     namespace,
     allNamespaces: namespace === undefined,

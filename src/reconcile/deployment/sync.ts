@@ -862,7 +862,7 @@ function replicaFailure(all: readonly (RsState | undefined)[], newRS: RsState | 
 }
 
 /** requeueStuckDeployment (D2.3): when the controller looks at a stuck rollout again, if it does. */
-function progressCheckAt(d: DeploymentView, s: DeploymentStatusView): string | undefined {
+export function progressCheckAt(d: DeploymentView, s: DeploymentStatusView): string | undefined {
   if (!hasProgressDeadline(d)) return undefined
   const c = s.conditions.find((x) => x.type === 'Progressing')
   if (!c || c.reason === 'NewReplicaSetAvailable' || c.reason === 'ProgressDeadlineExceeded') return undefined
