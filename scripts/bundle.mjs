@@ -1,86 +1,76 @@
-// The build's last step: the modules the installed CLI starts from (bin/run.js's entry point,
-// each command, each hook) are bundled, over tsc's output at the same paths, with the packages they
-// always load (oclif, chalk, js-yaml). Start-up then reads a few files instead of resolving a few
-// hundred. What they share (oclif above all) is one chunk in dist/chunks, so every command and
-// hook sees the same oclif and chalk; what only some runs need is loaded when asked for (the
-// Kubernetes client, the `yaml` package) or split into chunks of its own.
+// The build's last step: what the installed CLI runs becomes one CommonJS script,
+// dist/chunks/app-<hash>.cjs (src/cli/app.ts: the entry point, every command and hook, oclif, chalk,
+// js-yaml), that every start runs through V8's code cache (src/cli/script-cache.ts). A start then
+// reads two files instead of resolving a few hundred, and neither parses nor compiles most of what
+// it runs. The Kubernetes client and the `yaml` package stay outside, loaded when a run needs them.
 //
-// oclif itself is a CommonJS bundle of its own, dist/chunks/oclif-<hash>.cjs, that every start runs
-// through V8's code cache (src/cli/script-cache.ts): it is most of what a start compiles.
-import {readFile} from 'node:fs/promises'
-import {createRequire} from 'node:module'
-import {basename, join, resolve} from 'node:path'
+// The files oclif and bin/run.js load (dist/cli/main.js, each command, each hook) are written over
+// tsc's output as small modules that hand out what the script holds.
+import {readFile, writeFile} from 'node:fs/promises'
+import {basename} from 'node:path'
 
 import {build} from 'esbuild'
 
-// Less to parse at every start; names are kept, so KCTL_DEBUG's stack traces still name functions.
-const minify = {minifyWhitespace: true, minifySyntax: true}
+const external = ['@kubernetes/client-node', 'yaml', 'typescript']
 
 // A script run by node:vm cannot import() by itself (not without an experimental option, and not
-// at all once its code comes from the cache): oclif's import() of commands and hooks goes through a
-// function that loadScript hands in, and that imports as any module does.
-const importThroughLoader = {
-  name: 'import-through-loader',
+// at all once its code comes from the cache), nor read import.meta. Its import()s of what is not
+// bundled (a computed path: oclif loading a plugin; a package left outside) call the function the
+// loader hands in, which imports as any module does; import.meta.url is the script's own URL.
+const outside = new RegExp(`await import\\((?!\\s*['"\`])|await import\\((?=\\s*['"\`](${external.join('|')})['"\`])`, 'g')
+const forScript = {
+  name: 'for-a-vm-script',
   setup(b) {
-    b.onLoad({filter: /[\\/]node_modules[\\/].*\.[cm]?js$/}, async (args) => ({
-      contents: (await readFile(args.path, 'utf8')).replaceAll('await import(', 'await __kctlImport('),
-      loader: 'js',
-    }))
+    b.onLoad({filter: /\.([cm]?js|ts)$/}, async (args) => {
+      const text = await readFile(args.path, 'utf8')
+      return {
+        contents: text.replaceAll(outside, 'await __kctlImport(').replaceAll('import.meta.url', '__kctlImportMetaUrl'),
+        loader: args.path.endsWith('.ts') ? 'ts' : 'js',
+      }
+    })
   },
 }
 
-const oclifBundle = await build({
-  entryPoints: [createRequire(import.meta.url).resolve('@oclif/core')],
+const app = await build({
+  entryPoints: ['src/cli/app.ts'],
   outdir: 'dist/chunks',
-  entryNames: 'oclif-[hash]',
+  entryNames: 'app-[hash]',
   outExtension: {'.js': '.cjs'},
   bundle: true,
   format: 'cjs',
   platform: 'node',
   target: 'node20',
   // typescript: oclif reads tsconfig files with it only when running from sources.
-  external: ['typescript'],
+  external,
+  plugins: [forScript],
   metafile: true,
-  plugins: [importThroughLoader],
-  ...minify,
+  // Less to parse on a first start; names are kept, so KCTL_DEBUG's stack traces still name functions.
+  minifyWhitespace: true,
+  minifySyntax: true,
   logLevel: 'warning',
 })
-const [oclifFile] = Object.keys(oclifBundle.metafile.outputs)
-if (/\bawait import\(/.test(await readFile(oclifFile, 'utf8'))) throw new Error(`${oclifFile} still calls import() itself`)
-
-// Every import of @oclif/core in the entries is this one module, which runs the bundle above.
-const oclifThroughCodeCache = {
-  name: 'oclif-through-code-cache',
-  setup(b) {
-    b.onResolve({filter: /^@oclif\/core$/}, () => ({path: '@oclif/core', namespace: 'oclif-bundle'}))
-    b.onLoad({filter: /.*/, namespace: 'oclif-bundle'}, () => ({
-      contents: `module.exports = require('./script-cache.ts').loadScript(require('node:path').join(__dirname, '..', 'chunks', ${JSON.stringify(basename(oclifFile))}))`,
-      resolveDir: resolve('src/cli'),
-      loader: 'js',
-    }))
-  },
+const [appFile] = Object.keys(app.metafile.outputs)
+const bundled = await readFile(appFile, 'utf8')
+for (const left of [/\bawait import\(/, /\bimport\.meta\b/]) {
+  if (left.test(bundled)) throw new Error(`${appFile} still has ${left.source}: a vm script cannot run it`)
 }
 
-const entries = ['cli/main', 'commands/check', 'commands/list', 'commands/plan', 'commands/reconcile', 'commands/watch', 'hooks/init', 'hooks/command-not-found']
-
-await build({
-  entryPoints: entries.map((e) => `src/${e}.ts`),
-  outbase: 'src',
-  outdir: 'dist',
-  chunkNames: 'chunks/[name]-[hash]',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  allowOverwrite: true,
-  // typescript: oclif reads tsconfig files with it only when running from sources.
-  external: ['@kubernetes/client-node', 'yaml', 'typescript'],
-  // chalk and js-yaml's dependencies may be CommonJS: give them require, __filename and __dirname.
-  banner: {
-    js: "import {createRequire as __kctlRequire} from 'node:module'; import {fileURLToPath as __kctlPath} from 'node:url'; const require = __kctlRequire(import.meta.url); const __filename = __kctlPath(import.meta.url); const __dirname = __kctlPath(new URL('.', import.meta.url));",
-  },
-  plugins: [oclifThroughCodeCache],
-  ...minify,
-  logLevel: 'warning',
-})
+const commands = ['check', 'list', 'plan', 'reconcile', 'watch']
+const hooks = ['init', 'command-not-found']
+// One code cache per command (and one for the rest: help, autocomplete, errors), each holding the
+// functions that command runs.
+const stubs = {
+  'dist/cli/app.js': `import {fileURLToPath} from 'node:url'
+import {loadScript} from './script-cache.js'
+const variant = ${JSON.stringify(commands)}.includes(process.argv[2]) ? process.argv[2] : 'other'
+export const app = loadScript(fileURLToPath(new URL('../chunks/${basename(appFile)}', import.meta.url)), variant)
+`,
+  'dist/cli/main.js': `import {app} from './app.js'\nexport const {run} = app\n`,
+}
+for (const command of commands) {
+  stubs[`dist/commands/${command}.js`] = `import {app} from '../cli/app.js'\nexport default (await app.commands.${command}()).default\n`
+}
+for (const hook of hooks) {
+  stubs[`dist/hooks/${hook}.js`] = `import {app} from '../cli/app.js'\nexport default (await app.hooks['${hook}']()).default\n`
+}
+for (const [file, text] of Object.entries(stubs)) await writeFile(file, `// Written by scripts/bundle.mjs.\n${text}`)

@@ -1,24 +1,29 @@
-// Runs a CommonJS bundle (oclif, which every start loads) through V8's code cache: the compiled
-// code of the previous run is kept under the cache directory, so a start neither parses the bundle
-// nor compiles the functions it ran last time. The cache file is named after the bundle (whose name
-// carries a hash of its content), Node's version and the CPU; V8 refuses a cache made for other
-// source or flags. Whatever goes wrong with the cache (no directory, read-only, refused), the
-// bundle just runs without it.
-import {mkdirSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
+// Runs a CommonJS bundle through V8's code cache: the code compiled by the previous run is kept
+// under the cache directory, so a start neither parses the bundle nor compiles again the functions
+// that ran last time. The cache file is named after the bundle (whose name carries a hash of its
+// content), the variant (what the run does: each command compiles other functions), Node's version
+// and the CPU; V8 itself refuses a cache made for other source or flags.
+// Whatever goes wrong with the cache (no directory, read-only, refused), the bundle runs without it.
+//
+// Node's built-ins are require()d: an ESM import of node:fs would build its whole export list,
+// streams included, at every start.
 import {createRequire} from 'node:module'
-import {homedir} from 'node:os'
-import {basename, dirname, join} from 'node:path'
-import {Script} from 'node:vm'
 
-const WRAPPER = '(function (exports, require, module, __filename, __dirname, __kctlImport) {'
+const require = createRequire(import.meta.url)
+const {mkdirSync, readFileSync, renameSync, writeFileSync} = require('node:fs') as typeof import('node:fs')
+const {homedir} = require('node:os') as typeof import('node:os')
+const {basename, dirname, join} = require('node:path') as typeof import('node:path')
+const {pathToFileURL} = require('node:url') as typeof import('node:url')
+const {Script} = require('node:vm') as typeof import('node:vm')
 
-/**
- * The bundle's module.exports, as require() would give it. The bundle's import()s are calls of
- * __kctlImport (scripts/bundle.mjs), with absolute URLs.
- */
-export function loadScript(file: string): unknown {
+// The bundle sees __kctlImport for its import()s of what stays outside (a script run by node:vm
+// cannot import() by itself) and __kctlImportMetaUrl for import.meta.url.
+const WRAPPER = '(function (exports, require, module, __filename, __dirname, __kctlImport, __kctlImportMetaUrl) {'
+
+/** The bundle's module.exports, as require() would give it. */
+export function loadScript(file: string, variant: string): unknown {
   const source = readFileSync(file, 'utf8')
-  const cacheFile = cachePath(file)
+  const cacheFile = cachePath(file, variant)
   let cachedData: Buffer | undefined
   try {
     cachedData = readFileSync(cacheFile)
@@ -27,17 +32,17 @@ export function loadScript(file: string): unknown {
   // Written at exit, so that the functions this run compiled are in the cache too.
   if (cachedData === undefined || script.cachedDataRejected) process.once('exit', () => saveCache(script, cacheFile))
   const module = {exports: {}}
-  const importModule = (url: string) => import(url)
-  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), importModule)
+  const importModule = (specifier: string) => import(specifier)
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), importModule, pathToFileURL(file).href)
   return module.exports
 }
 
-function cachePath(file: string): string {
+function cachePath(file: string, variant: string): string {
   const root = process.env.KCTL_CACHE_DIR || join(homedir(), '.cache', 'kctl')
-  return join(root, 'code-cache', `${basename(file)}-${process.version}-${process.arch}.bin`)
+  return join(root, 'code-cache', `${basename(file)}-${variant}-${process.version}-${process.arch}.bin`)
 }
 
-function saveCache(script: Script, cacheFile: string): void {
+function saveCache(script: InstanceType<typeof Script>, cacheFile: string): void {
   try {
     mkdirSync(dirname(cacheFile), {recursive: true})
     // Another kctl may read it meanwhile: it sees the old file or the whole new one.
