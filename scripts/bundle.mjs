@@ -6,7 +6,7 @@
 //
 // The files oclif and bin/run.js load (dist/cli/main.js, each command, each hook) are written over
 // tsc's output as small modules that hand out what the script holds.
-import {readFile, writeFile} from 'node:fs/promises'
+import {readFile, readdir, writeFile} from 'node:fs/promises'
 import {basename} from 'node:path'
 
 import {build} from 'esbuild'
@@ -55,20 +55,18 @@ for (const left of [/\bawait import\(/, /\bimport\.meta\b/]) {
   if (left.test(bundled)) throw new Error(`${appFile} still has ${left.source}: a vm script cannot run it`)
 }
 
-const commands = ['check', 'list', 'plan', 'reconcile', 'watch']
-const hooks = ['init', 'command-not-found']
-// One code cache per command (and one for the rest: help, autocomplete, errors), each holding the
-// functions that command runs.
+const commands = (await readdir('src/commands')).map((f) => f.replace(/\.ts$/, ''))
+const hooks = (await readdir('src/hooks')).map((f) => f.replace(/\.ts$/, ''))
+const entry = await readFile('src/cli/app.ts', 'utf8')
+for (const name of [...commands, ...hooks]) {
+  if (!entry.includes(`/${name}.js')`)) throw new Error(`src/cli/app.ts does not load ${name}`)
+}
 const stubs = {
-  'dist/cli/app.js': `import {fileURLToPath} from 'node:url'
-import {loadScript} from './script-cache.js'
-const variant = ${JSON.stringify(commands)}.includes(process.argv[2]) ? process.argv[2] : 'other'
-export const app = loadScript(fileURLToPath(new URL('../chunks/${basename(appFile)}', import.meta.url)), variant)
-`,
+  'dist/cli/app.js': `import {loadApp} from './start.js'\nexport const app = loadApp(new URL('../chunks/${basename(appFile)}', import.meta.url), ${JSON.stringify(commands)})\n`,
   'dist/cli/main.js': `import {app} from './app.js'\nexport const {run} = app\n`,
 }
 for (const command of commands) {
-  stubs[`dist/commands/${command}.js`] = `import {app} from '../cli/app.js'\nexport default (await app.commands.${command}()).default\n`
+  stubs[`dist/commands/${command}.js`] = `import {app} from '../cli/app.js'\nexport default (await app.commands['${command}']()).default\n`
 }
 for (const hook of hooks) {
   stubs[`dist/hooks/${hook}.js`] = `import {app} from '../cli/app.js'\nexport default (await app.hooks['${hook}']()).default\n`
