@@ -44,10 +44,23 @@ function cachePath(file: string, variant: string): string {
 
 function saveCache(script: InstanceType<typeof Script>, cacheFile: string): void {
   try {
-    mkdirSync(dirname(cacheFile), {recursive: true})
+    makeDirectory(dirname(cacheFile), 8)
     // Another kctl may read it meanwhile: it sees the old file or the whole new one.
     const partial = `${cacheFile}.${process.pid}`
     writeFileSync(partial, script.createCachedData())
     renameSync(partial, cacheFile)
   } catch {}
+}
+
+// mkdirSync's {recursive: true} never returns on some file systems (/proc): this gives up instead.
+function makeDirectory(dir: string, levels: number): void {
+  try {
+    mkdirSync(dir)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EEXIST') return
+    if (code !== 'ENOENT' || levels === 0 || dirname(dir) === dir) throw error
+    makeDirectory(dirname(dir), levels - 1)
+    mkdirSync(dir)
+  }
 }
