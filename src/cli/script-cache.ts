@@ -10,7 +10,7 @@
 import {createRequire} from 'node:module'
 
 const require = createRequire(import.meta.url)
-const {mkdirSync, readFileSync, renameSync, writeFileSync} = require('node:fs') as typeof import('node:fs')
+const {mkdirSync, readFileSync, renameSync, rmSync, writeFileSync} = require('node:fs') as typeof import('node:fs')
 const {homedir} = require('node:os') as typeof import('node:os')
 const {basename, dirname, join} = require('node:path') as typeof import('node:path')
 const {pathToFileURL} = require('node:url') as typeof import('node:url')
@@ -43,13 +43,15 @@ function cachePath(file: string, variant: string): string {
 }
 
 function saveCache(script: InstanceType<typeof Script>, cacheFile: string): void {
+  // Another kctl may read it meanwhile: it sees the old file or the whole new one.
+  const partial = `${cacheFile}.${process.pid}`
   try {
     makeDirectory(dirname(cacheFile), 8)
-    // Another kctl may read it meanwhile: it sees the old file or the whole new one.
-    const partial = `${cacheFile}.${process.pid}`
     writeFileSync(partial, script.createCachedData())
     renameSync(partial, cacheFile)
-  } catch {}
+  } catch {
+    rmSync(partial, {force: true})
+  }
 }
 
 // mkdirSync's {recursive: true} never returns on some file systems (/proc): this gives up instead.
