@@ -12,7 +12,11 @@ import {
   type PodManifest,
   type ReplicaSetManifest,
   type ReplicaSetPatch,
+  type ObjectPatch,
+  type SideKind,
+  type SideObject,
   actionError,
+  sidePath,
   controllerPath,
   podsPath,
   replicaSetsPath,
@@ -26,6 +30,7 @@ export interface ApiRequester {
       method?: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT'
       query?: Record<string, string | number | boolean | undefined>
       body?: unknown
+      rawBody?: string
       contentType?: string
       what: string
     },
@@ -84,6 +89,36 @@ export class ClusterPodControl implements PodControl {
 
   deleteReplicaSet(namespace: string, name: string, preconditions: DeletePreconditions): Promise<void> {
     return this.delete(replicaSetsPath(namespace, name), preconditions, `delete ReplicaSet ${namespace}/${name}`)
+  }
+
+  getObject(kind: SideKind, namespace: string, name: string): Promise<Record<string, unknown>> {
+    return this.call<Obj>(sidePath(kind, namespace, name), {what: `get ${kind} ${namespace}/${name}`})
+  }
+
+  async createObject(object: SideObject, json?: string): Promise<{name: string; uid?: string; resourceVersion?: string}> {
+    const {namespace, name} = object.metadata
+    const made = await this.call<Obj>(sidePath(object.kind, namespace), {
+      method: 'POST',
+      query: this.query,
+      ...(json === undefined ? {body: object} : {rawBody: json}),
+      what: `create ${object.kind} ${namespace}/${name}`,
+    })
+    return {name: String(made?.metadata?.name ?? name), uid: made?.metadata?.uid, resourceVersion: made?.metadata?.resourceVersion}
+  }
+
+  async patchObject(kind: SideKind | 'Pod', namespace: string, name: string, patch: ObjectPatch | OwnerPatch, type: 'merge' | 'strategic'): Promise<{resourceVersion?: string}> {
+    const patched = await this.call<Obj>(sidePath(kind, namespace, name), {
+      method: 'PATCH',
+      query: this.query,
+      body: patch,
+      contentType: type === 'merge' ? 'application/merge-patch+json' : 'application/strategic-merge-patch+json',
+      what: `patch ${kind} ${namespace}/${name}`,
+    })
+    return {resourceVersion: patched?.metadata?.resourceVersion}
+  }
+
+  deleteObject(kind: SideKind, namespace: string, name: string, preconditions: DeletePreconditions): Promise<void> {
+    return this.delete(sidePath(kind, namespace, name), preconditions, `delete ${kind} ${namespace}/${name}`)
   }
 
   private async delete(path: string, preconditions: DeletePreconditions, what: string): Promise<void> {

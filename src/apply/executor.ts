@@ -1,5 +1,6 @@
 // Carries out one plan — one sync of every controller in it — through a PodControl: first every
-// Deployment's sync (deployment-sync.ts), then every ReplicaSet's and ReplicationController's, the
+// Deployment's sync (deployment-sync.ts), then every StatefulSet's and DaemonSet's
+// (workload-sync.ts) and every ReplicaSet's and ReplicationController's, the
 // way ReplicaSetController.syncReplicaSet does (pkg/controller/replicaset/replica_set.go), and
 // more carefully, since the plan may be older than the world:
 //   1. read the controller; if its uid or resourceVersion is not the plan's, do nothing for it;
@@ -21,6 +22,7 @@ import {DeploymentSync} from './deployment-sync.js'
 import {Limiter} from './limit.js'
 import {type ControllerObject, actionError, adoptPatch, podFromTemplate, releasePatch, statusObject} from './pod-control.js'
 import {type ExecuteOptions, Run, SKIP, SyncBase} from './sync.js'
+import {WorkloadSync} from './workload-sync.js'
 
 export {DEFAULT_CONCURRENCY, type ExecuteOptions, SKIP} from './sync.js'
 
@@ -48,7 +50,9 @@ export async function executePlan(plan: ReconcilePlan, opts: ExecuteOptions): Pr
   const wrote = (r: ActionResult) => r.replicaSet !== undefined && r.outcome === 'ok' && !r.done?.alreadyExists && !r.done?.alreadyGone
   const written = new Set(synced.flatMap((s) => s.results.filter(wrote).map((r) => `${r.controller.namespace}/${r.replicaSet}`)))
   const others = plan.controllers.filter((cp) => cp.kind !== 'Deployment')
-  synced.push(...(await Promise.all(others.map((cp) => workers.run(() => sync(new ControllerSync(run, cp, written.has(`${cp.namespace}/${cp.name}`))))))))
+  const syncOf = (cp: ControllerPlan): SyncBase =>
+    cp.kind === 'StatefulSet' || cp.kind === 'DaemonSet' ? new WorkloadSync(run, cp) : new ControllerSync(run, cp, written.has(`${cp.namespace}/${cp.name}`))
+  synced.push(...(await Promise.all(others.map((cp) => workers.run(() => sync(syncOf(cp)))))))
   const results = synced.flatMap((s) => s.results)
   // The executor's own check that no planned action went missing.
   const planned = plan.controllers.reduce((n, cp) => n + cp.actions.length, 0)

@@ -6,7 +6,7 @@
 // a later round of the same run sends them, are not counted again). Deleting an old ReplicaSet
 // (history cleanup) removes no pod: the controller deletes only ReplicaSets already at 0.
 import type {ActionResult} from '../model/apply.js'
-import type {ControllerPlan, ReconcilePlan} from '../model/plan.js'
+import type {Action, ControllerPlan, ReconcilePlan} from '../model/plan.js'
 
 export interface GuardOptions {
   /** --max-delete: at most this many pods taken away over the whole run. */
@@ -28,7 +28,7 @@ export class RemovalLedger {
     let n = 0
     for (const c of plan.controllers) {
       for (const a of c.actions) if (a.type === 'scaleReplicaSet' && !a.conflict && a.to < a.from) n += a.from - a.to
-      const deletes = c.actions.filter((a) => a.type === 'delete').length
+      const deletes = c.actions.reduce((n, a) => n + podDeletes(a), 0)
       n += Math.max(0, deletes - (c.kind === 'ReplicaSet' ? (this.credit.get(`${c.namespace}/${c.name}`) ?? 0) : 0))
     }
     return n
@@ -43,11 +43,11 @@ export class RemovalLedger {
         const key = `${r.controller.namespace}/${a.replicaSet}`
         this.credit.set(key, (this.credit.get(key) ?? 0) + a.from - a.to)
         this.counted += a.from - a.to
-      } else if (r.action === 'delete' && r.done?.alreadyGone !== true) {
+      } else if (a && podDeletes(a) > 0 && r.done?.alreadyGone !== true) {
         const key = `${r.controller.namespace}/${r.controller.name}`
         const credit = r.controller.kind === 'ReplicaSet' ? (this.credit.get(key) ?? 0) : 0
         if (credit > 0) this.credit.set(key, credit - 1)
-        else this.counted++
+        else this.counted += podDeletes(a)
       }
     }
   }
@@ -77,7 +77,7 @@ export function guardViolations(plan: ReconcilePlan, opts: GuardOptions): string
         }
         continue
       }
-      const n = c.actions.filter((a) => a.type === 'delete').length
+      const n = c.actions.reduce((k, a) => k + (replaces(a) ? 0 : podDeletes(a)), 0)
       if (n === 0 || kept.has(`${c.namespace}/${c.name}`)) continue
       if (n >= c.active || c.desired === 0) {
         out.push(`${c.kind} ${c.namespace}/${c.name}: the plan deletes ${n === c.active ? `all ${n}` : `${n} of its ${c.active}`} active pods (desired ${c.desired}); pass --allow-scale-to-zero to allow it`)
@@ -99,4 +99,17 @@ function keptByRollout(plan: ReconcilePlan): Set<string> {
     for (const rs of d.replicaSets) if (total - rs.replicas > 0) out.add(`${d.namespace}/${rs.name}`)
   }
   return out
+}
+
+/** Pods an action deletes: a ReplicaSet's, StatefulSet's or DaemonSet's delete, or the deletes a choice picks. */
+function podDeletes(a: Action): number {
+  if (a.type === 'delete' || a.type === 'deleteStatefulPod' || a.type === 'deleteDaemonPod') return 1
+  return a.type === 'chooseDaemonPods' && a.operation === 'delete' ? a.count : 0
+}
+
+/** A StatefulSet's or DaemonSet's delete that replaces the pod (a rolling update, a failed pod): not a workload losing it. */
+function replaces(a: Action): boolean {
+  if (a.type === 'deleteStatefulPod') return a.reason !== 'condemned'
+  if (a.type === 'deleteDaemonPod') return a.reason === 'update' || a.reason === 'surge-replaced' || a.reason === 'failed' || a.reason === 'succeeded'
+  return a.type === 'chooseDaemonPods'
 }

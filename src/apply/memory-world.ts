@@ -19,6 +19,9 @@ import {
   RESOURCE,
   type ReplicaSetManifest,
   type ReplicaSetPatch,
+  type ObjectPatch,
+  type SideKind,
+  type SideObject,
 } from './pod-control.js'
 import {generateName, SeededRandom} from './names.js'
 
@@ -43,6 +46,14 @@ export interface MemoryWorldOptions {
   now: () => string
   /** The uid the fixture reader gives an object that has none (sources/normalize.ts inventedUid). */
   inventedUid: (group: string, kind: string, namespace: string, name: string) => string
+  /**
+   * A pod's DELETE marks it terminating (deletionTimestamp now + its grace period), as the API
+   * server does for a pod bound to a node; something else (a kubelet model) removes it later.
+   * Absent: the pod is gone at once, as an unbound pod is.
+   */
+  gracefulPodDeletion?: boolean
+  /** Mixed into the seed of generated names and uids (the same input and seed give the same names). */
+  seed?: string
 }
 
 type Obj = Record<string, any>
@@ -52,7 +63,16 @@ interface Located {
   object: Obj
 }
 
-const KIND_GROUP: Record<string, string> = {ReplicaSet: 'apps', ReplicationController: '', Pod: '', Deployment: 'apps'}
+const KIND_GROUP: Record<string, string> = {
+  ReplicaSet: 'apps',
+  ReplicationController: '',
+  Pod: '',
+  Deployment: 'apps',
+  StatefulSet: 'apps',
+  DaemonSet: 'apps',
+  ControllerRevision: 'apps',
+  PersistentVolumeClaim: '',
+}
 
 export class MemoryWorld {
   readonly files: WorldFile[]
@@ -79,6 +99,7 @@ export class MemoryWorld {
       }
     }
     this.rv = max
+    if (opts.seed !== undefined) digest.update(`seed:${opts.seed}`)
     this.seed = digest.digest('hex').slice(0, 32)
     for (const file of this.files) for (const o of file.objects) this.indexObject(file, o as Obj)
   }
@@ -146,6 +167,10 @@ export class MemoryWorld {
     return this.opts.now()
   }
 
+  get gracefulPodDeletion(): boolean {
+    return this.opts.gracefulPodDeletion ?? false
+  }
+
   /** Replaces (or, with undefined, removes) an object found by find(); its identity stays the same. */
   replace(at: Located, object: Obj | undefined): void {
     const objects = at.file.objects
@@ -197,10 +222,11 @@ class MemoryPodControl implements PodControl {
     const ns = pod.metadata.namespace
     const owner = pod.metadata.ownerReferences[0]
     const random = this.world.randomFor(owner?.uid ?? '')
-    let name = generateName(pod.metadata.generateName, random)
+    let name = pod.metadata.name ?? generateName(pod.metadata.generateName, random)
+    if (pod.metadata.name !== undefined && this.world.find('Pod', ns, name)) throw alreadyExists('pods', name)
     // The API server retries a generated name that is taken.
     for (let tries = 0; this.world.find('Pod', ns, name); tries++) {
-      if (tries > 8) throw new PodControlError({code: 409, reason: 'AlreadyExists', message: `pods "${name}" already exists`})
+      if (tries > 8) throw alreadyExists('pods', name)
       name = generateName(pod.metadata.generateName, random)
     }
     const uid = random.uuid()
@@ -243,7 +269,20 @@ class MemoryPodControl implements PodControl {
     if (rv !== pre.resourceVersion) {
       throw conflict(`Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${rv}`)
     }
-    if (!this.dryRun) this.world.replace(found, undefined)
+    if (this.dryRun) return
+    if (kind === 'Pod' && this.world.gracefulPodDeletion) return this.markTerminating(found)
+    this.world.replace(found, undefined)
+  }
+
+  /** A graceful DELETE: deletionTimestamp now + terminationGracePeriodSeconds (default 30); again, a no-op. */
+  private markTerminating(found: Located): void {
+    const o = found.object
+    if (o.metadata?.deletionTimestamp) return
+    const grace = typeof o.spec?.terminationGracePeriodSeconds === 'number' ? o.spec.terminationGracePeriodSeconds : 30
+    const now = Date.parse(this.world.now())
+    const deletionTimestamp = new Date(now + grace * 1000).toISOString().replace(/\.\d+Z$/, 'Z')
+    const metadata: Obj = {...o.metadata, deletionTimestamp, deletionGracePeriodSeconds: grace, resourceVersion: this.world.nextResourceVersion()}
+    this.world.replace(found, {...o, metadata})
   }
 
   patchPod(namespace: string, name: string, patch: OwnerPatch): Promise<{resourceVersion?: string}> {
@@ -353,6 +392,64 @@ class MemoryPodControl implements PodControl {
   deleteReplicaSet(namespace: string, name: string, pre: DeletePreconditions): Promise<void> {
     return this.delete('ReplicaSet', RESOURCE.ReplicaSet, namespace, name, pre)
   }
+
+  async getObject(kind: SideKind, namespace: string, name: string): Promise<Record<string, unknown>> {
+    const found = this.world.find(kind, namespace, name)
+    if (!found) throw notFound(RESOURCE[kind], name)
+    return found.object
+  }
+
+  async createObject(object: SideObject): Promise<{name: string; uid?: string; resourceVersion?: string}> {
+    const {namespace, name} = object.metadata
+    if (this.world.find(object.kind, namespace, name)) throw alreadyExists(RESOURCE[object.kind], name)
+    const owner = object.metadata.ownerReferences?.[0]
+    const uid = this.world.randomFor(owner?.uid ?? '').uuid()
+    if (this.dryRun) return {name, uid}
+    const created: Obj = {
+      ...structuredClone(object),
+      metadata: {...structuredClone(object.metadata), uid, resourceVersion: this.world.nextResourceVersion(), creationTimestamp: this.world.now().replace(/\.\d+Z$/, 'Z')},
+    }
+    // What the API server stores for a new claim; no volume binder acts on fixtures.
+    if (object.kind === 'PersistentVolumeClaim') created.status = {phase: 'Pending'}
+    this.world.add(this.world.fileFor(owner?.kind ?? '', namespace, owner?.name ?? ''), created)
+    return {name, uid, resourceVersion: created.metadata.resourceVersion}
+  }
+
+  async patchObject(kind: SideKind | 'Pod', namespace: string, name: string, patch: ObjectPatch | OwnerPatch, type: 'merge' | 'strategic'): Promise<{resourceVersion?: string}> {
+    if (type === 'strategic') return this.patchOwners(kind, RESOURCE[kind], namespace, name, patch as OwnerPatch)
+    const found = this.world.find(kind, namespace, name)
+    if (!found) throw notFound(RESOURCE[kind], name)
+    const o = found.object
+    const {uid, resourceVersion, ...metadata} = (patch as ObjectPatch).metadata
+    if (uid !== this.world.uidOf(o, kind, namespace)) {
+      throw new PodControlError({code: 422, reason: 'Invalid', message: `${kind} "${name}" is invalid: metadata.uid: Invalid value: "${uid}": field is immutable`})
+    }
+    if (resourceVersion !== undefined && resourceVersion !== rvOf(o)) throw modified(RESOURCE[kind], name)
+    if (this.dryRun) return {resourceVersion: rvOf(o)}
+    const next = mergePatch(o, {...patch, metadata}) as Obj
+    next.metadata = {...next.metadata, resourceVersion: this.world.nextResourceVersion()}
+    this.world.replace(found, next)
+    return {resourceVersion: next.metadata.resourceVersion}
+  }
+
+  deleteObject(kind: SideKind, namespace: string, name: string, pre: DeletePreconditions): Promise<void> {
+    return this.delete(kind, RESOURCE[kind], namespace, name, pre)
+  }
+}
+
+/** RFC 7386: maps merge, null removes, anything else (lists included) replaces. */
+function mergePatch(target: unknown, patch: unknown): unknown {
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return structuredClone(patch)
+  const out: Obj = typeof target === 'object' && target !== null && !Array.isArray(target) ? {...(target as Obj)} : {}
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k]
+    else out[k] = mergePatch(out[k], v)
+  }
+  return out
+}
+
+function alreadyExists(resource: string, name: string): PodControlError {
+  return new PodControlError({code: 409, reason: 'AlreadyExists', message: `${resource} "${name}" already exists`})
 }
 
 function rvOf(o: Obj): string {

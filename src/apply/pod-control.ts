@@ -33,6 +33,8 @@ export interface PodManifest {
   kind: 'Pod'
   metadata: {
     generateName: string
+    /** An exact name (a StatefulSet's pod); without it the server generates one from generateName. */
+    name?: string
     namespace: string
     labels: Record<string, string>
     annotations?: Record<string, string>
@@ -101,7 +103,31 @@ export interface PodControl {
   patchReplicaSet(namespace: string, name: string, patch: OwnerPatch | ReplicaSetPatch): Promise<{resourceVersion?: string}>
   /** DELETE with DeleteOptions.preconditions (uid and resourceVersion). */
   deleteReplicaSet(namespace: string, name: string, preconditions: DeletePreconditions): Promise<void>
+
+  // ---- The StatefulSet and DaemonSet controllers' writes to their ControllerRevisions and claims.
+  getObject(kind: SideKind, namespace: string, name: string): Promise<Record<string, unknown>>
+  /** POST by the object's exact name (409 AlreadyExists when it is taken); `json`: the body's exact bytes, when they matter. */
+  createObject(object: SideObject, json?: string): Promise<{name: string; uid?: string; resourceVersion?: string}>
+  /**
+   * A JSON merge patch (lists replaced whole) or a strategic-merge owner patch; `metadata.uid`
+   * and, when present, `metadata.resourceVersion` in it are preconditions.
+   */
+  patchObject(kind: SideKind | 'Pod', namespace: string, name: string, patch: ObjectPatch | OwnerPatch, type: 'merge' | 'strategic'): Promise<{resourceVersion?: string}>
+  deleteObject(kind: SideKind, namespace: string, name: string, preconditions: DeletePreconditions): Promise<void>
 }
+
+/** The objects besides pods a StatefulSet or DaemonSet sync writes. */
+export type SideKind = 'ControllerRevision' | 'PersistentVolumeClaim'
+
+export interface SideObject {
+  apiVersion: string
+  kind: SideKind
+  metadata: {name: string; namespace: string; labels?: Record<string, string>; annotations?: Record<string, string>; ownerReferences?: OwnerReference[]}
+  [field: string]: unknown
+}
+
+/** A merge patch whose metadata names the object's uid (and resourceVersion) as preconditions. */
+export type ObjectPatch = {metadata: {uid: string; resourceVersion?: string; [field: string]: unknown}; [field: string]: unknown}
 
 /** A failed call: the server's Status (code, reason, message) or a local failure. */
 export class PodControlError extends Error implements ActionError {
@@ -206,7 +232,10 @@ export function statusObject(view: StatusView): Record<string, unknown> {
 }
 
 /** The resource (plural.group) of a controller kind, as the API server names it in errors. */
-export const RESOURCE: Record<ControllerKind, string> = {
+export const RESOURCE: Record<ControllerKind | SideKind | 'Pod', string> = {
+  Pod: 'pods',
+  ControllerRevision: 'controllerrevisions.apps',
+  PersistentVolumeClaim: 'persistentvolumeclaims',
   ReplicaSet: 'replicasets.apps',
   ReplicationController: 'replicationcontrollers',
   Deployment: 'deployments.apps',
@@ -214,13 +243,21 @@ export const RESOURCE: Record<ControllerKind, string> = {
   DaemonSet: 'daemonsets.apps',
   Job: 'jobs.batch',
   CronJob: 'cronjobs.batch',
+  Service: 'services',
 }
 
 /** REST path of a controller (or, with `sub`, one of its subresources). */
 export function controllerPath(key: ControllerKey, sub?: string): string {
-  const base = key.kind === 'ReplicationController' ? '/api/v1' : '/apis/apps/v1'
+  const base = key.kind === 'ReplicationController' || key.kind === 'Service' ? '/api/v1' : '/apis/apps/v1'
   const plural = RESOURCE[key.kind].split('.')[0]
   return `${base}/namespaces/${encodeURIComponent(key.namespace)}/${plural}/${encodeURIComponent(key.name)}${sub ? `/${sub}` : ''}`
+}
+
+/** REST path of a ControllerRevision or claim (or of the collection, without a name). */
+export function sidePath(kind: SideKind | 'Pod', namespace: string, name?: string): string {
+  if (kind === 'Pod') return podsPath(namespace, name)
+  const base = kind === 'ControllerRevision' ? `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/controllerrevisions` : `/api/v1/namespaces/${encodeURIComponent(namespace)}/persistentvolumeclaims`
+  return name === undefined ? base : `${base}/${encodeURIComponent(name)}`
 }
 
 export function replicaSetsPath(namespace: string, name?: string): string {

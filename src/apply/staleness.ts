@@ -6,7 +6,7 @@
 // every ReplicaSet its writes name (uid, resourceVersion), and the name of a ReplicaSet it creates
 // (taken meanwhile).
 import type {PodView, Snapshot, Workload} from '../model/objects.js'
-import type {ControllerPlan, ReconcilePlan} from '../model/plan.js'
+import type {Action, ControllerPlan, ReconcilePlan} from '../model/plan.js'
 
 /**
  * What changed, one line each (empty: the plan is fresh). `fresh` is a plan of `world` by the same
@@ -14,8 +14,12 @@ import type {ControllerPlan, ReconcilePlan} from '../model/plan.js'
  */
 export function staleness(plan: ReconcilePlan, world: Snapshot, fresh: ReconcilePlan): string[] {
   const workloads = new Map<string, {uid: string; resourceVersion: string}>(
-    [...world.workloads, ...(world.deployments ?? [])].map((w) => [`${w.kind}/${w.namespace}/${w.name}`, w]),
+    [...world.workloads, ...(world.deployments ?? []), ...(world.statefulSets ?? []), ...(world.daemonSets ?? [])].map((w) => [`${w.kind}/${w.namespace}/${w.name}`, w]),
   )
+  const others = new Map<string, {uid: string; resourceVersion: string}>([
+    ...(world.controllerRevisions ?? []).map((r) => [`ControllerRevision/${r.namespace}/${r.name}`, r] as const),
+    ...(world.claims ?? []).map((c) => [`PersistentVolumeClaim/${c.namespace}/${c.name}`, c] as const),
+  ])
   const replicaSets = new Map<string, Workload>(world.replicaSets.map((w) => [`${w.namespace}/${w.name}`, w]))
   const pods = new Map<string, PodView>(world.pods.map((p) => [`${p.namespace}/${p.name}`, p]))
   const freshPlans = new Map<string, ControllerPlan>(fresh.controllers.map((c) => [`${c.kind}/${c.namespace}/${c.name}`, c]))
@@ -43,12 +47,15 @@ export function staleness(plan: ReconcilePlan, world: Snapshot, fresh: Reconcile
         else if (rs.resourceVersion !== a.resourceVersion) out.push(`${what} changed (resourceVersion ${a.resourceVersion} → ${rs.resourceVersion})`)
         continue
       }
-      if (a.type !== 'delete' && a.type !== 'adopt' && a.type !== 'release') continue
-      const p = pods.get(`${cp.namespace}/${a.pod}`)
-      const what = `pod ${cp.namespace}/${a.pod} (to ${a.type === 'delete' ? 'delete' : a.type})`
-      if (!p) out.push(`${what} no longer exists`)
-      else if (p.uid !== a.uid) out.push(`${what} was deleted and re-created (uid ${a.uid} → ${p.uid})`)
-      else if (p.resourceVersion !== a.resourceVersion) out.push(`${what} changed (resourceVersion ${a.resourceVersion} → ${p.resourceVersion})`)
+      for (const t of workloadTargets(a, cp.namespace)) {
+        const now = t.kind === 'pod' ? pods.get(`${cp.namespace}/${t.name}`) : others.get(`${t.kind}/${cp.namespace}/${t.name}`)
+        const what = `${t.kind} ${cp.namespace}/${t.name} (to ${t.verb})`
+        if (!t.uid) {
+          if (now) out.push(`${what} exists now`)
+        } else if (!now) out.push(`${what} no longer exists`)
+        else if (now.uid !== t.uid) out.push(`${what} was deleted and re-created (uid ${t.uid} → ${now.uid})`)
+        else if (now.resourceVersion !== t.resourceVersion) out.push(`${what} changed (resourceVersion ${t.resourceVersion} → ${now.resourceVersion})`)
+      }
     }
     if (out.length > before) continue
     const now = freshPlans.get(key)
@@ -59,3 +66,33 @@ export function staleness(plan: ReconcilePlan, world: Snapshot, fresh: Reconcile
 }
 
 const WORDS = {adoptReplicaSet: 'adopt', releaseReplicaSet: 'release', scaleReplicaSet: 'scale', updateReplicaSet: 'update', deleteReplicaSet: 'delete'} as const
+
+/** The objects a pod write, or a StatefulSet's or DaemonSet's write, names: by uid and version, or (creates by name) none. */
+function workloadTargets(a: Action, namespace: string): Array<{kind: string; name: string; verb: string; uid?: string; resourceVersion?: string}> {
+  switch (a.type) {
+    case 'delete':
+    case 'adopt':
+    case 'release':
+    case 'deleteStatefulPod':
+    case 'deleteDaemonPod':
+    case 'updatePod':
+      return [{kind: 'pod', name: a.pod, verb: a.type === 'adopt' || a.type === 'release' ? a.type : a.type === 'updatePod' ? 'update' : 'delete', uid: a.uid, resourceVersion: a.resourceVersion}]
+    case 'createStatefulPod':
+      return [{kind: 'pod', name: a.pod, verb: 'create'}]
+    case 'createClaim':
+      return [{kind: 'PersistentVolumeClaim', name: a.claim, verb: 'create'}]
+    case 'updateClaim':
+      return [{kind: 'PersistentVolumeClaim', name: a.claim, verb: 'update', uid: a.uid, resourceVersion: a.resourceVersion}]
+    case 'createControllerRevision':
+      return a.name === null ? [] : [{kind: 'ControllerRevision', name: a.name, verb: 'create'}]
+    case 'updateControllerRevision':
+    case 'deleteControllerRevision':
+    case 'adoptControllerRevision':
+    case 'releaseControllerRevision':
+      return [{kind: 'ControllerRevision', name: a.name, verb: a.type.replace('ControllerRevision', ''), uid: a.uid, resourceVersion: a.resourceVersion}]
+    case 'chooseDaemonPods':
+      return (a.choices ?? []).flatMap((c) => workloadTargets(c, namespace))
+    default:
+      return []
+  }
+}

@@ -26,7 +26,7 @@ import type {PathMatcher} from './glob.js'
 import {ignores, IGNORE_ANNOTATION} from './ignore.js'
 import type {CheckObject} from './objects.js'
 import {hpaDrafts} from './rules-hpa.js'
-import {immutableDrafts, type Previous} from './rules-immutable.js'
+import {claimTemplateDrafts, immutableDrafts, type Previous} from './rules-immutable.js'
 import {overlapDrafts} from './rules-overlap.js'
 import {batchDrafts} from './rules-batch.js'
 import {referenceDrafts, workloadDrafts} from './rules-references.js'
@@ -114,6 +114,7 @@ export function collectDrafts(input: EngineInput, enabled: ReadonlySet<RuleId>):
   }
   if (on('no-readiness-probe') || on('image-latest')) for (const o of input.objects) for (const d of workloadDrafts(o)) if (on(d.rule)) drafts.push(d)
   if (on('immutable-selector-change') && input.previous) drafts.push(...immutableDrafts(input.objects, input.previous, input.previousIdentity!))
+  if (on('immutable-claim-templates-change') && input.previous) drafts.push(...claimTemplateDrafts(input.objects, input.previous, input.previousIdentity!))
   return drafts
 }
 

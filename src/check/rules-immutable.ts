@@ -8,6 +8,8 @@ import type {Draft} from './draft.js'
 import {describeObject, selectorAnchor} from './draft.js'
 import type {CheckObject, ControllerView} from './objects.js'
 import {formatLabels, formatRequirements, labelSelectorRequirements} from './selectors.js'
+import {canonicalJson} from '../reconcile/revisions.js'
+import {QuantityError, quantityString, quantityText, storedQuantity} from '../reconcile/deployment/hash/quantity.js'
 
 export interface Previous {
   /** What the objects are: the live cluster, or a directory of an earlier render. */
@@ -90,4 +92,70 @@ export function immutableDrafts(objects: readonly CheckObject[], previous: Previ
     })
   }
   return drafts
+}
+
+/**
+ * immutable-claim-templates-change: a StatefulSet's volumeClaimTemplates against the same
+ * StatefulSet live or in a previous render (ValidateStatefulSetUpdate forbids any change of them).
+ * Compared as stored: apiVersion, kind and status dropped, volumeMode defaulted, quantities by value.
+ */
+export function claimTemplateDrafts(objects: readonly CheckObject[], previous: Previous, identity: (o: CheckObject) => string): Draft[] {
+  const drafts: Draft[] = []
+  for (const obj of objects) {
+    if (obj.kind !== 'StatefulSet' || obj.group !== 'apps' || obj.name === '') continue
+    const before = previous.objects.get(identity(obj))
+    if (!before || before.kind !== 'StatefulSet') continue
+    const now = claimTemplates(obj.src.raw)
+    const then = claimTemplates(before.src.raw)
+    if (JSON.stringify(now) === JSON.stringify(then)) continue
+    const where = previous.source.type === 'cluster' ? `the live ${describeObject(before)}` : `the previous render (${before.src.file})`
+    const names = (ts: unknown[]) => ts.map((t) => (t as {metadata?: {name?: string}}).metadata?.name ?? '?').join(', ') || 'none'
+    const changed = names(now) !== names(then) ? `the templates ${names(then)} become ${names(now)}` : `template ${firstDifference(now, then)} changes`
+    drafts.push({
+      rule: 'immutable-claim-templates-change',
+      message: `spec.volumeClaimTemplates differ from ${where} (${changed}): they cannot be changed on an existing StatefulSet, so the API server rejects the update (Forbidden); delete it with --cascade=orphan and create it again (its pods and claims stay), and resize existing claims on their own`,
+      subject: obj,
+      path: ['spec', 'volumeClaimTemplates'],
+      atKey: true,
+      related: previous.source.type === 'directory' ? [{object: before, path: ['spec', 'volumeClaimTemplates'], atKey: true, message: 'the volumeClaimTemplates in the previous render'}] : undefined,
+    })
+  }
+  return drafts
+}
+
+function claimTemplates(raw: Raw): unknown[] {
+  const spec = isMapping(raw.spec) ? raw.spec : {}
+  const list = Array.isArray(spec.volumeClaimTemplates) ? spec.volumeClaimTemplates : []
+  return list.map((t) => {
+    if (!isMapping(t)) return t
+    const {apiVersion: _a, kind: _k, status: _s, ...rest} = t
+    const metadata = isMapping(rest.metadata) ? Object.fromEntries(Object.entries(rest.metadata).filter(([k]) => k !== 'creationTimestamp')) : rest.metadata
+    const spec = isMapping(rest.spec) ? {volumeMode: 'Filesystem', ...rest.spec} : rest.spec
+    return canonicalJson(quantities({...rest, metadata, spec}))
+  })
+}
+
+/** resources.requests/limits (and dataSourceRef-free specs) with quantities in canonical form. */
+function quantities(v: unknown, key = ''): unknown {
+  if (Array.isArray(v)) return v.map((x) => quantities(x))
+  if (!isMapping(v)) return v
+  const out: Raw = {}
+  for (const [k, x] of Object.entries(v)) {
+    if ((key === 'requests' || key === 'limits') && (typeof x === 'string' || typeof x === 'number')) {
+      try {
+        out[k] = quantityString(storedQuantity(quantityText(x), true))
+      } catch (error) {
+        if (!(error instanceof QuantityError)) throw error
+        out[k] = x
+      }
+    } else out[k] = quantities(x, k)
+  }
+  return out
+}
+
+function firstDifference(now: unknown[], then: unknown[]): string {
+  for (const [i, t] of now.entries()) {
+    if (JSON.stringify(t) !== JSON.stringify(then[i])) return (t as {metadata?: {name?: string}}).metadata?.name ?? String(i)
+  }
+  return '?'
 }

@@ -62,6 +62,15 @@ export const RULES: readonly RuleInfo[] = [
     configurable: true,
   },
   {
+    id: 'immutable-claim-templates-change',
+    severity: 'error',
+    summary: "A StatefulSet's volumeClaimTemplates differ from the live object (--against-cluster) or from the previous render (--against DIR).",
+    explanation:
+      'volumeClaimTemplates cannot be changed on an existing StatefulSet: the API server rejects the update ("updates to statefulset spec for fields other than \'replicas\', \'ordinals\', \'template\', \'updateStrategy\', \'revisionHistoryLimit\', \'persistentVolumeClaimRetentionPolicy\' and \'minReadySeconds\' are forbidden"). The templates are compared as the API server stores them: volumeMode defaulted to Filesystem, quantities by value, apiVersion, kind and status left out. Without --against or --against-cluster there is nothing to compare with and the rule says nothing. To change them, delete the StatefulSet with --cascade=orphan and create it again (its pods and claims stay), and resize existing claims separately.',
+    kinds: ['StatefulSet'],
+    configurable: true,
+  },
+  {
     id: 'invalid-field',
     severity: 'error',
     summary: 'A field has the wrong type or an out-of-range value.',
@@ -184,6 +193,15 @@ export const RULES: readonly RuleInfo[] = [
     explanation:
       'The StatefulSet controller does not create the governing Service; without a headless Service (clusterIP: None) of that name in the namespace, the pods get no stable DNS names (web-0.web.ns.svc), which is usually why serviceName was set.',
     kinds: ['StatefulSet'],
+    configurable: true,
+  },
+  {
+    id: 'daemonset-no-eligible-node',
+    severity: 'warning',
+    summary: 'A DaemonSet that none of the Nodes in the input would run (checked only when the input holds Nodes).',
+    explanation:
+      'The DaemonSet controller runs a pod on each node that passes NodeShouldRunDaemonPod: the template\'s nodeName, its nodeSelector and required node affinity against the node\'s name and labels, and the node\'s NoSchedule and NoExecute taints against the template\'s tolerations plus the ones the controller adds (not-ready, unreachable, disk-pressure, memory-pressure, pid-pressure, unschedulable, and network-unavailable for host-network pods). When no Node of the input passes, the DaemonSet runs nowhere. kctl plan shows the same decision node by node (nodes[]).',
+    kinds: ['DaemonSet'],
     configurable: true,
   },
   {

@@ -50,7 +50,8 @@ let builtIn: SchemaDocument | undefined
 
 /** The built-in schemas, read once (about 20 KB compressed). */
 function builtInSchemas(): SchemaDocument {
-  builtIn ??= JSON.parse(gunzipSync(readFileSync(new URL('./schemas/kubernetes.json.gz', import.meta.url))).toString('utf8')) as SchemaDocument
+  // From check/ itself or from a bundled module beside it (dist/commands, dist/chunks): one path serves both.
+  builtIn ??= JSON.parse(gunzipSync(readFileSync(new URL('../check/schemas/kubernetes.json.gz', import.meta.url))).toString('utf8')) as SchemaDocument
   return builtIn
 }
 

@@ -54,3 +54,18 @@ export const outputFlag = (options: readonly string[] = ['table', 'json', 'yaml'
     summary: `Output format: ${options.join(', ')}. Default: table on a terminal, json otherwise.`,
     options: [...options],
   })
+
+/** What-ifs applied before planning (`plan` and `simulate`). */
+export const changeFlags = {
+  'apply-manifests': Flags.string({
+    multiple: true,
+    summary: 'Merge these manifests (file or directory) onto the world first, as kubectl apply would (live: a server-side apply with dryRun=All; nothing is kept).',
+    helpGroup: 'WHAT IF',
+  }),
+  scale: Flags.string({multiple: true, summary: 'Set replicas first, e.g. deployment/web=10; repeatable.', helpGroup: 'WHAT IF'}),
+  'set-image': Flags.string({multiple: true, summary: 'Set a container\'s image first, e.g. deployment/web=web=nginx:1.28; repeatable.', helpGroup: 'WHAT IF'}),
+}
+
+export function changeRequest(flags: {'apply-manifests'?: string[]; scale?: string[]; 'set-image'?: string[]}) {
+  return {applyManifests: flags['apply-manifests'], scale: flags.scale, setImage: flags['set-image']}
+}

@@ -2,11 +2,12 @@ import {Flags} from '@oclif/core'
 
 import {BaseCommand, sourceRequest} from '../cli/base.js'
 import {ExitCode} from '../cli/exit-codes.js'
-import {outputFlag, sourceFlags} from '../cli/flags.js'
+import {changeFlags, changeRequest, outputFlag, sourceFlags} from '../cli/flags.js'
 import {renderDocumentChunks} from '../render/document.js'
 import {renderPlanTable} from '../render/plan-table.js'
 import {planToWire} from '../render/wire.js'
 import {computePlan} from '../services/plan.js'
+import {hasChanges, planChanged} from '../services/simulate.js'
 
 export default class Plan extends BaseCommand {
   // Short enough not to wrap mid-flag; every flag is listed under its group below.
@@ -25,6 +26,7 @@ Exit codes: 0 success, 1 any error, 2 changes pending (only with --detailed-exit
 
   static override flags = {
     ...sourceFlags,
+    ...changeFlags,
     output: outputFlag(),
     'detailed-exitcode': Flags.boolean({
       summary: 'Exit 2 when any controller is not in sync (0 when all are; errors are always 1).',
@@ -35,8 +37,10 @@ Exit codes: 0 success, 1 any error, 2 changes pending (only with --detailed-exit
   async run(): Promise<void> {
     const {flags} = await this.parse(Plan)
     const format = this.outputFormat(flags)
-    const plan = await computePlan({...sourceRequest(flags), onWarning: (w) => this.note(w)})
-    this.print(format === 'table' ? renderPlanTable(plan, {color: this.colored}) : renderDocumentChunks(planToWire(plan), format))
+    const req = {...sourceRequest(flags), ...changeRequest(flags), onWarning: (w: string) => this.note(w)}
+    // A what-if plans the world after the change (one world: apply sets are not told apart).
+    const plan = hasChanges(req) ? await planChanged(req) : await computePlan(req)
+    this.print(format === 'table' ? renderPlanTable(plan, {color: this.colored}) : renderDocumentChunks(planToWire(plan, {lazy: format === 'json'}), format))
     const pending = plan.controllers.some((c) => !c.inSync)
     this.finish(flags['detailed-exitcode'] && pending ? ExitCode.ChangesPending : ExitCode.Ok)
   }

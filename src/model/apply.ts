@@ -64,6 +64,10 @@ export interface ActionResult {
     /** updateStatus: the status sent (with a ReplicaFailure condition when a create or delete failed). */
     status?: StatusView | DeploymentStatusView
     resourceVersion?: string
+    /** chooseDaemonPods: the candidates reconcile picked (the first `count` in the plan's order; the controller picks at random). */
+    chosen?: string[]
+    /** chooseDaemonPods that creates: the names the server gave the pods. */
+    names?: string[]
   }
 }
 

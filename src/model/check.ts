@@ -42,6 +42,8 @@ export const RULE_IDS = [
   'unknown-api-version',
   'ingress-backend-missing',
   'statefulset-service-missing',
+  'daemonset-no-eligible-node',
+  'immutable-claim-templates-change',
   'pdb-selects-nothing',
   'pdb-blocks-eviction',
   'no-readiness-probe',

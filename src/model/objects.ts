@@ -1,6 +1,7 @@
 // The objects kctl reads, reduced to what the controllers' rules look at.
 // Sources build these once (RC is normalized to the ReplicaSet shape there); the core only reads them.
 import type {CronJobView, JobView, PodBatchFields} from './batch.js'
+import type {EndpointSliceView, EndpointsView, PodNetworkView, ServiceView} from './services.js'
 import type {ClaimView, ControllerRevisionView, DaemonSetView, NodeView, StatefulSetView} from './workloads.js'
 
 
@@ -81,6 +82,8 @@ export interface PodView extends ObjectMeta {
   claimVolumes?: Readonly<Record<string, string>>
   /** Pods a Job owns: finalizers, conditions, terminated containers (absent on other pods). */
   batch?: PodBatchFields
+  /** IPs, hostname and named ports (absent when the pod has none of them). */
+  network?: PodNetworkView
 }
 
 export type WorkloadKind = 'ReplicaSet' | 'ReplicationController'
@@ -200,6 +203,10 @@ export interface Snapshot {
   nodes?: readonly NodeView[]
   controllerRevisions?: readonly ControllerRevisionView[]
   claims?: readonly ClaimView[]
+  /** Services to plan (after -n and -l), and the slices and Endpoints of their namespaces. */
+  services?: readonly ServiceView[]
+  endpointSlices?: readonly EndpointSliceView[]
+  endpoints?: readonly EndpointsView[]
   /** Deployments to plan (after -n and -l). */
   deployments?: readonly DeploymentView[]
   workloads: readonly Workload[]

@@ -4,6 +4,7 @@ import type {DeploymentStatusView, LabelSelector, Labels, OwnerReference, PlanSo
 import type {DaemonNode, DaemonSetStatusView, StatefulSetStatusView} from './workloads.js'
 import type {WorkloadAction} from './workload-actions.js'
 import type {BatchAction, CronJobStatusView, JobStatusView, Requeue} from './batch.js'
+import type {ServiceAction, ServicePlanDetail, ServiceStatusView} from './services.js'
 
 export const PLAN_API_VERSION = 'kctl/v1alpha1'
 
@@ -227,11 +228,11 @@ export type DeploymentAction =
   | UpdateDeploymentStatusAction
   | RollbackAction
 
-export type Action = PodAction | DeploymentAction | WorkloadAction | UpdateWorkloadStatusAction | BatchAction
+export type Action = PodAction | DeploymentAction | WorkloadAction | UpdateWorkloadStatusAction | BatchAction | ServiceAction
 export type ActionType = Action['type']
 
 /** Every kind kctl plans a controller's sync for. */
-export type ControllerKind = WorkloadKind | 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Job' | 'CronJob'
+export type ControllerKind = WorkloadKind | 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Job' | 'CronJob' | 'Service'
 
 /** A Deployment's ReplicaSet as its sync leaves it (the plan's chain view). */
 export interface ReplicaSetStep {
@@ -262,7 +263,7 @@ export interface ControllerPlan {
   actions: Action[]
   /** The part of |diff| this sync leaves for later (burst limit; a controller being deleted). */
   pending: number
-  status: StatusView | DeploymentStatusView | StatefulSetStatusView | DaemonSetStatusView | JobStatusView | CronJobStatusView
+  status: StatusView | DeploymentStatusView | StatefulSetStatusView | DaemonSetStatusView | JobStatusView | CronJobStatusView | ServiceStatusView
   warnings: string[]
   /** True when this sync would neither create, delete, adopt, release nor write status. */
   inSync: boolean
@@ -304,6 +305,9 @@ export interface ControllerPlan {
   jobs?: {name: string; uid: string}[]
   /** CronJobs: the schedule time this sync acts on, if one is due. */
   scheduledTime?: string
+  // ---- Services ----
+  /** Which pods get endpoints and why the others do not, the slices' totals, the load balancer. */
+  service?: ServicePlanDetail
 }
 
 /** Why a StatefulSet sync waits on a pod (processReplica, processCondemned, the rolling update). */
@@ -337,6 +341,16 @@ export interface PlanSummary {
   removeFinalizer: number
   createJob: number
   deleteJob: number
+  createEndpointSlice: number
+  updateEndpointSlice: number
+  deleteEndpointSlice: number
+  writeEndpoints: number
+  addLoadBalancerFinalizer: number
+  removeLoadBalancerFinalizer: number
+  ensureLoadBalancer: number
+  updateLoadBalancerHosts: number
+  ensureLoadBalancerDeleted: number
+  writeLoadBalancerStatus: number
 }
 
 export interface ReconcilePlan {
@@ -379,6 +393,7 @@ export interface PlannerOptions {
 
 /** Ready and available pods as a controller's status reports them (a DaemonSet counts them per node). */
 export function readyAndAvailable(status: ControllerPlan['status']): {ready: number; available: number} {
+  if ('readyEndpoints' in status) return {ready: status.readyEndpoints, available: status.readyEndpoints}
   if ('numberReady' in status) return {ready: status.numberReady, available: status.numberAvailable}
   // A Job's pods have no minReadySeconds: ready is available.
   if ('succeeded' in status) return {ready: status.ready ?? 0, available: status.ready ?? 0}

@@ -148,6 +148,8 @@ export interface ChooseDaemonPodsAction {
   operation: 'delete' | 'create'
   count: number
   candidates: string[]
+  /** The write each candidate would get, in the order of `candidates` (what reconcile picks from). */
+  choices?: Array<CreateDaemonPodAction | DeleteDaemonPodAction>
 }
 
 export type WorkloadAction =

@@ -22,6 +22,8 @@ export interface Toleration {
 export interface NodeView extends ObjectMeta {
   unschedulable: boolean
   taints: readonly Taint[]
+  /** spec.providerID, when set (a change of it re-sends load balancers their hosts). */
+  providerID?: string
 }
 
 /** A ControllerRevision: the pod template it records (`data.spec.template`) and its number. */

@@ -52,7 +52,7 @@ export function planSnapshot(snapshot: Snapshot, options: PlannerOptions, only?:
 /** The pod lookups planning needs (PodIndex: built once by planSnapshot, kept up to date in watch mode). */
 export interface PodLookup {
   /** FilterPodsByOwner with orphans: the pods this controller's sync reads. */
-  claimCandidates(controller: ControllerIdentity): PodView[]
+  claimCandidates(controller: ControllerIdentity): readonly PodView[]
   /** Pods whose controller reference carries this uid (whatever kind and name it says). */
   referencing(uid: string): Iterable<PodView>
   /** Pods whose controller reference has this controller's uid under another kind or name. */
@@ -61,20 +61,25 @@ export interface PodLookup {
   matching(namespace: string, selector: CompiledSelector): PodView[]
 }
 
+/** ReplicaSets by the UID of their controller owner (a Map serves). */
+export interface SiblingLookup {
+  get(ownerUid: string): readonly Workload[] | undefined
+}
+
 /** Everything one sync of one controller reads besides the controller itself. */
 export interface World {
   index: PodLookup
   /** The controllers being planned, by uid (whose next sync may release a pod another one matches). */
   controllerByUid: (uid: string) => Workload | undefined
   /** ReplicaSets by the UID of their controller owner: the siblings of getReplicaSetsWithSameController. */
-  siblingsByOwner: ReadonlyMap<string, readonly Workload[]>
+  siblingsByOwner: SiblingLookup
   options: PlannerOptions
   now: bigint
 }
 
 export function planningWorld(
   index: PodLookup,
-  siblingsByOwner: ReadonlyMap<string, readonly Workload[]>,
+  siblingsByOwner: SiblingLookup,
   options: PlannerOptions,
   controllerByUid: (uid: string) => Workload | undefined,
 ): World {
@@ -132,7 +137,8 @@ export function planController(workload: Workload, world: World): ControllerPlan
       manageError = create.error
       pending = -diff - 1
     } else {
-      for (let i = 0; i < n; i++) actions.push(createAction(workload))
+      // Every pod is created from the same request: one value, listed once per pod.
+      for (let i = 0; i < n; i++) actions.push(create)
       pending = -diff - n
     }
   } else if (diff > 0) {
@@ -354,6 +360,16 @@ export function summarize(controllers: readonly ControllerPlan[]): PlanSummary {
     removeFinalizer: 0,
     createJob: 0,
     deleteJob: 0,
+    createEndpointSlice: 0,
+    updateEndpointSlice: 0,
+    deleteEndpointSlice: 0,
+    writeEndpoints: 0,
+    addLoadBalancerFinalizer: 0,
+    removeLoadBalancerFinalizer: 0,
+    ensureLoadBalancer: 0,
+    updateLoadBalancerHosts: 0,
+    ensureLoadBalancerDeleted: 0,
+    writeLoadBalancerStatus: 0,
   }
   for (const c of controllers) {
     if (c.inSync) summary.inSync++

@@ -19,6 +19,8 @@ export class PodIndex implements PodLookup {
   private readonly orphansByNamespace = new Map<string, Set<PodView>>()
   /** namespace → `key=value` → pods. */
   private readonly byLabel = new Map<string, Map<string, Set<PodView>>>()
+  /** claimCandidates' answers until the next change. */
+  private readonly claimed = new Map<string, readonly PodView[]>()
   #size = 0
 
   constructor(pods: Iterable<PodView> = []) {
@@ -35,6 +37,7 @@ export class PodIndex implements PodLookup {
 
   /** Adds a pod, replacing the one of the same namespace and name. */
   set(pod: PodView): void {
+    this.claimed.clear()
     const old = this.get(pod.namespace, pod.name)
     if (old) this.delete(old)
     let names = this.byNamespace.get(pod.namespace)
@@ -54,6 +57,7 @@ export class PodIndex implements PodLookup {
     const names = this.byNamespace.get(pod.namespace)
     const stored = names?.get(pod.name)
     if (!names || !stored) return
+    this.claimed.clear()
     names.delete(pod.name)
     if (names.size === 0) this.byNamespace.delete(pod.namespace)
     this.#size--
@@ -67,11 +71,17 @@ export class PodIndex implements PodLookup {
     }
   }
 
-  claimCandidates(controller: ControllerIdentity): PodView[] {
-    const out: PodView[] = []
-    for (const pod of this.byController.get(controller.uid) ?? []) if (isControlledBy(pod, controller)) out.push(pod)
-    for (const pod of this.orphansByNamespace.get(controller.namespace) ?? []) out.push(pod)
-    return out.sort(byName)
+  claimCandidates(controller: ControllerIdentity): readonly PodView[] {
+    // A Deployment's following step plans a ReplicaSet a second time: the same list, once sorted.
+    const key = `${controller.namespace}/${controller.kind}/${controller.name}/${controller.uid}`
+    let out = this.claimed.get(key)
+    if (!out) {
+      const pods: PodView[] = []
+      for (const pod of this.byController.get(controller.uid) ?? []) if (isControlledBy(pod, controller)) pods.push(pod)
+      for (const pod of this.orphansByNamespace.get(controller.namespace) ?? []) pods.push(pod)
+      this.claimed.set(key, (out = pods.sort(byName)))
+    }
+    return out
   }
 
   misreferenced(controller: ControllerIdentity): PodView[] {

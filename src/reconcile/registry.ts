@@ -7,6 +7,7 @@ import {planDaemonSets} from './daemonset/planner.js'
 import {planDeployments} from './deployment/planner.js'
 import {planCronJobs} from './cronjob/planner.js'
 import {planJobs} from './job/planner.js'
+import {planServices} from './service/planner.js'
 import {planStatefulSets} from './statefulset/planner.js'
 import {byKindNamespaceName, contestedAdoptions, planController, type World} from './planner.js'
 
@@ -17,6 +18,8 @@ export interface ControllerDescriptor {
   kinds: readonly ControllerKind[]
   /** One sync of every object of its kinds in the snapshot. */
   plan(snapshot: Snapshot, world: World): ControllerPlan[]
+  /** Planned only: `kctl reconcile` leaves its objects out (it cannot carry out their writes yet). */
+  planOnly?: true
 }
 
 export const CONTROLLERS: readonly ControllerDescriptor[] = [
@@ -48,10 +51,23 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     name: 'job',
     kinds: ['Job'],
     plan: planJobs,
+    planOnly: true,
   },
   {
     name: 'cronjob',
     kinds: ['CronJob'],
     plan: planCronJobs,
+    planOnly: true,
+  },
+  {
+    // One plan per Service joins the endpointslice, endpoint and endpointslicemirroring
+    // controllers' syncs with the service controller's (cloud-controller-manager's service-lb).
+    name: 'endpointslice',
+    kinds: ['Service'],
+    plan: (snapshot, world) => planServices(snapshot, world),
+    planOnly: true,
   },
 ]
+
+/** The controllers whose plans `kctl reconcile` carries out. */
+export const CARRIED_OUT: readonly string[] = CONTROLLERS.filter((c) => !c.planOnly).map((c) => c.name)

@@ -72,12 +72,20 @@ export function statefulSetRevisionData(template: unknown): string {
   return goJson({spec: {template: {...(isObj(template) ? template : {}), $patch: 'replace'}}})
 }
 
-function goJson(v: unknown): string {
+/**
+ * A revision's data as it is stored, byte for byte: Go's encoding of it with the keys in the order
+ * they were read (the DaemonSet controller compares these bytes, DS7.2).
+ */
+export function storedRevisionData(rev: ControllerRevisionView): string {
+  return goJson(rev.data, false)
+}
+
+function goJson(v: unknown, sorted = true): string {
   if (v === null || v === undefined) return 'null'
-  if (Array.isArray(v)) return `[${v.map(goJson).join(',')}]`
+  if (Array.isArray(v)) return `[${v.map((x) => goJson(x, sorted)).join(',')}]`
   if (typeof v === 'object') {
-    const keys = Object.keys(v).sort()
-    return `{${keys.map((k) => `${goString(k)}:${goJson((v as Obj)[k])}`).join(',')}}`
+    const keys = sorted ? Object.keys(v).sort() : Object.keys(v)
+    return `{${keys.map((k) => `${goString(k)}:${goJson((v as Obj)[k], sorted)}`).join(',')}}`
   }
   if (typeof v === 'string') return goString(v)
   return JSON.stringify(v)

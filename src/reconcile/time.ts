@@ -6,8 +6,21 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9
 
 const NS_PER_SECOND = 1_000_000_000n
 
+/** Timestamps already parsed: a snapshot's objects share few distinct ones, sorts read them often. */
+const parsed = new Map<string, bigint | undefined>()
+
 /** Parses RFC 3339 (up to nanoseconds) to nanoseconds since the epoch; undefined when malformed. */
 export function parseRfc3339(text: string): bigint | undefined {
+  let ns = parsed.get(text)
+  if (ns === undefined && !parsed.has(text)) {
+    if (parsed.size >= 100_000) parsed.clear()
+    ns = parse(text)
+    parsed.set(text, ns)
+  }
+  return ns
+}
+
+function parse(text: string): bigint | undefined {
   const m = RFC3339.exec(text)
   if (!m) return undefined
   const [, y, mo, d, h, mi, s, frac, zone] = m

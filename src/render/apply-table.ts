@@ -7,6 +7,7 @@ import type {ActionError, ActionResult, ApplyMode, ApplyReport, ControllerOutcom
 import type {DeploymentStatusView} from '../model/objects.js'
 import type {ControllerPlan, StatusView} from '../model/plan.js'
 import {count} from './words.js'
+import {actionLine as workloadActionLine} from './workload-table.js'
 
 export interface TableStyle {
   color: boolean
@@ -101,6 +102,13 @@ function controllerBlock(mode: ApplyMode, co: ControllerOutcome, results: readon
         else if (a?.type === 'deleteReplicaSet') lines.push(`  - delete ReplicaSet ${rs}  revision ${a.revision || 'unset'} (${a.reason})  ${outcome(r)}`)
         else if (a?.type === 'adoptReplicaSet' || a?.type === 'releaseReplicaSet') lines.push(`  ~ ${a.type === 'adoptReplicaSet' ? 'adopt' : 'release'} ReplicaSet ${rs}  ${outcome(r)}`)
         else if (a?.type === 'rollback') lines.push(`  ~ rollback to revision ${a.toRevision}  ${outcome(r)}`)
+        else if (a) {
+          // A StatefulSet's or DaemonSet's write: the plan's line, the name the server gave, what a choice picked.
+          const line = workloadActionLine(a, c)
+          const named = r.done?.name && a.type === 'createDaemonPod' ? ` → ${r.done.name}` : ''
+          const chosen = r.done?.chosen ? c.dim(` → chose ${r.done.chosen.join(', ')} (the first ${r.done.chosen.length} by name; the controller picks at random)`) : ''
+          if (line) lines.push(`${line}${named}${chosen}  ${outcome(r)}`)
+        }
         break
       }
     }

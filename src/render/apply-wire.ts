@@ -33,13 +33,22 @@ const planSummary = (s: PlanSummary): Json =>
     ['releaseReplicaSet', s.releaseReplicaSet],
     ['updateReplicaSet', s.updateReplicaSet],
     ['rollback', s.rollback],
+    ['updatePod', s.updatePod],
+    ['createClaim', s.createClaim],
+    ['updateClaim', s.updateClaim],
+    ['chooseDaemonPods', s.chooseDaemonPods],
+    ['createControllerRevision', s.createControllerRevision],
+    ['updateControllerRevision', s.updateControllerRevision],
+    ['deleteControllerRevision', s.deleteControllerRevision],
+    ['adoptControllerRevision', s.adoptControllerRevision],
+    ['releaseControllerRevision', s.releaseControllerRevision],
   ])
 
 const error = (e: ActionError | undefined): Json | undefined =>
   e ? obj([['code', e.code], ['reason', e.reason], ['message', e.message], ['causes', e.causes ? [...e.causes] : undefined]]) : undefined
 
 const statusView = (s: StatusView | DeploymentStatusView): Json =>
-  'updatedReplicas' in s ? controllerStatus(s) : obj([
+  'updatedReplicas' in s || 'numberReady' in s ? controllerStatus(s) : obj([
     ['replicas', s.replicas],
     ['fullyLabeledReplicas', s.fullyLabeledReplicas],
     ['readyReplicas', s.readyReplicas],
@@ -60,6 +69,8 @@ function result(r: ActionResult, plans: Map<string, {cp: ControllerPlan; now: st
         ['alreadyExists', r.done.alreadyExists],
         ['status', r.done.status ? statusView(r.done.status) : undefined],
         ['resourceVersion', r.done.resourceVersion],
+        ['chosen', r.done.chosen ? [...r.done.chosen] : undefined],
+        ['names', r.done.names ? [...r.done.names] : undefined],
       ])
     : undefined
   return obj([

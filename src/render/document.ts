@@ -13,10 +13,26 @@ export function renderDocument(value: unknown, format: DocumentFormat): string {
   return yamlPackage().stringify(value, {version: '1.1', lineWidth: 0, indentSeq: true})
 }
 
+/** A list whose items take their wire form only as they are written, so a large document is never held whole twice. */
+export class LazyList<T = unknown> {
+  constructor(
+    readonly items: readonly T[],
+    readonly toWire: (item: T) => unknown,
+  ) {}
+
+  toJSON(): unknown[] {
+    return this.items.map((item) => this.toWire(item))
+  }
+}
+
+/** Items stringified together: big enough to make few pieces, small enough to stay far below V8's largest string. */
+const BATCH = 256
+
 /**
  * The same document in pieces, for documents larger than one string may hold (a plan of
  * thousands of Deployments with their following steps): the same bytes as renderDocument, the
- * top-level object's fields and list items stringified one at a time.
+ * top-level object's fields and list items stringified a batch at a time. A LazyList's items
+ * are converted batch by batch.
  */
 export function* renderDocumentChunks(value: unknown, format: DocumentFormat): Generator<string> {
   if (format !== 'json' || typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -31,10 +47,17 @@ export function* renderDocumentChunks(value: unknown, format: DocumentFormat): G
   yield '{\n'
   for (const [i, [key, v]] of entries.entries()) {
     const comma = i < entries.length - 1 ? ',' : ''
-    if (Array.isArray(v) && v.length > 0) {
-      yield `  ${JSON.stringify(key)}: [\n`
-      for (const [j, item] of v.entries()) {
-        yield `    ${(JSON.stringify(item, null, 2) ?? 'null').replace(/\n/g, '\n    ')}${j < v.length - 1 ? ',' : ''}\n`
+    const list = v instanceof LazyList ? v : Array.isArray(v) ? new LazyList(v, (x) => x) : undefined
+    if (list && list.items.length > 0) {
+      // Stringified inside a one-key object, the items come out at this list's indentation.
+      const head = `{\n  ${JSON.stringify(key)}: [\n`
+      const tail = '\n  ]\n}'
+      yield head.slice(2)
+      for (let start = 0; start < list.items.length; start += BATCH) {
+        const batch = list.items.slice(start, start + BATCH).map((item) => list.toWire(item))
+        const text = JSON.stringify({[key]: batch}, null, 2)
+        const last = start + BATCH >= list.items.length
+        yield `${text.slice(head.length, text.length - tail.length)}${last ? '' : ','}\n`
       }
       yield `  ]${comma}\n`
     } else {

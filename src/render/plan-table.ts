@@ -6,6 +6,7 @@ import {Chalk, type ChalkInstance} from 'chalk'
 import type {DeploymentStatusView} from '../model/objects.js'
 import type {Action, ControllerPlan, CreateAction, DeleteAction, ReconcilePlan, StatusView} from '../model/plan.js'
 import {renderBatch} from './batch-table.js'
+import {renderService} from './service-table.js'
 import {renderWorkload} from './workload-table.js'
 import {deleteReasons, inOwnTie, tieOf, tieSentence} from './reasons.js'
 import {count} from './words.js'
@@ -44,6 +45,8 @@ export function renderPlanTable(plan: ReconcilePlan, style: TableStyle = {color:
         ? renderDeployment(cp, shownUnder.get(cp.uid) ?? [], plan, c)
         : cp.kind === 'Job' || cp.kind === 'CronJob'
           ? [renderBatch(cp, batchHead(cp, c), c), ...(shownUnder.get(cp.uid) ?? []).map((j) => indent(renderBatch(j, batchHead(j, c), c), '  '))].join('\n')
+        : cp.kind === 'Service'
+          ? renderService(cp, `${c.bold(`Service ${cp.namespace}/${cp.name}`)}${applySetNote(cp, c)}`, c)
           : cp.kind === 'StatefulSet' || cp.kind === 'DaemonSet'
           ? renderWorkload(cp, workloadHead(cp, c), c, (a) => (a.type === 'updateStatus' ? c.yellow(`  ~ status ${statusChange(a.from, a.to)}`) : `  ? ${a.type}`))
           : renderController(cp, plan, c),
@@ -261,7 +264,7 @@ function ignoredLine(plan: ReconcilePlan): string[] {
     .filter(([, n]) => n > 0)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
   if (entries.length === 0) return []
-  return [`Not planned (kctl plans Deployments, ReplicaSets, ReplicationControllers, StatefulSets, DaemonSets, Jobs and CronJobs): ${entries.map(([k, n]) => `${k} (${n})`).join(', ')}.`]
+  return [`Not planned (kctl plans Deployments, ReplicaSets, ReplicationControllers, StatefulSets, DaemonSets, Jobs, CronJobs and Services): ${entries.map(([k, n]) => `${k} (${n})`).join(', ')}.`]
 }
 
 function summaryLine(plan: ReconcilePlan, c: ChalkInstance): string {
@@ -283,6 +286,13 @@ function summaryLine(plan: ReconcilePlan, c: ChalkInstance): string {
   if (s.createJob > 0) parts.push(c.green(`+${count(s.createJob, 'Job')}`))
   if (s.deleteJob > 0) parts.push(c.red(`-${count(s.deleteJob, 'Job')}`))
   if (s.removeFinalizer > 0) parts.push(c.yellow(count(s.removeFinalizer, 'finalizer removal')))
+  if (s.createEndpointSlice > 0) parts.push(c.green(`+${count(s.createEndpointSlice, 'EndpointSlice')}`))
+  if (s.updateEndpointSlice > 0) parts.push(c.yellow(count(s.updateEndpointSlice, 'EndpointSlice update')))
+  if (s.deleteEndpointSlice > 0) parts.push(c.red(`-${count(s.deleteEndpointSlice, 'EndpointSlice')}`))
+  if (s.writeEndpoints > 0) parts.push(c.yellow(count(s.writeEndpoints, 'Endpoints write')))
+  if (s.ensureLoadBalancer + s.updateLoadBalancerHosts + s.ensureLoadBalancerDeleted > 0) {
+    parts.push(c.cyan(count(s.ensureLoadBalancer + s.updateLoadBalancerHosts + s.ensureLoadBalancerDeleted, 'load-balancer call')))
+  }
   if (s.chooseDaemonPods > 0) parts.push(c.yellow(count(s.chooseDaemonPods, 'random choice')))
   if (s.updateStatus > 0) parts.push(c.yellow(count(s.updateStatus, 'status update')))
   const tail = [

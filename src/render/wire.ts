@@ -6,6 +6,7 @@
 import type {DeploymentCondition, DeploymentStatusView, OwnerReference, PlanSource, WorkloadCondition} from '../model/objects.js'
 import type {Action, ControllerPlan, RankFacts, ReconcilePlan, StatusView} from '../model/plan.js'
 import {PLAN_API_VERSION, readyAndAvailable} from '../model/plan.js'
+import {LazyList} from './document.js'
 import {updatedCount} from './list-table.js'
 import {deleteReasons} from './reasons.js'
 
@@ -19,16 +20,17 @@ function ordered<T extends object>(
   convert: Partial<Record<string, (v: never) => Json>> = {},
 ): JsonObject {
   const source = value as Record<string, unknown>
-  const rest = Object.keys(source)
-    .filter((k) => !order.includes(k))
-    .sort()
   const out: JsonObject = {}
-  for (const key of [...order, ...rest]) {
+  const copy = (key: string) => {
     const v = source[key]
-    if (v === undefined) continue
+    if (v === undefined) return
     const fn = convert[key] as ((v: unknown) => Json) | undefined
     out[key] = fn ? fn(v) : plain(v)
   }
+  for (const key of order) copy(key)
+  let rest: string[] | undefined
+  for (const key in source) if (!order.includes(key)) (rest ??= []).push(key)
+  if (rest) for (const key of rest.sort()) copy(key)
   return out
 }
 
@@ -53,7 +55,9 @@ const deploymentCondition = (c: DeploymentCondition): Json => ordered(c, ['type'
 
 /** A ReplicaSet's, Deployment's, StatefulSet's or DaemonSet's status, in the API's field order. */
 export const status = (s: ControllerPlan['status']): Json =>
-  'succeeded' in s
+  'readyEndpoints' in s
+    ? ordered(s, ['loadBalancer', 'readyEndpoints'])
+    : 'succeeded' in s
     ? ordered(s, ['conditions', 'startTime', 'completionTime', 'active', 'succeeded', 'failed', 'terminating', 'completedIndexes', 'failedIndexes', 'uncountedTerminatedPods', 'ready'], {
         conditions: (cs: object[]) => cs.map((c) => ordered(c, ['type', 'status', 'lastProbeTime', 'lastTransitionTime', 'reason', 'message'])),
         uncountedTerminatedPods: (u: object) => ordered(u, ['succeeded', 'failed']),
@@ -129,10 +133,19 @@ export function actionToWire(a: Action, cp: ControllerPlan, now: string): Json {
 export function controllerToWire(c: ControllerPlan, now: string): Json {
   return ordered(
     c,
-    ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions', 'newReplicaSet', 'rolloutStep', 'syncPath', 'endedBy', 'replicaSets', 'events', 'then', 'updateRevision', 'blockedBy', 'nodes', 'scheduledTime', 'requeue', 'assumes', 'jobs'],
+    ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions', 'newReplicaSet', 'rolloutStep', 'syncPath', 'endedBy', 'replicaSets', 'events', 'then', 'updateRevision', 'blockedBy', 'nodes', 'scheduledTime', 'requeue', 'assumes', 'jobs', 'service'],
     {
       status,
-      actions: (as: Action[]) => as.map((a) => actionToWire(a, c, now)),
+      actions: (as: Action[]) => {
+        // A controller's creates are one value listed once per pod: converted once.
+        let previous: Action | undefined
+        let wire: Json = null
+        return as.map((a) => {
+          if (a !== previous) wire = actionToWire(a, c, now)
+          previous = a
+          return wire
+        })
+      },
       newReplicaSet: (n: object) => ordered(n, ['name', 'podTemplateHash', 'created']),
       replicaSets: (rs: object[]) => rs.map((r) => ordered(r, ['name', 'uid', 'revision', 'from', 'replicas', 'available', 'isNew', 'created'])),
       then: (cs: ControllerPlan[]) => cs.map((x) => controllerToWire(x, now)),
@@ -143,13 +156,20 @@ export function controllerToWire(c: ControllerPlan, now: string): Json {
 
 const source = (s: PlanSource): Json => ordered(s, ['type', 'paths', 'context', 'server'])
 
-/** `kctl plan -o json|yaml`: the ReconcilePlan document. */
-export function planToWire(plan: ReconcilePlan): Json {
+/**
+ * `kctl plan -o json|yaml`: the ReconcilePlan document. `lazy`: its controllers as a LazyList,
+ * each converted only as it is written (renderDocumentChunks), for JSON.
+ */
+export function planToWire(plan: ReconcilePlan, {lazy = false} = {}): Json {
   return ordered(plan, ['apiVersion', 'kind', 'now', 'source', 'controllers', 'summary', 'ignored', 'options'], {
     source,
-    controllers: (cs: ControllerPlan[]) => cs.map((c) => controllerToWire(c, plan.now)),
+    controllers: (cs: ControllerPlan[]) => {
+      if (!lazy) return cs.map((c) => controllerToWire(c, plan.now))
+      // Not Json itself: it stringifies as the same list (toJSON).
+      return new LazyList(cs, (c) => controllerToWire(c, plan.now)) as unknown as Json
+    },
     summary: (s: object) =>
-      ordered(s, ['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending', 'createReplicaSet', 'scaleReplicaSet', 'deleteReplicaSet', 'adoptReplicaSet', 'releaseReplicaSet', 'updateReplicaSet', 'rollback', 'updatePod', 'createClaim', 'updateClaim', 'chooseDaemonPods', 'createControllerRevision', 'updateControllerRevision', 'deleteControllerRevision', 'adoptControllerRevision', 'releaseControllerRevision', 'createJob', 'deleteJob', 'removeFinalizer']),
+      ordered(s, ['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending', 'createReplicaSet', 'scaleReplicaSet', 'deleteReplicaSet', 'adoptReplicaSet', 'releaseReplicaSet', 'updateReplicaSet', 'rollback', 'updatePod', 'createClaim', 'updateClaim', 'chooseDaemonPods', 'createControllerRevision', 'updateControllerRevision', 'deleteControllerRevision', 'adoptControllerRevision', 'releaseControllerRevision', 'createJob', 'deleteJob', 'removeFinalizer', 'createEndpointSlice', 'updateEndpointSlice', 'deleteEndpointSlice', 'writeEndpoints', 'addLoadBalancerFinalizer', 'removeLoadBalancerFinalizer', 'ensureLoadBalancer', 'updateLoadBalancerHosts', 'ensureLoadBalancerDeleted', 'writeLoadBalancerStatus']),
     options: (o: object) => ordered(o, ['now', 'featureGates', 'burstReplicas']),
   })
 }
@@ -175,9 +195,36 @@ export interface ControllerListItem {
   /** Deployments: replicas of the new ReplicaSet, and the rollout's state in words. */
   updated?: number
   rolloutStep?: string
+  /** Services: the type, the pods the selector picks, slices after the sync, and the load balancer's state in a word or two. */
+  serviceType?: string
+  selectedPods?: number
+  slices?: number
+  loadBalancer?: string
 }
 
-const LIST_ITEM_ORDER = ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'desired', 'active', 'ready', 'available', 'diff', 'pending', 'inSync', 'updated', 'rolloutStep']
+const LIST_ITEM_ORDER = ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'desired', 'active', 'ready', 'available', 'diff', 'pending', 'inSync', 'updated', 'rolloutStep', 'serviceType', 'selectedPods', 'slices', 'loadBalancer']
+
+/** A Service's load balancer in a word or two: its addresses, pending, being deleted, or why none. */
+export function loadBalancerState(c: ControllerPlan): string | undefined {
+  const lb = c.service?.loadBalancer
+  if (!lb) return undefined
+  if (lb.path === 'delete') return 'deleting'
+  if (lb.path === 'none') return lb.why === 'not-load-balancer' ? 'none' : 'other class'
+  const ingress = 'loadBalancer' in c.status ? c.status.loadBalancer.ingress : []
+  return ingress.length > 0 ? ingress.map((i) => i.ip ?? i.hostname ?? '?').join(',') : 'pending'
+}
+
+function serviceListFields(c: ControllerPlan): Partial<ControllerListItem> {
+  const s = c.service
+  if (!s) return {}
+  const lb = loadBalancerState(c)
+  return {
+    serviceType: s.type,
+    selectedPods: s.pods.length,
+    slices: s.endpoints.reduce((n, t) => n + t.slices, 0),
+    ...(lb !== undefined ? {loadBalancer: lb} : {}),
+  }
+}
 
 export function controllerListItem(c: ControllerPlan): ControllerListItem {
   return {
@@ -195,6 +242,7 @@ export function controllerListItem(c: ControllerPlan): ControllerListItem {
     ...(c.applySet !== undefined ? {applySet: c.applySet} : {}),
     ...(updatedCount(c) !== undefined ? {updated: updatedCount(c)} : {}),
     ...(c.rolloutStep !== undefined ? {rolloutStep: c.rolloutStep} : {}),
+    ...serviceListFields(c),
   }
 }
 

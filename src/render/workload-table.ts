@@ -54,7 +54,7 @@ function nodeWords(n: DaemonNode): string {
   return `no daemon pod (${why}${taint})${keeps}`
 }
 
-function actionLine(a: Action, c: ChalkInstance): string | undefined {
+export function actionLine(a: Action, c: ChalkInstance): string | undefined {
   switch (a.type) {
     case 'createControllerRevision':
       return c.green(`  + create ControllerRevision ${a.name ?? `${a.ownerReference.name}-<hash unknown here>`}  revision ${a.revision}`)

@@ -12,9 +12,10 @@ import {readFile} from 'node:fs/promises'
 import {executePlan} from '../apply/executor.js'
 import {checkOutDir, writeWorld} from '../apply/fixture-writer.js'
 import {guardViolations, RemovalLedger} from '../apply/guards.js'
-import {MemoryWorld, type RawObject, type WorldFile} from '../apply/memory-world.js'
+import {MemoryWorld, type MemoryWorldOptions, type RawObject, type WorldFile} from '../apply/memory-world.js'
 import {deploymentWithStatus, type PodControl, statusObject} from '../apply/pod-control.js'
 import {parseSavedPlan} from '../apply/saved-plan.js'
+import {workloadStatusObject} from '../apply/workload-objects.js'
 import {staleness} from '../apply/staleness.js'
 import {initialResult} from '../apply/sync.js'
 import {UserError} from '../errors.js'
@@ -34,6 +35,7 @@ import type {PlanSource, Snapshot} from '../model/objects.js'
 import type {ActionType, FeatureGates, ReconcilePlan, UpdateDeploymentStatusAction, UpdateStatusAction} from '../model/plan.js'
 import {PLAN_API_VERSION} from '../model/plan.js'
 import {planSnapshot, summarize} from '../reconcile/planner.js'
+import {CARRIED_OUT} from '../reconcile/registry.js'
 import {gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
 import type {PlanRequest} from './plan.js'
 import {clusterRequest} from './snapshot.js'
@@ -90,6 +92,8 @@ const NOTES = {
   dryRunFixtures: 'dry run on fixtures: the calls were answered in memory (preconditions as the API server checks them; no admission, quota or RBAC); nothing was written',
   status:
     'status is written as the controller writes it: counted before this sync\'s creates and deletes (upstream calculateStatus), with the resourceVersion the plan saw (a conflict is reported, not retried); the next sync (--until-converged) brings the counts up to date',
+  chosen:
+    'a DaemonSet\'s random choice (chooseDaemonPods): the controller picks in Go\'s map order, so which pods or nodes it takes cannot be known; reconcile took the first ones in name order (done.chosen says which)',
   settled:
     '--out: each controller\'s status is the one the controller writes once it has seen this sync\'s pods (its next status write), so kctl plan -f on the result shows only the work left',
 } as const
@@ -121,7 +125,7 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
 
   const world = fixtures ? await fixtureWorld(req, clockNow) : await clusterWorld(req)
   // Every controller kctl plans: the deployment controller's syncs, then the ReplicaSet controller's.
-  const plan = (snapshot: Snapshot, gates: FeatureGates = featureGates) => planSnapshot(snapshot, plannerOptions(clockNow(), gates))
+  const plan = (snapshot: Snapshot, gates: FeatureGates = featureGates) => planSnapshot(snapshot, plannerOptions(clockNow(), gates), CARRIED_OUT)
   const scope = saved ? namespacesOf(saved) : undefined
   const restrict = (p: ReconcilePlan) => (saved ? onlyControllersOf(p, saved) : p)
 
@@ -234,6 +238,7 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
     report.out = req.out
   }
   if (mode === 'dry-run') report.notes.push(fixtures ? NOTES.dryRunFixtures : NOTES.dryRunCluster)
+  if (report.results.some((r) => r.action === 'chooseDaemonPods' && r.done?.chosen)) report.notes.push(NOTES.chosen)
   if (mode === 'apply' && !report.out && !report.converged && report.results.some((r) => r.action === 'updateStatus' && r.outcome === 'ok')) report.notes.push(NOTES.status)
   return finish(report)
 }
@@ -258,9 +263,10 @@ async function clusterWorld(req: ReconcileRequest): Promise<World> {
   }
 }
 
-async function fixtureWorld(req: ReconcileRequest, now: () => string): Promise<World> {
-  const {openSources, readDocuments, Normalizer, firstProblem, problemError, normalize} = await import('../sources/fixtures.js')
-  const {SourceFile} = await import('../sources/documents.js')
+/** The fixtures as a MemoryWorld (also what `simulate` runs on; `memory` lets it model graceful deletion and seed names). */
+export async function fixtureWorld(req: PlanRequest, now: () => string, memoryOptions: Pick<MemoryWorldOptions, 'gracefulPodDeletion' | 'seed'> = {}): Promise<World & {memory: MemoryWorld}> {
+  const {openSources, readDocuments, Normalizer, firstProblem, problemError} = await import('../sources/fixtures.js')
+  const {normalizeParsed} = await import('../sources/parsed.js')
   const {inventedUid} = await import('../sources/normalize.js')
   const paths = req.filename ?? []
   const normalizeOptions = {paths, namespace: req.namespace, allNamespaces: req.allNamespaces, selector: req.selector}
@@ -283,12 +289,11 @@ async function fixtureWorld(req: ReconcileRequest, now: () => string): Promise<W
   if (parseError) throw parseError
   const worldFiles: WorldFile[] = files.map((f) => ({name: f.name, fsPath: f.fsPath, format: f.format === 'json' ? 'json' : 'yaml', objects: byFile.get(f.name) ?? []}))
   const memory = new MemoryWorld(worldFiles, {
+    ...memoryOptions,
     defaultNamespace: req.namespace ?? 'default',
     now,
     inventedUid,
-    // The objects travel as one JSON List through the same reader and normalizer as files.
-    normalize: (objects) =>
-      normalize(readDocuments([new SourceFile('fixtures', undefined, 'json', Buffer.from(JSON.stringify({apiVersion: 'v1', kind: 'List', items: objects}, null, 1)))]), normalizeOptions),
+    normalize: (objects) => normalizeParsed('fixtures', objects, normalizeOptions),
   })
   const source: PlanSource = {type: 'fixtures', paths: [...paths]}
   return {
@@ -314,6 +319,10 @@ async function settleStatuses(memory: MemoryWorld, plan: (s: Snapshot) => Reconc
       const write = cp.actions.find((a) => a.type === 'updateStatus')
       if (!write || write.type !== 'updateStatus' || ('conflict' in write && write.conflict)) continue
       const controller = await control.getController(cp)
+      if (cp.kind === 'StatefulSet' || cp.kind === 'DaemonSet') {
+        await control.updateStatus(cp, {...controller.raw, status: workloadStatusObject(cp.kind, (write as UpdateStatusAction).to as object as Record<string, unknown>, (controller.raw as {status?: Record<string, unknown>}).status)})
+        continue
+      }
       if (cp.kind !== 'Deployment') {
         await control.updateStatus(cp, {...controller.raw, status: statusObject((write as UpdateStatusAction).to)})
         continue
@@ -329,6 +338,12 @@ function mergeSnapshots(parts: Snapshot[], source: PlanSource): Snapshot {
   for (const p of parts) for (const [k, n] of Object.entries(p.ignored)) ignored[k] = (ignored[k] ?? 0) + n
   return {
     deployments: parts.flatMap((p) => p.deployments ?? []),
+    statefulSets: parts.flatMap((p) => p.statefulSets ?? []),
+    daemonSets: parts.flatMap((p) => p.daemonSets ?? []),
+    // Cluster-scoped: every part read them whole.
+    nodes: parts[0]?.nodes ?? [],
+    controllerRevisions: parts.flatMap((p) => p.controllerRevisions ?? []),
+    claims: parts.flatMap((p) => p.claims ?? []),
     workloads: parts.flatMap((p) => p.workloads),
     pods: parts.flatMap((p) => p.pods),
     replicaSets: parts.flatMap((p) => p.replicaSets),
@@ -379,6 +394,19 @@ const ACTION_TYPES: ActionType[] = [
   'scaleReplicaSet',
   'deleteReplicaSet',
   'rollback',
+  'createControllerRevision',
+  'updateControllerRevision',
+  'deleteControllerRevision',
+  'adoptControllerRevision',
+  'releaseControllerRevision',
+  'createClaim',
+  'updateClaim',
+  'createStatefulPod',
+  'deleteStatefulPod',
+  'updatePod',
+  'createDaemonPod',
+  'deleteDaemonPod',
+  'chooseDaemonPods',
 ]
 
 function emptyReport(mode: ApplyMode, source: PlanSource, origin: 'computed' | 'saved', file?: string): ApplyReport {

@@ -1,6 +1,7 @@
 // `watch`: keep planning as the world changes, and report each controller whose plan changed.
-//   - live cluster: one shared informer per resource (pods, replicasets, replicationcontrollers, deployments)
-//     feeding the incremental planner through the work queue (watch/engine.ts);
+//   - live cluster: one shared informer per resource (pods, replicasets, replicationcontrollers, deployments,
+//     and for StatefulSets and DaemonSets statefulsets, daemonsets, controllerrevisions,
+//     persistentvolumeclaims, nodes) feeding the planners through the work queue (watch/engine.ts);
 //   - fixtures (-f): read and plan again whenever a file changes (debounced), and report the
 //     difference from the previous plans.
 // Ends when every controller is in sync (untilConverged), when the time is up (timeoutMs), or when
@@ -19,7 +20,8 @@ import {type Clock, realClock, type Timer} from '../watch/clock.js'
 import {planDelta} from '../watch/delta.js'
 import {WatchEngine} from '../watch/engine.js'
 import {InformerFactory, type InformerStatus, SharedInformer} from '../watch/informer.js'
-import {Interner, normalizeObjects} from '../watch/objects.js'
+import {Interner, normalizeObjects, normalizeWorkloadObjects, type WorkloadKind} from '../watch/objects.js'
+import type {ClaimView, ControllerRevisionView, DaemonSetView, NodeView, StatefulSetView} from '../model/workloads.js'
 import {BURST_REPLICAS, gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
 import {readSnapshot, type SourceRequest} from './snapshot.js'
 
@@ -115,13 +117,37 @@ async function watchCluster(
   controllers.addEventHandler(engine.workloadHandler)
   // An identity that may not list Deployments still watches its ReplicaSets (as kctl plan reads
   // them); the synced status says so (stderr keeps to the one line of a watch that fails).
-  const leftOut = await forbiddenToList(client, 'deployments', namespace)
-  if (leftOut === undefined) {
+  const deploymentsLeftOut = await forbiddenToList(client, 'deployments', namespace)
+  if (deploymentsLeftOut === undefined) {
     const deployments = factory.informer('deployments', () =>
       new SharedInformer<DeploymentView>('deployments', clusterListerWatcher(client, 'deployments', namespace), (raws) => normalizeObjects('Deployment', raws, interner), options),
     )
     deployments.addEventHandler(engine.deploymentHandler)
   }
+  // StatefulSets and DaemonSets, with what their syncs read: revisions, claims, every Node.
+  const workloadsLeftOut = (await forbiddenToList(client, 'statefulsets', namespace)) ?? (await forbiddenToList(client, 'nodes', undefined))
+  if (workloadsLeftOut === undefined) {
+    const informer = <T extends {namespace: string; name: string; resourceVersion: string}>(resource: 'statefulsets' | 'daemonsets' | 'controllerrevisions' | 'persistentvolumeclaims' | 'nodes', kind: WorkloadKind) => {
+      const i = factory.informer(resource, () => new SharedInformer<T>(resource, clusterListerWatcher(client, resource, namespace), (raws) => normalizeWorkloadObjects<T>(kind, raws), options))
+      i.addEventHandler(engine.workloadObjectHandler<T>(kind))
+      return i
+    }
+    const sets = informer<StatefulSetView>('statefulsets', 'StatefulSet')
+    const daemons = informer<DaemonSetView>('daemonsets', 'DaemonSet')
+    const revisions = informer<ControllerRevisionView>('controllerrevisions', 'ControllerRevision')
+    const claims = informer<ClaimView>('persistentvolumeclaims', 'PersistentVolumeClaim')
+    const nodes = informer<NodeView>('nodes', 'Node')
+    engine.watchWorkloads({
+      statefulSets: (ns) => sets.listNamespace(ns),
+      daemonSets: (ns) => daemons.listNamespace(ns),
+      revisions: (ns) => revisions.listNamespace(ns),
+      claims: (ns) => claims.listNamespace(ns),
+      pods: (ns) => pods.listNamespace(ns),
+      nodes: () => nodes.list(),
+      namespaces: () => new Set([...sets.namespaces(), ...daemons.namespaces()]),
+    })
+  }
+  const leftOut = [deploymentsLeftOut, workloadsLeftOut].filter(Boolean).join('; ') || undefined
 
   const running = factory.run(internal.signal)
   return supervise(req, clock, emit, signal, {
@@ -143,14 +169,15 @@ async function watchCluster(
 }
 
 /** Why `resource` is left out when listing it is forbidden (403); undefined when it may be listed. */
-async function forbiddenToList(client: ClusterClient, resource: 'deployments', namespace: string | undefined): Promise<string | undefined> {
-  const path = namespace === undefined ? `/apis/apps/v1/${resource}` : `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/${resource}`
+async function forbiddenToList(client: ClusterClient, resource: 'deployments' | 'statefulsets' | 'nodes', namespace: string | undefined): Promise<string | undefined> {
+  const group = resource === 'nodes' ? '/api/v1' : '/apis/apps/v1'
+  const path = namespace === undefined ? `${group}/${resource}` : `${group}/namespaces/${encodeURIComponent(namespace)}/${resource}`
   try {
     await client.list(path, {what: `list ${resource} ${namespace === undefined ? 'in all namespaces' : `in namespace "${namespace}"`}`, limit: 1})
     return undefined
   } catch (error) {
     if (!(error instanceof UserError) || (error as UserError & {status?: {code?: number}}).status?.code !== 403) throw error
-    return `${resource} are left out: ${error.message}`
+    return resource === 'deployments' ? `${resource} are left out: ${error.message}` : `statefulsets and daemonsets are left out: ${error.message}`
   }
 }
 

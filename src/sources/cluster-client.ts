@@ -11,6 +11,8 @@ export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT'
   query?: Record<string, string | number | boolean | undefined>
   body?: unknown
+  /** A body already serialized (sent byte for byte instead of `body`). */
+  rawBody?: string
   contentType?: string
   /** Verb and resource in words, for error lines: "list pods in namespace default". */
   what: string
@@ -56,7 +58,7 @@ export class ClusterClient {
     const url = new URL(path, this.config.server.endsWith('/') ? this.config.server : `${this.config.server}/`)
     url.pathname = joinPath(new URL(this.config.server).pathname, path)
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, String(v))
-    const body = opts.body === undefined ? undefined : JSON.stringify(opts.body)
+    const body = opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body))
     const options: https.RequestOptions = {
       method: opts.method ?? 'GET',
       headers: {

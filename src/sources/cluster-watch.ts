@@ -15,6 +15,12 @@ export const WATCHED_RESOURCES = {
   replicasets: {kind: 'ReplicaSet', apiVersion: 'apps/v1', group: '/apis/apps/v1', plural: 'replicasets'},
   replicationcontrollers: {kind: 'ReplicationController', apiVersion: 'v1', group: '/api/v1', plural: 'replicationcontrollers'},
   deployments: {kind: 'Deployment', apiVersion: 'apps/v1', group: '/apis/apps/v1', plural: 'deployments'},
+  statefulsets: {kind: 'StatefulSet', apiVersion: 'apps/v1', group: '/apis/apps/v1', plural: 'statefulsets'},
+  daemonsets: {kind: 'DaemonSet', apiVersion: 'apps/v1', group: '/apis/apps/v1', plural: 'daemonsets'},
+  controllerrevisions: {kind: 'ControllerRevision', apiVersion: 'apps/v1', group: '/apis/apps/v1', plural: 'controllerrevisions'},
+  persistentvolumeclaims: {kind: 'PersistentVolumeClaim', apiVersion: 'v1', group: '/api/v1', plural: 'persistentvolumeclaims'},
+  /** Cluster-scoped: always listed whole. */
+  nodes: {kind: 'Node', apiVersion: 'v1', group: '/api/v1', plural: 'nodes'},
 } as const
 
 export type WatchedResource = keyof typeof WATCHED_RESOURCES
@@ -22,6 +28,7 @@ export type WatchedResource = keyof typeof WATCHED_RESOURCES
 /** A ListerWatcher for one resource, in one namespace or (namespace undefined) in all. */
 export function clusterListerWatcher(client: ClusterClient, resource: WatchedResource, namespace: string | undefined): ListerWatcher {
   const r = WATCHED_RESOURCES[resource]
+  if (resource === 'nodes') namespace = undefined
   const path = namespace === undefined ? `${r.group}/${r.plural}` : `${r.group}/namespaces/${encodeURIComponent(namespace)}/${r.plural}`
   const where = namespace === undefined ? 'in all namespaces' : `in namespace "${namespace}"`
   return {

@@ -1,13 +1,12 @@
 // The live source: lists the controllers' objects (ReplicaSets, ReplicationControllers,
 // Deployments, StatefulSets, DaemonSets, Pods, ControllerRevisions, PersistentVolumeClaims,
 // Jobs, CronJobs, Nodes) page by page, then builds the
+// Services, EndpointSlices, Endpoints, Nodes) page by page, then builds the
 // same Snapshot the fixture source builds (one normalizer, one planner).
 import type {Snapshot} from '../model/objects.js'
 import {ApiError, ClusterClient} from './cluster-client.js'
 import {loadKubeconfig} from './cluster-config.js'
-import {readParsedJsonList} from './documents.js'
-import {SourceFile} from './files.js'
-import {normalize} from './normalize.js'
+import {normalizeParsed} from './parsed.js'
 
 export interface ClusterRequest {
   kubeconfig?: string
@@ -38,6 +37,9 @@ const RESOURCES = [
   {kind: 'PersistentVolumeClaim', apiVersion: 'v1', group: '/api/v1', plural: 'persistentvolumeclaims', optional: true},
   {kind: 'Job', apiVersion: 'batch/v1', group: '/apis/batch/v1', plural: 'jobs', optional: true},
   {kind: 'CronJob', apiVersion: 'batch/v1', group: '/apis/batch/v1', plural: 'cronjobs', optional: true},
+  {kind: 'Service', apiVersion: 'v1', group: '/api/v1', plural: 'services', optional: true},
+  {kind: 'EndpointSlice', apiVersion: 'discovery.k8s.io/v1', group: '/apis/discovery.k8s.io/v1', plural: 'endpointslices', optional: true},
+  {kind: 'Endpoints', apiVersion: 'v1', group: '/api/v1', plural: 'endpoints', optional: true},
   // Cluster-scoped: listed whole whatever the namespace (the DaemonSet controller reads every node).
   {kind: 'Node', apiVersion: 'v1', group: '/api/v1', plural: 'nodes', optional: true, clusterScoped: true},
 ] as const
@@ -86,10 +88,7 @@ export async function readCluster(req: ClusterRequest, connected?: ClusterClient
   const {objects, namespace} = await listClusterObjects(client, req)
   // The same reader and normalizer as fixtures: the objects travel as one JSON List, exactly the
   // document `kubectl get rs,rc,pods -o json` would print.
-  const name = `cluster:${client.config.context}`
-  const list = new SourceFile(name, undefined, 'json', Buffer.from(JSON.stringify({apiVersion: 'v1', kind: 'List', items: objects}, null, 1)))
-  // The objects are already parsed: the file is there for positions (error lines), not to be read again.
-  const snapshot = normalize(readParsedJsonList(list, objects), {
+  const snapshot = normalizeParsed(`cluster:${client.config.context}`, objects, {
     paths: [],
     namespace,
     allNamespaces: namespace === undefined,

@@ -185,6 +185,8 @@ function sniffFormat(data: Buffer): 'yaml' | 'json' {
 export interface ReadOptions {
   /** Called for each input that cannot be read or parsed; without it, the first such error is thrown. */
   onError?: (error: UserError) => void
+  /** Bytes read at a time from a large JSON list (16 MiB; tests make it small). */
+  jsonWindowBytes?: number
 }
 
 /** Every object in the inputs, in order: files in order, documents in file order, list items in order. */
@@ -195,18 +197,14 @@ export function* readDocuments(files: readonly SourceFile[], opts: ReadOptions =
   }
   const counter = {n: 0}
   for (const file of files) {
-    let buf: Buffer
     try {
-      buf = file.read()
+      if (file.format === 'json') yield* readJson(file, counter, report, opts.jsonWindowBytes ?? WINDOW)
+      else yield* readYaml(file, file.read(), counter, report)
     } catch (error) {
-      if (error instanceof UserError) {
-        report(error)
-        continue
-      }
-      throw error
+      // The input cannot be read (a missing file, a permission): one error for the file.
+      if (!(error instanceof UserError && error.wholeFile)) throw error
+      report(error)
     }
-    if (file.format === 'json') yield* readJson(file, buf, counter, report)
-    else yield* readYaml(file, buf, counter, report)
   }
 }
 
@@ -607,29 +605,14 @@ function* unpack(
 // ---------------------------------------------------------------------------------------------
 // JSON
 
-function* readJson(file: SourceFile, buf: Buffer, counter: {n: number}, report: Report): Generator<SourceObject> {
-  const bom = bomLength(buf)
-  const fast = prettyJsonList(buf, bom)
-  let skipItems = 0
-  if (fast) {
-    const {chunkStarts, envelope} = fast
-    const encoding = isAscii(buf) ? 'latin1' : 'utf8'
-    const listDefaults = {kind: envelope.kind === 'List' ? '' : (envelope.kind as string).slice(0, -4), apiVersion: envelope.apiVersion}
-    let ok = true
-    for (const [start, end] of chunkStarts) {
-      let item: unknown
-      try {
-        item = JSON.parse(itemText(buf, start, end, encoding))
-      } catch {
-        ok = false // not laid out as expected after all: the items so far were right, read the rest whole
-        break
-      }
-      yield* unpack(item, new Chunk(file, start, end), [], counter, report, listDefaults)
-      skipItems++
-    }
-    if (ok) return
-  }
-  yield* readJsonWhole(file, buf, bom, counter, report, skipItems)
+function* readJson(file: SourceFile, counter: {n: number}, report: Report, window: number, parsed?: readonly RawObject[]): Generator<SourceObject> {
+  // A large `kubectl get -o json` list is read a window at a time, item by item; anything else,
+  // or a list that turns out not to be laid out as expected, is parsed whole (skipping the items
+  // already handed out).
+  const handedOut = yield* readPrettyJsonList(file, counter, report, window, parsed)
+  if (handedOut === undefined) return
+  const buf = file.read()
+  yield* readJsonWhole(file, buf, bomLength(buf), counter, report, handedOut)
 }
 
 /**
@@ -642,19 +625,7 @@ export function* readParsedJsonList(file: SourceFile, items: RawObject[]): Gener
   const report: Report = (error) => {
     throw error
   }
-  const buf = file.read()
-  const fast = prettyJsonList(buf, bomLength(buf))
-  if (!fast || fast.chunkStarts.length !== items.length) {
-    yield* readJson(file, buf, {n: 0}, report)
-    return
-  }
-  const {chunkStarts, envelope} = fast
-  const listDefaults = {kind: envelope.kind === 'List' ? '' : (envelope.kind as string).slice(0, -4), apiVersion: envelope.apiVersion}
-  const counter = {n: 0}
-  for (let i = 0; i < items.length; i++) {
-    const [start, end] = chunkStarts[i]!
-    yield* unpack(items[i], new Chunk(file, start, end), [], counter, report, listDefaults)
-  }
+  yield* readJson(file, {n: 0}, report, WINDOW, items)
 }
 
 /** JSON.parse of the whole file (several values in a row are read as a stream). */
@@ -729,67 +700,124 @@ function* unpackListTail(list: RawObject, items: unknown[], from: number, chunk:
   }
 }
 
+/** Bytes read at a time from a large JSON list: an item larger than this grows the window. */
+const WINDOW = 16 << 20
+
 /**
- * `kubectl get -o json` output cut into items without parsing it whole: the file is a
- * pretty-printed object whose `items` array holds one object per item, each opening with `{` and
- * closing with `}` alone on lines at the items' indentation. JSON strings cannot hold a raw line
- * break, so such a line is always structure (and in UTF-8 no byte of a multi-byte character is
- * ASCII, so the search works on bytes); each item is then checked by JSON.parse itself (a slice
- * that parses is exactly one whole value). Undefined when the layout is anything else.
+ * `kubectl get -o json` output cut into items without parsing it whole, and read a window at a
+ * time (a 500 MB list is never one buffer, let alone one string): the file is a pretty-printed
+ * object whose `items` array holds one object per item, each opening with `{` and closing with `}`
+ * alone on lines at the items' indentation. JSON strings cannot hold a raw line break, so such a
+ * line is always structure (and in UTF-8 no byte of a multi-byte character is ASCII, so the search
+ * works on bytes); each item is then checked by JSON.parse itself (a slice that parses is exactly
+ * one whole value). The list's other members are read first, from the file's head and tail.
+ * Returns undefined when every item was handed out; otherwise how many were before the layout
+ * stopped matching (0: none, the file is not such a list).
  */
-function prettyJsonList(buf: Buffer, bom: number): {envelope: RawObject; chunkStarts: Array<[number, number]>} | undefined {
-  if (buf.length < 1 << 16) return undefined // small files: JSON.parse is as fast
+function* readPrettyJsonList(
+  file: SourceFile,
+  counter: {n: number},
+  report: Report,
+  window: number,
+  parsed?: readonly RawObject[],
+): Generator<SourceObject, number | undefined> {
+  const size = file.byteLength()
+  if (size < 1 << 16) return 0 // small files: JSON.parse is as fast
+  let buf = Buffer.allocUnsafe(Math.min(window, size))
+  /** The file offset of buf[0], and how many bytes of buf hold the file. */
+  let base = 0
+  let filled = file.readAt(buf, 0, buf.length, 0)
+  // The head: `{`, the first member's indentation, the `"items": [` line.
+  const bom = bomLength(buf)
   let p = bom
-  while (isBlankByte(buf[p]) && p < buf.length) p++
-  if (buf[p] !== 0x7b) return undefined
+  while (isBlankByte(buf[p]) && p < filled) p++
+  if (buf[p] !== 0x7b) return 0
   const nl = buf.indexOf(10, p)
-  if (nl < 0) return undefined
+  if (nl < 0) return 0
   let q = nl + 1
   while (buf[q] === 0x20) q++
   const memberIndent = buf.toString('latin1', nl + 1, q)
-  if (memberIndent.length === 0 || buf[q] !== 0x22) return undefined
+  if (memberIndent.length === 0 || buf[q] !== 0x22) return 0
   const itemsKey = Buffer.from(`\n${memberIndent}"items": [`)
-  const keyAt = buf.indexOf(itemsKey, nl)
-  if (keyAt < 0) return undefined
+  const keyAt = buf.subarray(0, filled).indexOf(itemsKey, nl)
+  if (keyAt < 0) return 0
   const open = keyAt + itemsKey.length // just after '['
+  // The tail: from the line closing the items to the end.
   const closeKey = Buffer.from(`\n${memberIndent}]`)
-  const closeAt = buf.indexOf(closeKey, open)
-  if (closeAt < 0) return undefined
+  const tailStart = Math.max(open, size - (1 << 20))
+  const tail = Buffer.allocUnsafe(size - tailStart)
+  file.readAt(tail, 0, tail.length, tailStart)
+  const closeInTail = tail.lastIndexOf(closeKey)
+  if (closeInTail < 0) return 0
+  const closeAt = tailStart + closeInTail
   let envelope: unknown
   try {
-    envelope = JSON.parse(buf.toString('utf8', bom, open) + buf.toString('utf8', closeAt + 1 + memberIndent.length))
+    envelope = JSON.parse(buf.toString('utf8', bom, open) + tail.toString('utf8', closeInTail + 1 + memberIndent.length))
   } catch {
-    return undefined
+    return 0
   }
-  if (!isMapping(envelope) || !isListKind(envelope.kind) || !Array.isArray(envelope.items)) return undefined
-  // Items.
-  const chunkStarts: Array<[number, number]> = []
-  let lineStart = buf.indexOf(10, open) + 1
-  if (lineStart <= 0 || lineStart > closeAt) return undefined
+  if (!isMapping(envelope) || !isListKind(envelope.kind) || !Array.isArray(envelope.items)) return 0
+  const listDefaults = {kind: envelope.kind === 'List' ? '' : envelope.kind.slice(0, -4), apiVersion: envelope.apiVersion}
+
+  /** Moves the bytes from file offset `keep` to the front and reads on; false at the end of the file. */
+  const slide = (keep: number): boolean => {
+    if (base + filled >= size) return false
+    const kept = base + filled - keep
+    if (kept > buf.length / 2) {
+      const bigger = Buffer.allocUnsafe(buf.length * 2)
+      buf.copy(bigger, 0, keep - base, filled)
+      buf = bigger
+    } else buf.copyWithin(0, keep - base, filled)
+    base = keep
+    filled = kept + file.readAt(buf, kept, buf.length - kept, base + kept)
+    win = buf.subarray(0, filled)
+    ascii = isAscii(win)
+    return true
+  }
+  /** The bytes of the file in buf. */
+  let win = buf.subarray(0, filled)
+  let ascii = isAscii(win)
+
+  // The items, each `{` … `}` at the items' indentation, separated by `,`.
+  let handedOut = 0
+  let lineStart = buf.indexOf(10, open) + 1 // in buf; the first window holds the head
+  if (lineStart <= 0 || lineStart > closeAt) return 0
   q = lineStart
   while (buf[q] === 0x20) q++
-  if (buf[q] !== 0x7b) return undefined
-  const itemIndent = buf.toString('latin1', lineStart, q)
-  if (itemIndent.length <= memberIndent.length) return undefined
-  const width = itemIndent.length
+  if (buf[q] !== 0x7b) return 0
+  const width = q - lineStart
+  if (width <= memberIndent.length) return 0
   for (;;) {
-    const close = findLineBrace(buf, lineStart, width)
-    if (close < 0 || close > closeAt) return undefined
-    const end = close + width + 2
-    chunkStarts.push([lineStart, end])
+    let close = findLineBrace(win, lineStart, width)
+    while (close < 0 && slide(base + lineStart)) {
+      lineStart = 0
+      close = findLineBrace(win, lineStart, width)
+    }
+    if (close < 0 || base + close > closeAt) return handedOut
+    let end = close + width + 2
+    let item: unknown = parsed?.[handedOut]
+    if (item === undefined) {
+      try {
+        item = JSON.parse(itemText(win, lineStart, end, ascii ? 'latin1' : 'utf8'))
+      } catch {
+        return handedOut // not laid out as expected after all: the items so far were right
+      }
+    }
+    yield* unpack(item, new Chunk(file, base + lineStart, base + end), [], counter, report, listDefaults)
+    handedOut++
     // Then `,` and the next item on its own line, or the end of the array.
+    if (filled - end < 1 << 12 && slide(base + end)) end = 0
     let r = end
-    while (buf[r] === 0x20 || buf[r] === 0x0d) r++
-    if (buf[r] === 0x0a && r === closeAt) break
-    if (buf[r] !== 0x2c) return undefined
-    const next = buf.indexOf(10, r) + 1
-    if (next <= 0) return undefined
+    while (win[r] === 0x20 || win[r] === 0x0d) r++
+    if (win[r] === 0x0a && base + r === closeAt) return undefined
+    if (win[r] !== 0x2c) return handedOut
+    const next = win.indexOf(10, r) + 1
+    if (next <= 0) return handedOut
     r = next
-    while (buf[r] === 0x20) r++
-    if (buf[r] !== 0x7b || r - next !== itemIndent.length) return undefined
+    while (win[r] === 0x20) r++
+    if (win[r] !== 0x7b || r - next !== width) return handedOut
     lineStart = next
   }
-  return {envelope, chunkStarts}
 }
 
 const MANAGED_FIELDS_JSON = Buffer.from('"managedFields": [')

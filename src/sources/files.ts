@@ -40,6 +40,43 @@ export class SourceFile {
     }
   }
 
+  /** The input's length in bytes. */
+  byteLength(): number {
+    if (this.data) return this.data.length
+    try {
+      return statSync(this.fsPath!).size
+    } catch (error) {
+      throw fileError(this.name, error)
+    }
+  }
+
+  /**
+   * Reads up to `length` bytes at `position` into `target` from `offset`; how many were read (fewer
+   * only at the end). For reading a large input a window at a time.
+   */
+  readAt(target: Buffer, offset: number, length: number, position: number): number {
+    if (this.data) return this.data.copy(target, offset, position, Math.min(this.data.length, position + length))
+    let fd: number
+    try {
+      fd = openSync(this.fsPath!, 'r')
+    } catch (error) {
+      throw fileError(this.name, error)
+    }
+    try {
+      let got = 0
+      while (got < length) {
+        const n = readSync(fd, target, offset + got, length - got, position + got)
+        if (n === 0) break
+        got += n
+      }
+      return got
+    } catch (error) {
+      throw fileError(this.name, error)
+    } finally {
+      closeSync(fd)
+    }
+  }
+
   /** Bytes [start, end) decoded as UTF-8 (re-read from disk: nothing is cached). */
   text(start: number, end: number): string {
     if (this.data) return this.data.toString('utf8', start, end)

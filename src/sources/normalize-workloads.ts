@@ -187,7 +187,8 @@ export function readNode(ctx: Ctx, meta: Meta, raw: RawObject): NodeView {
       })
     }
   }
-  return {...meta, namespace: '', unschedulable: ctx.bool(spec.unschedulable, ['spec', 'unschedulable']) ?? false, taints}
+  const providerID = ctx.string(spec.providerID, ['spec', 'providerID'])
+  return {...meta, namespace: '', unschedulable: ctx.bool(spec.unschedulable, ['spec', 'unschedulable']) ?? false, taints, ...(providerID ? {providerID} : {})}
 }
 
 /** What a pod's spec says for the DaemonSet and StatefulSet controllers (GetTargetNodeName, volumes). */

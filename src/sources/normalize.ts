@@ -31,8 +31,10 @@ import type {
 import {compileLabelSelector, labelKeyProblem, labelSelectorProblems, labelValueProblem, parseSelectorString, SelectorError, selectorMatches, type CompiledSelector} from '../reconcile/selector.js'
 import type {CronJobView, JobView, PodBatchFields} from '../model/batch.js'
 import type {ClaimView, ControllerRevisionView, DaemonSetView, NodeView, StatefulSetView} from '../model/workloads.js'
+import type {EndpointSliceView, EndpointsView, PodNetworkView, ServiceView} from '../model/services.js'
 import type {Locator, Path, RawObject, SourceObject} from './documents.js'
 import {podBatchFields, readCronJob, readJob} from './normalize-batch.js'
+import {readEndpointSlice, readEndpoints, readPodNetwork, readService} from './normalize-services.js'
 import {type FieldReaders, podWorkloadFields, readDaemonSet, readNode, readStatefulSet} from './normalize-workloads.js'
 
 export interface NormalizeOptions {
@@ -183,9 +185,11 @@ class PodRecord implements PodView {
     readonly sidecarStatuses: readonly ContainerStatusView[],
     workloadFields: {affinityNode?: string; claimVolumes?: Labels},
     batch: PodBatchFields | undefined,
+    network: PodNetworkView | undefined,
   ) {
     if (batch) this.batch = batch
     this.#loc = loc
+    if (network !== undefined) this.network = network
     // Set only when present, so that most pods carry no extra fields.
     if (workloadFields.affinityNode !== undefined) this.affinityNode = workloadFields.affinityNode
     if (workloadFields.claimVolumes !== undefined) this.claimVolumes = workloadFields.claimVolumes
@@ -194,6 +198,7 @@ class PodRecord implements PodView {
   declare readonly affinityNode?: string
   declare readonly claimVolumes?: Labels
   declare readonly batch?: PodBatchFields
+  declare readonly network?: PodNetworkView
 
   get origin(): Origin {
     return this.#loc.origin
@@ -267,6 +272,9 @@ const KINDS: Record<string, {group: string; version: string}> = {
   PersistentVolumeClaim: {group: '', version: 'v1'},
   Job: {group: 'batch', version: 'v1'},
   CronJob: {group: 'batch', version: 'v1'},
+  Service: {group: '', version: 'v1'},
+  Endpoints: {group: '', version: 'v1'},
+  EndpointSlice: {group: 'discovery.k8s.io', version: 'v1'},
 }
 /** Groups that once served these kinds (before Kubernetes 1.16) and no longer do. */
 const RETIRED_GROUPS: Record<string, string[]> = {ReplicaSet: ['extensions', 'apps'], Deployment: ['extensions', 'apps']}
@@ -285,6 +293,9 @@ export class Normalizer {
   private readonly claims: ClaimView[] = []
   private readonly jobs: JobView[] = []
   private readonly cronJobs: CronJobView[] = []
+  private readonly services: ServiceView[] = []
+  private readonly endpointSlices: EndpointSliceView[] = []
+  private readonly endpoints: EndpointsView[] = []
   private readonly ignored: Record<string, number> = {}
   /** group|kind|namespace → name → where it was first seen. */
   private readonly seen = new Map<string, Map<string, Locator>>()
@@ -389,6 +400,21 @@ export class Normalizer {
         if (cj && planned(meta)) this.cronJobs.push(located(cj))
         return
       }
+      case 'Service': {
+        const svc = readService(ctx, meta, raw, readers.serverDefaulted)
+        if (planned(meta)) this.services.push(located(svc))
+        return
+      }
+      case 'EndpointSlice': {
+        const slice = readEndpointSlice(ctx, meta, raw)
+        if (wanted(meta)) this.endpointSlices.push(slice)
+        return
+      }
+      case 'Endpoints': {
+        const endpoints = readEndpoints(ctx, meta, raw)
+        if (wanted(meta)) this.endpoints.push(endpoints)
+        return
+      }
     }
   }
 
@@ -405,6 +431,9 @@ export class Normalizer {
       nodes: this.nodes,
       controllerRevisions: this.revisions,
       claims: this.claims,
+      services: this.services,
+      endpointSlices: this.endpointSlices,
+      endpoints: this.endpoints,
       deployments: this.deployments,
       workloads: this.workloads,
       pods: this.pods,
@@ -607,6 +636,7 @@ export class Normalizer {
         spec.affinity === undefined && spec.volumes === undefined ? NO_FIELDS : podWorkloadFields(spec),
         // Only a Job's pods carry these (and only the Job controller reads them).
         meta.ownerReferences.some((r) => r.kind === 'Job') ? podBatchFields(raw.metadata as RawObject, spec, status) : undefined,
+        readPodNetwork(ctx, spec, status),
       ),
     )
   }

@@ -76,6 +76,17 @@ export class SharedInformer<T extends CachedObject> implements ReflectorStore {
     return this.store.get(namespace)?.get(name)
   }
 
+  /** The objects of one namespace ('' for cluster-scoped ones). */
+  *listNamespace(namespace: string): Generator<T> {
+    const names = this.store.get(namespace)
+    if (names) yield* names.values()
+  }
+
+  /** Namespaces that hold an object. */
+  namespaces(): IterableIterator<string> {
+    return this.store.keys()
+  }
+
   *list(): Generator<T> {
     for (const names of this.store.values()) yield* names.values()
   }

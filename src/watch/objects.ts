@@ -20,6 +20,9 @@ import type {RawObject} from './reflector.js'
 
 export type WatchedKind = 'Pod' | 'ReplicaSet' | 'ReplicationController' | 'Deployment'
 
+/** The kinds a StatefulSet's or DaemonSet's sync reads besides pods, kept whole but for managedFields. */
+export type WorkloadKind = 'StatefulSet' | 'DaemonSet' | 'ControllerRevision' | 'PersistentVolumeClaim' | 'Node'
+
 export const API_VERSIONS: Record<WatchedKind, string> = {Pod: 'v1', ReplicaSet: 'apps/v1', ReplicationController: 'v1', Deployment: 'apps/v1'}
 
 const EMPTY: Labels = Object.freeze({})
@@ -83,6 +86,9 @@ class CachedPod implements PodView {
     readonly readySince: string | undefined,
     readonly containerStatuses: readonly ContainerStatusView[],
     readonly sidecarStatuses: readonly ContainerStatusView[],
+    /** What the DaemonSet and StatefulSet controllers read of the spec (absent when not set). */
+    readonly affinityNode?: string,
+    readonly claimVolumes?: Readonly<Record<string, string>>,
   ) {
     Object.freeze(this)
   }
@@ -150,6 +156,8 @@ function compactPod(p: PodView, interner: Interner): PodView {
     interner.string(p.readySince),
     statuses(p.containerStatuses, interner),
     statuses(p.sidecarStatuses, interner),
+    p.affinityNode === undefined ? undefined : interner.string(p.affinityNode),
+    p.claimVolumes === undefined ? undefined : interner.value(`V${JSON.stringify(p.claimVolumes)}`, () => ({...p.claimVolumes})),
   )
 }
 
@@ -192,6 +200,29 @@ function compactWorkload(w: Workload, interner: Interner): Workload {
   if (w.deletionTimestamp === undefined) delete out.deletionTimestamp
   if (w.creationTimestamp === undefined) delete out.creationTimestamp
   return deepFreeze(out)
+}
+
+/** StatefulSets, DaemonSets, ControllerRevisions, claims and Nodes through the Normalizer, frozen. */
+export function normalizeWorkloadObjects<T>(kind: WorkloadKind, raws: readonly RawObject[]): NormalizeResult<T> {
+  const items = raws.map((raw) => {
+    const {managedFields: _, ...metadata} = isMap(raw.metadata) ? raw.metadata : {}
+    return {...raw, apiVersion: raw.apiVersion ?? (kind === 'PersistentVolumeClaim' || kind === 'Node' ? 'v1' : 'apps/v1'), kind: raw.kind ?? kind, metadata}
+  })
+  const file = new SourceFile(`the API server's ${kind}`, undefined, 'json', Buffer.from(JSON.stringify({apiVersion: 'v1', kind: 'List', items})))
+  const normalizer = new Normalizer({paths: [], allNamespaces: true, serverDefaulted: true})
+  for (const obj of readDocuments([file])) normalizer.add(obj)
+  const {snapshot, problems} = normalizer.finish()
+  const objects = {
+    StatefulSet: snapshot.statefulSets,
+    DaemonSet: snapshot.daemonSets,
+    ControllerRevision: snapshot.controllerRevisions,
+    PersistentVolumeClaim: snapshot.claims,
+    Node: snapshot.nodes,
+  }[kind] ?? []
+  return {
+    objects: objects.map((o) => deepFreeze({...o}) as T),
+    problems: problems.map((p) => ({namespace: p.namespace, name: p.name, message: `${p.kind}: ${p.path.length > 0 ? `${formatPath(p.path)}: ` : ''}${p.message}`})),
+  }
 }
 
 export function deepFreeze<T>(value: T): T {
@@ -239,6 +270,13 @@ function stripPod(raw: RawObject): RawObject {
   if (isMap(spec)) {
     const s: RawObject = {}
     if (spec.nodeName !== undefined) s.nodeName = spec.nodeName
+    // The DaemonSet's node (its required node affinity) and the StatefulSet's claims.
+    const required = isMap(spec.affinity) && isMap(spec.affinity.nodeAffinity) ? spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution : undefined
+    if (required !== undefined) s.affinity = {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: required}}
+    if (Array.isArray(spec.volumes)) {
+      const claims = spec.volumes.filter((v) => isMap(v) && v.persistentVolumeClaim !== undefined)
+      if (claims.length > 0) s.volumes = claims
+    }
     if (Array.isArray(spec.initContainers)) s.initContainers = spec.initContainers.map((c) => pick(c, ['name', 'restartPolicy']))
     out.spec = s
   } else if (spec !== undefined) out.spec = spec

@@ -17,7 +17,7 @@ import {computePlan} from '../../src/services/plan.js'
 import {ANN, build, type Built, endState, type Json, SCENARIOS, world} from './deployment-worlds.js'
 import {planJson} from './kctl.js'
 import {readmeText} from './readme-figures.js'
-import {api, controllerManager, deleteNamespace, waitUntil} from './setup/cluster.js'
+import {api, controllerManager, deleteNamespace, waitUntilQuiet} from './setup/cluster.js'
 
 /** Applies one Deployment plan's writes that happen (not those that conflict) to a world. */
 function apply(objects: Json[], cp: Json, now: string): Json[] {
@@ -117,21 +117,13 @@ describe('the Deployment oracle: kctl plan vs the deployment controller of kube-
     expect(predicted.size, 'the planning test ran first').toBe(built.length)
     await controllerManager.start(['deployment'])
     // Until nothing changes for 3 s: every write the controller makes bumps a resourceVersion.
-    let last = ''
-    let stableSince = Date.now()
-    await waitUntil(
-      async () => {
-        const versions = (await Promise.all(built.map((b) => world(b.ns))))
+    await waitUntilQuiet(
+      async () =>
+        (await Promise.all(built.map((b) => world(b.ns))))
           .flat()
           .map((o) => `${o.metadata.namespace}/${o.kind}/${o.metadata.name}@${o.metadata.resourceVersion}`)
-          .join(',')
-        if (versions !== last) {
-          last = versions
-          stableSince = Date.now()
-        }
-        return Date.now() - stableSince > 3000
-      },
-      {timeoutMs: 90_000, intervalMs: 500, what: 'the deployment controller to settle'},
+          .join(','),
+      {what: 'the deployment controller to settle'},
     )
     const rows: string[] = []
     let agreed = 0

@@ -13,7 +13,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {podTemplateHash} from '../../src/reconcile/deployment/hash/index.js'
 import {build, type Built, endState, type Json, SCENARIOS, template, world} from './deployment-worlds.js'
-import {kctl} from './kctl.js'
+import {kctl, reconcileJson} from './kctl.js'
 import {apiOk, controllerManager, controlPlane, deleteNamespace, newNamespace, waitUntil} from './setup/cluster.js'
 import {WatchRun} from './watch-run.js'
 
@@ -27,17 +27,6 @@ async function versions(ns: string): Promise<string[]> {
     .filter((o) => o.kind !== 'Pod')
     .map((o) => `${o.kind}/${o.metadata.name}@${o.metadata.resourceVersion}`)
     .sort()
-}
-
-async function reconcileJson(args: string[]): Promise<{code: number; report: Json; stderr: string}> {
-  const r = await kctl(['reconcile', '-o', 'json', ...args])
-  let report: Json = {}
-  try {
-    report = JSON.parse(r.stdout)
-  } catch {
-    throw new Error(`kctl reconcile ${args.join(' ')} exited ${r.code} without a report: ${r.stderr}`)
-  }
-  return {code: r.code, report, stderr: r.stderr}
 }
 
 describe('kctl reconcile on Deployments, judged by the deployment controller', () => {

@@ -33,6 +33,18 @@ export function kctl(args: string[], opts: {as?: 'admin' | 'restricted'; env?: N
   })
 }
 
+/** `kctl reconcile -o json …`: its exit code, the ApplyReport parsed, and stderr; fails loudly without a report. */
+export async function reconcileJson(args: string[], as?: 'admin' | 'restricted'): Promise<{code: number; report: any; stderr: string}> {
+  const r = await kctl(['reconcile', '-o', 'json', ...args], {as})
+  let report: any
+  try {
+    report = JSON.parse(r.stdout)
+  } catch {
+    throw new Error(`kctl reconcile ${args.join(' ')} exited ${r.code} without a JSON report:\n${r.stderr}\n${r.stdout}`)
+  }
+  return {code: r.code, report, stderr: r.stderr}
+}
+
 /** `kctl plan -o json …`, parsed; fails loudly with stderr when the command does. */
 export async function planJson(args: string[]): Promise<any> {
   const r = await kctl(['plan', '-o', 'json', ...args])

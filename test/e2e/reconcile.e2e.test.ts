@@ -10,7 +10,7 @@ import {fileURLToPath} from 'node:url'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {kctl, planJson} from './kctl.js'
+import {kctl, reconcileJson, planJson} from './kctl.js'
 import {api, apiOk, controlPlane, controllerManager, deleteNamespace, kubectl, newNamespace, waitUntil} from './setup/cluster.js'
 
 const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
@@ -69,17 +69,6 @@ async function podQuota(namespace: string, hard: number, used: number): Promise<
     contentType: 'application/merge-patch+json',
     body: {status: {hard: {pods: String(hard)}, used: {pods: String(used)}}},
   })
-}
-
-async function reconcileJson(args: string[], as?: 'admin' | 'restricted'): Promise<{code: number; report: any; stderr: string}> {
-  const r = await kctl(['reconcile', '-o', 'json', ...args], {as})
-  let report: any
-  try {
-    report = JSON.parse(r.stdout)
-  } catch {
-    throw new Error(`kctl reconcile ${args.join(' ')} exited ${r.code} without a JSON report:\n${r.stderr}\n${r.stdout}`)
-  }
-  return {code: r.code, report, stderr: r.stderr}
 }
 
 const of = (report: any, name: string) => report.results.filter((r: any) => r.controller.name === name)

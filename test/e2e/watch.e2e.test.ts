@@ -75,10 +75,15 @@ describe('kctl watch on a live cluster', () => {
 
       await kubectl(['scale', 'replicaset', 'web', '-n', ns, '--replicas=3'])
       const scaled = await run.next('the scale-up', (l) => l.kind === 'PlanChange' && l.controller.desired === 3, mark)
-      expect(scaled.event).toMatchObject({type: 'MODIFIED', kind: 'ReplicaSet', namespace: ns, name: 'web'})
-      expect(scaled.controller).toMatchObject({desired: 3, active: 1, diff: -2})
-      expect(types(scaled.controller).filter((t: string) => t === 'create')).toHaveLength(2)
-      expect(scaled.inSync).toBe(false)
+      // The queue holds one entry per controller: when the controller's first new pod arrives before
+      // the scale is planned (a loaded machine), both are planned at once and the pod is the event named.
+      if (scaled.event.kind === 'ReplicaSet') expect(scaled.event).toMatchObject({type: 'MODIFIED', namespace: ns, name: 'web'})
+      else expect(scaled.event).toMatchObject({type: 'ADDED', kind: 'Pod', namespace: ns})
+      // (All of them, on a very loaded machine: then this one plan is already in sync.)
+      const active = scaled.controller.active
+      expect(scaled.controller).toMatchObject({desired: 3, diff: active - 3})
+      expect(types(scaled.controller).filter((t: string) => t === 'create')).toHaveLength(3 - active)
+      expect(scaled.inSync).toBe(active === 3)
       expect(scaled.changed).toContain('desired')
 
       const settled = await run.next('in sync with 3 pods', (l) => l.kind === 'PlanChange' && l.controller.active === 3 && l.inSync, mark)

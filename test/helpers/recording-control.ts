@@ -12,6 +12,9 @@ import {
   type PodManifest,
   type ReplicaSetManifest,
   type ReplicaSetPatch,
+  type ObjectPatch,
+  type SideKind,
+  type SideObject,
 } from '../../src/apply/pod-control.js'
 
 export type RecordedCall =
@@ -23,6 +26,10 @@ export type RecordedCall =
   | {type: 'createReplicaSet'; rs: ReplicaSetManifest}
   | {type: 'patchReplicaSet'; namespace: string; name: string; patch: OwnerPatch | ReplicaSetPatch}
   | {type: 'deleteReplicaSet'; namespace: string; name: string; preconditions: DeletePreconditions}
+  | {type: 'getObject'; kind: SideKind; namespace: string; name: string}
+  | {type: 'createObject'; object: SideObject; json?: string}
+  | {type: 'patchObject'; kind: SideKind | 'Pod'; namespace: string; name: string; patch: ObjectPatch | OwnerPatch; patchType: 'merge' | 'strategic'}
+  | {type: 'deleteObject'; kind: SideKind; namespace: string; name: string; preconditions: DeletePreconditions}
 
 /** What a scripted call answers: nothing (success), an error, or a value for getController/createPod. */
 export type Answer = void | undefined | ActionError | Partial<ControllerObject> | CreatedPod
@@ -102,6 +109,27 @@ export class RecordingPodControl implements PodControl {
 
   async deleteReplicaSet(namespace: string, name: string, preconditions: DeletePreconditions): Promise<void> {
     await this.run({type: 'deleteReplicaSet', namespace, name, preconditions})
+  }
+
+  /** Answers with the scripted object, or a 404. */
+  async getObject(kind: SideKind, namespace: string, name: string): Promise<Record<string, unknown>> {
+    const answer = await this.run({type: 'getObject', kind, namespace, name})
+    if (answer && typeof answer === 'object' && 'raw' in answer && answer.raw) return answer.raw
+    throw new PodControlError({code: 404, reason: 'NotFound', message: `${kind} "${name}" not found`})
+  }
+
+  async createObject(object: SideObject, json?: string): Promise<{name: string; uid?: string; resourceVersion?: string}> {
+    await this.run({type: 'createObject', object, ...(json === undefined ? {} : {json})})
+    return {name: object.metadata.name, uid: `uid-${object.metadata.name}`, resourceVersion: 'created'}
+  }
+
+  async patchObject(kind: SideKind | 'Pod', namespace: string, name: string, patch: ObjectPatch | OwnerPatch, patchType: 'merge' | 'strategic'): Promise<{resourceVersion?: string}> {
+    await this.run({type: 'patchObject', kind, namespace, name, patch, patchType})
+    return {resourceVersion: `patched-${name}-${this.callsOf('patchObject').length}`}
+  }
+
+  async deleteObject(kind: SideKind, namespace: string, name: string, preconditions: DeletePreconditions): Promise<void> {
+    await this.run({type: 'deleteObject', kind, namespace, name, preconditions})
   }
 
   private async run(call: RecordedCall): Promise<Answer> {

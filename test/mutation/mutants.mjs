@@ -115,4 +115,8 @@ export const MUTANTS = [
   {id: 'CJ04', file: 'cronjob/sync.ts', rule: 'CJ4 only schedule times within startingDeadlineSeconds count', from: 'if (deadline > earliest) earliest = deadline', to: ''},
   {id: 'CJ05', file: 'cronjob/cron.ts', rule: 'day-of-month and day-of-week: either, when both are restricted', from: 's.domStar || s.dowStar ? domMatch && dowMatch : domMatch || dowMatch', to: 'domMatch && dowMatch'},
   {id: 'CJ06', file: 'cronjob/cron.ts', rule: 'N/step runs to the end of the field', from: 'if (stepText !== undefined && bounds.length === 1) hi = f.max', to: ''},
+  // ---- statefulset/sync.ts ----
+  {id: 'SS01', file: 'statefulset/sync.ts', rule: 'S3.4 revisions are equal by their stored bytes when those are known', from: '(exact !== undefined ? storedRevisionData(r) === exact : sameTemplate(r))', to: '(sameTemplate(r))'},
+  // ---- daemonset/sync.ts ----
+  {id: 'DS01', file: 'daemonset/sync.ts', rule: 'DS7.2 a revision is current only when its stored bytes are getPatch\'s', from: '(exact !== undefined ? storedRevisionData(r) === exact :', to: '(false ? storedRevisionData(r) === exact :'},
 ]

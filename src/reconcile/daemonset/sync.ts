@@ -8,7 +8,7 @@ import type {ControllerRevisionView, DaemonNode, DaemonSetStatusView, DaemonSetV
 import {GENERATED_BASE_LENGTH} from '../create.js'
 import {podTemplateHash, UnhashableTemplate} from '../deployment/hash/index.js'
 import {claimPods} from '../ownership.js'
-import {maxRevision, REVISION_HASH_LABEL, revisionTemplate, sortRevisions, templateKey} from '../revisions.js'
+import {isServerShaped, maxRevision, REVISION_HASH_LABEL, revisionTemplate, sortRevisions, statefulSetRevisionData, storedRevisionData, templateKey} from '../revisions.js'
 import type {CompiledSelector} from '../selector.js'
 import {isPodAvailable} from '../status.js'
 import {startPlan} from '../workload-plan.js'
@@ -163,10 +163,16 @@ function constructHistory(ds: DaemonSetView, revisions: readonly ControllerRevis
   const claim = claimPods(ds, selector, [...revisions].sort(byName))
   for (const r of claim.adopted) actions.push({type: 'adoptControllerRevision', name: r.name, uid: r.uid, resourceVersion: r.resourceVersion})
   for (const r of claim.released) actions.push({type: 'releaseControllerRevision', name: r.name, uid: r.uid, resourceVersion: r.resourceVersion})
+  // The controller takes a revision as current only when its stored bytes are getPatch's (the
+  // same JSON as a StatefulSet's revision data), with no semantic fallback: a revision of the same
+  // template written otherwise is an old one, and the new one's name then collides with it. Those
+  // bytes are known when the template is the API server's own JSON; otherwise templates are compared.
+  const exact = ds.serverDefaulted || isServerShaped(ds.rawTemplate) ? statefulSetRevisionData(ds.rawTemplate) : undefined
   const key = templateKey(ds.rawTemplate)
+  const isCurrent = (r: ControllerRevisionView) => (exact !== undefined ? storedRevisionData(r) === exact : templateKey(revisionTemplate(r)) === key)
   const current: ControllerRevisionView[] = []
   const old: ControllerRevisionView[] = []
-  for (const r of claim.claimed) (templateKey(revisionTemplate(r)) === key ? current : old).push(r)
+  for (const r of claim.claimed) (isCurrent(r) ? current : old).push(r)
   const next = maxRevision(old) + 1
   if (current.length > 0) {
     // The highest revision is kept; the others of the same template go.
@@ -421,7 +427,7 @@ function pick<A extends Action>(count: number, candidates: A[], operation: Choos
     actions.push(...candidates)
     return
   }
-  actions.push({type: 'chooseDaemonPods', operation, count, candidates: candidates.map(id)})
+  actions.push({type: 'chooseDaemonPods', operation, count, candidates: candidates.map(id), choices: candidates as Array<CreateDaemonPodAction | DeleteDaemonPodAction>})
 }
 
 /** cleanupHistory (DS7.4): the oldest old revisions beyond the limit, unless a pod still carries their hash. */

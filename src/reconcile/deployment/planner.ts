@@ -3,8 +3,9 @@
 // resizes — the same ReplicaSet planner, run on the world this sync leaves.
 import type {DeploymentView, Labels, Workload} from '../../model/objects.js'
 import type {ControllerPlan, DeploymentAction, ReplicaSetStep} from '../../model/plan.js'
+import {deepEqual} from '../deep-equal.js'
 import {controllerOf, isControlledBy} from '../pods.js'
-import type {World} from '../planner.js'
+import type {SiblingLookup, World} from '../planner.js'
 import {formatRfc3339, wholeSeconds} from '../time.js'
 import {templateKey} from '../revisions.js'
 import {byNamespace} from '../workload-plan.js'
@@ -20,21 +21,54 @@ export function planDeployments(
   planReplicaSet: (rs: Workload, world: World) => ControllerPlan,
 ): ControllerPlan[] {
   const inNamespaces = byNamespace(replicaSets)
-  const templates = new TemplateCache()
+  const claims = new ClaimCandidates(replicaSets)
   return deployments.map((d) => {
     const inNamespace = inNamespaces.get(d.namespace) ?? []
-    const sync = syncDeployment(d, deploymentWorld(d, inNamespace, world, templates))
+    const candidates = claims.of(d)
+    const sync = syncDeployment(d, deploymentWorld(d, inNamespace, candidates, world))
     const plan = controllerPlan(d, sync)
-    const then = followingStep(d, sync, inNamespace, world, planReplicaSet)
+    const then = followingStep(d, sync, candidates, world, planReplicaSet)
     if (then.length > 0) plan.then = then
     return plan
   })
 }
 
-function deploymentWorld(d: DeploymentView, replicaSets: readonly Workload[], world: World, templates: TemplateCache): DeploymentWorld {
-  const stale = d.serverDefaulted ? templates.staleHashes(d, replicaSets) : undefined
+/**
+ * The ReplicaSets a Deployment's claim reads, in the snapshot's order: those whose controller
+ * reference has its uid and the orphans of its namespace. Grouped once for all Deployments; a
+ * ReplicaSet another controller holds is never one of them.
+ */
+class ClaimCandidates {
+  private readonly byOwner = new Map<string, Workload[]>()
+  private readonly orphans = new Map<string, Workload[]>()
+  private readonly position = new Map<Workload, number>()
+
+  constructor(replicaSets: readonly Workload[]) {
+    replicaSets.forEach((rs, i) => {
+      this.position.set(rs, i)
+      const ref = controllerOf(rs)
+      const [map, key] = ref ? [this.byOwner, ref.uid] : [this.orphans, rs.namespace]
+      const list = map.get(key)
+      if (list) list.push(rs)
+      else map.set(key, [rs])
+    })
+  }
+
+  of(d: DeploymentView): readonly Workload[] {
+    const owned = (this.byOwner.get(d.uid) ?? []).filter((rs) => rs.namespace === d.namespace)
+    const orphans = this.orphans.get(d.namespace) ?? []
+    if (orphans.length === 0) return owned
+    if (owned.length === 0) return orphans
+    return [...owned, ...orphans].sort((a, b) => this.position.get(a)! - this.position.get(b)!)
+  }
+}
+
+function deploymentWorld(d: DeploymentView, replicaSets: readonly Workload[], claimCandidates: readonly Workload[], world: World): DeploymentWorld {
+  const stale = d.serverDefaulted ? staleHashes(d, claimCandidates) : undefined
+  const templates = new TemplateComparison(d)
   return {
     replicaSets,
+    claimCandidates,
     podsOf: (rs) => [...world.index.referencing(rs.uid)].filter((p) => isControlledBy(p, rs)),
     now: world.now,
     gates: world.options.featureGates,
@@ -47,53 +81,79 @@ function deploymentWorld(d: DeploymentView, replicaSets: readonly Workload[], wo
         throw error
       }
     },
-    sameTemplate: (dep, rs) => templates.same(dep, rs),
+    sameTemplate: (rs) => templates.same(rs),
   }
 }
 
-/** Pod templates compared as the controller compares them (EqualIgnoreHash), each printed once. */
-class TemplateCache {
-  private readonly dumps = new WeakMap<object, string>()
+/**
+ * One Deployment's pod template compared with its ReplicaSets' as the controller compares them
+ * (EqualIgnoreHash): printed with the pod-template-hash label dropped, equal prints being equal
+ * templates. Each print is made once per sync and kept only as long as the sync.
+ */
+class TemplateComparison {
+  private deploymentPrint?: string
+  private readonly results = new Map<Workload, boolean>()
 
-  /** The template's print with the pod-template-hash label dropped: equal prints, equal templates. */
-  private key(owner: object, template: unknown): string {
-    let k = this.dumps.get(owner)
-    if (k === undefined) {
-      k = templateKey(withoutHashLabel(template))
-      this.dumps.set(owner, k)
+  constructor(private readonly d: DeploymentView) {}
+
+  same(rs: Workload): boolean {
+    let same = this.results.get(rs)
+    if (same === undefined) {
+      same = this.compare(rs.rawTemplate ?? templateOf(rs))
+      this.results.set(rs, same)
     }
-    return k
+    return same
   }
 
-  same(d: DeploymentView, rs: Workload): boolean {
-    return this.key(d, d.rawTemplate) === this.key(rs, rs.rawTemplate ?? templateOf(rs))
+  private compare(template: unknown): boolean {
+    const a = withoutHashLabel(this.d.rawTemplate)
+    const b = withoutHashLabel(template)
+    // A container's image is never defaulted: another image at the same place is another template.
+    if (imagesDiffer(a, b)) return false
+    // Equal values print alike: no print needed (a ReplicaSet the controller made from this template).
+    if (deepEqual(a, b)) return true
+    this.deploymentPrint ??= templateKey(a)
+    return this.deploymentPrint === templateKey(b)
   }
+}
 
-  /**
-   * Live objects only: a ReplicaSet of this Deployment whose pod-template-hash label is not the
-   * hash of its own template (for any collision count up to the Deployment's) means kctl hashes
-   * differently from this cluster's controller. The name of a new ReplicaSet is then unknown.
-   */
-  staleHashes(d: DeploymentView, replicaSets: readonly Workload[]): string | undefined {
-    for (const rs of replicaSets) {
-      if (controllerOf(rs)?.uid !== d.uid) continue
-      const label = rs.labels[POD_TEMPLATE_HASH]
-      if (label === undefined) continue
-      let hashes: string[]
-      try {
-        const t = withoutHashLabel(rs.rawTemplate ?? templateOf(rs))
-        hashes = [podTemplateHash(t, undefined)]
-        for (let cc = 0; cc <= (d.status.collisionCount ?? 0); cc++) hashes.push(podTemplateHash(t, cc))
-      } catch (error) {
-        if (error instanceof UnhashableTemplate) continue
-        throw error
-      }
-      if (!hashes.includes(label)) {
-        return `ReplicaSet ${rs.name}'s pod-template-hash ${label} is not what kctl computes for its template (${hashes[0]}): this cluster's controller hashes templates differently (another Kubernetes version?), so the name is not guessed`
-      }
+function imagesDiffer(a: unknown, b: unknown): boolean {
+  const containers = (t: unknown) => (t as {spec?: {containers?: unknown}} | null)?.spec?.containers
+  const ca = containers(a)
+  const cb = containers(b)
+  if (!Array.isArray(ca) || !Array.isArray(cb) || ca.length !== cb.length) return false
+  return ca.some((c, i) => {
+    const ia = (c as {image?: unknown} | null)?.image
+    const ib = (cb[i] as {image?: unknown} | null)?.image
+    return typeof ia === 'string' && typeof ib === 'string' && ia !== '' && ib !== '' && ia !== ib
+  })
+}
+
+
+/**
+ * Live objects only: a ReplicaSet of this Deployment whose pod-template-hash label is not the
+ * hash of its own template (for any collision count up to the Deployment's) means kctl hashes
+ * differently from this cluster's controller. The name of a new ReplicaSet is then unknown.
+ */
+function staleHashes(d: DeploymentView, replicaSets: readonly Workload[]): string | undefined {
+  for (const rs of replicaSets) {
+    if (controllerOf(rs)?.uid !== d.uid) continue
+    const label = rs.labels[POD_TEMPLATE_HASH]
+    if (label === undefined) continue
+    let hashes: string[]
+    try {
+      const t = withoutHashLabel(rs.rawTemplate ?? templateOf(rs))
+      hashes = [podTemplateHash(t, undefined)]
+      for (let cc = 0; cc <= (d.status.collisionCount ?? 0); cc++) hashes.push(podTemplateHash(t, cc))
+    } catch (error) {
+      if (error instanceof UnhashableTemplate) continue
+      throw error
     }
-    return undefined
+    if (!hashes.includes(label)) {
+      return `ReplicaSet ${rs.name}'s pod-template-hash ${label} is not what kctl computes for its template (${hashes[0]}): this cluster's controller hashes templates differently (another Kubernetes version?), so the name is not guessed`
+    }
   }
+  return undefined
 }
 
 function templateOf(rs: Workload): unknown {
@@ -107,6 +167,7 @@ function withoutHashLabel(template: unknown): unknown {
   const {[POD_TEMPLATE_HASH]: _, ...labels} = t.metadata.labels
   return {...t, metadata: {...t.metadata, labels}}
 }
+
 
 function controllerPlan(d: DeploymentView, sync: DeploymentSync): ControllerPlan {
   const replicaSets: ReplicaSetStep[] = sync.replicaSets.map((rs) => ({...rs}))
@@ -154,6 +215,7 @@ function rolloutStep(d: DeploymentView, sync: DeploymentSync, total: number): st
 /**
  * The following step: each ReplicaSet this sync creates or resizes, as it stands afterwards,
  * planned by the ReplicaSet controller. Writes that conflict never happen, so they change nothing.
+ * `replicaSets`: the Deployment's claim candidates (the only ReplicaSets its writes touch).
  */
 function followingStep(
   d: DeploymentView,
@@ -175,8 +237,8 @@ function followingStep(
   }
   if (touched.length === 0) return []
   const owned = [...after.values()].filter((rs) => controllerOf(rs)?.uid === d.uid)
-  const siblings = new Map(world.siblingsByOwner)
-  siblings.set(d.uid, owned)
+  // This Deployment's ReplicaSets as the sync leaves them; every other owner's as they were.
+  const siblings: SiblingLookup = {get: (uid) => (uid === d.uid ? owned : world.siblingsByOwner.get(uid))}
   const next: World = {...world, siblingsByOwner: siblings, controllerByUid: (uid) => after.get(uid) ?? world.controllerByUid(uid)}
   const latest = new Map(touched.map((rs) => [rs.uid, after.get(rs.uid) ?? rs]))
   return [...latest.values()].map((rs) => planReplicaSet(rs, next))

@@ -50,6 +50,8 @@ import {
 export interface DeploymentWorld {
   /** Every ReplicaSet in the Deployment's namespace. */
   replicaSets: readonly Workload[]
+  /** The ones its claim reads: those whose controller reference has its uid, and orphans. */
+  claimCandidates: readonly Workload[]
   /** FilterPodsByOwner(rs, "ReplicaSet"): the pods whose controller reference names this ReplicaSet. */
   podsOf(rs: Workload): readonly PodView[]
   /** The controller's clock, in nanoseconds since the epoch. */
@@ -57,8 +59,8 @@ export interface DeploymentWorld {
   gates: FeatureGates
   /** controller.ComputeHash of the Deployment's template; a reason string when it cannot be computed here. */
   templateHash(d: DeploymentView, collisionCount: number | undefined): {hash: string} | {unknown: string}
-  /** EqualIgnoreHash: the two pod templates are equal once the pod-template-hash label is dropped. */
-  sameTemplate(d: DeploymentView, rs: Workload): boolean
+  /** EqualIgnoreHash: the Deployment's pod template and the ReplicaSet's are equal once the pod-template-hash label is dropped. */
+  sameTemplate(rs: Workload): boolean
 }
 
 export interface DeploymentSync {
@@ -251,7 +253,8 @@ class Sync {
     const d = this.d
     const selector = compileLabelSelector(d.selector)
     const deleting = d.deletionTimestamp !== undefined
-    const candidates = [...this.world.replicaSets].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    // In the order the API server lists them: by name.
+    const candidates = [...this.world.claimCandidates].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     for (const rs of candidates) {
       const ref = controllerOf(rs)
       const matches = selectorMatches(selector, rs.labels)
@@ -288,7 +291,7 @@ class Sync {
   /** FindNewReplicaSet: the oldest ReplicaSet whose template equals the Deployment's, hash label aside. */
   private findNewReplicaSet(): Cached | undefined {
     const sorted = [...this.rsList].sort((a, b) => byCreation(a.state, b.state))
-    return sorted.find((c) => this.world.sameTemplate(this.d, c.rs))
+    return sorted.find((c) => this.world.sameTemplate(c.rs))
   }
 
   private getAllReplicaSetsAndSyncRevision(create: boolean): {newRS?: RsState; oldRSs: RsState[]} {
@@ -422,7 +425,7 @@ class Sync {
     const clash = this.world.replicaSets.find((rs) => rs.name === name)
     if (clash) {
       const ref = controllerOf(clash)
-      if (ref?.uid === d.uid && this.world.sameTemplate(d, clash)) {
+      if (ref?.uid === d.uid && this.world.sameTemplate(clash)) {
         // A slow cache: the ReplicaSet is ours already; no event, no NewReplicaSetCreated.
         this.actions.push({...action, outcome: 'exists'})
         const state = this.cache.get(clash.uid)?.state ?? stateOf(clash)
@@ -679,7 +682,7 @@ class Sync {
     for (const rs of all) {
       if (revisionOf(rs.annotations) !== revision) continue
       const cached = this.cache.get(rs.uid)
-      if (cached && this.world.sameTemplate(this.d, cached.rs)) {
+      if (cached && this.world.sameTemplate(cached.rs)) {
         return this.clearRollback(String(revision), 'template-unchanged', `Warning DeploymentRollbackTemplateUnchanged The rollback revision contains the same template as current deployment "${this.d.name}"`)
       }
       return this.clearRollback(String(revision), 'rolled-back', `Normal DeploymentRollback Rolled back deployment "${this.d.name}" to revision ${revision}`)
@@ -859,7 +862,7 @@ function replicaFailure(all: readonly (RsState | undefined)[], newRS: RsState | 
 }
 
 /** requeueStuckDeployment (D2.3): when the controller looks at a stuck rollout again, if it does. */
-function progressCheckAt(d: DeploymentView, s: DeploymentStatusView): string | undefined {
+export function progressCheckAt(d: DeploymentView, s: DeploymentStatusView): string | undefined {
   if (!hasProgressDeadline(d)) return undefined
   const c = s.conditions.find((x) => x.type === 'Progressing')
   if (!c || c.reason === 'NewReplicaSetAvailable' || c.reason === 'ProgressDeadlineExceeded') return undefined

@@ -8,7 +8,7 @@ import type {Action, BlockReason, ControllerPlan} from '../../model/plan.js'
 import type {ClaimView, ControllerRevisionView, StatefulSetStatusView, StatefulSetView} from '../../model/workloads.js'
 import {claimPods} from '../ownership.js'
 import {controllerOf} from '../pods.js'
-import {isServerShaped, maxRevision, REVISION_HASH_LABEL, revisionTemplate, sortRevisions, statefulSetRevisionData, statefulSetRevisionHash, templateKey} from '../revisions.js'
+import {isServerShaped, maxRevision, REVISION_HASH_LABEL, revisionTemplate, sortRevisions, statefulSetRevisionData, statefulSetRevisionHash, storedRevisionData, templateKey} from '../revisions.js'
 import {selectorMatches} from '../selector.js'
 import {isPodAvailable} from '../status.js'
 import {startPlan} from '../workload-plan.js'
@@ -346,11 +346,18 @@ function fixClaims(set: StatefulSetView, pod: string, podUid: string, ordinal: n
 function revisions(set: StatefulSetView, listed: ControllerRevisionView[], all: readonly ControllerRevisionView[], actions: Action[], warnings: string[]): Revisions {
   let collisionCount = set.status.collisionCount
   const key = templateKey(set.rawTemplate)
-  const equal = listed.filter((r) => templateKey(revisionTemplate(r)) === key)
+  const sameTemplate = (r: ControllerRevisionView) => templateKey(revisionTemplate(r)) === key
+  // FindEqualRevisions compares the stored bytes with the new revision's; they are known when the
+  // template is the API server's own JSON (otherwise the templates are compared). Only the latest
+  // revision is also compared by meaning (StatefulSetSemanticRevisionComparison).
+  const exact = set.serverDefaulted || isServerShaped(set.rawTemplate) ? statefulSetRevisionData(set.rawTemplate) : undefined
+  const isEqual = (r: ControllerRevisionView) => (exact !== undefined ? storedRevisionData(r) === exact : sameTemplate(r))
+  const equal = listed.filter(isEqual)
   const latest = listed.at(-1)
   const next = maxRevision(listed) + 1
   let update: Revisions['update']
-  if (equal.length > 0 && equal.at(-1) === latest) update = {name: latest!.name, hash: latest!.labels[REVISION_HASH_LABEL] ?? null, created: false}
+  const reuseLatest = (equal.length > 0 && equal.at(-1) === latest) || (equal.length === 0 && latest !== undefined && sameTemplate(latest))
+  if (reuseLatest) update = {name: latest!.name, hash: latest!.labels[REVISION_HASH_LABEL] ?? null, created: false}
   else if (equal.length > 0) {
     const r = equal.at(-1)!
     actions.push({type: 'updateControllerRevision', name: r.name, uid: r.uid, resourceVersion: r.resourceVersion, from: r.revision, to: next})
@@ -367,7 +374,7 @@ function revisions(set: StatefulSetView, listed: ControllerRevisionView[], all: 
         name = `${set.name.slice(0, 223)}-${hash}`
         // CreateControllerRevision: a name taken by other data bumps the collision count and tries again.
         const taken = all.find((r) => r.name === name)
-        exists = taken !== undefined && templateKey(revisionTemplate(taken)) === key
+        exists = taken !== undefined && isEqual(taken)
         if (!taken || exists) break
         collisionCount++
       }

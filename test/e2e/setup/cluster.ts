@@ -114,6 +114,26 @@ export async function waitUntil<T>(
   }
 }
 
+/**
+ * Waits until `read` (a fingerprint of the objects watched, e.g. their resourceVersions: every write
+ * bumps one) has not changed for `quietMs`, as a controller that has gone quiet leaves them.
+ */
+export async function waitUntilQuiet(read: () => Promise<string>, opts: {quietMs?: number; timeoutMs?: number; what: string}): Promise<void> {
+  let last = ''
+  let stableSince = Date.now()
+  await waitUntil(
+    async () => {
+      const now = await read()
+      if (now !== last) {
+        last = now
+        stableSince = Date.now()
+      }
+      return Date.now() - stableSince > (opts.quietMs ?? 3000)
+    },
+    {timeoutMs: opts.timeoutMs ?? 90_000, intervalMs: 500, what: opts.what},
+  )
+}
+
 /** Creates a namespace `<prefix>-<random>` (labelled `kctl-e2e=true`) and returns its name. */
 export async function newNamespace(prefix = 'e2e'): Promise<string> {
   const name = `${prefix}-${randomBytes(3).toString('hex')}`.toLowerCase().slice(0, 63)

@@ -144,9 +144,19 @@ describe('kctl list', () => {
   it('-o table has one row per controller under a header, with the values -o json gives', () => {
     const run = kctl(['list', '-f', 'examples', '-o', 'table', '--now', NOW])
     expect(run.status).toBe(0)
-    const lines = run.stdout.trimEnd().split('\n')
+    // The controllers' table, then the Services' (below).
+    const [controllers, services] = run.stdout.trimEnd().split('\n\n')
+    const lines = controllers.split('\n')
     expect(lines[0]).toMatch(/^KIND\s+NAMESPACE\s+NAME\s+DESIRED\s+ACTIVE\s+UPDATED\s+READY\s+AVAILABLE\s+DIFF\s+IN SYNC\s+ROLLOUT$/)
-    const items = JSON.parse(kctl(['list', '-f', 'examples', '-o', 'json', '--now', NOW]).stdout).items
+    const all = JSON.parse(kctl(['list', '-f', 'examples', '-o', 'json', '--now', NOW]).stdout).items
+    const items = all.filter((i: {kind: string}) => i.kind !== 'Service')
+    const serviceLines = services.split('\n')
+    expect(serviceLines[0]).toMatch(/^KIND\s+NAMESPACE\s+NAME\s+TYPE\s+PODS\s+ENDPOINTS\s+READY\s+SLICES\s+LOAD BALANCER\s+IN SYNC$/)
+    expect(serviceLines.slice(1).map((l) => l.split(/\s{2,}/))).toEqual(
+      all
+        .filter((i: {kind: string}) => i.kind === 'Service')
+        .map((i: Record<string, any>) => [i.kind, i.namespace, i.name, i.serviceType, String(i.selectedPods), String(i.desired), String(i.ready), String(i.slices), i.loadBalancer ?? '-', i.inSync ? 'yes' : 'no']),
+    )
     const signed = (n: number) => (n > 0 ? `+${n}` : String(n))
     const rows = lines.slice(1).map((l) => l.split(/\s{2,}/).map((cell) => cell.trim()))
     expect(rows.map((r) => r.slice(0, 10))).toEqual(

@@ -79,25 +79,30 @@ describe('a repository read with -f', () => {
     const {status, stderr, plan} = planOf(['-f', repo])
     expect(stderr).toBe(`warning: skipped 3 kustomization files, 3 files a kustomization reads as patches or generator inputs, 1 Helm chart (${repo}/charts/web): kctl plan -k DIR renders a kustomization; render a chart with \`helm template ${repo}/charts/web | kctl plan -f -\`\n`)
     expect(status).toBe(0)
-    expect(plan.controllers.map((c: {name: string; applySet: string; desired: number}) => [c.name, c.applySet, c.desired])).toEqual([
+    const workloads = plan.controllers.filter((c: {kind: string}) => c.kind !== 'Service')
+    expect(workloads.map((c: {name: string; applySet: string; desired: number}) => [c.name, c.applySet, c.desired])).toEqual([
       ['api', '', 2],
       ['web', `${repo}/base`, 2],
       ['web', `${repo}/overlays/staging`, 1],
     ])
-    expect(plan.ignored).toEqual({Secret: 4, Service: 2})
+    // The two Services are planned too, each in its own apply set.
+    expect(plan.controllers.filter((c: {kind: string}) => c.kind === 'Service').map((c: {applySet: string}) => c.applySet)).toHaveLength(2)
+    expect(plan.ignored).toEqual({Secret: 4})
   })
 
   it('list: a row per controller and apply set, in the table and in JSON', () => {
     const table = kctl(['list', '-f', repo, '--now', NOW, '-o', 'table'])
     expect(table.status).toBe(0)
-    const rows = table.stdout.trim().split('\n').map((l) => l.split(/\s{2,}/))
+    // The controllers' table, then the Services' (planned too, each in its apply set).
+    const [controllers] = table.stdout.trim().split('\n\n')
+    const rows = controllers.split('\n').map((l) => l.split(/\s{2,}/))
     expect(rows[0].at(-1)).toBe('APPLY SET')
     expect(rows.slice(1).map((r) => [r[2], r.at(-1)])).toEqual([
       ['api', '-'],
       ['web', `${repo}/base`],
       ['web', `${repo}/overlays/staging`],
     ])
-    const items = JSON.parse(kctl(['list', '-f', repo, '--now', NOW, '-o', 'json']).stdout).items
+    const items = JSON.parse(kctl(['list', '-f', repo, '--now', NOW, '-o', 'json']).stdout).items.filter((i: {kind: string}) => i.kind !== 'Service')
     expect(items.map((i: {name: string; applySet: string}) => [i.name, i.applySet])).toEqual([
       ['api', ''],
       ['web', `${repo}/base`],
@@ -166,7 +171,10 @@ describe('-k DIR', () => {
   it.skipIf(!hasKubectl)('renders the overlay as kubectl kustomize does (skipped only when kubectl is not installed)', () => {
     const {status, plan} = planOf(['-k', join(repo, 'overlays/prod')])
     expect(status).toBe(0)
-    expect(plan.controllers.map((c: {name: string; desired: number}) => [c.name, c.desired])).toEqual([['web', 5]])
+    expect(plan.controllers.map((c: {kind: string; name: string; desired: number}) => [c.kind, c.name, c.kind === 'Service' ? 0 : c.desired])).toEqual([
+      ['ReplicaSet', 'web', 5],
+      ['Service', 'web', 0],
+    ])
   })
 
   it('names both renderers when neither is on PATH', () => {

@@ -7,6 +7,7 @@ import type {ControllerRevisionView, DaemonSetView, NodeView, Taint} from '../..
 import {podTemplateHash} from '../../../src/reconcile/deployment/hash/index.js'
 import {daemonPodAffinity, daemonTolerations, shouldRunDaemonPod} from '../../../src/reconcile/daemonset/nodes.js'
 import {planDaemonSet} from '../../../src/reconcile/daemonset/sync.js'
+import {statefulSetRevisionData} from '../../../src/reconcile/revisions.js'
 import {parseRfc3339} from '../../../src/reconcile/time.js'
 import {ago, FIXED_NOW, pod} from '../../helpers/builders.js'
 
@@ -128,7 +129,14 @@ describe('DS6 rolling update', () => {
   const old = (n: string, o: Parameters<typeof pod>[1] = {}) => agentPod(`agent-${n}`, n, o, 'old')
   it('DS6.2 maxUnavailable 1, all old and available: one of three, chosen by the controller at random', () => {
     const p = plan(ds(), nodes, [old('a'), old('b'), old('c')])
-    expect(p.actions.find((a) => a.type === 'chooseDaemonPods')).toEqual({type: 'chooseDaemonPods', operation: 'delete', count: 1, candidates: ['agent-a', 'agent-b', 'agent-c']})
+    const choice = p.actions.find((a) => a.type === 'chooseDaemonPods')
+    expect(choice).toMatchObject({type: 'chooseDaemonPods', operation: 'delete', count: 1, candidates: ['agent-a', 'agent-b', 'agent-c']})
+    // The write each candidate would get, for reconcile to pick from.
+    expect(choice?.type === 'chooseDaemonPods' && choice.choices?.map((c) => `${c.type}:${c.type === 'deleteDaemonPod' ? c.pod : c.node}`)).toEqual([
+      'deleteDaemonPod:agent-a',
+      'deleteDaemonPod:agent-b',
+      'deleteDaemonPod:agent-c',
+    ])
   })
   it('DS6.2 an unavailable old pod is replaced first and uses the budget', () => {
     const p = plan(ds(), nodes, [old('a'), old('b', {ready: false}), old('c')])
@@ -179,6 +187,19 @@ describe('DS7 revisions', () => {
       {type: 'deleteControllerRevision', name: `agent-${HASH}`, uid: `uid-agent-${HASH}`, resourceVersion: '1', revision: 1, reason: 'duplicate'},
       {type: 'updateControllerRevision', name: 'agent-dup', uid: 'uid-agent-dup', resourceVersion: '1', from: 2, to: 6},
     ])
+  })
+  it('DS7.2 a revision of the template stored with other bytes is not current: the new name collides with it', () => {
+    // Read from the API server, the template's getPatch bytes are known: sorted keys, "$patch" in them.
+    const stored = {...CURRENT, data: JSON.parse(statefulSetRevisionData(TEMPLATE))}
+    const same = plan(ds({serverDefaulted: true}), [], [], [stored])
+    expect(same.endedBy).toBeUndefined()
+    expect(same.updateRevision).toEqual({name: `agent-${HASH}`, hash: HASH, created: false})
+    // The same template with its keys in another order: an old revision, and the name is taken.
+    const reordered = plan(ds({serverDefaulted: true}), [], [], [CURRENT])
+    expect(reordered.endedBy).toMatch(/exists with another template/)
+    expect(reordered.status).toMatchObject({collisionCount: 1})
+    // From a hand-written file the bytes are unknown: the templates are compared.
+    expect(plan(ds(), [], [], [CURRENT]).endedBy).toBeUndefined()
   })
   it('DS7.4 len(old) − limit revisions go, oldest first, skipping any a pod still carries', () => {
     const olds = [1, 2, 3].map((n) => revision(`agent-r${n}`, n, {metadata: {labels: {app: 'agent'}}, spec: {containers: [{name: 'a', image: `agent:0.${n}`}]}}))

@@ -112,6 +112,26 @@ describe('S3 revisions', () => {
     expect(p.actions[0]).toEqual({type: 'updateControllerRevision', name: R1, uid: `uid-${R1}`, resourceVersion: '1', from: 1, to: 3})
     expect(podWrites(p.actions)).toEqual(['-web-2:update'])
   })
+  it('S3.4 rollback to a revision whose stored bytes differ from the template\'s (keys in another order): not equal; a new revision, its name colliding', () => {
+    const s = set({serverDefaulted: true, status: {...set().status, currentRevision: 'web-r2', updateRevision: 'web-r2'}})
+    const data = statefulSetRevisionData(s.rawTemplate)
+    const name = `web-${statefulSetRevisionHash(data, 0)}`
+    const atR2 = healthy().map((x) => ({...x, labels: {...x.labels, 'controller-revision-hash': 'web-r2'}}))
+    // Stored as the controller writes it: the rollback bumps it.
+    const exact = {...revision(name, 1, 'nginx:1'), data: JSON.parse(data)}
+    expect(plan(s, atR2, [exact, revision('web-r2', 2, 'nginx:2')]).actions[0]).toMatchObject({type: 'updateControllerRevision', name, from: 1, to: 3})
+    // The same template with its keys in another order: a new revision, and its first name is taken.
+    const p = plan(s, atR2, [revision(name, 1, 'nginx:1'), revision('web-r2', 2, 'nginx:2')])
+    const second = `web-${statefulSetRevisionHash(data, 1)}`
+    expect(p.actions[0]).toMatchObject({type: 'createControllerRevision', name: second, revision: 3})
+    expect(p.status).toMatchObject({collisionCount: 1, updateRevision: second})
+  })
+  it('S3.4 the latest revision is compared by meaning: stored with other bytes, it is still the update revision', () => {
+    const s = set({serverDefaulted: true})
+    const p = plan(s, healthy(), [revision(R1, 1, 'nginx:1')])
+    expect(p.actions.filter((a) => a.type.endsWith('ControllerRevision'))).toEqual([])
+    expect(p.updateRevision).toEqual({name: R1, hash: 'r1', created: false})
+  })
   it('S3.6 non-live revisions beyond the limit go, oldest first', () => {
     const revs = [1, 2, 3, 4].map((n) => revision(`web-r${n}`, n, `nginx:${n}`))
     const p = plan(set({revisionHistoryLimit: 1, status: {...set().status, currentRevision: 'web-r4', updateRevision: 'web-r4'}}, 'nginx:4'), healthy().map((x) => ({...x, labels: {...x.labels, 'controller-revision-hash': 'web-r4'}})), revs)

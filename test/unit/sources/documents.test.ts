@@ -144,13 +144,32 @@ describe('large pretty-printed JSON lists (read item by item)', () => {
     expect(lines[name.line - 1].slice(name.column - 1)).toBe('"pod-123",')
   })
 
+  it('reads the list a window at a time, whatever the window (an item larger than it grows it)', async () => {
+    const utf = {...list, items: pods.map((p, i) => (i % 50 === 7 ? {...p, metadata: {...p.metadata, annotations: {note: 'ünïcödé ✓'.repeat(i)}}} : p))}
+    const text = JSON.stringify(utf, null, 4)
+    const file = join(tmp, 'windows.json')
+    writeFileSync(file, text)
+    const whole = await readAllDocuments([file])
+    expect(whole.map((o) => o.raw)).toEqual(utf.items.map(strip))
+    for (const jsonWindowBytes of [300, 1000, 4096, 65_537]) {
+      const files = await openSources([file])
+      const objs = [...readDocuments(files, {jsonWindowBytes})]
+      expect(files[0].chunkStarts).toHaveLength(utf.items.length) // item by item, never parsed whole
+      expect(objs.map((o) => o.raw)).toEqual(utf.items.map(strip))
+      expect(objs.map((o) => at(o.origin))).toEqual(whole.map((o) => at(o.origin)))
+      expect(at(objs[357].locate(['metadata', 'annotations', 'note']))).toBe(at(whole[357].locate(['metadata', 'annotations', 'note'])))
+    }
+  })
+
   it('falls back to parsing the whole file when the layout changes midway, losing nothing', async () => {
     const text = JSON.stringify(list, null, 4).replace('"name": "pod-200"', '"name":\n"pod-200"').replace(/\n {8}\},\n {8}\{\n {12}"apiVersion": "v1",\n {12}"kind": "Pod",\n {12}"metadata": \{\n {16}"labels": \{\n {20}"app": "web",\n {20}"n": "300"/, (m) => m.replace('\n        },', '},'))
     const file = join(tmp, 'broken-layout.json')
     writeFileSync(file, text)
-    const objs = await readAllDocuments([file])
-    expect(names(objs)).toEqual(pods.map((p) => p.metadata.name))
-    expect(objs.map((o) => o.raw)).toEqual(pods.map(strip))
+    for (const jsonWindowBytes of [undefined, 2000]) {
+      const objs = await readAllDocuments([file], {jsonWindowBytes})
+      expect(names(objs)).toEqual(pods.map((p) => p.metadata.name))
+      expect(objs.map((o) => o.raw)).toEqual(pods.map(strip))
+    }
   })
 
   it('reads a UTF-8 file item by item too, with columns in characters', async () => {

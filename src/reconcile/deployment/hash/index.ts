@@ -130,29 +130,62 @@ function struct(name: string, t: GoType, v: unknown, path: string, inline: boole
     obj = {...obj}
     defaults(obj)
   }
-  const known = new Set<string>()
-  const fields = t.fields!.map((f) => {
-    if (f.json === '*inline') return `${f.name}:${value(f.type, obj, path, true, true)}`
-    if (f.json === undefined || f.json === '-') return `${f.name}:${value(f.type, undefined, path, true)}`
-    known.add(f.json)
-    return `${f.name}:${value(f.type, obj[f.json], `${path}.${f.json}`, true)}`
-  })
-  if (inline) return `{${fields.join(' ')}}`
-  for (const key of Object.keys(obj)) {
-    if (known.has(key) || obj[key] === null || inlineKnows(t, key)) continue
+  let out = '{'
+  for (const f of fieldsOf(t)) {
+    if (out.length > 1) out += ' '
+    const x = f.json === undefined ? undefined : f.json === '*inline' ? obj : obj[f.json]
+    if (x === undefined) {
+      // Most of a template's fields are absent: their print depends on the type alone.
+      if (f.absent === undefined) f.absent = `${f.name}:${value(f.type, undefined, `${path}.${f.json}`, true)}`
+      out += f.absent
+    } else out += `${f.name}:${value(f.type, x, f.json === '*inline' ? path : `${path}.${f.json}`, true, f.json === '*inline')}`
+  }
+  out += '}'
+  if (inline) return out
+  const known = knownKeys(t)
+  for (const key in obj) {
+    if (known.has(key) || obj[key] === null) continue
     fail(`${path}.${key}`, `unknown field (not in ${name})`)
   }
-  return `{${fields.join(' ')}}`
+  return out
 }
 
-/** Whether an embedded (inline) struct of `t` reads JSON key `key`. */
-function inlineKnows(t: GoType, key: string): boolean {
-  for (const f of t.fields!) {
-    if (f.json !== '*inline') continue
-    const inner = TYPES[f.type]
-    if (inner?.kind === 'struct' && (inner.fields!.some((g) => g.json === key) || inlineKnows(inner, key))) return true
+interface FieldPrint {
+  name: string
+  type: string
+  /** undefined: not read from JSON. */
+  json?: string
+  /** The field's print when absent, once printed. */
+  absent?: string
+}
+
+const fieldPrints = new WeakMap<GoType, FieldPrint[]>()
+
+function fieldsOf(t: GoType): FieldPrint[] {
+  let fields = fieldPrints.get(t)
+  if (!fields) {
+    fields = t.fields!.map((f) => ({name: f.name, type: f.type, json: f.json === '-' ? undefined : f.json}))
+    fieldPrints.set(t, fields)
   }
-  return false
+  return fields
+}
+
+/** The JSON keys a struct reads: its own fields' and those of its embedded (inline) structs. */
+const knownKeysOf = new WeakMap<GoType, Set<string>>()
+
+function knownKeys(t: GoType): Set<string> {
+  let known = knownKeysOf.get(t)
+  if (!known) {
+    known = new Set()
+    for (const f of t.fields!) {
+      if (f.json === '*inline') {
+        const inner = TYPES[f.type]
+        if (inner?.kind === 'struct') for (const k of knownKeys(inner)) known.add(k)
+      } else if (f.json !== undefined && f.json !== '-') known.add(f.json)
+    }
+    knownKeysOf.set(t, known)
+  }
+  return known
 }
 
 function quantity(v: unknown, path: string, inResourceList: boolean): string {

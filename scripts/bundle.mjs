@@ -1,0 +1,74 @@
+// The build's last step: what the installed CLI runs becomes one CommonJS script,
+// dist/chunks/app-<hash>.cjs (src/cli/app.ts: the entry point, every command and hook, oclif, chalk,
+// js-yaml), that every start runs through V8's code cache (src/cli/script-cache.ts). A start then
+// reads two files instead of resolving a few hundred, and neither parses nor compiles most of what
+// it runs. The Kubernetes client and the `yaml` package stay outside, loaded when a run needs them.
+//
+// The files oclif and bin/run.js load (dist/cli/main.js, each command, each hook) are written over
+// tsc's output as small modules that hand out what the script holds.
+import {readFile, readdir, writeFile} from 'node:fs/promises'
+import {basename} from 'node:path'
+
+import {build} from 'esbuild'
+
+const external = ['@kubernetes/client-node', 'yaml', 'typescript']
+
+// A script run by node:vm cannot import() by itself (not without an experimental option, and not
+// at all once its code comes from the cache), nor read import.meta. Its import()s of what is not
+// bundled (a computed path: oclif loading a plugin; a package left outside) call the function the
+// loader hands in, which imports as any module does; import.meta.url is the script's own URL.
+const outside = new RegExp(`await import\\((?!\\s*['"\`])|await import\\((?=\\s*['"\`](${external.join('|')})['"\`])`, 'g')
+const forScript = {
+  name: 'for-a-vm-script',
+  setup(b) {
+    b.onLoad({filter: /\.([cm]?js|ts)$/}, async (args) => {
+      const text = await readFile(args.path, 'utf8')
+      return {
+        contents: text.replaceAll(outside, 'await __kctlImport(').replaceAll('import.meta.url', '__kctlImportMetaUrl'),
+        loader: args.path.endsWith('.ts') ? 'ts' : 'js',
+      }
+    })
+  },
+}
+
+const app = await build({
+  entryPoints: ['src/cli/app.ts'],
+  outdir: 'dist/chunks',
+  entryNames: 'app-[hash]',
+  outExtension: {'.js': '.cjs'},
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  // typescript: oclif reads tsconfig files with it only when running from sources.
+  external,
+  plugins: [forScript],
+  metafile: true,
+  // Less to parse on a first start; names are kept, so KCTL_DEBUG's stack traces still name functions.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+})
+const [appFile] = Object.keys(app.metafile.outputs)
+const bundled = await readFile(appFile, 'utf8')
+for (const left of [/\bawait import\(/, /\bimport\.meta\b/]) {
+  if (left.test(bundled)) throw new Error(`${appFile} still has ${left.source}: a vm script cannot run it`)
+}
+
+const commands = (await readdir('src/commands')).map((f) => f.replace(/\.ts$/, ''))
+const hooks = (await readdir('src/hooks')).map((f) => f.replace(/\.ts$/, ''))
+const entry = await readFile('src/cli/app.ts', 'utf8')
+for (const name of [...commands, ...hooks]) {
+  if (!entry.includes(`/${name}.js')`)) throw new Error(`src/cli/app.ts does not load ${name}`)
+}
+const stubs = {
+  'dist/cli/app.js': `import {loadApp} from './start.js'\nexport const app = loadApp(new URL('../chunks/${basename(appFile)}', import.meta.url), ${JSON.stringify(commands)})\n`,
+  'dist/cli/main.js': `import {app} from './app.js'\nexport const {run} = app\n`,
+}
+for (const command of commands) {
+  stubs[`dist/commands/${command}.js`] = `import {app} from '../cli/app.js'\nexport default (await app.commands['${command}']()).default\n`
+}
+for (const hook of hooks) {
+  stubs[`dist/hooks/${hook}.js`] = `import {app} from '../cli/app.js'\nexport default (await app.hooks['${hook}']()).default\n`
+}
+for (const [file, text] of Object.entries(stubs)) await writeFile(file, `// Written by scripts/bundle.mjs.\n${text}`)

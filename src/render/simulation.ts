@@ -1,0 +1,143 @@
+// `kctl simulate -o table` and `-o markdown`: the timeline, one line per action with its virtual
+// time, then a summary per Deployment. Status writes that change no condition are counted, not
+// listed (the JSON document has every one).
+import {Chalk, type ChalkInstance} from 'chalk'
+
+import type {Action} from '../model/plan.js'
+import type {DeploymentTimeline, Simulation, SimulationStep} from '../model/simulation.js'
+import {formatDuration} from '../watch/duration.js'
+import {count} from './words.js'
+
+interface Line {
+  time: string
+  controller: string
+  text: string
+  sign: '+' | '-' | '~'
+}
+
+/** `t+0s`, `t+1m30s`. */
+function offset(seconds: number): string {
+  return `t+${seconds === 0 ? '0s' : formatDuration(seconds * 1000)}`
+}
+
+function describe(a: Action & {pod?: string}, step: SimulationStep): Pick<Line, 'text' | 'sign'> | undefined {
+  switch (a.type) {
+    case 'createReplicaSet':
+      return {sign: '+', text: `create ReplicaSet ${a.name ?? '(name unknown)'} (${a.replicas})`}
+    case 'scaleReplicaSet':
+      return {sign: '~', text: `scale ReplicaSet ${a.replicaSet} ${a.from}→${a.to} (${a.rule})`}
+    case 'deleteReplicaSet':
+      return {sign: '-', text: `delete ReplicaSet ${a.replicaSet} (revision ${a.revision}, beyond revisionHistoryLimit)`}
+    case 'updateReplicaSet':
+      return {sign: '~', text: `update ReplicaSet ${a.replicaSet} (annotations, minReadySeconds ${a.minReadySeconds})`}
+    case 'adoptReplicaSet':
+      return {sign: '~', text: `adopt ReplicaSet ${a.replicaSet}`}
+    case 'releaseReplicaSet':
+      return {sign: '~', text: `release ReplicaSet ${a.replicaSet}`}
+    case 'rollback':
+      return {sign: '~', text: `rollback to revision ${a.toRevision} (${a.outcome})`}
+    case 'create':
+      return {sign: '+', text: `create pod ${a.pod ?? `${a.nameBase}<random>`}`}
+    case 'delete':
+      return {sign: '-', text: `delete pod ${a.pod} (${a.decidedBy === 'all' ? 'every pod goes' : a.decidedBy.replace(/-/g, ' ')})`}
+    case 'adopt':
+      return {sign: '~', text: `adopt pod ${a.pod}`}
+    case 'release':
+      return {sign: '~', text: `release pod ${a.pod}`}
+    case 'updateStatus': {
+      if (step.controller.kind !== 'Deployment' || !('conditions' in a.to)) return undefined
+      const from = new Map(('conditions' in a.from ? a.from.conditions : []).map((c) => [c.type, `${c.status}/${c.reason ?? ''}`]))
+      const changed = a.to.conditions.filter((c) => from.get(c.type) !== `${c.status}/${c.reason ?? ''}`)
+      if (changed.length === 0) return undefined
+      return {sign: '~', text: `status ${changed.map((c) => `${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}`).join(', ')}`}
+    }
+    default:
+      return {sign: '~', text: a.type}
+  }
+}
+
+function timeline(sim: Simulation): {lines: Line[]; unlisted: number} {
+  const lines: Line[] = []
+  let unlisted = 0
+  for (const step of sim.steps) {
+    for (const a of step.actions) {
+      const d = describe(a, step)
+      if (!d) {
+        unlisted++
+        continue
+      }
+      lines.push({time: offset(step.offsetSeconds), controller: `${step.controller.kind} ${step.controller.name}`, ...d})
+    }
+  }
+  return {lines, unlisted}
+}
+
+function bound(observed: number, limit: number, ok: boolean): string {
+  return `${observed} (${ok ? 'within' : 'beyond'} ${limit})`
+}
+
+/** Availability never went below the bound, or below where it started when it started below. */
+function availabilityKept(d: DeploymentTimeline): boolean {
+  return d.observed.minAvailable >= Math.min(d.bounds.minAvailable, d.observed.startAvailable)
+}
+
+function deploymentSummary(d: DeploymentTimeline): string[] {
+  const f = d.final
+  const conditions = f.conditions.map((c) => `${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}`).join(', ')
+  return [
+    `Deployment ${d.namespace}/${d.name}  ${d.strategy}, ${d.replicas} replicas: ${count(d.steps, 'step')} over ${formatDuration(d.durationSeconds * 1000)}`,
+    `  min available ${bound(d.observed.minAvailable, d.bounds.minAvailable, availabilityKept(d))} = replicas - maxUnavailable ${d.bounds.maxUnavailable}${d.observed.startAvailable < d.bounds.minAvailable ? `; it started with ${d.observed.startAvailable}` : ''}`,
+    `  max pods ${bound(d.observed.maxPods, d.bounds.maxPods, d.observed.maxPods <= d.bounds.maxPods)} = replicas + maxSurge ${d.bounds.maxSurge}; ${d.observed.maxPodsWithTerminating} with terminating pods`,
+    `  final: ${f.replicaSets.map((r) => `${r.name}=${r.replicas}`).join(' ')}${f.revision ? `, revision ${f.revision}` : ''}; ${f.replicasStatus.available} of ${d.replicas} available, ${f.replicasStatus.updated} updated${f.rollout ? ` (${f.rollout})` : ''}`,
+    `  conditions: ${conditions || 'none'}`,
+  ]
+}
+
+function closing(sim: Simulation): string {
+  const s = sim.summary
+  const end = s.endedBy === 'quiet' ? 'then nothing is left to happen' : `stopped at --until ${formatDuration(s.durationSeconds * 1000)}`
+  return `Simulated ${formatDuration(s.durationSeconds * 1000)}: ${count(s.steps, 'step')} in ${count(s.rounds, 'round')} of syncs; ${end}.`
+}
+
+export function renderSimulationTable(sim: Simulation, opts: {color: boolean}): string {
+  const c: ChalkInstance = new Chalk({level: opts.color ? 1 : 0})
+  const paint = {'+': c.green, '-': c.red, '~': c.yellow}
+  const out: string[] = []
+  for (const change of sim.changes) out.push(`changed: ${change}`)
+  if (sim.changes.length > 0) out.push('')
+  const {lines, unlisted} = timeline(sim)
+  const timeWidth = Math.max(0, ...lines.map((l) => l.time.length))
+  const controllerWidth = Math.max(0, ...lines.map((l) => l.controller.length))
+  for (const l of lines) out.push(`${l.time.padEnd(timeWidth)}  ${l.controller.padEnd(controllerWidth)}  ${paint[l.sign](l.text)}`)
+  if (lines.length === 0) out.push('No controller has anything to do.')
+  if (unlisted > 0) out.push(c.dim(`(${count(unlisted, 'status write')} that change no condition not listed; -o json has them)`))
+  for (const d of sim.deployments) out.push('', ...deploymentSummary(d))
+  for (const w of sim.warnings) out.push('', c.yellow(`! ${w}`))
+  if (sim.notSimulated.length > 0) out.push('', `Not simulated (kctl simulates Deployments, ReplicaSets and ReplicationControllers): ${sim.notSimulated.join(', ')}`)
+  out.push('', closing(sim))
+  return `${out.join('\n')}\n`
+}
+
+/** For a pull-request comment: the summary first, the timeline as a table under a details fold. */
+export function renderSimulationMarkdown(sim: Simulation): string {
+  const out: string[] = ['### kctl simulate', '', closing(sim), '']
+  for (const change of sim.changes) out.push(`- changed: ${change}`)
+  if (sim.changes.length > 0) out.push('')
+  if (sim.deployments.length > 0) {
+    out.push('| Deployment | strategy | steps | duration | min available (bound) | max pods (bound) | final | conditions |', '| --- | --- | --- | --- | --- | --- | --- | --- |')
+    for (const d of sim.deployments) {
+      const f = d.final
+      out.push(
+        `| ${d.namespace}/${d.name} | ${d.strategy} | ${d.steps} | ${formatDuration(d.durationSeconds * 1000)} | ${d.observed.minAvailable} (≥ ${d.bounds.minAvailable}) | ${d.observed.maxPods} (≤ ${d.bounds.maxPods}) | ${f.replicaSets.map((r) => `\`${r.name}\`=${r.replicas}`).join(' ')} | ${f.conditions.map((x) => `${x.type}=${x.status}${x.reason ? ` (${x.reason})` : ''}`).join(', ')} |`,
+      )
+    }
+    out.push('')
+  }
+  const {lines, unlisted} = timeline(sim)
+  out.push('<details><summary>Timeline</summary>', '', '| time | controller | action |', '| --- | --- | --- |')
+  for (const l of lines) out.push(`| ${l.time} | ${l.controller} | ${l.sign} ${l.text.replace(/\|/g, '\\|')} |`)
+  if (unlisted > 0) out.push('', `${count(unlisted, 'status write')} that change no condition not listed.`)
+  out.push('', '</details>')
+  for (const w of sim.warnings) out.push('', `> ${w}`)
+  return `${out.join('\n')}\n`
+}

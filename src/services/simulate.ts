@@ -1,0 +1,212 @@
+// `simulate`: read the world once (fixtures or the cluster), apply the what-ifs, then run the
+// controllers forward in virtual time (simulate/loop.ts) on an in-memory copy. Nothing is written
+// anywhere.
+import {MemoryWorld, type MemoryWorldOptions, type RawObject} from '../apply/memory-world.js'
+import {UserError} from '../errors.js'
+import type {PlanSource} from '../model/objects.js'
+import type {ReconcilePlan} from '../model/plan.js'
+import {PLAN_API_VERSION, SIMULATION_KIND, type Simulation, type SimulationSettings} from '../model/simulation.js'
+import {planSnapshot} from '../reconcile/planner.js'
+import {formatRfc3339, parseRfc3339, seconds} from '../reconcile/time.js'
+import {applyManifest, applyScale, applySetImage, parseScale, parseSetImage} from '../simulate/changes.js'
+import {TERMINATE_CAP_SECONDS} from '../simulate/kubelet.js'
+import {runLoop} from '../simulate/loop.js'
+import {parseDuration} from '../watch/duration.js'
+import {gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
+import type {PlanRequest} from './plan.js'
+import {clusterRequest, fromFixtures} from './snapshot.js'
+
+/** The what-ifs `plan` and `simulate` both take. */
+export interface ChangeRequest {
+  /** --apply-manifests: files or directories merged onto the world as kubectl apply would. */
+  applyManifests?: string[]
+  /** --scale KIND/NAME=N. */
+  scale?: string[]
+  /** --set-image KIND/NAME=CONTAINER=IMAGE. */
+  setImage?: string[]
+}
+
+export interface SimulateRequest extends PlanRequest, ChangeRequest {
+  /** --ready-after, a duration (default 10s). */
+  readyAfter?: string
+  /** --terminate-after; absent: each pod's grace period, capped. */
+  terminateAfter?: string
+  /** --fail: images or pod-template-hash values whose pods never become Ready. */
+  fail?: string[]
+  /** --until: the longest virtual time simulated. */
+  until?: string
+  /** --seed: mixed into generated pod names. */
+  seed?: string
+}
+
+export const DEFAULT_READY_AFTER = '10s'
+
+export async function simulate(req: SimulateRequest): Promise<Simulation> {
+  // Flags first: nothing is read for a command line that cannot run.
+  const featureGates = parseFeatureGates(req.featureGates)
+  const readyAfter = durationFlag('--ready-after', req.readyAfter ?? DEFAULT_READY_AFTER)
+  const terminateAfter = req.terminateAfter === undefined ? undefined : durationFlag('--terminate-after', req.terminateAfter)
+  const until = req.until === undefined ? undefined : durationFlag('--until', req.until)
+  const scales = (req.scale ?? []).map(parseScale)
+  const images = (req.setImage ?? []).map(parseSetImage)
+  const fixedNow = req.now === undefined ? undefined : resolveNow(req.now)
+  for (const w of gateWarnings(featureGates)) req.onWarning?.(w)
+
+  const clock = {now: 0n}
+  const opened = await openWorld(req, () => formatRfc3339(clock.now), {gracefulPodDeletion: true, seed: req.seed})
+  const startText = fixedNow ?? resolveNow(undefined, req.clock)
+  const start = parseRfc3339(startText)!
+  clock.now = start
+  const changes = await applyChanges(opened, req, scales, images)
+
+  const result = await runLoop(opened.memory, {
+    clock,
+    featureGates,
+    until: until === undefined ? undefined : start + toNs(until),
+    kubelet: {start, readyAfter: toNs(readyAfter), terminateAfter: terminateAfter === undefined ? undefined : toNs(terminateAfter), fail: req.fail ?? []},
+  })
+  const snapshot = opened.memory.snapshot()
+  const notSimulated = [...(snapshot.statefulSets ?? []), ...(snapshot.daemonSets ?? [])].map((w) => `${w.kind} ${w.namespace}/${w.name}`)
+  const settings: SimulationSettings = {
+    readyAfterSeconds: readyAfter / 1000,
+    ...(terminateAfter === undefined ? {} : {terminateAfterSeconds: terminateAfter / 1000}),
+    terminateCapSeconds: TERMINATE_CAP_SECONDS,
+    fail: [...(req.fail ?? [])],
+    ...(until === undefined ? {} : {untilSeconds: until / 1000}),
+    ...(req.seed === undefined ? {} : {seed: req.seed}),
+  }
+  return {
+    apiVersion: PLAN_API_VERSION,
+    kind: SIMULATION_KIND,
+    start: startText,
+    end: formatRfc3339(result.end),
+    source: opened.source,
+    settings,
+    changes,
+    steps: result.steps,
+    deployments: result.deployments,
+    summary: {
+      steps: result.steps.length,
+      rounds: result.rounds,
+      syncs: result.syncs,
+      durationSeconds: Number(result.end - start) / 1e9,
+      endedBy: result.endedBy,
+    },
+    notSimulated,
+    warnings: result.warnings,
+  }
+}
+
+/** `plan` with what-ifs: the next sync of every controller after the change. */
+export async function planChanged(req: PlanRequest & ChangeRequest): Promise<ReconcilePlan> {
+  const featureGates = parseFeatureGates(req.featureGates)
+  const scales = (req.scale ?? []).map(parseScale)
+  const images = (req.setImage ?? []).map(parseSetImage)
+  const fixedNow = req.now === undefined ? undefined : resolveNow(req.now)
+  for (const w of gateWarnings(featureGates)) req.onWarning?.(w)
+  let now = fixedNow ?? ''
+  const opened = await openWorld(req, () => now)
+  now ||= resolveNow(undefined, req.clock)
+  for (const change of await applyChanges(opened, req, scales, images)) req.onWarning?.(`changed: ${change}`)
+  return planSnapshot({...opened.memory.snapshot(), source: opened.source}, plannerOptions(now, featureGates))
+}
+
+/** Whether a request asks for a what-if. */
+export function hasChanges(req: ChangeRequest): boolean {
+  return (req.applyManifests?.length ?? 0) > 0 || (req.scale?.length ?? 0) > 0 || (req.setImage?.length ?? 0) > 0
+}
+
+interface OpenedWorld {
+  memory: MemoryWorld
+  source: PlanSource
+  defaultNamespace: string
+  /** Live only: the exact stored object a manifest would become (server-side apply, dryRun=All). */
+  dryRunApply?: (manifest: RawObject) => Promise<RawObject>
+}
+
+type WorldExtras = Pick<MemoryWorldOptions, 'gracefulPodDeletion' | 'seed'>
+
+async function openWorld(req: PlanRequest, now: () => string, extras: WorldExtras = {}): Promise<OpenedWorld> {
+  if (fromFixtures(req)) {
+    const {fixtureWorld} = await import('./reconcile.js')
+    const world = await fixtureWorld(req, now, extras)
+    return {memory: world.memory, source: world.source, defaultNamespace: req.namespace ?? 'default'}
+  }
+  // Lazy: the cluster code pulls in client-node.
+  const {connect, listClusterObjects} = await import('../sources/cluster.js')
+  const {normalizeParsed} = await import('../sources/parsed.js')
+  const {inventedUid} = await import('../sources/normalize.js')
+  const cluster = clusterRequest(req)
+  const client = await connect(cluster)
+  const {objects, namespace} = await listClusterObjects(client, cluster)
+  const options = {paths: [], namespace, allNamespaces: namespace === undefined, selector: req.selector, serverDefaulted: true}
+  const memory = new MemoryWorld([{name: `cluster:${client.config.context}`, format: 'json', objects}], {
+    ...extras,
+    defaultNamespace: namespace ?? 'default',
+    now,
+    inventedUid,
+    normalize: (items) => normalizeParsed(`cluster:${client.config.context}`, items, options),
+  })
+  return {
+    memory,
+    source: {type: 'cluster', context: client.config.context, server: client.server},
+    defaultNamespace: namespace ?? client.config.namespace ?? 'default',
+    dryRunApply: (manifest) => applyDryRun(client, manifest, namespace ?? client.config.namespace ?? 'default'),
+  }
+}
+
+async function applyChanges(opened: OpenedWorld, req: ChangeRequest, scales: ReturnType<typeof parseScale>[], images: ReturnType<typeof parseSetImage>[]): Promise<string[]> {
+  const done: string[] = []
+  if ((req.applyManifests?.length ?? 0) > 0) {
+    const {readAllDocuments} = await import('../sources/fixtures.js')
+    for (const doc of await readAllDocuments(req.applyManifests!)) {
+      const m = doc.raw as Record<string, any>
+      if (!(String(m.kind) in APPLY_PATHS)) {
+        done.push(`${m.kind} ${m.metadata?.name ?? ''}: left out (kctl simulates Deployments, ReplicaSets, ReplicationControllers and Pods)`)
+        continue
+      }
+      const manifest = opened.dryRunApply ? await opened.dryRunApply(doc.raw) : doc.raw
+      done.push(applyManifest(opened.memory, manifest, opened.defaultNamespace, opened.dryRunApply !== undefined))
+    }
+  }
+  for (const s of scales) done.push(applyScale(opened.memory, opened.defaultNamespace, s))
+  for (const i of images) done.push(applySetImage(opened.memory, opened.defaultNamespace, i))
+  return done
+}
+
+function durationFlag(flag: string, text: string): number {
+  const ms = parseDuration(text)
+  if (ms === undefined || ms < 0) throw new UserError(`invalid ${flag} "${text}": expected a duration such as 10s, 1m30s or 500ms`)
+  return ms
+}
+
+function toNs(ms: number): bigint {
+  return seconds(0) + BigInt(Math.round(ms * 1e6))
+}
+
+const APPLY_PATHS: Record<string, {group: string; plural: string}> = {
+  Deployment: {group: '/apis/apps/v1', plural: 'deployments'},
+  ReplicaSet: {group: '/apis/apps/v1', plural: 'replicasets'},
+  ReplicationController: {group: '/api/v1', plural: 'replicationcontrollers'},
+  Pod: {group: '/api/v1', plural: 'pods'},
+}
+
+/**
+ * A server-side apply with dryRun=All: the API server answers with the object as it would store
+ * it (defaults, managed fields, generation) and keeps nothing.
+ */
+async function applyDryRun(client: import('../sources/cluster-client.js').ClusterClient, manifest: RawObject, defaultNamespace: string): Promise<RawObject> {
+  const m = manifest as Record<string, any>
+  const at = APPLY_PATHS[String(m.kind)]
+  const namespace = typeof m.metadata?.namespace === 'string' && m.metadata.namespace !== '' ? m.metadata.namespace : defaultNamespace
+  const name = String(m.metadata?.name ?? '')
+  const path = `${at.group}/namespaces/${encodeURIComponent(namespace)}/${at.plural}/${encodeURIComponent(name)}`
+  const stored = await client.request<RawObject>(path, {
+    method: 'PATCH',
+    query: {dryRun: 'All', fieldManager: 'kctl-simulate', force: true},
+    body: {...m, metadata: {...m.metadata, namespace}},
+    contentType: 'application/apply-patch+yaml',
+    what: `apply ${m.kind} ${namespace}/${name} (dry run)`,
+  })
+  return {apiVersion: m.apiVersion, kind: m.kind, ...stored}
+}

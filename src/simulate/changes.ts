@@ -1,0 +1,132 @@
+// What-ifs applied to the world before anything is planned: --scale, --set-image and
+// --apply-manifests. Each changes the stored objects as the API server would store the change
+// (the spec changed, generation raised by one), so the controllers then see a new spec.
+import type {MemoryWorld, RawObject} from '../apply/memory-world.js'
+import {UserError} from '../errors.js'
+
+type Obj = Record<string, any>
+
+/** `deployment/web=10` (also `deploy/web`, `replicaset/x`, `rs/x`; `ns/` prefix not taken: use -n). */
+export interface ScaleChange {
+  kind: string
+  name: string
+  replicas: number
+}
+
+/** `deployment/web=c=nginx:1.28`: container c's image. */
+export interface ImageChange {
+  kind: string
+  name: string
+  container: string
+  image: string
+}
+
+const KINDS: Record<string, string> = {
+  deployment: 'Deployment',
+  deployments: 'Deployment',
+  deploy: 'Deployment',
+  replicaset: 'ReplicaSet',
+  replicasets: 'ReplicaSet',
+  rs: 'ReplicaSet',
+  replicationcontroller: 'ReplicationController',
+  replicationcontrollers: 'ReplicationController',
+  rc: 'ReplicationController',
+}
+
+function parseTarget(text: string, flag: string, example: string): {kind: string; name: string; rest: string} {
+  const m = /^([A-Za-z]+)\/([a-z0-9.-]+)=(.*)$/.exec(text.trim())
+  const kind = m ? KINDS[m[1].toLowerCase()] : undefined
+  if (!m || !kind) throw new UserError(`invalid ${flag} "${text}": expected ${example}`)
+  return {kind, name: m[2], rest: m[3]}
+}
+
+export function parseScale(text: string): ScaleChange {
+  const {kind, name, rest} = parseTarget(text, '--scale', 'KIND/NAME=REPLICAS, e.g. deployment/web=10')
+  if (!/^\d+$/.test(rest) || Number(rest) > 2 ** 31 - 1) throw new UserError(`invalid --scale "${text}": "${rest}" is not a replica count`)
+  return {kind, name, replicas: Number(rest)}
+}
+
+export function parseSetImage(text: string): ImageChange {
+  const {kind, name, rest} = parseTarget(text, '--set-image', 'KIND/NAME=CONTAINER=IMAGE, e.g. deployment/web=web=nginx:1.28')
+  const eq = rest.indexOf('=')
+  if (eq <= 0 || eq === rest.length - 1) throw new UserError(`invalid --set-image "${text}": expected KIND/NAME=CONTAINER=IMAGE, e.g. deployment/web=web=nginx:1.28`)
+  return {kind, name, container: rest.slice(0, eq), image: rest.slice(eq + 1)}
+}
+
+/** Sets spec.replicas; says what it did. */
+export function applyScale(world: MemoryWorld, namespace: string, change: ScaleChange): string {
+  const at = located(world, change.kind, namespace, change.name, '--scale')
+  const from = at.object.spec?.replicas ?? 1
+  world.replace(at, withSpec(world, at.object, {...at.object.spec, replicas: change.replicas}))
+  return `${change.kind} ${namespace}/${change.name}: replicas ${from} → ${change.replicas}`
+}
+
+/** Sets one container's image in the pod template; says what it did. */
+export function applySetImage(world: MemoryWorld, namespace: string, change: ImageChange): string {
+  const at = located(world, change.kind, namespace, change.name, '--set-image')
+  const template: Obj = at.object.spec?.template ?? {}
+  const containers: Obj[] = Array.isArray(template.spec?.containers) ? template.spec.containers : []
+  const i = containers.findIndex((c) => c.name === change.container)
+  if (i < 0) {
+    throw new UserError(`--set-image: ${change.kind} ${namespace}/${change.name} has no container "${change.container}"`, {
+      hint: `its containers: ${containers.map((c) => c.name).join(', ') || 'none'}`,
+    })
+  }
+  const from = containers[i].image
+  const next = containers.map((c, j) => (j === i ? {...c, image: change.image} : c))
+  world.replace(at, withSpec(world, at.object, {...at.object.spec, template: {...template, spec: {...template.spec, containers: next}}}))
+  return `${change.kind} ${namespace}/${change.name}: container ${change.container} image ${from} → ${change.image}`
+}
+
+/**
+ * A manifest merged onto the stored object as `kubectl apply` leaves it when the manifest is the
+ * whole truth for what it states: labels and annotations merged over the stored ones, the spec the
+ * manifest's, except `replicas` kept when the manifest leaves it out (as apply leaves a field it
+ * never managed). Status and the server's metadata stay. A new object is added as created.
+ */
+export function applyManifest(world: MemoryWorld, manifest: RawObject, defaultNamespace: string, stored = false): string {
+  const m = manifest as Obj
+  const kind = String(m.kind)
+  const namespace = typeof m.metadata?.namespace === 'string' && m.metadata.namespace !== '' ? m.metadata.namespace : defaultNamespace
+  const name = String(m.metadata?.name)
+  const at = world.find(kind, namespace, name)
+  // `stored`: the API server's answer to a dry-run apply, which is the object exactly as it would be kept.
+  if (stored) {
+    if (at) world.replace(at, m)
+    else world.add(world.files[0], m)
+    return `${kind} ${namespace}/${name}: ${at ? (JSON.stringify(at.object.spec) === JSON.stringify(m.spec) ? 'spec unchanged' : 'spec changed') : 'created'} (server-side apply, dry run)`
+  }
+  if (!at) {
+    world.add(world.files[0], {...m, metadata: {...m.metadata, namespace, generation: 1, resourceVersion: world.nextResourceVersion(), creationTimestamp: world.now().replace(/\.\d+Z$/, 'Z')}})
+    return `${kind} ${namespace}/${name}: created`
+  }
+  const o = at.object
+  const spec = {...m.spec}
+  if (spec.replicas === undefined && o.spec?.replicas !== undefined) spec.replicas = o.spec.replicas
+  const merged: Obj = {
+    ...o,
+    metadata: {
+      ...o.metadata,
+      labels: {...(o.metadata?.labels ?? {}), ...(m.metadata?.labels ?? {})},
+      annotations: {...(o.metadata?.annotations ?? {}), ...(m.metadata?.annotations ?? {})},
+    },
+  }
+  if (JSON.stringify(spec) === JSON.stringify(o.spec ?? {})) {
+    world.replace(at, {...merged, metadata: {...merged.metadata, resourceVersion: world.nextResourceVersion()}})
+    return `${kind} ${namespace}/${name}: spec unchanged`
+  }
+  world.replace(at, withSpec(world, merged, spec))
+  return `${kind} ${namespace}/${name}: spec changed`
+}
+
+function located(world: MemoryWorld, kind: string, namespace: string, name: string, flag: string) {
+  const at = world.find(kind, namespace, name)
+  if (!at) throw new UserError(`${flag}: no ${kind} "${name}" in namespace "${namespace}" was read`, {hint: 'name one of the objects read (-n for another namespace)'})
+  return at
+}
+
+/** A spec change as the API server stores it: generation + 1, a new resourceVersion. */
+function withSpec(world: MemoryWorld, o: Obj, spec: Obj): Obj {
+  const generation = Number(o.metadata?.generation ?? 1)
+  return {...o, metadata: {...o.metadata, generation: generation + 1, resourceVersion: world.nextResourceVersion()}, spec}
+}

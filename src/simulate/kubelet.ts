@@ -1,0 +1,135 @@
+// The scheduler and kubelet a simulation stands in for: a small, explicit model of what happens to
+// pods between the controllers' syncs. Nothing else changes pods; the controllers are the planners.
+//   - a pod without a node is bound at once (to one simulated node) and starts Running, not Ready;
+//   - it becomes Ready `readyAfter` after it was created (or after the simulation started, for a pod
+//     that was already there and not Ready), unless it is failing: then it never does
+//     (CrashLoopBackOff);
+//   - it counts as available once Ready for its ReplicaSet's minReadySeconds (the controllers decide
+//     that from the Ready condition's time; the model only says when to look again);
+//   - a terminating pod is gone `terminateAfter` after its deletion started (default its grace
+//     period, capped).
+// Times are nanoseconds since the epoch (bigint), as reconcile/time.ts counts them.
+import {formatRfc3339, objectTime, seconds} from '../reconcile/time.js'
+
+type Obj = Record<string, any>
+
+/** The node every simulated pod is bound to (the controllers' rules only ask whether there is one). */
+export const SIMULATED_NODE = 'simulated-node'
+
+/** A pod's grace period when it states none (the API server's default). */
+export const DEFAULT_GRACE_SECONDS = 30
+
+/** The default time to terminate is the pod's grace period, but no longer than this. */
+export const TERMINATE_CAP_SECONDS = 30
+
+/** How long after Ready + minReadySeconds the model looks again (the first instant a pod counts as available). */
+export const AVAILABLE_LAG = 1_000_000n
+
+export interface KubeletModel {
+  /** When the simulation starts: pods already there and not Ready count their readyAfter from here. */
+  start: bigint
+  readyAfter: bigint
+  /** Absent: each pod's grace period, capped at TERMINATE_CAP_SECONDS. */
+  terminateAfter?: bigint
+  /** Images, or pod-template-hash values, whose pods never become Ready. */
+  fail: readonly string[]
+}
+
+/** What the model makes of one pod at `now`: the changed pod, `null` when it is gone, or undefined (no change). */
+export function podAt(pod: Obj, now: bigint, model: KubeletModel): Obj | null | undefined {
+  const gone = goneAt(pod, model)
+  if (gone !== undefined) return gone <= now ? null : undefined
+  const nowText = formatRfc3339(now)
+  let next: Obj | undefined
+  if (!pod.spec?.nodeName) {
+    next = {...pod, spec: {...pod.spec, nodeName: SIMULATED_NODE}, status: startedStatus(pod, nowText, model)}
+  } else if (pod.status?.phase !== 'Running' && pod.status?.phase !== 'Succeeded' && pod.status?.phase !== 'Failed') {
+    next = {...pod, status: startedStatus(pod, nowText, model)}
+  }
+  const current = next ?? pod
+  const readyAt = readyTime(current, model)
+  if (readyAt !== undefined && readyAt <= now) next = withReady(current, formatRfc3339(readyAt))
+  return next
+}
+
+/** The next instant after `now` at which the model, or a controller's availability rule, changes something for this pod. */
+export function podWakeAt(pod: Obj, now: bigint, model: KubeletModel, minReadySeconds: number): bigint | undefined {
+  const gone = goneAt(pod, model)
+  if (gone !== undefined) return gone > now ? gone : undefined
+  const readyAt = readyTime(pod, model)
+  if (readyAt !== undefined) return readyAt > now ? readyAt : undefined
+  const since = readySince(pod)
+  if (since === undefined || minReadySeconds <= 0) return undefined
+  // IsPodAvailable wants Ready since strictly before now − minReadySeconds: look 1 ms after that.
+  const available = since + seconds(minReadySeconds) + AVAILABLE_LAG
+  return available > now ? available : undefined
+}
+
+/** Whether a pod is failing by the --fail list: an image of one of its containers, or its pod-template-hash. */
+export function isFailing(pod: Obj, fail: readonly string[]): boolean {
+  if (fail.length === 0) return false
+  const hash = pod.metadata?.labels?.['pod-template-hash']
+  if (hash !== undefined && fail.includes(hash)) return true
+  const containers: Obj[] = Array.isArray(pod.spec?.containers) ? pod.spec.containers : []
+  return containers.some((c) => fail.includes(String(c.image)))
+}
+
+/** When a terminating pod is gone; undefined for a pod not being deleted. */
+function goneAt(pod: Obj, model: KubeletModel): bigint | undefined {
+  const deletion = objectTime(pod.metadata?.deletionTimestamp)
+  if (deletion === undefined) return undefined
+  const grace = typeof pod.metadata?.deletionGracePeriodSeconds === 'number' ? pod.metadata.deletionGracePeriodSeconds : graceOf(pod)
+  const started = deletion - seconds(grace)
+  return started + (model.terminateAfter ?? seconds(Math.min(grace, TERMINATE_CAP_SECONDS)))
+}
+
+function graceOf(pod: Obj): number {
+  const g = pod.spec?.terminationGracePeriodSeconds
+  return typeof g === 'number' && g >= 0 ? g : DEFAULT_GRACE_SECONDS
+}
+
+/** When a Running pod that is not Ready becomes Ready; undefined when it is Ready, failing or not Running. */
+function readyTime(pod: Obj, model: KubeletModel): bigint | undefined {
+  if (pod.status?.phase !== 'Running' || readySince(pod) !== undefined || isReady(pod)) return undefined
+  if (isFailing(pod, model.fail)) return undefined
+  const created = objectTime(pod.metadata?.creationTimestamp) ?? model.start
+  return (created > model.start ? created : model.start) + model.readyAfter
+}
+
+function isReady(pod: Obj): boolean {
+  const conditions: Obj[] = Array.isArray(pod.status?.conditions) ? pod.status.conditions : []
+  return conditions.some((c) => c.type === 'Ready' && c.status === 'True')
+}
+
+function readySince(pod: Obj): bigint | undefined {
+  const conditions: Obj[] = Array.isArray(pod.status?.conditions) ? pod.status.conditions : []
+  const ready = conditions.find((c) => c.type === 'Ready' && c.status === 'True')
+  return ready ? (objectTime(ready.lastTransitionTime) ?? objectTime(pod.metadata?.creationTimestamp)) : undefined
+}
+
+/** Running, containers started and not ready; a failing pod's containers wait in CrashLoopBackOff. */
+function startedStatus(pod: Obj, now: string, model: KubeletModel): Obj {
+  const failing = isFailing(pod, model.fail)
+  const containers: Obj[] = Array.isArray(pod.spec?.containers) ? pod.spec.containers : []
+  return {
+    phase: 'Running',
+    startTime: now,
+    conditions: [
+      {type: 'PodScheduled', status: 'True', lastTransitionTime: now},
+      {type: 'Ready', status: 'False', reason: 'ContainersNotReady', lastTransitionTime: now},
+    ],
+    containerStatuses: containers.map((c) => ({
+      name: c.name,
+      image: c.image,
+      ready: false,
+      restartCount: 0,
+      state: failing ? {waiting: {reason: 'CrashLoopBackOff'}} : {running: {startedAt: now}},
+    })),
+  }
+}
+
+function withReady(pod: Obj, at: string): Obj {
+  const conditions: Obj[] = (Array.isArray(pod.status?.conditions) ? pod.status.conditions : []).filter((c: Obj) => c.type !== 'Ready')
+  const containerStatuses = Array.isArray(pod.status?.containerStatuses) ? pod.status.containerStatuses.map((c: Obj) => ({...c, ready: true})) : undefined
+  return {...pod, status: {...pod.status, conditions: [...conditions, {type: 'Ready', status: 'True', lastTransitionTime: at}], ...(containerStatuses ? {containerStatuses} : {})}}
+}

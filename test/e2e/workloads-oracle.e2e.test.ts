@@ -1,0 +1,189 @@
+// The StatefulSet and DaemonSet oracle: kctl's plan against what the real statefulset and
+// daemonset controllers do.
+//
+// Each scenario (test/e2e/workload-scenarios.ts) is built in its own namespace while no controller
+// runs, on a cluster with kube-scheduler and kwok (fake nodes whose pods run at once) and, where a
+// world must stop after the sync under test, pods bound where no kubelet runs (pending, failed or
+// terminating as written by hand). kctl plans every scenario live (`kctl plan -A`), then plans on
+// from there — each sync's writes done to the world as the cluster does them (workload-worlds.ts
+// applySync) — until a sync writes nothing. Then kube-controller-manager runs with only the
+// statefulset and daemonset controllers until nothing changes, and the end state is compared,
+// exactly: the controller's status and revisions (name, number, owner), every claim (name, labels,
+// owners), every pod (a StatefulSet's by name, a new DaemonSet pod by its node) with its phase,
+// readiness, termination, owner, labels and the fields the controller writes (hostname,
+// subdomain, claim volumes; node affinity, tolerations).
+//
+// Where the DaemonSet controller picks among nodes in Go's map order (a rolling update whose
+// budget allows fewer deletes or surge pods than there are candidates), kctl's plan names the
+// candidates and the count (chooseDaemonPods) instead of guessing. The oracle accepts any outcome
+// the plan allows: the controller must have taken exactly that many of those candidates, and kctl's
+// next syncs are planned from the choice it made.
+import {randomBytes} from 'node:crypto'
+
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {startKwok, type Kwok} from '../../controlplane/fake-nodes.js'
+import type {Component} from '../../controlplane/procs.js'
+import {startScheduler} from '../../controlplane/start.js'
+import {computePlan} from '../../src/services/plan.js'
+import {planJson} from './kctl.js'
+import {readmeText} from './readme-figures.js'
+import {api, apiOk, controllerManager, controlPlane, deleteNamespace, waitUntilQuiet} from './setup/cluster.js'
+import {randomScenarios} from './workload-random.js'
+import {DAEMONSET_SCENARIOS, STATEFULSET_SCENARIOS} from './workload-scenarios.js'
+import {applySync, type Chooser, type Ctx, endState, type Json, LIST_PATHS, nodes, POOL, type Scenario, world} from './workload-worlds.js'
+
+// Random worlds too (one of each kind per count): KCTL_WORKLOADS_SEED and KCTL_WORKLOADS_COUNT pick others.
+const SEED = Number(process.env.KCTL_WORKLOADS_SEED ?? 20261125)
+const COUNT = Number(process.env.KCTL_WORKLOADS_COUNT ?? 15)
+const RANDOM = randomScenarios(SEED, COUNT)
+const SCENARIOS = [...STATEFULSET_SCENARIOS, ...DAEMONSET_SCENARIOS, ...RANDOM]
+const BUILDERS = 6
+
+type Built = Ctx & {scenario: Scenario}
+
+interface Planned {
+  first: Json
+  objects: Json[]
+  original: Set<string>
+}
+
+/** kctl's end state: the first plan's writes done, planned again, until a sync writes nothing. */
+async function settleWithKctl(b: Built, p: Planned, now: string, choose: Chooser): Promise<{state: Json; syncs: number}> {
+  let objects = p.objects
+  let cp = p.first
+  const serial = {n: 0}
+  for (let syncs = 1; syncs <= 40; syncs++) {
+    if (cp.actions.length === 0) return {state: endState(objects, b.scenario.kind, p.original), syncs}
+    objects = applySync(objects, cp, {now, kwok: b.kwok, choose, serial})
+    const text = JSON.stringify({apiVersion: 'v1', kind: 'List', items: objects})
+    const plan = await computePlan({filename: ['-'], readStdin: async () => text, now, allNamespaces: true})
+    cp = (plan.controllers as Json[]).find((c) => c.kind === b.scenario.kind && c.namespace === b.ns)!
+  }
+  throw new Error(`${b.scenario.id}: kctl planned more than 40 syncs without settling`)
+}
+
+/** The lines of two end states that differ. */
+function difference(planned: Json, observed: Json): string {
+  const lines = (s: Json) => Object.entries(s).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => `${k}: ${x}`) : [`${k}: ${JSON.stringify(v)}`]))
+  const [p, o] = [lines(planned), lines(observed)]
+  return [...p.filter((x) => !o.includes(x)).map((x) => `\n  planned only:  ${x}`), ...o.filter((x) => !p.includes(x)).map((x) => `\n  observed only: ${x}`)].join('')
+}
+
+/** The choices the controller made, read from its end state; kctl's model then follows them. */
+function chooserFrom(observed: Json, notes: string[]): Chooser {
+  return (operation, candidates, count) => {
+    const gone = (pod: string) => !observed.pods.some((p: string) => p.startsWith(`${pod} `) && !p.includes('"terminating":true'))
+    const grew = (node: string) => observed.pods.some((p: string) => p.startsWith(`new pod on ${node} `))
+    const taken = candidates.filter(operation === 'delete' ? gone : grew)
+    notes.push(`the controller chose ${taken.join(', ') || 'none'} of ${candidates.join(', ')} (${operation} ${count})`)
+    // Exactly `count` of the candidates, or kctl follows its own order and the end states differ.
+    return taken.length === count ? taken : candidates.slice(0, count)
+  }
+}
+
+describe('the workloads oracle: kctl plan vs the statefulset and daemonset controllers', () => {
+  const built: Built[] = []
+  const planned = new Map<string, Planned>()
+  let scheduler: Component | undefined
+  let kwok: Kwok | undefined
+  let now = ''
+
+  beforeAll(async () => {
+    await controllerManager.stop()
+    const info = controlPlane()
+    scheduler = await startScheduler({info, log: () => {}})
+    kwok = await startKwok({info, nodes: POOL.length, nodeNamePrefix: 'wlo-pool', stages: 'fast', zones: ['zone-a']})
+    const kwokNodes = new Set(kwok.nodes)
+    const ctxs: Built[] = []
+    for (const s of SCENARIOS) ctxs.push({scenario: s, id: `wlo-${s.id}-${randomBytes(2).toString('hex')}`, ns: '', kwok: kwokNodes, nodes: []})
+    let next = 0
+    const worker = async () => {
+      for (let i = next++; i < ctxs.length; i = next++) {
+        const c = ctxs[i]!
+        const r = await apiOk('POST', '/api/v1/namespaces', {body: {apiVersion: 'v1', kind: 'Namespace', metadata: {generateName: `${c.id}-`, labels: {'kctl-e2e': 'true'}}}})
+        c.ns = r.metadata.name
+        await c.scenario.build(c)
+      }
+    }
+    await Promise.all(Array.from({length: BUILDERS}, worker))
+    built.push(...ctxs)
+  }, 300_000)
+
+  afterAll(async () => {
+    await controllerManager.stop()
+    await kwok?.stop()
+    await scheduler?.stop()
+    const merge = {contentType: 'application/merge-patch+json', body: {metadata: {finalizers: null}}}
+    const background = {body: {kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background'}}
+    for (const b of built) {
+      if (!b.ns) continue
+      await api('PATCH', `/apis/apps/v1/namespaces/${b.ns}/statefulsets/web`, merge).catch(() => {})
+      await api('PATCH', `/api/v1/namespaces/${b.ns}/persistentvolumeclaims/data-web-1`, merge).catch(() => {})
+      for (const plural of ['statefulsets', 'daemonsets', 'controllerrevisions']) await api('DELETE', `/apis/apps/v1/namespaces/${b.ns}/${plural}`, background).catch(() => {})
+      await api('DELETE', `/api/v1/namespaces/${b.ns}/persistentvolumeclaims`).catch(() => {})
+      await deleteNamespace(b.ns).catch(() => {})
+      for (const n of b.nodes) await api('DELETE', `/api/v1/nodes/${n}`).catch(() => {})
+    }
+    for (const n of kwok?.nodes ?? []) await api('DELETE', `/api/v1/nodes/${n}`).catch(() => {})
+  }, 120_000)
+
+  it('plans every scenario live, with the names of the revisions it creates', async () => {
+    now = new Date().toISOString().replace(/\.\d+Z$/, 'Z')
+    const plan = await planJson(['-A', '--now', now])
+    const allNodes = await nodes()
+    for (const b of built) {
+      const mine = plan.controllers.filter((c: Json) => c.namespace === b.ns)
+      expect(mine.map((c: Json) => c.kind), b.scenario.id).toEqual([b.scenario.kind])
+      expect(mine[0].updateRevision?.name, `${b.scenario.id}: the revision's name is known`).toBeTruthy()
+      const objects = [...(await world(b.ns)), ...allNodes]
+      const original = new Set(objects.filter((o) => o.kind === 'Pod').map((o) => o.metadata.name as string))
+      planned.set(b.ns, {first: mine[0], objects, original})
+      const chooses = mine[0].actions.some((a: Json) => a.type === 'chooseDaemonPods')
+      if (b.scenario.random !== undefined) expect(chooses, `${b.scenario.id}: a random choice is ${b.scenario.random ? '' : 'not '}planned`).toBe(b.scenario.random)
+    }
+  }, 120_000)
+
+  it('agrees with the real controllers on every scenario', async () => {
+    expect(planned.size, 'the planning test ran first').toBe(built.length)
+    await controllerManager.start(['statefulset', 'daemonset'])
+    // Until nothing changes for 3 s: every write bumps a resourceVersion.
+    const ours = new Set(built.map((b) => b.ns))
+    await waitUntilQuiet(
+      async () => {
+        const versions: string[] = []
+        for (const [apiVersion, , plural] of LIST_PATHS) {
+          const list = await apiOk('GET', apiVersion === 'v1' ? `/api/v1/${plural}` : `/apis/${apiVersion}/${plural}`)
+          for (const o of list.items) if (ours.has(o.metadata.namespace)) versions.push(`${o.metadata.namespace}/${plural}/${o.metadata.name}@${o.metadata.resourceVersion}`)
+        }
+        return versions.sort().join(',')
+      },
+      {timeoutMs: 120_000, what: 'the controllers to settle'},
+    )
+    const rows: string[] = []
+    const agreed = {StatefulSet: 0, DaemonSet: 0, random: 0}
+    for (const b of built) {
+      const p = planned.get(b.ns)!
+      const got = endState(await world(b.ns), b.scenario.kind, p.original)
+      const notes: string[] = []
+      const want = await settleWithKctl(b, p, now, chooserFrom(got, notes))
+      const ok = JSON.stringify(got) === JSON.stringify(want.state)
+      if (ok && RANDOM.includes(b.scenario)) agreed.random++
+      else if (ok) agreed[b.scenario.kind]++
+      const first = p.first.actions.map((a: Json) => a.type).join(', ') || 'nothing'
+      rows.push(
+        `${ok ? 'agree   ' : 'DISAGREE'} ${b.scenario.title} [${b.ns}] (${want.syncs} syncs; first: ${first})${notes.length ? `; ${notes.join('; ')}` : ''}` +
+          (ok ? '' : difference(want.state, got)),
+      )
+    }
+    process.stderr.write(`\nworkloads oracle: ${agreed.StatefulSet}/${STATEFULSET_SCENARIOS.length} StatefulSet and ${agreed.DaemonSet}/${DAEMONSET_SCENARIOS.length} DaemonSet scenarios and ${agreed.random}/${RANDOM.length} random worlds (seed ${SEED}) agree\n${rows.join('\n')}\n`)
+    expect(rows.filter((r) => r.startsWith('DISAGREE'))).toEqual([])
+    // The README states these figures; they must be the ones measured here.
+    const readme = readmeText()
+    expect(readme).toContain(`(\`test/e2e/workloads-oracle.e2e.test.ts\`): ${STATEFULSET_SCENARIOS.length} StatefulSet and ${DAEMONSET_SCENARIOS.length} DaemonSet scenarios`)
+    if (SEED === 20261125 && COUNT === 15) expect(readme).toContain(`**${agreed.random} of ${RANDOM.length}** random worlds`)
+    expect(readme).toContain(`Their oracle (see [Tests](#tests)) compares ${STATEFULSET_SCENARIOS.length + DAEMONSET_SCENARIOS.length} scenarios`)
+    expect(readme).toContain(`**${agreed.StatefulSet} of ${STATEFULSET_SCENARIOS.length}** StatefulSet and **${agreed.DaemonSet} of ${DAEMONSET_SCENARIOS.length}** DaemonSet`)
+  }, 240_000)
+})
+
