@@ -8,13 +8,12 @@
 //
 //   npm run bench:workloads          (builds first)
 //   node bench/workloads.mjs [--statefulSets N] [--daemonSets N] [--nodes N] [--repeat N]
-import {execFileSync} from 'node:child_process'
-import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {mkdirSync, writeFileSync} from 'node:fs'
 import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 
 import {numberArgs} from './generate.mjs'
+import {best} from './measure.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(here, '..')
@@ -83,25 +82,6 @@ function world(o, podTemplateHash) {
     }
   }
   return items
-}
-
-/** Wall time and peak RSS (MiB) of `node argv...` in its own process. */
-function measured(argv) {
-  const dir = mkdtempSync(join(tmpdir(), 'kctl-bench-'))
-  const rssFile = join(dir, 'rss')
-  const env = {...process.env, KCTL_BENCH_RSS_FILE: rssFile, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${pathToFileURL(join(here, 'rss-probe.mjs')).href}`.trim()}
-  const t0 = process.hrtime.bigint()
-  execFileSync(process.execPath, argv, {cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'], maxBuffer: 1 << 30})
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9
-  const rssMiB = Number(readFileSync(rssFile, 'utf8')) / 1024
-  rmSync(dir, {recursive: true, force: true})
-  return {seconds, rssMiB}
-}
-
-/** The fastest of n runs, with the highest peak RSS of all of them. */
-function best(n, argv) {
-  const runs = Array.from({length: n}, () => measured(argv))
-  return {seconds: Math.min(...runs.map((r) => r.seconds)), rssMiB: Math.max(...runs.map((r) => r.rssMiB))}
 }
 
 async function main() {

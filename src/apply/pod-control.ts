@@ -241,6 +241,8 @@ export const RESOURCE: Record<ControllerKind | SideKind | 'Pod', string> = {
   Deployment: 'deployments.apps',
   StatefulSet: 'statefulsets.apps',
   DaemonSet: 'daemonsets.apps',
+  Job: 'jobs.batch',
+  CronJob: 'cronjobs.batch',
   Service: 'services',
 }
 

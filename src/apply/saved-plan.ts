@@ -8,7 +8,7 @@ import {summarize} from '../reconcile/planner.js'
 
 type Obj = Record<string, any>
 
-const PLANNED_ONLY = new Set<unknown>(['Service'])
+const PLANNED_ONLY = new Set<unknown>(['Service', 'Job', 'CronJob'])
 
 export function parseSavedPlan(text: string, file: string): ReconcilePlan {
   let doc: unknown
@@ -25,7 +25,7 @@ export function parseSavedPlan(text: string, file: string): ReconcilePlan {
   if (typeof doc.now !== 'string') throw fail('now', 'missing')
   if (!isObj(doc.source) || (doc.source.type !== 'cluster' && doc.source.type !== 'fixtures')) throw fail('source', 'missing or unknown type')
   if (!Array.isArray(doc.controllers)) throw fail('controllers', 'expected a list')
-  // Service writes are planned, not carried out by reconcile: their entries are set aside here.
+  // Service, Job and CronJob writes are planned, not carried out by reconcile: their entries are set aside here.
   const controllers = doc.controllers
     .map((c: unknown, i: number) => (isObj(c) && PLANNED_ONLY.has(c.kind) ? undefined : controller(c, `controllers[${i}]`, fail)))
     .filter((c: ControllerPlan | undefined): c is ControllerPlan => c !== undefined)

@@ -28,6 +28,7 @@ import type {CheckObject} from './objects.js'
 import {hpaDrafts} from './rules-hpa.js'
 import {claimTemplateDrafts, immutableDrafts, type Previous} from './rules-immutable.js'
 import {overlapDrafts} from './rules-overlap.js'
+import {batchDrafts} from './rules-batch.js'
 import {referenceDrafts, workloadDrafts} from './rules-references.js'
 import {schemaDrafts, unvalidatedNote} from './rules-schema.js'
 import {selectorDrafts} from './rules-selector.js'
@@ -102,6 +103,7 @@ export function collectDrafts(input: EngineInput, enabled: ReadonlySet<RuleId>):
       }
     }
     for (const d of selectorDrafts(obj)) if (on(d.rule)) drafts.push(d)
+    for (const d of batchDrafts(obj)) if (on(d.rule)) drafts.push(d)
   }
   // Rules that compare objects compare only what is applied together: one apply set at a time.
   for (const objects of byApplySet(input.objects)) {

@@ -241,6 +241,42 @@ export const RULES: readonly RuleInfo[] = [
     configurable: true,
     enabledByDefault: false,
   },
+  {
+    id: 'cronjob-schedule',
+    severity: 'error',
+    summary: "A CronJob's schedule the controller cannot parse, or one that never fires.",
+    explanation:
+      'The CronJob controller parses spec.schedule as robfig/cron does (five fields, @hourly … @yearly, @every <duration>). One it cannot parse (61 * * * *, six fields) is recorded as UnparseableSchedule, and one with no date within five years (0 0 31 2 *) as InvalidSchedule; either way no Job is ever started and nothing else reports it.',
+    kinds: ['CronJob'],
+    configurable: true,
+  },
+  {
+    id: 'cronjob-time-zone',
+    severity: 'error',
+    summary: "A CronJob's timeZone is not a time zone name.",
+    explanation:
+      'spec.timeZone must be a name of the IANA time zone database (Europe/Berlin, America/New_York, UTC). For any other value the controller records UnknownTimeZone and starts no Job.',
+    kinds: ['CronJob'],
+    configurable: true,
+  },
+  {
+    id: 'cronjob-forbid-overlap',
+    severity: 'warning',
+    summary: "A Forbid CronJob's Jobs may run longer than the time between two runs.",
+    explanation:
+      "With concurrencyPolicy Forbid the controller skips a run that is due while a Job of the CronJob is still active (JobAlreadyActive). When the Job's activeDeadlineSeconds is longer than the shortest time between two scheduled runs, runs can be skipped; shorten the deadline, space the schedule out, or use Replace or Allow.",
+    kinds: ['CronJob'],
+    configurable: true,
+  },
+  {
+    id: 'pod-failure-policy-unmatchable',
+    severity: 'warning',
+    summary: 'A podFailurePolicy rule that no failed pod can match.',
+    explanation:
+      "The Job controller matches onExitCodes against terminated containers with a non-zero exit code only, so In [0] never matches; a containerName that names no container or init container of the pod template never matches either. Failures the rule was meant for are then counted against backoffLimit instead.",
+    kinds: ['Job', 'CronJob'],
+    configurable: true,
+  },
 ]
 
 const BY_ID = new Map<RuleId, RuleInfo>(RULES.map((r) => [r.id, r]))

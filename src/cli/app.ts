@@ -8,6 +8,7 @@ export const commands = {
   list: () => import('../commands/list.js'),
   plan: () => import('../commands/plan.js'),
   reconcile: () => import('../commands/reconcile.js'),
+  simulate: () => import('../commands/simulate.js'),
   watch: () => import('../commands/watch.js'),
 }
 

@@ -48,6 +48,10 @@ export const RULE_IDS = [
   'pdb-blocks-eviction',
   'no-readiness-probe',
   'image-latest',
+  'cronjob-schedule',
+  'cronjob-time-zone',
+  'cronjob-forbid-overlap',
+  'pod-failure-policy-unmatchable',
 ] as const
 
 export type RuleId = (typeof RULE_IDS)[number]

@@ -1,5 +1,6 @@
 // The objects kctl reads, reduced to what the controllers' rules look at.
 // Sources build these once (RC is normalized to the ReplicaSet shape there); the core only reads them.
+import type {CronJobView, JobView, PodBatchFields} from './batch.js'
 import type {EndpointSliceView, EndpointsView, PodNetworkView, ServiceView} from './services.js'
 import type {ClaimView, ControllerRevisionView, DaemonSetView, NodeView, StatefulSetView} from './workloads.js'
 
@@ -79,6 +80,8 @@ export interface PodView extends ObjectMeta {
   affinityNode?: string
   /** Volume name → persistentVolumeClaim.claimName, for the volumes that name a claim. */
   claimVolumes?: Readonly<Record<string, string>>
+  /** Pods a Job owns: finalizers, conditions, terminated containers (absent on other pods). */
+  batch?: PodBatchFields
   /** IPs, hostname and named ports (absent when the pod has none of them). */
   network?: PodNetworkView
 }
@@ -192,6 +195,8 @@ export interface DeploymentView extends TemplateOwnerView {
 
 /** The world as the controllers see it in one sync. Read-only: never mutated by the core. */
 export interface Snapshot {
+  jobs?: readonly JobView[]
+  cronJobs?: readonly CronJobView[]
   statefulSets?: readonly StatefulSetView[]
   daemonSets?: readonly DaemonSetView[]
   /** Every Node read (cluster-scoped: never filtered by -n or -l). */

@@ -3,6 +3,7 @@
 import type {DeploymentStatusView, LabelSelector, Labels, OwnerReference, PlanSource, ReplicaSetStatusView, WorkloadKind} from './objects.js'
 import type {DaemonNode, DaemonSetStatusView, StatefulSetStatusView} from './workloads.js'
 import type {WorkloadAction} from './workload-actions.js'
+import type {BatchAction, CronJobStatusView, JobStatusView, Requeue} from './batch.js'
 import type {ServiceAction, ServicePlanDetail, ServiceStatusView} from './services.js'
 
 export const PLAN_API_VERSION = 'kctl/v1alpha1'
@@ -227,11 +228,11 @@ export type DeploymentAction =
   | UpdateDeploymentStatusAction
   | RollbackAction
 
-export type Action = PodAction | DeploymentAction | WorkloadAction | UpdateWorkloadStatusAction | ServiceAction
+export type Action = PodAction | DeploymentAction | WorkloadAction | UpdateWorkloadStatusAction | BatchAction | ServiceAction
 export type ActionType = Action['type']
 
 /** Every kind kctl plans a controller's sync for. */
-export type ControllerKind = WorkloadKind | 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Service'
+export type ControllerKind = WorkloadKind | 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Job' | 'CronJob' | 'Service'
 
 /** A Deployment's ReplicaSet as its sync leaves it (the plan's chain view). */
 export interface ReplicaSetStep {
@@ -262,7 +263,7 @@ export interface ControllerPlan {
   actions: Action[]
   /** The part of |diff| this sync leaves for later (burst limit; a controller being deleted). */
   pending: number
-  status: StatusView | DeploymentStatusView | StatefulSetStatusView | DaemonSetStatusView | ServiceStatusView
+  status: StatusView | DeploymentStatusView | StatefulSetStatusView | DaemonSetStatusView | JobStatusView | CronJobStatusView | ServiceStatusView
   warnings: string[]
   /** True when this sync would neither create, delete, adopt, release nor write status. */
   inSync: boolean
@@ -295,6 +296,15 @@ export interface ControllerPlan {
   blockedBy?: {pod: string; reason: BlockReason}
   /** DaemonSets: every node, whether it should run the daemon pod, and why not. */
   nodes?: DaemonNode[]
+  // ---- Jobs and CronJobs ----
+  /** When the controller syncs it again by itself (a backoff, the active deadline, the next schedule). */
+  requeue?: Requeue
+  /** What the plan takes for granted that only the controller's memory knows (expectations, backoff record). */
+  assumes?: string[]
+  /** CronJobs: the Jobs its sync reads (its children), by name and uid. */
+  jobs?: {name: string; uid: string}[]
+  /** CronJobs: the schedule time this sync acts on, if one is due. */
+  scheduledTime?: string
   // ---- Services ----
   /** Which pods get endpoints and why the others do not, the slices' totals, the load balancer. */
   service?: ServicePlanDetail
@@ -328,6 +338,9 @@ export interface PlanSummary {
   deleteControllerRevision: number
   adoptControllerRevision: number
   releaseControllerRevision: number
+  removeFinalizer: number
+  createJob: number
+  deleteJob: number
   createEndpointSlice: number
   updateEndpointSlice: number
   deleteEndpointSlice: number
@@ -358,6 +371,8 @@ export interface FeatureGates {
   DeploymentReplicaSetTerminatingReplicas: boolean
   /** StatefulSet rolling updates honour rollingUpdate.maxUnavailable (beta, off in 1.36). */
   MaxUnavailableStatefulSet: boolean
+  /** Suspending a Job clears status.startTime (beta, on in 1.36). */
+  MutableSchedulingDirectivesForSuspendedJobs: boolean
 }
 
 export const DEFAULT_FEATURE_GATES: Readonly<FeatureGates> = Object.freeze({
@@ -365,6 +380,7 @@ export const DEFAULT_FEATURE_GATES: Readonly<FeatureGates> = Object.freeze({
   LogarithmicScaleDown: true,
   DeploymentReplicaSetTerminatingReplicas: true,
   MaxUnavailableStatefulSet: false,
+  MutableSchedulingDirectivesForSuspendedJobs: true,
 })
 
 export interface PlannerOptions {
@@ -379,12 +395,15 @@ export interface PlannerOptions {
 export function readyAndAvailable(status: ControllerPlan['status']): {ready: number; available: number} {
   if ('readyEndpoints' in status) return {ready: status.readyEndpoints, available: status.readyEndpoints}
   if ('numberReady' in status) return {ready: status.numberReady, available: status.numberAvailable}
+  // A Job's pods have no minReadySeconds: ready is available.
+  if ('succeeded' in status) return {ready: status.ready ?? 0, available: status.ready ?? 0}
+  if (!('readyReplicas' in status)) return {ready: 0, available: 0} // a CronJob: its Jobs have the pods
   return {ready: status.readyReplicas, available: status.availableReplicas}
 }
 
 /** Whether an action creates or deletes a pod, whichever controller's (the summary counts them as one). */
 export function podChange(a: Action): 'create' | 'delete' | undefined {
-  if (a.type === 'create' || a.type === 'createStatefulPod' || a.type === 'createDaemonPod') return 'create'
-  if (a.type === 'delete' || a.type === 'deleteStatefulPod' || a.type === 'deleteDaemonPod') return 'delete'
+  if (a.type === 'create' || a.type === 'createStatefulPod' || a.type === 'createDaemonPod' || a.type === 'createJobPod') return 'create'
+  if (a.type === 'delete' || a.type === 'deleteStatefulPod' || a.type === 'deleteDaemonPod' || a.type === 'deleteJobPod') return 'delete'
   return undefined
 }

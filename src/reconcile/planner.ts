@@ -328,7 +328,7 @@ function cmp(a: string, b: string): number {
 }
 
 /** Action types counted under their own name (pod creates and deletes count as `create`, `delete`). */
-type SummaryCounted = Exclude<Action['type'], 'createStatefulPod' | 'createDaemonPod' | 'deleteStatefulPod' | 'deleteDaemonPod'>
+type SummaryCounted = Exclude<Action['type'], 'createStatefulPod' | 'createDaemonPod' | 'deleteStatefulPod' | 'deleteDaemonPod' | 'createJobPod' | 'deleteJobPod'>
 
 /** The counts of a plan's summary (docs/output.md). */
 export function summarize(controllers: readonly ControllerPlan[]): PlanSummary {
@@ -357,6 +357,9 @@ export function summarize(controllers: readonly ControllerPlan[]): PlanSummary {
     deleteControllerRevision: 0,
     adoptControllerRevision: 0,
     releaseControllerRevision: 0,
+    removeFinalizer: 0,
+    createJob: 0,
+    deleteJob: 0,
     createEndpointSlice: 0,
     updateEndpointSlice: 0,
     deleteEndpointSlice: 0,

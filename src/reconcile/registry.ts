@@ -5,6 +5,8 @@ import type {Snapshot} from '../model/objects.js'
 import type {ControllerKind, ControllerPlan} from '../model/plan.js'
 import {planDaemonSets} from './daemonset/planner.js'
 import {planDeployments} from './deployment/planner.js'
+import {planCronJobs} from './cronjob/planner.js'
+import {planJobs} from './job/planner.js'
 import {planServices} from './service/planner.js'
 import {planStatefulSets} from './statefulset/planner.js'
 import {byKindNamespaceName, contestedAdoptions, planController, type World} from './planner.js'
@@ -44,6 +46,18 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     name: 'statefulset',
     kinds: ['StatefulSet'],
     plan: planStatefulSets,
+  },
+  {
+    name: 'job',
+    kinds: ['Job'],
+    plan: planJobs,
+    planOnly: true,
+  },
+  {
+    name: 'cronjob',
+    kinds: ['CronJob'],
+    plan: planCronJobs,
+    planOnly: true,
   },
   {
     // One plan per Service joins the endpointslice, endpoint and endpointslicemirroring

@@ -6,7 +6,7 @@ import {signed} from './words.js'
 
 const HEADER = ['KIND', 'NAMESPACE', 'NAME', 'DESIRED', 'ACTIVE', 'READY', 'AVAILABLE', 'DIFF', 'IN SYNC']
 
-export const ROLLING_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet'])
+export const ROLLING_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'])
 
 /** Replicas (nodes, for a DaemonSet) at the current template, as the status the sync writes says. */
 export function updatedCount(c: ControllerPlan): number | undefined {

@@ -5,6 +5,7 @@ import {Chalk, type ChalkInstance} from 'chalk'
 
 import type {DeploymentStatusView} from '../model/objects.js'
 import type {Action, ControllerPlan, CreateAction, DeleteAction, ReconcilePlan, StatusView} from '../model/plan.js'
+import {renderBatch} from './batch-table.js'
 import {renderService} from './service-table.js'
 import {renderWorkload} from './workload-table.js'
 import {deleteReasons, inOwnTie, tieOf, tieSentence} from './reasons.js'
@@ -29,14 +30,24 @@ export function renderPlanTable(plan: ReconcilePlan, style: TableStyle = {color:
     for (const rs of mine) nested.add(rs)
     shownUnder.set(d.uid, mine)
   }
+  // A CronJob's Jobs likewise.
+  const jobsByUid = new Map(plan.controllers.filter((cp) => cp.kind === 'Job').map((cp) => [cp.uid, cp]))
+  for (const cj of plan.controllers) {
+    if (cj.kind !== 'CronJob') continue
+    const mine = (cj.jobs ?? []).map((j) => jobsByUid.get(j.uid)).filter((x): x is ControllerPlan => x !== undefined && !nested.has(x))
+    for (const j of mine) nested.add(j)
+    shownUnder.set(cj.uid, mine)
+  }
   const blocks = plan.controllers
     .filter((cp) => !nested.has(cp))
     .map((cp) =>
       cp.kind === 'Deployment'
         ? renderDeployment(cp, shownUnder.get(cp.uid) ?? [], plan, c)
+        : cp.kind === 'Job' || cp.kind === 'CronJob'
+          ? [renderBatch(cp, batchHead(cp, c), c), ...(shownUnder.get(cp.uid) ?? []).map((j) => indent(renderBatch(j, batchHead(j, c), c), '  '))].join('\n')
         : cp.kind === 'Service'
           ? renderService(cp, `${c.bold(`Service ${cp.namespace}/${cp.name}`)}${applySetNote(cp, c)}`, c)
-        : cp.kind === 'StatefulSet' || cp.kind === 'DaemonSet'
+          : cp.kind === 'StatefulSet' || cp.kind === 'DaemonSet'
           ? renderWorkload(cp, workloadHead(cp, c), c, (a) => (a.type === 'updateStatus' ? c.yellow(`  ~ status ${statusChange(a.from, a.to)}`) : `  ? ${a.type}`))
           : renderController(cp, plan, c),
     )
@@ -100,6 +111,11 @@ function tieKey(a: DeleteAction): string {
 
 function workloadHead(cp: ControllerPlan, c: ChalkInstance): string {
   const what = cp.kind === 'DaemonSet' ? `${cp.desired} desired ${cp.desired === 1 ? 'node' : 'nodes'}` : `${cp.desired} replicas`
+  return `${c.bold(`${cp.kind} ${cp.namespace}/${cp.name}`)}${applySetNote(cp, c)}  ${what}${cp.rolloutStep ? `, ${cp.rolloutStep}` : ''}`
+}
+
+function batchHead(cp: ControllerPlan, c: ChalkInstance): string {
+  const what = cp.kind === 'Job' ? `${cp.active} active, want ${cp.desired}` : `${cp.active} active ${cp.active === 1 ? 'Job' : 'Jobs'}`
   return `${c.bold(`${cp.kind} ${cp.namespace}/${cp.name}`)}${applySetNote(cp, c)}  ${what}${cp.rolloutStep ? `, ${cp.rolloutStep}` : ''}`
 }
 
@@ -248,7 +264,7 @@ function ignoredLine(plan: ReconcilePlan): string[] {
     .filter(([, n]) => n > 0)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
   if (entries.length === 0) return []
-  return [`Not planned (kctl plans Deployments, ReplicaSets, ReplicationControllers, StatefulSets, DaemonSets and Services): ${entries.map(([k, n]) => `${k} (${n})`).join(', ')}.`]
+  return [`Not planned (kctl plans Deployments, ReplicaSets, ReplicationControllers, StatefulSets, DaemonSets, Jobs, CronJobs and Services): ${entries.map(([k, n]) => `${k} (${n})`).join(', ')}.`]
 }
 
 function summaryLine(plan: ReconcilePlan, c: ChalkInstance): string {
@@ -267,6 +283,9 @@ function summaryLine(plan: ReconcilePlan, c: ChalkInstance): string {
   if (s.createClaim > 0) parts.push(c.green(`+${count(s.createClaim, 'claim')}`))
   if (s.createControllerRevision > 0) parts.push(c.green(`+${count(s.createControllerRevision, 'ControllerRevision')}`))
   if (s.deleteControllerRevision > 0) parts.push(c.red(`-${count(s.deleteControllerRevision, 'ControllerRevision')}`))
+  if (s.createJob > 0) parts.push(c.green(`+${count(s.createJob, 'Job')}`))
+  if (s.deleteJob > 0) parts.push(c.red(`-${count(s.deleteJob, 'Job')}`))
+  if (s.removeFinalizer > 0) parts.push(c.yellow(count(s.removeFinalizer, 'finalizer removal')))
   if (s.createEndpointSlice > 0) parts.push(c.green(`+${count(s.createEndpointSlice, 'EndpointSlice')}`))
   if (s.updateEndpointSlice > 0) parts.push(c.yellow(count(s.updateEndpointSlice, 'EndpointSlice update')))
   if (s.deleteEndpointSlice > 0) parts.push(c.red(`-${count(s.deleteEndpointSlice, 'EndpointSlice')}`))

@@ -57,6 +57,13 @@ const deploymentCondition = (c: DeploymentCondition): Json => ordered(c, ['type'
 export const status = (s: ControllerPlan['status']): Json =>
   'readyEndpoints' in s
     ? ordered(s, ['loadBalancer', 'readyEndpoints'])
+    : 'succeeded' in s
+    ? ordered(s, ['conditions', 'startTime', 'completionTime', 'active', 'succeeded', 'failed', 'terminating', 'completedIndexes', 'failedIndexes', 'uncountedTerminatedPods', 'ready'], {
+        conditions: (cs: object[]) => cs.map((c) => ordered(c, ['type', 'status', 'lastProbeTime', 'lastTransitionTime', 'reason', 'message'])),
+        uncountedTerminatedPods: (u: object) => ordered(u, ['succeeded', 'failed']),
+      })
+    : Array.isArray((s as {active?: unknown}).active)
+    ? ordered(s, ['active', 'lastScheduleTime', 'lastSuccessfulTime'], {active: (rs: object[]) => rs.map((r) => ordered(r, ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion']))})
     : 'currentRevision' in s
     ? ordered(s, ['observedGeneration', 'replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'currentRevision', 'updateRevision', 'collisionCount', 'availableReplicas'])
     : 'numberReady' in s
@@ -103,7 +110,7 @@ export function actionToWire(a: Action, cp: ControllerPlan, now: string): Json {
     case 'release':
       return ordered(a, ['type', 'pod', 'uid', 'resourceVersion'])
     case 'updateStatus':
-      return ordered(a, ['type', 'from', 'to', 'revision', 'conflict'], {from: status, to: status})
+      return ordered(a, ['type', 'write', 'from', 'to', 'revision', 'conflict'], {from: status, to: status})
     case 'createReplicaSet':
       return ordered(a, ['type', 'name', 'podTemplateHash', 'replicas', 'outcome', 'labels', 'selector', 'annotations', 'minReadySeconds', 'ownerReference', 'event', 'conflict'], {ownerReference})
     case 'scaleReplicaSet':
@@ -126,7 +133,7 @@ export function actionToWire(a: Action, cp: ControllerPlan, now: string): Json {
 export function controllerToWire(c: ControllerPlan, now: string): Json {
   return ordered(
     c,
-    ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions', 'newReplicaSet', 'rolloutStep', 'syncPath', 'endedBy', 'replicaSets', 'events', 'then', 'updateRevision', 'blockedBy', 'nodes', 'service'],
+    ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions', 'newReplicaSet', 'rolloutStep', 'syncPath', 'endedBy', 'replicaSets', 'events', 'then', 'updateRevision', 'blockedBy', 'nodes', 'scheduledTime', 'requeue', 'assumes', 'jobs', 'service'],
     {
       status,
       actions: (as: Action[]) => {
@@ -162,7 +169,7 @@ export function planToWire(plan: ReconcilePlan, {lazy = false} = {}): Json {
       return new LazyList(cs, (c) => controllerToWire(c, plan.now)) as unknown as Json
     },
     summary: (s: object) =>
-      ordered(s, ['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending', 'createReplicaSet', 'scaleReplicaSet', 'deleteReplicaSet', 'adoptReplicaSet', 'releaseReplicaSet', 'updateReplicaSet', 'rollback', 'updatePod', 'createClaim', 'updateClaim', 'chooseDaemonPods', 'createControllerRevision', 'updateControllerRevision', 'deleteControllerRevision', 'adoptControllerRevision', 'releaseControllerRevision', 'createEndpointSlice', 'updateEndpointSlice', 'deleteEndpointSlice', 'writeEndpoints', 'addLoadBalancerFinalizer', 'removeLoadBalancerFinalizer', 'ensureLoadBalancer', 'updateLoadBalancerHosts', 'ensureLoadBalancerDeleted', 'writeLoadBalancerStatus']),
+      ordered(s, ['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending', 'createReplicaSet', 'scaleReplicaSet', 'deleteReplicaSet', 'adoptReplicaSet', 'releaseReplicaSet', 'updateReplicaSet', 'rollback', 'updatePod', 'createClaim', 'updateClaim', 'chooseDaemonPods', 'createControllerRevision', 'updateControllerRevision', 'deleteControllerRevision', 'adoptControllerRevision', 'releaseControllerRevision', 'createJob', 'deleteJob', 'removeFinalizer', 'createEndpointSlice', 'updateEndpointSlice', 'deleteEndpointSlice', 'writeEndpoints', 'addLoadBalancerFinalizer', 'removeLoadBalancerFinalizer', 'ensureLoadBalancer', 'updateLoadBalancerHosts', 'ensureLoadBalancerDeleted', 'writeLoadBalancerStatus']),
     options: (o: object) => ordered(o, ['now', 'featureGates', 'burstReplicas']),
   })
 }

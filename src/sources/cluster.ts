@@ -1,5 +1,6 @@
 // The live source: lists the controllers' objects (ReplicaSets, ReplicationControllers,
 // Deployments, StatefulSets, DaemonSets, Pods, ControllerRevisions, PersistentVolumeClaims,
+// Jobs, CronJobs, Nodes) page by page, then builds the
 // Services, EndpointSlices, Endpoints, Nodes) page by page, then builds the
 // same Snapshot the fixture source builds (one normalizer, one planner).
 import type {Snapshot} from '../model/objects.js'
@@ -34,6 +35,8 @@ const RESOURCES = [
   {kind: 'DaemonSet', apiVersion: 'apps/v1', group: '/apis/apps/v1', plural: 'daemonsets', optional: true},
   {kind: 'ControllerRevision', apiVersion: 'apps/v1', group: '/apis/apps/v1', plural: 'controllerrevisions', optional: true},
   {kind: 'PersistentVolumeClaim', apiVersion: 'v1', group: '/api/v1', plural: 'persistentvolumeclaims', optional: true},
+  {kind: 'Job', apiVersion: 'batch/v1', group: '/apis/batch/v1', plural: 'jobs', optional: true},
+  {kind: 'CronJob', apiVersion: 'batch/v1', group: '/apis/batch/v1', plural: 'cronjobs', optional: true},
   {kind: 'Service', apiVersion: 'v1', group: '/api/v1', plural: 'services', optional: true},
   {kind: 'EndpointSlice', apiVersion: 'discovery.k8s.io/v1', group: '/apis/discovery.k8s.io/v1', plural: 'endpointslices', optional: true},
   {kind: 'Endpoints', apiVersion: 'v1', group: '/api/v1', plural: 'endpoints', optional: true},

@@ -21,7 +21,7 @@ type Meta = Omit<import('../model/objects.js').ObjectMeta, 'origin'>
 /** What the workload readers borrow from the Normalizer (selector, template, int-or-percent). */
 export interface FieldReaders {
   labelSelector(ctx: Ctx, v: unknown, kind: string): LabelSelector
-  template(ctx: Ctx, v: unknown): PodTemplateView
+  template(ctx: Ctx, v: unknown, at?: Path): PodTemplateView
   intOrPercent(ctx: Ctx, v: unknown, path: Path): IntOrString | undefined
   serverDefaulted: boolean
 }

@@ -29,9 +29,11 @@ import type {
   WorkloadKind,
 } from '../model/objects.js'
 import {compileLabelSelector, labelKeyProblem, labelSelectorProblems, labelValueProblem, parseSelectorString, SelectorError, selectorMatches, type CompiledSelector} from '../reconcile/selector.js'
+import type {CronJobView, JobView, PodBatchFields} from '../model/batch.js'
 import type {ClaimView, ControllerRevisionView, DaemonSetView, NodeView, StatefulSetView} from '../model/workloads.js'
 import type {EndpointSliceView, EndpointsView, PodNetworkView, ServiceView} from '../model/services.js'
 import type {Locator, Path, RawObject, SourceObject} from './documents.js'
+import {podBatchFields, readCronJob, readJob} from './normalize-batch.js'
 import {readEndpointSlice, readEndpoints, readPodNetwork, readService} from './normalize-services.js'
 import {type FieldReaders, podWorkloadFields, readDaemonSet, readNode, readStatefulSet} from './normalize-workloads.js'
 
@@ -182,8 +184,10 @@ class PodRecord implements PodView {
     readonly containerStatuses: readonly ContainerStatusView[],
     readonly sidecarStatuses: readonly ContainerStatusView[],
     workloadFields: {affinityNode?: string; claimVolumes?: Labels},
+    batch: PodBatchFields | undefined,
     network: PodNetworkView | undefined,
   ) {
+    if (batch) this.batch = batch
     this.#loc = loc
     if (network !== undefined) this.network = network
     // Set only when present, so that most pods carry no extra fields.
@@ -193,6 +197,7 @@ class PodRecord implements PodView {
 
   declare readonly affinityNode?: string
   declare readonly claimVolumes?: Labels
+  declare readonly batch?: PodBatchFields
   declare readonly network?: PodNetworkView
 
   get origin(): Origin {
@@ -265,6 +270,8 @@ const KINDS: Record<string, {group: string; version: string}> = {
   ControllerRevision: {group: 'apps', version: 'v1'},
   Node: {group: '', version: 'v1'},
   PersistentVolumeClaim: {group: '', version: 'v1'},
+  Job: {group: 'batch', version: 'v1'},
+  CronJob: {group: 'batch', version: 'v1'},
   Service: {group: '', version: 'v1'},
   Endpoints: {group: '', version: 'v1'},
   EndpointSlice: {group: 'discovery.k8s.io', version: 'v1'},
@@ -284,6 +291,8 @@ export class Normalizer {
   private readonly nodes: NodeView[] = []
   private readonly revisions: ControllerRevisionView[] = []
   private readonly claims: ClaimView[] = []
+  private readonly jobs: JobView[] = []
+  private readonly cronJobs: CronJobView[] = []
   private readonly services: ServiceView[] = []
   private readonly endpointSlices: EndpointSliceView[] = []
   private readonly endpoints: EndpointsView[] = []
@@ -380,6 +389,17 @@ export class Normalizer {
       case 'PersistentVolumeClaim':
         if (wanted(meta)) this.claims.push({...meta})
         return
+      case 'Job': {
+        const job = readJob(ctx, readers, apiVersion, meta, ctx.mapping(raw.spec, ['spec']) ?? EMPTY_RAW, ctx.mapping(raw.status, ['status']) ?? EMPTY_RAW)
+        // Every Job is kept (a CronJob reads its Jobs whatever -l says); `planned` marks those planned.
+        if (job && wanted(meta)) this.jobs.push(located(planned(meta) ? job : Object.assign(job, {notPlanned: true})))
+        return
+      }
+      case 'CronJob': {
+        const cj = readCronJob(ctx, readers, apiVersion, meta, raw)
+        if (cj && planned(meta)) this.cronJobs.push(located(cj))
+        return
+      }
       case 'Service': {
         const svc = readService(ctx, meta, raw, readers.serverDefaulted)
         if (planned(meta)) this.services.push(located(svc))
@@ -404,6 +424,8 @@ export class Normalizer {
       ref.uid = this.uids.get(`${group}|${ref.kind}|${namespace}|${ref.name}`) ?? inventedUid(group, ref.kind, namespace, ref.name)
     }
     const snapshot: Snapshot = {
+      jobs: this.jobs,
+      cronJobs: this.cronJobs,
       statefulSets: this.statefulSets,
       daemonSets: this.daemonSets,
       nodes: this.nodes,
@@ -612,6 +634,8 @@ export class Normalizer {
         containerStatuses,
         sidecarStatuses,
         spec.affinity === undefined && spec.volumes === undefined ? NO_FIELDS : podWorkloadFields(spec),
+        // Only a Job's pods carry these (and only the Job controller reads them).
+        meta.ownerReferences.some((r) => r.kind === 'Job') ? podBatchFields(raw.metadata as RawObject, spec, status) : undefined,
         readPodNetwork(ctx, spec, status),
       ),
     )
@@ -841,20 +865,20 @@ export class Normalizer {
     return out
   }
 
-  template(ctx: Ctx, v: unknown): PodTemplateView {
-    const t = ctx.mapping(v, ['spec', 'template']) ?? EMPTY_RAW
-    const m = ctx.mapping(t.metadata, ['spec', 'template', 'metadata']) ?? EMPTY_RAW
-    const labels = ctx.labels(m.labels, ['spec', 'template', 'metadata', 'labels'])
-    const annotations = ctx.stringMap(m.annotations, ['spec', 'template', 'metadata', 'annotations'])
+  template(ctx: Ctx, v: unknown, at: Path = ['spec', 'template']): PodTemplateView {
+    const t = ctx.mapping(v, at) ?? EMPTY_RAW
+    const m = ctx.mapping(t.metadata, [...at, 'metadata']) ?? EMPTY_RAW
+    const labels = ctx.labels(m.labels, [...at, 'metadata', 'labels'])
+    const annotations = ctx.stringMap(m.annotations, [...at, 'metadata', 'annotations'])
     let finalizers: string[] = []
     if (m.finalizers !== undefined && m.finalizers !== null) {
-      if (!Array.isArray(m.finalizers)) ctx.fail(['spec', 'template', 'metadata', 'finalizers'], `expected a list of strings, got ${describe(m.finalizers)}`)
+      if (!Array.isArray(m.finalizers)) ctx.fail([...at, 'metadata', 'finalizers'], `expected a list of strings, got ${describe(m.finalizers)}`)
       else {
-        m.finalizers.forEach((f, i) => ctx.string(f, ['spec', 'template', 'metadata', 'finalizers', i]))
+        m.finalizers.forEach((f, i) => ctx.string(f, [...at, 'metadata', 'finalizers', i]))
         finalizers = m.finalizers.filter((f): f is string => typeof f === 'string')
       }
     }
-    const spec = t.spec === undefined || t.spec === null ? {} : ctx.mapping(t.spec, ['spec', 'template', 'spec']) ?? {}
+    const spec = t.spec === undefined || t.spec === null ? {} : ctx.mapping(t.spec, [...at, 'spec']) ?? {}
     return {labels: ctx.ownMap(labels), annotations: ctx.ownMap(annotations), finalizers, spec}
   }
 

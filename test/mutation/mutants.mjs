@@ -94,6 +94,27 @@ export const MUTANTS = [
   {id: 'D23', file: 'deployment/sync.ts', rule: 'a Deployment scaled to 0 allows no surge', from: 'const allowed = d.replicas > 0 ? d.replicas + maxSurge(d) : 0', to: 'const allowed = d.replicas + maxSurge(d)'},
   {id: 'D24', file: 'deployment/sync.ts', rule: 'the rounding leftover goes to the first (largest) ReplicaSet', from: 'if (i === 0 && toAdd !== 0)', to: 'if (i === all.length - 1 && toAdd !== 0)'},
   {id: 'D25', file: 'deployment/sync.ts', rule: 'Recreate waits for old pods that are not Failed or Succeeded', from: "p.phase !== 'Failed' && p.phase !== 'Succeeded'", to: "p.phase !== 'Failed'"},
+  // ---- job/: the Job controller (batch semantics J…) ----
+  {id: 'J01', file: 'job/sync.ts', rule: 'J8.1 the Job fails when failed > backoffLimit, not ≥', from: 'failed > job.backoffLimit ||', to: 'failed >= job.backoffLimit ||'},
+  {id: 'J02', file: 'job/sync.ts', rule: 'J14.1 the final condition waits for terminating pods', from: '&& status.terminating === 0) {', to: ') {'},
+  {id: 'J03', file: 'job/sync.ts', rule: 'J5.2 a failing Job counts its running pods as failed', from: "(isPodFailed(p, job) || finished?.type === 'Failed')", to: '(isPodFailed(p, job))'},
+  {id: 'J04', file: 'job/sync.ts', rule: 'J4.6 an Ignored failure is not counted', from: "&& !ignored.has(p)) {\n", to: ') {\n'},
+  {id: 'J05', file: 'job/sync.ts', rule: 'J6.3 no pod is created in a sync that deletes pods', from: '    return {created: 0, deleted: batch.map((x) => x.pod)}', to: '    return {created: 0, deleted: []}'},
+  {id: 'J06', file: 'job/sync.ts', rule: 'J6.4 unassigned pods are deleted first', from: "return a.nodeName === '' ? -1 : 1", to: "return a.nodeName === '' ? 1 : -1"},
+  {id: 'J07', file: 'job/sync.ts', rule: 'J10.4 the latest failed pod of an open index keeps its finalizer', from: 'if (!considered || held.has(p)) continue', to: 'if (!considered) continue'},
+  {id: 'J08', file: 'job/sync.ts', rule: 'J13.2 suspending clears startTime', from: 'if (clearStartTime) delete status.startTime', to: ''},
+  {id: 'J09', file: 'job/sync.ts', rule: 'J12 the deadline is reached at exactly activeDeadlineSeconds', from: 'if (!finished && left <= 0n)', to: 'if (!finished && left < 0n)'},
+  {id: 'J10', file: 'job/failure.ts', rule: 'J8.2 the backoff doubles from 10 s', from: 'DEFAULT_POD_FAILURE_BACKOFF_S * 2 ** (n - 1)', to: 'DEFAULT_POD_FAILURE_BACKOFF_S * 2 ** n'},
+  {id: 'J11', file: 'job/failure.ts', rule: 'J4.4 with podReplacementPolicy Failed a terminating pod is not failed', from: 'if (onlyReplaceFailedPods(job)) return false', to: ''},
+  {id: 'J12', file: 'job/indexes.ts', rule: 'J7.4 a run of two indexes is written a,b', from: 'if (j - i >= 2)', to: 'if (j - i >= 1)'},
+  {id: 'J13', file: 'job/sync.ts', rule: 'J11.1 a succeededIndexes rule needs every listed index unless succeededCount says otherwise', from: 'if (contains === wanted.size ||', to: 'if (contains > 0 ||'},
+  // ---- cronjob/: the CronJob controller (CJ…) ----
+  {id: 'CJ01', file: 'cronjob/sync.ts', rule: 'CJ6 Jobs without startTime sort last (kept)', from: 'if (ta === undefined && tb !== undefined) return 1', to: 'if (ta === undefined && tb !== undefined) return -1'},
+  {id: 'CJ02', file: 'cronjob/sync.ts', rule: 'CJ3.10 Forbid skips a run while a Job is active', from: "cj.concurrencyPolicy === 'Forbid' && active.length > 0", to: "cj.concurrencyPolicy === 'Forbid' && active.length > 1"},
+  {id: 'CJ03', file: 'cronjob/sync.ts', rule: 'CJ5 the requeue is 100 ms after the schedule time', from: 'const NEXT_SCHEDULE_DELTA = 100_000_000n', to: 'const NEXT_SCHEDULE_DELTA = 0n'},
+  {id: 'CJ04', file: 'cronjob/sync.ts', rule: 'CJ4 only schedule times within startingDeadlineSeconds count', from: 'if (deadline > earliest) earliest = deadline', to: ''},
+  {id: 'CJ05', file: 'cronjob/cron.ts', rule: 'day-of-month and day-of-week: either, when both are restricted', from: 's.domStar || s.dowStar ? domMatch && dowMatch : domMatch || dowMatch', to: 'domMatch && dowMatch'},
+  {id: 'CJ06', file: 'cronjob/cron.ts', rule: 'N/step runs to the end of the field', from: 'if (stepText !== undefined && bounds.length === 1) hi = f.max', to: ''},
   // ---- statefulset/sync.ts ----
   {id: 'SS01', file: 'statefulset/sync.ts', rule: 'S3.4 revisions are equal by their stored bytes when those are known', from: '(exact !== undefined ? storedRevisionData(r) === exact : sameTemplate(r))', to: '(sameTemplate(r))'},
   // ---- daemonset/sync.ts ----

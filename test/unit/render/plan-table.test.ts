@@ -99,7 +99,7 @@ describe('renderPlanTable', () => {
         '  + 1 pod not created in this sync',
         "  ! the selector does not match the template's labels",
         '',
-        'Not planned (kctl plans Deployments, ReplicaSets, ReplicationControllers, StatefulSets, DaemonSets and Services): Deployment (1), Service (2).',
+        'Not planned (kctl plans Deployments, ReplicaSets, ReplicationControllers, StatefulSets, DaemonSets, Jobs, CronJobs and Services): Deployment (1), Service (2).',
         'Plan: +1 pod across 1 controller; 1 pod pending.',
         '',
       ].join('\n'),
