@@ -12,8 +12,8 @@ import {hasChanges, planChanged} from '../services/simulate.js'
 export default class Plan extends BaseCommand {
   // Short enough not to wrap mid-flag; every flag is listed under its group below.
   static override usage = '<%= command.id %> [-f PATH]... [-o table|json|yaml] [FLAGS]'
-  static override summary = 'Show, pod by pod, what the ReplicaSet and ReplicationController controllers will do in their next sync.'
-  static override description = `For every ReplicaSet and ReplicationController read, kctl lists the pods the controller would create, delete (most-deletable first, with the ranking rule that decided it), adopt or release, and the status it would write. Nothing is changed.
+  static override summary = 'Show, pod by pod, what the workload and Service controllers will do in their next sync.'
+  static override description = `For every Deployment, ReplicaSet, ReplicationController, StatefulSet, DaemonSet, Job, CronJob and Service read, kctl lists what its controller would create, delete (with the rule that decided it), adopt or release, and the status it would write. Nothing is changed.
 
 Exit codes: 0 success, 1 any error, 2 changes pending (only with --detailed-exitcode).`
 
