@@ -13,7 +13,7 @@ import {request} from '../../controlplane/http.js'
 import {startControlPlane, type ControlPlane} from '../../controlplane/start.js'
 import {kctl} from './kctl.js'
 import {WatchRun} from './watch-run.js'
-import {apiOk, controlPlane, controllerManager, deleteNamespace, kubectl, newNamespace, restartApiServer, waitUntil} from './setup/cluster.js'
+import {apiOk, controlPlane, controllerManager, deleteNamespace, grantRestricted, kubectl, newNamespace, restartApiServer, waitUntil} from './setup/cluster.js'
 
 
 const podBody = (name: string, labels: Record<string, string>, owner?: {name: string; uid: string}) => ({
@@ -165,26 +165,10 @@ describe('kctl watch on a live cluster', () => {
     it('a user who may list but not watch gets one clear line and exit 1', async () => {
       const ns = await newNamespace('watch-rbac')
       namespaces.push(ns)
-      await apiOk('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`, {
-        body: {
-          apiVersion: 'rbac.authorization.k8s.io/v1',
-          kind: 'Role',
-          metadata: {name: 'list-only'},
-          rules: [
-            {apiGroups: [''], resources: ['pods', 'replicationcontrollers'], verbs: ['get', 'list']},
-            {apiGroups: ['apps'], resources: ['replicasets'], verbs: ['get', 'list']},
-          ],
-        },
-      })
-      await apiOk('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`, {
-        body: {
-          apiVersion: 'rbac.authorization.k8s.io/v1',
-          kind: 'RoleBinding',
-          metadata: {name: 'list-only'},
-          roleRef: {apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'list-only'},
-          subjects: [{kind: 'User', name: 'restricted', apiGroup: 'rbac.authorization.k8s.io'}],
-        },
-      })
+      await grantRestricted(ns, 'list-only', [
+        {apiGroups: [''], resources: ['pods', 'replicationcontrollers'], verbs: ['get', 'list']},
+        {apiGroups: ['apps'], resources: ['replicasets'], verbs: ['get', 'list']},
+      ])
       // Listing works for that user (RBAC takes a moment to apply)...
       await waitUntil(async () => (await kctl(['plan', '-n', ns, '-o', 'json'], {as: 'restricted'})).code === 0, {what: 'the role to apply'})
       // ...watching does not.

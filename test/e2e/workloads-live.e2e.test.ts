@@ -10,7 +10,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {kctl, planJson} from './kctl.js'
-import {api, apiOk, controllerManager, deleteNamespace, makeNode, newNamespace, waitUntil} from './setup/cluster.js'
+import {api, apiOk, controllerManager, deleteNamespace, grantRestricted, makeNode, newNamespace, waitUntil} from './setup/cluster.js'
 
 type Json = Record<string, any>
 
@@ -174,27 +174,10 @@ describe('StatefulSets and DaemonSets against a live cluster', () => {
   }, 120_000)
 
   it('an identity that may not list the new kinds gets one note, and the rest is still planned', async () => {
-    const rbac = '/apis/rbac.authorization.k8s.io/v1'
-    await apiOk('POST', `${rbac}/namespaces/${ns}/roles`, {
-      body: {
-        apiVersion: 'rbac.authorization.k8s.io/v1',
-        kind: 'Role',
-        metadata: {name: 'replicasets-only'},
-        rules: [
-          {apiGroups: ['apps'], resources: ['replicasets', 'deployments'], verbs: ['list']},
-          {apiGroups: [''], resources: ['pods', 'replicationcontrollers'], verbs: ['list']},
-        ],
-      },
-    })
-    await apiOk('POST', `${rbac}/namespaces/${ns}/rolebindings`, {
-      body: {
-        apiVersion: 'rbac.authorization.k8s.io/v1',
-        kind: 'RoleBinding',
-        metadata: {name: 'restricted-replicasets'},
-        roleRef: {apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'replicasets-only'},
-        subjects: [{apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'restricted'}],
-      },
-    })
+    await grantRestricted(ns, 'replicasets-only', [
+      {apiGroups: ['apps'], resources: ['replicasets', 'deployments'], verbs: ['list']},
+      {apiGroups: [''], resources: ['pods', 'replicationcontrollers'], verbs: ['list']},
+    ])
     await apiOk('POST', `/apis/apps/v1/namespaces/${ns}/replicasets`, {
       body: {
         apiVersion: 'apps/v1',

@@ -134,6 +134,21 @@ export async function waitUntilQuiet(read: () => Promise<string>, opts: {quietMs
   )
 }
 
+/** Lets the `restricted` user do what `rules` allow in `ns`: a Role and a RoleBinding, both named `name`. */
+export async function grantRestricted(ns: string, name: string, rules: Array<{apiGroups: string[]; resources: string[]; verbs: string[]}>): Promise<void> {
+  const rbac = '/apis/rbac.authorization.k8s.io/v1'
+  await apiOk('POST', `${rbac}/namespaces/${ns}/roles`, {body: {apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: {name}, rules}})
+  await apiOk('POST', `${rbac}/namespaces/${ns}/rolebindings`, {
+    body: {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: {name},
+      roleRef: {apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name},
+      subjects: [{apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'restricted'}],
+    },
+  })
+}
+
 /** Creates a namespace `<prefix>-<random>` (labelled `kctl-e2e=true`) and returns its name. */
 export async function newNamespace(prefix = 'e2e'): Promise<string> {
   const name = `${prefix}-${randomBytes(3).toString('hex')}`.toLowerCase().slice(0, 63)
