@@ -2,7 +2,7 @@
 // controllers that write for it — the EndpointSlice controller (or, without a selector, the
 // mirroring controller), the legacy Endpoints controller, and the service (load-balancer)
 // controller. Each keeps its own early exits (E2.2, E2.3, E12.1, L2).
-import type {Snapshot} from '../../model/objects.js'
+import type {PodView, Snapshot} from '../../model/objects.js'
 import type {ControllerPlan} from '../../model/plan.js'
 import type {PodEndpointVerdict, ServiceAction, ServiceView} from '../../model/services.js'
 import type {NodeView} from '../../model/workloads.js'
@@ -21,19 +21,59 @@ export function planServices(snapshot: Snapshot, _world: World, maxEndpointsPerS
   if (services.length === 0) return []
   const nodes = snapshot.nodes ?? []
   const nodeByName = new Map(nodes.map((n) => [n.name, n]))
-  const pods = byNamespace(snapshot.pods)
+  const pods = new PodsByLabel(snapshot.pods)
   const slices = byNamespace(snapshot.endpointSlices ?? [])
-  const endpoints = byNamespace(snapshot.endpoints ?? [])
+  const endpoints = new Map<string, NonNullable<Snapshot['endpoints']>[number]>()
+  for (const e of snapshot.endpoints ?? []) if (!endpoints.has(`${e.namespace}/${e.name}`)) endpoints.set(`${e.namespace}/${e.name}`, e)
   return services.map((svc) =>
     planService(svc, {
-      pods: pods.get(svc.namespace) ?? [],
+      pods: pods.candidates(svc),
       nodes,
       nodeByName,
       slices: slices.get(svc.namespace) ?? [],
-      endpoints: (endpoints.get(svc.namespace) ?? []).find((e) => e.name === svc.name),
+      endpoints: endpoints.get(`${svc.namespace}/${svc.name}`),
       maxEndpointsPerSlice,
     }),
   )
+}
+
+/**
+ * A namespace's pods by label: a Service's selector is an AND of equalities, so the pods carrying
+ * its rarest label are the only candidates (selectedPods still checks every label). Built per
+ * namespace on first use; the snapshot's order is kept.
+ */
+class PodsByLabel {
+  private readonly byNamespace: Map<string, PodView[]>
+  private readonly indexes = new Map<string, Map<string, PodView[]>>()
+
+  constructor(pods: readonly PodView[]) {
+    this.byNamespace = byNamespace(pods)
+  }
+
+  candidates(svc: ServiceView): readonly PodView[] {
+    const all = this.byNamespace.get(svc.namespace) ?? []
+    const selector = Object.entries(svc.selector ?? {})
+    if (selector.length === 0) return all
+    let index = this.indexes.get(svc.namespace)
+    if (!index) {
+      index = new Map()
+      for (const pod of all) {
+        for (const [k, v] of Object.entries(pod.labels)) {
+          const key = `${k}=${v}`
+          const list = index.get(key)
+          if (list) list.push(pod)
+          else index.set(key, [pod])
+        }
+      }
+      this.indexes.set(svc.namespace, index)
+    }
+    let smallest: readonly PodView[] | undefined
+    for (const [k, v] of selector) {
+      const bucket = index.get(`${k}=${v}`) ?? []
+      if (!smallest || bucket.length < smallest.length) smallest = bucket
+    }
+    return smallest!
+  }
 }
 
 export interface ServiceWorld {
