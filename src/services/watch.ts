@@ -1,7 +1,8 @@
 // `watch`: keep planning as the world changes, and report each controller whose plan changed.
 //   - live cluster: one shared informer per resource (pods, replicasets, replicationcontrollers, deployments,
-//     and for StatefulSets and DaemonSets statefulsets, daemonsets, controllerrevisions,
-//     persistentvolumeclaims, nodes) feeding the planners through the work queue (watch/engine.ts);
+//     for StatefulSets and DaemonSets statefulsets, daemonsets, controllerrevisions,
+//     persistentvolumeclaims, nodes, and for Services services, endpointslices, endpoints, nodes)
+//     feeding the planners through the work queue (watch/engine.ts);
 //   - fixtures (-f): read and plan again whenever a file changes (debounced), and report the
 //     difference from the previous plans.
 // Ends when every controller is in sync (untilConverged), when the time is up (timeoutMs), or when
@@ -9,7 +10,7 @@
 // cluster at the start) is thrown as a UserError.
 import {UserError} from '../errors.js'
 import type {ClusterClient} from '../sources/cluster-client.js'
-import type {DeploymentView, PodView, Workload} from '../model/objects.js'
+import type {DeploymentView, PodView, Snapshot, Workload} from '../model/objects.js'
 import type {ControllerPlan, FeatureGates} from '../model/plan.js'
 import type {WatchCause, WatchEnd, WatchOutcome, WatchStatus, WatchUpdate} from '../model/watch.js'
 import {controllerKey} from '../reconcile/incremental.js'
@@ -20,8 +21,11 @@ import {type Clock, realClock, type Timer} from '../watch/clock.js'
 import {planDelta} from '../watch/delta.js'
 import {WatchEngine} from '../watch/engine.js'
 import {InformerFactory, type InformerStatus, SharedInformer} from '../watch/informer.js'
+import type {NamespaceWatch} from '../watch/workloads.js'
 import {Interner, normalizeObjects, normalizeWorkloadObjects, type WorkloadKind} from '../watch/objects.js'
 import type {ClaimView, ControllerRevisionView, DaemonSetView, NodeView, StatefulSetView} from '../model/workloads.js'
+import type {EndpointSliceView, EndpointsView, ServiceView} from '../model/services.js'
+import type {WatchedResource} from '../sources/cluster-watch.js'
 import {BURST_REPLICAS, gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
 import {readSnapshot, type SourceRequest} from './snapshot.js'
 
@@ -124,20 +128,21 @@ async function watchCluster(
     )
     deployments.addEventHandler(engine.deploymentHandler)
   }
+  // The informers of the namespace-planned controllers: one per resource whoever reads it (a
+  // Node's events reach both the DaemonSets and the Services).
+  const informer = <T extends {namespace: string; name: string; resourceVersion: string}>(resource: WatchedResource, kind: WorkloadKind) =>
+    factory.informer(resource, () => new SharedInformer<T>(resource, clusterListerWatcher(client, resource, namespace), (raws) => normalizeWorkloadObjects<T>(kind, raws), options))
+  const feed = <T extends {namespace: string; name: string; resourceVersion: string}>(i: SharedInformer<T>, kind: WorkloadKind, watch: NamespaceWatch) =>
+    i.addEventHandler(engine.objectHandler<T>(kind, [watch]))
   // StatefulSets and DaemonSets, with what their syncs read: revisions, claims, every Node.
   const workloadsLeftOut = (await forbiddenToList(client, 'statefulsets', namespace)) ?? (await forbiddenToList(client, 'nodes', undefined))
   if (workloadsLeftOut === undefined) {
-    const informer = <T extends {namespace: string; name: string; resourceVersion: string}>(resource: 'statefulsets' | 'daemonsets' | 'controllerrevisions' | 'persistentvolumeclaims' | 'nodes', kind: WorkloadKind) => {
-      const i = factory.informer(resource, () => new SharedInformer<T>(resource, clusterListerWatcher(client, resource, namespace), (raws) => normalizeWorkloadObjects<T>(kind, raws), options))
-      i.addEventHandler(engine.workloadObjectHandler<T>(kind))
-      return i
-    }
     const sets = informer<StatefulSetView>('statefulsets', 'StatefulSet')
     const daemons = informer<DaemonSetView>('daemonsets', 'DaemonSet')
     const revisions = informer<ControllerRevisionView>('controllerrevisions', 'ControllerRevision')
     const claims = informer<ClaimView>('persistentvolumeclaims', 'PersistentVolumeClaim')
     const nodes = informer<NodeView>('nodes', 'Node')
-    engine.watchWorkloads({
+    const watch = engine.watchWorkloads({
       statefulSets: (ns) => sets.listNamespace(ns),
       daemonSets: (ns) => daemons.listNamespace(ns),
       revisions: (ns) => revisions.listNamespace(ns),
@@ -146,8 +151,33 @@ async function watchCluster(
       nodes: () => nodes.list(),
       namespaces: () => new Set([...sets.namespaces(), ...daemons.namespaces()]),
     })
+    feed(sets, 'StatefulSet', watch)
+    feed(daemons, 'DaemonSet', watch)
+    feed(revisions, 'ControllerRevision', watch)
+    feed(claims, 'PersistentVolumeClaim', watch)
+    feed(nodes, 'Node', watch)
   }
-  const leftOut = [deploymentsLeftOut, workloadsLeftOut].filter(Boolean).join('; ') || undefined
+  // Services, with what their syncs read: the pods they select, their slices and Endpoints, every Node.
+  const servicesLeftOut = await firstForbidden(client, ['services', 'endpointslices', 'endpoints', 'nodes'], namespace)
+  if (servicesLeftOut === undefined) {
+    const services = informer<ServiceView>('services', 'Service')
+    const slices = informer<EndpointSliceView>('endpointslices', 'EndpointSlice')
+    const endpoints = informer<EndpointsView>('endpoints', 'Endpoints')
+    const nodes = informer<NodeView>('nodes', 'Node')
+    const watch = engine.watchServices({
+      services: (ns) => services.listNamespace(ns),
+      endpointSlices: (ns) => slices.listNamespace(ns),
+      endpoints: (ns) => endpoints.listNamespace(ns),
+      pods: (ns) => pods.listNamespace(ns),
+      nodes: () => nodes.list(),
+      namespaces: () => services.namespaces(),
+    })
+    feed(services, 'Service', watch)
+    feed(slices, 'EndpointSlice', watch)
+    feed(endpoints, 'Endpoints', watch)
+    feed(nodes, 'Node', watch)
+  }
+  const leftOut = [deploymentsLeftOut, workloadsLeftOut, servicesLeftOut].filter(Boolean).join('; ') || undefined
 
   const running = factory.run(internal.signal)
   return supervise(req, clock, emit, signal, {
@@ -170,14 +200,32 @@ async function watchCluster(
 
 /** Why `resource` is left out when listing it is forbidden (403); undefined when it may be listed. */
 async function forbiddenToList(client: ClusterClient, resource: 'deployments' | 'statefulsets' | 'nodes', namespace: string | undefined): Promise<string | undefined> {
-  const group = resource === 'nodes' ? '/api/v1' : '/apis/apps/v1'
-  const path = namespace === undefined ? `${group}/${resource}` : `${group}/namespaces/${encodeURIComponent(namespace)}/${resource}`
+  const refused = await refusal(client, resource, namespace)
+  if (refused === undefined) return undefined
+  return resource === 'deployments' ? `${resource} are left out: ${refused}` : `statefulsets and daemonsets are left out: ${refused}`
+}
+
+/** Why Services are left out: the first of the lists their plans read that is forbidden. */
+async function firstForbidden(client: ClusterClient, resources: readonly WatchedResource[], namespace: string | undefined): Promise<string | undefined> {
+  for (const resource of resources) {
+    const refused = await refusal(client, resource, namespace)
+    if (refused !== undefined) return `services are left out: ${refused}`
+  }
+  return undefined
+}
+
+/** The API server's refusal (403) to list `resource`, or undefined when it may be listed. */
+async function refusal(client: ClusterClient, resource: WatchedResource, namespace: string | undefined): Promise<string | undefined> {
+  const {WATCHED_RESOURCES} = await import('../sources/cluster-watch.js')
+  const {group} = WATCHED_RESOURCES[resource]
+  const where = resource === 'nodes' ? undefined : namespace
+  const path = where === undefined ? `${group}/${resource}` : `${group}/namespaces/${encodeURIComponent(where)}/${resource}`
   try {
-    await client.list(path, {what: `list ${resource} ${namespace === undefined ? 'in all namespaces' : `in namespace "${namespace}"`}`, limit: 1})
+    await client.list(path, {what: `list ${resource} ${where === undefined ? 'in all namespaces' : `in namespace "${where}"`}`, limit: 1})
     return undefined
   } catch (error) {
     if (!(error instanceof UserError) || (error as UserError & {status?: {code?: number}}).status?.code !== 403) throw error
-    return resource === 'deployments' ? `${resource} are left out: ${error.message}` : `statefulsets and daemonsets are left out: ${error.message}`
+    return error.message
   }
 }
 
@@ -238,7 +286,7 @@ async function watchFixtures(req: WatchRequest, featureGates: FeatureGates, cloc
     onError: (error) => emit({kind: 'WatchStatus', time: time(clock), status: 'error', resource: 'files', message: error.message}),
   })
 
-  emit({kind: 'WatchStatus', time: time(clock), status: 'synced', resource: 'files', controllers: snapshot.workloads.length + (snapshot.deployments?.length ?? 0), message: `read ${req.filename!.join(', ')}`})
+  emit({kind: 'WatchStatus', time: time(clock), status: 'synced', resource: 'files', controllers: plannedObjects(snapshot), message: `read ${req.filename!.join(', ')}`})
   replan((c) => ({type: 'INITIAL', kind: c.kind, namespace: c.namespace, name: c.name, resourceVersion: c.resourceVersion}))
 
   const pendingPlans = () => [...plans.values()].filter((p) => !p.inSync)
@@ -256,6 +304,11 @@ async function watchFixtures(req: WatchRequest, featureGates: FeatureGates, cloc
       await reading.catch(() => {})
     },
   })
+}
+
+/** The objects of a snapshot that get a plan: every controller kind kctl plans, Services included. */
+function plannedObjects(s: Snapshot): number {
+  return [s.workloads, s.deployments, s.statefulSets, s.daemonSets, s.jobs, s.cronJobs, s.services].reduce((n, list) => n + (list?.length ?? 0), 0)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -19,6 +19,9 @@ export const WATCHED_RESOURCES = {
   daemonsets: {kind: 'DaemonSet', apiVersion: 'apps/v1', group: '/apis/apps/v1', plural: 'daemonsets'},
   controllerrevisions: {kind: 'ControllerRevision', apiVersion: 'apps/v1', group: '/apis/apps/v1', plural: 'controllerrevisions'},
   persistentvolumeclaims: {kind: 'PersistentVolumeClaim', apiVersion: 'v1', group: '/api/v1', plural: 'persistentvolumeclaims'},
+  services: {kind: 'Service', apiVersion: 'v1', group: '/api/v1', plural: 'services'},
+  endpointslices: {kind: 'EndpointSlice', apiVersion: 'discovery.k8s.io/v1', group: '/apis/discovery.k8s.io/v1', plural: 'endpointslices'},
+  endpoints: {kind: 'Endpoints', apiVersion: 'v1', group: '/api/v1', plural: 'endpoints'},
   /** Cluster-scoped: always listed whole. */
   nodes: {kind: 'Node', apiVersion: 'v1', group: '/api/v1', plural: 'nodes'},
 } as const

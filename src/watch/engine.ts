@@ -14,7 +14,7 @@ import type {Clock} from './clock.js'
 import {changedFields, planChanged} from './delta.js'
 import type {EventHandler} from './informer.js'
 import {WorkQueue} from './queue.js'
-import {type WorkloadSources, WorkloadWatch} from './workloads.js'
+import {type NamespaceWatch, type ServiceSources, ServiceWatch, type WorkloadSources, WorkloadWatch} from './workloads.js'
 
 export interface EngineOptions {
   featureGates: FeatureGates
@@ -41,8 +41,8 @@ export class WatchEngine {
   private stopped = false
   private readonly defer: (fn: () => void) => void
   private readonly listeners = new Set<() => void>()
-  /** StatefulSets and DaemonSets, when their informers run (a live watch). */
-  private workloads?: WorkloadWatch
+  /** StatefulSets and DaemonSets, and Services, when their informers run (a live watch): planned by namespace. */
+  private readonly namespaced: NamespaceWatch[] = []
 
   constructor(private readonly options: EngineOptions) {
     this.planner = new IncrementalPlanner({featureGates: options.featureGates, burstReplicas: options.burstReplicas, selector: options.selector})
@@ -57,30 +57,45 @@ export class WatchEngine {
 
   /** Every controller watched, and the plans not in sync. */
   get controllers(): number {
-    return this.planner.controllerCount + (this.workloads?.controllerCount ?? 0)
+    return this.planner.controllerCount + this.namespaced.reduce((n, w) => n + w.controllerCount, 0)
   }
 
   get converged(): boolean {
-    return this.synced && this.notInSync.size === 0 && (this.workloads?.notSynced().length ?? 0) === 0 && (this.workloads?.pendingCount ?? 0) === 0
+    return this.synced && this.notInSync.size === 0 && this.namespaced.every((w) => w.notSynced().length === 0 && w.pendingCount === 0)
   }
 
   pending(): ControllerPlan[] {
     const plans = [...this.notInSync].map((k) => this.planner.planOf(k)).filter((p): p is ControllerPlan => p !== undefined)
-    return [...plans, ...(this.workloads?.notSynced() ?? [])].sort(byKindNamespaceName)
+    return [...plans, ...this.namespaced.flatMap((w) => w.notSynced())].sort(byKindNamespaceName)
   }
 
-  /** Plans StatefulSets and DaemonSets too, from these caches (their handlers below feed it). */
-  watchWorkloads(sources: WorkloadSources): void {
-    this.workloads = new WorkloadWatch(sources, {featureGates: this.options.featureGates, burstReplicas: this.options.burstReplicas, selector: this.options.selector})
+  /** Plans StatefulSets and DaemonSets too, from these caches (feed it with objectHandler). */
+  watchWorkloads(sources: WorkloadSources): NamespaceWatch {
+    return this.addNamespaced(new WorkloadWatch(sources, this.namespaceOptions()))
+  }
+
+  /** Plans Services too, from these caches (feed it with objectHandler). */
+  watchServices(sources: ServiceSources): NamespaceWatch {
+    return this.addNamespaced(new ServiceWatch(sources, this.namespaceOptions()))
+  }
+
+  private namespaceOptions() {
+    return {featureGates: this.options.featureGates, burstReplicas: this.options.burstReplicas, selector: this.options.selector}
+  }
+
+  private addNamespaced(watch: NamespaceWatch): NamespaceWatch {
+    this.namespaced.push(watch)
+    return watch
   }
 
   /**
-   * Events of StatefulSets, DaemonSets, ControllerRevisions and claims re-plan their namespace;
-   * Nodes every namespace. A resync re-plans at the current clock; an unchanged relist does not.
+   * Events of the objects namespace-planned controllers read (StatefulSets, DaemonSets,
+   * ControllerRevisions, claims; Services, EndpointSlices, Endpoints) re-plan their namespace in
+   * `watches`; Nodes every namespace. A resync re-plans at the current clock; an unchanged relist does not.
    */
-  workloadObjectHandler<T extends {namespace: string; name: string; resourceVersion: string}>(kind: string): EventHandler<T> {
+  objectHandler<T extends {namespace: string; name: string; resourceVersion: string}>(kind: string, watches: readonly NamespaceWatch[]): EventHandler<T> {
     const touch = (o: T, why: WatchCause | undefined) => {
-      this.workloads?.touch(kind === 'Node' ? undefined : o.namespace, why)
+      for (const w of watches) w.touch(kind === 'Node' ? undefined : o.namespace, why)
       this.schedule()
     }
     return {
@@ -105,19 +120,19 @@ export class WatchEngine {
   }
 
   readonly podHandler: EventHandler<PodView> = {
-    onAdd: (pod, initial) => this.enqueue(this.planner.setPod(pod), this.workloadPod(pod, cause(initial ? 'INITIAL' : 'ADDED', 'Pod', pod, false))),
+    onAdd: (pod, initial) => this.enqueue(this.planner.setPod(pod), this.namespacedPod(pod, cause(initial ? 'INITIAL' : 'ADDED', 'Pod', pod, false))),
     onUpdate: (old, pod, how) => {
       // updatePod: a resync (or a relist finding it unchanged) delivers the same resourceVersion.
       if (old.resourceVersion === pod.resourceVersion) return
-      this.enqueue(this.planner.setPod(pod, old), this.workloadPod(pod, cause('MODIFIED', 'Pod', pod, how === 'relist')))
+      this.enqueue(this.planner.setPod(pod, old), this.namespacedPod(pod, cause('MODIFIED', 'Pod', pod, how === 'relist'), old))
     },
-    onDelete: (pod, how) => this.enqueue(this.planner.deletePod(pod), this.workloadPod(pod, cause('DELETED', 'Pod', pod, how === 'relist'))),
+    onDelete: (pod, how) => this.enqueue(this.planner.deletePod(pod), this.namespacedPod(pod, cause('DELETED', 'Pod', pod, how === 'relist'))),
   }
 
-  /** A pod event for the StatefulSets and DaemonSets of its namespace; returns the cause. */
-  private workloadPod(pod: PodView, why: WatchCause): WatchCause {
-    if (this.workloads && this.synced) {
-      this.workloads.touchPod(pod, why)
+  /** A pod event for the namespace-planned controllers of its namespace; returns the cause. */
+  private namespacedPod(pod: PodView, why: WatchCause, old?: PodView): WatchCause {
+    if (this.namespaced.length > 0 && this.synced) {
+      for (const w of this.namespaced) w.touchPod(pod, why, old)
       this.schedule()
     }
     return why
@@ -153,9 +168,9 @@ export class WatchEngine {
       this.causes.set(key, {type: 'INITIAL', kind: w.kind, namespace: w.namespace, name: w.name, resourceVersion: w.resourceVersion})
       this.queue.add(key)
     }
-    this.workloads?.touchAll(() => ({type: 'INITIAL'}))
-    // The first plans of StatefulSets and DaemonSets, so the count below includes them.
-    const first = this.workloads?.plan(this.options.fixedNow ?? this.time(), this.time()) ?? []
+    for (const w of this.namespaced) w.touchAll(() => ({type: 'INITIAL'}))
+    // The first plans of StatefulSets, DaemonSets and Services, so the count below includes them.
+    const first = this.namespaced.flatMap((w) => w.plan(this.options.fixedNow ?? this.time(), this.time())).sort((a, b) => byKindNamespaceName(a.next ?? a.previous!, b.next ?? b.previous!))
     this.options.emit({kind: 'WatchStatus', time: this.time(), status: 'synced', controllers: this.controllers, ...status})
     for (const change of first) this.options.emit(change)
     this.process()
@@ -187,11 +202,11 @@ export class WatchEngine {
     if (!this.synced || this.stopped) return
     const keys: string[] = []
     for (let key = this.queue.tryGet(); key !== undefined; key = this.queue.tryGet()) keys.push(key)
-    if (keys.length === 0 && !this.workloads?.pendingCount) return
+    if (keys.length === 0 && this.namespaced.every((w) => w.pendingCount === 0)) return
     const nowMs = this.options.clock.now()
     const now = this.options.fixedNow ?? formatRfc3339(BigInt(nowMs) * 1_000_000n)
     const time = formatRfc3339(BigInt(nowMs) * 1_000_000n)
-    const workloadChanges = this.workloads?.plan(now, time) ?? []
+    const namespacedChanges = this.namespaced.flatMap((w) => w.plan(now, time))
     const {replanned, failed} = this.planner.plan(keys, now)
     // Why each key was planned: its last event; a key queued by a timer has none (CLOCK); a
     // controller re-planned only because another's adoption changed takes the batch's last cause.
@@ -218,7 +233,7 @@ export class WatchEngine {
       const event = why.get(r.key) ?? batchCause ?? {type: 'CLOCK'}
       changes.push({kind: 'PlanChange', time, now, event, key: r.key, previous: r.previous, next: r.next, changed: changedFields(r.previous, r.next)})
     }
-    changes.push(...workloadChanges)
+    changes.push(...namespacedChanges)
     changes.sort((a, b) => byKindNamespaceName(a.next ?? a.previous!, b.next ?? b.previous!))
     for (const change of changes) this.options.emit(change)
     for (const [key, error] of failed) {

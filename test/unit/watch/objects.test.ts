@@ -7,7 +7,7 @@ import {planSnapshot} from '../../../src/reconcile/planner.js'
 import {readdirSync} from 'node:fs'
 
 import {readAllDocuments, readFixtures} from '../../../src/sources/fixtures.js'
-import {Interner, normalizeObjects} from '../../../src/watch/objects.js'
+import {Interner, normalizeObjects, normalizeWorkloadObjects} from '../../../src/watch/objects.js'
 
 const OPTIONS = {now: '2026-11-22T10:00:00Z', featureGates: {...DEFAULT_FEATURE_GATES}, burstReplicas: 500}
 const EXAMPLES = readdirSync('examples').map((d) => `examples/${d}`)
@@ -34,6 +34,26 @@ describe('normalizeObjects (the watch cache)', () => {
     const cached = {...full, pods: pods.objects, workloads: [...replicaSets.objects, ...rcs.objects], replicaSets: replicaSets.objects}
     // The watch cache serves the ReplicaSet controller's plans (watch does not follow Deployments yet).
     expect(planSnapshot(cached, OPTIONS, ['replicaset']).controllers).toEqual(planSnapshot(full, OPTIONS, ['replicaset']).controllers)
+  })
+
+  it('Services are planned from the cache as from the whole objects: pods keep their IPs, hostname, subdomain and named ports', async () => {
+    const full = await readFixtures({paths: ['examples/services'], allNamespaces: true})
+    const byKind: Record<string, any[]> = {}
+    for (const o of await readAllDocuments(['examples/services'])) {
+      const {kind, apiVersion: _a, ...rest} = structuredClone(o.raw) as any
+      ;(byKind[kind] ??= []).push(rest)
+    }
+    const interner = new Interner()
+    const pods = normalizeObjects('Pod', byKind.Pod, interner)
+    const kinds = ['Service', 'EndpointSlice', 'Endpoints', 'Node'] as const
+    const [services, slices, endpoints, nodes] = kinds.map((k) => normalizeWorkloadObjects<any>(k, byKind[k] ?? []))
+    expect([pods, services, slices, endpoints, nodes].flatMap((r) => r.problems)).toEqual([])
+    expect(pods.objects.filter((p) => p.network !== undefined).length).toBeGreaterThan(0)
+    expect(Object.isFrozen(pods.objects[0].network)).toBe(true)
+    const cached = {...full, pods: pods.objects, services: services.objects, endpointSlices: slices.objects, endpoints: endpoints.objects, nodes: nodes.objects}
+    const plans = planSnapshot(cached, OPTIONS, ['endpointslice']).controllers
+    expect(plans.length).toBe(full.services!.length)
+    expect(plans).toEqual(planSnapshot(full, OPTIONS, ['endpointslice']).controllers)
   })
 
   it('keeps only what planning reads, frozen, and shares what pods repeat', async () => {
