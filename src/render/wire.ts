@@ -198,11 +198,16 @@ export interface ControllerListItem {
   /** Services: the type, the pods the selector picks, slices after the sync, and the load balancer's state in a word or two. */
   serviceType?: string
   selectedPods?: number
+  /** Endpoints, and ready ones, once the sync is done (the same counts as desired and ready). */
+  endpoints?: number
+  readyEndpoints?: number
   slices?: number
   loadBalancer?: string
+  /** The nodes EnsureLoadBalancer is given, when the controller ensures one. */
+  loadBalancerHosts?: number
 }
 
-const LIST_ITEM_ORDER = ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'desired', 'active', 'ready', 'available', 'diff', 'pending', 'inSync', 'updated', 'rolloutStep', 'serviceType', 'selectedPods', 'slices', 'loadBalancer']
+const LIST_ITEM_ORDER = ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'desired', 'active', 'ready', 'available', 'diff', 'pending', 'inSync', 'updated', 'rolloutStep', 'serviceType', 'selectedPods', 'endpoints', 'readyEndpoints', 'slices', 'loadBalancer', 'loadBalancerHosts']
 
 /** A Service's load balancer in a word or two: its addresses, pending, being deleted, or why none. */
 export function loadBalancerState(c: ControllerPlan): string | undefined {
@@ -221,8 +226,11 @@ function serviceListFields(c: ControllerPlan): Partial<ControllerListItem> {
   return {
     serviceType: s.type,
     selectedPods: s.pods.length,
+    endpoints: s.endpoints.reduce((n, t) => n + t.total, 0),
+    readyEndpoints: s.endpoints.reduce((n, t) => n + t.ready, 0),
     slices: s.endpoints.reduce((n, t) => n + t.slices, 0),
     ...(lb !== undefined ? {loadBalancer: lb} : {}),
+    ...(s.loadBalancer?.path === 'ensure' ? {loadBalancerHosts: s.loadBalancer.hosts.length} : {}),
   }
 }
 
