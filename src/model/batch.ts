@@ -195,5 +195,6 @@ export interface Requeue {
   /** RFC 3339, full precision. */
   at: string
   seconds: number
-  reason: 'backoff' | 'active-deadline' | 'next-schedule' | 'backoff-per-index'
+  /** `sync-error`: a Service's sync that ends in an error is retried after the queue's backoff. */
+  reason: 'backoff' | 'active-deadline' | 'next-schedule' | 'backoff-per-index' | 'sync-error'
 }

@@ -4,6 +4,7 @@ import type {ChalkInstance} from 'chalk'
 
 import type {ControllerPlan} from '../model/plan.js'
 import type {EndpointConditions, EndpointExclusion, EndpointPortView, EndpointView, HostExclusion, PodEndpointVerdict, ServiceAction} from '../model/services.js'
+import {requeueLine} from './batch-table.js'
 import {count} from './words.js'
 
 /** Pods (and endpoints of a slice) are named one by one up to this many, then counted. */
@@ -54,6 +55,7 @@ export function renderService(cp: ControllerPlan, head: string, c: ChalkInstance
   if (lb?.path === 'none') lines.push(c.dim(`  · load balancer: nothing (${WHY_NONE[lb.why]})`))
   for (const x of lb?.excluded ?? []) lines.push(c.dim(`  · node ${x.node}: not a load-balancer host (${HOST_WORDS[x.reason]})`))
   for (const w of cp.warnings) lines.push(c.yellow(`  ! ${w}`))
+  if (cp.requeue) lines.push(requeueLine(cp.requeue, c))
   return lines.join('\n')
 }
 

@@ -12,11 +12,12 @@ import {selectedPods} from './endpoints-common.js'
 import {syncEndpoints, syncMirror} from './endpoints.js'
 import {managedSlices, syncSlices} from './endpointslices.js'
 import {syncLoadBalancer} from './loadbalancer.js'
+import {formatRfc3339} from '../time.js'
 
 /** --max-endpoints-per-slice's default (E1.3). */
 export const MAX_ENDPOINTS_PER_SLICE = 100
 
-export function planServices(snapshot: Snapshot, _world: World, maxEndpointsPerSlice = MAX_ENDPOINTS_PER_SLICE): ControllerPlan[] {
+export function planServices(snapshot: Snapshot, world: World, maxEndpointsPerSlice = MAX_ENDPOINTS_PER_SLICE): ControllerPlan[] {
   const services = snapshot.services ?? []
   if (services.length === 0) return []
   const nodes = snapshot.nodes ?? []
@@ -33,6 +34,7 @@ export function planServices(snapshot: Snapshot, _world: World, maxEndpointsPerS
       slices: slices.get(svc.namespace) ?? [],
       endpoints: endpoints.get(`${svc.namespace}/${svc.name}`),
       maxEndpointsPerSlice,
+      now: world.now,
     }),
   )
 }
@@ -83,7 +85,16 @@ export interface ServiceWorld {
   slices: NonNullable<Snapshot['endpointSlices']>
   endpoints: NonNullable<Snapshot['endpoints']>[number] | undefined
   maxEndpointsPerSlice: number
+  /** The controllers' clock (ns since the epoch), for when a failed sync is retried. */
+  now?: bigint
 }
+
+/**
+ * E11.5: the EndpointSlice controller's queue retries a failed sync after 1 s, doubling to 1000 s;
+ * a freshly started controller's first retry comes after 1 s. Nothing else re-syncs the Service
+ * sooner: a Node's events only feed the topology cache (E11.4).
+ */
+const FIRST_RETRY = 1_000_000_000n
 
 export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
   const actions: ServiceAction[] = []
@@ -94,6 +105,7 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
   const current = managedSlices(svc, w.slices)
   let totals: NonNullable<ControllerPlan['service']>['endpoints'] = []
   let pools: NonNullable<ControllerPlan['service']>['pools']
+  let requeueAfterError = false
   if (svc.type === 'ExternalName') {
     warnings.push('type ExternalName: the endpoint controllers write nothing for it')
   } else if (svc.selector === null) {
@@ -110,7 +122,10 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
     actions.push(...slices.actions)
     if (legacy.action) actions.push(legacy.action)
     warnings.push(...slices.warnings)
-    if (slices.requeue) warnings.push(slices.requeue)
+    if (slices.requeue) {
+      warnings.push(slices.requeue)
+      requeueAfterError = true
+    }
     totals = slices.totals
     if (slices.pools.length > 0) pools = slices.pools
     for (const pod of selected) {
@@ -155,6 +170,7 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
     },
   }
   if (events.length > 0) plan.events = events
+  if (requeueAfterError && w.now !== undefined) plan.requeue = {at: formatRfc3339(w.now + FIRST_RETRY), seconds: Number(FIRST_RETRY) / 1e9, reason: 'sync-error'}
   return plan
 }
 

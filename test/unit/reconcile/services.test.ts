@@ -359,6 +359,17 @@ describe('E10: trafficDistribution hints', () => {
   })
 })
 
+describe('E11: when the sync runs again', () => {
+  it('E11.5/E3.4: a sync that fails on a missing node is retried after 1 s; a sync without error names no requeue', () => {
+    const now = 1_764_000_000_000_000_000n
+    const world = {pods: [pod('a'), pod('ghost', {node: 'node-gone'})], nodes: NODES, nodeByName: nodeMap(), slices: [], endpoints: undefined, maxEndpointsPerSlice: 100, now}
+    const failed = planService(svc(), world)
+    expect(failed.requeue).toEqual({at: '2025-11-24T16:00:01Z', seconds: 1, reason: 'sync-error'})
+    expect(failed.warnings).toContainEqual(expect.stringContaining('node "node-gone" is not found'))
+    expect(planService(svc(), {...world, pods: [pod('a')]}).requeue).toBeUndefined()
+  })
+})
+
 describe('E12: the legacy Endpoints object', () => {
   it('E12.2: terminating pods are left out unless publishNotReadyAddresses; not-ready ones go to notReadyAddresses', () => {
     const pods = [pod('ready'), pod('notready', {ready: false}), pod('term', {deleting: true})]
