@@ -359,6 +359,36 @@ describe('E10: trafficDistribution hints', () => {
   })
 })
 
+describe('E10.3: topology-mode Auto', () => {
+  const auto = (o: Partial<ServiceView> = {}) => svc({annotations: {'service.kubernetes.io/topology-mode': 'Auto'}, ...o})
+
+  it('a ready endpoint without a zone in a written slice: the allocator removes every hint, written and unchanged slices alike', () => {
+    const a = pod('a')
+    const lost = pod('bb', {node: 'node-nozone'})
+    const nodes = [...NODES, node('node-nozone')]
+    const hintedKept = slice('K', [{...ep(a, {ready: true}), hints: {forZones: [{name: 'zone-1'}]}}])
+    // At most one endpoint per slice: K is full and unchanged, bb goes to a new slice.
+    const r = sync(auto({trafficDistribution: 'PreferClose'}), [a, lost], [hintedKept], 1, nodes)
+    expect(r.warnings).toContainEqual(expect.stringContaining('TopologyAwareHintsDisabled: One or more endpoints do not have a zone specified'))
+    const written = [...creates(r.actions), ...updates(r.actions)]
+    expect(written.flatMap((x) => x.endpoints).every((e) => e.hints === undefined)).toBe(true)
+    // K holds a and was unchanged: it is written only to lose its hint.
+    expect(updates(r.actions)).toEqual([expect.objectContaining({name: 'K', hintsChanged: true, added: [], removed: []})])
+    expect(members(creates(r.actions)[0])).toEqual(['bb'])
+  })
+
+  it('every written endpoint with a zone: the allocation is not planned, hints stay as they are, and the plan says so', () => {
+    const a = pod('a')
+    const hinted = slice('K', [{...ep(a, {ready: true}), hints: {forZones: [{name: 'zone-2'}]}}])
+    const r = sync(auto(), [a, pod('bb', {node: 'node-b'})], [hinted])
+    expect(r.warnings).toContainEqual(expect.stringContaining('topology-mode Auto: the Topology Aware Hints allocator sets hints from the nodes\' allocatable CPU per zone, which is not planned here'))
+    expect(updates(r.actions).find((u) => u.name === 'K')?.hintsChanged).toBeUndefined()
+    // The deprecated annotation wins over topology-mode when both are set (hintsEnabled).
+    const off = sync(svc({annotations: {'service.kubernetes.io/topology-aware-hints': 'disabled', 'service.kubernetes.io/topology-mode': 'Auto'}}), [a], [hinted])
+    expect(updates(off.actions)).toEqual([expect.objectContaining({name: 'K', hintsChanged: true})])
+  })
+})
+
 describe('E11: when the sync runs again', () => {
   it('E11.5/E3.4: a sync that fails on a missing node is retried after 1 s; a sync without error names no requeue', () => {
     const now = 1_764_000_000_000_000_000n
