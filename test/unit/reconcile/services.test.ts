@@ -401,6 +401,21 @@ describe('E11: when the sync runs again', () => {
 })
 
 describe('E12: the legacy Endpoints object', () => {
+  it('E12.1: ExternalName and a nil selector: the Endpoints controller writes nothing, and a hand-kept Endpoints object stays as it is', () => {
+    const kept: EndpointsView = {
+      namespace: 'ns', name: 'web', uid: 'e', resourceVersion: '3', generation: 0, labels: {}, annotations: {}, ownerReferences: [],
+      subsets: [{addresses: [{ip: '192.0.2.1'}], notReadyAddresses: [], ports: [{name: '', port: 80, protocol: 'TCP'}]}],
+    }
+    const world = {pods: [pod('a')], nodes: NODES, nodeByName: nodeMap(), slices: [], endpoints: kept, maxEndpointsPerSlice: 100}
+    expect(planService(svc({type: 'ExternalName'}), world).actions).toEqual([])
+    // A selector-less Service: only the mirroring controller acts (on the object someone keeps).
+    const bare = planService(svc({selector: null}), world).actions
+    expect(bare.filter((a) => a.type === 'writeEndpoints')).toEqual([])
+    expect(bare.map((a) => a.type)).toEqual(['createEndpointSlice'])
+    // With a selector the controller owns the object and rewrites it from the pods.
+    expect(planService(svc(), world).actions.filter((a) => a.type === 'writeEndpoints')).toHaveLength(1)
+  })
+
   it('E12.2: terminating pods are left out unless publishNotReadyAddresses; not-ready ones go to notReadyAddresses', () => {
     const pods = [pod('ready'), pod('notready', {ready: false}), pod('term', {deleting: true})]
     const r = syncEndpoints(svc(), pods, undefined)
