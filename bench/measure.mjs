@@ -1,7 +1,7 @@
 // Wall time and peak RSS of a command in its own process, for the benchmarks that compare kctl
 // with a floor measured in the same run.
 import {execFileSync} from 'node:child_process'
-import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
@@ -28,3 +28,19 @@ export function best(n, argv) {
   return {seconds: Math.min(...runs.map((r) => r.seconds)), rssMiB: Math.max(...runs.map((r) => r.rssMiB))}
 }
 
+
+/**
+ * `kctl plan -A -o json --now NOW -f file` against a process that only reads and JSON.parses the
+ * same file (the floor), each the best of `repeat` runs: printed under `title`, and written with
+ * `counts` to `outDir/<name>-results.json`.
+ */
+export function planAgainstJsonParse({name, file, repeat, now, counts, title, outDir}) {
+  const floor = best(repeat, [join(here, 'cases', 'floor-json.mjs'), file])
+  const plan = best(repeat, [join(root, 'bin/run.js'), 'plan', '-A', '-o', 'json', '--now', now, '-f', file])
+  const results = {...counts, jsonParseSeconds: floor.seconds, planSeconds: plan.seconds, planVsJsonParse: plan.seconds / floor.seconds, planPeakRssMiB: plan.rssMiB, jsonParsePeakRssMiB: floor.rssMiB}
+  writeFileSync(join(outDir, `${name}-results.json`), `${JSON.stringify(results, null, 2)}\n`)
+  console.log(title)
+  console.log(`  read + JSON.parse of the file (floor)  ${floor.seconds.toFixed(2)} s, peak RSS ${floor.rssMiB.toFixed(0)} MiB`)
+  console.log(`  kctl plan                             ${plan.seconds.toFixed(2)} s (${(plan.seconds / floor.seconds).toFixed(2)}× the floor), peak RSS ${plan.rssMiB.toFixed(0)} MiB`)
+  return results
+}

@@ -12,14 +12,13 @@
 //   npm run bench:services           (builds first)
 //   node bench/services.mjs [--services N] [--podsPerService N] [--nodes N] [--namespaces N] [--repeat N]
 import {mkdirSync, writeFileSync} from 'node:fs'
-import {dirname, join, resolve} from 'node:path'
+import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 import {numberArgs} from './generate.mjs'
-import {best} from './measure.mjs'
+import {planAgainstJsonParse} from './measure.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
-const root = resolve(here, '..')
 const out = join(here, 'out')
 const NOW = '2026-11-22T10:00:00Z'
 const CREATED = '2026-11-20T00:00:00Z'
@@ -111,13 +110,7 @@ async function main() {
   const counts = {services: count('Service'), pods: count('Pod'), nodes: count('Node'), endpointSlices: count('EndpointSlice'), endpoints: count('Endpoints')}
   process.stderr.write(`world: ${counts.services} Services, ${counts.pods} pods, ${counts.nodes} nodes, ${counts.endpointSlices} EndpointSlices, ${counts.endpoints} Endpoints\n`)
 
-  const floor = best(o.repeat, [join(here, 'cases', 'floor-json.mjs'), file])
-  const plan = best(o.repeat, [join(root, 'bin/run.js'), 'plan', '-A', '-o', 'json', '--now', NOW, '-f', file])
-  const results = {...counts, jsonParseSeconds: floor.seconds, planSeconds: plan.seconds, planVsJsonParse: plan.seconds / floor.seconds, planPeakRssMiB: plan.rssMiB, jsonParsePeakRssMiB: floor.rssMiB}
-  writeFileSync(join(out, 'services-results.json'), `${JSON.stringify(results, null, 2)}\n`)
-  console.log(`kctl plan -o json, ${counts.services} Services / ${counts.pods} pods / ${counts.nodes} nodes / ${counts.endpointSlices} EndpointSlices:`)
-  console.log(`  read + JSON.parse of the file (floor)  ${floor.seconds.toFixed(2)} s, peak RSS ${floor.rssMiB.toFixed(0)} MiB`)
-  console.log(`  kctl plan                             ${plan.seconds.toFixed(2)} s (${(plan.seconds / floor.seconds).toFixed(2)}× the floor), peak RSS ${plan.rssMiB.toFixed(0)} MiB`)
+  planAgainstJsonParse({name: 'services', file, repeat: o.repeat, now: NOW, counts, title: `kctl plan -o json, ${counts.services} Services / ${counts.pods} pods / ${counts.nodes} nodes / ${counts.endpointSlices} EndpointSlices:`, outDir: out})
 }
 
 await main()
