@@ -30,7 +30,7 @@ function renderServices(services: readonly ControllerPlan[]): string {
   const rows = services.map((c) => {
     const item = controllerListItem(c)
     const hosts = item.loadBalancerHosts === undefined ? '' : ` → ${item.loadBalancerHosts} host${item.loadBalancerHosts === 1 ? '' : 's'}`
-    return [c.kind, c.namespace, c.name, item.serviceType ?? '-', String(item.selectedPods ?? 0), String(item.endpoints ?? 0), String(item.readyEndpoints ?? 0), String(item.slices ?? 0), `${item.loadBalancer ?? '-'}${hosts}`, c.inSync ? 'yes' : 'no']
+    return [c.kind, c.namespace, c.name, item.serviceType || '-', String(item.selectedPods ?? 0), String(item.endpoints ?? 0), String(item.readyEndpoints ?? 0), String(item.slices ?? 0), `${item.loadBalancer ?? '-'}${hosts}`, c.inSync ? 'yes' : 'no']
   })
   if (services.some((c) => c.applySet !== undefined)) return formatColumns([...SERVICE_HEADER, 'APPLY SET'], rows.map((r, i) => [...r, services[i].applySet || '-']))
   return formatColumns(SERVICE_HEADER, rows)

@@ -42,7 +42,7 @@ export function renderService(cp: ControllerPlan, head: string, c: ChalkInstance
   const s = cp.service
   const lines: string[] = []
   const totals = (s?.endpoints ?? []).map((t) => `${t.addressType} ${t.total} endpoints (${t.ready} ready) in ${count(t.slices, 'slice')}`).join(', ')
-  const what = `${s?.type ?? 'Service'}${s?.selector === null ? ', no selector' : ''}${totals ? `: ${totals}` : ''}`
+  const what = s?.absent ? 'no such Service' : `${s?.type ?? 'Service'}${s?.selector === null ? ', no selector' : ''}${totals ? `: ${totals}` : ''}`
   lines.push(`${head}  ${what}${cp.inSync ? `  ${c.green('(in sync)')}` : ''}`)
   const pods = s?.pods ?? []
   for (const v of pods.slice(0, MAX_LISTED)) lines.push(c.dim(`  · pod ${v.pod}: ${podWords(v)}`))
@@ -114,6 +114,8 @@ function actionLine(a: ServiceAction, c: ChalkInstance): string {
       const cut = a.truncated ? `, truncated from ${a.truncated.from} (over-capacity annotation)` : ''
       return c.yellow(`  ${a.verb === 'create' ? '+' : '~'} ${a.verb} Endpoints ${a.name}: ${ready} ready, ${notReady} not ready in ${count(a.subsets.length, 'subset')}${cut}`)
     }
+    case 'deleteEndpoints':
+      return c.red(`  - delete Endpoints ${a.name}  because: no Service of that name (the Endpoints controller deletes leftovers)`)
     case 'addLoadBalancerFinalizer':
       return c.yellow(`  ~ add finalizer ${a.finalizer} (before any cloud call)`)
     case 'removeLoadBalancerFinalizer':

@@ -174,7 +174,7 @@ async function watchCluster(
       endpoints: (ns) => endpoints.listNamespace(ns),
       pods: (ns) => pods.listNamespace(ns),
       nodes: () => nodes.list(),
-      namespaces: () => services.namespaces(),
+      namespaces: () => new Set([...services.namespaces(), ...endpoints.namespaces()]),
     })
     feed(services, 'Service', watch)
     feed(slices, 'EndpointSlice', watch)
@@ -312,7 +312,8 @@ async function watchFixtures(req: WatchRequest, featureGates: FeatureGates, cloc
 
 /** The objects of a snapshot that get a plan: every controller kind kctl plans, Services included. */
 function plannedObjects(s: Snapshot): number {
-  return [s.workloads, s.deployments, s.statefulSets, s.daemonSets, s.jobs, s.cronJobs, s.services].reduce((n, list) => n + (list?.length ?? 0), 0)
+  const services = (s.services ?? []).filter((svc) => !svc.notPlanned).length
+  return [s.workloads, s.deployments, s.statefulSets, s.daemonSets, s.jobs, s.cronJobs].reduce((n, list) => n + (list?.length ?? 0), services)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ export interface ServiceSources {
   endpoints(namespace: string): Iterable<EndpointsView>
   pods(namespace: string): Iterable<PodView>
   nodes(): Iterable<NodeView>
-  /** Namespaces that hold a Service. */
+  /** Namespaces that hold a Service or an Endpoints object (which may be left over). */
   namespaces(): Iterable<string>
 }
 
@@ -42,7 +42,7 @@ interface NamespacePlanning {
   /** Registry names of the controllers planned (planSnapshot's `only`). */
   controllers: readonly string[]
   /** The objects one namespace's plans read, with `keep` (-l) applied to the controllers. */
-  snapshot(namespace: string, keep: <T extends {labels: Readonly<Record<string, string>>}>(list: Iterable<T>) => T[]): Omit<Snapshot, 'source' | 'ignored'>
+  snapshot(namespace: string, keep: <T extends {labels: Readonly<Record<string, string>>}>(list: Iterable<T>) => T[], selected: (o: {labels: Readonly<Record<string, string>>}) => boolean): Omit<Snapshot, 'source' | 'ignored'>
   namespaces(): Iterable<string>
   /** Whether a pod event (the pod as it is and, for an update, as it was) can change a plan of its namespace. */
   podMatters(pod: PodView, old: PodView | undefined): boolean
@@ -103,9 +103,10 @@ export class NamespaceWatch {
     const changes: PlanChange[] = []
     const marked = [...this.dirty]
     this.dirty.clear()
-    const keep = <T extends {labels: Readonly<Record<string, string>>}>(list: Iterable<T>) => [...list].filter((o) => !this.options.selector || selectorMatches(this.options.selector, o.labels))
+    const selected = (o: {labels: Readonly<Record<string, string>>}) => !this.options.selector || selectorMatches(this.options.selector, o.labels)
+    const keep = <T extends {labels: Readonly<Record<string, string>>}>(list: Iterable<T>) => [...list].filter(selected)
     for (const [ns, why] of marked) {
-      const snapshot: Snapshot = {...this.planning.snapshot(ns, keep), ignored: {}, source: SOURCE}
+      const snapshot: Snapshot = {...this.planning.snapshot(ns, keep, selected), ignored: {}, source: SOURCE}
       const planned = planSnapshot(snapshot, {now, featureGates: this.options.featureGates, burstReplicas: this.options.burstReplicas}, this.planning.controllers).controllers
       const next = new Map(planned.map((p) => [`${p.kind}/${p.namespace}/${p.name}`, p]))
       const keys = new Set([...next.keys(), ...[...this.plans.keys()].filter((k) => k.split('/')[1] === ns)])
@@ -167,8 +168,9 @@ export class ServiceWatch extends NamespaceWatch {
     super(
       {
         controllers: ['endpointslice'],
-        snapshot: (ns, keep) => ({
-          services: keep(sources.services(ns)),
+        // Services outside -l are not planned, but still keep their Endpoints objects from looking left over.
+        snapshot: (ns, _keep, selected) => ({
+          services: [...sources.services(ns)].map((s) => (selected(s) ? s : {...s, notPlanned: true as const})),
           endpointSlices: [...sources.endpointSlices(ns)],
           endpoints: [...sources.endpoints(ns)],
           nodes: [...sources.nodes()],

@@ -37,7 +37,7 @@ export const OVER_CAPACITY = 'endpoints.kubernetes.io/over-capacity'
 export const MAX_ENDPOINTS_ADDRESSES = 1000
 export const MIRROR_CONTROLLER = 'endpointslicemirroring-controller.k8s.io'
 export const SKIP_MIRROR = 'endpointslice.kubernetes.io/skip-mirror'
-const LEADER_ANNOTATION = 'control-plane.alpha.kubernetes.io/leader'
+export const LEADER_ANNOTATION = 'control-plane.alpha.kubernetes.io/leader'
 
 export interface EndpointsSyncResult {
   action?: WriteEndpointsAction

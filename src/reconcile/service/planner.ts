@@ -9,7 +9,7 @@ import type {NodeView} from '../../model/workloads.js'
 import {byNamespace} from '../workload-plan.js'
 import type {World} from '../planner.js'
 import {selectedPods} from './endpoints-common.js'
-import {syncEndpoints, syncMirror} from './endpoints.js'
+import {LEADER_ANNOTATION, syncEndpoints, syncMirror} from './endpoints.js'
 import {managedSlices, syncSlices} from './endpointslices.js'
 import {syncLoadBalancer} from './loadbalancer.js'
 import {formatRfc3339} from '../time.js'
@@ -18,15 +18,17 @@ import {formatRfc3339} from '../time.js'
 export const MAX_ENDPOINTS_PER_SLICE = 100
 
 export function planServices(snapshot: Snapshot, world: World, maxEndpointsPerSlice = MAX_ENDPOINTS_PER_SLICE): ControllerPlan[] {
-  const services = snapshot.services ?? []
-  if (services.length === 0) return []
+  const all = snapshot.services ?? []
+  const services = all.filter((svc) => !svc.notPlanned)
+  const leftovers = leftoverEndpoints(all, snapshot.endpoints ?? [])
+  if (services.length === 0) return leftovers
   const nodes = snapshot.nodes ?? []
   const nodeByName = new Map(nodes.map((n) => [n.name, n]))
   const pods = new PodsByLabel(snapshot.pods)
   const slices = byNamespace(snapshot.endpointSlices ?? [])
   const endpoints = new Map<string, NonNullable<Snapshot['endpoints']>[number]>()
   for (const e of snapshot.endpoints ?? []) if (!endpoints.has(`${e.namespace}/${e.name}`)) endpoints.set(`${e.namespace}/${e.name}`, e)
-  return services.map((svc) =>
+  const plans = services.map((svc) =>
     planService(svc, {
       pods: pods.candidates(svc),
       nodes,
@@ -37,6 +39,35 @@ export function planServices(snapshot: Snapshot, world: World, maxEndpointsPerSl
       now: world.now,
     }),
   )
+  return [...plans, ...leftovers]
+}
+
+/**
+ * E12.1: the Endpoints controller syncs every Endpoints object's key at start-up
+ * (checkLeftoverEndpoints); where no Service of that name exists, syncService deletes the object,
+ * whoever wrote it — except a leader-election record. Planned under the Service's key, marked absent.
+ */
+function leftoverEndpoints(services: readonly ServiceView[], endpoints: NonNullable<Snapshot['endpoints']>): ControllerPlan[] {
+  const names = new Set(services.map((s) => `${s.namespace}/${s.name}`))
+  return endpoints
+    .filter((e) => !names.has(`${e.namespace}/${e.name}`) && e.annotations[LEADER_ANNOTATION] === undefined)
+    .map((e) => ({
+      kind: 'Service',
+      apiVersion: 'v1',
+      namespace: e.namespace,
+      name: e.name,
+      uid: '',
+      resourceVersion: '',
+      desired: 0,
+      active: 0,
+      diff: 0,
+      actions: [{type: 'deleteEndpoints', name: e.name, uid: e.uid, resourceVersion: e.resourceVersion, reason: 'no-service'}],
+      pending: 0,
+      status: {loadBalancer: {ingress: []}, readyEndpoints: 0},
+      warnings: [`no Service ${e.name} in namespace ${e.namespace}: the Endpoints controller deletes this Endpoints object (create the Service first to keep hand-written endpoints)`],
+      inSync: false,
+      service: {type: '', selector: null, pods: [], endpoints: [], absent: true},
+    }))
 }
 
 /**

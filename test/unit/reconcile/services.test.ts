@@ -19,6 +19,8 @@ import {syncEndpoints, syncMirror} from '../../../src/reconcile/service/endpoint
 import {addressTypes, sliceLabels, syncSlices} from '../../../src/reconcile/service/endpointslices.js'
 import {hostExclusion, hostUpdate, loadBalancerName, needsCleanup, nodeUpdateSyncs, syncLoadBalancer, wantsLoadBalancer} from '../../../src/reconcile/service/loadbalancer.js'
 import {planService} from '../../../src/reconcile/service/planner.js'
+import {planSnapshot} from '../../../src/reconcile/planner.js'
+import {DEFAULT_FEATURE_GATES} from '../../../src/model/plan.js'
 import {pod as basePod} from '../../helpers/builders.js'
 
 const C = '2026-01-01T00:00:00Z'
@@ -401,6 +403,26 @@ describe('E11: when the sync runs again', () => {
 })
 
 describe('E12: the legacy Endpoints object', () => {
+  const endpointsObject = (name: string, annotations: Record<string, string> = {}): EndpointsView => ({
+    namespace: 'ns', name, uid: `uid-ep-${name}`, resourceVersion: '4', generation: 0, labels: {}, annotations, ownerReferences: [],
+    subsets: [{addresses: [{ip: '192.0.2.1'}], notReadyAddresses: [], ports: [{name: '', port: 80, protocol: 'TCP'}]}],
+  })
+  const planAll = (services: ServiceView[], endpoints: EndpointsView[]) =>
+    planSnapshot({pods: [], workloads: [], replicaSets: [], ignored: {}, source: {type: 'fixtures', paths: []}, services, endpoints, nodes: NODES}, {now: C, featureGates: {...DEFAULT_FEATURE_GATES}, burstReplicas: 500})
+
+  it('E12.1: an Endpoints object with no Service of its name is deleted, a leader-election record is not, and -l does not make one left over', () => {
+    const plan = planAll([svc()], [endpointsObject('web'), endpointsObject('gone'), endpointsObject('leader', {'control-plane.alpha.kubernetes.io/leader': '{}'})])
+    const gone = plan.controllers.find((c) => c.name === 'gone')!
+    expect(gone.actions).toEqual([{type: 'deleteEndpoints', name: 'gone', uid: 'uid-ep-gone', resourceVersion: '4', reason: 'no-service'}])
+    expect(gone).toMatchObject({kind: 'Service', uid: '', inSync: false, service: {absent: true}})
+    expect(gone.warnings[0]).toContain('the Endpoints controller deletes this Endpoints object')
+    expect(plan.controllers.map((c) => c.name)).toEqual(['gone', 'web'])
+    expect(plan.summary.deleteEndpoints).toBe(1)
+    // A Service left out by -l is not planned, and its Endpoints object is not a leftover.
+    const filtered = planAll([{...svc(), notPlanned: true}], [endpointsObject('web')])
+    expect(filtered.controllers).toEqual([])
+  })
+
   it('E12.1: ExternalName and a nil selector: the Endpoints controller writes nothing, and a hand-kept Endpoints object stays as it is', () => {
     const kept: EndpointsView = {
       namespace: 'ns', name: 'web', uid: 'e', resourceVersion: '3', generation: 0, labels: {}, annotations: {}, ownerReferences: [],
