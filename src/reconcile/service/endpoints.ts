@@ -103,7 +103,8 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
   // The skip test (E12.9): same subsets, exactly these labels, the capacity annotation right.
   if (existing) {
     const capacityRight = (existing.annotations[OVER_CAPACITY] === 'truncated') === (truncated !== undefined)
-    const sameSubsets = subsetsKey(existing.subsets) === subsetsKey(subsets) || subsetsKey(repack(flatten(existing.subsets))) === subsetsKey(subsets)
+    const wanted = subsetsKey(subsets)
+    const sameSubsets = subsetsKey(existing.subsets) === wanted || subsetsKey(repack(flatten(existing.subsets))) === wanted
     if (sameSubsets && sameLabels(existing.labels, labels) && capacityRight) return {verdicts}
   }
   const time = triggerTime(svc)
@@ -122,8 +123,22 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
 
 const addressKey = (a: EndpointAddressView): string => `${a.ip}\u0000${a.targetRef?.uid ?? ''}`
 
-/** Go's byte-wise string order (RepackSubsets sorts addresses by IP string, then UID). */
-const byteOrder = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b))
+/**
+ * Go's byte-wise string order (RepackSubsets sorts addresses by IP string, then UID): UTF-8 bytes
+ * order as UTF-16 units do, except that a surrogate (a character past U+FFFF) sorts after U+E000–U+FFFF.
+ */
+export function byteOrder(a: string, b: string): number {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i)
+    const y = b.charCodeAt(i)
+    if (x === y) continue
+    const surrogate = (c: number) => c >= 0xd800 && c <= 0xdfff
+    if (surrogate(x) !== surrogate(y) && Math.max(x, y) >= 0xe000) return surrogate(x) ? 1 : -1
+    return x - y
+  }
+  return a.length - b.length
+}
 
 /** RepackSubsets: addresses grouped by the exact set of ports they serve; not ready on any port is not ready. */
 function repack(entries: readonly {address: EndpointAddressView; ports: readonly EndpointPortView[]; ready: boolean}[]): EndpointSubsetView[] {
@@ -158,7 +173,7 @@ function flatten(subsets: readonly EndpointSubsetView[]): {address: EndpointAddr
 
 /** Subsets compared as sets of (ports, ready addresses, not-ready addresses), resourceVersion aside. */
 function subsetsKey(subsets: readonly EndpointSubsetView[]): string {
-  const addr = (a: EndpointAddressView) => JSON.stringify([a.ip, a.hostname ?? '', a.nodeName ?? '', a.targetRef?.kind, a.targetRef?.namespace, a.targetRef?.name, a.targetRef?.uid])
+  const addr = (a: EndpointAddressView) => `${a.ip}\u0000${a.hostname ?? ''}\u0000${a.nodeName ?? ''}\u0000${a.targetRef?.kind}\u0000${a.targetRef?.namespace}\u0000${a.targetRef?.name}\u0000${a.targetRef?.uid}`
   return subsets
     .map((s) => JSON.stringify([portsKey(s.ports), s.addresses.map(addr).sort(), s.notReadyAddresses.map(addr).sort()]))
     .sort()

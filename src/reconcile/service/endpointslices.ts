@@ -48,7 +48,7 @@ export interface SliceSyncInput {
   nodes: ReadonlyMap<string, NodeView>
   /** Whether nodes were read at all (without them, a node lookup says nothing). */
   nodesKnown: boolean
-  /** Every slice of the Service's namespace. */
+  /** The slices of the Service's namespace labelled with its name (the only ones either controller reads for it). */
   slices: readonly EndpointSliceView[]
   maxEndpointsPerSlice: number
 }

@@ -8,7 +8,7 @@ import type {PodEndpointVerdict, ServiceAction, ServiceView} from '../../model/s
 import type {NodeView} from '../../model/workloads.js'
 import {byNamespace} from '../workload-plan.js'
 import type {World} from '../planner.js'
-import {selectedPods} from './endpoints-common.js'
+import {selectedPods, SERVICE_NAME_LABEL} from './endpoints-common.js'
 import {LEADER_ANNOTATION, syncEndpoints, syncMirror} from './endpoints.js'
 import {managedSlices, syncSlices} from './endpointslices.js'
 import {syncLoadBalancer} from './loadbalancer.js'
@@ -25,7 +25,8 @@ export function planServices(snapshot: Snapshot, world: World, maxEndpointsPerSl
   const nodes = snapshot.nodes ?? []
   const nodeByName = new Map(nodes.map((n) => [n.name, n]))
   const pods = new PodsByLabel(snapshot.pods)
-  const slices = byNamespace(snapshot.endpointSlices ?? [])
+  // Every slice either controller looks at for a Service carries its kubernetes.io/service-name.
+  const slices = byServiceName(snapshot.endpointSlices ?? [])
   const endpoints = new Map<string, NonNullable<Snapshot['endpoints']>[number]>()
   for (const e of snapshot.endpoints ?? []) if (!endpoints.has(`${e.namespace}/${e.name}`)) endpoints.set(`${e.namespace}/${e.name}`, e)
   const plans = services.map((svc) =>
@@ -33,7 +34,7 @@ export function planServices(snapshot: Snapshot, world: World, maxEndpointsPerSl
       pods: pods.candidates(svc),
       nodes,
       nodeByName,
-      slices: slices.get(svc.namespace) ?? [],
+      slices: slices.get(`${svc.namespace}/${svc.name}`) ?? [],
       endpoints: endpoints.get(`${svc.namespace}/${svc.name}`),
       maxEndpointsPerSlice,
       now: world.now,
@@ -68,6 +69,20 @@ function leftoverEndpoints(services: readonly ServiceView[], endpoints: NonNulla
       inSync: false,
       service: {type: '', selector: null, pods: [], endpoints: [], absent: true},
     }))
+}
+
+/** Slices by namespace and the Service their kubernetes.io/service-name label names. */
+function byServiceName(slices: NonNullable<Snapshot['endpointSlices']>): Map<string, NonNullable<Snapshot['endpointSlices']>[number][]> {
+  const out = new Map<string, NonNullable<Snapshot['endpointSlices']>[number][]>()
+  for (const slice of slices) {
+    const name = slice.labels[SERVICE_NAME_LABEL]
+    if (name === undefined) continue
+    const key = `${slice.namespace}/${name}`
+    const list = out.get(key)
+    if (list) list.push(slice)
+    else out.set(key, [slice])
+  }
+  return out
 }
 
 /**

@@ -15,7 +15,8 @@ import type {
 } from '../../../src/model/services.js'
 import type {NodeView, Taint} from '../../../src/model/workloads.js'
 import {canonicalIP, endpointPorts} from '../../../src/reconcile/service/endpoints-common.js'
-import {syncEndpoints, syncMirror} from '../../../src/reconcile/service/endpoints.js'
+import {byteOrder, syncEndpoints, syncMirror} from '../../../src/reconcile/service/endpoints.js'
+import fc from 'fast-check'
 import {addressTypes, sliceLabels, syncSlices} from '../../../src/reconcile/service/endpointslices.js'
 import {hostExclusion, hostUpdate, loadBalancerName, needsCleanup, nodeUpdateSyncs, syncLoadBalancer, wantsLoadBalancer} from '../../../src/reconcile/service/loadbalancer.js'
 import {planService} from '../../../src/reconcile/service/planner.js'
@@ -467,6 +468,18 @@ describe('E12: the legacy Endpoints object', () => {
     expect(a.truncated).toEqual({from: 1005, to: 1000})
     expect(a.subsets[0].addresses).toHaveLength(503)
     expect(a.subsets[0].notReadyAddresses).toHaveLength(497)
+  })
+})
+
+describe('E12.6: byte order', () => {
+  it('strings compare as their UTF-8 bytes do (Go), astral characters included', () => {
+    const sign = (n: number) => Math.sign(n)
+    fc.assert(
+      fc.property(fc.string({unit: 'binary'}), fc.string({unit: 'binary'}), (a, b) => sign(byteOrder(a, b)) === sign(Buffer.compare(Buffer.from(a), Buffer.from(b)))),
+      {numRuns: 2000},
+    )
+    expect(sign(byteOrder('\u{1F600}', '\uFFFD'))).toBe(1)
+    expect(sign(byteOrder('10.0.0.10', '10.0.0.9'))).toBe(-1)
   })
 })
 
