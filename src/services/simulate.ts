@@ -166,7 +166,7 @@ async function applyChanges(opened: OpenedWorld, req: ChangeRequest, scales: Ret
         continue
       }
       const manifest = opened.dryRunApply ? await opened.dryRunApply(doc.raw) : doc.raw
-      done.push(applyManifest(opened.memory, manifest, opened.defaultNamespace, opened.dryRunApply !== undefined))
+      done.push(applyManifest(opened.memory, manifest, opened.defaultNamespace, {stored: opened.dryRunApply !== undefined, source: doc}))
     }
   }
   for (const s of scales) done.push(applyScale(opened.memory, opened.defaultNamespace, s))
