@@ -23,6 +23,8 @@
 // ReplicaSet, ReplicationController, Pod): PATCH_STRATEGIES below, from k8s.io/api's struct tags.
 // What the API server does after the merge (defaults, status kept, generation) is the caller's.
 
+import {deepEqual} from '../reconcile/deep-equal.js'
+
 type Obj = Record<string, any>
 type Path = Array<string | number>
 
@@ -102,6 +104,37 @@ export function kubectlApply(manifest: Obj, live: Obj | undefined, namespace: st
   const patch = threeWayMergePatch(original, modified, live, strategy)
   return {object: strategicMergePatch(live, patch, strategy), patch, threeWay: original !== undefined}
 }
+
+/** What the API server makes of an update: the object it stores, and whether the spec changed. */
+export interface StoredUpdate {
+  object: Obj
+  /** Anything differs from the live object (else nothing is written). */
+  changed: boolean
+  specChanged: boolean
+}
+
+/**
+ * An updated object as the API server stores it (the registries' PrepareForUpdate): its own
+ * metadata and the status as they were, the generation raised when the spec changed (for a
+ * Deployment, its annotations too: they are copied to its ReplicaSets). The resourceVersion is the
+ * caller's to move.
+ */
+export function storedUpdate(live: Obj, merged: Obj): StoredUpdate {
+  const meta: Obj = live.metadata ?? {}
+  const object: Obj = {...merged, metadata: {...merged.metadata}}
+  for (const k of SERVER_METADATA) {
+    if (meta[k] === undefined) delete object.metadata[k]
+    else object.metadata[k] = meta[k]
+  }
+  if (live.status === undefined) delete object.status
+  else object.status = live.status
+  const specChanged = !deepEqual(object.spec ?? {}, live.spec ?? {})
+  const annotationsChanged = !deepEqual(object.metadata.annotations ?? {}, meta.annotations ?? {})
+  if (specChanged || (live.kind === 'Deployment' && annotationsChanged)) object.metadata.generation = Number(meta.generation ?? 1) + 1
+  return {object, changed: !deepEqual(object, live), specChanged}
+}
+
+const SERVER_METADATA = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'managedFields']
 
 /**
  * The manifest as kubectl sends it (util.GetModifiedConfiguration): the namespace filled in, and
@@ -546,16 +579,6 @@ function deduplicateScalars(list: any[]): any[] {
     }
   }
   return s
-}
-
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]))
-  if (isMap(a) && isMap(b)) {
-    const ka = Object.keys(a)
-    return ka.length === Object.keys(b).length && ka.every((k) => k in b && deepEqual(a[k], b[k]))
-  }
-  return false
 }
 
 /** JSON as Go's encoder writes a decoded object: map keys sorted, <, > and & escaped, a newline at the end. */

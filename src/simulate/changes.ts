@@ -4,8 +4,7 @@
 import type {MemoryWorld, RawObject} from '../apply/memory-world.js'
 import {UserError} from '../errors.js'
 import type {Origin} from '../model/objects.js'
-import {deepEqual} from '../reconcile/deep-equal.js'
-import {kubectlApply, MergeError, type KubectlApply} from './apply-merge.js'
+import {kubectlApply, MergeError, storedUpdate, type KubectlApply} from './apply-merge.js'
 
 type Obj = Record<string, any>
 
@@ -90,10 +89,9 @@ export interface ManifestSource {
 /**
  * A manifest applied as `kubectl apply -f` (client-side) applies it: merged onto the stored object
  * with the strategic merge patch kubectl computes (apply-merge.ts: three-way against the
- * last-applied annotation when the object has one, else two-way), the annotation then written;
- * the API server's part as it does it: its own metadata and the status kept, the generation raised
- * when the spec changes (for a Deployment, its annotations too: they are copied to its
- * ReplicaSets). A new object is created with the annotation, as kubectl creates it.
+ * last-applied annotation when the object has one, else two-way), the annotation then written,
+ * and stored as the API server stores an update (storedUpdate). A new object is created with the
+ * annotation, as kubectl creates it.
  * `stored`: the manifest already is the API server's answer to a server-side apply (dry run).
  */
 export function applyManifest(world: MemoryWorld, manifest: RawObject, defaultNamespace: string, opts: {stored?: boolean; source?: ManifestSource} = {}): string {
@@ -113,16 +111,11 @@ export function applyManifest(world: MemoryWorld, manifest: RawObject, defaultNa
     world.add(world.files[0], {...applied.object, metadata})
     return `${kind} ${namespace}/${name}: created (kubectl apply)`
   }
-  const o = at.object
   const how = applied.threeWay ? 'kubectl apply: three-way merge with the last-applied configuration' : 'kubectl apply: two-way merge, no last-applied configuration'
-  const merged: Obj = {...applied.object, metadata: {...applied.object.metadata, ...serverMetadata(o)}}
-  if (o.status === undefined) delete merged.status
-  else merged.status = o.status
-  if (deepEqual(merged, o)) return `${kind} ${namespace}/${name}: unchanged (${how})`
-  const specChanged = !deepEqual(merged.spec, o.spec)
-  const counted = specChanged || (kind === 'Deployment' && !deepEqual(merged.metadata.annotations, o.metadata?.annotations))
-  world.replace(at, counted ? withSpec(world, merged, merged.spec) : {...merged, metadata: {...merged.metadata, resourceVersion: world.nextResourceVersion()}})
-  return `${kind} ${namespace}/${name}: spec ${specChanged ? 'changed' : 'unchanged'} (${how})`
+  const stored = storedUpdate(at.object, applied.object)
+  if (!stored.changed) return `${kind} ${namespace}/${name}: unchanged (${how})`
+  world.replace(at, {...stored.object, metadata: {...stored.object.metadata, resourceVersion: world.nextResourceVersion()}})
+  return `${kind} ${namespace}/${name}: spec ${stored.specChanged ? 'changed' : 'unchanged'} (${how})`
 }
 
 /** kubectlApply, its refusals as one line at the manifest's field (or naming the object). */
@@ -137,14 +130,6 @@ function mergedAsKubectl(manifest: Obj, live: Obj | undefined, namespace: string
       hint: e.inManifest ? 'kubectl apply would refuse this manifest too' : 'the stored object is what kubectl would refuse',
     })
   }
-}
-
-/** The fields the API server keeps for itself whatever a patch says. */
-function serverMetadata(o: Obj): Obj {
-  const meta: Obj = o.metadata ?? {}
-  const kept: Obj = {}
-  for (const k of ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'managedFields']) if (meta[k] !== undefined) kept[k] = meta[k]
-  return kept
 }
 
 function located(world: MemoryWorld, kind: string, namespace: string, name: string, flag: string) {

@@ -3,7 +3,7 @@
 // (strategicpatch.CreateThreeWayMergePatch, then StrategicMergeMapPatch).
 import {describe, expect, it} from 'vitest'
 
-import {goJson, kubectlApply, LAST_APPLIED, lastApplied, MergeError, PATCH_STRATEGIES, strategicMergePatch, threeWayMergePatch, withLastApplied} from '../../../src/simulate/apply-merge.js'
+import {goJson, kubectlApply, LAST_APPLIED, lastApplied, MergeError, PATCH_STRATEGIES, storedUpdate, strategicMergePatch, threeWayMergePatch, withLastApplied} from '../../../src/simulate/apply-merge.js'
 
 type Json = Record<string, any>
 
@@ -251,5 +251,36 @@ describe('the patch halves, as the API server and kubectl use them', () => {
       expect((e as MergeError).path).toEqual(['spec', 'template', 'spec', 'containers', 1])
       expect((e as MergeError).inManifest).toBe(true)
     }
+  })
+})
+
+describe('the update as the API server stores it', () => {
+  const stored = (d: Json) => ({...d, metadata: {...d.metadata, uid: 'u1', resourceVersion: '7', generation: 4, creationTimestamp: '2026-11-22T09:00:00Z'}, status: {replicas: 3}})
+
+  it('a spec change raises the generation; status and the server metadata stay whatever the manifest says', () => {
+    const live = stored(manifest())
+    const merged = {...manifest((d) => (containers(d)[0].image = 'web:v2')), status: {replicas: 99}}
+    merged.metadata = {...merged.metadata, uid: 'other', generation: 1}
+    const r = storedUpdate(live, merged)
+    expect(r).toMatchObject({changed: true, specChanged: true})
+    expect(r.object.metadata).toMatchObject({uid: 'u1', resourceVersion: '7', generation: 5})
+    expect(r.object.status).toEqual({replicas: 3})
+  })
+
+  it("a Deployment's annotations changing raise its generation; a ReplicaSet's do not", () => {
+    const annotated = (d: Json) => (d.metadata.annotations = {team: 'a'})
+    expect(storedUpdate(stored(manifest()), manifest(annotated)).object.metadata.generation).toBe(5)
+    const rs = (edit: (d: Json) => void = () => {}) => manifest((d) => {
+      d.kind = 'ReplicaSet'
+      edit(d)
+    })
+    const r = storedUpdate(stored(rs()), rs(annotated))
+    expect(r).toMatchObject({changed: true, specChanged: false})
+    expect(r.object.metadata.generation).toBe(4)
+  })
+
+  it('nothing changed: nothing to write', () => {
+    const live = stored(manifest())
+    expect(storedUpdate(live, manifest()).changed).toBe(false)
   })
 })
