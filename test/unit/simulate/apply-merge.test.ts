@@ -259,7 +259,7 @@ describe('the update as the API server stores it', () => {
 
   it('a spec change raises the generation; status and the server metadata stay whatever the manifest says', () => {
     const live = stored(manifest())
-    const merged = {...manifest((d) => (containers(d)[0].image = 'web:v2')), status: {replicas: 99}}
+    const merged: Json = {...manifest((d) => (containers(d)[0].image = 'web:v2')), status: {replicas: 99}}
     merged.metadata = {...merged.metadata, uid: 'other', generation: 1}
     const r = storedUpdate(live, merged)
     expect(r).toMatchObject({changed: true, specChanged: true})
