@@ -170,7 +170,8 @@ export function lastApplied(live: Obj): Obj | undefined {
 export function threeWayMergePatch(original: Obj | undefined, modified: Obj, current: Obj, strategy?: FieldStrategy): Obj {
   const delta = diffMaps(current, modified, strategy?.fields, {ignoreDeletions: true}, [])
   const deletions = diffMaps(original ?? {}, modified, strategy?.fields, {ignoreChangesAndAdditions: true}, [])
-  return mergeMap(deletions, delta, strategy?.fields, {}, [])
+  // The halves hold parts of the inputs, and merging changes its arguments: copies.
+  return mergeMap(structuredClone(deletions), structuredClone(delta), strategy?.fields, {}, [])
 }
 
 /** StrategicMergeMapPatch as the API server runs it: parallel lists applied, unmatched nulls dropped. */

@@ -284,3 +284,17 @@ describe('the update as the API server stores it', () => {
     expect(storedUpdate(live, manifest()).changed).toBe(false)
   })
 })
+
+describe('inputs', () => {
+  it('are never changed, not even by a $patch inside a new container', () => {
+    const next = manifest((d) => {
+      containers(d)[0].env = [{name: 'A', value: '1'}]
+      containers(d).push({name: 'd', image: 'd:1', resources: {$patch: 'replace', limits: {cpu: '1'}}})
+    })
+    const current = manifest((d) => (containers(d)[0].env = [{name: 'B', value: '2'}]))
+    const [nextCopy, currentCopy] = [structuredClone(next), structuredClone(current)]
+    apply(next, current)
+    expect(next).toEqual(nextCopy)
+    expect(current).toEqual(currentCopy)
+  })
+})
