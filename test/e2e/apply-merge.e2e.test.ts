@@ -136,12 +136,11 @@ const CASES: Case[] = [
 ]
 
 function replicaSet(volumes: Json[]): Json {
-  const d = deployment((x) => {
-    x.kind = 'ReplicaSet'
-    x.spec.replicas = 0
-    x.spec.template.spec.volumes = volumes
+  return deployment((d) => {
+    d.kind = 'ReplicaSet'
+    d.spec.replicas = 0
+    d.spec.template.spec.volumes = volumes
   })
-  return d
 }
 
 const pathOf = (ns: string, m: Json) => `/apis/apps/v1/namespaces/${ns}/${m.kind === 'ReplicaSet' ? 'replicasets' : 'deployments'}/${m.metadata.name}`
