@@ -18,11 +18,18 @@
 // principle: a server-side apply by another field manager removes nothing it did not apply
 // itself, so what the last client-side apply set and the new manifest drops (an env var, a label,
 // replicas, a container) stays; it rewrites no last-applied annotation; everything else agrees.
+//
+// Then seeded random pairs (and changes by others between them), compared the same way with
+// kubectl apply; where kubectl's result is invalid, the API server must refuse kctl's too:
+//
+//   KCTL_APPLY_SEED=7 KCTL_APPLY_COUNT=100 npx vitest run --project e2e test/e2e/apply-merge.e2e.test.ts
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 
+// @ts-expect-error: a plain .mjs module shared with the benchmarks
+import {prng} from '../../bench/generate.mjs'
 import {kubectlApply, LAST_APPLIED, storedUpdate} from '../../src/simulate/apply-merge.js'
 import {kctl} from './kctl.js'
 import {api, apiOk, deleteNamespace, kubectl, newNamespace} from './setup/cluster.js'
@@ -221,5 +228,90 @@ describe('--apply-manifests from files merges as kubectl apply does', () => {
       const ssa = serverSide.json
       expect(differences({labels: ssa.metadata.labels, spec: ssa.spec}, {labels: real.metadata.labels, spec: real.spec})).toEqual(c.serverSideKeeps ?? [])
     }
+  })
+})
+
+const SEED = Number(process.env.KCTL_APPLY_SEED ?? 20261125)
+const COUNT = Number(process.env.KCTL_APPLY_COUNT ?? 16)
+
+type Rnd = () => number
+const chance = (r: Rnd, p: number) => r() < p
+const pick = <T>(r: Rnd, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]
+const some = <T>(r: Rnd, xs: readonly T[]): T[] => xs.filter(() => chance(r, 0.5))
+
+/** A random Deployment manifest `web` (always valid on its own; the selector never changes). */
+function randomDeployment(r: Rnd): Json {
+  const container = (name: string): Json => {
+    const c: Json = {name, image: `registry.example.com/${name}:${pick(r, ['v1', 'v2'])}`}
+    if (chance(r, 0.6)) c.env = some(r, ['A', 'B', 'C', 'D']).map((n) => ({name: n, value: pick(r, ['1', '2'])}))
+    if (chance(r, 0.4)) c.ports = some(r, [80, 443, 8080]).map((containerPort) => ({containerPort, ...(chance(r, 0.3) ? {name: `p${containerPort}`} : {})}))
+    if (chance(r, 0.3)) c.args = some(r, ['--a', '--b', '--c'])
+    if (chance(r, 0.3)) c.resources = {limits: {...(chance(r, 0.5) ? {cpu: pick(r, ['1', '2'])} : {}), memory: '1Gi'}}
+    return c
+  }
+  return deployment((d) => {
+    if (chance(r, 0.5)) d.metadata.labels = {app: 'web', ...Object.fromEntries(some(r, ['team', 'tier']).map((k) => [k, pick(r, ['a', 'b'])]))}
+    if (chance(r, 0.3)) delete d.spec.replicas
+    else d.spec.replicas = pick(r, [1, 2, 3])
+    if (chance(r, 0.4)) d.spec.strategy = chance(r, 0.5) ? {type: 'Recreate'} : {type: 'RollingUpdate', rollingUpdate: {maxSurge: pick(r, [1, '50%'])}}
+    if (chance(r, 0.2)) d.spec.paused = pick(r, [true, false])
+    const names = some(r, ['c', 'd', 'e'])
+    d.spec.template.spec.containers = (names.length > 0 ? (chance(r, 0.3) ? names.reverse() : names) : ['c']).map(container)
+    if (chance(r, 0.3)) d.spec.template.spec.initContainers = some(r, ['i', 'j']).map(container)
+    if (chance(r, 0.4)) d.spec.template.spec.volumes = some(r, ['va', 'vb']).map((name) => (chance(r, 0.5) ? {name, emptyDir: {}} : {name, configMap: {name: pick(r, ['x', 'y'])}}))
+    if (chance(r, 0.3)) d.spec.template.spec.tolerations = some(r, ['k1', 'k2']).map((key) => ({key, operator: 'Exists'}))
+  })
+}
+
+/** What someone else does between the two applies: patches, as kubectl scale, label or edit send them. */
+function randomOthers(r: Rnd): Array<{patch: Json; contentType: string}> {
+  const smp = (patch: Json) => ({patch, contentType: 'application/strategic-merge-patch+json'})
+  const out: Array<{patch: Json; contentType: string}> = []
+  if (chance(r, 0.4)) out.push(smp({spec: {replicas: pick(r, [4, 5])}}))
+  if (chance(r, 0.3)) out.push(smp({metadata: {labels: {owner: 'by-hand'}}}))
+  if (chance(r, 0.3)) out.push(smp({spec: {template: {spec: {containers: [{name: 'sidecar', image: 'registry.example.com/proxy:v1'}]}}}}))
+  if (chance(r, 0.2)) out.push(smp({spec: {template: {spec: {dnsPolicy: 'Default'}}}}))
+  return out
+}
+
+describe(`random manifest pairs (seed ${SEED}, ${COUNT} pairs) against kubectl apply`, () => {
+  const namespaces: string[] = []
+  afterAll(async () => {
+    for (const ns of namespaces) await deleteNamespace(ns)
+  })
+
+  it('kctl predicts what kubectl apply stores, or that the API server refuses it', async () => {
+    const r = prng(SEED)
+    const ns = await newNamespace('apply-rnd')
+    namespaces.push(ns)
+    let refused = 0
+    for (let i = 0; i < COUNT; i++) {
+      const first = {...randomDeployment(r), metadata: {...deployment().metadata, name: `web-${i}`}}
+      const next = {...randomDeployment(r), metadata: {...randomDeployment(r).metadata, name: `web-${i}`}}
+      const others = randomOthers(r)
+      const what = `pair ${i} (KCTL_APPLY_SEED=${SEED}): ${JSON.stringify({first, others, next})}`
+      const path = pathOf(ns, first)
+      await kubectl(['apply', '-n', ns, '-f', '-'], {input: JSON.stringify(first)})
+      for (const o of others) await apiOk('PATCH', path, {body: o.patch, contentType: o.contentType})
+      const live = await apiOk('GET', path)
+      const predicted = kubectlApply(next, live, ns)
+      const stored = storedUpdate(live, predicted.object)
+      const updated = await api('PUT', `${path}?dryRun=All`, {body: stored.object})
+      const real = await kubectl(['apply', '-n', ns, '-f', '-'], {input: JSON.stringify(next), allowFailure: true})
+      if (real.code !== 0) {
+        // kubectl's result is invalid (e.g. Recreate beside a rollingUpdate someone else set): so is kctl's.
+        expect(updated.status, `${what}\nkubectl: ${real.stderr}`).toBe(422)
+        refused++
+        continue
+      }
+      expect(updated.status, `${what}\n${updated.body}`).toBe(200)
+      const after = await apiOk('GET', path)
+      expect(predicted.object.metadata.annotations[LAST_APPLIED], what).toBe(after.metadata.annotations[LAST_APPLIED])
+      expect(stored.object.metadata.generation, what).toBe(after.metadata.generation)
+      expect(decided(updated.json), what).toEqual(decided(after))
+    }
+    console.info(`${COUNT} random pairs: ${COUNT - refused} stored as predicted, ${refused} refused by the API server for kubectl and kctl alike`)
+    // The pairs are made to be valid: a refusal is the exception, never the rule.
+    expect(refused).toBeLessThan(COUNT / 4)
   })
 })
