@@ -8,7 +8,7 @@ import type {ReconcilePlan} from '../model/plan.js'
 import {PLAN_API_VERSION, SIMULATION_KIND, type Simulation, type SimulationSettings} from '../model/simulation.js'
 import {planSnapshot} from '../reconcile/planner.js'
 import {formatRfc3339, parseRfc3339, seconds} from '../reconcile/time.js'
-import {applyManifest, applyScale, applySetImage, parseScale, parseSetImage} from '../simulate/changes.js'
+import {applyManifest, applyScale, applySetImage, parseScale, parseSetImage, type ImageChange, type ScaleChange} from '../simulate/changes.js'
 import {TERMINATE_CAP_SECONDS} from '../simulate/kubelet.js'
 import {runLoop} from '../simulate/loop.js'
 import {parseDuration} from '../watch/duration.js'
@@ -47,8 +47,7 @@ export async function simulate(req: SimulateRequest): Promise<Simulation> {
   const readyAfter = durationFlag('--ready-after', req.readyAfter ?? DEFAULT_READY_AFTER)
   const terminateAfter = req.terminateAfter === undefined ? undefined : durationFlag('--terminate-after', req.terminateAfter)
   const until = req.until === undefined ? undefined : durationFlag('--until', req.until)
-  const scales = (req.scale ?? []).map(parseScale)
-  const images = (req.setImage ?? []).map(parseSetImage)
+  const whatIfs = parseChanges(req)
   const fixedNow = req.now === undefined ? undefined : resolveNow(req.now)
   for (const w of gateWarnings(featureGates)) req.onWarning?.(w)
 
@@ -57,7 +56,7 @@ export async function simulate(req: SimulateRequest): Promise<Simulation> {
   const startText = fixedNow ?? resolveNow(undefined, req.clock)
   const start = parseRfc3339(startText)!
   clock.now = start
-  const changes = await applyChanges(opened, req, scales, images)
+  const changes = await applyChanges(opened, whatIfs)
 
   const result = await runLoop(opened.memory, {
     clock,
@@ -100,14 +99,13 @@ export async function simulate(req: SimulateRequest): Promise<Simulation> {
 /** `plan` with what-ifs: the next sync of every controller after the change. */
 export async function planChanged(req: PlanRequest & ChangeRequest): Promise<ReconcilePlan> {
   const featureGates = parseFeatureGates(req.featureGates)
-  const scales = (req.scale ?? []).map(parseScale)
-  const images = (req.setImage ?? []).map(parseSetImage)
+  const whatIfs = parseChanges(req)
   const fixedNow = req.now === undefined ? undefined : resolveNow(req.now)
   for (const w of gateWarnings(featureGates)) req.onWarning?.(w)
   let now = fixedNow ?? ''
   const opened = await openWorld(req, () => now)
   now ||= resolveNow(undefined, req.clock)
-  for (const change of await applyChanges(opened, req, scales, images)) req.onWarning?.(`changed: ${change}`)
+  for (const change of await applyChanges(opened, whatIfs)) req.onWarning?.(`changed: ${change}`)
   return planSnapshot({...opened.memory.snapshot(), source: opened.source}, plannerOptions(now, featureGates))
 }
 
@@ -155,18 +153,29 @@ async function openWorld(req: PlanRequest, now: () => string, extras: WorldExtra
   }
 }
 
-async function applyChanges(opened: OpenedWorld, req: ChangeRequest, scales: ReturnType<typeof parseScale>[], images: ReturnType<typeof parseSetImage>[]): Promise<string[]> {
+/** The what-if flags parsed: a command line that cannot run fails before anything is read. */
+interface ParsedChanges {
+  manifests: string[]
+  scales: ScaleChange[]
+  images: ImageChange[]
+}
+
+function parseChanges(req: ChangeRequest): ParsedChanges {
+  return {manifests: req.applyManifests ?? [], scales: (req.scale ?? []).map(parseScale), images: (req.setImage ?? []).map(parseSetImage)}
+}
+
+async function applyChanges(opened: OpenedWorld, {manifests, scales, images}: ParsedChanges): Promise<string[]> {
   const done: string[] = []
-  if ((req.applyManifests?.length ?? 0) > 0) {
+  if (manifests.length > 0) {
     const {readAllDocuments} = await import('../sources/fixtures.js')
-    for (const doc of await readAllDocuments(req.applyManifests!)) {
+    for (const doc of await readAllDocuments(manifests)) {
       const m = doc.raw as Record<string, any>
       if (!(String(m.kind) in APPLY_PATHS)) {
         done.push(`${m.kind} ${m.metadata?.name ?? ''}: left out (kctl simulates Deployments, ReplicaSets, ReplicationControllers and Pods)`)
         continue
       }
       const manifest = opened.dryRunApply ? await opened.dryRunApply(doc.raw) : doc.raw
-      done.push(applyManifest(opened.memory, manifest, opened.defaultNamespace, opened.dryRunApply !== undefined))
+      done.push(applyManifest(opened.memory, manifest, opened.defaultNamespace, {stored: opened.dryRunApply !== undefined, source: doc}))
     }
   }
   for (const s of scales) done.push(applyScale(opened.memory, opened.defaultNamespace, s))

@@ -76,11 +76,54 @@ describe('kctl simulate', () => {
     const before = JSON.parse(kctl(['simulate', '-f', 'examples/manifests', '--now', NOW, '-o', 'json']).stdout)
     const after = JSON.parse(kctl(['simulate', '-f', 'examples/manifests', '--apply-manifests', dir, '--now', NOW, '-o', 'json']).stdout)
     expect(after.changes).toEqual([
-      'Deployment default/web: spec changed',
+      'Deployment default/web: spec changed (kubectl apply: two-way merge, no last-applied configuration)',
       'Service web: left out (kctl simulates Deployments, ReplicaSets, ReplicationControllers and Pods)',
     ])
     const name = (s: {deployments: Array<{name: string; final: {replicaSets: Array<{name: string}>}}>}) => s.deployments.find((d) => d.name === 'web')!.final.replicaSets.map((r) => r.name)
     expect(name(after)).not.toEqual(name(before))
+  })
+
+  it('--apply-manifests merges as kubectl apply: what the last apply set and the new manifest drops goes, what others set stays', () => {
+    // Applied before: env A and B; since then someone added env X by hand.
+    const applied = {apiVersion: 'apps/v1', kind: 'Deployment', metadata: {name: 'api', namespace: 'default'}, spec: {replicas: 2, selector: {matchLabels: {app: 'api'}}, template: {metadata: {labels: {app: 'api'}}, spec: {containers: [{name: 'c', image: 'api:v1', env: [{name: 'A', value: '1'}, {name: 'B', value: '2'}]}]}}}}
+    const lastApplied = JSON.stringify({...applied, metadata: {...applied.metadata, annotations: {}}})
+    const stored = structuredClone(applied) as any
+    stored.metadata = {...stored.metadata, uid: '33333333-0000-4000-8000-000000000001', resourceVersion: '9', generation: 1, annotations: {'kubectl.kubernetes.io/last-applied-configuration': lastApplied}}
+    stored.spec.template.spec.containers[0].env.push({name: 'X', value: 'by-hand'})
+    const dir = (name: string, object: object) => {
+      const d = mkdtempSync(join(tmpdir(), `kctl-${name}-`))
+      writeFileSync(join(d, 'api.json'), JSON.stringify(object))
+      return d
+    }
+    const next = structuredClone(applied) as any
+    next.spec.template.spec.containers[0] = {name: 'c', image: 'api:v2', env: [{name: 'A', value: '1'}]}
+    const hash = (args: string[]) => {
+      const run = kctl(['plan', '--now', NOW, '-o', 'json', ...args])
+      expect(run.status).toBe(0)
+      const api = JSON.parse(run.stdout).controllers.find((c: {kind: string; name: string}) => c.kind === 'Deployment' && c.name === 'api')
+      return {hash: api.actions.find((a: {type: string}) => a.type === 'createReplicaSet')?.podTemplateHash, stderr: run.stderr}
+    }
+    const changed = hash(['-f', dir('current', stored), '--apply-manifests', dir('next', next)])
+    expect(changed.stderr).toContain('changed: Deployment default/api: spec changed (kubectl apply: three-way merge with the last-applied configuration)')
+    // The ReplicaSet planned is that of the template kubectl apply leaves: image v2, env A and X (B removed).
+    const expected = structuredClone(stored)
+    expected.spec.template.spec.containers[0] = {name: 'c', image: 'api:v2', env: [{name: 'A', value: '1'}, {name: 'X', value: 'by-hand'}]}
+    expect(changed.hash).toBe(hash(['-f', dir('expected', expected)]).hash)
+    // Not the template a merge that keeps B, nor one that drops X, would give.
+    const keptB = structuredClone(expected)
+    keptB.spec.template.spec.containers[0].env.push({name: 'B', value: '2'})
+    expect(changed.hash).not.toBe(hash(['-f', dir('kept-b', keptB)]).hash)
+  })
+
+  it('--apply-manifests: a manifest kubectl apply would refuse is one line at its file and field', () => {
+    const d = mkdtempSync(join(tmpdir(), 'kctl-bad-apply-'))
+    const manifest = readFileSync(join(ROOT, 'examples/manifests/web.yaml'), 'utf8').replace('        - name: web\n          image: registry.example.com/web:v2', '        - image: registry.example.com/web:v3')
+    writeFileSync(join(d, 'web.yaml'), manifest)
+    const run = kctl(['plan', '-f', 'examples/manifests', '--apply-manifests', d, '--now', NOW])
+    expect(run.status).toBe(1)
+    expect(run.stdout).toBe('')
+    expect(run.stderr.split('\n')[0]).toMatch(/web\.yaml:\d+:\d+: --apply-manifests: Deployment default\/web: spec\.template\.spec\.containers\[0\]: this item has no "name"/)
+    expect(run.stderr).not.toContain('    at ')
   })
 
   it('kctl plan --scale plans the next sync after the change', () => {
