@@ -37,6 +37,8 @@ export interface FakeCloudOptions {
   stateFile?: string
   /** Where the call lines go. Default: `<dataDir>/fakecloud-calls.jsonl`, appended to by every run. */
   callsFile?: string
+  /** Start with the error switch on: every Ensure/Update/Delete call fails with this message. */
+  error?: string
   /** The address every balancer gets. Default 203.0.113.10 (TEST-NET-3). */
   externalIP?: string
   log?: (s: string) => void
@@ -86,6 +88,7 @@ export async function startFakeCloud(o: FakeCloudOptions): Promise<FakeCloud> {
         `--state=${stateFile}`,
         `--calls=${callsFile}`,
         `--external-ip=${o.externalIP ?? '203.0.113.10'}`,
+        ...(o.error ? [`--error=${o.error}`] : []),
         '--v=2',
       ]
     },

@@ -2,7 +2,7 @@
 // against a real kube-apiserver, with the upstream fake cloud behind it, so that the e2e tests can
 // compare kctl's load-balancer plans with what the real controller calls and writes.
 //
-//	kctl-fakecloud --kubeconfig=FILE [--port=N] [--external-ip=203.0.113.10] [--state=FILE] [--calls=FILE]
+//	kctl-fakecloud --kubeconfig=FILE [--port=N] [--external-ip=203.0.113.10] [--state=FILE] [--calls=FILE] [--error=MSG]
 //
 // Every cloud call is printed as one JSON line (to --calls, else stdout):
 //
@@ -16,7 +16,7 @@
 //
 // On --port (loopback) it serves GET /healthz (200 once the informers have synced), and the error
 // switch: PUT /error with a message makes every Ensure/Update/Delete call fail with it (as the
-// fake's Err does), DELETE /error clears it.
+// fake's Err does), DELETE /error clears it; --error turns it on from the start.
 package main
 
 import (
@@ -182,15 +182,16 @@ func main() {
 	stateFile := flag.String("state", "", "file holding the names of the balancers that exist (read at start, rewritten on change)")
 	callsFile := flag.String("calls", "", "append the call lines to this file instead of stdout")
 	clusterName := flag.String("cluster-name", "kubernetes", "the cluster name passed to the cloud")
+	fail := flag.String("error", "", "start with the error switch on: every Ensure/Update/Delete call fails with this message")
 	klog.InitFlags(nil)
 	flag.Parse()
-	if err := run(*kubeconfig, *port, *externalIP, *stateFile, *callsFile, *clusterName); err != nil {
+	if err := run(*kubeconfig, *port, *externalIP, *stateFile, *callsFile, *clusterName, *fail); err != nil {
 		fmt.Fprintf(os.Stderr, "kctl-fakecloud: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func run(kubeconfig string, port int, externalIP, stateFile, callsFile, clusterName string) error {
+func run(kubeconfig string, port int, externalIP, stateFile, callsFile, clusterName, fail string) error {
 	if kubeconfig == "" {
 		return errors.New("--kubeconfig is required")
 	}
@@ -207,7 +208,7 @@ func run(kubeconfig string, port int, externalIP, stateFile, callsFile, clusterN
 		defer f.Close()
 		out = f
 	}
-	c := &cloud{Cloud: &fake.Cloud{ExternalIP: ip}, out: out, stateFile: stateFile, exists: map[string]bool{}}
+	c := &cloud{Cloud: &fake.Cloud{ExternalIP: ip}, out: out, stateFile: stateFile, exists: map[string]bool{}, fail: fail}
 	if stateFile != "" {
 		if b, err := os.ReadFile(stateFile); err == nil {
 			var names []string
