@@ -355,7 +355,8 @@ export async function startControlPlane(opts: StartOptions = {}): Promise<Contro
       `--service-account-issuer=https://127.0.0.1:${port}`,
       `--service-account-key-file=${saPub}`,
       `--service-account-signing-key-file=${saKey}`,
-      '--service-cluster-ip-range=10.0.0.0/24',
+      // Both families, so dual-stack Services can be created (single-stack ones still get an IPv4 address).
+      '--service-cluster-ip-range=10.0.0.0/24,fd00:10:96::/112',
       '--endpoint-reconciler-type=none',
       // Actively end open watches on SIGTERM. With the default (0) the apiserver stops listening, but its HTTP
       // server then waits for every watch connection (e.g. kube-controller-manager's informers) to go idle, so
