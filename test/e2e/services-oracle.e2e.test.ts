@@ -25,11 +25,40 @@ interface PodSpec {
   hostname?: string
   subdomain?: string
   deleting?: boolean
+  /** Both families (dual-stack): the IPv6 address beside the IPv4 one. */
+  ipv6?: string
 }
 
 const WEB_PORT = [{name: 'web', containerPort: 8080}]
 
-// ES-1, ES-2, ES-3, ES-12, ES-19, ES-20, ES-26 (services semantics §S), one Service each.
+/** n pods `<app>-<i>` of one app, every other one not ready when `alternate`. */
+const manyPods = (app: string, n: number, o: {alternate?: boolean; node?: string} = {}): PodSpec[] =>
+  Array.from({length: n}, (_, i) => ({name: `${app}-${i}`, app, ports: WEB_PORT, node: o.node, ready: o.alternate ? i % 2 === 0 : true}))
+
+/** Distinct pod IPs: the nth address after `base` (an a.b.0.0/16). */
+const nthIP = (base: string, n: number) => `${base.split('.').slice(0, 2).join('.')}.${n >> 8}.${n & 255}`
+
+/**
+ * Creates a pod, binds it, and reports its status as a kubelet would; a pod being deleted then
+ * stays terminating (no kubelet finishes it). Returns the pod as stored.
+ */
+async function createPod(ns: string, p: PodSpec, node: string, ip: string): Promise<Json> {
+  const spec: Json = {containers: [{name: 'app', image: 'app', ports: p.ports ?? []}], terminationGracePeriodSeconds: 3600}
+  if (p.sidecarPorts) spec.initContainers = [{name: 'proxy', image: 'proxy', restartPolicy: 'Always', ports: p.sidecarPorts}]
+  if (p.hostname) spec.hostname = p.hostname
+  if (p.subdomain) spec.subdomain = p.subdomain
+  await apiOk('POST', `/api/v1/namespaces/${ns}/pods`, {body: {apiVersion: 'v1', kind: 'Pod', metadata: {name: p.name, labels: {app: p.app}}, spec}})
+  await bindPod(ns, p.name, node)
+  const phase = p.phase ?? 'Running'
+  let pod = await setPodStatus(ns, p.name, {phase, ready: p.ready ?? phase === 'Running', ...(p.ip === null ? {} : {podIP: ip})})
+  if (p.ipv6) {
+    pod = await apiOk('PATCH', `/api/v1/namespaces/${ns}/pods/${p.name}/status`, {contentType: 'application/merge-patch+json', body: {status: {podIPs: [{ip}, {ip: p.ipv6}]}}})
+  }
+  if (p.deleting) await apiOk('DELETE', `/api/v1/namespaces/${ns}/pods/${p.name}`)
+  return pod
+}
+
+// ES-1, ES-2, ES-3, ES-5, ES-12, ES-19, ES-20, ES-26 (services semantics §S), one Service each.
 const SERVICES: {name: string; spec: Json; pods: PodSpec[]; endpoints?: Json}[] = [
   {
     name: 'basic',
@@ -65,6 +94,8 @@ const SERVICES: {name: string; spec: Json; pods: PodSpec[]; endpoints?: Json}[] 
     ],
   },
   {name: 'empty', spec: {selector: {app: 'nothing-here'}, ports: [{port: 80}]}, pods: []},
+  // ES-5: 250 pods, no slice: 100, 100 and 50 (which pod goes where is random).
+  {name: 'many', spec: {selector: {app: 'many'}, ports: [{name: 'http', port: 80, targetPort: 'web'}]}, pods: manyPods('many', 250)},
   {
     name: 'headless',
     spec: {clusterIP: 'None', selector: {app: 'headless'}},
@@ -87,11 +118,34 @@ const SERVICES: {name: string; spec: Json; pods: PodSpec[]; endpoints?: Json}[] 
 
 /** A slice, reduced to what is certain: its type, ports as a set, endpoints as a set. */
 function sliceKey(addressType: string, ports: Json[] | null, endpoints: Json[]): string {
-  const p = (ports ?? []).map((x) => `${x.name ?? ''}:${x.port}/${x.protocol ?? 'TCP'}:${x.appProtocol ?? ''}`).sort()
-  const e = endpoints
-    .map((x) => JSON.stringify([x.targetRef?.name ?? x.addresses.join(','), x.conditions?.ready ?? null, x.conditions?.serving ?? null, x.conditions?.terminating ?? null, x.hostname ?? null, x.nodeName ?? null, x.zone ?? null]))
-    .sort()
-  return JSON.stringify([addressType, p, e])
+  return JSON.stringify([addressType, portsKey(ports), endpoints.map(endpointKey).sort()])
+}
+
+const portsKey = (ports: Json[] | null): string[] => (ports ?? []).map((x) => `${x.name ?? ''}:${x.port}/${x.protocol ?? 'TCP'}:${x.appProtocol ?? ''}`).sort()
+
+const endpointKey = (x: Json): string =>
+  JSON.stringify([x.targetRef?.name ?? x.addresses.join(','), x.addresses, x.conditions?.ready ?? null, x.conditions?.serving ?? null, x.conditions?.terminating ?? null, x.hostname ?? null, x.nodeName ?? null, x.zone ?? null, x.hints ?? null])
+
+/**
+ * Slices whose membership is random (E8.7) are compared by what is certain: type, ports, size, the
+ * endpoints the plan names, and, over all of them, the pods of their pool.
+ */
+function judgeCreated(planned: Json[], got: Json[], pools: Json[] = []): void {
+  const certain = planned.filter((a) => !a.random)
+  const random = planned.filter((a) => a.random)
+  const left = [...got]
+  for (const a of certain) {
+    const i = left.findIndex((s) => sliceKey(s.addressType, s.ports, s.endpoints ?? []) === sliceKey(a.addressType, a.ports, a.endpoints))
+    expect(i, `a created slice ${sliceKey(a.addressType, a.ports, a.endpoints)}`).toBeGreaterThanOrEqual(0)
+    left.splice(i, 1)
+  }
+  const shape = (t: string, ports: Json[] | null, size: number) => JSON.stringify([t, portsKey(ports), size])
+  expect(left.map((s) => shape(s.addressType, s.ports, (s.endpoints ?? []).length)).sort()).toEqual(random.map((a) => shape(a.addressType, a.ports, a.size)).sort())
+  const named = new Set(random.flatMap((a) => a.endpoints.map(endpointKey)))
+  for (const k of named) expect(left.flatMap((s) => (s.endpoints ?? []).map(endpointKey))).toContain(k)
+  const poolPods = random.flatMap((a) => pools.find((p) => p.id === a.pool)?.pods ?? [])
+  const unnamed = left.flatMap((s) => s.endpoints ?? []).filter((e: Json) => !named.has(endpointKey(e))).map((e: Json) => e.targetRef.name)
+  expect(unnamed.sort()).toEqual([...new Set(poolPods)].sort())
 }
 
 function subsetKeys(subsets: Json[] | undefined): string[] {
@@ -121,18 +175,7 @@ describe('Services: the plan against the real endpoint controllers', () => {
     for (const s of SERVICES) {
       await apiOk('POST', `/api/v1/namespaces/${ns}/services`, {body: {apiVersion: 'v1', kind: 'Service', metadata: {name: s.name, labels: {team: 'e2e'}}, spec: s.spec}})
       if (s.endpoints) await apiOk('POST', `/api/v1/namespaces/${ns}/endpoints`, {body: {apiVersion: 'v1', kind: 'Endpoints', ...s.endpoints}})
-      for (const p of s.pods) {
-        const spec: Json = {containers: [{name: 'app', image: 'app', ports: p.ports ?? []}], terminationGracePeriodSeconds: 3600}
-        if (p.sidecarPorts) spec.initContainers = [{name: 'proxy', image: 'proxy', restartPolicy: 'Always', ports: p.sidecarPorts}]
-        if (p.hostname) spec.hostname = p.hostname
-        if (p.subdomain) spec.subdomain = p.subdomain
-        await apiOk('POST', `/api/v1/namespaces/${ns}/pods`, {body: {apiVersion: 'v1', kind: 'Pod', metadata: {name: p.name, labels: {app: p.app}}, spec}})
-        await bindPod(ns, p.name, p.node === 'b' ? nodeB() : nodeA())
-        const phase = p.phase ?? 'Running'
-        await setPodStatus(ns, p.name, {phase, ready: p.ready ?? phase === 'Running', ...(p.ip === null ? {} : {podIP: `10.77.0.${ip++}`})})
-        // A bound pod being deleted waits for a kubelet that never comes: it stays terminating.
-        if (p.deleting) await apiOk('DELETE', `/api/v1/namespaces/${ns}/pods/${p.name}`)
-      }
+      for (const p of s.pods) await createPod(ns, p, p.node === 'b' ? nodeB() : nodeA(), nthIP('10.77.0.0', ip++))
     }
     plan = await planJson(['-n', ns, '--now', NOW()])
     await controllerManager.start(['endpointslice', 'endpoint', 'endpointslicemirroring'])
@@ -155,12 +198,11 @@ describe('Services: the plan against the real endpoint controllers', () => {
     const cp = planOf(name)
     const planned = cp.actions.filter((a: Json) => a.type === 'createEndpointSlice')
     expect(cp.actions.filter((a: Json) => a.type === 'updateEndpointSlice' || a.type === 'deleteEndpointSlice')).toEqual([])
-    const want = planned.map((a: Json) => sliceKey(a.addressType, a.ports, a.endpoints)).sort()
     const got = await waitUntil(async () => {
       const slices = await slicesOf(name)
       return slices.length >= planned.length && slices
     }, {what: `${planned.length} slice(s) of Service ${name}`})
-    expect(got.map((s: Json) => sliceKey(s.addressType, s.ports, s.endpoints ?? [])).sort()).toEqual(want)
+    judgeCreated(planned, got, cp.service.pools)
     for (const [s, a] of [[got[0], planned[0]]]) {
       if (!s) continue
       expect(s.metadata.labels).toEqual(a.labels)
@@ -168,7 +210,7 @@ describe('Services: the plan against the real endpoint controllers', () => {
     }
   })
 
-  it.each(['basic', 'publish', 'named', 'empty', 'headless'])('%s: the Endpoints object written is the one planned', async (name) => {
+  it.each(['basic', 'publish', 'named', 'empty', 'headless', 'many'])('%s: the Endpoints object written is the one planned', async (name) => {
     const cp = planOf(name)
     const [write] = cp.actions.filter((a: Json) => a.type === 'writeEndpoints')
     expect(write.verb).toBe('create')
@@ -255,3 +297,192 @@ describe('Services: the plan against the real endpoint controllers', () => {
   })
 })
 
+
+// A second world, with kube-controller-manager's --max-endpoints-per-slice=10 (and kctl told so):
+// slices made by hand as the controller would have written them, so each scenario starts from
+// slices of known sizes, then the controller's placement of what is new compared with the plan
+// slice by slice — updated and deleted slices by name, untouched ones by resourceVersion, created
+// ones as in the first world.
+describe('Services with --max-endpoints-per-slice=10: placement against existing slices', () => {
+  const MAX = 10
+  let ns: string
+  let plan: Json
+  let before: Map<string, Json[]>
+  const pods = new Map<string, Json>()
+  const nodeA = () => `${ns}-a`
+  const nodeB = () => `${ns}-b`
+  const nodeGone = () => `${ns}-gone`
+  const PORT = [{name: 'http', port: 80, targetPort: 'web'}]
+
+  interface World {
+    name: string
+    rule: string
+    spec?: Json
+    pods: PodSpec[]
+    /** Slices present before the controller runs: pod names (`~ghost` for a pod that no longer exists), and how the slice is off. */
+    slices?: {pods: string[]; owner?: 'foreign'; addressType?: 'IPv6'; notReady?: string[]; labels?: Record<string, string>}[]
+  }
+
+  const WORLDS: World[] = [
+    {name: 'pack', rule: 'ES-4', pods: manyPods('pack', 23, {alternate: true})},
+    {name: 'fill', rule: 'ES-6', pods: manyPods('fill', 16), slices: [{pods: range('fill', 0, 10)}, {pods: range('fill', 10, 15)}]},
+    {name: 'swap', rule: 'ES-7', pods: manyPods('swap', 10), slices: [{pods: [...range('swap', 0, 9), '~ghost']}]},
+    {name: 'split', rule: 'ES-8', pods: manyPods('split', 18), slices: [{pods: range('split', 0, 6)}, {pods: range('split', 6, 13)}]},
+    {name: 'exact', rule: 'ES-9', pods: manyPods('exact', 18), slices: [{pods: range('exact', 0, 9)}, {pods: range('exact', 9, 17)}]},
+    {name: 'foreign', rule: 'ES-15', pods: manyPods('foreign', 1), slices: [{pods: [], owner: 'foreign'}]},
+    {name: 'family', rule: 'ES-18', pods: manyPods('family', 1), slices: [{pods: [], addressType: 'IPv6'}]},
+    {name: 'edited', rule: 'ES-24', pods: manyPods('edited', 2), slices: [{pods: range('edited', 0, 2), notReady: ['edited-1'], labels: {'added-by': 'someone'}}]},
+    {
+      name: 'lost',
+      rule: 'ES-21',
+      pods: [
+        {name: 'lost-a', app: 'lost', ports: WEB_PORT},
+        {name: 'lost-ghost', app: 'lost', ports: WEB_PORT, node: 'gone'},
+      ],
+    },
+    {
+      name: 'close',
+      rule: 'ES-22',
+      spec: {trafficDistribution: 'PreferClose'},
+      pods: [
+        {name: 'close-a', app: 'close', ports: WEB_PORT},
+        {name: 'close-b', app: 'close', ports: WEB_PORT, node: 'b', ready: false},
+      ],
+    },
+    {
+      name: 'dual',
+      rule: 'ES-17',
+      spec: {ipFamilyPolicy: 'RequireDualStack', ipFamilies: ['IPv6', 'IPv4']},
+      pods: [
+        {name: 'dual-a', app: 'dual', ports: WEB_PORT, ipv6: 'fd00:0:0:0::1'},
+        {name: 'dual-v4only', app: 'dual', ports: WEB_PORT},
+      ],
+    },
+  ]
+
+  function range(app: string, from: number, to: number): string[] {
+    return Array.from({length: to - from}, (_, i) => `${app}-${from + i}`)
+  }
+
+  /** An endpoint exactly as the controller writes it for a pod (E4). */
+  function endpointOf(pod: Json, ready: boolean): Json {
+    const node = pod.spec.nodeName
+    return {
+      addresses: [pod.status.podIP],
+      conditions: {ready, serving: ready, terminating: false},
+      nodeName: node,
+      zone: node === nodeA() ? 'zone-1' : 'zone-2',
+      targetRef: {kind: 'Pod', namespace: ns, name: pod.metadata.name, uid: pod.metadata.uid},
+    }
+  }
+
+  async function sliceList(name: string): Promise<Json[]> {
+    const list = await apiOk('GET', `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices?labelSelector=${encodeURIComponent(`kubernetes.io/service-name=${name}`)}`)
+    return list.items
+  }
+
+  beforeAll(async () => {
+    await controllerManager.stop()
+    ns = await newNamespace('svcmax')
+    await makeNode(nodeA(), {labels: {'topology.kubernetes.io/zone': 'zone-1'}})
+    await makeNode(nodeB(), {labels: {'topology.kubernetes.io/zone': 'zone-2'}})
+    await makeNode(nodeGone(), {labels: {'topology.kubernetes.io/zone': 'zone-3'}})
+    let ip = 1
+    for (const w of WORLDS) {
+      const svc = await apiOk('POST', `/api/v1/namespaces/${ns}/services`, {
+        body: {apiVersion: 'v1', kind: 'Service', metadata: {name: w.name, labels: {team: 'e2e'}}, spec: {selector: {app: w.name}, ports: PORT, ...w.spec}},
+      })
+      for (const p of w.pods) {
+        const node = p.node === 'b' ? nodeB() : p.node === 'gone' ? nodeGone() : nodeA()
+        pods.set(p.name, await createPod(ns, p, node, nthIP('10.78.0.0', ip++)))
+      }
+      for (const [i, s] of (w.slices ?? []).entries()) {
+        const endpoints = s.pods.map((name) =>
+          name === '~ghost'
+            ? {addresses: [nthIP('10.78.0.0', 4000)], conditions: {ready: true, serving: true, terminating: false}, nodeName: nodeA(), zone: 'zone-1', targetRef: {kind: 'Pod', namespace: ns, name: `${w.name}-ghost`, uid: '00000000-0000-4000-8000-000000000001'}}
+            : endpointOf(pods.get(name), !(s.notReady ?? []).includes(name)),
+        )
+        const owner = s.owner === 'foreign' ? {name: w.name, uid: '00000000-0000-4000-8000-0000000000ff'} : {name: w.name, uid: svc.metadata.uid}
+        await apiOk('POST', `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices`, {
+          body: {
+            apiVersion: 'discovery.k8s.io/v1',
+            kind: 'EndpointSlice',
+            metadata: {
+              name: `${w.name}-old${i}`,
+              labels: {team: 'e2e', ...s.labels, 'kubernetes.io/service-name': w.name, 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io'},
+              ownerReferences: [{apiVersion: 'v1', kind: 'Service', ...owner, controller: true, blockOwnerDeletion: true}],
+            },
+            addressType: s.addressType ?? 'IPv4',
+            ports: s.addressType === 'IPv6' || s.owner ? [] : [{name: 'http', port: 8080, protocol: 'TCP'}],
+            endpoints,
+          },
+        })
+      }
+    }
+    // ES-21: the node goes after its pod was bound to it.
+    await apiOk('DELETE', `/api/v1/nodes/${nodeGone()}`)
+    before = new Map(await Promise.all(WORLDS.map(async (w) => [w.name, await sliceList(w.name)] as const)))
+    plan = await planJson(['-n', ns, '--now', NOW(), '--max-endpoints-per-slice', String(MAX)])
+    await controllerManager.start(['endpointslice', 'endpoint', 'endpointslicemirroring'], [`--max-endpoints-per-slice=${MAX}`])
+  }, 180_000)
+
+  afterAll(async () => {
+    await controllerManager.stop()
+    if (ns) await deleteNamespace(ns)
+    for (const n of [nodeA(), nodeB()]) await api('DELETE', `/api/v1/nodes/${n}`)
+  })
+
+  const planOf = (name: string): Json => plan.controllers.find((c: Json) => c.kind === 'Service' && c.name === name)
+
+  it.each(WORLDS.map((w) => [w.rule, w.name]))('%s (%s): slices updated, deleted, kept and created as planned', async (_rule, name) => {
+    const cp = planOf(name)
+    const writes = cp.actions.filter((a: Json) => a.type.endsWith('EndpointSlice'))
+    const updates = new Map<string, Json>(writes.filter((a: Json) => a.type === 'updateEndpointSlice').map((a: Json) => [a.name, a]))
+    const deletes = new Set(writes.filter((a: Json) => a.type === 'deleteEndpointSlice').map((a: Json) => a.name))
+    const creates = writes.filter((a: Json) => a.type === 'createEndpointSlice')
+    const old = before.get(name)!
+    const expectedCount = old.length - deletes.size + creates.length
+    const got = await waitUntil(
+      async () => {
+        const now = await sliceList(name)
+        const byName = new Map(now.map((s: Json) => [s.metadata.name, s]))
+        const done = now.length === expectedCount && [...updates.keys()].every((n) => byName.get(n)?.metadata.resourceVersion !== old.find((s) => s.metadata.name === n)?.metadata.resourceVersion)
+        return done && byName
+      },
+      {what: `the slices of ${name} as planned`, timeoutMs: 30_000},
+    )
+    for (const s of old) {
+      const now = got.get(s.metadata.name)
+      if (deletes.has(s.metadata.name)) expect(now, `${s.metadata.name} deleted`).toBeUndefined()
+      else if (updates.has(s.metadata.name)) {
+        const a = updates.get(s.metadata.name)
+        expect(sliceKey(now.addressType, now.ports, now.endpoints ?? [])).toEqual(sliceKey(a.addressType, a.ports, a.endpoints))
+        expect(now.metadata.labels).toEqual(a.labels)
+      } else expect(now.metadata.resourceVersion, `${s.metadata.name} untouched`).toBe(s.metadata.resourceVersion)
+    }
+    judgeCreated(creates, [...got.values()].filter((s) => !old.some((o) => o.metadata.name === s.metadata.name)), cp.service.pools)
+  })
+
+  it('the plans say what each scenario is about', () => {
+    const kinds = (name: string) => planOf(name).actions.filter((a: Json) => a.type.endsWith('EndpointSlice')).map((a: Json) => `${a.type}:${a.size ?? ''}`).sort()
+    expect(kinds('pack')).toEqual(['createEndpointSlice:10', 'createEndpointSlice:10', 'createEndpointSlice:3'])
+    expect(kinds('fill')).toEqual(['updateEndpointSlice:6'])
+    expect(kinds('swap')).toEqual(['updateEndpointSlice:10'])
+    expect(kinds('split')).toEqual(['createEndpointSlice:5'])
+    expect(kinds('exact')).toEqual(['updateEndpointSlice:10'])
+    expect(kinds('foreign')).toEqual(['createEndpointSlice:1', 'deleteEndpointSlice:'])
+    expect(kinds('family')).toEqual(['createEndpointSlice:1', 'deleteEndpointSlice:'])
+    expect(kinds('edited')).toEqual(['updateEndpointSlice:2'])
+    expect(kinds('lost')).toEqual(['createEndpointSlice:1'])
+    expect(kinds('dual')).toEqual(['createEndpointSlice:1', 'createEndpointSlice:2'])
+  })
+
+  it.each(['pack', 'lost', 'dual'])('%s: the Endpoints object written is the one planned', async (name) => {
+    const [write] = planOf(name).actions.filter((a: Json) => a.type === 'writeEndpoints')
+    const got = await waitUntil(async () => {
+      const r = await api('GET', `/api/v1/namespaces/${ns}/endpoints/${name}`)
+      return r.status === 200 && JSON.parse(r.body)
+    }, {what: `Endpoints ${name}`})
+    expect(subsetKeys(got.subsets)).toEqual(subsetKeys(write.subsets))
+  })
+})
