@@ -30,6 +30,7 @@ interface PodSpec {
 }
 
 const WEB_PORT = [{name: 'web', containerPort: 8080}]
+const TRIGGER_TIME = 'endpoints.kubernetes.io/last-change-trigger-time'
 
 /** n pods `<app>-<i>` of one app, every other one not ready when `alternate`. */
 const manyPods = (app: string, n: number, o: {alternate?: boolean; node?: string} = {}): PodSpec[] =>
@@ -96,6 +97,9 @@ const SERVICES: {name: string; spec: Json; pods: PodSpec[]; endpoints?: Json}[] 
   {name: 'empty', spec: {selector: {app: 'nothing-here'}, ports: [{port: 80}]}, pods: []},
   // ES-5: 250 pods, no slice: 100, 100 and 50 (which pod goes where is random).
   {name: 'many', spec: {selector: {app: 'many'}, ports: [{name: 'http', port: 80, targetPort: 'web'}]}, pods: manyPods('many', 250)},
+  // ES-25: 1005 pods, 503 ready: eleven slices; the Endpoints object cut to 1000 addresses (all
+  // ready ones, then the first not-ready ones in IP order) and annotated over-capacity.
+  {name: 'over', spec: {selector: {app: 'over'}, ports: [{name: 'http', port: 80, targetPort: 'web'}]}, pods: manyPods('over', 1005, {alternate: true})},
   {
     name: 'headless',
     spec: {clusterIP: 'None', selector: {app: 'headless'}},
@@ -175,7 +179,11 @@ describe('Services: the plan against the real endpoint controllers', () => {
     for (const s of SERVICES) {
       await apiOk('POST', `/api/v1/namespaces/${ns}/services`, {body: {apiVersion: 'v1', kind: 'Service', metadata: {name: s.name, labels: {team: 'e2e'}}, spec: s.spec}})
       if (s.endpoints) await apiOk('POST', `/api/v1/namespaces/${ns}/endpoints`, {body: {apiVersion: 'v1', kind: 'Endpoints', ...s.endpoints}})
-      for (const p of s.pods) await createPod(ns, p, p.node === 'b' ? nodeB() : nodeA(), nthIP('10.77.0.0', ip++))
+      // Eight at a time: the big Services have a thousand pods.
+      const queue = s.pods.map((p) => [p, nthIP('10.77.0.0', ip++)] as const)
+      await Promise.all(Array.from({length: 8}, async () => {
+        for (let next = queue.shift(); next; next = queue.shift()) await createPod(ns, next[0], next[0].node === 'b' ? nodeB() : nodeA(), next[1])
+      }))
     }
     plan = await planJson(['-n', ns, '--now', NOW()])
     await controllerManager.start(['endpointslice', 'endpoint', 'endpointslicemirroring'])
@@ -210,7 +218,7 @@ describe('Services: the plan against the real endpoint controllers', () => {
     }
   })
 
-  it.each(['basic', 'publish', 'named', 'empty', 'headless', 'many'])('%s: the Endpoints object written is the one planned', async (name) => {
+  it.each(['basic', 'publish', 'named', 'empty', 'headless', 'many', 'over'])('%s: the Endpoints object written is the one planned', async (name) => {
     const cp = planOf(name)
     const [write] = cp.actions.filter((a: Json) => a.type === 'writeEndpoints')
     expect(write.verb).toBe('create')
@@ -220,6 +228,19 @@ describe('Services: the plan against the real endpoint controllers', () => {
     }, {what: `Endpoints ${name}`})
     expect(subsetKeys(got.subsets)).toEqual(subsetKeys(write.subsets))
     expect(got.metadata.labels).toEqual(write.labels)
+    // E9, E12.8: the fresh controller's trigger time (the Service's creation) and the capacity mark.
+    // An over-capacity object is written again at every sync (E12.9), and a later sync of the
+    // running controller (pod events still arriving after the first) clears the trigger time: only
+    // the first sync's is planned.
+    if (!write.truncated) expect(got.metadata.annotations?.[TRIGGER_TIME]).toBe(write.triggerTime)
+    expect(got.metadata.annotations?.['endpoints.kubernetes.io/over-capacity']).toBe(write.truncated ? 'truncated' : undefined)
+  })
+
+  it('ES-25: the truncation keeps every ready address and the first not-ready ones', () => {
+    const [write] = planOf('over').actions.filter((a: Json) => a.type === 'writeEndpoints')
+    expect(write.truncated).toEqual({from: 1005, to: 1000})
+    const count = (k: string) => write.subsets.reduce((n: number, x: Json) => n + (x[k] ?? []).length, 0)
+    expect([count('addresses'), count('notReadyAddresses')]).toEqual([503, 497])
   })
 
   it('external: ExternalName gets nothing, as planned', async () => {
@@ -249,10 +270,10 @@ describe('Services: the plan against the real endpoint controllers', () => {
       await controllerManager.stop()
     }, 60_000)
 
-    it('ES-27: a restarted controller has nothing to write for what it converged', async () => {
+    it('ES-27: a restarted controller has nothing to write for what it converged (but an over-capacity Endpoints object)', async () => {
       const again = await planJson(['-n', ns, '--now', NOW()])
       const busy = again.controllers.filter((c: Json) => c.kind === 'Service' && !c.inSync).map((c: Json) => [c.name, c.actions.map((a: Json) => a.type)])
-      expect(busy).toEqual([])
+      expect(busy).toEqual([['over', ['writeEndpoints']]])
     })
 
     it('ES-10, ES-7, ES-11, ES-14, ES-16, ES-23: the slices rewritten are the ones planned, by name', async () => {
@@ -275,7 +296,10 @@ describe('Services: the plan against the real endpoint controllers', () => {
       // ES-16: every pod now resolves to 9090: the old 9090 slice takes them all, the other three go.
       expect(writes('named').map((a: Json) => a.type).sort()).toEqual(['deleteEndpointSlice', 'deleteEndpointSlice', 'deleteEndpointSlice', 'updateEndpointSlice'])
 
+      const overBefore = (await apiOk('GET', `/api/v1/namespaces/${ns}/endpoints/over`)).metadata.resourceVersion
       await controllerManager.start(['endpointslice', 'endpoint', 'endpointslicemirroring'])
+      // E12.9: the over-capacity Endpoints object is written again, as planned.
+      await waitUntil(async () => (await apiOk('GET', `/api/v1/namespaces/${ns}/endpoints/over`)).metadata.resourceVersion !== overBefore, {what: 'Endpoints over rewritten'})
       for (const name of ['basic', 'publish', 'empty', 'headless', 'named']) {
         const planned = writes(name)
         const want = new Map<string, string>()
@@ -458,9 +482,13 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
         const a = updates.get(s.metadata.name)
         expect(sliceKey(now.addressType, now.ports, now.endpoints ?? [])).toEqual(sliceKey(a.addressType, a.ports, a.endpoints))
         expect(now.metadata.labels).toEqual(a.labels)
+        expect(now.metadata.annotations?.[TRIGGER_TIME]).toBe(a.triggerTime)
       } else expect(now.metadata.resourceVersion, `${s.metadata.name} untouched`).toBe(s.metadata.resourceVersion)
     }
-    judgeCreated(creates, [...got.values()].filter((s) => !old.some((o) => o.metadata.name === s.metadata.name)), cp.service.pools)
+    const created = [...got.values()].filter((s) => !old.some((o) => o.metadata.name === s.metadata.name))
+    judgeCreated(creates, created, cp.service.pools)
+    // E9: a fresh controller stamps what it writes with the Service's creation time.
+    for (const s of created) expect(s.metadata.annotations?.[TRIGGER_TIME]).toBe(creates[0].triggerTime)
   })
 
   it('the plans say what each scenario is about', () => {
