@@ -55,7 +55,7 @@ type call struct {
 	Method       string   `json:"method"`
 	Service      string   `json:"service"`
 	LoadBalancer string   `json:"loadBalancer"`
-	Hosts        []string `json:"hosts,omitempty"`
+	Hosts        []string `json:"hosts,omitzero"` // an empty list is printed: no eligible node
 	Exists       *bool    `json:"exists,omitempty"`
 	Error        string   `json:"error,omitempty"`
 }

@@ -339,5 +339,27 @@ describe('Services: the plan against the real service controller and a fake clou
       expect(callsOf('failing').filter((c) => c.method === 'EnsureLoadBalancer').at(-1)).toMatchObject({hosts: p.actions[1].hosts})
       expect(callsOf('failing').filter((c) => c.method === 'EnsureLoadBalancer').at(-1)!.error).toBeUndefined()
     }, 60_000)
+
+    it('LB-10: no eligible node: Ensure with no hosts, and the status still written', async () => {
+      await fakeCloud.stop()
+      // Every Node of the cluster excluded for the time of this test, then put back as it was.
+      const nodes = (await apiOk('GET', '/api/v1/nodes')).items as Json[]
+      const exclude = (n: Json, value: string | null) => apiOk('PATCH', `/api/v1/nodes/${n.metadata.name}`, {...merge, body: {metadata: {labels: {[EXCLUDE]: value}}}})
+      try {
+        for (const n of nodes) await exclude(n, 'true')
+        await apiOk('POST', `/api/v1/namespaces/${ns}/services`, {body: {apiVersion: 'v1', kind: 'Service', metadata: {name: 'nohosts'}, spec: LB}})
+        const p = planOf(await planJson(['-n', ns, '--now', NOW()]), 'nohosts')
+        expect(p.actions[1]).toMatchObject({type: 'ensureLoadBalancer', hosts: [], warning: 'UnAvailableLoadBalancer'})
+        cloud = await fakeCloud.start({stateFile, callsFile})
+        await settle('the controller with no eligible node')
+        expect(callsOf('nohosts').map(strip)).toEqual(expectedCalls(p.actions, false))
+        const svc = (await getService('nohosts')).json
+        expect(svc.metadata.finalizers).toEqual([FINALIZER])
+        expect(svc.status.loadBalancer.ingress).toEqual(FAKE_INGRESS([80]))
+      } finally {
+        await fakeCloud.stop()
+        for (const n of nodes) await exclude(n, n.metadata.labels?.[EXCLUDE] ?? null).catch(() => {})
+      }
+    }, 60_000)
   })
 })
