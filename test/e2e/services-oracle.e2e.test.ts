@@ -7,7 +7,7 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {planJson} from './kctl.js'
-import {api, apiOk, bindPod, controllerManager, deleteNamespace, makeNode, newNamespace, setPodStatus, waitUntil} from './setup/cluster.js'
+import {api, apiOk, bindPod, controllerManager, deleteNamespace, makeNode, newNamespace, setPodStatus, waitUntil, waitUntilQuiet} from './setup/cluster.js'
 
 type Json = any
 
@@ -31,6 +31,7 @@ interface PodSpec {
 
 const WEB_PORT = [{name: 'web', containerPort: 8080}]
 const TRIGGER_TIME = 'endpoints.kubernetes.io/last-change-trigger-time'
+const HOLD = 'kctl.io/e2e-hold'
 
 /** n pods `<app>-<i>` of one app, every other one not ready when `alternate`. */
 const manyPods = (app: string, n: number, o: {alternate?: boolean; node?: string} = {}): PodSpec[] =>
@@ -343,6 +344,8 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
     rule: string
     spec?: Json
     pods: PodSpec[]
+    /** Being deleted (held by a finalizer of ours) before the controller runs. */
+    deleting?: boolean
     /** Slices present before the controller runs: pod names (`~ghost` for a pod that no longer exists), and how the slice is off. */
     slices?: {pods: string[]; owner?: 'foreign'; addressType?: 'IPv6'; notReady?: string[]; labels?: Record<string, string>}[]
   }
@@ -373,6 +376,8 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
         {name: 'close-b', app: 'close', ports: WEB_PORT, node: 'b', ready: false},
       ],
     },
+    // E2.7: a Service being deleted gets no new slice (its Endpoints object is still written).
+    {name: 'going', rule: 'E2.7', pods: manyPods('going', 2), deleting: true},
     {
       name: 'dual',
       rule: 'ES-17',
@@ -414,8 +419,9 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
     let ip = 1
     for (const w of WORLDS) {
       const svc = await apiOk('POST', `/api/v1/namespaces/${ns}/services`, {
-        body: {apiVersion: 'v1', kind: 'Service', metadata: {name: w.name, labels: {team: 'e2e'}}, spec: {selector: {app: w.name}, ports: PORT, ...w.spec}},
+        body: {apiVersion: 'v1', kind: 'Service', metadata: {name: w.name, labels: {team: 'e2e'}, ...(w.deleting ? {finalizers: [HOLD]} : {})}, spec: {selector: {app: w.name}, ports: PORT, ...w.spec}},
       })
+      if (w.deleting) await apiOk('DELETE', `/api/v1/namespaces/${ns}/services/${w.name}`)
       for (const p of w.pods) {
         const node = p.node === 'b' ? nodeB() : p.node === 'gone' ? nodeGone() : nodeA()
         pods.set(p.name, await createPod(ns, p, node, nthIP('10.78.0.0', ip++)))
@@ -452,18 +458,24 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
 
   afterAll(async () => {
     await controllerManager.stop()
-    if (ns) await deleteNamespace(ns)
+    if (ns) {
+      for (const w of WORLDS.filter((x) => x.deleting)) {
+        await api('PATCH', `/api/v1/namespaces/${ns}/services/${w.name}`, {contentType: 'application/merge-patch+json', body: {metadata: {finalizers: null}}})
+      }
+      await deleteNamespace(ns)
+    }
     for (const n of [nodeA(), nodeB()]) await api('DELETE', `/api/v1/nodes/${n}`)
   })
 
   const planOf = (name: string): Json => plan.controllers.find((c: Json) => c.kind === 'Service' && c.name === name)
 
-  it.each(WORLDS.map((w) => [w.rule, w.name]))('%s (%s): slices updated, deleted, kept and created as planned', async (_rule, name) => {
+  it.each(WORLDS.filter((w) => !w.deleting).map((w) => [w.rule, w.name]))('%s (%s): slices updated, deleted, kept and created as planned', async (_rule, name) => {
     const cp = planOf(name)
     const writes = cp.actions.filter((a: Json) => a.type.endsWith('EndpointSlice'))
     const updates = new Map<string, Json>(writes.filter((a: Json) => a.type === 'updateEndpointSlice').map((a: Json) => [a.name, a]))
     const deletes = new Set(writes.filter((a: Json) => a.type === 'deleteEndpointSlice').map((a: Json) => a.name))
-    const creates = writes.filter((a: Json) => a.type === 'createEndpointSlice')
+    // A create the controller skips (the Service is going) is planned, and marked so.
+    const creates = writes.filter((a: Json) => a.type === 'createEndpointSlice' && !a.skipped)
     const old = before.get(name)!
     const expectedCount = old.length - deletes.size + creates.length
     const got = await waitUntil(
@@ -503,14 +515,23 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
     expect(kinds('edited')).toEqual(['updateEndpointSlice:2'])
     expect(kinds('lost')).toEqual(['createEndpointSlice:1'])
     expect(kinds('dual')).toEqual(['createEndpointSlice:1', 'createEndpointSlice:2'])
+    expect(planOf('going').actions.filter((a: Json) => a.type === 'createEndpointSlice').map((a: Json) => a.skipped)).toEqual(['service-deleting'])
   })
 
-  it.each(['pack', 'lost', 'dual'])('%s: the Endpoints object written is the one planned', async (name) => {
+  it.each(['pack', 'lost', 'dual', 'going'])('%s: the Endpoints object written is the one planned', async (name) => {
     const [write] = planOf(name).actions.filter((a: Json) => a.type === 'writeEndpoints')
     const got = await waitUntil(async () => {
       const r = await api('GET', `/api/v1/namespaces/${ns}/endpoints/${name}`)
       return r.status === 200 && JSON.parse(r.body)
     }, {what: `Endpoints ${name}`})
     expect(subsetKeys(got.subsets)).toEqual(subsetKeys(write.subsets))
+  })
+
+  it('E2.7 (going): once the controllers are quiet, the Service being deleted still has no slice', async () => {
+    await waitUntilQuiet(
+      async () => (await apiOk('GET', `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices`)).items.map((x: Json) => x.metadata.resourceVersion).sort().join(','),
+      {quietMs: 3000, what: 'the slices of the namespace'},
+    )
+    expect(await sliceList('going')).toEqual([])
   })
 })
