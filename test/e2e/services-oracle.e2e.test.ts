@@ -110,6 +110,8 @@ const SERVICES: {name: string; spec: Json; pods: PodSpec[]; endpoints?: Json}[] 
     ],
   },
   {name: 'external', spec: {type: 'ExternalName', externalName: 'example.com'}, pods: []},
+  // ES-20 (second round): its selector is removed once its slice and Endpoints object are written.
+  {name: 'unselected', spec: {selector: {app: 'unselected'}, ports: [{name: 'http', port: 80, targetPort: 'web'}]}, pods: [{name: 'unselected-a', app: 'unselected', ports: WEB_PORT}]},
   {
     name: 'mirrored',
     spec: {ports: [{port: 5432}]},
@@ -286,6 +288,9 @@ describe('Services: the plan against the real endpoint controllers', () => {
       await setPodStatus(ns, 'empty-now', {phase: 'Running', podIP: '10.77.1.1'})
       await apiOk('PATCH', `/api/v1/namespaces/${ns}/services/named`, {contentType: 'application/merge-patch+json', body: {spec: {ports: [{name: 'http', port: 80, targetPort: 9090}]}}})
       await apiOk('PATCH', `/api/v1/namespaces/${ns}/services/headless`, {contentType: 'application/merge-patch+json', body: {metadata: {labels: {team: 'other'}}}})
+      await waitUntil(async () => (await api('GET', `/api/v1/namespaces/${ns}/endpoints/unselected`)).status === 200, {what: 'Endpoints unselected'})
+      const unselectedBefore = await slicesOf('unselected')
+      await apiOk('PATCH', `/api/v1/namespaces/${ns}/services/unselected`, {contentType: 'application/merge-patch+json', body: {spec: {selector: null}}})
       second = await planJson(['-n', ns, '--now', NOW()])
       const writes = (name: string) =>
         second.controllers.find((c: Json) => c.kind === 'Service' && c.name === name).actions.filter((a: Json) => a.type.endsWith('EndpointSlice'))
@@ -296,11 +301,30 @@ describe('Services: the plan against the real endpoint controllers', () => {
       expect(writes('headless').map((a: Json) => [a.type, a.labelsChanged])).toEqual([['updateEndpointSlice', true]])
       // ES-16: every pod now resolves to 9090: the old 9090 slice takes them all, the other three go.
       expect(writes('named').map((a: Json) => a.type).sort()).toEqual(['deleteEndpointSlice', 'deleteEndpointSlice', 'deleteEndpointSlice', 'updateEndpointSlice'])
+      // ES-20, E13.3: without a selector the EndpointSlice controller leaves its slice, and the
+      // mirroring controller copies the Endpoints object the endpoint controller left into a second.
+      const mirrored = writes('unselected')
+      expect(mirrored.map((a: Json) => [a.type, a.controller])).toEqual([['createEndpointSlice', 'endpointslicemirroring']])
 
-      const overBefore = (await apiOk('GET', `/api/v1/namespaces/${ns}/endpoints/over`)).metadata.resourceVersion
       await controllerManager.start(['endpointslice', 'endpoint', 'endpointslicemirroring'])
-      // E12.9: the over-capacity Endpoints object is written again, as planned.
-      await waitUntil(async () => (await apiOk('GET', `/api/v1/namespaces/${ns}/endpoints/over`)).metadata.resourceVersion !== overBefore, {what: 'Endpoints over rewritten'})
+      const both = await waitUntil(async () => {
+        const now = await slicesOf('unselected')
+        return now.length === 2 && now
+      }, {what: 'the mirrored slice of unselected'})
+      const [kept] = both.filter((x: Json) => x.metadata.name === unselectedBefore[0].metadata.name)
+      expect(kept.metadata.resourceVersion).toBe(unselectedBefore[0].metadata.resourceVersion)
+      const [copy] = both.filter((x: Json) => x.metadata.name !== unselectedBefore[0].metadata.name)
+      expect(sliceKey(copy.addressType, copy.ports, copy.endpoints ?? [])).toBe(sliceKey(mirrored[0].addressType, mirrored[0].ports, mirrored[0].endpoints))
+      expect(copy.metadata.labels).toEqual(mirrored[0].labels)
+      // E12.9: the over-capacity Endpoints object is written again, as planned, with the restarted
+      // controller's trigger time. (If the object already holds exactly that, the API server
+      // takes the write as a no-op and its resourceVersion stays.)
+      const [overWrite] = second.controllers.find((c: Json) => c.kind === 'Service' && c.name === 'over').actions
+      expect(overWrite).toMatchObject({type: 'writeEndpoints', verb: 'update', truncated: {from: 1005, to: 1000}})
+      await waitUntil(async () => {
+        const ep = await apiOk('GET', `/api/v1/namespaces/${ns}/endpoints/over`)
+        return ep.metadata.annotations?.[TRIGGER_TIME] === overWrite.triggerTime && ep.metadata.annotations?.['endpoints.kubernetes.io/over-capacity'] === 'truncated'
+      }, {what: 'Endpoints over written as planned'})
       for (const name of ['basic', 'publish', 'empty', 'headless', 'named']) {
         const planned = writes(name)
         const want = new Map<string, string>()
