@@ -211,7 +211,7 @@ describe('Services: the plan against the real endpoint controllers', () => {
     expect(cp.actions.filter((a: Json) => a.type === 'updateEndpointSlice' || a.type === 'deleteEndpointSlice')).toEqual([])
     const got = await waitUntil(async () => {
       const slices = await slicesOf(name)
-      return slices.length >= planned.length && slices
+      return slices.length >= planned.length ? slices : undefined
     }, {what: `${planned.length} slice(s) of Service ${name}`})
     judgeCreated(planned, got, cp.service.pools)
     for (const [s, a] of [[got[0], planned[0]]]) {
@@ -309,7 +309,7 @@ describe('Services: the plan against the real endpoint controllers', () => {
       await controllerManager.start(['endpointslice', 'endpoint', 'endpointslicemirroring'])
       const both = await waitUntil(async () => {
         const now = await slicesOf('unselected')
-        return now.length === 2 && now
+        return now.length === 2 ? now : undefined
       }, {what: 'the mirrored slice of unselected'})
       const [kept] = both.filter((x: Json) => x.metadata.name === unselectedBefore[0].metadata.name)
       expect(kept.metadata.resourceVersion).toBe(unselectedBefore[0].metadata.resourceVersion)
@@ -507,7 +507,7 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
         const now = await sliceList(name)
         const byName = new Map(now.map((s: Json) => [s.metadata.name, s]))
         const done = now.length === expectedCount && [...updates.keys()].every((n) => byName.get(n)?.metadata.resourceVersion !== old.find((s) => s.metadata.name === n)?.metadata.resourceVersion)
-        return done && byName
+        return done ? byName : undefined
       },
       {what: `the slices of ${name} as planned`, timeoutMs: 30_000},
     )
