@@ -131,7 +131,10 @@ function sliceKey(addressType: string, ports: Json[] | null, endpoints: Json[]):
 const portsKey = (ports: Json[] | null): string[] => (ports ?? []).map((x) => `${x.name ?? ''}:${x.port}/${x.protocol ?? 'TCP'}:${x.appProtocol ?? ''}`).sort()
 
 const endpointKey = (x: Json): string =>
-  JSON.stringify([x.targetRef?.name ?? x.addresses.join(','), x.addresses, x.conditions?.ready ?? null, x.conditions?.serving ?? null, x.conditions?.terminating ?? null, x.hostname ?? null, x.nodeName ?? null, x.zone ?? null, x.hints ?? null])
+  JSON.stringify([x.targetRef?.name ?? x.addresses.join(','), x.addresses, x.conditions?.ready ?? null, x.conditions?.serving ?? null, x.conditions?.terminating ?? null, x.hostname ?? null, x.nodeName ?? null, x.zone ?? null, hintsKey(x.hints)])
+
+/** Hints as sets (the API server prints forZones before forNodes; the plan may not). */
+const hintsKey = (h: Json): Json => (h ? {forZones: (h.forZones ?? []).map((z: Json) => z.name).sort(), forNodes: (h.forNodes ?? []).map((n: Json) => n.name).sort()} : null)
 
 /**
  * Slices whose membership is random (E8.7) are compared by what is certain: type, ports, size, the
@@ -371,7 +374,7 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
     /** Being deleted (held by a finalizer of ours) before the controller runs. */
     deleting?: boolean
     /** Slices present before the controller runs: pod names (`~ghost` for a pod that no longer exists), and how the slice is off. */
-    slices?: {pods: string[]; owner?: 'foreign'; addressType?: 'IPv6'; notReady?: string[]; labels?: Record<string, string>}[]
+    slices?: {pods: string[]; owner?: 'foreign'; addressType?: 'IPv6'; notReady?: string[]; labels?: Record<string, string>; hints?: boolean}[]
   }
 
   const WORLDS: World[] = [
@@ -400,6 +403,17 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
         {name: 'close-b', app: 'close', ports: WEB_PORT, node: 'b', ready: false},
       ],
     },
+    {
+      name: 'samenode',
+      rule: 'ES-22',
+      spec: {trafficDistribution: 'PreferSameNode'},
+      pods: [
+        {name: 'samenode-a', app: 'samenode', ports: WEB_PORT},
+        {name: 'samenode-b', app: 'samenode', ports: WEB_PORT, node: 'b'},
+      ],
+    },
+    // ES-22: without trafficDistribution, hints left on a slice are stripped.
+    {name: 'stripped', rule: 'ES-22', pods: manyPods('stripped', 2), slices: [{pods: range('stripped', 0, 2), hints: true}]},
     // E2.7: a Service being deleted gets no new slice (its Endpoints object is still written).
     {name: 'going', rule: 'E2.7', pods: manyPods('going', 2), deleting: true},
     {
@@ -454,7 +468,7 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
         const endpoints = s.pods.map((name) =>
           name === '~ghost'
             ? {addresses: [nthIP('10.78.0.0', 4000)], conditions: {ready: true, serving: true, terminating: false}, nodeName: nodeA(), zone: 'zone-1', targetRef: {kind: 'Pod', namespace: ns, name: `${w.name}-ghost`, uid: '00000000-0000-4000-8000-000000000001'}}
-            : endpointOf(pods.get(name), !(s.notReady ?? []).includes(name)),
+            : {...endpointOf(pods.get(name), !(s.notReady ?? []).includes(name)), ...(s.hints ? {hints: {forZones: [{name: 'zone-1'}]}} : {})},
         )
         const owner = s.owner === 'foreign' ? {name: w.name, uid: '00000000-0000-4000-8000-0000000000ff'} : {name: w.name, uid: svc.metadata.uid}
         await apiOk('POST', `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices`, {
@@ -537,6 +551,7 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
     expect(kinds('foreign')).toEqual(['createEndpointSlice:1', 'deleteEndpointSlice:'])
     expect(kinds('family')).toEqual(['createEndpointSlice:1', 'deleteEndpointSlice:'])
     expect(kinds('edited')).toEqual(['updateEndpointSlice:2'])
+    expect(planOf('stripped').actions.filter((a: Json) => a.type === 'updateEndpointSlice').map((a: Json) => a.hintsChanged)).toEqual([true])
     expect(kinds('lost')).toEqual(['createEndpointSlice:1'])
     expect(kinds('dual')).toEqual(['createEndpointSlice:1', 'createEndpointSlice:2'])
     expect(planOf('going').actions.filter((a: Json) => a.type === 'createEndpointSlice').map((a: Json) => a.skipped)).toEqual(['service-deleting'])
