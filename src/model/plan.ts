@@ -389,6 +389,8 @@ export interface PlannerOptions {
   featureGates: FeatureGates
   /** BurstReplicas (replica_set.go): at most this many creates or deletes per sync. */
   burstReplicas: number
+  /** kube-controller-manager's --max-endpoints-per-slice (1..1000); absent: its default, 100. */
+  maxEndpointsPerSlice?: number
 }
 
 /** Ready and available pods as a controller's status reports them (a DaemonSet counts them per node). */

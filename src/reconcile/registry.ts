@@ -64,7 +64,7 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     // controllers' syncs with the service controller's (cloud-controller-manager's service-lb).
     name: 'endpointslice',
     kinds: ['Service'],
-    plan: (snapshot, world) => planServices(snapshot, world),
+    plan: (snapshot, world) => planServices(snapshot, world, world.options.maxEndpointsPerSlice),
     planOnly: true,
   },
 ]

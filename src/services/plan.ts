@@ -9,6 +9,8 @@ export interface PlanRequest extends SourceRequest {
   now?: string
   /** --feature-gates, `A=true,B=false`. */
   featureGates?: string
+  /** --max-endpoints-per-slice, as kube-controller-manager takes it. */
+  maxEndpointsPerSlice?: number
   /** The real clock unless a test injects one. */
   clock?: () => Date
   /** Where warnings about the request itself go (stderr in the CLI). */
@@ -23,7 +25,7 @@ export async function computePlan(req: PlanRequest): Promise<ReconcilePlan> {
   const sets = await readSnapshots({...req, onNote: req.onNote ?? req.onWarning})
   // Like the controller, take "now" once per sync, after the informer caches are read.
   const now = fixedNow ?? resolveNow(undefined, req.clock)
-  const options = plannerOptions(now, featureGates)
+  const options = plannerOptions(now, featureGates, req.maxEndpointsPerSlice)
   if (sets.length === 1) return planSnapshot(sets[0].snapshot, options)
   return mergeApplySets(sets.map(({applySet, snapshot}) => ({applySet, plan: planSnapshot(snapshot, options)})))
 }

@@ -106,7 +106,7 @@ export async function planChanged(req: PlanRequest & ChangeRequest): Promise<Rec
   const opened = await openWorld(req, () => now)
   now ||= resolveNow(undefined, req.clock)
   for (const change of await applyChanges(opened, whatIfs)) req.onWarning?.(`changed: ${change}`)
-  return planSnapshot({...opened.memory.snapshot(), source: opened.source}, plannerOptions(now, featureGates))
+  return planSnapshot({...opened.memory.snapshot(), source: opened.source}, plannerOptions(now, featureGates, req.maxEndpointsPerSlice))
 }
 
 /** Whether a request asks for a what-if. */

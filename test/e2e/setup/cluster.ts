@@ -11,6 +11,7 @@ import {readFileSync} from 'node:fs'
 import {inject} from 'vitest'
 import {request, type HttpResponse} from '../../../controlplane/http.js'
 import {compactEtcd, startControllerManager} from '../../../controlplane/start.js'
+import {startFakeCloud, type FakeCloud, type FakeCloudOptions} from '../../../controlplane/fake-cloud.js'
 import type {Component} from '../../../controlplane/procs.js'
 import type {E2EContext} from './global-setup.js'
 
@@ -298,6 +299,27 @@ export const controllerManager = {
   /** Path of the running instance's log (its --v=2 output), e.g. for a failing test's diagnostics. */
   get logFile(): string | undefined {
     return kcm?.logFile
+  },
+}
+
+let cloud: FakeCloud | undefined
+
+/**
+ * The upstream service controller with the fake cloud (controlplane/fake-cloud.ts), as a child of this test
+ * process, like `controllerManager`. It acts on every namespace's Services and on every Node: start it in the
+ * files that need it, stop it in their afterAll. The balancers that exist are kept in the control plane's data
+ * dir, so they outlive a restart.
+ */
+export const fakeCloud = {
+  async start(opts: Omit<FakeCloudOptions, 'info' | 'log'> = {}): Promise<FakeCloud> {
+    await cloud?.stop()
+    cloud = undefined
+    cloud = await startFakeCloud({info: controlPlane(), ...opts})
+    return cloud
+  },
+  async stop(): Promise<void> {
+    await cloud?.stop()
+    cloud = undefined
   },
 }
 
