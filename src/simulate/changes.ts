@@ -6,7 +6,7 @@ import {UserError} from '../errors.js'
 
 type Obj = Record<string, any>
 
-/** `deployment/web=10` (also `deploy/web`, `replicaset/x`, `rs/x`; `ns/` prefix not taken: use -n). */
+/** `deployment/web=10` (also `deploy/web`, `replicaset/x`, `rs/x`, `statefulset/x`, `sts/x`; `ns/` prefix not taken: use -n). */
 export interface ScaleChange {
   kind: string
   name: string
@@ -31,6 +31,12 @@ const KINDS: Record<string, string> = {
   replicationcontroller: 'ReplicationController',
   replicationcontrollers: 'ReplicationController',
   rc: 'ReplicationController',
+  statefulset: 'StatefulSet',
+  statefulsets: 'StatefulSet',
+  sts: 'StatefulSet',
+  daemonset: 'DaemonSet',
+  daemonsets: 'DaemonSet',
+  ds: 'DaemonSet',
 }
 
 function parseTarget(text: string, flag: string, example: string): {kind: string; name: string; rest: string} {
@@ -42,6 +48,7 @@ function parseTarget(text: string, flag: string, example: string): {kind: string
 
 export function parseScale(text: string): ScaleChange {
   const {kind, name, rest} = parseTarget(text, '--scale', 'KIND/NAME=REPLICAS, e.g. deployment/web=10')
+  if (kind === 'DaemonSet') throw new UserError(`invalid --scale "${text}": a DaemonSet has no replicas (it runs one pod per matching node)`)
   if (!/^\d+$/.test(rest) || Number(rest) > 2 ** 31 - 1) throw new UserError(`invalid --scale "${text}": "${rest}" is not a replica count`)
   return {kind, name, replicas: Number(rest)}
 }
