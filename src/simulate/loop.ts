@@ -29,7 +29,7 @@ import {actionToWire} from '../render/wire.js'
 import {formatRfc3339, objectTime, seconds} from '../reconcile/time.js'
 import {BURST_REPLICAS} from '../services/options.js'
 import {type KubeletModel, podAt, podWakeAt} from './kubelet.js'
-import {isWorkloadKind, minReadyByController, WorkloadTracker, WorkloadView} from './workloads.js'
+import {isWorkloadKind, minReadyByController, unsentRevisionWarnings, WorkloadTracker, WorkloadView} from './workloads.js'
 
 type Obj = Record<string, any>
 
@@ -98,6 +98,7 @@ export async function runLoop(world: MemoryWorld, opts: LoopOptions): Promise<Lo
       syncs += acting.length
       const exec = await executePlan({...plan, controllers: acting}, {control: world.control(false), now: () => formatRfc3339(now), round: rounds})
       done = {acting, results: exec.results, round: rounds}
+      for (const w of unsentRevisionWarnings(exec.results)) if (!warnings.includes(w)) warnings.push(w)
       if (world.writes === writes) {
         settle((last = {snapshot: world.snapshot(), plan}).snapshot)
         break

@@ -6,6 +6,8 @@ import type {FeatureGates, ReconcilePlan} from '../model/plan.js'
 import type {PodView, Snapshot} from '../model/objects.js'
 import type {DaemonSetTimeline, SimulationStep, StatefulSetTimeline, WorkloadObserved, WorldCounts} from '../model/simulation.js'
 import type {ControllerRevisionView, DaemonSetView, StatefulSetView} from '../model/workloads.js'
+import {WORKLOAD_SKIP} from '../apply/workload-sync.js'
+import type {ActionResult} from '../model/apply.js'
 import {daemonUpdateBudget} from '../reconcile/daemonset/sync.js'
 import {REVISION_HASH_LABEL} from '../reconcile/revisions.js'
 import {isPodAvailable} from '../reconcile/status.js'
@@ -22,6 +24,17 @@ export function isWorkloadKind(kind: string): kind is SetView['kind'] {
 export function minReadyByController(snapshot: Snapshot): Map<string, number> {
   const owners = [...snapshot.replicaSets, ...(snapshot.statefulSets ?? []), ...(snapshot.daemonSets ?? [])]
   return new Map(owners.map((o) => [o.uid, o.minReadySeconds]))
+}
+
+/**
+ * A set whose new revision's name cannot be computed here (a StatefulSet's template read from a
+ * file that is not in the API server's shape) goes no further: the executor sends nothing past
+ * that write, and the simulation says so once.
+ */
+export function unsentRevisionWarnings(results: readonly ActionResult[]): string[] {
+  return results
+    .filter((r) => r.skipReason === WORKLOAD_SKIP.revisionUnknown)
+    .map((r) => `${r.controller.kind} ${r.controller.namespace}/${r.controller.name} is not simulated past its new revision: its name is unknown here (read the set from a cluster, or from its kubectl get -o yaml)`)
 }
 
 /** One view of the world, grouped for counting: each set, its pods and its revisions. */
