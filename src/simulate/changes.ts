@@ -132,8 +132,20 @@ function located(world: MemoryWorld, kind: string, namespace: string, name: stri
   return at
 }
 
-/** A spec change as the API server stores it: generation + 1, a new resourceVersion. */
+/** A DaemonSet's template generation, which the API server raises with each change of its template. */
+const TEMPLATE_GENERATION = 'deprecated.daemonset.template.generation'
+
+/**
+ * A spec change as the API server stores it: generation + 1, a new resourceVersion; for a
+ * DaemonSet whose template changed, its template generation + 1 too (the DaemonSet strategy's
+ * PrepareForUpdate), which is how the controller tells old pods from new.
+ */
 function withSpec(world: MemoryWorld, o: Obj, spec: Obj): Obj {
   const generation = Number(o.metadata?.generation ?? 1)
-  return {...o, metadata: {...o.metadata, generation: generation + 1, resourceVersion: world.nextResourceVersion()}, spec}
+  const metadata: Obj = {...o.metadata, generation: generation + 1, resourceVersion: world.nextResourceVersion()}
+  const templateGeneration = o.metadata?.annotations?.[TEMPLATE_GENERATION]
+  if (o.kind === 'DaemonSet' && templateGeneration !== undefined && JSON.stringify(spec.template) !== JSON.stringify(o.spec?.template)) {
+    metadata.annotations = {...metadata.annotations, [TEMPLATE_GENERATION]: String(Number(templateGeneration) + 1)}
+  }
+  return {...o, metadata, spec}
 }

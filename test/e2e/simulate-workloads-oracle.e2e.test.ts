@@ -72,8 +72,9 @@ function manifest(s: Scenario): Json {
 }
 
 const observed = (o: Json) => o.status?.observedGeneration === o.metadata.generation
+// Counts of 0 are left out of a status.
 const statefulDone = (updated: number) => (o: Json) =>
-  observed(o) && o.status.readyReplicas === o.spec.replicas && (o.status.availableReplicas ?? 0) === o.spec.replicas && o.status.updatedReplicas === updated
+  observed(o) && (o.status.readyReplicas ?? 0) === o.spec.replicas && (o.status.availableReplicas ?? 0) === o.spec.replicas && (o.status.updatedReplicas ?? 0) === updated
 const statefulComplete = (o: Json) => statefulDone(o.spec.replicas)(o) && o.status.currentRevision === o.status.updateRevision
 const daemonComplete = (o: Json) => {
   const s = o.status ?? {}
@@ -189,7 +190,10 @@ describe('kctl simulate of StatefulSets and DaemonSets against the real controll
     for (const n of kwok?.nodes ?? []) await api('DELETE', `/api/v1/nodes/${n}`)
   })
 
-  it.each(SCENARIOS)('$name', async (s) => {
+  // One test per scenario, named in full (it.each would shorten the names).
+  for (const s of SCENARIOS) it(s.name, () => scenario(s), 180_000)
+
+  async function scenario(s: Scenario): Promise<void> {
     const ns = await newNamespace('simwl')
     namespaces.push(ns)
     await apiOk('POST', `/apis/apps/v1/namespaces/${ns}/${plural(s.kind)}`, {body: manifest(s)})
@@ -201,6 +205,7 @@ describe('kctl simulate of StatefulSets and DaemonSets against the real controll
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     const sim = JSON.parse(run.stdout)
+    expect(sim.warnings).toEqual([])
 
     // The same change for real, recorded.
     const seen: PerRevision[] = [await perRevision(s, ns)]
@@ -264,5 +269,5 @@ describe('kctl simulate of StatefulSets and DaemonSets against the real controll
       expect(t.observed.minAvailable).toBeGreaterThanOrEqual(t.bounds.minAvailable)
       expect(t.observed.maxPods).toBeLessThanOrEqual(t.bounds.maxPods)
     }
-  }, 180_000)
+  }
 })

@@ -41,7 +41,8 @@ metadata: {name: ${n}, labels: {kubernetes.io/os: linux}}
 `)
   return `apiVersion: apps/v1
 kind: DaemonSet
-metadata: {name: agent, namespace: default, resourceVersion: "1", generation: 1, creationTimestamp: "2026-11-22T09:00:00Z"}
+# The API server keeps a template generation on every DaemonSet; its pods carry it as a label.
+metadata: {name: agent, namespace: default, resourceVersion: "1", generation: 1, creationTimestamp: "2026-11-22T09:00:00Z", annotations: {deprecated.daemonset.template.generation: "1"}}
 spec:
   selector: {matchLabels: {app: agent}}
   updateStrategy: ${strategy}
