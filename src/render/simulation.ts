@@ -135,8 +135,9 @@ function minAvailableLine(d: StatefulSetTimeline | DaemonSetTimeline, of: string
 /** No more pods than the bound, or than at the start when it started above. */
 function podsLine(d: StatefulSetTimeline | DaemonSetTimeline, of: string): string {
   const o = d.observed
-  const started = o.startPods > d.bounds.maxPods ? `; it started with ${o.startPods}` : ''
-  return `  max pods ${bound(o.maxPods, d.bounds.maxPods, o.maxPods <= Math.max(d.bounds.maxPods, o.startPods))} = ${of}; ${o.maxPodsWithTerminating} with terminating pods${started}`
+  const terminating = `${o.maxPodsWithTerminating} with terminating pods`
+  if (o.startPods <= d.bounds.maxPods) return `  max pods ${bound(o.maxPods, d.bounds.maxPods, o.maxPods <= d.bounds.maxPods)} = ${of}; ${terminating}`
+  return `  max pods ${o.maxPods} (${o.maxPods <= o.startPods ? 'within' : 'beyond'} the ${o.startPods} it started with; ${of} = ${d.bounds.maxPods}); ${terminating}`
 }
 
 function statefulSetSummary(s: StatefulSetTimeline): string[] {
