@@ -28,6 +28,7 @@ import {planSnapshot} from '../reconcile/planner.js'
 import {actionToWire} from '../render/wire.js'
 import {formatRfc3339, objectTime, seconds} from '../reconcile/time.js'
 import {BURST_REPLICAS} from '../services/options.js'
+import {cmp, push} from './collections.js'
 import {type KubeletModel, podAt, podWakeAt} from './kubelet.js'
 import {isWorkloadKind, minReadyByController, unsentRevisionWarnings, WorkloadTracker, WorkloadView} from './workloads.js'
 
@@ -314,14 +315,4 @@ function boundsOf(d: DeploymentView): DeploymentTimeline['bounds'] {
 function revisionText(rs: Workload | undefined): string | undefined {
   if (!rs) return undefined
   return revisionOf(rs.annotations) === undefined ? undefined : rs.annotations['deployment.kubernetes.io/revision']
-}
-
-function push<T>(map: Map<string, T[]>, key: string, value: T): void {
-  const list = map.get(key)
-  if (list) list.push(value)
-  else map.set(key, [value])
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
 }

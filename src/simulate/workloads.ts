@@ -12,6 +12,7 @@ import {daemonUpdateBudget} from '../reconcile/daemonset/sync.js'
 import {REVISION_HASH_LABEL} from '../reconcile/revisions.js'
 import {isPodAvailable} from '../reconcile/status.js'
 import {parseOrdinal, statefulSetMaxUnavailable} from '../reconcile/statefulset/sync.js'
+import {cmp, push} from './collections.js'
 
 type SetView = StatefulSetView | DaemonSetView
 
@@ -266,14 +267,4 @@ function claimsOf(set: StatefulSetView, snapshot: Snapshot): string[] {
 
 function byNamespaceName(a: {namespace: string; name: string}, b: {namespace: string; name: string}): number {
   return cmp(a.namespace, b.namespace) || cmp(a.name, b.name)
-}
-
-function push<T>(map: Map<string, T[]>, key: string, value: T): void {
-  const list = map.get(key)
-  if (list) list.push(value)
-  else map.set(key, [value])
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
 }

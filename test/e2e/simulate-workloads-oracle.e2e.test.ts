@@ -19,11 +19,9 @@
 // The DaemonSets select the three fake nodes by a label, so nodes other tests leave behind play no part.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {startKwok, type Kwok} from '../../controlplane/fake-nodes.js'
-import type {Component} from '../../controlplane/procs.js'
-import {startScheduler} from '../../controlplane/start.js'
 import {kctl} from './kctl.js'
-import {api, apiOk, controllerManager, controlPlane, deleteNamespace, newNamespace, waitUntil} from './setup/cluster.js'
+import {apiOk, deleteNamespace, newNamespace, waitUntil} from './setup/cluster.js'
+import {inOrder, startTimedCluster, type TimedCluster} from './simulate-helpers.js'
 
 type Json = Record<string, any>
 /** Pods (not terminating) per revision name. */
@@ -156,38 +154,20 @@ function burstEnds(sim: Json): PerRevision[] {
   return ends.map((e) => e.state).filter((s, i, all) => i === 0 || !same(s, all[i - 1]))
 }
 
-/** Whether `wanted`, in order, are among `seen` (each a later or the same state than the one before). */
-function inOrder(wanted: PerRevision[], seen: PerRevision[]): {ok: boolean; missing?: PerRevision} {
-  let at = 0
-  for (const w of wanted) {
-    const found = seen.findIndex((s, i) => i >= at && same(s, w))
-    if (found < 0) return {ok: false, missing: w}
-    at = found
-  }
-  return {ok: true}
-}
-
 describe('kctl simulate of StatefulSets and DaemonSets against the real controllers, scheduler and a timed kubelet', () => {
-  let scheduler: Component | undefined
-  let kwok: Kwok | undefined
+  let cluster: TimedCluster | undefined
   const namespaces: string[] = []
 
   beforeAll(async () => {
-    const info = controlPlane()
-    await controllerManager.start(['statefulset', 'daemonset'])
-    scheduler = await startScheduler({info, log: () => {}})
-    kwok = await startKwok({info, nodes: 3, stages: 'timed', nodeNamePrefix: 'simwl-node'})
-    for (const n of kwok.nodes) {
+    cluster = await startTimedCluster(['statefulset', 'daemonset'], 'simwl-node')
+    for (const n of cluster.nodes) {
       await apiOk('PATCH', `/api/v1/nodes/${n}`, {body: {metadata: {labels: {[NODE_LABEL]: 'true'}}}, contentType: 'application/strategic-merge-patch+json'})
     }
   }, 180_000)
 
   afterAll(async () => {
-    await controllerManager.stop()
-    await kwok?.stop()
-    await scheduler?.stop()
+    await cluster?.stop()
     for (const ns of namespaces) await deleteNamespace(ns)
-    for (const n of kwok?.nodes ?? []) await api('DELETE', `/api/v1/nodes/${n}`)
   })
 
   // One test per scenario, named in full (it.each would shorten the names).

@@ -72,6 +72,14 @@ describe('kctl simulate', () => {
     expect(run.stdout).toContain('| t+10s | Deployment web | ~ scale ReplicaSet web-5d5b85dbd6 1→0 (availability) |')
   })
 
+  it('-o markdown: StatefulSets and DaemonSets in their own summary table', () => {
+    const run = kctl(['simulate', '-f', 'examples/rollout-statefulset', '-f', 'examples/daemonset', '--now', NOW, '-o', 'markdown'])
+    expect(run.status).toBe(0)
+    expect(run.stdout).toContain('| DaemonSet monitoring/node-agent | RollingUpdate |')
+    expect(run.stdout).toMatch(/\| StatefulSet messaging\/queue \| RollingUpdate \| 13 \| 1m15s \| 2 \(≥ 2\) \| 3 \(≤ 3\) \|/)
+    expect(run.stdout).toContain('| t+0s | StatefulSet queue | - delete pod queue-2 (not at the update revision) |')
+  })
+
   it('--apply-manifests merges a new template onto the fixtures', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kctl-apply-'))
     const manifest = readFileSync(join(ROOT, 'examples/manifests/web.yaml'), 'utf8').replace('registry.example.com/web:v2', 'registry.example.com/web:v3')

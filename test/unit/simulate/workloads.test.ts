@@ -72,6 +72,20 @@ function revisionEnds(r: LoopResult): Array<{t: number; pods: Record<string, num
   return ends.filter((e, i) => i === 0 || JSON.stringify(e.pods) !== JSON.stringify(ends[i - 1].pods))
 }
 
+/**
+ * Three pods replaced one at a time, as a StatefulSet's rolling update and a DaemonSet's with
+ * maxUnavailable 1 both go: deleted, gone 5 s later (the grace period) and re-created, Ready 10 s
+ * after that, when the next one is deleted.
+ */
+const ONE_AT_A_TIME = [
+  {t: 0, pods: {r1: 2}},
+  {t: 5, pods: {r1: 2, r2: 1}},
+  {t: 15, pods: {r1: 1, r2: 1}},
+  {t: 20, pods: {r1: 1, r2: 2}},
+  {t: 30, pods: {r2: 2}},
+  {t: 35, pods: {r2: 3}},
+]
+
 const actionsOf = (r: LoopResult, type: string) =>
   r.steps.flatMap((s) => s.actions.filter((a) => a.type === type).map((a) => ({t: s.offsetSeconds, ...(a as unknown as Record<string, unknown>)})))
 
@@ -122,14 +136,7 @@ describe('StatefulSets in the event loop', () => {
       [15, 'web-1', 'update'],
       [30, 'web-0', 'update'],
     ])
-    expect(revisionEnds(r)).toEqual([
-      {t: 0, pods: {r1: 2}},
-      {t: 5, pods: {r1: 2, r2: 1}},
-      {t: 15, pods: {r1: 1, r2: 1}},
-      {t: 20, pods: {r1: 1, r2: 2}},
-      {t: 30, pods: {r2: 2}},
-      {t: 35, pods: {r2: 3}},
-    ])
+    expect(revisionEnds(r)).toEqual(ONE_AT_A_TIME)
     const t = r.statefulSets[0]
     expect(t.final.currentRevision).toBe(t.final.updateRevision)
     expect(t.final.revisions.map((x) => x.revision)).toEqual([1, 2])
@@ -193,14 +200,7 @@ describe('DaemonSets in the event loop', () => {
     const {sim} = await settled(daemonSet('{type: RollingUpdate, rollingUpdate: {maxUnavailable: 1}}'))
     applySetImage(sim.world, 'default', {kind: 'DaemonSet', name: 'agent', container: 'c', image: 'agent:2'})
     const r = await sim.run()
-    expect(revisionEnds(r)).toEqual([
-      {t: 0, pods: {r1: 2}},
-      {t: 5, pods: {r1: 2, r2: 1}},
-      {t: 15, pods: {r1: 1, r2: 1}},
-      {t: 20, pods: {r1: 1, r2: 2}},
-      {t: 30, pods: {r2: 2}},
-      {t: 35, pods: {r2: 3}},
-    ])
+    expect(revisionEnds(r)).toEqual(ONE_AT_A_TIME)
     // A choice among several old pods takes the first by name; the last one left is simply deleted.
     const replaced = [...actionsOf(r, 'chooseDaemonPods').flatMap((a) => [a.t, ...(a.chosen as string[])]), ...actionsOf(r, 'deleteDaemonPod').flatMap((a) => [a.t, a.pod])]
     expect(replaced).toHaveLength(6)
