@@ -49,6 +49,8 @@ export class WorkloadView {
     private readonly now: bigint,
   ) {
     for (const s of [...(snapshot.statefulSets ?? []), ...(snapshot.daemonSets ?? [])]) this.sets.set(s.uid, s)
+    // A world of Deployments only: nothing to group (this view is built after every round).
+    if (this.sets.size === 0) return
     for (const pod of snapshot.pods) {
       const owner = pod.ownerReferences.find((r) => r.controller)
       if (owner && this.sets.has(owner.uid)) push(this.podsBySet, owner.uid, pod)
