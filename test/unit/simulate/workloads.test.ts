@@ -4,7 +4,7 @@
 import {describe, expect, it} from 'vitest'
 
 import type {LoopResult} from '../../../src/simulate/loop.js'
-import {applyScale, applySetImage} from '../../../src/simulate/changes.js'
+import {applyScale, applySetImage, parseScale, parseSetImage} from '../../../src/simulate/changes.js'
 import {openSim} from './helpers.js'
 
 function statefulSet(replicas: number, extra: {podManagementPolicy?: string; partition?: number; claims?: boolean; minReadySeconds?: number} = {}): string {
@@ -233,6 +233,25 @@ describe('DaemonSets in the event loop', () => {
     // Gone at 5, re-created, Ready at 15, available just after 20: the next delete then.
     const deletes = [...actionsOf(r, 'chooseDaemonPods'), ...actionsOf(r, 'deleteDaemonPod')]
     expect(deletes.map((a) => Math.floor(a.t as number))).toEqual([0, 20, 40])
+  })
+})
+
+describe('what-ifs on sets', () => {
+  it('a new DaemonSet template raises its template generation, as the API server does; a StatefulSet scale does not touch its template', async () => {
+    const sim = await openSim(`${daemonSet('{type: OnDelete}')}---\n${statefulSet(3)}`)
+    applySetImage(sim.world, 'default', {kind: 'DaemonSet', name: 'agent', container: 'c', image: 'agent:2'})
+    const ds = sim.world.find('DaemonSet', 'default', 'agent')!.object as {metadata: {generation: number; annotations: Record<string, string>}}
+    expect(ds.metadata.generation).toBe(2)
+    expect(ds.metadata.annotations['deprecated.daemonset.template.generation']).toBe('2')
+    applyScale(sim.world, 'default', {kind: 'StatefulSet', name: 'web', replicas: 5})
+    const set = sim.world.find('StatefulSet', 'default', 'web')!.object as {metadata: {generation: number}; spec: {replicas: number}}
+    expect([set.metadata.generation, set.spec.replicas]).toEqual([2, 5])
+  })
+
+  it('parses statefulset/, sts/ and daemonset/ targets; a DaemonSet cannot be scaled', () => {
+    expect(parseScale('sts/db=5')).toEqual({kind: 'StatefulSet', name: 'db', replicas: 5})
+    expect(parseSetImage('daemonset/agent=c=agent:2')).toEqual({kind: 'DaemonSet', name: 'agent', container: 'c', image: 'agent:2'})
+    expect(() => parseScale('ds/agent=3')).toThrow('a DaemonSet has no replicas')
   })
 })
 
