@@ -7,12 +7,12 @@
 //
 //   npm run bench:simulate-workloads   (builds first)
 //   node bench/simulate-workloads.mjs [--statefulsets N] [--replicas N] [--daemonsets N] [--nodes N] [--repeat N]
-import {execFileSync} from 'node:child_process'
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 import {numberArgs} from './generate.mjs'
+import {fastest, timed} from './measure.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(here, '..')
@@ -48,16 +48,6 @@ function world({statefulsets, replicas, daemonsets, nodes}) {
   for (let n = 0; n < nodes; n++) items.push({apiVersion: 'v1', kind: 'Node', metadata: {name: `node-${n}`, labels: {'kubernetes.io/os': 'linux'}}})
   return items
 }
-
-function timed(argv, stdoutFile) {
-  const t0 = process.hrtime.bigint()
-  const stdout = execFileSync(process.execPath, argv, {cwd: root, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 30})
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9
-  if (stdoutFile) writeFileSync(stdoutFile, stdout)
-  return seconds
-}
-
-const fastest = (n, fn) => Math.min(...Array.from({length: n}, fn))
 
 function main() {
   const o = numberArgs({statefulsets: 200, replicas: 5, daemonsets: 20, nodes: 100, repeat: 1})
