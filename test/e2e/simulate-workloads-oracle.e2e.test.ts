@@ -6,8 +6,10 @@
 // (every pod Ready 3 s after it starts, gone 1 s after its deletion starts), the delays
 // `kctl simulate --ready-after 3s --terminate-after 1s` models. Each scenario settles a set at its
 // first revision, then `kctl simulate` reads the live namespace and simulates the change (--scale,
-// --set-image), and only then is the same change made for real, while the set's pods are recorded
-// (polled every 100 ms) as the number of pods (not terminating) at each revision.
+// --set-image, --apply-manifests: a server-side dry run), changing nothing there (every
+// resourceVersion in the namespace is the same before and after), and only then is the same
+// change made for real, while the set's pods are recorded (polled every 100 ms) as the number of
+// pods (not terminating) at each revision.
 //
 // What is compared:
 // - exactly: the final pods (a StatefulSet's by name, a DaemonSet's by node) with their revision,
@@ -17,6 +19,9 @@
 //   any interleaving is accepted. Per revision rather than per pod: where the DaemonSet controller
 //   picks which node's pod to replace at random, the simulation takes the first by node name.
 // The DaemonSets select the three fake nodes by a label, so nodes other tests leave behind play no part.
+import {mkdtempSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {kctl} from './kctl.js'
@@ -39,7 +44,7 @@ interface Scenario {
   /** The set's spec besides selector and template. */
   spec: Json
   /** The change, as kctl simulate's flags. */
-  flags: string[]
+  flags: (ns: string) => string[]
   /** The same change made for real, as a strategic merge patch of the set. */
   patch: Json
   /** The real rollout is over. */
@@ -50,7 +55,7 @@ const plural = (kind: Scenario['kind']) => (kind === 'StatefulSet' ? 'statefulse
 const setPath = (s: Scenario, ns: string) => `/apis/apps/v1/namespaces/${ns}/${plural(s.kind)}/web`
 const newImage: Json = {spec: {template: {spec: {containers: [{name: 'c', image: image('v2')}]}}}}
 
-function manifest(s: Scenario): Json {
+function manifest(s: Pick<Scenario, 'kind' | 'spec'>): Json {
   return {
     apiVersion: 'apps/v1',
     kind: s.kind,
@@ -69,6 +74,23 @@ function manifest(s: Scenario): Json {
   }
 }
 
+const withImage = (m: Json, img: string): Json => ({...m, spec: {...m.spec, template: {...m.spec.template, spec: {...m.spec.template.spec, containers: [{name: 'c', image: img}]}}}})
+
+function manifestDir(ns: string, m: Json): string {
+  const dir = mkdtempSync(join(tmpdir(), 'kctl-simwl-apply-'))
+  writeFileSync(join(dir, 'web.json'), JSON.stringify({...m, metadata: {...m.metadata, namespace: ns}}))
+  return dir
+}
+
+/** Every object's resourceVersion in the namespace: the simulation must change none. */
+async function resourceVersions(ns: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {}
+  for (const path of [`/apis/apps/v1/namespaces/${ns}/statefulsets`, `/apis/apps/v1/namespaces/${ns}/daemonsets`, `/apis/apps/v1/namespaces/${ns}/controllerrevisions`, `/api/v1/namespaces/${ns}/pods`]) {
+    for (const o of (await apiOk('GET', path)).items as Json[]) out[`${path}/${o.metadata.name}`] = o.metadata.resourceVersion
+  }
+  return out
+}
+
 const observed = (o: Json) => o.status?.observedGeneration === o.metadata.generation
 // Counts of 0 are left out of a status.
 const statefulDone = (updated: number) => (o: Json) =>
@@ -84,7 +106,7 @@ const SCENARIOS: Scenario[] = [
     name: 'StatefulSet OrderedReady scale-up from 0 to 3',
     kind: 'StatefulSet',
     spec: {replicas: 0, serviceName: 'web'},
-    flags: ['--scale', 'statefulset/web=3'],
+    flags: () => ['--scale', 'statefulset/web=3'],
     patch: {spec: {replicas: 3}},
     done: statefulComplete,
   },
@@ -92,7 +114,7 @@ const SCENARIOS: Scenario[] = [
     name: 'StatefulSet RollingUpdate of 3 replicas',
     kind: 'StatefulSet',
     spec: {replicas: 3, serviceName: 'web'},
-    flags: ['--set-image', `statefulset/web=c=${image('v2')}`],
+    flags: () => ['--set-image', `statefulset/web=c=${image('v2')}`],
     patch: newImage,
     done: statefulComplete,
   },
@@ -100,15 +122,25 @@ const SCENARIOS: Scenario[] = [
     name: 'StatefulSet RollingUpdate with partition 1 of 3 replicas',
     kind: 'StatefulSet',
     spec: {replicas: 3, serviceName: 'web', updateStrategy: {type: 'RollingUpdate', rollingUpdate: {partition: 1}}},
-    flags: ['--set-image', `statefulset/web=c=${image('v2')}`],
+    flags: () => ['--set-image', `statefulset/web=c=${image('v2')}`],
     patch: newImage,
     done: statefulDone(2),
+  },
+  {
+    // The manifest from a file is not in the API server's shape; the server-side dry run returns
+    // the object as it would be stored, so the new revision's name is known.
+    name: 'StatefulSet RollingUpdate of 2 replicas through --apply-manifests (server-side dry run)',
+    kind: 'StatefulSet',
+    spec: {replicas: 2, serviceName: 'web'},
+    flags: (ns) => ['--apply-manifests', manifestDir(ns, withImage(manifest({kind: 'StatefulSet', spec: {replicas: 2, serviceName: 'web'}}), image('v2')))],
+    patch: newImage,
+    done: statefulComplete,
   },
   {
     name: 'DaemonSet RollingUpdate maxUnavailable 1 over 3 nodes',
     kind: 'DaemonSet',
     spec: {updateStrategy: {type: 'RollingUpdate', rollingUpdate: {maxUnavailable: 1}}},
-    flags: ['--set-image', `daemonset/web=c=${image('v2')}`],
+    flags: () => ['--set-image', `daemonset/web=c=${image('v2')}`],
     patch: newImage,
     done: daemonComplete,
   },
@@ -116,7 +148,7 @@ const SCENARIOS: Scenario[] = [
     name: 'DaemonSet RollingUpdate maxSurge 1 over 3 nodes',
     kind: 'DaemonSet',
     spec: {updateStrategy: {type: 'RollingUpdate', rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}},
-    flags: ['--set-image', `daemonset/web=c=${image('v2')}`],
+    flags: () => ['--set-image', `daemonset/web=c=${image('v2')}`],
     patch: newImage,
     done: daemonComplete,
   },
@@ -180,12 +212,14 @@ describe('kctl simulate of StatefulSets and DaemonSets against the real controll
     const settled = s.kind === 'DaemonSet' ? daemonComplete : statefulComplete
     await waitUntil(async () => settled(await apiOk('GET', setPath(s, ns))), {what: `${ns}/web at its first revision`, timeoutMs: 60_000})
 
-    // The simulation, from the live namespace as it is now.
-    const run = await kctl(['simulate', '-n', ns, '-o', 'json', '--ready-after', READY_AFTER, '--terminate-after', DELETE_AFTER, ...s.flags])
+    // The simulation, from the live namespace as it is now; nothing it does reaches the cluster.
+    const before = await resourceVersions(ns)
+    const run = await kctl(['simulate', '-n', ns, '-o', 'json', '--ready-after', READY_AFTER, '--terminate-after', DELETE_AFTER, ...s.flags(ns)])
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     const sim = JSON.parse(run.stdout)
     expect(sim.warnings).toEqual([])
+    expect(await resourceVersions(ns)).toEqual(before)
 
     // The same change for real, recorded.
     const seen: PerRevision[] = [await perRevision(s, ns)]
