@@ -1,7 +1,7 @@
 // Wall time and peak RSS of a command in its own process, for the benchmarks that compare kctl
 // with a floor measured in the same run.
 import {execFileSync} from 'node:child_process'
-import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
@@ -21,6 +21,18 @@ export function measured(argv) {
   rmSync(dir, {recursive: true, force: true})
   return {seconds, rssMiB}
 }
+
+/** Wall time of `node argv...` in its own process; its stdout is kept in `stdoutFile` when one is named. */
+export function timed(argv, stdoutFile) {
+  const t0 = process.hrtime.bigint()
+  const stdout = execFileSync(process.execPath, argv, {cwd: root, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 30})
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9
+  if (stdoutFile) writeFileSync(stdoutFile, stdout)
+  return seconds
+}
+
+/** The lowest of n results of `fn`. */
+export const fastest = (n, fn) => Math.min(...Array.from({length: n}, fn))
 
 /** The fastest of n runs, with the highest peak RSS of all of them. */
 export function best(n, argv) {

@@ -6,13 +6,13 @@
 //
 //   npm run bench:simulate             (builds first)
 //   node bench/simulate.mjs [--deployments N] [--replicas N] [--repeat N]
-import {execFileSync} from 'node:child_process'
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 
 import {deploymentUid, podTemplate, replicaSetWithPods} from './deployment-world.mjs'
 import {numberArgs} from './generate.mjs'
+import {fastest, timed} from './measure.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(here, '..')
@@ -47,16 +47,6 @@ function world({deployments, replicas}, podTemplateHash) {
   }
   return items
 }
-
-function timed(argv, stdoutFile) {
-  const t0 = process.hrtime.bigint()
-  const stdout = execFileSync(process.execPath, argv, {cwd: root, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 30})
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9
-  if (stdoutFile) writeFileSync(stdoutFile, stdout)
-  return seconds
-}
-
-const fastest = (n, fn) => Math.min(...Array.from({length: n}, fn))
 
 async function main() {
   const o = numberArgs({deployments: 1000, replicas: 10, repeat: 1})

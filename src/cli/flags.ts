@@ -62,7 +62,7 @@ export const changeFlags = {
     summary: 'Merge these manifests (file or directory) onto the world first, as kubectl apply would (live: a server-side apply with dryRun=All; nothing is kept).',
     helpGroup: 'WHAT IF',
   }),
-  scale: Flags.string({multiple: true, summary: 'Set replicas first, e.g. deployment/web=10; repeatable.', helpGroup: 'WHAT IF'}),
+  scale: Flags.string({multiple: true, summary: 'Set replicas first, e.g. deployment/web=10 or statefulset/db=5; repeatable.', helpGroup: 'WHAT IF'}),
   'set-image': Flags.string({multiple: true, summary: 'Set a container\'s image first, e.g. deployment/web=web=nginx:1.28; repeatable.', helpGroup: 'WHAT IF'}),
 }
 

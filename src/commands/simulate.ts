@@ -10,7 +10,7 @@ import {DEFAULT_READY_AFTER, simulate} from '../services/simulate.js'
 export default class Simulate extends BaseCommand {
   static override usage = '<%= command.id %> [-f PATH]... [-o table|json|yaml|markdown] [FLAGS]'
   static override summary = 'Run the controllers forward in virtual time: a rollout\'s whole timeline before it happens.'
-  static override description = `Reads the world once (-f or the live cluster), then runs the Deployment and ReplicaSet controllers' syncs one after another on an in-memory copy, with a simple scheduler and kubelet between them: pods are bound at once, Ready --ready-after after they are created, available after minReadySeconds, gone --terminate-after after their deletion. It stops when nothing is left to happen, or at --until. Nothing is written.
+  static override description = `Reads the world once (-f or the live cluster), then runs the Deployment, ReplicaSet, StatefulSet and DaemonSet controllers' syncs one after another on an in-memory copy, with a simple scheduler and kubelet between them: pods are bound at once (a DaemonSet's to its node), Ready --ready-after after they are created, available after minReadySeconds, gone --terminate-after after their deletion. It stops when nothing is left to happen, or at --until. Nothing is written.
 
 Exit codes: 0 success, 1 any error.`
 
@@ -26,7 +26,7 @@ Exit codes: 0 success, 1 any error.`
     output: outputFlag(['table', 'json', 'yaml', 'markdown']),
     'ready-after': Flags.string({summary: `How long after creation a pod becomes Ready (default ${DEFAULT_READY_AFTER}).`, helpGroup: 'MODEL'}),
     'terminate-after': Flags.string({summary: 'How long a deleted pod terminates (default: its terminationGracePeriodSeconds, at most 30s).', helpGroup: 'MODEL'}),
-    fail: Flags.string({multiple: true, summary: 'Pods with this image or pod-template-hash never become Ready (CrashLoopBackOff); repeatable.', helpGroup: 'MODEL'}),
+    fail: Flags.string({multiple: true, summary: 'Pods with this image, pod-template-hash or ControllerRevision (name or hash) never become Ready (CrashLoopBackOff); repeatable.', helpGroup: 'MODEL'}),
     until: Flags.string({summary: 'Stop after this much virtual time (e.g. 10m).', helpGroup: 'MODEL'}),
     seed: Flags.string({summary: 'Mixed into generated pod names (the same input and seed give the same names).', helpGroup: 'MODEL'}),
   }

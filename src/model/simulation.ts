@@ -17,6 +17,8 @@ export interface WorldCounts {
     available: number
     terminating: number
   }
+  /** A StatefulSet's or DaemonSet's pods (not terminating) by revision, oldest revision first. */
+  revisions?: Array<{name: string; pods: number}>
 }
 
 /** One controller's sync that changed the world. */
@@ -28,11 +30,11 @@ export interface SimulationStep {
   /** The round of syncs it belongs to (all controllers with work, planned from one view of the world). */
   round: number
   controller: {kind: ControllerKind; namespace: string; name: string}
-  /** The Deployment the controller belongs to (itself, or its ReplicaSet's owner). */
+  /** The Deployment the controller belongs to (itself, or its ReplicaSet's owner); absent for a StatefulSet or DaemonSet (the controller is the set). */
   deployment?: string
   /** The actions carried out, as `kctl plan -o json` prints them (a delete with its reasons); a create also names the pod it made. */
-  actions: Array<Action & {pod?: string}>
-  /** The Deployment's (or the lone ReplicaSet's) pods and ReplicaSets after the round. */
+  actions: Array<Action & {pod?: string; chosen?: string[]; pods?: string[]}>
+  /** The Deployment's (or the lone ReplicaSet's, or the StatefulSet's or DaemonSet's) pods and ReplicaSets or revisions after the round. */
   counts: WorldCounts
 }
 
@@ -61,6 +63,84 @@ export interface DeploymentTimeline {
   }
 }
 
+/** What a StatefulSet's or DaemonSet's rollout went through, at the instants the simulation looked. */
+export interface WorkloadObserved {
+  startAvailable: number
+  /** Pods (not terminating) at the start: a set scaling down starts above its bound. */
+  startPods: number
+  minAvailable: number
+  /** Pods not terminating. */
+  maxPods: number
+  maxPodsWithTerminating: number
+}
+
+/** A StatefulSet pod at the end, in ordinal order. */
+export interface StatefulPodFinal {
+  name: string
+  revision: string
+  ready: boolean
+}
+
+export interface StatefulSetTimeline {
+  namespace: string
+  name: string
+  replicas: number
+  podManagementPolicy: 'OrderedReady' | 'Parallel'
+  /** RollingUpdate or OnDelete. */
+  strategy: string
+  /** RollingUpdate: ordinals below it keep the current revision. */
+  partition?: number
+  /**
+   * What the controller promises: at least `minAvailable` available during a rolling update
+   * (replicas − maxUnavailable: 1 unless the MaxUnavailableStatefulSet gate is on), never more
+   * pods than `maxPods` (a StatefulSet never surges), and with OrderedReady at most
+   * `maxInFlight` (1) pods unavailable or terminating at once.
+   */
+  bounds: {minAvailable: number; maxPods: number; maxUnavailable: number; maxInFlight: number}
+  observed: WorkloadObserved & {maxInFlight: number}
+  steps: number
+  /** Seconds from the start to this StatefulSet's last step. */
+  durationSeconds: number
+  final: {
+    currentRevision: string
+    updateRevision: string
+    /** Its ControllerRevisions by number, oldest first. */
+    revisions: Array<{name: string; revision: number}>
+    pods: StatefulPodFinal[]
+    /** The PersistentVolumeClaims named after its claim templates and ordinals, by name. */
+    claims: string[]
+    replicasStatus: {replicas: number; ready: number; current: number; updated: number; available: number}
+    rollout?: string
+  }
+}
+
+export interface DaemonSetTimeline {
+  namespace: string
+  name: string
+  /** Nodes that should run its pod (at the end). */
+  desiredNodes: number
+  /** RollingUpdate or OnDelete. */
+  strategy: string
+  /**
+   * What the rolling update promises, against the desired nodes: at least `minAvailable`
+   * (desired − maxUnavailable) available, at most `maxPods` (desired + maxSurge) pods, and on one
+   * node at most `maxPodsPerNode` (2 with a surge, else 1; terminating pods not counted).
+   */
+  bounds: {minAvailable: number; maxPods: number; maxSurge: number; maxUnavailable: number; maxPodsPerNode: number}
+  observed: WorkloadObserved & {maxPodsPerNode: number}
+  steps: number
+  durationSeconds: number
+  final: {
+    /** The revision of its current template. */
+    updateRevision?: string
+    revisions: Array<{name: string; revision: number}>
+    /** Per node with a pod, by node name: the revision of each of its pods. */
+    nodes: Array<{node: string; revisions: string[]}>
+    replicasStatus: {desired: number; current: number; updated: number; ready: number; available: number; misscheduled: number}
+    rollout?: string
+  }
+}
+
 export interface SimulationSettings {
   readyAfterSeconds: number
   /** Absent: each pod's terminationGracePeriodSeconds, capped. */
@@ -82,6 +162,8 @@ export interface Simulation {
   changes: string[]
   steps: SimulationStep[]
   deployments: DeploymentTimeline[]
+  statefulSets: StatefulSetTimeline[]
+  daemonSets: DaemonSetTimeline[]
   summary: {
     steps: number
     rounds: number
@@ -91,7 +173,7 @@ export interface Simulation {
     /** quiet: nothing left to happen; until: --until was reached first. */
     endedBy: 'quiet' | 'until'
   }
-  /** Controllers read but not simulated (StatefulSets and DaemonSets). */
+  /** Controllers read but not simulated (none since StatefulSets and DaemonSets are). */
   notSimulated: string[]
   warnings: string[]
 }

@@ -64,8 +64,6 @@ export async function simulate(req: SimulateRequest): Promise<Simulation> {
     until: until === undefined ? undefined : start + toNs(until),
     kubelet: {start, readyAfter: toNs(readyAfter), terminateAfter: terminateAfter === undefined ? undefined : toNs(terminateAfter), fail: req.fail ?? []},
   })
-  const snapshot = opened.memory.snapshot()
-  const notSimulated = [...(snapshot.statefulSets ?? []), ...(snapshot.daemonSets ?? [])].map((w) => `${w.kind} ${w.namespace}/${w.name}`)
   const settings: SimulationSettings = {
     readyAfterSeconds: readyAfter / 1000,
     ...(terminateAfter === undefined ? {} : {terminateAfterSeconds: terminateAfter / 1000}),
@@ -84,6 +82,8 @@ export async function simulate(req: SimulateRequest): Promise<Simulation> {
     changes,
     steps: result.steps,
     deployments: result.deployments,
+    statefulSets: result.statefulSets,
+    daemonSets: result.daemonSets,
     summary: {
       steps: result.steps.length,
       rounds: result.rounds,
@@ -91,7 +91,7 @@ export async function simulate(req: SimulateRequest): Promise<Simulation> {
       durationSeconds: Number(result.end - start) / 1e9,
       endedBy: result.endedBy,
     },
-    notSimulated,
+    notSimulated: [],
     warnings: result.warnings,
   }
 }
@@ -171,7 +171,7 @@ async function applyChanges(opened: OpenedWorld, {manifests, scales, images}: Pa
     for (const doc of await readAllDocuments(manifests)) {
       const m = doc.raw as Record<string, any>
       if (!(String(m.kind) in APPLY_PATHS)) {
-        done.push(`${m.kind} ${m.metadata?.name ?? ''}: left out (kctl simulates Deployments, ReplicaSets, ReplicationControllers and Pods)`)
+        done.push(`${m.kind} ${m.metadata?.name ?? ''}: left out (kctl simulates Deployments, ReplicaSets, ReplicationControllers, StatefulSets, DaemonSets and Pods)`)
         continue
       }
       const manifest = opened.dryRunApply ? await opened.dryRunApply(doc.raw) : doc.raw
@@ -197,6 +197,8 @@ const APPLY_PATHS: Record<string, {group: string; plural: string}> = {
   Deployment: {group: '/apis/apps/v1', plural: 'deployments'},
   ReplicaSet: {group: '/apis/apps/v1', plural: 'replicasets'},
   ReplicationController: {group: '/api/v1', plural: 'replicationcontrollers'},
+  StatefulSet: {group: '/apis/apps/v1', plural: 'statefulsets'},
+  DaemonSet: {group: '/apis/apps/v1', plural: 'daemonsets'},
   Pod: {group: '/api/v1', plural: 'pods'},
 }
 

@@ -8,7 +8,7 @@ import {kubectlApply, MergeError, storedUpdate, type KubectlApply} from './apply
 
 type Obj = Record<string, any>
 
-/** `deployment/web=10` (also `deploy/web`, `replicaset/x`, `rs/x`; `ns/` prefix not taken: use -n). */
+/** `deployment/web=10` (also `deploy/web`, `replicaset/x`, `rs/x`, `statefulset/x`, `sts/x`; `ns/` prefix not taken: use -n). */
 export interface ScaleChange {
   kind: string
   name: string
@@ -33,6 +33,12 @@ const KINDS: Record<string, string> = {
   replicationcontroller: 'ReplicationController',
   replicationcontrollers: 'ReplicationController',
   rc: 'ReplicationController',
+  statefulset: 'StatefulSet',
+  statefulsets: 'StatefulSet',
+  sts: 'StatefulSet',
+  daemonset: 'DaemonSet',
+  daemonsets: 'DaemonSet',
+  ds: 'DaemonSet',
 }
 
 function parseTarget(text: string, flag: string, example: string): {kind: string; name: string; rest: string} {
@@ -44,6 +50,7 @@ function parseTarget(text: string, flag: string, example: string): {kind: string
 
 export function parseScale(text: string): ScaleChange {
   const {kind, name, rest} = parseTarget(text, '--scale', 'KIND/NAME=REPLICAS, e.g. deployment/web=10')
+  if (kind === 'DaemonSet') throw new UserError(`invalid --scale "${text}": a DaemonSet has no replicas (it runs one pod per matching node)`)
   if (!/^\d+$/.test(rest) || Number(rest) > 2 ** 31 - 1) throw new UserError(`invalid --scale "${text}": "${rest}" is not a replica count`)
   return {kind, name, replicas: Number(rest)}
 }
@@ -138,8 +145,20 @@ function located(world: MemoryWorld, kind: string, namespace: string, name: stri
   return at
 }
 
-/** A spec change as the API server stores it: generation + 1, a new resourceVersion. */
+/** A DaemonSet's template generation, which the API server raises with each change of its template. */
+const TEMPLATE_GENERATION = 'deprecated.daemonset.template.generation'
+
+/**
+ * A spec change as the API server stores it: generation + 1, a new resourceVersion; for a
+ * DaemonSet whose template changed, its template generation + 1 too (the DaemonSet strategy's
+ * PrepareForUpdate), which is how the controller tells old pods from new.
+ */
 function withSpec(world: MemoryWorld, o: Obj, spec: Obj): Obj {
   const generation = Number(o.metadata?.generation ?? 1)
-  return {...o, metadata: {...o.metadata, generation: generation + 1, resourceVersion: world.nextResourceVersion()}, spec}
+  const metadata: Obj = {...o.metadata, generation: generation + 1, resourceVersion: world.nextResourceVersion()}
+  const templateGeneration = o.metadata?.annotations?.[TEMPLATE_GENERATION]
+  if (o.kind === 'DaemonSet' && templateGeneration !== undefined && JSON.stringify(spec.template) !== JSON.stringify(o.spec?.template)) {
+    metadata.annotations = {...metadata.annotations, [TEMPLATE_GENERATION]: String(Number(templateGeneration) + 1)}
+  }
+  return {...o, metadata, spec}
 }

@@ -24,6 +24,9 @@ describe('kctl simulate', () => {
     {example: 'rollout', file: 'simulate.txt', args: ['-o', 'table']},
     {example: 'rollout', file: 'simulate.json', args: ['-o', 'json']},
     {example: 'manifests', file: 'simulate.txt', args: ['-o', 'table']},
+    {example: 'rollout-statefulset', file: 'simulate.txt', args: ['-o', 'table']},
+    {example: 'rollout-statefulset', file: 'simulate.json', args: ['-o', 'json']},
+    {example: 'daemonset', file: 'simulate.txt', args: ['-o', 'table']},
   ])('examples/$example: $file', ({example, file, args}) => {
     const run = kctl(['simulate', '-f', `examples/${example}`, '--now', NOW, ...args])
     expect(run.stderr).toBe('')
@@ -31,10 +34,10 @@ describe('kctl simulate', () => {
     golden(example, file, run.stdout)
   })
 
-  it('the README shows the rollout timeline exactly as printed', () => {
+  it.each(['rollout', 'rollout-statefulset'])('the README shows the timeline of examples/%s exactly as printed', (example) => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
-    const block = /simulate -f examples\/rollout --now 2026-11-22T10:00:00Z\n```\n\n```\n([\s\S]*?)```/.exec(readme)
-    expect(block?.[1]).toBe(readFileSync(join(ROOT, 'test/golden/rollout/simulate.txt'), 'utf8'))
+    const block = new RegExp(`simulate -f examples/${example} --now 2026-11-22T10:00:00Z\n\`\`\`\n\n\`\`\`\n([\\s\\S]*?)\`\`\``).exec(readme)
+    expect(block?.[1]).toBe(readFileSync(join(ROOT, `test/golden/${example}/simulate.txt`), 'utf8'))
   })
 
   it('prints the same bytes twice', () => {
@@ -69,6 +72,14 @@ describe('kctl simulate', () => {
     expect(run.stdout).toContain('| t+10s | Deployment web | ~ scale ReplicaSet web-5d5b85dbd6 1→0 (availability) |')
   })
 
+  it('-o markdown: StatefulSets and DaemonSets in their own summary table', () => {
+    const run = kctl(['simulate', '-f', 'examples/rollout-statefulset', '-f', 'examples/daemonset', '--now', NOW, '-o', 'markdown'])
+    expect(run.status).toBe(0)
+    expect(run.stdout).toContain('| DaemonSet monitoring/node-agent | RollingUpdate |')
+    expect(run.stdout).toMatch(/\| StatefulSet messaging\/queue \| RollingUpdate \| 13 \| 1m15s \| 2 \(≥ 2\) \| 3 \(≤ 3\) \|/)
+    expect(run.stdout).toContain('| t+0s | StatefulSet queue | - delete pod queue-2 (not at the update revision) |')
+  })
+
   it('--apply-manifests merges a new template onto the fixtures', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kctl-apply-'))
     const manifest = readFileSync(join(ROOT, 'examples/manifests/web.yaml'), 'utf8').replace('registry.example.com/web:v2', 'registry.example.com/web:v3')
@@ -77,7 +88,7 @@ describe('kctl simulate', () => {
     const after = JSON.parse(kctl(['simulate', '-f', 'examples/manifests', '--apply-manifests', dir, '--now', NOW, '-o', 'json']).stdout)
     expect(after.changes).toEqual([
       'Deployment default/web: spec changed (kubectl apply: two-way merge, no last-applied configuration)',
-      'Service web: left out (kctl simulates Deployments, ReplicaSets, ReplicationControllers and Pods)',
+      'Service web: left out (kctl simulates Deployments, ReplicaSets, ReplicationControllers, StatefulSets, DaemonSets and Pods)',
     ])
     const name = (s: {deployments: Array<{name: string; final: {replicaSets: Array<{name: string}>}}>}) => s.deployments.find((d) => d.name === 'web')!.final.replicaSets.map((r) => r.name)
     expect(name(after)).not.toEqual(name(before))
@@ -126,6 +137,31 @@ describe('kctl simulate', () => {
     expect(run.stderr).not.toContain('    at ')
   })
 
+  it('a StatefulSet rollout: every pod replaced from the highest ordinal down, the bounds kept, the claims kept', () => {
+    const sim = JSON.parse(kctl(['simulate', '-f', 'examples/rollout-statefulset', '--now', NOW, '-o', 'json']).stdout)
+    expect(sim.notSimulated).toEqual([])
+    const deleted = sim.steps.flatMap((s: {actions: Array<{type: string; pod?: string}>}) => s.actions.filter((a) => a.type === 'deleteStatefulPod').map((a) => a.pod))
+    expect(deleted).toEqual(['queue-2', 'queue-1', 'queue-0'])
+    const queue = sim.statefulSets[0]
+    expect(queue.final.currentRevision).toBe(queue.final.updateRevision)
+    expect(queue.final.pods.every((p: {revision: string}) => p.revision === queue.final.updateRevision)).toBe(true)
+    expect(queue.final.claims).toEqual(['data-queue-0', 'data-queue-1', 'data-queue-2'])
+    expect(queue.observed.minAvailable).toBeGreaterThanOrEqual(queue.bounds.minAvailable)
+    expect(queue.observed.maxInFlight).toBeLessThanOrEqual(queue.bounds.maxInFlight)
+  })
+
+  it('--fail with a StatefulSet revision name: the rolling update stops at its first pod', () => {
+    const plan = JSON.parse(kctl(['plan', '-f', 'examples/rollout-statefulset', '--now', NOW, '-o', 'json']).stdout)
+    const revision = plan.controllers[0].updateRevision.name
+    const sim = JSON.parse(kctl(['simulate', '-f', 'examples/rollout-statefulset', '--now', NOW, '-o', 'json', '--fail', revision]).stdout)
+    const queue = sim.statefulSets[0]
+    expect(queue.final.pods.map((p: {name: string; revision: string; ready: boolean}) => [p.name, p.revision === revision, p.ready])).toEqual([
+      ['queue-0', false, true],
+      ['queue-1', false, true],
+      ['queue-2', true, false],
+    ])
+  })
+
   it('kctl plan --scale plans the next sync after the change', () => {
     const run = kctl(['plan', '-f', 'examples/rollout', '-n', 'staging', '--now', NOW, '-o', 'json', '--scale', 'deployment/web=8'])
     expect(run.status).toBe(0)
@@ -140,6 +176,7 @@ describe('kctl simulate', () => {
     [['--scale', 'deployment/web'], 'invalid --scale "deployment/web": expected KIND/NAME=REPLICAS, e.g. deployment/web=10'],
     [['--scale', 'deployment/nope=3'], '--scale: no Deployment "nope" in namespace "default" was read'],
     [['--set-image', 'deployment/web=x=nginx', '-n', 'staging'], '--set-image: Deployment staging/web has no container "x"'],
+    [['--scale', 'daemonset/node-agent=3'], 'invalid --scale "daemonset/node-agent=3": a DaemonSet has no replicas (it runs one pod per matching node)'],
   ])('bad input %j: one line, exit 1', (args, message) => {
     const run = kctl(['simulate', '-f', 'examples/rollout', '--now', NOW, ...args])
     expect(run.status).toBe(1)
