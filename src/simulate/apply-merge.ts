@@ -68,6 +68,10 @@ export const PATCH_STRATEGIES: Readonly<Record<string, FieldStrategy>> = {
   Deployment: {fields: {metadata: {fields: OBJECT_META}, spec: {fields: {template: TEMPLATE, strategy: {retainKeys: true}}}, status: CONDITIONS}},
   ReplicaSet: {fields: {metadata: {fields: OBJECT_META}, spec: {fields: {template: TEMPLATE}}, status: CONDITIONS}},
   ReplicationController: {fields: {metadata: {fields: OBJECT_META}, spec: {fields: {template: TEMPLATE}}, status: CONDITIONS}},
+  StatefulSet: {fields: {metadata: {fields: OBJECT_META}, spec: {fields: {template: TEMPLATE}}, status: CONDITIONS}},
+  DaemonSet: {fields: {metadata: {fields: OBJECT_META}, spec: {fields: {template: TEMPLATE}}, status: CONDITIONS}},
+  Job: {fields: {metadata: {fields: OBJECT_META}, spec: {fields: {template: TEMPLATE}}, status: CONDITIONS}},
+  CronJob: {fields: {metadata: {fields: OBJECT_META}, spec: {fields: {jobTemplate: {fields: {metadata: {fields: OBJECT_META}, spec: {fields: {template: TEMPLATE}}}}}}}},
   Pod: {fields: {metadata: {fields: OBJECT_META}, spec: {fields: POD_SPEC}, status: POD_STATUS}},
 }
 

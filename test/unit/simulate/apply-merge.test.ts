@@ -298,3 +298,25 @@ describe('inputs', () => {
     expect(current).toEqual(currentCopy)
   })
 })
+
+describe('every kind kctl simulates merges its pod template by key', () => {
+  // A sidecar someone added by hand survives an image change, for each kind with a pod template.
+  const template = {metadata: {labels: {app: 'w'}}, spec: {containers: [{name: 'c', image: 'w:v1'}]}}
+  const kinds: Array<[string, string, Json, (o: Json) => Json]> = [
+    ['StatefulSet', 'apps/v1', {serviceName: 'w', selector: {matchLabels: {app: 'w'}}, template}, (o) => o.spec.template],
+    ['DaemonSet', 'apps/v1', {selector: {matchLabels: {app: 'w'}}, template}, (o) => o.spec.template],
+    ['Job', 'batch/v1', {template}, (o) => o.spec.template],
+    ['CronJob', 'batch/v1', {schedule: '* * * * *', jobTemplate: {spec: {template}}}, (o) => o.spec.jobTemplate.spec.template],
+  ]
+  it.each(kinds)('%s', (kind, apiVersion, spec, templateOf) => {
+    const m = {apiVersion, kind, metadata: {name: 'w', namespace: 'ns'}, spec: structuredClone(spec)}
+    const current = structuredClone(kubectlApply(m, undefined, 'ns').object)
+    templateOf(current).spec.containers.push({name: 'sidecar', image: 'proxy:1'})
+    const next = structuredClone(m)
+    templateOf(next).spec.containers[0].image = 'w:v2'
+    expect(templateOf(kubectlApply(next, current, 'ns').object).spec.containers).toEqual([
+      {name: 'c', image: 'w:v2'},
+      {name: 'sidecar', image: 'proxy:1'},
+    ])
+  })
+})
