@@ -52,6 +52,7 @@ export function renderService(cp: ControllerPlan, head: string, c: ChalkInstance
   }
   const lb = s?.loadBalancer
   if (lb?.path === 'none') lines.push(c.dim(`  · load balancer: nothing (${WHY_NONE[lb.why]})`))
+  if (lb?.path === 'update' && lb.sent) lines.push(c.dim(`  · load balancer: nodes changed since the provider was last sent hosts ${lb.sent.length > 0 ? names(lb.sent) : 'none'}`))
   for (const x of lb?.excluded ?? []) lines.push(c.dim(`  · node ${x.node}: not a load-balancer host (${HOST_WORDS[x.reason]})`))
   for (const w of cp.warnings) lines.push(c.yellow(`  ! ${w}`))
   return lines.join('\n')
