@@ -7,6 +7,7 @@
 // (taken meanwhile).
 import type {PodView, Snapshot, Workload} from '../model/objects.js'
 import type {Action, ControllerPlan, ReconcilePlan} from '../model/plan.js'
+import {deepEqual} from '../reconcile/deep-equal.js'
 
 /**
  * What changed, one line each (empty: the plan is fresh). `fresh` is a plan of `world` by the same
@@ -62,7 +63,7 @@ export function staleness(plan: ReconcilePlan, world: Snapshot, fresh: Reconcile
     if (out.length > before) continue
     const now = freshPlans.get(key)
     // A Service's writes follow its pods and nodes, which carry no precondition: planned again, they must be the same.
-    if (now && cp.kind === 'Service' && JSON.stringify(now.actions) !== JSON.stringify(cp.actions)) out.push(`${label}: its pods, nodes or load balancer changed, so its writes are not the ones planned`)
+    if (now && cp.kind === 'Service' && !deepEqual(now.actions, cp.actions)) out.push(`${label}: its pods, nodes or load balancer changed, so its writes are not the ones planned`)
     else if (now && now.active !== cp.active) out.push(`${label} now has ${now.active} active pods; the plan counted ${cp.active}`)
   }
   // One line per object, though several writes name it.

@@ -54,8 +54,9 @@ export function freeAddress(pool: Pool, taken: Iterable<string>): string | undef
 const hostsOf = (nodes: CloudNode[]): SentHost[] =>
   nodes.map((n) => ({name: n.metadata.name, ...(n.spec?.providerID ? {providerID: String(n.spec.providerID)} : {})})).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
 
-/** A ConfigMap conflict the next attempt may not meet: read again and retry, a few times. */
-const ATTEMPTS = 8
+/** A ConfigMap conflict the next attempt may not meet: read again and retry, after a short random pause. */
+const ATTEMPTS = 20
+const pause = () => new Promise((r) => setTimeout(r, 10 + Math.random() * 40))
 
 export class LocalProvider implements LoadBalancerProvider {
   readonly description: string
@@ -143,6 +144,7 @@ export class LocalProvider implements LoadBalancerProvider {
       } catch (error) {
         // 409: AlreadyExists (another run created it) or Conflict (another run updated it).
         if ((error as {status?: {code?: number}}).status?.code !== 409 || attempt >= ATTEMPTS) throw error
+        await pause()
       }
     }
   }
