@@ -45,7 +45,8 @@ export const SERVICE_SKIP = {
   implementedElsewhere: 'not sent: the provider answered ImplementedElsewhere (another component owns this load balancer), so the controller writes nothing more',
 } as const
 
-const LB_ACTIONS = new Set<ServiceAction['type']>(['addLoadBalancerFinalizer', 'ensureLoadBalancer', 'updateLoadBalancerHosts', 'writeLoadBalancerStatus', 'ensureLoadBalancerDeleted', 'removeLoadBalancerFinalizer'])
+/** The service controller's writes (the rest of a Service's plan is the endpoint controllers'). */
+export const LOAD_BALANCER_ACTIONS = new Set<string>(['addLoadBalancerFinalizer', 'ensureLoadBalancer', 'updateLoadBalancerHosts', 'writeLoadBalancerStatus', 'ensureLoadBalancerDeleted', 'removeLoadBalancerFinalizer'])
 const SLICE_ACTIONS = new Set<ServiceAction['type']>(['createEndpointSlice', 'updateEndpointSlice', 'deleteEndpointSlice'])
 
 export class ServiceSync extends SyncBase {
@@ -76,7 +77,7 @@ export class ServiceSync extends SyncBase {
     await this.inOrder(slices(false), (i) => this.sliceWrite(i))
     await this.inOrder(slices(true), (i) => this.sliceWrite(i))
     await this.inOrder(this.indexesWhere((a) => a.type === 'writeEndpoints'), (i) => this.endpointsWrite(i))
-    await this.loadBalancer(this.indexesWhere((a) => LB_ACTIONS.has(a.type)))
+    await this.loadBalancer(this.indexesWhere((a) => LOAD_BALANCER_ACTIONS.has(a.type)))
   }
 
   private indexesWhere(test: (a: ServiceAction) => boolean): number[] {

@@ -119,7 +119,8 @@ function run(path: string, input: string, timeoutMs: number): Promise<{code: num
   return new Promise((resolve) => {
     let child
     try {
-      child = spawn(path, [], {stdio: ['pipe', 'pipe', 'pipe']})
+      // Its own process group: a timeout kills whatever it started too, and a Ctrl-C of kctl lets the call in flight finish.
+      child = spawn(path, [], {stdio: ['pipe', 'pipe', 'pipe'], detached: true})
     } catch (error) {
       resolve({code: -1, stdout: '', stderr: '', failure: `cannot run it: ${(error as Error).message}`})
       return
@@ -129,7 +130,11 @@ function run(path: string, input: string, timeoutMs: number): Promise<{code: num
     let failure: string | undefined
     const timer = setTimeout(() => {
       failure = `no answer within ${Math.round(timeoutMs / 1000)} s (killed)`
-      child.kill('SIGKILL')
+      try {
+        process.kill(-child.pid!, 'SIGKILL')
+      } catch {
+        child.kill('SIGKILL')
+      }
     }, timeoutMs)
     child.stdout.on('data', (c) => (stdout += c))
     child.stderr.on('data', (c) => (stderr += c))

@@ -39,7 +39,7 @@ import {CARRIED_OUT, SERVICES_CONTROLLER} from '../reconcile/registry.js'
 import {checkCloudFlags, type CloudRequest, cloudOf, withLoadBalancers} from '../cloud/index.js'
 import type {Cloud} from '../cloud/provider.js'
 import type {ServiceControl} from '../apply/service-control.js'
-import {SERVICE_SKIP} from '../apply/service-sync.js'
+import {LOAD_BALANCER_ACTIONS, SERVICE_SKIP} from '../apply/service-sync.js'
 import {gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
 import type {PlanRequest} from './plan.js'
 import {clusterRequest} from './snapshot.js'
@@ -106,6 +106,7 @@ const NOTES = {
     '--out: each controller\'s status is the one the controller writes once it has seen this sync\'s pods (its next status write), so kctl plan -f on the result shows only the work left',
   noCloud:
     'load balancers: no cloud provider was given, so the service controller\'s writes (finalizer, provider call, status) were not sent; pass --lb-pool CIDR (the built-in local provider) or --cloud-provider-exec PATH',
+  waitsForCloud: '--until-converged: only load-balancer writes are left, and they wait for a cloud provider (--lb-pool or --cloud-provider-exec)',
   fixtureServices: 'Services: their endpoint and load-balancer writes are carried out against a cluster only; on files they are planned (kctl plan -f) but not carried out',
 } as const
 
@@ -185,6 +186,12 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
     req.ui?.showPlan?.(current, round)
     if (current.controllers.every((c) => c.actions.length === 0)) {
       if (req.untilConverged) report.converged = !report.changesPending
+      break
+    }
+    // Without a provider, what is left for load balancers can never be sent: another round would plan it again.
+    if (round > 1 && !world.cloud && current.controllers.every((c) => c.actions.every((a) => LOAD_BALANCER_ACTIONS.has(a.type)))) {
+      report.converged = false
+      report.notes.push(NOTES.waitsForCloud)
       break
     }
     const violations = guardViolations(current, {maxDelete: req.maxDelete, allowScaleToZero: req.allowScaleToZero, ledger: removed})
