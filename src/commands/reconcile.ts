@@ -157,12 +157,16 @@ function onInterrupt(): {signal: AbortSignal; dispose(): void} {
 /** Asks on the terminal; only `yes` goes on (as Terraform asks). */
 function confirm(plan: ReconcilePlan, target: string): Promise<boolean> {
   const s = plan.summary
+  const endpointWrites = s.createEndpointSlice + s.updateEndpointSlice + s.deleteEndpointSlice + s.writeEndpoints
+  const cloudCalls = s.ensureLoadBalancer + s.updateLoadBalancerHosts + s.ensureLoadBalancerDeleted
   const parts = [
     s.create ? `${s.create} create${s.create === 1 ? '' : 's'}` : '',
     s.delete ? `${s.delete} delete${s.delete === 1 ? '' : 's'}` : '',
     s.adopt ? `${s.adopt} adoption${s.adopt === 1 ? '' : 's'}` : '',
     s.release ? `${s.release} release${s.release === 1 ? '' : 's'}` : '',
     s.updateStatus ? `${s.updateStatus} status write${s.updateStatus === 1 ? '' : 's'}` : '',
+    endpointWrites ? `${endpointWrites} endpoint write${endpointWrites === 1 ? '' : 's'}` : '',
+    cloudCalls ? `${cloudCalls} load-balancer call${cloudCalls === 1 ? '' : 's'}` : '',
   ].filter(Boolean)
   return new Promise((resolve) => {
     const rl = createInterface({input: process.stdin, output: process.stderr})

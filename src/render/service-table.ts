@@ -85,7 +85,7 @@ function members(a: {endpoints: readonly EndpointView[]; random?: number; pool?:
   return `${count(a.size, 'endpoint')}${known.length > 0 || drawn ? `: ${names(known)}${drawn}` : ''}`
 }
 
-function actionLine(a: ServiceAction, c: ChalkInstance): string {
+export function actionLine(a: ServiceAction, c: ChalkInstance): string {
   const by = 'controller' in a && a.controller ? ` (${a.controller})` : ''
   switch (a.type) {
     case 'createEndpointSlice': {

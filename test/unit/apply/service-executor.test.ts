@@ -11,6 +11,7 @@ import {SKIP} from '../../../src/apply/sync.js'
 import {CloudProviderError, type LoadBalancerProvider} from '../../../src/cloud/provider.js'
 import type {ControllerPlan} from '../../../src/model/plan.js'
 import type {ServiceAction} from '../../../src/model/services.js'
+import {renderApplyRound} from '../../../src/render/apply-table.js'
 import {RecordingPodControl} from '../../helpers/recording-control.js'
 import {NOW, planOf} from './plans.js'
 
@@ -137,6 +138,11 @@ describe('a Service\'s writes', () => {
     expect(cloud.calls).toEqual(['EnsureLoadBalancer'])
     expect(cloud.nodes).toEqual([['node-a=test://node-a', 'node-b=test://node-b']])
     expect(exec.results.find((r) => r.action === 'ensureLoadBalancer')!.done).toEqual({loadBalancer: {ingress: [{ip: '127.0.200.1', ipMode: 'VIP'}]}})
+    // The table words each write as the plan does, with the name the server gave and the address the cloud did.
+    const table = renderApplyRound('apply', exec.results, exec.controllers, {color: false})
+    expect(table).toContain('+ create EndpointSlice web-<random> IPv4')
+    expect(table).toMatch(/→ web-x1y2z {2}ok/)
+    expect(table).toMatch(/→ EnsureLoadBalancer auidweb hosts node-a, node-b → 127\.0\.200\.1 {2}ok/)
   })
 
   it('a slice changed since planning stops the run as a conflict; nothing after it is sent', async () => {
