@@ -184,7 +184,7 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
     report.rounds.push(roundOf(round, current))
     report.changesPending = !current.controllers.every((c) => c.inSync)
     req.ui?.showPlan?.(current, round)
-    if (current.controllers.every((c) => c.actions.length === 0)) {
+    if (current.controllers.every(idle)) {
       if (req.untilConverged) report.converged = !report.changesPending
       break
     }
@@ -399,6 +399,12 @@ function onlyControllersOf(fresh: ReconcilePlan, saved: ReconcilePlan): Reconcil
   const controllers = fresh.controllers.filter((c) => names.has(`${c.kind}/${c.namespace}/${c.name}`))
   return {...fresh, controllers, summary: summarize(controllers)}
 }
+
+/**
+ * Nothing to send: no action, or a Service in sync whose only actions are the re-ensure a fresh
+ * service controller makes (it writes nothing when the load balancer is as wanted).
+ */
+const idle = (c: ReconcilePlan['controllers'][number]): boolean => c.actions.length === 0 || (c.kind === 'Service' && c.inSync)
 
 function roundOf(round: number, plan: ReconcilePlan): RoundReport {
   return {round, now: plan.now, summary: plan.summary, inSync: plan.controllers.every((c) => c.inSync), plan}
