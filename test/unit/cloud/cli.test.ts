@@ -20,25 +20,25 @@ function ensuredWorld(hosts: string[]): {dir: string; env: Record<string, string
   )
   writeFileSync(join(dir, 'world.yaml'), `${yaml}status:\n  loadBalancer:\n    ingress: [{ip: 198.51.100.1, ipMode: VIP}]\n`)
   const state = join(dir, 'cloud.json')
-  writeFileSync(state, JSON.stringify({[LB]: {service: 'shop/web', ip: '198.51.100.1', hosts: hosts.map((name) => ({name, providerID: `example://${name}`}))}}))
+  writeFileSync(state, JSON.stringify({[LB]: {service: 'shop/storefront', ip: '198.51.100.1', hosts: hosts.map((name) => ({name, providerID: `example://${name}`}))}}))
   return {dir: join(dir, 'world.yaml'), env: {KCTL_EXAMPLE_CLOUD_STATE: state}}
 }
 
 describe('plan --cloud-provider-exec', () => {
   it('the hosts the provider was last sent: a node added since is the UpdateLoadBalancer it causes', () => {
-    const {dir, env} = ensuredWorld(['node-a'])
+    const {dir, env} = ensuredWorld(['host-a'])
     const run = kctl(['plan', '-f', dir, '--now', NOW, '-o', 'json', '--cloud-provider-exec', PROVIDER], {env})
     expect(run.stderr).toBe('')
     const [svc] = JSON.parse(run.stdout).controllers
-    expect(svc.actions.filter((a: {type: string}) => /LoadBalancer/.test(a.type))).toEqual([{type: 'updateLoadBalancerHosts', loadBalancer: LB, hosts: ['node-a', 'node-b']}])
-    expect(svc.service.loadBalancer).toMatchObject({path: 'update', why: 'nodes-changed', sent: ['node-a']})
-    expect(kctl(['plan', '-f', dir, '--now', NOW, '-o', 'table', '--cloud-provider-exec', PROVIDER], {env}).stdout).toContain(`→ UpdateLoadBalancer ${LB} hosts node-a, node-b`)
+    expect(svc.actions.filter((a: {type: string}) => /LoadBalancer/.test(a.type))).toEqual([{type: 'updateLoadBalancerHosts', loadBalancer: LB, hosts: ['host-a', 'host-b']}])
+    expect(svc.service.loadBalancer).toMatchObject({path: 'update', why: 'nodes-changed', sent: ['host-a']})
+    expect(kctl(['plan', '-f', dir, '--now', NOW, '-o', 'table', '--cloud-provider-exec', PROVIDER], {env}).stdout).toContain(`→ UpdateLoadBalancer ${LB} hosts host-a, host-b`)
   })
 
   it('nothing changed: the Ensure a fresh controller makes, and the Service in sync', () => {
-    const {dir, env} = ensuredWorld(['node-a', 'node-b'])
+    const {dir, env} = ensuredWorld(['host-a', 'host-b'])
     const [svc] = JSON.parse(kctl(['plan', '-f', dir, '--now', NOW, '-o', 'json', '--cloud-provider-exec', PROVIDER], {env}).stdout).controllers
-    expect(svc.service.loadBalancer).toMatchObject({path: 'ensure', sent: ['node-a', 'node-b']})
+    expect(svc.service.loadBalancer).toMatchObject({path: 'ensure', sent: ['host-a', 'host-b']})
   })
 })
 
@@ -54,7 +54,7 @@ describe('reconcile and Services on files', () => {
   it('a saved plan keeps its Service entries; an edited one fails on the field, in one line', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kctl-cloud-saved-'))
     const plan = JSON.parse(kctl(['plan', '-f', 'examples/cloud-provider', '-o', 'json', '--now', NOW]).stdout)
-    plan.controllers[0].actions.find((a: {type: string}) => a.type === 'ensureLoadBalancer').hosts = 'node-a'
+    plan.controllers[0].actions.find((a: {type: string}) => a.type === 'ensureLoadBalancer').hosts = 'host-a'
     writeFileSync(join(dir, 'plan.json'), JSON.stringify(plan))
     const run = kctl(['reconcile', '-f', 'examples/cloud-provider', '--plan', join(dir, 'plan.json'), '--now', NOW])
     expect(run.status).toBe(1)
