@@ -64,17 +64,13 @@ export function serviceObject(svc: ServiceView): CloudService {
  * was last sent, for the planner's node sync.
  */
 export async function readLoadBalancers(cloud: Cloud, services: readonly ServiceView[]): Promise<CloudLoadBalancerView[]> {
-  const asked = services.filter((s) => (s.type === 'LoadBalancer' && s.loadBalancerClass === undefined) || s.finalizers.includes(LB_FINALIZER))
+  const {provider, clusterName} = cloud
+  const asked = services.filter((s) => (s.type === 'LoadBalancer' && s.loadBalancerClass === undefined) || s.finalizers.includes(LB_FINALIZER)).map(serviceObject)
   const calls = new Limiter(PROVIDER_CALLS)
-  return Promise.all(
-    asked.map((svc) =>
-      calls.run(async () => {
-        const object = serviceObject(svc)
-        const state = await cloud.provider.getLoadBalancer(cloud.clusterName, object)
-        return {name: cloud.provider.getLoadBalancerName(cloud.clusterName, object), exists: state.exists, ...(state.hosts ? {hosts: state.hosts} : {})}
-      }),
-    ),
-  )
+  const states = provider.getLoadBalancers
+    ? await provider.getLoadBalancers(clusterName, asked)
+    : await Promise.all(asked.map((svc) => calls.run(() => provider.getLoadBalancer(clusterName, svc))))
+  return asked.map((svc, i) => ({name: provider.getLoadBalancerName(clusterName, svc), exists: states[i].exists, ...(states[i].hosts ? {hosts: states[i].hosts} : {})}))
 }
 
 /** Provider calls in flight at once (an exec provider runs a process per call). */

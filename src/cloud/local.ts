@@ -74,10 +74,16 @@ export class LocalProvider implements LoadBalancerProvider {
   }
 
   async getLoadBalancer(clusterName: string, svc: CloudService): Promise<LoadBalancerState> {
+    return (await this.getLoadBalancers(clusterName, [svc]))[0]
+  }
+
+  /** One read of the ConfigMap answers for every Service. */
+  async getLoadBalancers(clusterName: string, services: CloudService[]): Promise<LoadBalancerState[]> {
     const {entries} = await this.read()
-    const mine = entries.get(this.getLoadBalancerName(clusterName, svc))
-    if (!mine) return {exists: false}
-    return {exists: true, status: statusOf(mine.ip), hosts: mine.hosts}
+    return services.map((svc) => {
+      const mine = entries.get(this.getLoadBalancerName(clusterName, svc))
+      return mine ? {exists: true, status: statusOf(mine.ip), hosts: mine.hosts} : {exists: false}
+    })
   }
 
   async ensureLoadBalancer(clusterName: string, svc: CloudService, nodes: CloudNode[]): Promise<LoadBalancerStatus> {

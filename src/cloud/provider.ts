@@ -57,6 +57,8 @@ export interface LoadBalancerProvider {
   updateLoadBalancer(clusterName: string, svc: CloudService, nodes: CloudNode[]): Promise<void>
   /** Idempotent: a load balancer that is gone already is fine. */
   ensureLoadBalancerDeleted(clusterName: string, svc: CloudService): Promise<void>
+  /** Not upstream's: GetLoadBalancer for many Services in one go, for a provider that can (one read of its state). */
+  getLoadBalancers?(clusterName: string, services: CloudService[]): Promise<LoadBalancerState[]>
 }
 
 /** The provider and the cluster name every call carries (cloud-controller-manager's --cluster-name). */

@@ -106,6 +106,7 @@ const NOTES = {
     '--out: each controller\'s status is the one the controller writes once it has seen this sync\'s pods (its next status write), so kctl plan -f on the result shows only the work left',
   noCloud:
     'load balancers: no cloud provider was given, so the service controller\'s writes (finalizer, provider call, status) were not sent; pass --lb-pool CIDR (the built-in local provider) or --cloud-provider-exec PATH',
+  noCloudPlanned: 'no cloud provider given (--lb-pool or --cloud-provider-exec): the load-balancer writes will not be sent',
   waitsForCloud: '--until-converged: only load-balancer writes are left, and they wait for a cloud provider (--lb-pool or --cloud-provider-exec)',
   fixtureServices: 'Services: their endpoint and load-balancer writes are carried out against a cluster only; on files they are planned (kctl plan -f) but not carried out',
 } as const
@@ -139,7 +140,7 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
   const world = fixtures ? await fixtureWorld(req, clockNow) : await clusterWorld(req)
   // Every controller kctl plans: the deployment controller's syncs, then the ReplicaSet controller's.
   const carriedOut = fixtures ? CARRIED_OUT.filter((c) => c !== SERVICES_CONTROLLER) : CARRIED_OUT
-  const plan = (snapshot: Snapshot, gates: FeatureGates = featureGates) => planSnapshot(snapshot, plannerOptions(clockNow(), gates), carriedOut)
+  const plan = (snapshot: Snapshot, gates: FeatureGates = featureGates) => withoutCloudSaid(planSnapshot(snapshot, plannerOptions(clockNow(), gates), carriedOut), world.cloud)
   const scope = saved ? namespacesOf(saved) : undefined
   const restrict = (p: ReconcilePlan) => (saved ? onlyControllersOf(p, saved) : p)
 
@@ -398,6 +399,15 @@ function onlyControllersOf(fresh: ReconcilePlan, saved: ReconcilePlan): Reconcil
   }
   const controllers = fresh.controllers.filter((c) => names.has(`${c.kind}/${c.namespace}/${c.name}`))
   return {...fresh, controllers, summary: summarize(controllers)}
+}
+
+/** Without a provider, each Service plan with load-balancer writes says, before anything is sent, that they will not be. */
+function withoutCloudSaid(plan: ReconcilePlan, cloud: Cloud | undefined): ReconcilePlan {
+  if (cloud) return plan
+  for (const c of plan.controllers) {
+    if (c.kind === 'Service' && !c.inSync && c.actions.some((a) => LOAD_BALANCER_ACTIONS.has(a.type))) c.warnings.push(NOTES.noCloudPlanned)
+  }
+  return plan
 }
 
 /**
