@@ -96,8 +96,11 @@ export class ServiceSync extends SyncBase {
     }
   }
 
-  /** A call settled into result `i`: true when the controller's writes go on. */
-  private async attempt(i: number, call: () => Promise<ActionResult['done'] | void>, what: string): Promise<boolean> {
+  /**
+   * A call settled into result `i`: true when the controller's writes go on. `target` is what the
+   * write names, and whether the plan saw it (an update, delete or patch) or not (a create).
+   */
+  private async attempt(i: number, call: () => Promise<ActionResult['done'] | void>, target: {what: string; seen: boolean}): Promise<boolean> {
     const r = this.results[i]
     try {
       const done = await this.run.calls.run(call)
@@ -106,8 +109,8 @@ export class ServiceSync extends SyncBase {
       return true
     } catch (e) {
       const error = actionError(e)
-      // 409: a precondition or a name taken; 404/422 on an object the plan names: gone or replaced.
-      if (error.code === 409 || ((error.code === 404 || error.code === 422) && !what.startsWith('create'))) this.conflicted(r, error, `${what} changed since planning`)
+      // 409: a precondition, or a name taken since planning; 404/422 on an object the plan saw: gone or replaced.
+      if (error.code === 409 || (target.seen && (error.code === 404 || error.code === 422))) this.conflicted(r, error, `${target.what} changed since planning`)
       else this.settle(r, 'failed', error)
       return false
     }
@@ -132,7 +135,7 @@ export class ServiceSync extends SyncBase {
         return this.attempt(i, async () => {
           const made = await writes.create('EndpointSlice', sliceObject(a, ns, {generateName: a.generateName, ownerReferences: [{...a.ownerReference}]}))
           return {name: made.name, ...(made.uid ? {uid: made.uid} : {})}
-        }, 'create EndpointSlice')
+        }, {what: `EndpointSlice ${ns}/${a.generateName}*`, seen: false})
       case 'updateEndpointSlice':
         return this.attempt(i, async () => {
           const now = await writes.get('EndpointSlice', ns, a.name)
@@ -142,7 +145,7 @@ export class ServiceSync extends SyncBase {
           const object = sliceObject(a, ns, {name: a.name, ownerReferences: owners, resourceVersion: a.resourceVersion, annotations: a.recycled ? {} : now.metadata?.annotations})
           const put = await writes.replace('EndpointSlice', object)
           return put.resourceVersion ? {resourceVersion: put.resourceVersion} : undefined
-        }, `EndpointSlice ${ns}/${a.name}`)
+        }, {what: `EndpointSlice ${ns}/${a.name}`, seen: true})
       case 'deleteEndpointSlice':
         return this.attempt(i, async () => {
           try {
@@ -151,7 +154,7 @@ export class ServiceSync extends SyncBase {
             if (actionError(e).code === 404) return {alreadyGone: true}
             throw e
           }
-        }, `EndpointSlice ${ns}/${a.name}`)
+        }, {what: `EndpointSlice ${ns}/${a.name}`, seen: true})
     }
   }
 
@@ -170,7 +173,7 @@ export class ServiceSync extends SyncBase {
       object.metadata.resourceVersion = now.metadata?.resourceVersion
       const put = await writes.replace('Endpoints', object)
       return put.resourceVersion ? {resourceVersion: put.resourceVersion} : undefined
-    }, a.verb === 'create' ? 'create Endpoints' : `Endpoints ${ns}/${a.name}`)
+    }, {what: `Endpoints ${ns}/${a.name}`, seen: a.verb === 'update'})
   }
 
   // ---- The service controller, through the cloud provider ----
@@ -207,7 +210,7 @@ export class ServiceSync extends SyncBase {
       case 'removeLoadBalancerFinalizer': {
         const had: string[] = this.service.metadata?.finalizers ?? []
         const finalizers = a.type === 'addLoadBalancerFinalizer' ? (had.includes(LB_FINALIZER) ? had : [...had, LB_FINALIZER]) : had.filter((f) => f !== LB_FINALIZER)
-        return this.attempt(i, () => this.patchService({metadata: {finalizers: finalizers.length > 0 ? finalizers : null}}, {finalizers}), label)
+        return this.attempt(i, () => this.patchService({metadata: {finalizers: finalizers.length > 0 ? finalizers : null}}, {finalizers}), {what: label, seen: true})
       }
       case 'ensureLoadBalancer':
       case 'updateLoadBalancerHosts': {
@@ -255,7 +258,7 @@ export class ServiceSync extends SyncBase {
             if (a.ingress === 'clear' && actionError(e).code === 404) return {alreadyGone: true}
             throw e
           }
-        }, label)
+        }, {what: label, seen: true})
       }
       default:
         return true

@@ -160,6 +160,13 @@ describe('a Service\'s writes', () => {
     expect(services.calls.map((c) => c.call)).toEqual(['get'])
   })
 
+  it('an Endpoints object created since planning (409 on the create by name) stops the run as a conflict', async () => {
+    const services = new RecordingServiceControl(false, {}, (call) => (call === 'create Endpoints' ? new PodControlError({code: 409, reason: 'AlreadyExists', message: 'endpoints "web" already exists'}) : undefined))
+    const exec = await executePlan(planOf(service([writeEndpoints, ...ensure])), {control: podControl(), services, cloud: {provider: provider(), clusterName: 'k'}, now})
+    expect(exec.conflict).toBe('Endpoints ns/web changed since planning: endpoints "web" already exists')
+    expect(outcomes(exec).map(([, o]) => o)).toEqual(['failed', 'skipped', 'skipped', 'skipped'])
+  })
+
   it('a failed slice write ends that controller\'s writes only: the Endpoints object and the load balancer still go', async () => {
     const services = new RecordingServiceControl(false, {}, (call) => (call === 'create EndpointSlice' ? new PodControlError({code: 403, reason: 'Forbidden', message: 'forbidden'}) : undefined))
     const exec = await executePlan(planOf(service([createSlice, deleteSlice, writeEndpoints, ...ensure])), {control: podControl(), services, cloud: {provider: provider(), clusterName: 'k'}, now})
