@@ -233,8 +233,15 @@ export class ServiceSync extends SyncBase {
       case 'ensureLoadBalancerDeleted':
         return this.providerCall(i, async () => {
           const {exists} = await provider.getLoadBalancer(clusterName, this.service)
-          if (exists) await provider.ensureLoadBalancerDeleted(clusterName, this.service)
-          return {existed: exists}
+          if (!exists) return {existed: false}
+          try {
+            await provider.ensureLoadBalancerDeleted(clusterName, this.service)
+          } catch (e) {
+            // processLoadBalancerDelete ignores ImplementedElsewhere: the finalizer and status still go.
+            if (e instanceof CloudProviderError && e.kind === 'ImplementedElsewhere') return {existed: true, implementedElsewhere: true}
+            throw e
+          }
+          return {existed: true}
         })
       case 'writeLoadBalancerStatus': {
         const now: LoadBalancerIngress[] = this.service.status?.loadBalancer?.ingress ?? []

@@ -262,6 +262,13 @@ describe('the load balancer through the provider', () => {
     const absent = provider(undefined, false)
     await run(deleting.slice(0, 1), absent)
     expect(absent.calls).toEqual(['GetLoadBalancer'])
+    // ImplementedElsewhere on a delete is ignored upstream: the finalizer still goes.
+    const elsewhere = await run(deleting.slice(0, 2), provider((m) => (m === 'EnsureLoadBalancerDeleted' ? new CloudProviderError('elsewhere', 'ImplementedElsewhere') : undefined)), {raw})
+    expect(outcomes(elsewhere.exec)).toEqual([
+      ['ensureLoadBalancerDeleted', 'ok'],
+      ['removeLoadBalancerFinalizer', 'ok'],
+    ])
+    expect(elsewhere.exec.results[0].done).toEqual({existed: true, implementedElsewhere: true})
   })
 
   it('UpdateLoadBalancer with the hosts as Nodes; an update of a load balancer that is gone is not an error', async () => {
