@@ -178,7 +178,6 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
   report.plan.summary = current.summary
 
   const control = world.control(mode === 'dry-run')
-  const services = world.services?.(mode === 'dry-run')
   const deadline = req.untilConverged ? Date.now() + (req.timeoutMs ?? 5 * 60_000) : undefined
   const removed = new RemovalLedger()
   for (let round = 1; ; round++) {
@@ -222,6 +221,8 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
     }
 
     const started = performance.now()
+    // A fresh one each round: the Nodes it reads for provider calls are the round's.
+    const services = world.services?.(mode === 'dry-run')
     const exec = await executePlan(current, {control, services, cloud: world.cloud, concurrency: req.concurrency, signal: req.signal, onProgress: req.ui?.progress, now: clockNow, round})
     // Live only: a report of fixtures stays byte-for-byte the same for the same input and --now.
     if (!fixtures) report.rounds[report.rounds.length - 1].durationMs = Math.round(performance.now() - started)
