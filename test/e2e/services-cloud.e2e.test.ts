@@ -370,6 +370,28 @@ describe('endpoint writes, then the real endpoint controllers find nothing to ch
     expect((await planJson(['-n', ns])).controllers.filter((c: Json) => !c.inSync).map((c: Json) => c.name)).toEqual([])
   })
 
+  it('after a change: slices updated in place and deleted, Endpoints updated, each over the version planned', async () => {
+    await setPodStatus(ns, 'web-notready', {phase: 'Running', ready: true, podIP: (await apiOk('GET', `/api/v1/namespaces/${ns}/pods/web-notready`)).status.podIP})
+    await apiOk('DELETE', `/api/v1/namespaces/${ns}/pods/web-other-port?gracePeriodSeconds=0`)
+    await apiOk('PATCH', `/api/v1/namespaces/${ns}/services/db`, {contentType: 'application/merge-patch+json', body: {metadata: {labels: {team: 'data'}}}})
+    const plan = await planJson(['-n', ns])
+    const writes = (name: string) => planOf(plan, name).actions.map((a: Json) => a.type)
+    expect(writes('web')).toEqual(['updateEndpointSlice', 'deleteEndpointSlice', 'writeEndpoints'])
+    expect(writes('db')).toEqual(['updateEndpointSlice', 'writeEndpoints'])
+    const {code, report} = await reconcileJson(['-n', ns, '--apply', '--yes'])
+    expect(code).toBe(0)
+    expect(report.results.map((r: Json) => [r.controller.name, r.action, r.outcome])).toEqual([
+      ['db', 'updateEndpointSlice', 'ok'],
+      ['db', 'writeEndpoints', 'ok'],
+      ['web', 'updateEndpointSlice', 'ok'],
+      ['web', 'deleteEndpointSlice', 'ok'],
+      ['web', 'writeEndpoints', 'ok'],
+    ])
+    const [slice] = (await apiOk('GET', `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices?labelSelector=kubernetes.io/service-name=db`)).items
+    expect(slice.metadata.labels.team).toBe('data')
+    expect((await planJson(['-n', ns])).controllers.filter((c: Json) => !c.inSync).map((c: Json) => c.name)).toEqual([])
+  })
+
   it('the real endpointslice, endpoint and endpointslicemirroring controllers, started, change none of it', async () => {
     const before = await written()
     // A Service kctl did not write for: its slice appearing shows the controllers are syncing.
