@@ -13,6 +13,7 @@
 // version read, then the one each patch leaves. Without a cloud provider, or in a dry run (a
 // provider has no dry run), the load-balancer writes are not sent and the result says why.
 import type {ActionError, ActionResult} from '../model/apply.js'
+import type {ControllerPlan} from '../model/plan.js'
 import type {
   CreateEndpointSliceAction,
   EndpointSubsetView,
@@ -26,18 +27,16 @@ import {LB_FINALIZER} from '../model/services.js'
 import type {Cloud, CloudNode} from '../cloud/provider.js'
 import {CloudProviderError} from '../cloud/provider.js'
 import {deepEqual} from '../reconcile/deep-equal.js'
+import {OVER_CAPACITY} from '../reconcile/service/endpoints.js'
+import {TRIGGER_TIME} from '../reconcile/service/endpoints-common.js'
 import {actionError} from './pod-control.js'
 import type {ServiceControl} from './service-control.js'
 import {SKIP, SyncBase, type Run} from './sync.js'
-import type {ControllerPlan} from '../model/plan.js'
 
 type Obj = Record<string, any>
 
-export const TRIGGER_TIME = 'endpoints.kubernetes.io/last-change-trigger-time'
-export const OVER_CAPACITY = 'endpoints.kubernetes.io/over-capacity'
-
 export const SERVICE_SKIP = {
-  noCloud: 'not sent: no cloud provider was given (--lb-pool CIDR or --cloud-provider-exec PATH); the endpoint writes were carried out',
+  noCloud: 'not sent: no cloud provider was given (--lb-pool CIDR or --cloud-provider-exec PATH)',
   dryRunCloud: 'not sent: a dry run does not call the cloud provider (a provider has no dry run)',
   noEndpointsControl: 'not sent: Service writes are carried out against a cluster only',
   serviceDeleting: 'not sent: the Service is being deleted, and the controller skips creates then',
