@@ -40,7 +40,7 @@ export const SERVICE_SKIP = {
   dryRunCloud: 'not sent: a dry run does not call the cloud provider (a provider has no dry run)',
   noEndpointsControl: 'not sent: Service writes are carried out against a cluster only',
   serviceDeleting: 'not sent: the Service is being deleted, and the controller skips creates then',
-  randomDraw: 'not sent: which of the pool\'s endpoints go to this slice is the controller\'s random draw (service.pools), which kctl does not make; the controller will',
+  randomDraw: 'not sent: this slice takes endpoints from a pool (service.pools) whose endpoints the plan does not hold (saved by an older kctl); plan again',
   implementedElsewhere: 'not sent: the provider answered ImplementedElsewhere (another component owns this load balancer), so the controller writes nothing more',
 } as const
 
@@ -52,6 +52,8 @@ export class ServiceSync extends SyncBase {
   private service!: Obj
   /** The Service's resourceVersion now (each patch of this sync moves it). */
   private version!: string
+  /** Per pool: how many of its endpoints the slices written so far took. */
+  private readonly poolCursor = new Map<number, number>()
 
   constructor(
     run: Run,
@@ -119,20 +121,21 @@ export class ServiceSync extends SyncBase {
     const a = this.actions[i] as CreateEndpointSliceAction | UpdateEndpointSliceAction | Extract<ServiceAction, {type: 'deleteEndpointSlice'}>
     const ns = this.cp.namespace
     const writes = this.writes!
-    if (a.type === 'createEndpointSlice' || a.type === 'updateEndpointSlice') {
-      if (a.type === 'createEndpointSlice' && a.skipped) {
-        this.results[i].skipReason = SERVICE_SKIP.serviceDeleting
-        return true
-      }
-      if (a.random) {
-        this.results[i].skipReason = SERVICE_SKIP.randomDraw
-        return true
-      }
+    if (a.type === 'createEndpointSlice' && a.skipped) {
+      this.results[i].skipReason = SERVICE_SKIP.serviceDeleting
+      return true
     }
+    const drawn = a.type === 'deleteEndpointSlice' ? [] : this.draw(a)
+    if (drawn === undefined) {
+      this.results[i].skipReason = SERVICE_SKIP.randomDraw
+      return true
+    }
+    // Which of the pool's pods reconcile put here (the controller's pick is random).
+    if (drawn.length > 0) this.results[i].done = {chosen: drawn.map((ep) => ep.targetRef?.name ?? ep.addresses.join(','))}
     switch (a.type) {
       case 'createEndpointSlice':
         return this.attempt(i, async () => {
-          const made = await writes.create('EndpointSlice', sliceObject(a, ns, {generateName: a.generateName, ownerReferences: [{...a.ownerReference}]}))
+          const made = await writes.create('EndpointSlice', sliceObject(a, drawn, ns, {generateName: a.generateName, ownerReferences: [{...a.ownerReference}]}))
           return {name: made.name, ...(made.uid ? {uid: made.uid} : {})}
         }, {what: `EndpointSlice ${ns}/${a.generateName}*`, seen: false})
       case 'updateEndpointSlice':
@@ -141,7 +144,7 @@ export class ServiceSync extends SyncBase {
           unchangedSince(now, a, `EndpointSlice ${ns}/${a.name}`)
           // A recycled slice is written fresh under the old name (finalize): the Service owns it.
           const owners = a.recycled && a.controller === undefined ? [this.owner()] : (now.metadata?.ownerReferences ?? [])
-          const object = sliceObject(a, ns, {name: a.name, ownerReferences: owners, resourceVersion: a.resourceVersion, annotations: a.recycled ? {} : now.metadata?.annotations})
+          const object = sliceObject(a, drawn, ns, {name: a.name, ownerReferences: owners, resourceVersion: a.resourceVersion, annotations: a.recycled ? {} : now.metadata?.annotations})
           const put = await writes.replace('EndpointSlice', object)
           return put.resourceVersion ? {resourceVersion: put.resourceVersion} : undefined
         }, {what: `EndpointSlice ${ns}/${a.name}`, seen: true})
@@ -155,6 +158,20 @@ export class ServiceSync extends SyncBase {
           }
         }, {what: `EndpointSlice ${ns}/${a.name}`, seen: true})
     }
+  }
+
+  /**
+   * The endpoints a slice takes from its pool (`random` of them): the controller draws them in Go's
+   * map order, reconcile takes the next ones in the pool's order (by pod name). Undefined when the
+   * plan does not hold the pool's endpoints (saved by an older kctl).
+   */
+  private draw(a: CreateEndpointSliceAction | UpdateEndpointSliceAction): EndpointView[] | undefined {
+    if (!a.random) return []
+    const pool = this.cp.service?.pools?.find((p) => p.id === a.pool && p.addressType === a.addressType)
+    if (!pool?.endpoints) return undefined
+    const from = this.poolCursor.get(pool.id) ?? 0
+    this.poolCursor.set(pool.id, from + a.random)
+    return pool.endpoints.slice(from, from + a.random)
   }
 
   private endpointsWrite(i: number): Promise<boolean> {
@@ -307,8 +324,8 @@ export class ServiceSync extends SyncBase {
   }
 }
 
-/** The slice as newEndpointSlice builds it, with the plan's labels, ports, endpoints and trigger time. */
-function sliceObject(a: CreateEndpointSliceAction | UpdateEndpointSliceAction, namespace: string, meta: {name?: string; generateName?: string; ownerReferences: Obj[]; resourceVersion?: string; annotations?: Record<string, string>}): Obj {
+/** The slice as newEndpointSlice builds it, with the plan's labels, ports, endpoints (and those drawn for it) and trigger time. */
+function sliceObject(a: CreateEndpointSliceAction | UpdateEndpointSliceAction, drawn: readonly EndpointView[], namespace: string, meta: {name?: string; generateName?: string; ownerReferences: Obj[]; resourceVersion?: string; annotations?: Record<string, string>}): Obj {
   const annotations: Record<string, string> = {...(meta.annotations ?? {})}
   delete annotations[TRIGGER_TIME]
   if (a.triggerTime) annotations[TRIGGER_TIME] = a.triggerTime
@@ -324,7 +341,7 @@ function sliceObject(a: CreateEndpointSliceAction | UpdateEndpointSliceAction, n
       ...(meta.resourceVersion ? {resourceVersion: meta.resourceVersion} : {}),
     },
     addressType: a.addressType,
-    endpoints: a.endpoints.map(endpointObject),
+    endpoints: [...a.endpoints, ...drawn].map(endpointObject),
     ports: a.ports.map(portObject),
   }
 }

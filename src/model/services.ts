@@ -270,6 +270,8 @@ export interface EndpointPool {
   id: number
   addressType: string
   pods: string[]
+  /** The pods' endpoints, in the same order: what reconcile draws from (the first ones, where the controller draws at random). */
+  endpoints?: EndpointView[]
 }
 
 /** Why a node is or is not a load-balancer host (stableNodeSetPredicates). */

@@ -119,7 +119,8 @@ function controllerBlock(mode: ApplyMode, co: ControllerOutcome, results: readon
                     : r.done?.existed === false
                       ? ' → it did not exist'
                       : ''
-          lines.push(`${serviceActionLine(a as ServiceAction, c)}${done}  ${outcome(r)}`)
+          const drawn = r.done?.chosen ? c.dim(` (with ${r.done.chosen.length} of the pool, by name; the controller draws at random)`) : ''
+          lines.push(`${serviceActionLine(a as ServiceAction, c)}${done}${drawn}  ${outcome(r)}`)
         } else if (a) {
           // A StatefulSet's or DaemonSet's write: the plan's line, the name the server gave, what a choice picked.
           const line = workloadActionLine(a, c)

@@ -106,6 +106,8 @@ const NOTES = {
     '--out: each controller\'s status is the one the controller writes once it has seen this sync\'s pods (its next status write), so kctl plan -f on the result shows only the work left',
   noCloud:
     'load balancers: no cloud provider was given, so the service controller\'s writes (finalizer, provider call, status) were not sent; pass --lb-pool CIDR (the built-in local provider) or --cloud-provider-exec PATH',
+  drawn:
+    'a Service\'s pool (service.pools): the controller puts the pool\'s endpoints into the slices in Go\'s map order, so which slice gets which cannot be known; reconcile filled them in the plan\'s order with the pods in name order (done.chosen says which went where)',
   noCloudPlanned: 'no cloud provider given (--lb-pool or --cloud-provider-exec): the load-balancer writes will not be sent',
   waitsForCloud: '--until-converged: only load-balancer writes are left, and they wait for a cloud provider (--lb-pool or --cloud-provider-exec)',
   fixtureServices: 'Services: their endpoint and load-balancer writes are carried out against a cluster only; on files they are planned (kctl plan -f) but not carried out',
@@ -262,6 +264,7 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
   }
   if (mode === 'dry-run') report.notes.push(fixtures ? NOTES.dryRunFixtures : NOTES.dryRunCluster)
   if (report.results.some((r) => r.action === 'chooseDaemonPods' && r.done?.chosen)) report.notes.push(NOTES.chosen)
+  if (report.results.some((r) => r.controller.kind === 'Service' && r.done?.chosen)) report.notes.push(NOTES.drawn)
   if (report.results.some((r) => r.skipReason === SERVICE_SKIP.noCloud)) report.notes.push(NOTES.noCloud)
   if (world.memory?.snapshot().services?.length) report.notes.push(NOTES.fixtureServices)
   if (mode === 'apply' && !report.out && !report.converged && report.results.some((r) => r.action === 'updateStatus' && r.outcome === 'ok')) report.notes.push(NOTES.status)

@@ -12,6 +12,8 @@ import {CloudProviderError, type LoadBalancerProvider} from '../../../src/cloud/
 import type {ControllerPlan} from '../../../src/model/plan.js'
 import type {ServiceAction} from '../../../src/model/services.js'
 import {renderApplyRound} from '../../../src/render/apply-table.js'
+import {planService} from '../../../src/reconcile/service/planner.js'
+import {pod} from '../../helpers/builders.js'
 import {RecordingPodControl} from '../../helpers/recording-control.js'
 import {NOW, planOf} from './plans.js'
 
@@ -279,5 +281,33 @@ describe('the load balancer through the provider', () => {
     const vanished = provider((m) => (m === 'UpdateLoadBalancer' ? new CloudProviderError('not found') : undefined), false)
     expect(outcomes((await run(update, vanished)).exec)).toEqual([['updateLoadBalancerHosts', 'ok']])
     expect(vanished.calls).toEqual(['UpdateLoadBalancer', 'GetLoadBalancer'])
+  })
+})
+
+describe('a pool: endpoints the controller spreads over new slices at random', () => {
+  it('250 new pods: three slices of 100, 100 and 50 with every pod once, drawn in name order, each result naming its pods', async () => {
+    const svcView = {
+      kind: 'Service' as const, apiVersion: 'v1' as const, namespace: 'ns', name: 'web', uid: 'uid-web', resourceVersion: '10', generation: 0,
+      labels: {}, annotations: {}, ownerReferences: [], creationTimestamp: '2026-11-22T09:00:00Z',
+      type: 'ClusterIP', selector: {app: 'web'}, clusterIP: '10.0.0.10', headless: false, ipFamilies: ['IPv4'],
+      ports: [{name: 'http', port: 80, protocol: 'TCP', targetPort: 8080}], publishNotReadyAddresses: false, finalizers: [], ingress: [],
+    }
+    const pods = Array.from({length: 250}, (_, k) => ({
+      ...pod(`web-${String(k).padStart(3, '0')}`, {namespace: 'ns', node: 'node-a', labels: {app: 'web'}}),
+      network: {podIPs: [`10.1.${k >> 8}.${k & 255}`], hostname: '', subdomain: '', ports: []},
+    }))
+    const nodes = [{namespace: '', name: 'node-a', uid: 'uid-node-a', resourceVersion: '1', generation: 0, labels: {}, annotations: {}, ownerReferences: [], unschedulable: false, taints: []}]
+    const cp = planService(svcView, {pods, nodes, nodeByName: new Map(nodes.map((n) => [n.name, n])), slices: [], endpoints: undefined, maxEndpointsPerSlice: 100})
+    const creates = cp.actions.filter((a) => a.type === 'createEndpointSlice')
+    expect(creates.map((a) => [a.endpoints.length, a.random])).toEqual([[0, 100], [0, 100], [0, 50]])
+    expect(cp.service!.pools![0].endpoints!.map((e) => e.targetRef!.name)).toEqual(pods.map((p) => p.name))
+
+    const services = new RecordingServiceControl()
+    const exec = await executePlan(planOf(cp), {control: podControl(), services, now})
+    const sent = services.calls.filter((c) => c.call === 'create' && c.kind === 'EndpointSlice').map((c) => c.object!.endpoints.map((e: Obj) => e.targetRef.name))
+    expect(sent.map((names) => names.length)).toEqual([100, 100, 50])
+    expect(sent.flat()).toEqual(pods.map((p) => p.name))
+    const slices = exec.results.filter((r) => r.action === 'createEndpointSlice')
+    expect(slices.map((r) => r.done!.chosen)).toEqual(sent)
   })
 })
