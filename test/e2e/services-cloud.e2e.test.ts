@@ -335,6 +335,18 @@ describe('endpoint writes, then the real endpoint controllers find nothing to ch
     await apiOk('POST', `/api/v1/namespaces/${ns}/endpoints`, {
       body: {apiVersion: 'v1', kind: 'Endpoints', metadata: {name: 'external'}, subsets: [{addresses: [{ip: '192.0.2.10'}], ports: [{port: 5432, protocol: 'TCP'}]}]},
     })
+    // More endpoints than one slice holds: the controller spreads them over new slices at random (a pool).
+    await svc('many', {selector: {app: 'many'}, ports: [{port: 80, targetPort: 8080}]})
+    const many = Array.from({length: 120}, (_, k) => `many-${String(k).padStart(3, '0')}`)
+    for (let k = 0; k < many.length; k += 12) {
+      await Promise.all(
+        many.slice(k, k + 12).map(async (name, j) => {
+          await apiOk('POST', `/api/v1/namespaces/${ns}/pods`, {body: {apiVersion: 'v1', kind: 'Pod', metadata: {name, labels: {app: 'many'}}, spec: {containers: [{name: 'app', image: 'app'}]}}})
+          await bindPod(ns, name, nodes[1])
+          await setPodStatus(ns, name, {phase: 'Running', podIP: `10.79.0.${k + j + 1}`})
+        }),
+      )
+    }
     let ip = 1
     for (const p of PODS) {
       const spec: Json = {containers: [{name: 'app', image: 'app', ports: [{name: p.app, containerPort: p.port}]}], terminationGracePeriodSeconds: 3600}
@@ -354,7 +366,8 @@ describe('endpoint writes, then the real endpoint controllers find nothing to ch
   it('reconcile --apply writes the planned slices (generateName, owner), Endpoints and mirrored slices', async () => {
     const plan = await planJson(['-n', ns, '--now', NOW()])
     const creates = (name: string) => planOf(plan, name).actions.filter((a: Json) => a.type === 'createEndpointSlice').length
-    expect([creates('web'), creates('db'), creates('empty'), creates('external')]).toEqual([2, 1, 1, 1])
+    expect([creates('web'), creates('db'), creates('empty'), creates('external'), creates('many')]).toEqual([2, 1, 1, 1, 2])
+    expect(planOf(plan, 'many').service.pools[0].pods).toHaveLength(120)
     const {code, report} = await reconcileJson(['-n', ns, '--apply', '--yes'])
     expect(code).toBe(0)
     expect(report.results.filter((r: Json) => r.outcome !== 'ok').map((r: Json) => [r.controller.name, r.action, r.skipReason ?? r.error?.message])).toEqual([])
@@ -365,7 +378,11 @@ describe('endpoint writes, then the real endpoint controllers find nothing to ch
       expect(s.metadata.ownerReferences).toMatchObject([{kind: 'Service', name: 'web', controller: true}])
     }
     const created = report.results.filter((r: Json) => r.action === 'createEndpointSlice').map((r: Json) => r.done.name)
-    expect(created).toHaveLength(5)
+    expect(created).toHaveLength(7)
+    // The pool went out whole: the pods of each slice, in name order, every one once.
+    const drawn = resultsOf(report, 'many').filter((r: Json) => r.action === 'createEndpointSlice').map((r: Json) => r.done.chosen)
+    expect(drawn.map((d: string[]) => d.length).sort()).toEqual([100, 20])
+    expect(drawn.flat().sort()).toEqual(planOf(plan, 'many').service.pools[0].pods)
     expect((await apiOk('GET', `/api/v1/namespaces/${ns}/endpoints/web`)).subsets).toHaveLength(2)
     expect((await planJson(['-n', ns])).controllers.filter((c: Json) => !c.inSync).map((c: Json) => c.name)).toEqual([])
   })
