@@ -22,6 +22,7 @@ import {DeploymentSync} from './deployment-sync.js'
 import {Limiter} from './limit.js'
 import {type ControllerObject, actionError, adoptPatch, podFromTemplate, releasePatch, statusObject} from './pod-control.js'
 import {type ExecuteOptions, Run, SKIP, SyncBase} from './sync.js'
+import {ServiceSync} from './service-sync.js'
 import {WorkloadSync} from './workload-sync.js'
 
 export {DEFAULT_CONCURRENCY, type ExecuteOptions, SKIP} from './sync.js'
@@ -50,8 +51,11 @@ export async function executePlan(plan: ReconcilePlan, opts: ExecuteOptions): Pr
   const wrote = (r: ActionResult) => r.replicaSet !== undefined && r.outcome === 'ok' && !r.done?.alreadyExists && !r.done?.alreadyGone
   const written = new Set(synced.flatMap((s) => s.results.filter(wrote).map((r) => `${r.controller.namespace}/${r.replicaSet}`)))
   const others = plan.controllers.filter((cp) => cp.kind !== 'Deployment')
-  const syncOf = (cp: ControllerPlan): SyncBase =>
-    cp.kind === 'StatefulSet' || cp.kind === 'DaemonSet' ? new WorkloadSync(run, cp) : new ControllerSync(run, cp, written.has(`${cp.namespace}/${cp.name}`))
+  const syncOf = (cp: ControllerPlan): SyncBase => {
+    if (cp.kind === 'Service') return new ServiceSync(run, cp, opts.services, opts.cloud)
+    if (cp.kind === 'StatefulSet' || cp.kind === 'DaemonSet') return new WorkloadSync(run, cp)
+    return new ControllerSync(run, cp, written.has(`${cp.namespace}/${cp.name}`))
+  }
   synced.push(...(await Promise.all(others.map((cp) => workers.run(() => sync(syncOf(cp)))))))
   const results = synced.flatMap((s) => s.results)
   // The executor's own check that no planned action went missing.

@@ -7,6 +7,7 @@
 // (taken meanwhile).
 import type {PodView, Snapshot, Workload} from '../model/objects.js'
 import type {Action, ControllerPlan, ReconcilePlan} from '../model/plan.js'
+import {deepEqual} from '../reconcile/deep-equal.js'
 
 /**
  * What changed, one line each (empty: the plan is fresh). `fresh` is a plan of `world` by the same
@@ -14,11 +15,13 @@ import type {Action, ControllerPlan, ReconcilePlan} from '../model/plan.js'
  */
 export function staleness(plan: ReconcilePlan, world: Snapshot, fresh: ReconcilePlan): string[] {
   const workloads = new Map<string, {uid: string; resourceVersion: string}>(
-    [...world.workloads, ...(world.deployments ?? []), ...(world.statefulSets ?? []), ...(world.daemonSets ?? [])].map((w) => [`${w.kind}/${w.namespace}/${w.name}`, w]),
+    [...world.workloads, ...(world.deployments ?? []), ...(world.statefulSets ?? []), ...(world.daemonSets ?? []), ...(world.services ?? [])].map((w) => [`${w.kind}/${w.namespace}/${w.name}`, w]),
   )
   const others = new Map<string, {uid: string; resourceVersion: string}>([
     ...(world.controllerRevisions ?? []).map((r) => [`ControllerRevision/${r.namespace}/${r.name}`, r] as const),
     ...(world.claims ?? []).map((c) => [`PersistentVolumeClaim/${c.namespace}/${c.name}`, c] as const),
+    ...(world.endpointSlices ?? []).map((e) => [`EndpointSlice/${e.namespace}/${e.name}`, e] as const),
+    ...(world.endpoints ?? []).map((e) => [`Endpoints/${e.namespace}/${e.name}`, e] as const),
   ])
   const replicaSets = new Map<string, Workload>(world.replicaSets.map((w) => [`${w.namespace}/${w.name}`, w]))
   const pods = new Map<string, PodView>(world.pods.map((p) => [`${p.namespace}/${p.name}`, p]))
@@ -59,7 +62,9 @@ export function staleness(plan: ReconcilePlan, world: Snapshot, fresh: Reconcile
     }
     if (out.length > before) continue
     const now = freshPlans.get(key)
-    if (now && now.active !== cp.active) out.push(`${label} now has ${now.active} active pods; the plan counted ${cp.active}`)
+    // A Service's writes follow its pods and nodes, which carry no precondition: planned again, they must be the same.
+    if (now && cp.kind === 'Service' && !deepEqual(now.actions, cp.actions)) out.push(`${label}: its pods, nodes or load balancer changed, so its writes are not the ones planned`)
+    else if (now && now.active !== cp.active) out.push(`${label} now has ${now.active} active pods; the plan counted ${cp.active}`)
   }
   // One line per object, though several writes name it.
   return [...new Set(out)]
@@ -92,6 +97,11 @@ function workloadTargets(a: Action, namespace: string): Array<{kind: string; nam
       return [{kind: 'ControllerRevision', name: a.name, verb: a.type.replace('ControllerRevision', ''), uid: a.uid, resourceVersion: a.resourceVersion}]
     case 'chooseDaemonPods':
       return (a.choices ?? []).flatMap((c) => workloadTargets(c, namespace))
+    case 'updateEndpointSlice':
+    case 'deleteEndpointSlice':
+      return [{kind: 'EndpointSlice', name: a.name, verb: a.type === 'updateEndpointSlice' ? 'update' : 'delete', uid: a.uid, resourceVersion: a.resourceVersion}]
+    case 'writeEndpoints':
+      return a.verb === 'create' ? [{kind: 'Endpoints', name: a.name, verb: 'create'}] : []
     default:
       return []
   }

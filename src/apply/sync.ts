@@ -2,7 +2,9 @@
 // stop conditions), and per controller one result per planned action, settled as calls answer.
 import type {ActionError, ActionResult, ControllerId, ControllerOutcome, ProgressEvent} from '../model/apply.js'
 import type {Action, ControllerPlan} from '../model/plan.js'
+import type {Cloud} from '../cloud/provider.js'
 import {Limiter} from './limit.js'
+import type {ServiceControl} from './service-control.js'
 import {type ControllerObject, type PodControl, actionError} from './pod-control.js'
 
 /** API calls in flight at once, across all controllers. */
@@ -27,6 +29,10 @@ export const SKIP = {
 
 export interface ExecuteOptions {
   control: PodControl
+  /** The endpoint and service controllers' writes (against a cluster; absent: Services are not carried out). */
+  services?: ServiceControl
+  /** The cloud provider load-balancer calls go to (absent: they are not sent). */
+  cloud?: Cloud
   concurrency?: number
   workers?: number
   signal?: AbortSignal

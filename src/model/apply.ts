@@ -2,6 +2,7 @@
 // controller totals, and the run's outcome. Its JSON form is the wire contract `kctl/v1alpha1`
 // ApplyReport (render/apply-wire.ts).
 import type {DeploymentStatusView, PlanSource} from './objects.js'
+import type {LoadBalancerIngress} from './services.js'
 import type {Action, ActionType, ControllerKind, PlanSummary, ReconcilePlan, StatusView} from './plan.js'
 
 export const APPLY_REPORT_KIND = 'ApplyReport'
@@ -68,6 +69,14 @@ export interface ActionResult {
     chosen?: string[]
     /** chooseDaemonPods that creates: the names the server gave the pods. */
     names?: string[]
+    /** ensureLoadBalancer: the status the cloud provider returned. */
+    loadBalancer?: {ingress: LoadBalancerIngress[]}
+    /** A provider call answered ImplementedElsewhere: another component owns the load balancer, nothing more is written. */
+    implementedElsewhere?: boolean
+    /** ensureLoadBalancerDeleted: whether GetLoadBalancer said it existed (EnsureLoadBalancerDeleted is called only then). */
+    existed?: boolean
+    /** writeLoadBalancerStatus: the provider's status was already the Service's, so nothing was written. */
+    unchanged?: boolean
   }
 }
 

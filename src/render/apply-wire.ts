@@ -71,6 +71,10 @@ function result(r: ActionResult, plans: Map<string, {cp: ControllerPlan; now: st
         ['resourceVersion', r.done.resourceVersion],
         ['chosen', r.done.chosen ? [...r.done.chosen] : undefined],
         ['names', r.done.names ? [...r.done.names] : undefined],
+        ['loadBalancer', r.done.loadBalancer ? (JSON.parse(JSON.stringify(r.done.loadBalancer)) as Json) : undefined],
+        ['implementedElsewhere', r.done.implementedElsewhere],
+        ['existed', r.done.existed],
+        ['unchanged', r.done.unchanged],
       ])
     : undefined
   return obj([

@@ -119,4 +119,8 @@ export const MUTANTS = [
   {id: 'SS01', file: 'statefulset/sync.ts', rule: 'S3.4 revisions are equal by their stored bytes when those are known', from: '(exact !== undefined ? storedRevisionData(r) === exact : sameTemplate(r))', to: '(sameTemplate(r))'},
   // ---- daemonset/sync.ts ----
   {id: 'DS01', file: 'daemonset/sync.ts', rule: 'DS7.2 a revision is current only when its stored bytes are getPatch\'s', from: '(exact !== undefined ? storedRevisionData(r) === exact :', to: '(false ? storedRevisionData(r) === exact :'},
+  // ---- service/loadbalancer.ts: node syncs from the hosts a provider was last sent (L5) ----
+  {id: 'LB01', file: 'service/loadbalancer.ts', rule: 'L5.1 a providerID change is a node event', from: "if (!now || labelledOut(now) || (now.providerID ?? '') !== (h.providerID ?? '')) return true", to: 'if (!now || labelledOut(now)) return true'},
+  {id: 'LB02', file: 'service/loadbalancer.ts', rule: 'L5.3 a taint alone re-sends nothing until a node event', from: 'const update = nodeEventSince(cloud.hosts, nodes) ? hostUpdate(svc, then, nodes) : undefined', to: 'const update = hostUpdate(svc, then, nodes)'},
+  {id: 'LB03', file: 'service/loadbalancer.ts', rule: 'L5.2 only a Service already ensured (finalizer and status) gets a node sync', from: 'if (!svc.finalizers.includes(LB_FINALIZER) || svc.ingress.length === 0) return {...lb, plan}', to: 'if (!svc.finalizers.includes(LB_FINALIZER)) return {...lb, plan}'},
 ]

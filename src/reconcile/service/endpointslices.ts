@@ -207,7 +207,7 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
     }
   }
 
-  hints(svc, [...creates, ...updates].map((x) => x.draft), existing, updates, types)
+  hints(svc, [...creates, ...updates].map((x) => x.draft), existing, updates, types, result.pools)
 
   // finalize: a create takes the name of a slice being deleted (last create, first delete).
   const recycled: {draft: Draft; addressType: string; name: EndpointSliceView}[] = []
@@ -354,7 +354,8 @@ function reconcileByPorts(
     receivers[0].random = 0
   } else if (receivers.length > 1) {
     const id = result.pools.length + 1
-    result.pools.push({id, addressType, pods: remaining.map(podOf).sort()})
+    const drawn = [...remaining].sort((a, b) => (podOf(a) < podOf(b) ? -1 : podOf(a) > podOf(b) ? 1 : 0))
+    result.pools.push({id, addressType, pods: drawn.map(podOf), endpoints: drawn})
     for (const d of receivers) d.pool = id
   }
   return {creates, updates, deletes}
@@ -383,7 +384,7 @@ function isPlaceholder(slice: EndpointSliceView, svc: ServiceView, labels: Recor
  * topology annotation), ready endpoints of written slices get their zone (and node) as hints, and
  * unchanged slices whose ready endpoints lack them are written too; without it, hints go.
  */
-function hints(svc: ServiceView, written: Draft[], existing: readonly EndpointSliceView[], updates: {draft: Draft; addressType: string}[], types: string[]): void {
+function hints(svc: ServiceView, written: Draft[], existing: readonly EndpointSliceView[], updates: {draft: Draft; addressType: string}[], types: string[], pools: EndpointPool[]): void {
   const mode = svc.annotations['service.kubernetes.io/topology-aware-hints'] ?? svc.annotations['service.kubernetes.io/topology-mode']
   const auto = mode === 'Auto' || mode === 'auto'
   if (auto) return // Topology Aware Hints: not planned (the allocator's inputs are node CPU counts).
@@ -405,6 +406,8 @@ function hints(svc: ServiceView, written: Draft[], existing: readonly EndpointSl
     return out
   }
   for (const d of written) d.endpoints = d.endpoints.map(hinted)
+  // A pool's endpoints all go to written slices.
+  for (const pool of pools) pool.endpoints = pool.endpoints?.map(hinted)
   const writtenNames = new Set(written.map((d) => d.existing?.name).filter((n) => n !== undefined))
   for (const slice of existing) {
     if (writtenNames.has(slice.name) || !types.includes(slice.addressType)) continue

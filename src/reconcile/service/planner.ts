@@ -4,14 +4,14 @@
 // controller. Each keeps its own early exits (E2.2, E2.3, E12.1, L2).
 import type {Snapshot} from '../../model/objects.js'
 import type {ControllerPlan} from '../../model/plan.js'
-import type {PodEndpointVerdict, ServiceAction, ServiceView} from '../../model/services.js'
+import type {CloudLoadBalancerView, PodEndpointVerdict, ServiceAction, ServiceView} from '../../model/services.js'
 import type {NodeView} from '../../model/workloads.js'
 import {byNamespace} from '../workload-plan.js'
 import type {World} from '../planner.js'
 import {selectedPods} from './endpoints-common.js'
 import {syncEndpoints, syncMirror} from './endpoints.js'
 import {managedSlices, syncSlices} from './endpointslices.js'
-import {syncLoadBalancer} from './loadbalancer.js'
+import {loadBalancerName, syncLoadBalancer, withNodeSync} from './loadbalancer.js'
 
 /** --max-endpoints-per-slice's default (E1.3). */
 export const MAX_ENDPOINTS_PER_SLICE = 100
@@ -24,6 +24,7 @@ export function planServices(snapshot: Snapshot, _world: World, maxEndpointsPerS
   const pods = byNamespace(snapshot.pods)
   const slices = byNamespace(snapshot.endpointSlices ?? [])
   const endpoints = byNamespace(snapshot.endpoints ?? [])
+  const cloud = snapshot.loadBalancers ? new Map(snapshot.loadBalancers.map((lb) => [lb.name, lb])) : undefined
   return services.map((svc) =>
     planService(svc, {
       pods: pods.get(svc.namespace) ?? [],
@@ -32,6 +33,7 @@ export function planServices(snapshot: Snapshot, _world: World, maxEndpointsPerS
       slices: slices.get(svc.namespace) ?? [],
       endpoints: (endpoints.get(svc.namespace) ?? []).find((e) => e.name === svc.name),
       maxEndpointsPerSlice,
+      ...(cloud ? {cloud: cloud.get(loadBalancerName(svc))} : {}),
     }),
   )
 }
@@ -43,6 +45,8 @@ export interface ServiceWorld {
   slices: NonNullable<Snapshot['endpointSlices']>
   endpoints: NonNullable<Snapshot['endpoints']>[number] | undefined
   maxEndpointsPerSlice: number
+  /** The cloud provider's answer about the Service's load balancer, when a provider was asked. */
+  cloud?: CloudLoadBalancerView
 }
 
 export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
@@ -80,7 +84,8 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
     verdicts.sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0))
   }
 
-  const lb = syncLoadBalancer(svc, w.nodes, w.nodes.length > 0)
+  const ensured = syncLoadBalancer(svc, w.nodes, w.nodes.length > 0)
+  const lb = ensured && withNodeSync(ensured, svc, w.cloud, w.nodes)
   if (lb) {
     actions.push(...lb.actions)
     warnings.push(...lb.warnings)
