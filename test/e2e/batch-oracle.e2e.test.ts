@@ -5,8 +5,9 @@
 // (there is no kubelet on the shared control plane), as a kubelet would report them.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
+import {startKwok, type Kwok} from '../../controlplane/fake-nodes.js'
 import {planJson} from './kctl.js'
-import {api, apiOk, controllerManager, deleteNamespace, newNamespace, waitUntil} from './setup/cluster.js'
+import {api, apiOk, controllerManager, controlPlane, deleteNamespace, newNamespace, waitUntil, watchEvents, type WatchEvent} from './setup/cluster.js'
 
 type Json = Record<string, any>
 
@@ -14,6 +15,9 @@ const NOW = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z')
 const TRACKING = 'batch.kubernetes.io/job-tracking'
 
 let ns: string
+let kwok: Kwok | undefined
+/** The fake node kwok plays the kubelet of (the `timed` stages): Job pods bound to it run, end and go as a kubelet's would. */
+const NODE = 'batch-node-0'
 
 async function createJob(name: string, spec: Json): Promise<Json> {
   return apiOk('POST', `/apis/batch/v1/namespaces/${ns}/jobs`, {
@@ -100,13 +104,19 @@ async function runJobController(name: string, want: Json): Promise<Json> {
 beforeAll(async () => {
   await controllerManager.stop()
   ns = await newNamespace('batch')
-})
+  kwok = await startKwok({info: controlPlane(), nodes: 1, stages: 'timed', nodeNamePrefix: 'batch-node'})
+}, 120_000)
 
 afterAll(async () => {
   await controllerManager.stop()
+  await kwok?.stop()
   // Background: without it the API server puts the orphan finalizer on Jobs, and no garbage collector runs here.
   await api('DELETE', `/apis/batch/v1/namespaces/${ns}/cronjobs?propagationPolicy=Background`).catch(() => {})
   await api('DELETE', `/apis/batch/v1/namespaces/${ns}/jobs?propagationPolicy=Background`).catch(() => {})
+  // A Job deleted Foreground keeps foregroundDeletion (no garbage collector runs here): strip it.
+  for (const j of (await apiOk('GET', `/apis/batch/v1/namespaces/${ns}/jobs`)).items) {
+    await api('PATCH', `/apis/batch/v1/namespaces/${ns}/jobs/${j.metadata.name}`, {contentType: 'application/merge-patch+json', body: {metadata: {finalizers: null}}}).catch(() => {})
+  }
   // Pods keep the tracking finalizer with no controller running: strip it so they can go.
   for (const p of (await apiOk('GET', `/api/v1/namespaces/${ns}/pods`)).items) {
     await api('PATCH', `/api/v1/namespaces/${ns}/pods/${p.metadata.name}`, {contentType: 'application/merge-patch+json', body: {metadata: {finalizers: null}}}).catch(() => {})
@@ -391,4 +401,330 @@ describe('CronJobs: the plan is what the cronjob controller does', () => {
     }
     expect((await apiOk('GET', `/apis/batch/v1/namespaces/${ns}/cronjobs/gone`)).status.active.map((r: Json) => r.name)).toEqual([created.name])
   }, 60_000)
+})
+
+// ---- One sync, write by write -------------------------------------------------------------------
+//
+// The scenarios below watch the namespace while the job controller runs and cut what it did at its
+// last planned status write: the writes (each compared whole: counts, indexes, uncounted UIDs,
+// conditions with reasons and messages), the pods created (by generateName, labels, annotations,
+// finalizers, hostname and owner: their names are random), deleted, adopted and released (by name),
+// and the finalizers removed (by name). Pods run on kwok's fake node; a test says how one ends by
+// setting the `timed` stage annotations on it, as a workload's own exit would.
+
+const rv = async (path: string) => (await apiOk('GET', `${path}?limit=1`)).metadata.resourceVersion as string
+const controllerUid = (o: Json) => o.metadata.ownerReferences?.find((r: Json) => r.controller)?.uid
+const tracked = (o: Json) => (o.metadata.finalizers ?? []).includes(TRACKING)
+
+/** A Job whose pods run on the fake node until a test ends them (exitPod); `extra` adds to the spec. */
+function kubeletJob(name: string, extra: Json = {}, podAnnotations: Json = {}): Promise<Json> {
+  const template = {
+    metadata: {annotations: {'stage.kctl.io/complete-after': '1h', ...podAnnotations}},
+    spec: {nodeName: NODE, restartPolicy: 'Never', containers: [{name: 'main', image: 'registry.invalid/job:1'}]},
+  }
+  return createJob(name, {
+    ...extra,
+    template: {metadata: {...extra.template?.metadata, annotations: template.metadata.annotations}, spec: {...template.spec, ...extra.template?.spec}},
+  })
+}
+
+/** Runs the job controller until `name` has `active` pods, all Running and Ready, then stops it; the Job as left. */
+async function startedOnNode(name: string, active: number): Promise<Json> {
+  await controllerManager.start(['job'])
+  try {
+    return await waitUntil(async () => {
+      const j = await getJob(name)
+      const pods = (await podsOf(j.metadata.uid)).filter((p) => p.status?.conditions?.some((c: Json) => c.type === 'Ready' && c.status === 'True'))
+      return j.status?.active === active && j.status?.ready === active && pods.length === active ? j : undefined
+    }, {what: `Job ${name} with ${active} ready pods`})
+  } finally {
+    await controllerManager.stop()
+  }
+}
+
+/** The pod's container exits with `code` now, as kwok reports it (phase, terminated state, finishedAt). */
+async function exitPod(pod: Json, code: number): Promise<void> {
+  await apiOk('PATCH', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}`, {
+    contentType: 'application/merge-patch+json',
+    body: {metadata: {annotations: {'stage.kctl.io/complete-after': '0s', 'stage.kctl.io/exit-code': String(code)}}},
+  })
+  await waitUntil(async () => ['Succeeded', 'Failed'].includes((await apiOk('GET', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}`)).status.phase), {what: `pod ${pod.metadata.name} to exit`})
+}
+
+/** A Job status as compared: every field the sync decides, uncounted UIDs as sets, times as present or not. */
+function exact(s: Json): Json {
+  const {uncounted: _, ...rest} = decided(s)
+  return {...rest, uncountedSucceeded: [...(s.uncountedTerminatedPods?.succeeded ?? [])].sort(), uncountedFailed: [...(s.uncountedTerminatedPods?.failed ?? [])].sort()}
+}
+
+/** JSON with sorted keys, so that equal objects compare equal whatever order they were written in. */
+const canonical = (v: unknown): string =>
+  Array.isArray(v) ? `[${v.map(canonical).join(',')}]` : v && typeof v === 'object' ? `{${Object.keys(v).sort().filter((k) => (v as Json)[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonical((v as Json)[k])}`).join(',')}}` : JSON.stringify(v)
+
+const createdShape = (o: {generateName: string; labels: Json; annotations: Json; finalizers: string[]; hostname?: string; owner: Json}) => canonical(o)
+
+interface SyncSeen {
+  writes: Json[]
+  created: string[]
+  deleted: string[]
+  finalizersRemoved: string[]
+  adopted: string[]
+  released: string[]
+}
+
+/**
+ * Starts `controllers` and follows the namespace until the Job of `cp` has written as many statuses
+ * as the plan has (or, with none planned, until its pod writes are done and 2 s passed), then stops
+ * them: what the controller did to the Job and its pods up to its last planned write.
+ */
+async function observeSync(cp: Json, controllers = ['job']): Promise<SyncSeen> {
+  const planned = cp.actions.filter((a: Json) => a.type === 'updateStatus').length
+  const podActions = cp.actions.filter((a: Json) => a.type !== 'updateStatus').length
+  // A sync that ends with finalizer patches (no second write) is over once its pods go quiet.
+  const endsWithWrite = cp.actions.at(-1)?.type === 'updateStatus'
+  const podsPath = `/api/v1/namespaces/${ns}/pods`
+  const jobsPath = `/apis/batch/v1/namespaces/${ns}/jobs`
+  const from = String(Math.max(Number(await rv(podsPath)), Number(await rv(jobsPath))))
+  const before = new Map<string, Json>((await apiOk('GET', podsPath)).items.map((p: Json) => [p.metadata.uid, p]))
+  const podWatch = watchEvents(podsPath, from)
+  const jobWatch = watchEvents(`${jobsPath}?fieldSelector=metadata.name%3D${cp.name}`, from)
+  const writes = () => jobWatch.events.filter((e: WatchEvent) => e.type === 'MODIFIED')
+  let quietSince = Date.now()
+  let seen = 0
+  await controllerManager.start(controllers)
+  try {
+    await waitUntil(
+      () => {
+        if (podWatch.events.length !== seen) [seen, quietSince] = [podWatch.events.length, Date.now()]
+        if (writes().length < planned) return false
+        return endsWithWrite || (seen >= podActions && Date.now() - quietSince > 2000)
+      },
+      {what: `the ${planned} status writes of Job ${cp.name}`, timeoutMs: 30_000},
+    ).catch((error) => {
+      if (planned > 0) expect(writes().map((e) => exact(e.object.status)), `Job ${cp.name}: the controller's writes`).toEqual(cp.actions.filter((a: Json) => a.type === 'updateStatus').map((a: Json) => exact(a.to)))
+      throw error
+    })
+  } finally {
+    await controllerManager.stop()
+    podWatch.stop()
+    jobWatch.stop()
+  }
+  // Up to the last planned write, or, when patches follow it, up to the next write (another sync's).
+  const cutAt = endsWithWrite ? writes()[planned - 1] : writes()[planned]
+  const cut = cutAt ? Number(cutAt.object.metadata.resourceVersion) - (endsWithWrite ? 0 : 1) : Infinity
+  const seenSync: SyncSeen = {writes: writes().slice(0, planned).map((e) => e.object.status), created: [], deleted: [], finalizersRemoved: [], adopted: [], released: []}
+  const last = new Map(before)
+  for (const e of podWatch.events) {
+    const pod = e.object
+    if (Number(pod.metadata.resourceVersion) > cut) break
+    const prior = last.get(pod.metadata.uid)
+    last.set(pod.metadata.uid, pod)
+    const ours = controllerUid(pod) === cp.uid || (prior && controllerUid(prior) === cp.uid)
+    if (!ours) continue
+    if (!prior) {
+      // The API server copies the node's topology labels onto a pod created bound to it: not the controller's.
+      const labels = Object.fromEntries(Object.entries(pod.metadata.labels ?? {}).filter(([k]) => !k.startsWith('topology.kubernetes.io/')))
+      seenSync.created.push(createdShape({generateName: pod.metadata.generateName, labels, annotations: pod.metadata.annotations ?? {}, finalizers: pod.metadata.finalizers, hostname: pod.spec.hostname, owner: pod.metadata.ownerReferences[0]}))
+      continue
+    }
+    const name = pod.metadata.name
+    if (!prior.metadata.deletionTimestamp && (pod.metadata.deletionTimestamp || e.type === 'DELETED')) seenSync.deleted.push(name)
+    if (controllerUid(prior) !== cp.uid && controllerUid(pod) === cp.uid) seenSync.adopted.push(name)
+    // A release takes the tracking finalizer with the owner reference, in one patch.
+    if (controllerUid(prior) === cp.uid && controllerUid(pod) !== cp.uid) seenSync.released.push(name)
+    // A pod being deleted goes the moment its last finalizer does: that write shows as DELETED.
+    else if (tracked(prior) && (!tracked(pod) || e.type === 'DELETED')) seenSync.finalizersRemoved.push(name)
+  }
+  return seenSync
+}
+
+/** What the plan says one sync does, in the form observeSync reports it. */
+function plannedSync(cp: Json): SyncSeen {
+  const of = (type: string) => cp.actions.filter((a: Json) => a.type === type)
+  return {
+    writes: of('updateStatus').map((a: Json) => a.to),
+    created: of('createJobPod').map((a: Json) => createdShape({generateName: a.generateName, labels: a.labels, annotations: a.annotations, finalizers: a.finalizers, hostname: a.hostname, owner: a.ownerReference})),
+    deleted: of('deleteJobPod').map((a: Json) => a.pod),
+    finalizersRemoved: of('removeFinalizer').filter((a: Json) => a.by === undefined).map((a: Json) => a.pod),
+    adopted: of('adopt').map((a: Json) => a.pod),
+    released: of('release').map((a: Json) => a.pod),
+  }
+}
+
+/** The controller's next sync of Job `name` is the plan's: writes in order and whole, pods as multisets. */
+async function expectNextSync(name: string): Promise<Json> {
+  const cp = planOf(await planJson(['-n', ns, '--now', NOW()]), 'Job', name)
+  const seen = await observeSync(cp)
+  const want = plannedSync(cp)
+  const sorted = (x: SyncSeen) => ({...x, writes: x.writes.map(exact), created: [...x.created].sort(), deleted: [...x.deleted].sort(), finalizersRemoved: [...x.finalizersRemoved].sort(), adopted: [...x.adopted].sort(), released: [...x.released].sort()})
+  expect(sorted(seen), `Job ${name}: what the job controller did in its next sync`).toEqual(sorted(want))
+  return cp
+}
+
+describe('Jobs on a kubelet (kwok): the next sync, write by write', () => {
+  const indexOf = (p: Json) => p.metadata.annotations['batch.kubernetes.io/job-completion-index']
+  const podsNow = async (name: string) => podsOf((await getJob(name)).metadata.uid)
+
+  it('S4: the only pod exits 0 — SuccessCriteriaMet then Complete (CompletionsReached) in one sync, two writes', async () => {
+    await kubeletJob('once')
+    await startedOnNode('once', 1)
+    await exitPod((await podsNow('once'))[0], 0)
+    const cp = await expectNextSync('once')
+    expect(cp.actions.map((a: Json) => a.type)).toEqual(['updateStatus', 'removeFinalizer', 'updateStatus'])
+  }, 60_000)
+
+  it('S11: a failure just now is counted, and its replacement waits for the 10 s backoff', async () => {
+    await kubeletJob('soon', {backoffLimit: 3})
+    await startedOnNode('soon', 1)
+    await exitPod((await podsNow('soon'))[0], 1)
+    const cp = await expectNextSync('soon')
+    expect(cp.actions.some((a: Json) => a.type === 'createJobPod')).toBe(false)
+    expect(cp.requeue).toMatchObject({reason: 'backoff'})
+  }, 60_000)
+
+  it('S6: past backoffLimit with a pod still running — it is deleted with its finalizer, counted failed, and Failed waits for it', async () => {
+    await kubeletJob('over', {backoffLimit: 1, parallelism: 3, completions: 4})
+    await startedOnNode('over', 3)
+    const [a, b] = await podsNow('over')
+    await exitPod(a, 1)
+    await exitPod(b, 1)
+    const cp = await expectNextSync('over')
+    const last = cp.actions.filter((x: Json) => x.type === 'updateStatus').at(-1).to
+    expect(exact(last)).toMatchObject({failed: 3, terminating: 1, conditions: ['FailureTarget=True:BackoffLimitExceeded:Job has reached the specified backoff limit']})
+  }, 60_000)
+
+  it('S10: a podFailurePolicy Ignore rule — the failure is not counted, its finalizer goes, the replacement still waits for the backoff', async () => {
+    await kubeletJob('ignore', {podFailurePolicy: {rules: [{action: 'Ignore', onExitCodes: {operator: 'In', values: [42]}}]}})
+    await startedOnNode('ignore', 1)
+    await exitPod((await podsNow('ignore'))[0], 42)
+    const cp = await expectNextSync('ignore')
+    expect(cp.actions.map((a: Json) => a.type)).toEqual(['updateStatus', 'removeFinalizer'])
+    expect(cp.actions[1].counts).toBe('none')
+  }, 60_000)
+
+  it('S24: a FailIndex rule fails its index at once: not recreated, failedIndexes written', async () => {
+    await kubeletJob('failidx', {completionMode: 'Indexed', completions: 2, parallelism: 2, backoffLimitPerIndex: 3, podFailurePolicy: {rules: [{action: 'FailIndex', onExitCodes: {operator: 'In', values: [3]}}]}})
+    await startedOnNode('failidx', 2)
+    await exitPod((await podsNow('failidx')).find((p) => indexOf(p) === '1')!, 3)
+    const cp = await expectNextSync('failidx')
+    expect(cp.actions.some((a: Json) => a.type === 'createJobPod')).toBe(false)
+    expect(cp.actions.filter((a: Json) => a.type === 'updateStatus').at(-1).to).toMatchObject({failedIndexes: '1', failed: 1})
+  }, 60_000)
+
+  it('S19: TerminatingOrFailed — a pod being deleted counts as failed at once; its replacement waits for the backoff', async () => {
+    // delete-after keeps the pod terminating, as a kubelet does during the grace period.
+    await kubeletJob('term', {backoffLimit: 3}, {'stage.kctl.io/delete-after': '1h'})
+    await startedOnNode('term', 1)
+    await apiOk('DELETE', `/api/v1/namespaces/${ns}/pods/${(await podsNow('term'))[0].metadata.name}`)
+    const cp = await expectNextSync('term')
+    expect(cp.actions.filter((a: Json) => a.type === 'updateStatus').at(-1).to).toMatchObject({active: 0, terminating: 1, failed: 1})
+  }, 60_000)
+
+  it('S19b: podReplacementPolicy Failed — a pod being deleted is neither active nor failed, and nothing replaces it yet', async () => {
+    await kubeletJob('termf', {podReplacementPolicy: 'Failed'}, {'stage.kctl.io/delete-after': '1h'})
+    await startedOnNode('termf', 1)
+    await apiOk('DELETE', `/api/v1/namespaces/${ns}/pods/${(await podsNow('termf'))[0].metadata.name}`)
+    const cp = await expectNextSync('termf')
+    expect(cp.actions.map((a: Json) => a.type)).toEqual(['updateStatus'])
+  }, 60_000)
+
+  it('S8: past activeDeadlineSeconds — the running pods are deleted and counted failed, DeadlineExceeded waits for them', async () => {
+    await kubeletJob('deadline', {activeDeadlineSeconds: 6, parallelism: 2, completions: 2}, {'stage.kctl.io/delete-after': '1h'})
+    const job = await startedOnNode('deadline', 2)
+    const left = Date.parse(job.status.startTime) + 7000 - Date.now()
+    if (left > 0) await new Promise((r) => setTimeout(r, left))
+    const cp = await expectNextSync('deadline')
+    expect(cp.actions.filter((a: Json) => a.type === 'deleteJobPod')).toHaveLength(2)
+    expect(cp.actions.filter((a: Json) => a.type === 'updateStatus').at(-1).to.conditions.map((c: Json) => c.reason)).toEqual(['DeadlineExceeded'])
+  }, 60_000)
+
+  it('S15: parallelism lowered — the pods ready most recently go first (ActivePods order), finalizer removed before the delete', async () => {
+    await kubeletJob('shrink', {parallelism: 1})
+    await startedOnNode('shrink', 1)
+    // Two more pods, ready at least a second after the first (readiness times have whole seconds).
+    await new Promise((r) => setTimeout(r, 1100))
+    await apiOk('PATCH', `/apis/batch/v1/namespaces/${ns}/jobs/shrink`, {contentType: 'application/merge-patch+json', body: {spec: {parallelism: 3}}})
+    await startedOnNode('shrink', 3)
+    const first = (await podsNow('shrink')).sort((x, y) => Date.parse(x.metadata.creationTimestamp) - Date.parse(y.metadata.creationTimestamp))[0]
+    await apiOk('PATCH', `/apis/batch/v1/namespaces/${ns}/jobs/shrink`, {contentType: 'application/merge-patch+json', body: {spec: {parallelism: 1}}})
+    const cp = await expectNextSync('shrink')
+    const deleted = cp.actions.filter((a: Json) => a.type === 'deleteJobPod')
+    expect(deleted.map((a: Json) => a.reason)).toEqual(['excess', 'excess'])
+    expect(deleted.map((a: Json) => a.pod)).not.toContain(first.metadata.name)
+  }, 60_000)
+
+  it('S16: a second pod of one index — the one ready more recently goes, and nothing is created in that sync', async () => {
+    const job = await kubeletJob('dup', {completionMode: 'Indexed', completions: 2, parallelism: 2})
+    await startedOnNode('dup', 2)
+    const zero = (await podsNow('dup')).find((p) => indexOf(p) === '0')!
+    await new Promise((r) => setTimeout(r, 1100))
+    // The same index created twice, as a lost create's retry would: same labels, annotations, owner.
+    await apiOk('POST', `/api/v1/namespaces/${ns}/pods`, {
+      body: {apiVersion: 'v1', kind: 'Pod', metadata: {name: 'dup-0-second', labels: zero.metadata.labels, annotations: zero.metadata.annotations, finalizers: [TRACKING], ownerReferences: zero.metadata.ownerReferences}, spec: {...zero.spec, hostname: 'dup-0'}},
+    })
+    await waitUntil(async () => (await podsOf(job.metadata.uid)).find((p) => p.metadata.name === 'dup-0-second')?.status?.conditions?.some((c: Json) => c.type === 'Ready' && c.status === 'True'), {what: 'the second pod of index 0 ready'})
+    const cp = await expectNextSync('dup')
+    expect(cp.actions.filter((a: Json) => a.type === 'deleteJobPod').map((a: Json) => [a.pod, a.reason])).toEqual([['dup-0-second', 'duplicate-index']])
+  }, 60_000)
+})
+
+describe('Jobs: claiming pods (adoption and release) and ttlSecondsAfterFinished', () => {
+  it('J3.8: with manualSelector, a matching orphan pod is adopted (owner reference and tracking finalizer) and counts toward parallelism', async () => {
+    await apiOk('POST', `/api/v1/namespaces/${ns}/pods`, {
+      body: {apiVersion: 'v1', kind: 'Pod', metadata: {name: 'stray', labels: {app: 'adopt-me'}, annotations: {'stage.kctl.io/complete-after': '1h'}}, spec: {nodeName: NODE, restartPolicy: 'Never', containers: [{name: 'main', image: 'registry.invalid/job:1'}]}},
+    })
+    await waitUntil(async () => (await apiOk('GET', `/api/v1/namespaces/${ns}/pods/stray`)).status?.conditions?.some((c: Json) => c.type === 'Ready' && c.status === 'True'), {what: 'the orphan ready'})
+    await kubeletJob('adopter', {manualSelector: true, selector: {matchLabels: {app: 'adopt-me'}}, parallelism: 2, completions: 2, template: {metadata: {labels: {app: 'adopt-me'}}}})
+    const cp = await expectNextSync('adopter')
+    expect(cp.actions.map((a: Json) => a.type)).toEqual(['adopt', 'createJobPod', 'updateStatus'])
+    expect((await apiOk('GET', `/api/v1/namespaces/${ns}/pods/stray`)).metadata.finalizers).toContain(TRACKING)
+  }, 60_000)
+
+  it('J3.8: a pod relabelled out of the selector is released (its tracking finalizer with it) and replaced', async () => {
+    await kubeletJob('releaser', {manualSelector: true, selector: {matchLabels: {app: 'keep-me'}}, template: {metadata: {labels: {app: 'keep-me'}}}})
+    await startedOnNode('releaser', 1)
+    const [pod] = await podsOf((await getJob('releaser')).metadata.uid)
+    await apiOk('PATCH', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}`, {contentType: 'application/merge-patch+json', body: {metadata: {labels: {app: 'elsewhere'}}}})
+    const cp = await expectNextSync('releaser')
+    expect(cp.actions.map((a: Json) => a.type)).toEqual(['release', 'createJobPod', 'updateStatus'])
+    const released = await apiOk('GET', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}`)
+    expect([released.metadata.ownerReferences ?? [], released.metadata.finalizers ?? []]).toEqual([[], []])
+  }, 60_000)
+
+  it('J15.4: the ttl-after-finished controller deletes a Job its TTL after it finished (Foreground), and leaves one whose TTL has not passed', async () => {
+    await kubeletJob('ttl-short', {ttlSecondsAfterFinished: 2})
+    await kubeletJob('ttl-long', {ttlSecondsAfterFinished: 3600})
+    await controllerManager.start(['job'])
+    try {
+      for (const name of ['ttl-short', 'ttl-long']) {
+        const job = await getJob(name)
+        const pod = await waitUntil(async () => (await podsOf(job.metadata.uid)).find((p) => p.status?.conditions?.some((c: Json) => c.type === 'Ready' && c.status === 'True')), {what: `${name}'s pod ready`})
+        await exitPod(pod, 0)
+      }
+      await waitUntil(async () => (await Promise.all(['ttl-short', 'ttl-long'].map(getJob))).every((j) => j.status.conditions?.some((c: Json) => c.type === 'Complete')), {what: 'both Jobs Complete'})
+    } finally {
+      await controllerManager.stop()
+    }
+    const finished = Date.parse((await getJob('ttl-short')).status.conditions.find((c: Json) => c.type === 'Complete').lastTransitionTime)
+    if (finished + 3000 > Date.now()) await new Promise((r) => setTimeout(r, finished + 3000 - Date.now()))
+    const plan = await planJson(['-n', ns, '--now', NOW()])
+    const short = planOf(plan, 'Job', 'ttl-short')
+    const long = planOf(plan, 'Job', 'ttl-long')
+    expect(short.actions).toEqual([{type: 'deleteJob', name: 'ttl-short', uid: short.uid, reason: 'ttl-after-finished', propagationPolicy: 'Foreground', by: 'ttl-after-finished'}])
+    expect(long.actions).toEqual([])
+    expect(long.requeue).toMatchObject({reason: 'ttl-after-finished', at: long.ttl.expireAt})
+    await controllerManager.start(['ttl-after-finished'])
+    try {
+      // Foreground: the API server marks the Job and adds foregroundDeletion (no garbage collector runs here to finish it).
+      const deleting = await waitUntil(async () => {
+        const j = await getJob('ttl-short')
+        return j.metadata.deletionTimestamp ? j : undefined
+      }, {what: 'ttl-short being deleted'})
+      expect(deleting.metadata.finalizers).toContain('foregroundDeletion')
+      await new Promise((r) => setTimeout(r, 1000))
+      expect((await getJob('ttl-long')).metadata.deletionTimestamp).toBeUndefined()
+    } finally {
+      await controllerManager.stop()
+    }
+  }, 90_000)
 })

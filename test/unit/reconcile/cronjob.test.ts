@@ -145,6 +145,22 @@ describe('CJ3 concurrencyPolicy and the children', () => {
     expect(cp.actions).toEqual([])
     expect(cp.warnings.join(' ')).toMatch(/UnexpectedJob/)
   })
+  it('CJ3.12 the controller adopts no orphan Job: one of the due name makes the create fail (AlreadyExists), with no requeue', () => {
+    const orphan = childJob('o', 'o-29923925', {started: '2026-11-23T12:05:00Z'})
+    orphan.metadata.ownerReferences = []
+    const cp = planOne([cronJob('o', {}, {lastScheduleTime: '2026-11-23T12:00:00Z'}), orphan], 'o', '2026-11-23T12:05:01Z')
+    expect(steps(cp)).toEqual([])
+    expect(cp.requeue).toBeUndefined()
+    expect(cp.warnings.join(' ')).toMatch(/Job o-29923925 exists and is not this CronJob's \(an orphan, never adopted\)/)
+  })
+  it('CJ3.12 a Replace delete before the failed create is still written', () => {
+    const orphan = childJob('cj', 'cj-29923925')
+    orphan.metadata.ownerReferences = [{apiVersion: 'batch/v1', kind: 'CronJob', name: 'other', uid: 'uid-other', controller: true}]
+    const cp = planOne([cronJob('cj', {concurrencyPolicy: 'Replace'}, status), running, orphan], 'cj', '2026-11-23T12:05:01Z')
+    expect(steps(cp)).toEqual(['-job:cj-29923920', 'W'])
+    expect(statusTo(cp)!.active).toEqual([])
+    expect(cp.warnings.join(' ')).toMatch(/controlled by CronJob other/)
+  })
   it('CJ7 the created Job is planned next: its first pods', () => {
     const cp = planOne([cronJob('t', {}, {}, {creationTimestamp: '2026-11-23T12:00:30Z'})], 't', '2026-11-23T12:05:10Z')
     expect(cp.then?.[0]).toMatchObject({kind: 'Job', name: 't-29923925'})
