@@ -728,3 +728,171 @@ describe('Jobs: claiming pods (adoption and release) and ttlSecondsAfterFinished
     }
   }, 90_000)
 })
+
+// ---- CronJobs: many scenarios, one sync ---------------------------------------------------------
+//
+// Every CronJob below is set up first, planned once, and then one run of the cronjob controller
+// syncs them all: each scenario compares the Jobs created (by name, with their annotations) and
+// deleted (by name), the status written (or not) and the events with the plan of its CronJob.
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z')
+const JOB_SPEC = {template: {spec: {restartPolicy: 'Never', containers: [{name: 'main', image: 'registry.invalid/job:1'}]}}}
+
+describe('CronJobs: one run of the cronjob controller over many CronJobs', () => {
+  let minute = 0
+  let plan: Json
+  let before: Map<string, Json>
+  const after = new Map<string, Json>()
+  const cronStatus = new Map<string, Json>()
+  let events: Json[] = []
+
+  async function cron(name: string, spec: Json, status?: Json): Promise<Json> {
+    const cj = await apiOk('POST', `/apis/batch/v1/namespaces/${ns}/cronjobs`, {body: {apiVersion: 'batch/v1', kind: 'CronJob', metadata: {name}, spec: {schedule: '* * * * *', jobTemplate: {spec: JOB_SPEC}, ...spec}}})
+    if (status) await apiOk('PATCH', `/apis/batch/v1/namespaces/${ns}/cronjobs/${name}/status`, {contentType: 'application/merge-patch+json', body: {status}})
+    return cj
+  }
+
+  /** A Job of `cj`, as the cronjob controller names them; with `finished`, a status as the job controller leaves it. */
+  async function child(cj: Json, name: string, finished?: {complete: boolean; started: number}): Promise<Json> {
+    const owner = {apiVersion: 'batch/v1', kind: 'CronJob', name: cj.metadata.name, uid: cj.metadata.uid, controller: true, blockOwnerDeletion: true}
+    const job = await apiOk('POST', `/apis/batch/v1/namespaces/${ns}/jobs`, {body: {apiVersion: 'batch/v1', kind: 'Job', metadata: {name, ownerReferences: [owner]}, spec: JOB_SPEC}})
+    if (finished) {
+      const start = iso(finished.started)
+      const end = iso(finished.started + 60_000)
+      const cond = (type: string) => ({type, status: 'True', lastProbeTime: end, lastTransitionTime: end, reason: finished.complete ? 'CompletionsReached' : 'BackoffLimitExceeded', message: 'set as the job controller writes it'})
+      const status = finished.complete
+        ? {startTime: start, completionTime: end, succeeded: 1, ready: 0, terminating: 0, uncountedTerminatedPods: {}, conditions: [cond('SuccessCriteriaMet'), cond('Complete')]}
+        : {startTime: start, failed: 1, ready: 0, terminating: 0, uncountedTerminatedPods: {}, conditions: [cond('FailureTarget'), cond('Failed')]}
+      await apiOk('PUT', `/apis/batch/v1/namespaces/${ns}/jobs/${name}/status`, {body: {...job, status}})
+    }
+    return job
+  }
+
+  const ref = (j: Json) => ({apiVersion: 'batch/v1', kind: 'Job', name: j.metadata.name, namespace: ns, uid: j.metadata.uid})
+  const jobsNow = async () => new Map<string, Json>((await apiOk('GET', `/apis/batch/v1/namespaces/${ns}/jobs`)).items.map((j: Json) => [j.metadata.name, j]))
+  const statusView = (s: Json = {}) => ({active: (s.active ?? []).map((r: Json) => r.name), lastScheduleTime: s.lastScheduleTime, lastSuccessfulTime: s.lastSuccessfulTime})
+  const NAMES = ['c2-yearly', 'c3-late', 'c3b-window', 'c4-many', 'c6b-allow', 'c7-suspended', 'c8-history', 'c9-zone', 'c12-every', 'orphan-due']
+
+  beforeAll(async () => {
+    // The plan and the controller must see the same minute, and C3 needs more than 10 s of it gone.
+    const second = () => (Date.now() % 60_000) / 1000
+    if (second() < 11 || second() > 25) await new Promise((r) => setTimeout(r, ((71 - second()) % 60) * 1000))
+    minute = Math.floor(Date.now() / 60_000) * 60_000
+    const twoAgo = {lastScheduleTime: iso(minute - 120_000)}
+    await cron('c2-yearly', {schedule: '0 0 1 1 *'})
+    await cron('c3-late', {startingDeadlineSeconds: 10}, twoAgo)
+    await cron('c3b-window', {startingDeadlineSeconds: 60}, twoAgo)
+    await cron('c4-many', {}, {lastScheduleTime: iso(minute - 3 * 3600_000)})
+    const allow = await cron('c6b-allow', {})
+    const running = await child(allow, `c6b-allow-${minute / 60_000 - 2}`)
+    await apiOk('PATCH', `/apis/batch/v1/namespaces/${ns}/cronjobs/c6b-allow/status`, {contentType: 'application/merge-patch+json', body: {status: {...twoAgo, active: [ref(running)]}}})
+    await cron('c7-suspended', {suspend: true}, twoAgo)
+    const history = await cron('c8-history', {schedule: '0 0 1 1 *', successfulJobsHistoryLimit: 1, failedJobsHistoryLimit: 1})
+    for (const [name, hoursAgo, complete] of [['c8-s1', 5, true], ['c8-s2', 4, true], ['c8-s3', 3, true], ['c8-f1', 2, false], ['c8-f2', 1, false]] as const) {
+      await child(history, name, {complete, started: minute - hoursAgo * 3600_000})
+    }
+    await cron('c9-zone', {timeZone: 'America/New_York'}, twoAgo)
+    await cron('c12-every', {schedule: '@every 2m'}, {lastScheduleTime: iso(Math.floor(Date.now() / 1000) * 1000 - 150_000)})
+    await cron('orphan-due', {}, twoAgo)
+    await apiOk('POST', `/apis/batch/v1/namespaces/${ns}/jobs`, {body: {apiVersion: 'batch/v1', kind: 'Job', metadata: {name: `orphan-due-${minute / 60_000}`}, spec: JOB_SPEC}})
+
+    before = await jobsNow()
+    for (const name of NAMES) cronStatus.set(name, (await apiOk('GET', `/apis/batch/v1/namespaces/${ns}/cronjobs/${name}`)).status)
+    plan = await planJson(['-n', ns, '--now', NOW()])
+    const cps = NAMES.map((n) => planOf(plan, 'CronJob', n))
+    await controllerManager.start(['cronjob'])
+    try {
+      const t0 = Date.now()
+      await waitUntil(
+        async () => {
+          const jobs = await jobsNow()
+          for (const cp of cps) {
+            for (const a of cp.actions) {
+              if (a.type === 'createJob' && !jobs.has(a.name)) return false
+              if (a.type === 'deleteJob' && jobs.has(a.name)) return false
+              if (a.type === 'updateStatus') {
+                const s = (await apiOk('GET', `/apis/batch/v1/namespaces/${ns}/cronjobs/${cp.name}`)).status
+                if (JSON.stringify(statusView(s)) !== JSON.stringify(statusView(a.to))) return false
+              }
+            }
+          }
+          // CronJobs planned to do nothing get the same time to show they do nothing.
+          return Date.now() - t0 > 3000
+        },
+        {what: 'the cronjob controller to do what the plans say', timeoutMs: 20_000},
+      ).catch(() => {})
+    } finally {
+      await controllerManager.stop()
+    }
+    for (const [name, j] of await jobsNow()) after.set(name, j)
+    events = (await apiOk('GET', `/api/v1/namespaces/${ns}/events`)).items
+  }, 90_000)
+
+  /** The CronJob's sync did what its plan says: Jobs created and deleted by name, the status, the events. */
+  async function expectPlanned(name: string): Promise<Json> {
+    const cp = planOf(plan, 'CronJob', name)
+    const mine = (m: Map<string, Json>) => [...m.keys()].filter((n) => n.startsWith(`${name}-`) || (name === 'c8-history' && n.startsWith('c8-'))).sort()
+    const created = mine(after).filter((n) => !before.has(n))
+    const deleted = mine(before).filter((n) => !after.has(n))
+    expect({created, deleted}, `CronJob ${name}: Jobs created and deleted`).toEqual({
+      created: cp.actions.filter((a: Json) => a.type === 'createJob').map((a: Json) => a.name).sort(),
+      deleted: cp.actions.filter((a: Json) => a.type === 'deleteJob').map((a: Json) => a.name).sort(),
+    })
+    for (const a of cp.actions.filter((x: Json) => x.type === 'createJob')) {
+      const j = after.get(a.name)!
+      expect({annotations: j.metadata.annotations, owner: j.metadata.ownerReferences}).toEqual({annotations: a.annotations, owner: [{...a.ownerReference}]})
+    }
+    const write = cp.actions.find((a: Json) => a.type === 'updateStatus')
+    const status = (await apiOk('GET', `/apis/batch/v1/namespaces/${ns}/cronjobs/${name}`)).status
+    expect(statusView(status), `CronJob ${name}: its status`).toEqual(statusView(write ? write.to : cronStatus.get(name)))
+    const reasons = (cp.events ?? []).map((e: string) => e.split(' ')[1].replace(/:$/, ''))
+    const seen = new Set(events.filter((e) => e.involvedObject.name === name).map((e) => e.reason))
+    for (const r of reasons) expect(seen, `CronJob ${name}: event ${r}`).toContain(r)
+    return cp
+  }
+
+  it('C2: nothing due (a yearly schedule) — nothing written, the next run stated', async () => {
+    const cp = await expectPlanned('c2-yearly')
+    expect(cp.actions).toEqual([])
+    expect(cp.requeue).toMatchObject({reason: 'next-schedule'})
+  })
+  it('C3: the due time is older than startingDeadlineSeconds — nothing happens, and no MissSchedule event', async () => {
+    const cp = await expectPlanned('c3-late')
+    expect(cp.actions).toEqual([])
+    expect(events.some((e) => e.involvedObject.name === 'c3-late' && e.reason === 'MissSchedule')).toBe(false)
+  })
+  it('C3b: within startingDeadlineSeconds the due run is created', async () => {
+    const cp = await expectPlanned('c3b-window')
+    expect(cp.actions.find((a: Json) => a.type === 'createJob').name).toBe(`c3b-window-${minute / 60_000}`)
+  })
+  it('C4: more than 100 missed runs — TooManyMissedTimes, and only the latest is created', async () => {
+    const cp = await expectPlanned('c4-many')
+    expect(cp.events.join(' ')).toMatch(/TooManyMissedTimes/)
+    expect(cp.actions.filter((a: Json) => a.type === 'createJob')).toHaveLength(1)
+  })
+  it('C6b: Allow with a run still active — the new one is created beside it', async () => {
+    const cp = await expectPlanned('c6b-allow')
+    expect(cp.actions.find((a: Json) => a.type === 'updateStatus').to.active).toHaveLength(2)
+  })
+  it('C7: suspended — nothing, even with a run due', async () => {
+    expect((await expectPlanned('c7-suspended')).actions).toEqual([])
+  })
+  it('C8: history limits — the oldest finished Jobs beyond each limit are deleted; lastSuccessfulTime is the latest completion', async () => {
+    const cp = await expectPlanned('c8-history')
+    expect(cp.actions.filter((a: Json) => a.type === 'deleteJob').map((a: Json) => a.name)).toEqual(['c8-s1', 'c8-s2', 'c8-f1'])
+  })
+  it('C9: a timeZone — the Job is annotated with the scheduled time in that zone', async () => {
+    const cp = await expectPlanned('c9-zone')
+    expect(cp.actions.find((a: Json) => a.type === 'createJob').annotations['batch.kubernetes.io/cronjob-scheduled-timestamp']).toMatch(/-0[45]:00$/)
+  })
+  it('C12: @every counts from the last schedule time, not the clock\'s minutes', async () => {
+    const cp = await expectPlanned('c12-every')
+    expect(cp.scheduledTime).toBe(iso(Date.parse(cronStatus.get('c12-every').lastScheduleTime) + 120_000))
+  })
+  it('CJ3.12: an orphan Job of the due name is never adopted — the create fails (AlreadyExists) and nothing is written', async () => {
+    const cp = await expectPlanned('orphan-due')
+    expect(cp.actions).toEqual([])
+    expect(cp.warnings.join(' ')).toMatch(/an orphan, never adopted/)
+    expect(after.get(`orphan-due-${minute / 60_000}`)!.metadata.ownerReferences).toBeUndefined()
+  })
+})

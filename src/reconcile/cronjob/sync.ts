@@ -140,7 +140,8 @@ export function planCronJob(cj: CronJobView, input: CronJobSyncInput): Controlle
     return finish()
   }
   const requeue = nextRequeue(cj, lastScheduleTime, now, schedule)
-  if (due.tooMany) plan.warnings.push('too many missed start times (more than 100): the controller records TooManyMissedTimes; set or decrease startingDeadlineSeconds')
+  // An event the controller records (the table shows Warning events), not a warning of kctl's.
+  if (due.tooMany) plan.events!.push('Warning TooManyMissedTimes: too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew')
   if (due.time === undefined) {
     plan.rolloutStep = `next run ${formatInZone(schedule.next(lastScheduleTimeOr(cj, lastScheduleTime)) ?? 0n, schedule.zone)}`
     return finish(requeue)

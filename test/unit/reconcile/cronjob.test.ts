@@ -38,16 +38,17 @@ describe('CJ4–CJ5 the schedule due, the Job created, the requeue', () => {
     expect(steps(cp)).toEqual(['+job:c3-29923925', 'W'])
     expect(cp.requeue?.seconds).toBe(270.1)
   })
-  it('C4 (CJ4) more than 100 missed: a warning, and only the latest time is started', () => {
+  it('C4 (CJ4) more than 100 missed: the TooManyMissedTimes event, and only the latest time is started', () => {
     const cp = planOne([cronJob('c4', {schedule: '* * * * *'}, {lastScheduleTime: '2026-11-23T09:00:00Z'})], 'c4', '2026-11-23T12:00:20Z')
     expect(steps(cp)).toEqual(['+job:c4-29923920', 'W'])
-    expect(cp.warnings.join(' ')).toMatch(/too many missed start times/)
+    expect(cp.events).toContain('Warning TooManyMissedTimes: too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew')
     expect(cp.requeue?.seconds).toBe(40.1)
   })
   it('C4b a few missed: no warning', () => {
     const cp = planOne([cronJob('c4', {schedule: '* * * * *'}, {lastScheduleTime: '2026-11-23T11:55:00Z'})], 'c4', '2026-11-23T12:00:20Z')
     expect(steps(cp)).toEqual(['+job:c4-29923920', 'W'])
     expect(cp.warnings).toEqual([])
+    expect(cp.events!.join(' ')).not.toMatch(/TooManyMissedTimes/)
   })
   it('C9 (CJ7) a timeZone: the wall clock of the zone decides; the name is still UTC minutes', () => {
     const cp = planOne([cronJob('c9', {schedule: '0 9 * * *', timeZone: 'America/New_York'}, {lastScheduleTime: '2026-11-22T14:00:00Z'})], 'c9', '2026-11-23T14:00:05Z')
