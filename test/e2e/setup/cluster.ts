@@ -317,6 +317,8 @@ export function compactEtcdNow(): Promise<number> {
 export interface WatchEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'
   object: any
+  /** When the event arrived (ms since the epoch). */
+  receivedAt: number
 }
 
 /**
@@ -336,7 +338,7 @@ export function watchEvents(path: string, resourceVersion: string): {events: Wat
       for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
         const line = buffered.slice(0, nl).trim()
         buffered = buffered.slice(nl + 1)
-        if (line) events.push(JSON.parse(line) as WatchEvent)
+        if (line) events.push({...(JSON.parse(line) as Omit<WatchEvent, 'receivedAt'>), receivedAt: Date.now()})
       }
     })
     res.on('error', () => {})
