@@ -8,6 +8,8 @@
 // Ends when every controller is in sync (untilConverged), when the time is up (timeoutMs), or when
 // `signal` aborts (SIGINT); an error nothing can recover from (403 on the watch, an unreachable
 // cluster at the start) is thrown as a UserError.
+import {setMaxListeners} from 'node:events'
+
 import {UserError} from '../errors.js'
 import type {ClusterClient} from '../sources/cluster-client.js'
 import type {WatchedResource} from '../sources/cluster-watch.js'
@@ -93,6 +95,8 @@ async function watchCluster(
   const interner = new Interner()
   const factory = new InformerFactory()
   const internal = new AbortController()
+  // One abort listener per informer (a dozen kinds), past Node's default warning threshold of 10.
+  setMaxListeners(32, internal.signal)
 
   const onStatus = (s: InformerStatus) => {
     const status = watchStatus(s, clock)
