@@ -46,11 +46,12 @@ async function finishPod(pod: Json, exitCode: number, agoSeconds = 0): Promise<v
   })
 }
 
-async function runningPod(pod: Json): Promise<void> {
+/** A kubelet's report of a running pod whose container `main` has restarted `restarts` times. */
+async function runningPod(pod: Json, restarts = 0): Promise<void> {
   const at = NOW()
   await apiOk('PATCH', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}/status`, {
     contentType: 'application/merge-patch+json',
-    body: {status: {phase: 'Running', conditions: [{type: 'Ready', status: 'True', lastTransitionTime: at}], containerStatuses: [{name: 'main', image: 'registry.invalid/job:1', imageID: '', ready: true, restartCount: 0, state: {running: {startedAt: at}}}]}},
+    body: {status: {phase: 'Running', conditions: [{type: 'Ready', status: 'True', lastTransitionTime: at}], containerStatuses: [{name: 'main', image: 'registry.invalid/job:1', imageID: '', ready: true, restartCount: restarts, state: {running: {startedAt: at}}}]}},
   })
 }
 
@@ -270,7 +271,7 @@ describe('Jobs: one run of the job controller, the next sync of each Job', () =>
   const indexOf = (p: Json) => p.metadata.annotations['batch.kubernetes.io/job-completion-index']
   const podsNow = async (name: string) => podsOf((await getJob(name)).metadata.uid)
   const ON_NODE = ['once', 'soon', 'over', 'ignore', 'failidx', 'term', 'termf', 'deadline', 'shrink', 'dup', 'adopter', 'releaser']
-  const BY_HAND = ['plain', 'idx', 'idx3', 'fail0', 'pfp', 'susp', 'later', 'resumed', 'queue', 'retry', 'blpi', 'sp', 'mfi']
+  const BY_HAND = ['plain', 'idx', 'idx3', 'fail0', 'pfp', 'susp', 'later', 'resumed', 'queue', 'retry', 'blpi', 'sp', 'mfi', 'restarts']
   const plans = new Map<string, Json>()
   let seen: Map<string, SyncSeen>
   let shrinkFirst: string
@@ -302,7 +303,8 @@ describe('Jobs: one run of the job controller, the next sync of each Job', () =>
     await createJob('blpi', {completionMode: 'Indexed', completions: 2, parallelism: 2, backoffLimitPerIndex: 1})
     await createJob('sp', {completionMode: 'Indexed', completions: 3, parallelism: 3, successPolicy: {rules: [{succeededIndexes: '0'}]}})
     await createJob('mfi', {completionMode: 'Indexed', completions: 3, parallelism: 3, backoffLimitPerIndex: 0, maxFailedIndexes: 0})
-    await runUntil({once: 1, soon: 1, over: 3, ignore: 1, failidx: 2, term: 1, termf: 1, deadline: 2, shrink: 1, dup: 2, releaser: 1, idx3: {active: 2}, fail0: {active: 1}, pfp: {active: 2}, susp: {active: 2}, resumed: 'Suspended', queue: {active: 3}, retry: {active: 1}, blpi: {active: 2}, sp: {active: 3}, mfi: {active: 3}})
+    await createJob('restarts', {backoffLimit: 3, template: {spec: {restartPolicy: 'OnFailure', containers: [{name: 'main', image: 'registry.invalid/job:1'}]}}})
+    await runUntil({once: 1, soon: 1, over: 3, ignore: 1, failidx: 2, term: 1, termf: 1, deadline: 2, shrink: 1, dup: 2, releaser: 1, idx3: {active: 2}, fail0: {active: 1}, pfp: {active: 2}, susp: {active: 2}, resumed: 'Suspended', queue: {active: 3}, retry: {active: 1}, blpi: {active: 2}, sp: {active: 3}, mfi: {active: 3}, restarts: {active: 1}})
     shrinkFirst = (await podsNow('shrink'))[0].metadata.name
 
     // 2. Two more pods for `shrink`, ready at least a second after its first (ready times have whole seconds).
@@ -346,6 +348,8 @@ describe('Jobs: one run of the job controller, the next sync of each Job', () =>
     await finishPod((await podsNow('blpi')).find((p) => indexOf(p) === '0')!, 1, 30)
     await finishPod((await podsNow('sp')).find((p) => indexOf(p) === '0')!, 0)
     await finishPod((await podsNow('mfi')).find((p) => indexOf(p) === '1')!, 1)
+    // restartPolicy OnFailure: the kubelet restarts the container in place; a kubelet-less node has no restarts to report.
+    await runningPod((await podsNow('restarts'))[0], 3)
     const deadline = await getJob('deadline')
     await sleep(Date.parse(deadline.status.startTime) + 26_000 - Date.now())
     // Last, what a 10 s backoff times: the plan and the controller must both see it running.
@@ -470,6 +474,11 @@ describe('Jobs: one run of the job controller, the next sync of each Job', () =>
       const cp = expectPlannedSync('sp')
       expect(cp.actions.filter((a: Json) => a.type === 'deleteJobPod')).toHaveLength(2)
       expect(lastWrite(cp).conditions.map((c: Json) => c.reason)).toEqual(['SuccessPolicy'])
+    })
+    it('S20: restartPolicy OnFailure — restarts reaching backoffLimit fail the Job; the pod is deleted and counted', () => {
+      const cp = expectPlannedSync('restarts')
+      expect(types(cp)).toEqual(['deleteJobPod', 'updateStatus', 'removeFinalizer', 'updateStatus'])
+      expect(exact(lastWrite(cp))).toMatchObject({failed: 1, terminating: 1, conditions: ['FailureTarget=True:BackoffLimitExceeded:Job has reached the specified backoff limit']})
     })
     it('S13: more failed indexes than maxFailedIndexes fails the Job; the running pods are deleted and counted', () => {
       const cp = expectPlannedSync('mfi')
