@@ -3,7 +3,7 @@
 import type {Snapshot} from '../../model/objects.js'
 import type {ControllerPlan} from '../../model/plan.js'
 import type {World} from '../planner.js'
-import {controllerOf, isControlledBy} from '../pods.js'
+import {isControlledBy} from '../pods.js'
 import {planJob} from './sync.js'
 
 export function planJobs(snapshot: Snapshot, world: World): ControllerPlan[] {
@@ -14,7 +14,7 @@ export function planJobs(snapshot: Snapshot, world: World): ControllerPlan[] {
       return planJob(job, {
         // Found by owner, as the controller's indexer finds them (in the lister's order), then the orphans.
         pods: [...world.index.referencing(job.uid)].filter((p) => isControlledBy(p, identity)),
-        orphans: world.index.claimCandidates(identity).filter((p) => controllerOf(p) === undefined),
+        orphans: [...world.index.orphans(job.namespace)],
         now: world.now,
         clearStartTimeOnSuspend: world.options.featureGates.MutableSchedulingDirectivesForSuspendedJobs,
       })
