@@ -177,9 +177,15 @@ export interface DeleteJobAction {
   type: 'deleteJob'
   name: string
   uid: string
-  /** `replace`: concurrencyPolicy Replace; `history-limit`: beyond successful/failedJobsHistoryLimit. */
-  reason: 'replace' | 'history-limit'
-  propagationPolicy: 'Background'
+  /**
+   * `replace`: concurrencyPolicy Replace; `history-limit`: beyond successful/failedJobsHistoryLimit
+   * (both the CronJob's); `ttl-after-finished`: the Job's own ttlSecondsAfterFinished has passed.
+   */
+  reason: 'replace' | 'history-limit' | 'ttl-after-finished'
+  /** Background for the CronJob's deletes, Foreground for the ttl-after-finished controller's. */
+  propagationPolicy: 'Background' | 'Foreground'
+  /** `ttl-after-finished`: the ttl-after-finished controller deletes it, not the Job's own sync. */
+  by?: 'ttl-after-finished'
 }
 
 export interface UpdateCronJobStatusAction {
@@ -195,5 +201,12 @@ export interface Requeue {
   /** RFC 3339, full precision. */
   at: string
   seconds: number
-  reason: 'backoff' | 'active-deadline' | 'next-schedule' | 'backoff-per-index'
+  reason: 'backoff' | 'active-deadline' | 'next-schedule' | 'backoff-per-index' | 'ttl-after-finished'
+}
+
+/** ttlSecondsAfterFinished of a finished Job: when the ttl-after-finished controller deletes it. */
+export interface JobTtl {
+  /** The first True Complete or Failed condition's lastTransitionTime + the TTL (RFC 3339). */
+  expireAt: string
+  seconds: number
 }

@@ -4,7 +4,7 @@
 import type {ChalkInstance} from 'chalk'
 
 import type {BatchAction, JobStatusView, CronJobStatusView, Requeue} from '../model/batch.js'
-import type {Action, ControllerPlan} from '../model/plan.js'
+import type {Action, AdoptAction, ControllerPlan, ReleaseAction} from '../model/plan.js'
 import {count} from './words.js'
 
 /** Creates of one Job are listed one per line up to this many, then counted. */
@@ -23,13 +23,20 @@ const REQUEUE_WORDS: Record<Requeue['reason'], string> = {
   'backoff-per-index': "when an index's backoff ends",
   'active-deadline': 'at the active deadline',
   'next-schedule': 'at the next schedule time',
+  'ttl-after-finished': 'when its ttlSecondsAfterFinished has passed (the ttl-after-finished controller deletes it then)',
+}
+
+const DELETE_JOB_WORDS: Record<string, string> = {
+  replace: 'concurrencyPolicy Replace',
+  'history-limit': 'beyond the history limit',
+  'ttl-after-finished': 'its ttlSecondsAfterFinished has passed (by the ttl-after-finished controller, propagation Foreground)',
 }
 
 export function renderBatch(cp: ControllerPlan, head: string, c: ChalkInstance): string {
   const lines = [cp.inSync ? `${head}  ${c.green('(in sync)')}` : head]
   const creates = cp.actions.filter((a) => a.type === 'createJobPod')
   let createsShown = 0
-  for (const a of cp.actions as (Action & BatchAction)[]) {
+  for (const a of cp.actions as (BatchAction | AdoptAction | ReleaseAction)[]) {
     if (a.type === 'createJobPod') {
       if (createsShown++ < MAX_CREATE_LINES) lines.push(c.green(`  + create pod ${a.nameBase}<random>${a.index !== undefined ? `  (index ${a.index})` : ''}`))
       else if (createsShown === MAX_CREATE_LINES + 1) lines.push(c.green(`  + … and ${count(creates.length - MAX_CREATE_LINES, 'more pod')}`))
@@ -46,7 +53,7 @@ export function renderBatch(cp: ControllerPlan, head: string, c: ChalkInstance):
   return lines.join('\n')
 }
 
-function actionLine(a: Action & BatchAction, c: ChalkInstance): string {
+function actionLine(a: BatchAction | AdoptAction | ReleaseAction, c: ChalkInstance): string {
   switch (a.type) {
     case 'deleteJobPod':
       return c.red(`  - delete pod ${a.pod}  because: ${DELETE_WORDS[a.reason]}`)
@@ -55,7 +62,11 @@ function actionLine(a: Action & BatchAction, c: ChalkInstance): string {
     case 'createJob':
       return c.green(`  + create Job ${a.name}  (scheduled ${a.annotations['batch.kubernetes.io/cronjob-scheduled-timestamp'] ?? a.scheduledTime})`)
     case 'deleteJob':
-      return c.red(`  - delete Job ${a.name}  because: ${a.reason === 'replace' ? 'concurrencyPolicy Replace' : 'beyond the history limit'}`)
+      return c.red(`  - delete Job ${a.name}  because: ${DELETE_JOB_WORDS[a.reason]}`)
+    case 'adopt':
+      return c.yellow(`  ~ adopt pod ${a.pod}  (an orphan the selector matches: owner reference${a.finalizer ? ' and tracking finalizer' : ''} added)`)
+    case 'release':
+      return c.yellow(`  ~ release pod ${a.pod}  (the selector no longer matches: owner reference${a.finalizer ? ' and tracking finalizer' : ''} removed)`)
     case 'updateStatus':
       return c.yellow(`  ~ status${'write' in a ? ` (write ${a.write})` : ''} ${batchStatusChange(a.from, a.to)}`)
     default:

@@ -1,14 +1,18 @@
 // `watch`: keep planning as the world changes, and report each controller whose plan changed.
 //   - live cluster: one shared informer per resource (pods, replicasets, replicationcontrollers, deployments,
-//     and for StatefulSets and DaemonSets statefulsets, daemonsets, controllerrevisions,
-//     persistentvolumeclaims, nodes) feeding the planners through the work queue (watch/engine.ts);
+//     for StatefulSets and DaemonSets statefulsets, daemonsets, controllerrevisions,
+//     persistentvolumeclaims, nodes, and for Jobs and CronJobs jobs, cronjobs) feeding the planners
+//     through the work queue (watch/engine.ts);
 //   - fixtures (-f): read and plan again whenever a file changes (debounced), and report the
 //     difference from the previous plans.
 // Ends when every controller is in sync (untilConverged), when the time is up (timeoutMs), or when
 // `signal` aborts (SIGINT); an error nothing can recover from (403 on the watch, an unreachable
 // cluster at the start) is thrown as a UserError.
+import {setMaxListeners} from 'node:events'
+
 import {UserError} from '../errors.js'
 import type {ClusterClient} from '../sources/cluster-client.js'
+import type {WatchedResource} from '../sources/cluster-watch.js'
 import type {DeploymentView, PodView, Workload} from '../model/objects.js'
 import type {ControllerPlan, FeatureGates} from '../model/plan.js'
 import type {WatchCause, WatchEnd, WatchOutcome, WatchStatus, WatchUpdate} from '../model/watch.js'
@@ -19,9 +23,10 @@ import {formatRfc3339} from '../reconcile/time.js'
 import {type Clock, realClock, type Timer} from '../watch/clock.js'
 import {planDelta} from '../watch/delta.js'
 import {WatchEngine} from '../watch/engine.js'
-import {InformerFactory, type InformerStatus, SharedInformer} from '../watch/informer.js'
+import {type EventHandler, InformerFactory, type InformerStatus, SharedInformer} from '../watch/informer.js'
 import {Interner, normalizeObjects, normalizeWorkloadObjects, type WorkloadKind} from '../watch/objects.js'
 import type {ClaimView, ControllerRevisionView, DaemonSetView, NodeView, StatefulSetView} from '../model/workloads.js'
+import type {CronJobView, JobView} from '../model/batch.js'
 import {BURST_REPLICAS, gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
 import {readSnapshot, type SourceRequest} from './snapshot.js'
 
@@ -67,6 +72,8 @@ function parseFilter(selector: string | undefined): CompiledSelector | undefined
   }
 }
 
+type Named = {namespace: string; name: string; resourceVersion: string}
+
 const time = (clock: Clock) => formatRfc3339(BigInt(clock.now()) * 1_000_000n)
 
 // ---------------------------------------------------------------------------------------------
@@ -88,6 +95,8 @@ async function watchCluster(
   const interner = new Interner()
   const factory = new InformerFactory()
   const internal = new AbortController()
+  // One abort listener per informer (a dozen kinds), past Node's default warning threshold of 10.
+  setMaxListeners(32, internal.signal)
 
   const onStatus = (s: InformerStatus) => {
     const status = watchStatus(s, clock)
@@ -124,14 +133,16 @@ async function watchCluster(
     )
     deployments.addEventHandler(engine.deploymentHandler)
   }
+  // The kinds planned by namespace, kept whole but for managedFields; `handler` re-plans the namespace.
+  const wholeObjects = <T extends Named>(resource: WatchedResource, kind: WorkloadKind, handler: (kind: string) => EventHandler<T>) => {
+    const i = factory.informer(resource, () => new SharedInformer<T>(resource, clusterListerWatcher(client, resource, namespace), (raws) => normalizeWorkloadObjects<T>(kind, raws), options))
+    i.addEventHandler(handler(kind))
+    return i
+  }
   // StatefulSets and DaemonSets, with what their syncs read: revisions, claims, every Node.
   const workloadsLeftOut = (await forbiddenToList(client, 'statefulsets', namespace)) ?? (await forbiddenToList(client, 'nodes', undefined))
   if (workloadsLeftOut === undefined) {
-    const informer = <T extends {namespace: string; name: string; resourceVersion: string}>(resource: 'statefulsets' | 'daemonsets' | 'controllerrevisions' | 'persistentvolumeclaims' | 'nodes', kind: WorkloadKind) => {
-      const i = factory.informer(resource, () => new SharedInformer<T>(resource, clusterListerWatcher(client, resource, namespace), (raws) => normalizeWorkloadObjects<T>(kind, raws), options))
-      i.addEventHandler(engine.workloadObjectHandler<T>(kind))
-      return i
-    }
+    const informer = <T extends Named>(resource: WatchedResource, kind: WorkloadKind) => wholeObjects<T>(resource, kind, (k) => engine.workloadObjectHandler<T>(k))
     const sets = informer<StatefulSetView>('statefulsets', 'StatefulSet')
     const daemons = informer<DaemonSetView>('daemonsets', 'DaemonSet')
     const revisions = informer<ControllerRevisionView>('controllerrevisions', 'ControllerRevision')
@@ -147,7 +158,19 @@ async function watchCluster(
       namespaces: () => new Set([...sets.namespaces(), ...daemons.namespaces()]),
     })
   }
-  const leftOut = [deploymentsLeftOut, workloadsLeftOut].filter(Boolean).join('; ') || undefined
+  // Jobs and CronJobs, with the pods above (a Job's, and the orphans it may adopt).
+  const batchLeftOut = await forbiddenToList(client, 'jobs', namespace)
+  if (batchLeftOut === undefined) {
+    const jobs = wholeObjects<JobView>('jobs', 'Job', (k) => engine.batchObjectHandler(k))
+    const cronJobs = wholeObjects<CronJobView>('cronjobs', 'CronJob', (k) => engine.batchObjectHandler(k))
+    engine.watchBatch({
+      jobs: (ns) => jobs.listNamespace(ns),
+      cronJobs: (ns) => cronJobs.listNamespace(ns),
+      pods: (ns) => pods.listNamespace(ns),
+      namespaces: () => new Set([...jobs.namespaces(), ...cronJobs.namespaces()]),
+    })
+  }
+  const leftOut = [deploymentsLeftOut, workloadsLeftOut, batchLeftOut].filter(Boolean).join('; ') || undefined
 
   const running = factory.run(internal.signal)
   return supervise(req, clock, emit, signal, {
@@ -169,14 +192,15 @@ async function watchCluster(
 }
 
 /** Why `resource` is left out when listing it is forbidden (403); undefined when it may be listed. */
-async function forbiddenToList(client: ClusterClient, resource: 'deployments' | 'statefulsets' | 'nodes', namespace: string | undefined): Promise<string | undefined> {
-  const group = resource === 'nodes' ? '/api/v1' : '/apis/apps/v1'
+async function forbiddenToList(client: ClusterClient, resource: 'deployments' | 'statefulsets' | 'nodes' | 'jobs', namespace: string | undefined): Promise<string | undefined> {
+  const group = resource === 'nodes' ? '/api/v1' : resource === 'jobs' ? '/apis/batch/v1' : '/apis/apps/v1'
   const path = namespace === undefined ? `${group}/${resource}` : `${group}/namespaces/${encodeURIComponent(namespace)}/${resource}`
   try {
     await client.list(path, {what: `list ${resource} ${namespace === undefined ? 'in all namespaces' : `in namespace "${namespace}"`}`, limit: 1})
     return undefined
   } catch (error) {
     if (!(error instanceof UserError) || (error as UserError & {status?: {code?: number}}).status?.code !== 403) throw error
+    if (resource === 'jobs') return `jobs and cronjobs are left out: ${error.message}`
     return resource === 'deployments' ? `${resource} are left out: ${error.message}` : `statefulsets and daemonsets are left out: ${error.message}`
   }
 }

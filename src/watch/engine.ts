@@ -10,10 +10,12 @@ import {IncrementalPlanner} from '../reconcile/incremental.js'
 import type {CompiledSelector} from '../reconcile/selector.js'
 import {byKindNamespaceName} from '../reconcile/planner.js'
 import {formatRfc3339} from '../reconcile/time.js'
-import type {Clock} from './clock.js'
+import type {Clock, Timer} from './clock.js'
 import {changedFields, planChanged} from './delta.js'
 import type {EventHandler} from './informer.js'
 import {WorkQueue} from './queue.js'
+import {type BatchSources, BatchWatch} from './batch.js'
+import type {NamespaceWatch} from './namespace-watch.js'
 import {type WorkloadSources, WorkloadWatch} from './workloads.js'
 
 export interface EngineOptions {
@@ -41,8 +43,10 @@ export class WatchEngine {
   private stopped = false
   private readonly defer: (fn: () => void) => void
   private readonly listeners = new Set<() => void>()
-  /** StatefulSets and DaemonSets, when their informers run (a live watch). */
-  private workloads?: WorkloadWatch
+  /** StatefulSets and DaemonSets, Jobs and CronJobs, when their informers run (a live watch): planned by namespace. */
+  private readonly byNamespace: NamespaceWatch[] = []
+  /** Per namespace watch and namespace, the timer of its next requeue (and when it fires, in ms). */
+  private readonly requeueTimers = new Map<string, {at: number; timer: Timer}>()
 
   constructor(private readonly options: EngineOptions) {
     this.planner = new IncrementalPlanner({featureGates: options.featureGates, burstReplicas: options.burstReplicas, selector: options.selector})
@@ -57,21 +61,30 @@ export class WatchEngine {
 
   /** Every controller watched, and the plans not in sync. */
   get controllers(): number {
-    return this.planner.controllerCount + (this.workloads?.controllerCount ?? 0)
+    return this.planner.controllerCount + this.byNamespace.reduce((n, w) => n + w.controllerCount, 0)
   }
 
   get converged(): boolean {
-    return this.synced && this.notInSync.size === 0 && (this.workloads?.notSynced().length ?? 0) === 0 && (this.workloads?.pendingCount ?? 0) === 0
+    return this.synced && this.notInSync.size === 0 && this.byNamespace.every((w) => w.notSynced().length === 0 && w.pendingCount === 0)
   }
 
   pending(): ControllerPlan[] {
     const plans = [...this.notInSync].map((k) => this.planner.planOf(k)).filter((p): p is ControllerPlan => p !== undefined)
-    return [...plans, ...(this.workloads?.notSynced() ?? [])].sort(byKindNamespaceName)
+    return [...plans, ...this.byNamespace.flatMap((w) => w.notSynced())].sort(byKindNamespaceName)
   }
 
-  /** Plans StatefulSets and DaemonSets too, from these caches (their handlers below feed it). */
+  /** Plans StatefulSets and DaemonSets too, from these caches (workloadObjectHandler feeds it). */
   watchWorkloads(sources: WorkloadSources): void {
-    this.workloads = new WorkloadWatch(sources, {featureGates: this.options.featureGates, burstReplicas: this.options.burstReplicas, selector: this.options.selector})
+    this.byNamespace.push(new WorkloadWatch(sources, this.namespaceOptions()))
+  }
+
+  /** Plans Jobs and CronJobs too, from these caches (batchObjectHandler feeds it). */
+  watchBatch(sources: BatchSources): void {
+    this.byNamespace.push(new BatchWatch(sources, this.namespaceOptions()))
+  }
+
+  private namespaceOptions() {
+    return {featureGates: this.options.featureGates, burstReplicas: this.options.burstReplicas, selector: this.options.selector}
   }
 
   /**
@@ -79,8 +92,17 @@ export class WatchEngine {
    * Nodes every namespace. A resync re-plans at the current clock; an unchanged relist does not.
    */
   workloadObjectHandler<T extends {namespace: string; name: string; resourceVersion: string}>(kind: string): EventHandler<T> {
+    return this.namespaceObjectHandler(kind, (w) => w instanceof WorkloadWatch)
+  }
+
+  /** Events of Jobs and CronJobs re-plan their namespace's Jobs and CronJobs. */
+  batchObjectHandler<T extends {namespace: string; name: string; resourceVersion: string}>(kind: string): EventHandler<T> {
+    return this.namespaceObjectHandler(kind, (w) => w instanceof BatchWatch)
+  }
+
+  private namespaceObjectHandler<T extends {namespace: string; name: string; resourceVersion: string}>(kind: string, mine: (w: NamespaceWatch) => boolean): EventHandler<T> {
     const touch = (o: T, why: WatchCause | undefined) => {
-      this.workloads?.touch(kind === 'Node' ? undefined : o.namespace, why)
+      for (const w of this.byNamespace) if (mine(w)) w.touch(kind === 'Node' ? undefined : o.namespace, why)
       this.schedule()
     }
     return {
@@ -114,10 +136,10 @@ export class WatchEngine {
     onDelete: (pod, how) => this.enqueue(this.planner.deletePod(pod), this.workloadPod(pod, cause('DELETED', 'Pod', pod, how === 'relist'))),
   }
 
-  /** A pod event for the StatefulSets and DaemonSets of its namespace; returns the cause. */
+  /** A pod event for the namespace-planned controllers of its namespace; returns the cause. */
   private workloadPod(pod: PodView, why: WatchCause): WatchCause {
-    if (this.workloads && this.synced) {
-      this.workloads.touchPod(pod, why)
+    if (this.byNamespace.length > 0 && this.synced) {
+      for (const w of this.byNamespace) w.touchPod(pod, why)
       this.schedule()
     }
     return why
@@ -153,9 +175,9 @@ export class WatchEngine {
       this.causes.set(key, {type: 'INITIAL', kind: w.kind, namespace: w.namespace, name: w.name, resourceVersion: w.resourceVersion})
       this.queue.add(key)
     }
-    this.workloads?.touchAll(() => ({type: 'INITIAL'}))
-    // The first plans of StatefulSets and DaemonSets, so the count below includes them.
-    const first = this.workloads?.plan(this.options.fixedNow ?? this.time(), this.time()) ?? []
+    for (const w of this.byNamespace) w.touchAll(() => ({type: 'INITIAL'}))
+    // The first plans of the namespace-planned controllers, so the count below includes them.
+    const first = this.planNamespaces(this.options.fixedNow ?? this.time(), this.time())
     this.options.emit({kind: 'WatchStatus', time: this.time(), status: 'synced', controllers: this.controllers, ...status})
     for (const change of first) this.options.emit(change)
     this.process()
@@ -164,6 +186,29 @@ export class WatchEngine {
   stop(): void {
     this.stopped = true
     this.queue.shutdown()
+    for (const {timer} of this.requeueTimers.values()) timer.cancel()
+    this.requeueTimers.clear()
+  }
+
+  /** Plans the marked namespaces, then sets a timer for each namespace whose plans ask to be synced again at a time. */
+  private planNamespaces(now: string, time: string): PlanChange[] {
+    const changes = this.byNamespace.flatMap((w) => w.plan(now, time))
+    if (this.options.fixedNow !== undefined) return changes
+    this.byNamespace.forEach((w, i) => {
+      for (const [ns, at] of w.requeues()) {
+        const key = `${i}/${ns}`
+        const known = this.requeueTimers.get(key)
+        if (known && known.at === at) continue
+        known?.timer.cancel()
+        const timer = this.options.clock.setTimeout(() => {
+          this.requeueTimers.delete(key)
+          w.touch(ns, {type: 'CLOCK'})
+          this.schedule()
+        }, at - this.options.clock.now())
+        this.requeueTimers.set(key, {at, timer})
+      }
+    })
+    return changes
   }
 
   private enqueue(keys: Iterable<string>, why: WatchCause | undefined): void {
@@ -187,11 +232,11 @@ export class WatchEngine {
     if (!this.synced || this.stopped) return
     const keys: string[] = []
     for (let key = this.queue.tryGet(); key !== undefined; key = this.queue.tryGet()) keys.push(key)
-    if (keys.length === 0 && !this.workloads?.pendingCount) return
+    if (keys.length === 0 && this.byNamespace.every((w) => w.pendingCount === 0)) return
     const nowMs = this.options.clock.now()
     const now = this.options.fixedNow ?? formatRfc3339(BigInt(nowMs) * 1_000_000n)
     const time = formatRfc3339(BigInt(nowMs) * 1_000_000n)
-    const workloadChanges = this.workloads?.plan(now, time) ?? []
+    const workloadChanges = this.planNamespaces(now, time)
     const {replanned, failed} = this.planner.plan(keys, now)
     // Why each key was planned: its last event; a key queued by a timer has none (CLOCK); a
     // controller re-planned only because another's adoption changed takes the batch's last cause.

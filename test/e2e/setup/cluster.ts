@@ -8,6 +8,7 @@
 import {execFile} from 'node:child_process'
 import {randomBytes} from 'node:crypto'
 import {readFileSync} from 'node:fs'
+import {request as httpsRequest} from 'node:https'
 import {inject} from 'vitest'
 import {request, type HttpResponse} from '../../../controlplane/http.js'
 import {compactEtcd, startControllerManager} from '../../../controlplane/start.js'
@@ -333,4 +334,38 @@ export async function restartApiServer(): Promise<void> {
 /** Compacts etcd to its current revision (older resourceVersions then give 410 Expired); returns that revision. */
 export function compactEtcdNow(): Promise<number> {
   return compactEtcd(controlPlane().etcdEndpoint)
+}
+
+export interface WatchEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'
+  object: any
+  /** When the event arrived (ms since the epoch). */
+  receivedAt: number
+}
+
+/**
+ * Watches `path` (a list path, e.g. `/api/v1/namespaces/x/pods`) from `resourceVersion` and collects every
+ * event in order, as a controller's informer sees them, until `stop()`. `events` grows as they arrive.
+ */
+export function watchEvents(path: string, resourceVersion: string): {events: WatchEvent[]; stop(): void} {
+  const cp = controlPlane()
+  const events: WatchEvent[] = []
+  const sep = path.includes('?') ? '&' : '?'
+  const u = new URL(`${cp.server}${path}${sep}watch=true&resourceVersion=${resourceVersion}&allowWatchBookmarks=false`)
+  let buffered = ''
+  const req = httpsRequest(u, {method: 'GET', headers: {accept: 'application/json', authorization: `Bearer ${cp.adminToken}`}, ca: ca(), agent: false}, (res) => {
+    res.setEncoding('utf8')
+    res.on('data', (chunk: string) => {
+      buffered += chunk
+      for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+        const line = buffered.slice(0, nl).trim()
+        buffered = buffered.slice(nl + 1)
+        if (line) events.push({...(JSON.parse(line) as Omit<WatchEvent, 'receivedAt'>), receivedAt: Date.now()})
+      }
+    })
+    res.on('error', () => {})
+  })
+  req.on('error', () => {})
+  req.end()
+  return {events, stop: () => req.destroy()}
 }
