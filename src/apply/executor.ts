@@ -1,6 +1,6 @@
 // Carries out one plan — one sync of every controller in it — through a PodControl: first every
 // Deployment's sync (deployment-sync.ts), then every StatefulSet's and DaemonSet's
-// (workload-sync.ts) and every ReplicaSet's and ReplicationController's, the
+// (workload-sync.ts), Job's and CronJob's (batch-sync.ts) and every ReplicaSet's and ReplicationController's, the
 // way ReplicaSetController.syncReplicaSet does (pkg/controller/replicaset/replica_set.go), and
 // more carefully, since the plan may be older than the world:
 //   1. read the controller; if its uid or resourceVersion is not the plan's, do nothing for it;
@@ -18,6 +18,7 @@ import type {ActionResult, ControllerOutcome} from '../model/apply.js'
 import type {Action, ControllerPlan, CreateAction, ReconcilePlan, StatusView, UpdateStatusAction} from '../model/plan.js'
 import {slowStart} from '../reconcile/slow-start.js'
 import {withReplicaFailure} from '../reconcile/status.js'
+import {CronJobSync, JobSync} from './batch-sync.js'
 import {DeploymentSync} from './deployment-sync.js'
 import {Limiter} from './limit.js'
 import {type ControllerObject, actionError, adoptPatch, podFromTemplate, releasePatch, statusObject} from './pod-control.js'
@@ -50,8 +51,12 @@ export async function executePlan(plan: ReconcilePlan, opts: ExecuteOptions): Pr
   const wrote = (r: ActionResult) => r.replicaSet !== undefined && r.outcome === 'ok' && !r.done?.alreadyExists && !r.done?.alreadyGone
   const written = new Set(synced.flatMap((s) => s.results.filter(wrote).map((r) => `${r.controller.namespace}/${r.replicaSet}`)))
   const others = plan.controllers.filter((cp) => cp.kind !== 'Deployment')
-  const syncOf = (cp: ControllerPlan): SyncBase =>
-    cp.kind === 'StatefulSet' || cp.kind === 'DaemonSet' ? new WorkloadSync(run, cp) : new ControllerSync(run, cp, written.has(`${cp.namespace}/${cp.name}`))
+  const syncOf = (cp: ControllerPlan): SyncBase => {
+    if (cp.kind === 'StatefulSet' || cp.kind === 'DaemonSet') return new WorkloadSync(run, cp)
+    if (cp.kind === 'Job') return new JobSync(run, cp)
+    if (cp.kind === 'CronJob') return new CronJobSync(run, cp)
+    return new ControllerSync(run, cp, written.has(`${cp.namespace}/${cp.name}`))
+  }
   synced.push(...(await Promise.all(others.map((cp) => workers.run(() => sync(syncOf(cp)))))))
   const results = synced.flatMap((s) => s.results)
   // The executor's own check that no planned action went missing.

@@ -46,7 +46,10 @@ export interface PodManifest {
 
 export interface DeletePreconditions {
   uid: string
-  resourceVersion: string
+  /** Absent: the uid alone is the precondition (a CronJob's delete of a Job, whose status moves on its own). */
+  resourceVersion?: string
+  /** DeleteOptions.propagationPolicy; absent: the resource's default. */
+  propagationPolicy?: 'Background'
 }
 
 export interface CreatedPod {
@@ -116,8 +119,8 @@ export interface PodControl {
   deleteObject(kind: SideKind, namespace: string, name: string, preconditions: DeletePreconditions): Promise<void>
 }
 
-/** The objects besides pods a StatefulSet or DaemonSet sync writes. */
-export type SideKind = 'ControllerRevision' | 'PersistentVolumeClaim'
+/** The objects besides pods a StatefulSet, DaemonSet or CronJob sync writes. */
+export type SideKind = 'ControllerRevision' | 'PersistentVolumeClaim' | 'Job'
 
 export interface SideObject {
   apiVersion: string
@@ -248,7 +251,7 @@ export const RESOURCE: Record<ControllerKind | SideKind | 'Pod', string> = {
 
 /** REST path of a controller (or, with `sub`, one of its subresources). */
 export function controllerPath(key: ControllerKey, sub?: string): string {
-  const base = key.kind === 'ReplicationController' || key.kind === 'Service' ? '/api/v1' : '/apis/apps/v1'
+  const base = key.kind === 'ReplicationController' || key.kind === 'Service' ? '/api/v1' : key.kind === 'Job' || key.kind === 'CronJob' ? '/apis/batch/v1' : '/apis/apps/v1'
   const plural = RESOURCE[key.kind].split('.')[0]
   return `${base}/namespaces/${encodeURIComponent(key.namespace)}/${plural}/${encodeURIComponent(key.name)}${sub ? `/${sub}` : ''}`
 }
@@ -256,7 +259,7 @@ export function controllerPath(key: ControllerKey, sub?: string): string {
 /** REST path of a ControllerRevision or claim (or of the collection, without a name). */
 export function sidePath(kind: SideKind | 'Pod', namespace: string, name?: string): string {
   if (kind === 'Pod') return podsPath(namespace, name)
-  const base = kind === 'ControllerRevision' ? `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/controllerrevisions` : `/api/v1/namespaces/${encodeURIComponent(namespace)}/persistentvolumeclaims`
+  const base = kind === 'Job' ? `/apis/batch/v1/namespaces/${encodeURIComponent(namespace)}/jobs` : kind === 'ControllerRevision' ? `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/controllerrevisions` : `/api/v1/namespaces/${encodeURIComponent(namespace)}/persistentvolumeclaims`
   return name === undefined ? base : `${base}/${encodeURIComponent(name)}`
 }
 

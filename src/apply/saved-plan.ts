@@ -8,7 +8,7 @@ import {summarize} from '../reconcile/planner.js'
 
 type Obj = Record<string, any>
 
-const PLANNED_ONLY = new Set<unknown>(['Service', 'Job', 'CronJob'])
+const PLANNED_ONLY = new Set<unknown>(['Service'])
 
 export function parseSavedPlan(text: string, file: string): ReconcilePlan {
   let doc: unknown
@@ -25,7 +25,7 @@ export function parseSavedPlan(text: string, file: string): ReconcilePlan {
   if (typeof doc.now !== 'string') throw fail('now', 'missing')
   if (!isObj(doc.source) || (doc.source.type !== 'cluster' && doc.source.type !== 'fixtures')) throw fail('source', 'missing or unknown type')
   if (!Array.isArray(doc.controllers)) throw fail('controllers', 'expected a list')
-  // Service, Job and CronJob writes are planned, not carried out by reconcile: their entries are set aside here.
+  // Service writes are planned, not carried out by reconcile: their entries are set aside here.
   const controllers = doc.controllers
     .map((c: unknown, i: number) => (isObj(c) && PLANNED_ONLY.has(c.kind) ? undefined : controller(c, `controllers[${i}]`, fail)))
     .filter((c: ControllerPlan | undefined): c is ControllerPlan => c !== undefined)
@@ -50,14 +50,14 @@ type Fail = (where: string, what: string) => UserError
 
 function controller(c: unknown, at: string, fail: Fail): ControllerPlan {
   if (!isObj(c)) throw fail(at, 'expected a mapping')
-  if (!['ReplicaSet', 'ReplicationController', 'Deployment', 'StatefulSet', 'DaemonSet'].includes(c.kind)) {
-    throw fail(`${at}.kind`, `expected ReplicaSet, ReplicationController, Deployment, StatefulSet or DaemonSet, got ${String(c.kind)}`)
+  if (!['ReplicaSet', 'ReplicationController', 'Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'].includes(c.kind)) {
+    throw fail(`${at}.kind`, `expected ReplicaSet, ReplicationController, Deployment, StatefulSet, DaemonSet, Job or CronJob, got ${String(c.kind)}`)
   }
   for (const f of ['apiVersion', 'namespace', 'name', 'uid', 'resourceVersion']) if (typeof c[f] !== 'string') throw fail(`${at}.${f}`, 'expected a string')
   for (const f of ['desired', 'active', 'diff', 'pending']) if (typeof c[f] !== 'number') throw fail(`${at}.${f}`, 'expected a number')
   if (!isObj(c.status)) throw fail(`${at}.status`, 'expected a mapping')
   if (!Array.isArray(c.actions)) throw fail(`${at}.actions`, 'expected a list')
-  const parse = c.kind === 'Deployment' ? deploymentAction : c.kind === 'StatefulSet' || c.kind === 'DaemonSet' ? workloadAction : action
+  const parse = c.kind === 'Deployment' ? deploymentAction : c.kind === 'StatefulSet' || c.kind === 'DaemonSet' ? workloadAction : c.kind === 'Job' || c.kind === 'CronJob' ? batchAction : action
   const actions = c.actions.map((a: unknown, j: number) => parse(a, `${at}.actions[${j}]`, fail))
   return {
     ...(c as Obj),
@@ -147,7 +147,21 @@ function deploymentAction(a: unknown, at: string, fail: Fail): Action {
 }
 
 /** What the executor sends for each StatefulSet or DaemonSet write: required; the rest kept as read. */
-const WORKLOAD_FIELDS: Record<string, {strings?: string[]; numbers?: string[]; mappings?: string[]; lists?: string[]}> = {
+interface FieldSpec {
+  strings?: string[]
+  numbers?: string[]
+  mappings?: string[]
+  lists?: string[]
+}
+
+function requireFields(a: Obj, fields: FieldSpec, at: string, fail: Fail): void {
+  for (const f of fields.strings ?? []) if (typeof a[f] !== 'string') throw fail(`${at}.${f}`, 'expected a string')
+  for (const f of fields.numbers ?? []) if (typeof a[f] !== 'number') throw fail(`${at}.${f}`, 'expected a number')
+  for (const f of fields.mappings ?? []) if (!isObj(a[f])) throw fail(`${at}.${f}`, 'expected a mapping')
+  for (const f of fields.lists ?? []) if (!Array.isArray(a[f])) throw fail(`${at}.${f}`, 'expected a list')
+}
+
+const WORKLOAD_FIELDS: Record<string, FieldSpec> = {
   adopt: {strings: ['pod', 'uid', 'resourceVersion']},
   release: {strings: ['pod', 'uid', 'resourceVersion']},
   createControllerRevision: {numbers: ['revision'], mappings: ['labels', 'ownerReference']},
@@ -171,16 +185,34 @@ function workloadAction(a: unknown, at: string, fail: Fail): Action {
   if (!isObj(a)) throw fail(at, 'expected a mapping')
   const fields = typeof a.type === 'string' ? WORKLOAD_FIELDS[a.type] : undefined
   if (!fields) throw fail(`${at}.type`, `unknown action type ${JSON.stringify(a.type)}`)
-  for (const f of fields.strings ?? []) if (typeof a[f] !== 'string') throw fail(`${at}.${f}`, 'expected a string')
-  for (const f of fields.numbers ?? []) if (typeof a[f] !== 'number') throw fail(`${at}.${f}`, 'expected a number')
-  for (const f of fields.mappings ?? []) if (!isObj(a[f])) throw fail(`${at}.${f}`, 'expected a mapping')
-  for (const f of fields.lists ?? []) if (!Array.isArray(a[f])) throw fail(`${at}.${f}`, 'expected a list')
+  requireFields(a, fields, at, fail)
   if (a.type === 'createControllerRevision' && a.name !== null && typeof a.name !== 'string') throw fail(`${at}.name`, 'expected a string or null')
   if (a.type === 'chooseDaemonPods') {
     const choices = Array.isArray(a.choices) ? a.choices : []
     if (choices.length < (a.count as number)) throw fail(`${at}.choices`, 'expected the candidates\' writes (a plan saved by this version of kctl)')
     return {...a, choices: choices.map((c: unknown, j: number) => workloadAction(c, `${at}.choices[${j}]`, fail))} as Action
   }
+  return {...a} as Action
+}
+
+/** What the executor sends for each Job or CronJob write: required; the rest kept as read. */
+const BATCH_FIELDS: Record<string, FieldSpec> = {
+  createJobPod: {strings: ['generateName'], mappings: ['labels', 'annotations', 'ownerReference'], lists: ['finalizers']},
+  deleteJobPod: {strings: ['pod', 'uid', 'resourceVersion', 'reason']},
+  removeFinalizer: {strings: ['pod', 'uid', 'resourceVersion', 'counts']},
+  createJob: {strings: ['name', 'scheduledTime'], mappings: ['labels', 'annotations', 'ownerReference']},
+  deleteJob: {strings: ['name', 'uid']},
+  updateStatus: {mappings: ['from', 'to']},
+}
+
+/** A Job's or CronJob's write, as `kctl plan -o json` prints it. */
+function batchAction(a: unknown, at: string, fail: Fail): Action {
+  if (!isObj(a)) throw fail(at, 'expected a mapping')
+  const fields = typeof a.type === 'string' ? BATCH_FIELDS[a.type] : undefined
+  if (!fields) throw fail(`${at}.type`, `unknown action type ${JSON.stringify(a.type)}`)
+  requireFields(a, fields, at, fail)
+  if (a.type === 'deleteJobPod' && typeof a.finalizerRemovedFirst !== 'boolean') throw fail(`${at}.finalizerRemovedFirst`, 'expected true or false')
+  if (a.type === 'updateStatus' && a.write !== undefined && a.write !== 1 && a.write !== 2) throw fail(`${at}.write`, 'expected 1 or 2')
   return {...a} as Action
 }
 

@@ -42,13 +42,16 @@ const planSummary = (s: PlanSummary): Json =>
     ['deleteControllerRevision', s.deleteControllerRevision],
     ['adoptControllerRevision', s.adoptControllerRevision],
     ['releaseControllerRevision', s.releaseControllerRevision],
+    ['createJob', s.createJob],
+    ['deleteJob', s.deleteJob],
+    ['removeFinalizer', s.removeFinalizer],
   ])
 
 const error = (e: ActionError | undefined): Json | undefined =>
   e ? obj([['code', e.code], ['reason', e.reason], ['message', e.message], ['causes', e.causes ? [...e.causes] : undefined]]) : undefined
 
-const statusView = (s: StatusView | DeploymentStatusView): Json =>
-  'updatedReplicas' in s || 'numberReady' in s ? controllerStatus(s) : obj([
+const statusView = (s: NonNullable<NonNullable<ActionResult['done']>['status']>): Json =>
+  'updatedReplicas' in s || 'numberReady' in s || !('replicas' in s) ? controllerStatus(s) : obj([
     ['replicas', s.replicas],
     ['fullyLabeledReplicas', s.fullyLabeledReplicas],
     ['readyReplicas', s.readyReplicas],
