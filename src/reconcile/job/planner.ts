@@ -14,6 +14,7 @@ export function planJobs(snapshot: Snapshot, world: World): ControllerPlan[] {
         pods: [...world.index.referencing(job.uid)].filter((p) => isControlledBy(p, {namespace: job.namespace, kind: 'Job', name: job.name, uid: job.uid})),
         now: world.now,
         clearStartTimeOnSuspend: world.options.featureGates.MutableSchedulingDirectivesForSuspendedJobs,
+        ...(world.options.jobBackoff ? {backoffRecord: world.options.jobBackoff.get(job.uid) ?? {failures: 0}} : {}),
       }),
     )
 }
