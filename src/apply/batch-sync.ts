@@ -22,15 +22,24 @@
 // planning stops the run); a NotFound answer to either is "already done", as upstream treats it.
 import type {ActionError, ActionResult} from '../model/apply.js'
 import type {CreateJobAction, CreateJobPodAction, CronJobStatusView, DeleteJobAction, DeleteJobPodAction, JobStatusView, RemoveFinalizerAction, UpdateCronJobStatusAction, UpdateJobStatusAction} from '../model/batch.js'
-import type {Action} from '../model/plan.js'
+import type {Action, ControllerPlan} from '../model/plan.js'
 import {slowStart} from '../reconcile/slow-start.js'
 import {cronJobJobObject, cronJobStatusObject, finalizerPatch, jobPodObject, jobStatusObject} from './batch-objects.js'
 import {type ControllerObject, actionError} from './pod-control.js'
-import {SKIP, SyncBase} from './sync.js'
+import {type Run, SKIP, SyncBase} from './sync.js'
 
 type Obj = Record<string, any>
 
 export class JobSync extends SyncBase {
+  constructor(
+    run: Run,
+    cp: ControllerPlan,
+    /** A CronJob's sync of this round deleted this Job: nothing of this plan is sent. */
+    private readonly deleted = false,
+  ) {
+    super(run, cp)
+  }
+
   private controller!: ControllerObject
   /** Pods whose finalizer this sync patched away: their resourceVersion now (the DELETE names it). */
   private readonly versions = new Map<string, string>()
@@ -49,6 +58,7 @@ export class JobSync extends SyncBase {
   }
 
   protected async steps(): Promise<void> {
+    if (this.deleted) return this.stop(SKIP.ownerDeleted)
     const controller = await this.readController()
     if (!controller) return
     this.controller = controller

@@ -39,9 +39,10 @@ export interface Execution {
 }
 
 /**
- * Deployments first (the deployment controller's syncs, each write in order), then the ReplicaSet
- * controller's syncs — except those of ReplicaSets a Deployment's sync just wrote: their plan
- * describes the version before that write, and the next round plans them again.
+ * Deployments first (the deployment controller's syncs, each write in order), then CronJobs, then
+ * the other controllers' syncs — except those of ReplicaSets a Deployment's sync just wrote, and of
+ * Jobs a CronJob's sync just deleted: their plan describes the object before that write, and the
+ * next round plans them again.
  */
 export async function executePlan(plan: ReconcilePlan, opts: ExecuteOptions): Promise<Execution> {
   const run = new Run(opts)
@@ -50,11 +51,14 @@ export async function executePlan(plan: ReconcilePlan, opts: ExecuteOptions): Pr
   const synced = await Promise.all(deployments.map((cp) => workers.run(() => sync(new DeploymentSync(run, cp)))))
   const wrote = (r: ActionResult) => r.replicaSet !== undefined && r.outcome === 'ok' && !r.done?.alreadyExists && !r.done?.alreadyGone
   const written = new Set(synced.flatMap((s) => s.results.filter(wrote).map((r) => `${r.controller.namespace}/${r.replicaSet}`)))
-  const others = plan.controllers.filter((cp) => cp.kind !== 'Deployment')
+  // CronJobs next: a Job one of them deletes in this round is not synced after it (its plan is of a Job now gone).
+  const cronJobs = plan.controllers.filter((cp) => cp.kind === 'CronJob')
+  synced.push(...(await Promise.all(cronJobs.map((cp) => workers.run(() => sync(new CronJobSync(run, cp)))))))
+  const deletedJobs = new Set(synced.flatMap((s) => s.results.filter((r) => r.action === 'deleteJob' && r.outcome === 'ok' && !r.done?.alreadyGone).map((r) => `${r.controller.namespace}/${(r.predicted as {name: string}).name}`)))
+  const others = plan.controllers.filter((cp) => cp.kind !== 'Deployment' && cp.kind !== 'CronJob')
   const syncOf = (cp: ControllerPlan): SyncBase => {
     if (cp.kind === 'StatefulSet' || cp.kind === 'DaemonSet') return new WorkloadSync(run, cp)
-    if (cp.kind === 'Job') return new JobSync(run, cp)
-    if (cp.kind === 'CronJob') return new CronJobSync(run, cp)
+    if (cp.kind === 'Job') return new JobSync(run, cp, deletedJobs.has(`${cp.namespace}/${cp.name}`))
     return new ControllerSync(run, cp, written.has(`${cp.namespace}/${cp.name}`))
   }
   synced.push(...(await Promise.all(others.map((cp) => workers.run(() => sync(syncOf(cp)))))))

@@ -79,8 +79,10 @@ export function guardViolations(plan: ReconcilePlan, opts: GuardOptions): string
       }
       const n = c.actions.reduce((k, a) => k + (replaces(a) ? 0 : podDeletes(a)), 0)
       if (n === 0 || kept.has(`${c.namespace}/${c.name}`)) continue
-      if (n >= c.active || c.desired === 0) {
-        out.push(`${c.kind} ${c.namespace}/${c.name}: the plan deletes ${n === c.active ? `all ${n}` : `${n} of its ${c.active}`} active pods (desired ${c.desired}); pass --allow-scale-to-zero to allow it`)
+      // A Job's plan counts its active pods after the sync; the others', before it.
+      const active = c.kind === 'Job' ? c.active + n : c.active
+      if (n >= active || c.desired === 0) {
+        out.push(`${c.kind} ${c.namespace}/${c.name}: the plan deletes ${n === active ? `all ${n}` : `${n} of its ${active}`} active pods (desired ${c.desired}); pass --allow-scale-to-zero to allow it`)
       }
     }
   }

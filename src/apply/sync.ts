@@ -21,6 +21,7 @@ export const SKIP = {
   afterFailedWrite: 'not sent: an earlier write of this sync failed, and the controller\'s sync stops there (it returns the error)',
   afterUnsent: 'not sent: an earlier write of this sync was not sent, and what follows depends on it',
   ownerWrote: 'not sent: its Deployment\'s sync in this round changed this ReplicaSet; the ReplicaSet controller acts on the new version in the next round',
+  ownerDeleted: 'not sent: its CronJob\'s sync in this round deleted this Job',
   rollback: 'not sent: kctl does not carry out the legacy rollback annotation (an Update of the Deployment\'s template); the deployment controller does it',
   nameUnknown: 'not sent: the new ReplicaSet\'s name is unknown here',
 } as const

@@ -184,5 +184,12 @@ describe('guards on Job plans', () => {
     ])
     expect(guardViolations(planOf(world), {maxDelete: 1, allowScaleToZero: true})).toEqual(['the plan deletes 2 pods, more than --max-delete 1'])
     expect(guardViolations(planOf(world), {maxDelete: 2, allowScaleToZero: true})).toEqual([])
+    // 2 of 3 active pods go, and 1 is wanted: not a Job losing all its pods.
+    expect(guardViolations(planOf(world), {})).toEqual([])
+  })
+
+  it('suspending a Job takes all its pods: the scale-to-zero guard asks for --allow-scale-to-zero', async () => {
+    const world = await worldOf([job('sus', {suspend: true}, {active: 1, startTime: before(600)}), jobPod('sus', 'sus-a', {ready: true})])
+    expect(guardViolations(planOf(world), {})).toEqual(['Job ns/sus: the plan deletes all 1 active pods (desired 0); pass --allow-scale-to-zero to allow it'])
   })
 })
