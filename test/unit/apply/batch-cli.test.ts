@@ -62,3 +62,16 @@ describe('kctl reconcile: Jobs and CronJobs (fixtures)', () => {
     expect(plan.controllers.map((c: any) => c.name)).toContain(`hourly-${Date.parse(NOW) / 60_000}`)
   })
 })
+
+describe('kctl reconcile -o table: Job and CronJob writes', () => {
+  it('lists each write with its outcome', () => {
+    const run = kctl(['reconcile', ...EXAMPLES, '-o', 'table', '--now', NOW])
+    expect(run.status).toBe(0)
+    const out = run.stdout
+    expect(out).toContain('  - delete Job hourly-29922060  because: beyond the history limit  would succeed')
+    expect(out).toContain('  + create Job hourly-29922360  (scheduled 2026-11-22T11:00:00+01:00)  would succeed')
+    expect(out).toMatch(/ {2}\+ create pod render-1-\w{5} {2}\(index 1\) {2}would succeed {2}\(batch 1\)/)
+    expect(out).toContain('  ~ remove finalizer of pod migrate-p2r8d  (counted failed)  would succeed')
+    expect(out).toMatch(/~ status \(write 2\) failed 2→3, .*\+condition Failed=True \(BackoffLimitExceeded\) {2}would succeed/)
+  })
+})
