@@ -23,7 +23,6 @@
 import type {ActionError, ActionResult} from '../model/apply.js'
 import type {CreateJobAction, CreateJobPodAction, CronJobStatusView, DeleteJobAction, DeleteJobPodAction, JobStatusView, RemoveFinalizerAction, UpdateCronJobStatusAction, UpdateJobStatusAction} from '../model/batch.js'
 import type {Action, ControllerPlan} from '../model/plan.js'
-import {slowStart} from '../reconcile/slow-start.js'
 import {cronJobJobObject, cronJobStatusObject, finalizerPatch, jobPodObject, jobStatusObject} from './batch-objects.js'
 import {type ControllerObject, actionError} from './pod-control.js'
 import {type Run, SKIP, SyncBase} from './sync.js'
@@ -48,14 +47,6 @@ export class JobSync extends SyncBase {
   private missedDeletes = 0
   /** Counting finalizer removals that failed: their pods stay in uncountedTerminatedPods. */
   private readonly uncounted: RemoveFinalizerAction[] = []
-
-  override outcome(): ReturnType<SyncBase['outcome']> {
-    const out = super.outcome()
-    const batches: number[] = []
-    for (const r of this.results) if (r.batch !== undefined) batches[r.batch - 1] = (batches[r.batch - 1] ?? 0) + 1
-    if (batches.length > 0) out.batches = batches.filter((n) => n > 0)
-    return out
-  }
 
   protected async steps(): Promise<void> {
     if (this.deleted) return this.stop(SKIP.ownerDeleted)
@@ -96,36 +87,8 @@ export class JobSync extends SyncBase {
   }
 
   private async creates(idx: number[]): Promise<void> {
-    let next = 0
-    const outcome = await slowStart(idx.length, (batch) => {
-      const i = idx[next++]
-      const r = this.results[i]
-      return this.run.calls.run(async () => {
-        if (this.run.stopReason()) return false
-        r.batch = batch
-        try {
-          const made = await this.control.createPod(jobPodObject(this.cp.actions[i] as CreateJobPodAction, this.cp.namespace, this.controller.raw as Obj))
-          r.pod = made.name
-          r.done = {name: made.name, ...(made.uid ? {uid: made.uid} : {})}
-          this.settle(r, 'ok')
-          return true
-        } catch (e) {
-          const error = actionError(e)
-          // As manageJob: a terminating namespace makes every create fail, and that is no error.
-          if (error.causes?.includes('NamespaceTerminating')) {
-            r.done = {namespaceTerminating: true}
-            this.settle(r, 'ok')
-            return true
-          }
-          this.settle(r, 'failed', error)
-          return false
-        }
-      })
-    })
-    this.missedCreates = idx.length - outcome.successes
-    if (outcome.successes < idx.length && !this.run.stopReason()) {
-      for (const i of idx) if (this.results[i].outcome === 'skipped') this.results[i].skipReason = SKIP.afterFailedBatch
-    }
+    const made = await this.createPods(idx, (i) => jobPodObject(this.cp.actions[i] as CreateJobPodAction, this.cp.namespace, this.controller.raw as Obj))
+    this.missedCreates = idx.length - made
   }
 
   /** deleteJobPods for one pod: the finalizer patched away, then the DELETE. */

@@ -16,7 +16,6 @@
 // Every planned action gets exactly one result.
 import type {ActionResult, ControllerOutcome} from '../model/apply.js'
 import type {Action, ControllerPlan, CreateAction, ReconcilePlan, StatusView, UpdateStatusAction} from '../model/plan.js'
-import {slowStart} from '../reconcile/slow-start.js'
 import {withReplicaFailure} from '../reconcile/status.js'
 import {CronJobSync, JobSync} from './batch-sync.js'
 import {DeploymentSync} from './deployment-sync.js'
@@ -96,17 +95,6 @@ class ControllerSync extends SyncBase {
     super(run, cp)
   }
 
-  override outcome(): ControllerOutcome {
-    const out = super.outcome()
-    const creates = this.results.filter((r) => r.action === 'create' && r.batch !== undefined)
-    if (creates.length > 0) {
-      const batches: number[] = []
-      for (const r of creates) batches[r.batch! - 1] = (batches[r.batch! - 1] ?? 0) + 1
-      out.batches = batches.filter((n) => n > 0)
-    }
-    return out
-  }
-
   protected async steps(): Promise<void> {
     if (this.superseded) return this.stop(SKIP.ownerWrote)
     // 1. The controller as it is now: the template for creates, the object for the status write.
@@ -173,38 +161,9 @@ class ControllerSync extends SyncBase {
       for (const i of idx.slice(1)) this.results[i].skipReason = SKIP.afterFailedBatch
       return
     }
-    let next = 0
-    const outcome = await slowStart(idx.length, (batch) => {
-      const i = idx[next++]
-      const action = this.cp.actions[i] as CreateAction
-      const r = this.results[i]
-      return this.run.calls.run(async () => {
-        if (this.run.stopReason()) return false
-        r.batch = batch
-        try {
-          const made = await this.control.createPod(podFromTemplate(action, this.cp.namespace, controller.templateSpec))
-          r.pod = made.name
-          r.done = {name: made.name, ...(made.uid ? {uid: made.uid} : {})}
-          this.settle(r, 'ok')
-          return true
-        } catch (e) {
-          const error = actionError(e)
-          if (error.causes?.includes('NamespaceTerminating')) {
-            // manageReplicas: "if the namespace is being terminated, we don't have to do anything
-            // because any creation will fail" — a success for slow start, and no ReplicaFailure.
-            r.done = {namespaceTerminating: true}
-            this.settle(r, 'ok')
-            return true
-          }
-          this.manageError ??= error.message
-          this.settle(r, 'failed', error)
-          return false
-        }
-      })
+    await this.createPods(idx, (i) => podFromTemplate(this.cp.actions[i] as CreateAction, this.cp.namespace, controller.templateSpec), (error) => {
+      this.manageError ??= error.message
     })
-    if (outcome.successes < idx.length && !this.run.stopReason()) {
-      for (const i of idx) if (this.results[i].outcome === 'skipped') this.results[i].skipReason = SKIP.afterFailedBatch
-    }
   }
 
   private async deletes(): Promise<void> {

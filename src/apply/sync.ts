@@ -3,7 +3,8 @@
 import type {ActionError, ActionResult, ControllerId, ControllerOutcome, ProgressEvent} from '../model/apply.js'
 import type {Action, ControllerPlan} from '../model/plan.js'
 import {Limiter} from './limit.js'
-import {type ControllerObject, type PodControl, actionError} from './pod-control.js'
+import {slowStart} from '../reconcile/slow-start.js'
+import {type ControllerObject, type PodControl, type PodManifest, actionError} from './pod-control.js'
 
 /** API calls in flight at once, across all controllers. */
 export const DEFAULT_CONCURRENCY = 32
@@ -101,6 +102,9 @@ export abstract class SyncBase {
       failed: all.filter((r) => r.outcome === 'failed').length,
       skipped: all.filter((r) => r.outcome === 'skipped').length,
     }
+    const batches: number[] = []
+    for (const r of this.results) if (r.batch !== undefined) batches[r.batch - 1] = (batches[r.batch - 1] ?? 0) + 1
+    if (batches.length > 0) out.batches = batches.filter((n) => n > 0)
     if (this.stopped) out.stopped = this.stopped
     if (this.error) out.error = this.error
     if (this.cp.warnings.length > 0) out.warnings = [...this.cp.warnings]
@@ -140,6 +144,44 @@ export abstract class SyncBase {
       return void this.stop(SKIP.controllerChanged)
     }
     return controller
+  }
+
+  /**
+   * Pod creates in slow-start batches 1, 2, 4 … (slowStartBatch), stopping after a batch with a
+   * failure. A create refused because the namespace is being deleted counts as done, as the
+   * controllers count it ("any creation will fail"). Resolves to the creates that count as done.
+   */
+  protected async createPods(idx: readonly number[], manifest: (i: number) => PodManifest, onError?: (error: ActionError) => void): Promise<number> {
+    let next = 0
+    const outcome = await slowStart(idx.length, (batch) => {
+      const i = idx[next++]
+      const r = this.results[i]
+      return this.run.calls.run(async () => {
+        if (this.run.stopReason()) return false
+        r.batch = batch
+        try {
+          const made = await this.control.createPod(manifest(i))
+          r.pod = made.name
+          r.done = {name: made.name, ...(made.uid ? {uid: made.uid} : {})}
+          this.settle(r, 'ok')
+          return true
+        } catch (e) {
+          const error = actionError(e)
+          if (error.causes?.includes('NamespaceTerminating')) {
+            r.done = {namespaceTerminating: true}
+            this.settle(r, 'ok')
+            return true
+          }
+          onError?.(error)
+          this.settle(r, 'failed', error)
+          return false
+        }
+      })
+    })
+    if (outcome.successes < idx.length && !this.run.stopReason()) {
+      for (const i of idx) if (this.results[i].outcome === 'skipped') this.results[i].skipReason = SKIP.afterFailedBatch
+    }
+    return outcome.successes
   }
 
   protected stop(reason: string): void {

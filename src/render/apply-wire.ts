@@ -2,8 +2,7 @@
 // out in a fixed order; a result's `predicted` is the plan's action exactly as `kctl plan -o json`
 // prints it, so the two documents can be joined.
 import type {ActionError, ActionResult, ApplyReport, ControllerOutcome} from '../model/apply.js'
-import type {DeploymentStatusView} from '../model/objects.js'
-import type {ControllerPlan, PlanSummary, ReconcilePlan, StatusView} from '../model/plan.js'
+import type {ControllerPlan, PlanSummary, ReconcilePlan} from '../model/plan.js'
 import {actionToWire, status as controllerStatus} from './wire.js'
 
 type Json = null | boolean | number | string | Json[] | {[key: string]: Json}

@@ -82,6 +82,19 @@ async function cronJob(ns: string, name: string, spec: Json, children: string[] 
   })
 }
 
+/**
+ * CronJobs and Jobs deleted (Background: no garbage collector runs here), the tracking finalizer
+ * stripped from pods no controller will count, then the namespace.
+ */
+async function removeBatchNamespace(ns: string): Promise<void> {
+  await api('DELETE', `${BATCH(ns)}/cronjobs?propagationPolicy=Background`).catch(() => {})
+  await api('DELETE', `${BATCH(ns)}/jobs?propagationPolicy=Background`).catch(() => {})
+  for (const p of (await apiOk('GET', `/api/v1/namespaces/${ns}/pods`)).items) {
+    await api('PATCH', `/api/v1/namespaces/${ns}/pods/${p.metadata.name}`, {contentType: 'application/merge-patch+json', body: {metadata: {finalizers: null}}}).catch(() => {})
+  }
+  await deleteNamespace(ns).catch(() => {})
+}
+
 describe('kctl reconcile on Jobs and CronJobs, judged by the real controllers', () => {
   let ns: string
   let judge: string
@@ -106,15 +119,7 @@ describe('kctl reconcile on Jobs and CronJobs, judged by the real controllers', 
 
   afterAll(async () => {
     await controllerManager.stop()
-    for (const n of [ns, judge]) {
-      if (!n) continue
-      await api('DELETE', `${BATCH(n)}/cronjobs?propagationPolicy=Background`).catch(() => {})
-      await api('DELETE', `${BATCH(n)}/jobs?propagationPolicy=Background`).catch(() => {})
-      for (const p of (await apiOk('GET', `/api/v1/namespaces/${n}/pods`)).items) {
-        await api('PATCH', `/api/v1/namespaces/${n}/pods/${p.metadata.name}`, {contentType: 'application/merge-patch+json', body: {metadata: {finalizers: null}}}).catch(() => {})
-      }
-      await deleteNamespace(n).catch(() => {})
-    }
+    for (const n of [ns, judge]) if (n) await removeBatchNamespace(n)
   })
 
   it('a dry run sends every write with dryRun=All and changes nothing', async () => {
@@ -241,14 +246,7 @@ describe('kctl simulate of a Job and a CronJob against the real controllers and 
     await controllerManager.stop()
     await kwok?.stop()
     await scheduler?.stop()
-    if (ns) {
-      await api('DELETE', `${BATCH(ns)}/cronjobs?propagationPolicy=Background`).catch(() => {})
-      await api('DELETE', `${BATCH(ns)}/jobs?propagationPolicy=Background`).catch(() => {})
-      for (const p of (await apiOk('GET', `/api/v1/namespaces/${ns}/pods`)).items) {
-        await api('PATCH', `/api/v1/namespaces/${ns}/pods/${p.metadata.name}`, {contentType: 'application/merge-patch+json', body: {metadata: {finalizers: null}}}).catch(() => {})
-      }
-      await deleteNamespace(ns).catch(() => {})
-    }
+    if (ns) await removeBatchNamespace(ns)
     for (const n of kwok?.nodes ?? []) await api('DELETE', `/api/v1/nodes/${n}`).catch(() => {})
   })
 
