@@ -11,9 +11,10 @@
 //   3. the finalizer removals that count finished pods, all at once;
 //   4. status write #2 (uncounted UIDs moved into the counters, the terminal condition), over the
 //      resourceVersion write #1 left.
-//   As upstream, the status is written after a failed create (`active` counts only the pods made);
-//   a finalizer removal that failed leaves its pod uncounted and the Job unfinished in write #2.
-//   Any other failed pod write ends the sync there.
+//   As upstream, the status is written after a failed create or delete (`active` counts only what
+//   was done), and a counting finalizer removal that failed leaves its pod uncounted and the Job
+//   unfinished in write #2. A finishing Job's delete that failed ends the sync there (upstream
+//   writes the status without the terminal condition then; kctl writes none).
 // CronJob (ControllerV2.sync, cleanupFinishedJobs, syncCronJob in cronjob_controllerv2.go): the
 //   Job deletes (history limits, then Replace), one at a time, propagationPolicy Background with the
 //   Job's uid as precondition; the Job create by its exact name; then one status write, whose
@@ -69,8 +70,11 @@ export class JobSync extends SyncBase {
 
     // 1. manageJob, or the deletes of a finishing Job.
     if (creates.length > 0) await this.creates(creates)
-    const podWrites = await Promise.all([...pairs.map((p) => this.removeAndDelete(p)), ...finishing.map((i) => this.deletePod(i))])
-    if (!podWrites.every(Boolean)) return this.stop(this.run.stopReason() ?? SKIP.afterFailedWrite)
+    await Promise.all(pairs.map((p) => this.removeAndDelete(p)))
+    const finished = await Promise.all(finishing.map((i) => this.deletePod(i)))
+    const halt = this.run.stopReason()
+    if (halt) return this.stop(halt)
+    if (!finished.every(Boolean)) return this.stop(SKIP.afterFailedWrite)
 
     // 2–4. Status write #1, the counting finalizer removals, status write #2.
     let resourceVersion = this.cp.resourceVersion

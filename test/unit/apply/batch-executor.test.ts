@@ -158,6 +158,16 @@ describe('executor: Job failures as the controller handles them (recording contr
     expect((c.callsOf('updateStatus')[0].object as Obj).status.active).toBe(2)
   })
 
+  it('a delete that fails leaves its pod active in the status written', async () => {
+    const cp = planOne([job('work', {completions: 5, parallelism: 1}, {active: 3, startTime: before(600)}), jobPod('work', 'work-a', {ready: true}), jobPod('work', 'work-b', {ready: true}), jobPod('work', 'work-c', {ready: true})], 'work')
+    expect(steps(cp).filter((x) => x.startsWith('-pod'))).toHaveLength(2)
+    let deletes = 0
+    const c = control((call) => (call.type === 'deletePod' && ++deletes === 1 ? {code: 500, message: 'etcd timeout'} : undefined))
+    const exec = await run(cp, c)
+    expect(exec.results.filter((r) => r.outcome === 'failed').map((r) => r.action)).toEqual(['deleteJobPod'])
+    expect((c.callsOf('updateStatus')[0].object as Obj).status).toMatchObject({active: 2, terminating: 1})
+  })
+
   it('a finalizer removal that fails leaves its pod uncounted and the Job unfinished in write #2', async () => {
     const cp = planOne([job('work', {backoffLimit: 0}, {active: 1, startTime: before(600)}), jobPod('work', 'work-a', {phase: 'Failed', exit: 1})], 'work')
     const c = control((call) => (call.type === 'patchObject' ? {code: 500, message: 'etcd timeout'} : undefined))
