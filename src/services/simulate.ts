@@ -176,7 +176,7 @@ async function applyChanges(opened: OpenedWorld, req: ChangeRequest, scales: Ret
     for (const doc of await readAllDocuments(req.applyManifests!)) {
       const m = doc.raw as Record<string, any>
       if (!(String(m.kind) in APPLY_PATHS)) {
-        done.push(`${m.kind} ${m.metadata?.name ?? ''}: left out (kctl simulates Deployments, ReplicaSets, ReplicationControllers and Pods)`)
+        done.push(`${m.kind} ${m.metadata?.name ?? ''}: left out (kctl simulates Deployments, ReplicaSets, ReplicationControllers, Jobs, CronJobs and Pods)`)
         continue
       }
       const manifest = opened.dryRunApply ? await opened.dryRunApply(doc.raw) : doc.raw
@@ -203,6 +203,8 @@ const APPLY_PATHS: Record<string, {group: string; plural: string}> = {
   ReplicaSet: {group: '/apis/apps/v1', plural: 'replicasets'},
   ReplicationController: {group: '/api/v1', plural: 'replicationcontrollers'},
   Pod: {group: '/api/v1', plural: 'pods'},
+  Job: {group: '/apis/batch/v1', plural: 'jobs'},
+  CronJob: {group: '/apis/batch/v1', plural: 'cronjobs'},
 }
 
 /**

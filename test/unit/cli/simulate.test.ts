@@ -77,7 +77,7 @@ describe('kctl simulate', () => {
     const after = JSON.parse(kctl(['simulate', '-f', 'examples/manifests', '--apply-manifests', dir, '--now', NOW, '-o', 'json']).stdout)
     expect(after.changes).toEqual([
       'Deployment default/web: spec changed',
-      'Service web: left out (kctl simulates Deployments, ReplicaSets, ReplicationControllers and Pods)',
+      'Service web: left out (kctl simulates Deployments, ReplicaSets, ReplicationControllers, Jobs, CronJobs and Pods)',
     ])
     const name = (s: {deployments: Array<{name: string; final: {replicaSets: Array<{name: string}>}}>}) => s.deployments.find((d) => d.name === 'web')!.final.replicaSets.map((r) => r.name)
     expect(name(after)).not.toEqual(name(before))
