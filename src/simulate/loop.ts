@@ -6,9 +6,10 @@
 // Order at one virtual instant (deterministic, so the same input gives the same timeline):
 //   1. the kubelet model acts on every pod (bind, start, Ready, a Job's pod exits, gone), in the world's order;
 //   2. a round: one view of the world, every controller with work planned from it, carried out as
-//      the executor does — Deployments first (by namespace and name), then ReplicaSets,
-//      ReplicationControllers, Jobs and CronJobs (by kind, namespace and name); a ReplicaSet its Deployment's sync
-//      wrote in this round waits for the next round, as the informer would hand it over again;
+//      the executor does — Deployments first (by namespace and name), then CronJobs, then
+//      ReplicaSets, ReplicationControllers and Jobs (by kind, namespace and name); a ReplicaSet its
+//      Deployment's sync wrote in this round waits for the next round, as the informer would hand
+//      it over again (a Job its CronJob's sync deleted is not synced);
 //   3. 1 and 2 again until a round writes nothing; a round's steps are counted in the next view
 //      of the world (after the kubelet model at the same instant: pods bound, not yet Ready);
 //   4. the clock moves to the earliest instant something is due: a pod Ready, available
