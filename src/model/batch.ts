@@ -196,6 +196,13 @@ export interface UpdateCronJobStatusAction {
 
 export type BatchAction = CreateJobPodAction | DeleteJobPodAction | RemoveFinalizerAction | UpdateJobStatusAction | CreateJobAction | DeleteJobAction | UpdateCronJobStatusAction
 
+/** The Job controller's memory of failures since the last success (backoffRecord in backoff_utils.go). */
+export interface BackoffRecord {
+  failures: number
+  /** Nanoseconds since the epoch. */
+  lastFailure?: bigint
+}
+
 /** When the controller syncs the object again by itself, and why (a delay relative to now). */
 export interface Requeue {
   /** RFC 3339, full precision. */

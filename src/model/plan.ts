@@ -3,7 +3,7 @@
 import type {DeploymentStatusView, LabelSelector, Labels, OwnerReference, PlanSource, ReplicaSetStatusView, WorkloadKind} from './objects.js'
 import type {DaemonNode, DaemonSetStatusView, StatefulSetStatusView} from './workloads.js'
 import type {WorkloadAction} from './workload-actions.js'
-import type {BatchAction, CronJobStatusView, JobStatusView, JobTtl, Requeue} from './batch.js'
+import type {BackoffRecord, BatchAction, CronJobStatusView, JobStatusView, JobTtl, Requeue} from './batch.js'
 import type {ServiceAction, ServicePlanDetail, ServiceStatusView} from './services.js'
 
 export const PLAN_API_VERSION = 'kctl/v1alpha1'
@@ -293,6 +293,8 @@ export interface ControllerPlan {
    * resizes, as the ReplicaSet controller would run it on the result.
    */
   then?: ControllerPlan[]
+  /** A Job's backoff record after this sync, when the controller's record was given (PlannerOptions.jobBackoff); not in the wire form. */
+  backoffRecord?: BackoffRecord
   // ---- StatefulSets and DaemonSets ----
   /** The ControllerRevision of the current template: its name (null when it cannot be computed here), hash, and whether this sync creates it. */
   updateRevision?: {name: string | null; hash: string | null; created: boolean}
@@ -397,6 +399,11 @@ export interface PlannerOptions {
   burstReplicas: number
   /** kube-controller-manager's --max-endpoints-per-slice (1..1000); absent: its default, 100. */
   maxEndpointsPerSlice?: number
+  /**
+   * The Job controller's in-memory backoff records by Job uid, when something kept them (`kctl
+   * simulate` does); absent: only the failures the pods still show are known.
+   */
+  jobBackoff?: ReadonlyMap<string, BackoffRecord>
 }
 
 /** Ready and available pods as a controller's status reports them (a DaemonSet counts them per node). */

@@ -1,5 +1,6 @@
 // The Simulation document: a rollout's whole timeline as `kctl simulate` runs it in virtual time.
 import type {DeploymentCondition, PlanSource} from './objects.js'
+import type {DeleteJobAction} from './batch.js'
 import type {Action, ControllerKind} from './plan.js'
 import {PLAN_API_VERSION} from './plan.js'
 
@@ -34,8 +35,57 @@ export interface SimulationStep {
   deployment?: string
   /** The actions carried out, as `kctl plan -o json` prints them (a delete with its reasons); a create also names the pod it made. */
   actions: Array<Action & {pod?: string; chosen?: string[]; pods?: string[]}>
-  /** The Deployment's (or the lone ReplicaSet's, or the StatefulSet's or DaemonSet's) pods and ReplicaSets or revisions after the round. */
+  /** The Deployment's (or the lone ReplicaSet's, or the StatefulSet's or DaemonSet's) pods and ReplicaSets or revisions after the round; a Job's pods (no ReplicaSets). */
   counts: WorldCounts
+  /** The CronJob the controller belongs to (itself, or its Job's owner): the chain CronJob → Job → pods. */
+  cronJob?: string
+  /** A Job's counts after the round. */
+  job?: {active: number; succeeded: number; failed: number}
+}
+
+/** One Job over the simulation: its pods in waves (the instants its syncs created them), and how it ended. */
+export interface JobTimeline {
+  namespace: string
+  name: string
+  /** The CronJob that created it. */
+  cronJob?: string
+  completions?: number
+  parallelism: number
+  completionMode: string
+  /** Each instant the Job's sync created pods: how many, and their names. */
+  waves: Array<{time: string; offsetSeconds: number; created: number; pods: string[]}>
+  /** Pods that ended Succeeded or Failed, and pods the Job deleted. */
+  pods: {created: number; succeeded: number; failed: number; deleted: number}
+  /** Seconds from its first step to its last. */
+  durationSeconds: number
+  /** Deleted during the simulation (a CronJob's history limit or Replace): when. */
+  deletedAt?: string
+  final: {
+    active: number
+    succeeded: number
+    failed: number
+    completedIndexes?: string
+    conditions: Array<{type: string; status: string; reason?: string}>
+    startTime?: string
+    completionTime?: string
+  }
+}
+
+/** One CronJob over the simulation: the Jobs it started, the runs it skipped, the Jobs it deleted. */
+export interface CronJobTimeline {
+  namespace: string
+  name: string
+  schedule: string
+  timeZone?: string
+  concurrencyPolicy: string
+  runs: Array<{time: string; offsetSeconds: number; scheduledTime: string; job: string}>
+  /**
+   * Schedule times not started when due (concurrencyPolicy Forbid with a Job running). Without a
+   * startingDeadlineSeconds the latest one starts late, when the running Job finishes: `startedAs` names it.
+   */
+  skipped: Array<{time: string; offsetSeconds: number; scheduledTime: string; reason: string; startedAs?: {job: string; offsetSeconds: number}}>
+  deleted: Array<{time: string; offsetSeconds: number; job: string; reason: DeleteJobAction['reason']}>
+  final: {active: string[]; lastScheduleTime?: string; lastSuccessfulTime?: string}
 }
 
 export interface DeploymentTimeline {
@@ -143,6 +193,8 @@ export interface DaemonSetTimeline {
 
 export interface SimulationSettings {
   readyAfterSeconds: number
+  /** How long a Job's pod runs once Ready before it exits (a pod's stage.kctl.io/complete-after overrides it). */
+  runForSeconds: number
   /** Absent: each pod's terminationGracePeriodSeconds, capped. */
   terminateAfterSeconds?: number
   terminateCapSeconds: number
@@ -164,6 +216,8 @@ export interface Simulation {
   deployments: DeploymentTimeline[]
   statefulSets: StatefulSetTimeline[]
   daemonSets: DaemonSetTimeline[]
+  jobs: JobTimeline[]
+  cronJobs: CronJobTimeline[]
   summary: {
     steps: number
     rounds: number

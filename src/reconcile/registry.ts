@@ -54,13 +54,11 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     name: 'job',
     kinds: ['Job'],
     plan: planJobs,
-    planOnly: true,
   },
   {
     name: 'cronjob',
     kinds: ['CronJob'],
     plan: planCronJobs,
-    planOnly: true,
   },
   {
     // One plan per Service joins the endpointslice, endpoint and endpointslicemirroring

@@ -5,9 +5,11 @@ import {Chalk, type ChalkInstance} from 'chalk'
 
 import type {ActionError, ActionResult, ApplyMode, ApplyReport, ControllerOutcome} from '../model/apply.js'
 import type {DeploymentStatusView} from '../model/objects.js'
-import type {ControllerPlan, StatusView} from '../model/plan.js'
+import type {BatchAction} from '../model/batch.js'
+import type {Action, ControllerPlan, StatusView} from '../model/plan.js'
 import type {ServiceAction} from '../model/services.js'
 import {count} from './words.js'
+import {batchActionLine} from './batch-table.js'
 import {actionLine as serviceActionLine} from './service-table.js'
 import {actionLine as workloadActionLine} from './workload-table.js'
 
@@ -84,7 +86,23 @@ function controllerBlock(mode: ApplyMode, co: ControllerOutcome, results: readon
       case 'release':
         lines.push(`  ~ ${r.action} pod ${(r.pod ?? '').padEnd(podWidth)}  ${outcome(r)}`)
         break
+      case 'createJobPod': {
+        const a = r.predicted?.type === 'createJobPod' ? r.predicted : undefined
+        lines.push(`  + create pod ${r.pod ?? `${a?.nameBase ?? ''}<random>`}${a?.index === undefined ? '' : `  (index ${a.index})`}  ${outcome(r)}${r.batch ? c.dim(`  (batch ${r.batch})`) : ''}`)
+        break
+      }
+      case 'deleteJobPod':
+      case 'removeFinalizer':
+      case 'createJob':
+      case 'deleteJob':
+        if (r.predicted) lines.push(`${batchActionLine(r.predicted as Action & BatchAction, c)}  ${outcome(r)}`)
+        break
       case 'updateStatus': {
+        if (r.controller.kind === 'Job' || r.controller.kind === 'CronJob') {
+          const a = r.predicted as (Action & BatchAction & {type: 'updateStatus'}) | undefined
+          if (a) lines.push(`${batchActionLine(a, c)}  ${outcome(r)}`)
+          break
+        }
         const to = r.done?.status ?? (r.predicted?.type === 'updateStatus' ? r.predicted.to : undefined)
         const from = r.predicted?.type === 'updateStatus' ? r.predicted.from : undefined
         const what = to ? statusWords(from, to) : ''

@@ -42,7 +42,7 @@ export function renderBatch(cp: ControllerPlan, head: string, c: ChalkInstance):
       else if (createsShown === MAX_CREATE_LINES + 1) lines.push(c.green(`  + … and ${count(creates.length - MAX_CREATE_LINES, 'more pod')}`))
       continue
     }
-    lines.push(actionLine(a, c))
+    lines.push(batchActionLine(a, c))
     if (a.type === 'createJob' && cp.then) {
       for (const job of cp.then) lines.push(indent(renderBatch(job, `${c.dim('then, in the Job controller\'s first sync of it:')}`, c), '    '))
     }
@@ -53,7 +53,8 @@ export function renderBatch(cp: ControllerPlan, head: string, c: ChalkInstance):
   return lines.join('\n')
 }
 
-function actionLine(a: BatchAction | AdoptAction | ReleaseAction, c: ChalkInstance): string {
+/** One line of a Job's or CronJob's write (also reconcile's report of it). */
+export function batchActionLine(a: BatchAction | AdoptAction | ReleaseAction, c: ChalkInstance): string {
   switch (a.type) {
     case 'deleteJobPod':
       return c.red(`  - delete pod ${a.pod}  because: ${DELETE_WORDS[a.reason]}`)

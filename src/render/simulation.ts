@@ -1,10 +1,10 @@
 // `kctl simulate -o table` and `-o markdown`: the timeline, one line per action with its virtual
-// time, then a summary per Deployment, StatefulSet and DaemonSet. Status writes that change no
-// condition are counted, not listed (the JSON document has every one).
+// time, then a summary per Deployment, StatefulSet, DaemonSet, CronJob and Job. Status writes
+// that change no condition are counted, not listed (the JSON document has every one).
 import {Chalk, type ChalkInstance} from 'chalk'
 
 import type {Action} from '../model/plan.js'
-import type {DaemonSetTimeline, DeploymentTimeline, Simulation, SimulationStep, StatefulSetTimeline} from '../model/simulation.js'
+import type {CronJobTimeline, DaemonSetTimeline, DeploymentTimeline, JobTimeline, Simulation, SimulationStep, StatefulSetTimeline} from '../model/simulation.js'
 import type {DaemonDeleteReason, DeleteStatefulPodAction} from '../model/workload-actions.js'
 import {formatDuration} from '../watch/duration.js'
 import {count} from './words.js'
@@ -91,8 +91,16 @@ function describe(a: SimulationStep['actions'][number], step: SimulationStep): P
       return {sign: '~', text: `adopt pod ${a.pod}`}
     case 'release':
       return {sign: '~', text: `release pod ${a.pod}`}
+    case 'createJobPod':
+      return {sign: '+', text: `create pod ${a.pod ?? `${a.nameBase}<random>`}${a.index === undefined ? '' : ` (index ${a.index})`}`}
+    case 'deleteJobPod':
+      return {sign: '-', text: `delete pod ${a.pod} (${JOB_DELETE_WORDS[a.reason]})`}
+    case 'createJob':
+      return {sign: '+', text: `create Job ${a.name} (scheduled ${a.scheduledTime})`}
+    case 'deleteJob':
+      return {sign: '-', text: `delete Job ${a.name} (${a.reason === 'replace' ? 'concurrencyPolicy Replace' : 'beyond the history limit'})`}
     case 'updateStatus': {
-      if (step.controller.kind !== 'Deployment' || !('conditions' in a.to)) return undefined
+      if ((step.controller.kind !== 'Deployment' && step.controller.kind !== 'Job') || !('conditions' in a.to)) return undefined
       const from = new Map(('conditions' in a.from ? a.from.conditions : []).map((c) => [c.type, `${c.status}/${c.reason ?? ''}`]))
       const changed = a.to.conditions.filter((c) => from.get(c.type) !== `${c.status}/${c.reason ?? ''}`)
       if (changed.length === 0) return undefined
@@ -103,17 +111,27 @@ function describe(a: SimulationStep['actions'][number], step: SimulationStep): P
   }
 }
 
+const JOB_DELETE_WORDS = {finished: 'the Job finished', suspended: 'the Job is suspended', excess: 'more active than wanted', 'duplicate-index': 'a second pod of its index', 'invalid-index': 'no valid index'} as const
+
+/** The controller column: a CronJob's Job is shown under it (CronJob → Job → its pods' lines). */
+function controllerLabel(step: SimulationStep): string {
+  const own = `${step.controller.kind} ${step.controller.name}`
+  return step.controller.kind === 'Job' && step.cronJob ? `CronJob ${step.cronJob} → ${own}` : own
+}
+
 function timeline(sim: Simulation): {lines: Line[]; unlisted: number} {
   const lines: Line[] = []
   let unlisted = 0
   for (const step of sim.steps) {
     for (const a of step.actions) {
+      // Bookkeeping of the Job's counts (the Job's lines and summary show the outcome); -o json has them.
+      if (a.type === 'removeFinalizer') continue
       const d = describe(a, step)
       if (!d) {
         unlisted++
         continue
       }
-      lines.push({time: offset(step.offsetSeconds), controller: `${step.controller.kind} ${step.controller.name}`, ...d})
+      lines.push({time: offset(step.offsetSeconds), controller: controllerLabel(step), ...d})
     }
   }
   return {lines, unlisted}
@@ -178,6 +196,28 @@ function deploymentSummary(d: DeploymentTimeline): string[] {
   ]
 }
 
+function conditionsText(conditions: ReadonlyArray<{type: string; status: string; reason?: string}>): string {
+  return conditions.map((c) => `${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}`).join(', ')
+}
+
+function jobSummary(j: JobTimeline): string[] {
+  const want = j.completions === undefined ? 'work queue' : `${count(j.completions, 'completion')}`
+  const waves = j.waves.map((w) => `${offset(w.offsetSeconds)}: ${w.created}`).join(', ')
+  const f = j.final
+  return [
+    `Job ${j.namespace}/${j.name}${j.cronJob ? ` (CronJob ${j.cronJob})` : ''}  ${j.completionMode}, ${want}, parallelism ${j.parallelism}: ${count(j.pods.created, 'pod')} created${waves ? ` in waves ${waves}` : ''}${j.deletedAt ? `; deleted at ${j.deletedAt}` : ''}`,
+    `  final: ${f.active} active, ${f.succeeded} succeeded, ${f.failed} failed${f.completedIndexes ? `, indexes ${f.completedIndexes}` : ''}; conditions: ${conditionsText(f.conditions) || 'none'}`,
+  ]
+}
+
+function cronJobSummary(c: CronJobTimeline): string[] {
+  const out = [`CronJob ${c.namespace}/${c.name}  "${c.schedule}"${c.timeZone ? ` (${c.timeZone})` : ''}, ${c.concurrencyPolicy}: ${count(c.runs.length, 'run')}${c.runs.length > 0 ? ` (${c.runs.map((r) => r.job).join(', ')})` : ''}`]
+  if (c.skipped.length > 0) out.push(`  held back: ${c.skipped.map((x) => `${x.scheduledTime} (${x.reason}${x.startedAs ? `; started late, ${offset(x.startedAs.offsetSeconds)}, as ${x.startedAs.job}` : '; never started'})`).join(', ')}`)
+  if (c.deleted.length > 0) out.push(`  deleted: ${c.deleted.map((x) => `${x.job} (${x.reason === 'replace' ? 'Replace' : 'history limit'})`).join(', ')}`)
+  out.push(`  final: active ${c.final.active.length > 0 ? c.final.active.join(', ') : 'none'}${c.final.lastScheduleTime ? `, last scheduled ${c.final.lastScheduleTime}` : ''}${c.final.lastSuccessfulTime ? `, last succeeded ${c.final.lastSuccessfulTime}` : ''}`)
+  return out
+}
+
 function closing(sim: Simulation): string {
   const s = sim.summary
   const end = s.endedBy === 'quiet' ? 'then nothing is left to happen' : `stopped at --until ${formatDuration(s.durationSeconds * 1000)}`
@@ -199,6 +239,8 @@ export function renderSimulationTable(sim: Simulation, opts: {color: boolean}): 
   for (const d of sim.deployments) out.push('', ...deploymentSummary(d))
   for (const s of sim.statefulSets ?? []) out.push('', ...statefulSetSummary(s))
   for (const d of sim.daemonSets ?? []) out.push('', ...daemonSetSummary(d))
+  for (const cj of sim.cronJobs ?? []) out.push('', ...cronJobSummary(cj))
+  for (const j of sim.jobs ?? []) out.push('', ...jobSummary(j))
   for (const w of sim.warnings) out.push('', c.yellow(`! ${w}`))
   if (sim.notSimulated.length > 0) out.push('', `Not simulated: ${sim.notSimulated.join(', ')}`)
   out.push('', closing(sim))
@@ -231,6 +273,16 @@ export function renderSimulationMarkdown(sim: Simulation): string {
         `| ${kind} ${t.namespace}/${t.name} | ${t.strategy} | ${t.steps} | ${formatDuration(t.durationSeconds * 1000)} | ${t.observed.minAvailable} (≥ ${t.bounds.minAvailable}) | ${t.observed.maxPods} (≤ ${t.bounds.maxPods}) | ${final || 'no pods'} | ${st.available} available, ${st.updated} updated${t.final.rollout ? ` (${t.final.rollout})` : ''} |`,
       )
     }
+    out.push('')
+  }
+  if ((sim.cronJobs ?? []).length > 0) {
+    out.push('| CronJob | schedule | policy | runs | skipped | deleted |', '| --- | --- | --- | --- | --- | --- |')
+    for (const c of sim.cronJobs) out.push(`| ${c.namespace}/${c.name} | \`${c.schedule}\` | ${c.concurrencyPolicy} | ${c.runs.map((r) => `\`${r.job}\``).join(' ')} | ${c.skipped.length} | ${c.deleted.map((d) => `\`${d.job}\``).join(' ')} |`)
+    out.push('')
+  }
+  if ((sim.jobs ?? []).length > 0) {
+    out.push('| Job | pods per wave | final | conditions |', '| --- | --- | --- | --- |')
+    for (const j of sim.jobs) out.push(`| ${j.namespace}/${j.name} | ${j.waves.map((w) => `${offset(w.offsetSeconds)}: ${w.created}`).join(', ')} | ${j.final.succeeded} succeeded, ${j.final.failed} failed | ${conditionsText(j.final.conditions)} |`)
     out.push('')
   }
   const {lines, unlisted} = timeline(sim)

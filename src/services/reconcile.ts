@@ -348,6 +348,8 @@ async function settleStatuses(memory: MemoryWorld, plan: (s: Snapshot) => Reconc
     const next = plan(memory.snapshot())
     for (const cp of next.controllers) {
       if ((cp.kind === 'Deployment') !== deployments) continue
+      // A Job's and a CronJob's own sync already counts its creates and deletes in its status.
+      if (cp.kind === 'Job' || cp.kind === 'CronJob') continue
       const write = cp.actions.find((a) => a.type === 'updateStatus')
       if (!write || write.type !== 'updateStatus' || ('conflict' in write && write.conflict)) continue
       const controller = await control.getController(cp)
@@ -379,6 +381,8 @@ function mergeSnapshots(parts: Snapshot[], source: PlanSource): Snapshot {
     services: parts.flatMap((p) => p.services ?? []),
     endpointSlices: parts.flatMap((p) => p.endpointSlices ?? []),
     endpoints: parts.flatMap((p) => p.endpoints ?? []),
+    jobs: parts.flatMap((p) => p.jobs ?? []),
+    cronJobs: parts.flatMap((p) => p.cronJobs ?? []),
     workloads: parts.flatMap((p) => p.workloads),
     pods: parts.flatMap((p) => p.pods),
     replicaSets: parts.flatMap((p) => p.replicaSets),
@@ -467,6 +471,11 @@ const ACTION_TYPES: ActionType[] = [
   'writeLoadBalancerStatus',
   'ensureLoadBalancerDeleted',
   'removeLoadBalancerFinalizer',
+  'createJobPod',
+  'deleteJobPod',
+  'removeFinalizer',
+  'createJob',
+  'deleteJob',
 ]
 
 function emptyReport(mode: ApplyMode, source: PlanSource, origin: 'computed' | 'saved', file?: string): ApplyReport {

@@ -35,8 +35,10 @@ export interface KubeletModel {
   readyAfter: bigint
   /** Absent: each pod's grace period, capped at TERMINATE_CAP_SECONDS. */
   terminateAfter?: bigint
-  /** Images, or pod-template-hash or controller-revision-hash values, whose pods never become Ready. */
+  /** Images, or pod-template-hash or controller-revision-hash values, whose pods never become Ready (a Job's pods exit non-zero instead: batch.ts). */
   fail: readonly string[]
+  /** How long a Job's pod runs once Ready (batch.ts); absent: 10s. */
+  runFor?: bigint
 }
 
 /** What the model makes of one pod at `now`: the changed pod, `null` when it is gone, or undefined (no change). */

@@ -4,38 +4,42 @@
 // (kubelet.ts) changes pods.
 //
 // Order at one virtual instant (deterministic, so the same input gives the same timeline):
-//   1. the kubelet model acts on every pod (bind, start, Ready, gone), in the world's order;
+//   1. the kubelet model acts on every pod (bind, start, Ready, a Job's pod exits, gone), in the world's order;
 //   2. a round: one view of the world, every controller with work planned from it, carried out as
-//      the executor does — Deployments first (by namespace and name), then DaemonSets,
-//      ReplicaSets, ReplicationControllers and StatefulSets (by kind, namespace and name), each
-//      StatefulSet and DaemonSet by the executor's rules (where upstream picks DaemonSet pods to
-//      replace at random, the first by node name); a ReplicaSet its Deployment's sync
-//      wrote in this round waits for the next round, as the informer would hand it over again;
+//      the executor does — Deployments first (by namespace and name), then CronJobs, then
+//      DaemonSets, ReplicaSets, ReplicationControllers, Jobs and StatefulSets (by kind, namespace
+//      and name), each StatefulSet and DaemonSet by the executor's rules (where upstream picks
+//      DaemonSet pods to replace at random, the first by node name); a ReplicaSet its
+//      Deployment's sync wrote in this round waits for the next round, as the informer would hand
+//      it over again (a Job its CronJob's sync deleted is not synced);
 //   3. 1 and 2 again until a round writes nothing; a round's steps are counted in the next view
 //      of the world (after the kubelet model at the same instant: pods bound, not yet Ready);
 //   4. the clock moves to the earliest instant something is due: a pod Ready, available
-//      (minReadySeconds of its ReplicaSet, StatefulSet or DaemonSet) or gone, or a Deployment's
-//      progress deadline check (requeueStuckDeployment).
+//      (minReadySeconds of its ReplicaSet, StatefulSet or DaemonSet), exited or gone, a
+//      Deployment's progress deadline check (requeueStuckDeployment), or a Job's or CronJob's
+//      requeue (backoff, active deadline, next schedule time; batch.ts, which also keeps the Job
+//      controller's backoff memory).
 // It stops when nothing is due, or at --until.
 import {executePlan} from '../apply/executor.js'
 import type {MemoryWorld} from '../apply/memory-world.js'
 import type {DeploymentView, PodView, Snapshot, Workload} from '../model/objects.js'
 import type {ControllerPlan, FeatureGates, ReconcilePlan} from '../model/plan.js'
-import type {DaemonSetTimeline, DeploymentTimeline, SimulationStep, StatefulSetTimeline, WorldCounts} from '../model/simulation.js'
+import type {CronJobTimeline, DaemonSetTimeline, DeploymentTimeline, JobTimeline, SimulationStep, StatefulSetTimeline, WorldCounts} from '../model/simulation.js'
 import {maxSurge, maxUnavailable, revisionOf} from '../reconcile/deployment/util.js'
 import {progressCheckAt} from '../reconcile/deployment/sync.js'
 import {planSnapshot} from '../reconcile/planner.js'
 import {actionToWire} from '../render/wire.js'
 import {formatRfc3339, objectTime, seconds} from '../reconcile/time.js'
 import {BURST_REPLICAS} from '../services/options.js'
+import {BatchTracker, batchCounts, kubeletAt, kubeletWakeAt, requeueTimes} from './batch.js'
 import {cmp, push} from './collections.js'
-import {type KubeletModel, podAt, podWakeAt} from './kubelet.js'
+import type {KubeletModel} from './kubelet.js'
 import {isWorkloadKind, minReadyByController, unsentRevisionWarnings, WorkloadTracker, WorkloadView} from './workloads.js'
 
 type Obj = Record<string, any>
 
 /** The controllers simulated (registry names): those the executor carries out. */
-export const SIMULATED_CONTROLLERS = ['deployment', 'replicaset', 'statefulset', 'daemonset'] as const
+export const SIMULATED_CONTROLLERS = ['deployment', 'replicaset', 'statefulset', 'daemonset', 'job', 'cronjob'] as const
 
 /** Rounds at one instant before the loop gives up on it (a controller that writes on every sync). */
 export const MAX_ROUNDS_PER_INSTANT = 50
@@ -54,6 +58,8 @@ export interface LoopResult {
   deployments: DeploymentTimeline[]
   statefulSets: StatefulSetTimeline[]
   daemonSets: DaemonSetTimeline[]
+  jobs: JobTimeline[]
+  cronJobs: CronJobTimeline[]
   rounds: number
   syncs: number
   end: bigint
@@ -69,6 +75,7 @@ export async function runLoop(world: MemoryWorld, opts: LoopOptions): Promise<Lo
   const warnings: string[] = []
   const tracker = new Tracker()
   const workloads = new WorkloadTracker(opts.featureGates)
+  const batch = new BatchTracker(start)
   let rounds = 0
   let syncs = 0
   let last: {snapshot: Snapshot; plan: ReconcilePlan} | undefined
@@ -86,8 +93,9 @@ export async function runLoop(world: MemoryWorld, opts: LoopOptions): Promise<Lo
       settle(snapshot)
       tracker.sample(snapshot, now)
       workloads.sample(snapshot, now)
-      const plan = planSnapshot(snapshot, {now: formatRfc3339(now), featureGates: opts.featureGates, burstReplicas: BURST_REPLICAS}, SIMULATED_CONTROLLERS)
+      const plan = planSnapshot(snapshot, {now: formatRfc3339(now), featureGates: opts.featureGates, burstReplicas: BURST_REPLICAS, jobBackoff: batch.backoff}, SIMULATED_CONTROLLERS)
       last = {snapshot, plan}
+      batch.observe(snapshot, plan, now)
       const acting = plan.controllers.filter((c) => c.actions.length > 0)
       if (acting.length === 0) break
       if (i >= MAX_ROUNDS_PER_INSTANT) {
@@ -100,12 +108,13 @@ export async function runLoop(world: MemoryWorld, opts: LoopOptions): Promise<Lo
       const exec = await executePlan({...plan, controllers: acting}, {control: world.control(false), now: () => formatRfc3339(now), round: rounds})
       done = {acting, results: exec.results, round: rounds}
       for (const w of unsentRevisionWarnings(exec.results)) if (!warnings.includes(w)) warnings.push(w)
+      batch.remember(acting, exec.results)
       if (world.writes === writes) {
         settle((last = {snapshot: world.snapshot(), plan}).snapshot)
         break
       }
     }
-    const next = nextInstant(world, last!.snapshot, now, kubelet)
+    const next = nextInstant(world, last!, now, kubelet)
     if (next === undefined) return finish('quiet')
     if (opts.until !== undefined && next > opts.until) return finish('until')
     clock.now = next
@@ -114,7 +123,7 @@ export async function runLoop(world: MemoryWorld, opts: LoopOptions): Promise<Lo
   function finish(endedBy: 'quiet' | 'until'): LoopResult {
     const end = endedBy === 'until' ? opts.until! : clock.now
     const {snapshot, plan} = last!
-    return {steps, deployments: tracker.timelines(snapshot, plan, steps), ...workloads.timelines(snapshot, plan, steps), rounds, syncs, end, endedBy, warnings}
+    return {steps, deployments: tracker.timelines(snapshot, plan, steps), ...workloads.timelines(snapshot, plan, steps), ...batch.timelines(snapshot, steps), rounds, syncs, end, endedBy, warnings}
   }
 }
 
@@ -123,7 +132,7 @@ function actKubelet(world: MemoryWorld, now: bigint, model: KubeletModel): void 
   for (const pod of world.objects()) {
     if (pod.kind !== 'Pod') continue
     const o = pod as Obj
-    const next = podAt(o, now, model)
+    const next = kubeletAt(o, now, model)
     if (next === undefined) continue
     const at = world.find('Pod', world.namespaceOf(o), String(o.metadata?.name))
     if (!at) continue
@@ -131,8 +140,8 @@ function actKubelet(world: MemoryWorld, now: bigint, model: KubeletModel): void 
   }
 }
 
-/** The earliest instant after `now` when a pod changes or a Deployment's progress is checked. */
-function nextInstant(world: MemoryWorld, snapshot: Snapshot, now: bigint, model: KubeletModel): bigint | undefined {
+/** The earliest instant after `now` when a pod changes, a Deployment's progress is checked, or a Job or CronJob asked to sync again. */
+function nextInstant(world: MemoryWorld, {snapshot, plan}: {snapshot: Snapshot; plan: ReconcilePlan}, now: bigint, model: KubeletModel): bigint | undefined {
   const minReady = minReadyByController(snapshot)
   let next: bigint | undefined
   const consider = (t: bigint | undefined) => {
@@ -141,8 +150,9 @@ function nextInstant(world: MemoryWorld, snapshot: Snapshot, now: bigint, model:
   for (const o of world.objects()) {
     if (o.kind !== 'Pod') continue
     const owner = ((o as Obj).metadata?.ownerReferences as Obj[] | undefined)?.find((r) => r.controller === true)
-    consider(podWakeAt(o as Obj, now, model, owner ? (minReady.get(owner.uid) ?? 0) : 0))
+    consider(kubeletWakeAt(o as Obj, now, model, owner ? (minReady.get(owner.uid) ?? 0) : 0))
   }
+  for (const t of requeueTimes(plan)) consider(t)
   for (const d of snapshot.deployments ?? []) {
     if (d.paused) continue
     const at = progressCheckAt(d, d.status)
@@ -160,7 +170,7 @@ function stepsOf(
   now: bigint,
   start: bigint,
   round: number,
-  counts: (cp: ControllerPlan) => {deployment?: string; counts: WorldCounts},
+  counts: ReturnType<typeof countsOf>,
 ): SimulationStep[] {
   const steps: SimulationStep[] = []
   for (const cp of acting) {
@@ -176,7 +186,7 @@ function stepsOf(
       actions: done.map((r) => {
         const wire = actionToWire(r.predicted!, cp, formatRfc3339(now)) as unknown as SimulationStep['actions'][number]
         const type = r.predicted!.type
-        if ((type === 'create' || type === 'createDaemonPod') && r.done?.name) return {...wire, pod: r.done.name}
+        if ((type === 'create' || type === 'createDaemonPod' || type === 'createJobPod') && r.done?.name) return {...wire, pod: r.done.name}
         return type === 'chooseDaemonPods' && r.done?.chosen ? {...wire, chosen: r.done.chosen, ...(r.done.names ? {pods: r.done.names} : {})} : wire
       }),
       ...counts(cp),
@@ -186,10 +196,11 @@ function stepsOf(
 }
 
 /** Counts for a controller's Deployment (a ReplicaSet's owner), or for the ReplicaSet itself. */
-function countsOf(snapshot: Snapshot, now: bigint): (cp: ControllerPlan) => {deployment?: string; counts: WorldCounts} {
+function countsOf(snapshot: Snapshot, now: bigint): (cp: ControllerPlan) => Omit<SimulationStep, 'time' | 'offsetSeconds' | 'round' | 'controller' | 'actions'> {
   const view = new WorldView(snapshot, now)
   const sets = new WorkloadView(snapshot, now)
   return (cp) => {
+    if (cp.kind === 'Job' || cp.kind === 'CronJob') return batchCounts(snapshot, cp)
     if (isWorkloadKind(cp.kind)) return {counts: sets.counts(cp.uid)}
     if (cp.kind === 'Deployment') return {deployment: cp.name, counts: view.deploymentCounts(cp.uid)}
     const rs = view.replicaSet(cp.uid)

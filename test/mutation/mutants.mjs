@@ -107,6 +107,7 @@ export const MUTANTS = [
   {id: 'J10', file: 'job/failure.ts', rule: 'J8.2 the backoff doubles from 10 s', from: 'DEFAULT_POD_FAILURE_BACKOFF_S * 2 ** (n - 1)', to: 'DEFAULT_POD_FAILURE_BACKOFF_S * 2 ** n'},
   {id: 'J11', file: 'job/failure.ts', rule: 'J4.4 with podReplacementPolicy Failed a terminating pod is not failed', from: 'if (onlyReplaceFailedPods(job)) return false', to: ''},
   {id: 'J12', file: 'job/indexes.ts', rule: 'J7.4 a run of two indexes is written a,b', from: 'if (j - i >= 2)', to: 'if (j - i >= 1)'},
+  {id: 'J14', file: 'job/failure.ts', rule: 'J8.3 new failures add to the remembered ones', from: 'return {failures: stored.failures + failed.length,', to: 'return {failures: failed.length,'},
   {id: 'J13', file: 'job/sync.ts', rule: 'J11.1 a succeededIndexes rule needs every listed index unless succeededCount says otherwise', from: 'if (contains === wanted.size ||', to: 'if (contains > 0 ||'},
   {id: 'J14', file: 'job/sync.ts', rule: 'J3.8 an adopted pod counts as carrying the tracking finalizer', from: 'claim.adopted.has(p.uid) || carriesFinalizer(p)', to: 'carriesFinalizer(p)'},
   {id: 'J15', file: 'job/sync.ts', rule: 'J15.4 a finished Job is deleted at exactly finish time + TTL', from: 'if (now >= expireAt) {', to: 'if (now > expireAt) {'},

@@ -17,6 +17,7 @@ export function planJobs(snapshot: Snapshot, world: World): ControllerPlan[] {
         orphans: [...world.index.orphans(job.namespace)],
         now: world.now,
         clearStartTimeOnSuspend: world.options.featureGates.MutableSchedulingDirectivesForSuspendedJobs,
+        ...(world.options.jobBackoff ? {backoffRecord: world.options.jobBackoff.get(job.uid) ?? {failures: 0}} : {}),
       })
     })
 }

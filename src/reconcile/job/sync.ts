@@ -17,6 +17,7 @@ import {
   type JobDeleteReason,
   type JobStatusView,
   type JobView,
+  type BackoffRecord,
   type RemoveFinalizerAction,
   type Requeue,
 } from '../../model/batch.js'
@@ -27,7 +28,7 @@ import {claimPods} from '../ownership.js'
 import {type CompiledSelector, compileLabelSelector, SelectorError} from '../selector.js'
 import {isPodActive, isPodTerminating, phaseOrdinal, maxRestarts} from '../pods.js'
 import {formatRfc3339, objectTime, seconds, wholeSeconds} from '../time.js'
-import {backoffDelay, finishTime, isPodFailed, matchPodFailurePolicy, onlyReplaceFailedPods, remainingBackoff, visibleBackoff} from './failure.js'
+import {backoffDelay, finishTime, isPodFailed, matchPodFailurePolicy, nextBackoffRecord, onlyReplaceFailedPods, remainingBackoff, visibleBackoff} from './failure.js'
 import {completionIndex, formatIndexes, intervalSet, parseIndexes} from './indexes.js'
 
 /** MaxPodCreateDeletePerSync and MaxUncountedPods. */
@@ -42,6 +43,8 @@ export interface JobSyncInput {
   now: bigint
   /** MutableSchedulingDirectivesForSuspendedJobs (on in 1.36): suspending clears startTime. */
   clearStartTimeOnSuspend: boolean
+  /** The controller's stored backoff record, when known (J8.3); absent: built from the pods alone. */
+  backoffRecord?: BackoffRecord
 }
 
 interface Finished {
@@ -137,7 +140,8 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   if (status.startTime === undefined && !job.suspend) status.startTime = stamp
 
   // ---- J8.3: the backoff record, as far as the snapshot shows it ----
-  const backoff = visibleBackoff(newSucceeded, newFailed)
+  const backoff = input.backoffRecord === undefined ? visibleBackoff(newSucceeded, newFailed) : nextBackoffRecord(input.backoffRecord, newSucceeded, newFailed)
+  if (input.backoffRecord !== undefined) plan.backoffRecord = backoff
 
   // ---- J3 step 13: terminal evaluation, first match wins ----
   let finished: Finished | undefined

@@ -88,7 +88,7 @@ describe('kctl simulate', () => {
     const after = JSON.parse(kctl(['simulate', '-f', 'examples/manifests', '--apply-manifests', dir, '--now', NOW, '-o', 'json']).stdout)
     expect(after.changes).toEqual([
       'Deployment default/web: spec changed (kubectl apply: two-way merge, no last-applied configuration)',
-      'Service web: left out (kctl simulates Deployments, ReplicaSets, ReplicationControllers, StatefulSets, DaemonSets and Pods)',
+      'Service web: left out (kctl simulates Deployments, ReplicaSets, ReplicationControllers, StatefulSets, DaemonSets, Jobs, CronJobs and Pods)',
     ])
     const name = (s: {deployments: Array<{name: string; final: {replicaSets: Array<{name: string}>}}>}) => s.deployments.find((d) => d.name === 'web')!.final.replicaSets.map((r) => r.name)
     expect(name(after)).not.toEqual(name(before))

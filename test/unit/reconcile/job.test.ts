@@ -6,6 +6,13 @@ import type {CreateJobPodAction, RemoveFinalizerAction} from '../../../src/model
 import {completionIndex, formatIndexes, intervalSet, parseIndexes} from '../../../src/reconcile/job/indexes.js'
 import {backoffDelay} from '../../../src/reconcile/job/failure.js'
 import {before, BATCH_NOW, job, jobPod, planOne, steps, written} from '../../helpers/batch.js'
+import type {BackoffRecord} from '../../../src/model/batch.js'
+import {DEFAULT_FEATURE_GATES} from '../../../src/model/plan.js'
+import {planSnapshot} from '../../../src/reconcile/planner.js'
+import {parseRfc3339} from '../../../src/reconcile/time.js'
+import {readParsedJsonList} from '../../../src/sources/documents.js'
+import {SourceFile} from '../../../src/sources/files.js'
+import {normalize} from '../../../src/sources/normalize.js'
 
 const creates = (cp: ReturnType<typeof planOne>) => cp.actions.filter((a): a is CreateJobPodAction => a.type === 'createJobPod')
 const finalizers = (cp: ReturnType<typeof planOne>) => cp.actions.filter((a): a is RemoveFinalizerAction => a.type === 'removeFinalizer')
@@ -127,6 +134,35 @@ describe('J12 activeDeadlineSeconds', () => {
     const cp = planOne([job('s8b', {activeDeadlineSeconds: 60}, {active: 1, ...started(20)}), jobPod('s8b', 'a')], 's8b')
     expect(cp.actions).toEqual([])
     expect(cp.requeue).toMatchObject({seconds: 40, reason: 'active-deadline'})
+  })
+})
+
+/** The plan of Job `name` when the controller's backoff records are known (as `kctl simulate` keeps them). */
+function planRemembering(objects: Record<string, any>[], name: string, record: BackoffRecord): ReturnType<typeof planOne> {
+  const file = new SourceFile('test.json', undefined, 'json', Buffer.from(JSON.stringify({apiVersion: 'v1', kind: 'List', items: objects})))
+  const snapshot = normalize(readParsedJsonList(file, objects), {paths: ['test.json'], serverDefaulted: false})
+  const plan = planSnapshot(snapshot, {now: BATCH_NOW, featureGates: {...DEFAULT_FEATURE_GATES}, burstReplicas: 500, jobBackoff: new Map([[`uid-${name}`, record]])})
+  return plan.controllers.find((c) => c.name === name)!
+}
+
+const agoNs = (s: number) => parseRfc3339(before(s))!
+
+describe('J8.3 the backoff record kept across syncs', () => {
+  it('failures counted earlier still delay the create: 2 remembered, the last 15 s ago, wait 5 s more', () => {
+    const cp = planRemembering([job('rem', {completions: 1}, {failed: 2, ...started(600)})], 'rem', {failures: 2, lastFailure: agoNs(15)})
+    expect(creates(cp)).toEqual([])
+    expect(cp.requeue).toMatchObject({seconds: 5, reason: 'backoff'})
+    expect(cp.backoffRecord).toEqual({failures: 2, lastFailure: agoNs(15)})
+  })
+  it('a new failure adds to the record: 1 remembered and 1 new 5 s ago wait 20 s from it', () => {
+    const cp = planRemembering([job('add', {}, {failed: 1, ...started(600)}), jobPod('add', 'a', {phase: 'Failed', exit: 1, finishedAgo: 5})], 'add', {failures: 1, lastFailure: agoNs(300)})
+    expect(cp.backoffRecord).toEqual({failures: 2, lastFailure: agoNs(5)})
+    expect(cp.requeue).toMatchObject({seconds: 15, reason: 'backoff'})
+  })
+  it('a new success resets it', () => {
+    const cp = planRemembering([job('ok', {completions: 3}, {failed: 3, ...started(600)}), jobPod('ok', 'a', {phase: 'Succeeded', exit: 0, finishedAgo: 5})], 'ok', {failures: 3, lastFailure: agoNs(30)})
+    expect(cp.backoffRecord).toEqual({failures: 0})
+    expect(creates(cp)).toHaveLength(1)
   })
 })
 
