@@ -64,6 +64,8 @@ function world(o) {
           creationTimestamp: '2026-11-22T09:00:01Z',
           finalizers: TRACKING,
           ...(indexed ? {annotations: {'batch.kubernetes.io/job-completion-index': String(p)}} : {}),
+          // The labels the API server gives the Job's template (its generated selector matches them).
+          labels: {'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': name, 'controller-uid': uid, 'job-name': name},
           ownerReferences: owner,
         },
         spec: {nodeName: `node-${(j + p) % 1000}`, ...spec},

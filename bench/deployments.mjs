@@ -14,6 +14,7 @@ import {mkdirSync, writeFileSync} from 'node:fs'
 import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 
+import {deploymentUid, podTemplate, replicaSetWithPods} from './deployment-world.mjs'
 import {numberArgs, prng} from './generate.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -23,20 +24,12 @@ const NOW = '2026-11-22T10:00:00Z'
 
 const args = () => numberArgs({deployments: 2000, pods: 150_000, templates: 100_000, repeat: 2})
 
-const template = (app, version) => ({
-  metadata: {labels: {app}},
-  spec: {
-    containers: [
-      {
-        name: 'main',
-        image: `registry.example.com/${app}:v${version}`,
-        ports: [{containerPort: 8080, name: 'http'}],
-        resources: {requests: {cpu: '100m', memory: '128Mi'}, limits: {cpu: '1', memory: '512Mi'}},
-        readinessProbe: {httpGet: {path: '/healthz', port: 'http'}},
-      },
-    ],
-  },
-})
+const template = (app, version) =>
+  podTemplate(app, version, {
+    ports: [{containerPort: 8080, name: 'http'}],
+    resources: {requests: {cpu: '100m', memory: '128Mi'}, limits: {cpu: '1', memory: '512Mi'}},
+    readinessProbe: {httpGet: {path: '/healthz', port: 'http'}},
+  })
 
 /** 2,000 Deployments mid-rollout: five ReplicaSets each (revisions 1–5), pods on the newest two. */
 function world({deployments, pods}, podTemplateHash) {
@@ -45,49 +38,20 @@ function world({deployments, pods}, podTemplateHash) {
   const perDeployment = Math.floor(pods / deployments)
   for (let d = 0; d < deployments; d++) {
     const app = `app-${d}`
-    const uid = `00000000-0000-4000-8000-${String(d).padStart(12, '0')}`
+    const namespace = `ns-${d % 50}`
     const replicas = perDeployment
     items.push({
       apiVersion: 'apps/v1',
       kind: 'Deployment',
-      metadata: {name: app, namespace: `ns-${d % 50}`, uid, generation: 5, resourceVersion: String(d), annotations: {'deployment.kubernetes.io/revision': '5'}},
+      metadata: {name: app, namespace, uid: deploymentUid(d), generation: 5, resourceVersion: String(d), annotations: {'deployment.kubernetes.io/revision': '5'}},
       spec: {replicas, selector: {matchLabels: {app}}, template: template(app, 5)},
       status: {observedGeneration: 5, replicas, updatedReplicas: 0, readyReplicas: replicas, availableReplicas: replicas},
     })
     const newPods = Math.floor(rnd() * replicas)
     for (let v = 1; v <= 5; v++) {
-      const t = template(app, v)
-      const hash = podTemplateHash(t, undefined)
-      const name = `${app}-${hash}`
-      const rsUid = `00000000-0000-4${String(v).padStart(3, '0')}-8000-${String(d).padStart(12, '0')}`
       const size = v === 5 ? newPods : v === 4 ? replicas - newPods : 0
-      const labels = {app, 'pod-template-hash': hash}
-      items.push({
-        apiVersion: 'apps/v1',
-        kind: 'ReplicaSet',
-        metadata: {
-          name,
-          namespace: `ns-${d % 50}`,
-          uid: rsUid,
-          generation: 1,
-          resourceVersion: String(v),
-          creationTimestamp: `2026-11-${String(10 + v).padStart(2, '0')}T00:00:00Z`,
-          labels,
-          annotations: {'deployment.kubernetes.io/revision': String(v), 'deployment.kubernetes.io/desired-replicas': String(replicas), 'deployment.kubernetes.io/max-replicas': String(replicas + Math.ceil(replicas / 4))},
-          ownerReferences: [{apiVersion: 'apps/v1', kind: 'Deployment', name: app, uid, controller: true, blockOwnerDeletion: true}],
-        },
-        spec: {replicas: size, selector: {matchLabels: labels}, template: {...t, metadata: {labels}}},
-        status: {replicas: size, readyReplicas: size, availableReplicas: size, observedGeneration: 1},
-      })
-      for (let p = 0; p < size; p++) {
-        items.push({
-          apiVersion: 'v1',
-          kind: 'Pod',
-          metadata: {name: `${name}-${p}`, namespace: `ns-${d % 50}`, uid: `${String(p).padStart(8, '0')}-0000-4${String(v).padStart(3, '0')}-9000-${String(d).padStart(12, '0')}`, creationTimestamp: '2026-11-20T00:00:00Z', labels, ownerReferences: [{apiVersion: 'apps/v1', kind: 'ReplicaSet', name, uid: rsUid, controller: true}]},
-          spec: {nodeName: `node-${p % 40}`, containers: t.spec.containers},
-          status: {phase: 'Running', conditions: [{type: 'Ready', status: 'True', lastTransitionTime: '2026-11-20T00:01:00Z'}]},
-        })
-      }
+      const created = `2026-11-${String(10 + v).padStart(2, '0')}T00:00:00Z`
+      items.push(...replicaSetWithPods({app, index: d, namespace, revision: v, template: template(app, v), size, replicas, created, resourceVersion: String(v), podTemplateHash}))
     }
   }
   return items

@@ -24,12 +24,23 @@ export function measured(argv) {
   return {seconds, cpuSeconds, rssMiB}
 }
 
+/** Wall time of `node argv...` in its own process; its stdout is kept in `stdoutFile` when one is named. */
+export function timed(argv, stdoutFile) {
+  const t0 = process.hrtime.bigint()
+  const stdout = execFileSync(process.execPath, argv, {cwd: root, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 30})
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9
+  if (stdoutFile) writeFileSync(stdoutFile, stdout)
+  return seconds
+}
+
+/** The lowest of n results of `fn`. */
+export const fastest = (n, fn) => Math.min(...Array.from({length: n}, fn))
+
 /** The fastest of n runs (wall and CPU time apart), with the highest peak RSS of all of them. */
 export function best(n, argv) {
   const runs = Array.from({length: n}, () => measured(argv))
   return {seconds: Math.min(...runs.map((r) => r.seconds)), cpuSeconds: Math.min(...runs.map((r) => r.cpuSeconds)), rssMiB: Math.max(...runs.map((r) => r.rssMiB))}
 }
-
 
 /**
  * `kctl plan -A -o json --now NOW -f file` against a process that only reads and JSON.parses the

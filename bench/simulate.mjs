@@ -6,33 +6,30 @@
 //
 //   npm run bench:simulate             (builds first)
 //   node bench/simulate.mjs [--deployments N] [--replicas N] [--repeat N]
-import {execFileSync} from 'node:child_process'
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 
+import {deploymentUid, podTemplate, replicaSetWithPods} from './deployment-world.mjs'
 import {numberArgs} from './generate.mjs'
+import {fastest, timed} from './measure.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(here, '..')
 const out = join(here, 'out')
 const NOW = '2026-11-22T10:00:00Z'
 
-const template = (app, version) => ({
-  metadata: {labels: {app}},
-  spec: {containers: [{name: 'main', image: `registry.example.com/${app}:v${version}`, ports: [{containerPort: 8080}]}]},
-})
+const template = (app, version) => podTemplate(app, version, {ports: [{containerPort: 8080}]})
 
 /** Deployments complete at revision 1, their templates changed to v2: every one has a rollout ahead. */
 function world({deployments, replicas}, podTemplateHash) {
   const items = []
   for (let d = 0; d < deployments; d++) {
     const app = `app-${d}`
-    const uid = `00000000-0000-4000-8000-${String(d).padStart(12, '0')}`
     items.push({
       apiVersion: 'apps/v1',
       kind: 'Deployment',
-      metadata: {name: app, namespace: 'bench', uid, generation: 2, resourceVersion: String(d + 1), creationTimestamp: '2026-11-20T00:00:00Z', annotations: {'deployment.kubernetes.io/revision': '1'}},
+      metadata: {name: app, namespace: 'bench', uid: deploymentUid(d), generation: 2, resourceVersion: String(d + 1), creationTimestamp: '2026-11-20T00:00:00Z', annotations: {'deployment.kubernetes.io/revision': '1'}},
       spec: {replicas, selector: {matchLabels: {app}}, template: template(app, 2)},
       status: {
         observedGeneration: 1,
@@ -46,50 +43,10 @@ function world({deployments, replicas}, podTemplateHash) {
         ],
       },
     })
-    const t = template(app, 1)
-    const hash = podTemplateHash(t, undefined)
-    const name = `${app}-${hash}`
-    const rsUid = `00000000-0000-4001-8000-${String(d).padStart(12, '0')}`
-    const labels = {app, 'pod-template-hash': hash}
-    items.push({
-      apiVersion: 'apps/v1',
-      kind: 'ReplicaSet',
-      metadata: {
-        name,
-        namespace: 'bench',
-        uid: rsUid,
-        generation: 1,
-        resourceVersion: String(d + 1),
-        creationTimestamp: '2026-11-20T00:00:00Z',
-        labels,
-        annotations: {'deployment.kubernetes.io/revision': '1', 'deployment.kubernetes.io/desired-replicas': String(replicas), 'deployment.kubernetes.io/max-replicas': String(replicas + Math.ceil(replicas / 4))},
-        ownerReferences: [{apiVersion: 'apps/v1', kind: 'Deployment', name: app, uid, controller: true, blockOwnerDeletion: true}],
-      },
-      spec: {replicas, selector: {matchLabels: labels}, template: {...t, metadata: {labels}}},
-      status: {replicas, fullyLabeledReplicas: replicas, readyReplicas: replicas, availableReplicas: replicas, observedGeneration: 1, terminatingReplicas: 0},
-    })
-    for (let p = 0; p < replicas; p++) {
-      items.push({
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: {name: `${name}-${p}`, namespace: 'bench', uid: `${String(p).padStart(8, '0')}-0000-4001-9000-${String(d).padStart(12, '0')}`, resourceVersion: String(d + 1), creationTimestamp: '2026-11-20T00:00:00Z', labels, ownerReferences: [{apiVersion: 'apps/v1', kind: 'ReplicaSet', name, uid: rsUid, controller: true}]},
-        spec: {nodeName: `node-${p}`, containers: t.spec.containers},
-        status: {phase: 'Running', conditions: [{type: 'Ready', status: 'True', lastTransitionTime: '2026-11-20T00:01:00Z'}]},
-      })
-    }
+    items.push(...replicaSetWithPods({app, index: d, namespace: 'bench', revision: 1, template: template(app, 1), size: replicas, replicas, created: '2026-11-20T00:00:00Z', resourceVersion: String(d + 1), podTemplateHash}))
   }
   return items
 }
-
-function timed(argv, stdoutFile) {
-  const t0 = process.hrtime.bigint()
-  const stdout = execFileSync(process.execPath, argv, {cwd: root, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 30})
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9
-  if (stdoutFile) writeFileSync(stdoutFile, stdout)
-  return seconds
-}
-
-const fastest = (n, fn) => Math.min(...Array.from({length: n}, fn))
 
 async function main() {
   const o = numberArgs({deployments: 1000, replicas: 10, repeat: 1})

@@ -6,7 +6,8 @@
  *   ${KCTL_CACHE_DIR:-$HOME/.cache/kctl}/controlplane/<k8s>-etcd<etcd>/{kube-apiserver,kube-controller-manager,etcd,stamp.json}
  *
  * and, each in a cache entry of its own, kube-scheduler (<k8s>-scheduler/, same module) and kwok (kwok-<v>/,
- * from controlplane/kwok/) for clusters with fake nodes, plus the hash test tools (<k8s>-tools/).
+ * from controlplane/kwok/) for clusters with fake nodes, the hash test tools (<k8s>-tools/), and the service
+ * controller with a fake cloud (<k8s>-fakecloud/, from controlplane/fakecloud/).
  *
  *   npx tsx controlplane/build.ts            # ensure the binaries (prints the directory on stdout)
  *   npx tsx controlplane/build.ts --force    # rebuild even if the cache is valid
@@ -398,6 +399,26 @@ export async function ensureKwok(): Promise<string> {
   return join(dir, 'kwok')
 }
 
+/**
+ * kctl-fakecloud (controlplane/fakecloud/): the upstream service controller of k8s.io/cloud-provider with the
+ * upstream fake cloud, for the load-balancer oracle. Its own module (no k8s.io/kubernetes, no replaces) and its own
+ * cache entry, valid while its go.mod, go.sum and main.go are unchanged.
+ */
+export async function ensureFakeCloud(): Promise<string> {
+  const version = readVersions()
+  const dir = await ensureSideBuild({
+    entry: `${version.kubernetes}-fakecloud`,
+    inputs: hashOf(`kctl-fakecloud recipe ${RECIPE}`, ['fakecloud/go.mod', 'fakecloud/go.sum', 'fakecloud/main.go']),
+    outputs: ['kctl-fakecloud'],
+    async build(tmp) {
+      await goBuild('kctl-fakecloud (the service controller with the fake cloud)', join(CONTROLPLANE_DIR, 'fakecloud'), [
+        '-ldflags', '-s -w', '-o', join(tmp, 'kctl-fakecloud'), '.',
+      ])
+    },
+  })
+  return join(dir, 'kctl-fakecloud')
+}
+
 async function main(): Promise<void> {
   const t0 = performance.now()
   try {
@@ -405,6 +426,7 @@ async function main(): Promise<void> {
     await ensureGoTools()
     await ensureScheduler()
     await ensureKwok()
+    await ensureFakeCloud()
     log(`${b.version.kubernetes} / etcd ${b.version.etcd} (${(performance.now() - t0).toFixed(0)} ms)`)
     process.stdout.write(`${b.dir}\n`)
   } catch (e) {

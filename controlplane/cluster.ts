@@ -13,6 +13,10 @@
 // KCTL_STAGES=fast|timed|<file> picks the stage set (default timed: instant unless a pod's annotations ask for
 // delays, never-Ready or failing exits; see controlplane/stages/timed.yaml).
 //
+// Load balancers: KCTL_FAKE_CLOUD=1 also runs the upstream service controller with the upstream fake cloud
+// (./fake-cloud.ts): LoadBalancer Services get the finalizer and an ingress of 203.0.113.10, and each cloud call is
+// one JSON line in <data dir>/fakecloud-calls.jsonl.
+//
 // Controllers: the two kctl predicts and the deployment controller that drives them, plus the ones that make a
 // cluster behave like a real one (with nodes, also daemonset, job and statefulset, whose pods now run):
 //   - serviceaccount, serviceaccount-token, root-ca-cert-publisher: `default` ServiceAccount and kube-root-ca.crt
@@ -131,6 +135,12 @@ async function main(): Promise<void> {
     if (stopping) return
   }
 
+  const fakeCloud = process.env.KCTL_FAKE_CLOUD === '1'
+  if (fakeCloud) {
+    await cp.startFakeCloud()
+    if (stopping) return
+  }
+
   process.stdout.write(`export KUBECONFIG=${cp.adminKubeconfig}\n`)
   log(
     [
@@ -142,6 +152,9 @@ async function main(): Promise<void> {
       nodes > 0
         ? `kube-scheduler and kwok (${stages} stages) with ${nodes} fake node${nodes === 1 ? '' : 's'}: ${nodeNames.length > 4 ? `${nodeNames.slice(0, 3).join(', ')}, …` : nodeNames.join(', ')}`
         : 'No nodes, no scheduler, no kubelet: pods stay Pending until you bind them and patch their status.',
+      fakeCloud
+        ? `service controller with the fake cloud: load balancers at 203.0.113.10, calls in ${cp.dataDir}/fakecloud-calls.jsonl`
+        : 'No service controller (KCTL_FAKE_CLOUD=1 runs one with a fake cloud): LoadBalancer Services stay pending.',
       'Ctrl-C to stop.',
     ].join('\n'),
   )

@@ -1,8 +1,9 @@
 /**
- * Regenerates controlplane/k8s/go.mod and controlplane/etcd/go.mod (and their go.sum files) from the pins in
- * controlplane/versions.json.
+ * Regenerates controlplane/k8s/go.mod, controlplane/etcd/go.mod and controlplane/fakecloud/go.mod (and their
+ * go.sum files) from the pins in controlplane/versions.json.
  *
  *   npx tsx controlplane/gen-gomod.ts            # regenerate, then `go mod tidy`
+ *   npx tsx controlplane/gen-gomod.ts fakecloud  # only the named module(s)
  *   npx tsx controlplane/gen-gomod.ts --check    # exit 1 if the committed go.mod files don't match the pins
  *
  * Why generated: `k8s.io/kubernetes` requires each of its staging modules at `v0.0.0` and maps them to
@@ -117,7 +118,8 @@ interface ModSpec {
   module: string
   goLine: string
   godebug?: string
-  require: string
+  /** `path version` of each direct requirement this script pins (tidy adds the indirect ones). */
+  require: string[]
   replaces: string[]
   tools: string[]
 }
@@ -131,17 +133,14 @@ function renderGoMod(o: ModSpec): string {
     `go ${o.goLine}`,
     '',
     ...(o.godebug ? [`godebug default=${o.godebug}`, ''] : []),
-    `require ${o.require}`,
-    '',
-    'replace (',
-    ...o.replaces.map((r) => `\t${r}`),
-    ')',
-    '',
-    'tool (',
-    ...o.tools.map((t) => `\t${t}`),
-    ')',
-    '',
+    ...block('require', o.require),
+    ...block('replace', o.replaces),
+    ...block('tool', o.tools),
   ].join('\n')
+}
+
+function block(keyword: string, lines: string[]): string[] {
+  return lines.length === 0 ? [] : [`${keyword} (`, ...lines.map((l) => `\t${l}`), ')', '']
 }
 
 /** Upstream's `go` and `godebug default=` lines: only the main module's lines set runtime GODEBUG defaults. */
@@ -152,11 +151,20 @@ function goLines(upstream: string): {goLine: string; godebug?: string} {
   return {goLine, godebug}
 }
 
-export function specs(v: Versions): Record<'k8s' | 'etcd', ModSpec> {
+/**
+ * The modules the fake-cloud program (controlplane/fakecloud/) builds from: k8s.io/cloud-provider and the
+ * libraries it is released with, all at the staging tag of the pinned Kubernetes. cloud-provider does not
+ * depend on k8s.io/kubernetes, so no replaces are needed.
+ */
+export const FAKECLOUD_MODULES = ['k8s.io/cloud-provider', 'k8s.io/api', 'k8s.io/apimachinery', 'k8s.io/apiserver', 'k8s.io/client-go', 'k8s.io/component-base']
+
+export function specs(v: Versions): Record<'k8s' | 'etcd' | 'fakecloud', ModSpec> {
   const k8sUp = upstreamGoMod('k8s.io/kubernetes', v.kubernetes)
   const k8sGo = goLines(k8sUp)
   const etcdUp = upstreamGoMod('go.etcd.io/etcd/server/v3', v.etcd)
   const etcdGo = goLines(etcdUp)
+  const stagingVersion = v.kubernetes.replace(/^v1\./, 'v0.')
+  const cloudGo = goLines(upstreamGoMod('k8s.io/cloud-provider', stagingVersion))
   return {
     k8s: {
       module: 'kctl.local/controlplane/k8s',
@@ -164,7 +172,7 @@ export function specs(v: Versions): Record<'k8s' | 'etcd', ModSpec> {
       // Kubernetes pins `godebug default=go1.NN` per release; without it a newer local Go would silently change
       // TLS/x509 and other runtime defaults. Fall back to the go line's minor if a release ever drops it.
       godebug: k8sGo.godebug ?? `go${k8sGo.goLine.split('.').slice(0, 2).join('.')}`,
-      require: `k8s.io/kubernetes ${v.kubernetes}`,
+      require: [`k8s.io/kubernetes ${v.kubernetes}`],
       replaces: kubernetesReplaces(k8sUp, v.kubernetes),
       tools: ['k8s.io/kubernetes/cmd/kube-apiserver', 'k8s.io/kubernetes/cmd/kube-controller-manager'],
     },
@@ -172,29 +180,38 @@ export function specs(v: Versions): Record<'k8s' | 'etcd', ModSpec> {
       module: 'kctl.local/controlplane/etcd',
       goLine: etcdGo.goLine,
       godebug: etcdGo.godebug,
-      require: `go.etcd.io/etcd/server/v3 ${v.etcd}`,
+      require: [`go.etcd.io/etcd/server/v3 ${v.etcd}`],
       replaces: etcdReplaces(etcdUp, v.etcd),
       // server/v3's root package is etcd's `main` (server/main.go only calls etcdmain.Main).
       tools: ['go.etcd.io/etcd/server/v3'],
+    },
+    fakecloud: {
+      module: 'kctl.local/controlplane/fakecloud',
+      goLine: cloudGo.goLine,
+      godebug: cloudGo.godebug,
+      require: FAKECLOUD_MODULES.map((m) => `${m} ${stagingVersion}`),
+      replaces: [],
+      // The program is this module's own main package.
+      tools: [],
     },
   }
 }
 
 interface ModJson {
   Go?: string
-  Godebug?: Array<{Key: string; Value: string}>
+  GoDebug?: Array<{Key: string; Value: string}>
   Require?: Array<{Path: string; Version: string}>
   Replace?: Array<{Old: {Path: string}; New: {Path: string; Version?: string}}>
   Tool?: Array<{Path: string}>
 }
 
 /** The parts of a go.mod this script owns, normalized via `go mod edit -json` (tidy reformats the file). */
-function owned(file: string, primary: string): string {
+function owned(file: string, primary: readonly string[]): string {
   const j = JSON.parse(execFileSync('go', ['mod', 'edit', '-json', file], {env: goEnv(), encoding: 'utf8'})) as ModJson
   return JSON.stringify({
     go: j.Go,
-    godebug: (j.Godebug ?? []).map((g) => `${g.Key}=${g.Value}`),
-    require: (j.Require ?? []).filter((r) => r.Path === primary).map((r) => `${r.Path} ${r.Version}`),
+    godebug: (j.GoDebug ?? []).map((g) => `${g.Key}=${g.Value}`),
+    require: (j.Require ?? []).filter((r) => primary.includes(r.Path)).map((r) => `${r.Path} ${r.Version}`).sort(),
     replace: (j.Replace ?? []).map((r) => `${r.Old.Path} => ${r.New.Path} ${r.New.Version ?? ''}`.trim()).sort(),
     tool: (j.Tool ?? []).map((t) => t.Path).sort(),
   })
@@ -202,13 +219,16 @@ function owned(file: string, primary: string): string {
 
 function main(): void {
   const check = process.argv.includes('--check')
+  // Named modules only (`… gen-gomod.ts fakecloud`), or all of them.
+  const only = process.argv.slice(2).filter((a) => !a.startsWith('-'))
   const all = specs(readVersions())
   let stale = false
   for (const [name, spec] of Object.entries(all)) {
+    if (only.length > 0 && !only.includes(name)) continue
     const dir = join(CONTROLPLANE_DIR, name)
     const file = join(dir, 'go.mod')
     const text = renderGoMod(spec)
-    const primary = spec.require.split(' ')[0]!
+    const primary = spec.require.map((r) => r.split(' ')[0]!)
     if (check) {
       const tmp = mkdtempSync(join(tmpdir(), 'kctl-gomod-'))
       try {

@@ -22,6 +22,7 @@ import {join} from 'node:path'
 import {cacheRoot, ensureControlPlaneBinaries, ensureScheduler, type ControlPlaneBinaries} from './build.js'
 import {request} from './http.js'
 import {startKwok, type Kwok, type KwokOptions} from './fake-nodes.js'
+import {startFakeCloud, type FakeCloud, type FakeCloudOptions} from './fake-cloud.js'
 import {
   DATA_DIR_PREFIX, freePort, killRecorded, onExitCleanup, reapStale, sleep, spawnManaged, startComponent, StartError, waitFor,
   type Component, type ManagedProcess,
@@ -63,6 +64,9 @@ export interface ControlPlane extends ControlPlaneInfo {
   /** Starts kwok and its fake nodes (replacing a running kwok; nodes already created stay). */
   startKwok(opts?: KwokOptions): Promise<Kwok>
   stopKwok(): Promise<void>
+  /** Starts the service controller with the fake cloud (./fake-cloud.ts), replacing a running one. */
+  startFakeCloud(opts?: Omit<FakeCloudOptions, 'info' | 'log'>): Promise<FakeCloud>
+  stopFakeCloud(): Promise<void>
   /** Stops kube-apiserver and starts it again on the same port against the same etcd. */
   restartApiServer(): Promise<void>
   /**
@@ -276,6 +280,7 @@ export async function startControlPlane(opts: StartOptions = {}): Promise<Contro
   let kcm: Component | undefined
   let scheduler: Component | undefined
   let kwok: Kwok | undefined
+  let fakeCloud: FakeCloud | undefined
   let stopped = false
 
   const stop = async () => {
@@ -284,6 +289,7 @@ export async function startControlPlane(opts: StartOptions = {}): Promise<Contro
     // Reverse start order: controllers first, so they don't spend the shutdown logging connection errors.
     // kwok first: it plays the kubelets, and nothing should act on pods while the rest goes down.
     await kwok?.stop().catch(() => {})
+    await fakeCloud?.stop().catch(() => {})
     await scheduler?.stop().catch(() => {})
     await kcm?.stop().catch(() => {})
     killRecorded(pidDir) // controller-managers started by other processes against this control plane
@@ -349,7 +355,8 @@ export async function startControlPlane(opts: StartOptions = {}): Promise<Contro
       `--service-account-issuer=https://127.0.0.1:${port}`,
       `--service-account-key-file=${saPub}`,
       `--service-account-signing-key-file=${saKey}`,
-      '--service-cluster-ip-range=10.0.0.0/24',
+      // Both families, so dual-stack Services can be created (single-stack ones still get an IPv4 address).
+      '--service-cluster-ip-range=10.0.0.0/24,fd00:10:96::/112',
       '--endpoint-reconciler-type=none',
       // Actively end open watches on SIGTERM. With the default (0) the apiserver stops listening, but its HTTP
       // server then waits for every watch connection (e.g. kube-controller-manager's informers) to go idle, so
@@ -454,6 +461,16 @@ export async function startControlPlane(opts: StartOptions = {}): Promise<Contro
       async stopKwok() {
         await kwok?.stop()
         kwok = undefined
+      },
+      async startFakeCloud(fakeCloudOpts = {}) {
+        await fakeCloud?.stop()
+        fakeCloud = undefined
+        fakeCloud = await startFakeCloud({...fakeCloudOpts, info, log})
+        return fakeCloud
+      },
+      async stopFakeCloud() {
+        await fakeCloud?.stop()
+        fakeCloud = undefined
       },
       async restartApiServer() {
         const t0 = performance.now()

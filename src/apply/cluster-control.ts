@@ -129,7 +129,8 @@ export class ClusterPodControl implements PodControl {
       body: {
         apiVersion: 'v1',
         kind: 'DeleteOptions',
-        preconditions: {uid: preconditions.uid, resourceVersion: preconditions.resourceVersion},
+        preconditions: {uid: preconditions.uid, ...(preconditions.resourceVersion === undefined ? {} : {resourceVersion: preconditions.resourceVersion})},
+        ...(preconditions.propagationPolicy ? {propagationPolicy: preconditions.propagationPolicy} : {}),
         ...(this.dryRun ? {dryRun: ['All']} : {}),
       },
       what,

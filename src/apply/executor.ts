@@ -1,6 +1,6 @@
 // Carries out one plan — one sync of every controller in it — through a PodControl: first every
 // Deployment's sync (deployment-sync.ts), then every StatefulSet's and DaemonSet's
-// (workload-sync.ts) and every ReplicaSet's and ReplicationController's, the
+// (workload-sync.ts), Job's and CronJob's (batch-sync.ts) and every ReplicaSet's and ReplicationController's, the
 // way ReplicaSetController.syncReplicaSet does (pkg/controller/replicaset/replica_set.go), and
 // more carefully, since the plan may be older than the world:
 //   1. read the controller; if its uid or resourceVersion is not the plan's, do nothing for it;
@@ -15,13 +15,14 @@
 // that finds the world changed since planning, nothing new is started; calls in flight finish.
 // Every planned action gets exactly one result.
 import type {ActionResult, ControllerOutcome} from '../model/apply.js'
-import type {Action, ControllerPlan, CreateAction, ReconcilePlan, StatusView, UpdateStatusAction} from '../model/plan.js'
-import {slowStart} from '../reconcile/slow-start.js'
+import type {Action, AdoptAction, ControllerPlan, CreateAction, ReleaseAction, ReconcilePlan, StatusView, UpdateStatusAction} from '../model/plan.js'
 import {withReplicaFailure} from '../reconcile/status.js'
+import {CronJobSync, JobSync} from './batch-sync.js'
 import {DeploymentSync} from './deployment-sync.js'
 import {Limiter} from './limit.js'
 import {type ControllerObject, actionError, adoptPatch, podFromTemplate, releasePatch, statusObject} from './pod-control.js'
 import {type ExecuteOptions, Run, SKIP, SyncBase} from './sync.js'
+import {ServiceSync} from './service-sync.js'
 import {WorkloadSync} from './workload-sync.js'
 
 export {DEFAULT_CONCURRENCY, type ExecuteOptions, SKIP} from './sync.js'
@@ -38,9 +39,10 @@ export interface Execution {
 }
 
 /**
- * Deployments first (the deployment controller's syncs, each write in order), then the ReplicaSet
- * controller's syncs — except those of ReplicaSets a Deployment's sync just wrote: their plan
- * describes the version before that write, and the next round plans them again.
+ * Deployments first (the deployment controller's syncs, each write in order), then CronJobs, then
+ * the other controllers' syncs — except those of ReplicaSets a Deployment's sync just wrote, and of
+ * Jobs a CronJob's sync just deleted: their plan describes the object before that write, and the
+ * next round plans them again.
  */
 export async function executePlan(plan: ReconcilePlan, opts: ExecuteOptions): Promise<Execution> {
   const run = new Run(opts)
@@ -49,9 +51,17 @@ export async function executePlan(plan: ReconcilePlan, opts: ExecuteOptions): Pr
   const synced = await Promise.all(deployments.map((cp) => workers.run(() => sync(new DeploymentSync(run, cp)))))
   const wrote = (r: ActionResult) => r.replicaSet !== undefined && r.outcome === 'ok' && !r.done?.alreadyExists && !r.done?.alreadyGone
   const written = new Set(synced.flatMap((s) => s.results.filter(wrote).map((r) => `${r.controller.namespace}/${r.replicaSet}`)))
-  const others = plan.controllers.filter((cp) => cp.kind !== 'Deployment')
-  const syncOf = (cp: ControllerPlan): SyncBase =>
-    cp.kind === 'StatefulSet' || cp.kind === 'DaemonSet' ? new WorkloadSync(run, cp) : new ControllerSync(run, cp, written.has(`${cp.namespace}/${cp.name}`))
+  // CronJobs next: a Job one of them deletes in this round is not synced after it (its plan is of a Job now gone).
+  const cronJobs = plan.controllers.filter((cp) => cp.kind === 'CronJob')
+  synced.push(...(await Promise.all(cronJobs.map((cp) => workers.run(() => sync(new CronJobSync(run, cp)))))))
+  const deletedJobs = new Set(synced.flatMap((s) => s.results.filter((r) => r.action === 'deleteJob' && r.outcome === 'ok' && !r.done?.alreadyGone).map((r) => `${r.controller.namespace}/${(r.predicted as {name: string}).name}`)))
+  const others = plan.controllers.filter((cp) => cp.kind !== 'Deployment' && cp.kind !== 'CronJob')
+  const syncOf = (cp: ControllerPlan): SyncBase => {
+    if (cp.kind === 'Service') return new ServiceSync(run, cp, opts.services, opts.cloud)
+    if (cp.kind === 'StatefulSet' || cp.kind === 'DaemonSet') return new WorkloadSync(run, cp)
+    if (cp.kind === 'Job') return new JobSync(run, cp, deletedJobs.has(`${cp.namespace}/${cp.name}`))
+    return new ControllerSync(run, cp, written.has(`${cp.namespace}/${cp.name}`))
+  }
   synced.push(...(await Promise.all(others.map((cp) => workers.run(() => sync(syncOf(cp)))))))
   const results = synced.flatMap((s) => s.results)
   // The executor's own check that no planned action went missing.
@@ -87,17 +97,6 @@ class ControllerSync extends SyncBase {
     super(run, cp)
   }
 
-  override outcome(): ControllerOutcome {
-    const out = super.outcome()
-    const creates = this.results.filter((r) => r.action === 'create' && r.batch !== undefined)
-    if (creates.length > 0) {
-      const batches: number[] = []
-      for (const r of creates) batches[r.batch! - 1] = (batches[r.batch! - 1] ?? 0) + 1
-      out.batches = batches.filter((n) => n > 0)
-    }
-    return out
-  }
-
   protected async steps(): Promise<void> {
     if (this.superseded) return this.stop(SKIP.ownerWrote)
     // 1. The controller as it is now: the template for creates, the object for the status write.
@@ -105,7 +104,8 @@ class ControllerSync extends SyncBase {
     if (!controller) return
 
     // 2. claimPods: adoptions and releases.
-    if (!(await this.claim())) return this.stop(this.run.stopReason() ?? SKIP.claimFailed)
+    const patchOf = (a: AdoptAction | ReleaseAction) => (a.type === 'adopt' ? adoptPatch(a.uid, this.cp) : releasePatch(a.uid, this.cp.uid))
+    if (!(await this.claimPods(this.patchedVersions, patchOf))) return this.stop(this.run.stopReason() ?? SKIP.claimFailed)
 
     // 3. manageReplicas: creates or deletes.
     await this.creates(controller)
@@ -113,44 +113,6 @@ class ControllerSync extends SyncBase {
 
     // 4. The status write.
     await this.status(controller)
-  }
-
-  /** Returns false when the sync must stop (a claim failed). */
-  private async claim(): Promise<boolean> {
-    let ok = true
-    const claims = [...this.indexes('adopt'), ...this.indexes('release')].sort((a, b) => a - b)
-    await Promise.all(
-      claims.map((i) =>
-        this.run.calls.run(async () => {
-          const action = this.cp.actions[i] as Extract<Action, {type: 'adopt' | 'release'}>
-          const r = this.results[i]
-          if (this.run.stopReason()) return
-          const patch = action.type === 'adopt' ? adoptPatch(action.uid, this.cp) : releasePatch(action.uid, this.cp.uid)
-          try {
-            const patched = await this.control.patchPod(this.cp.namespace, action.pod, patch)
-            // An adopted pod may be deleted in the same sync (docs/replicaset-controller.md 3.5.1); the
-            // adoption itself changed its resourceVersion. A dry run changed nothing.
-            if (!this.control.dryRun && patched.resourceVersion) this.patchedVersions.set(action.uid, patched.resourceVersion)
-            this.settle(r, 'ok')
-          } catch (e) {
-            const error = actionError(e)
-            if (action.type === 'release' && error.code === 404) {
-              // ReleasePod ignores NotFound: a pod that is gone is not ours either.
-              r.done = {alreadyGone: true}
-              this.settle(r, 'ok')
-            } else if (error.code === 404 || error.code === 409 || error.code === 422) {
-              // Gone, replaced (uid precondition: 422), or claimed by another controller since planning.
-              ok = false
-              this.conflicted(r, error, `pod ${this.cp.namespace}/${action.pod} changed since planning`)
-            } else {
-              ok = false
-              this.settle(r, 'failed', error)
-            }
-          }
-        }),
-      ),
-    )
-    return ok
   }
 
   private async creates(controller: ControllerObject): Promise<void> {
@@ -164,38 +126,9 @@ class ControllerSync extends SyncBase {
       for (const i of idx.slice(1)) this.results[i].skipReason = SKIP.afterFailedBatch
       return
     }
-    let next = 0
-    const outcome = await slowStart(idx.length, (batch) => {
-      const i = idx[next++]
-      const action = this.cp.actions[i] as CreateAction
-      const r = this.results[i]
-      return this.run.calls.run(async () => {
-        if (this.run.stopReason()) return false
-        r.batch = batch
-        try {
-          const made = await this.control.createPod(podFromTemplate(action, this.cp.namespace, controller.templateSpec))
-          r.pod = made.name
-          r.done = {name: made.name, ...(made.uid ? {uid: made.uid} : {})}
-          this.settle(r, 'ok')
-          return true
-        } catch (e) {
-          const error = actionError(e)
-          if (error.causes?.includes('NamespaceTerminating')) {
-            // manageReplicas: "if the namespace is being terminated, we don't have to do anything
-            // because any creation will fail" — a success for slow start, and no ReplicaFailure.
-            r.done = {namespaceTerminating: true}
-            this.settle(r, 'ok')
-            return true
-          }
-          this.manageError ??= error.message
-          this.settle(r, 'failed', error)
-          return false
-        }
-      })
+    await this.createPods(idx, (i) => podFromTemplate(this.cp.actions[i] as CreateAction, this.cp.namespace, controller.templateSpec), (error) => {
+      this.manageError ??= error.message
     })
-    if (outcome.successes < idx.length && !this.run.stopReason()) {
-      for (const i of idx) if (this.results[i].outcome === 'skipped') this.results[i].skipReason = SKIP.afterFailedBatch
-    }
   }
 
   private async deletes(): Promise<void> {

@@ -79,8 +79,10 @@ export function guardViolations(plan: ReconcilePlan, opts: GuardOptions): string
       }
       const n = c.actions.reduce((k, a) => k + (replaces(a) ? 0 : podDeletes(a)), 0)
       if (n === 0 || kept.has(`${c.namespace}/${c.name}`)) continue
-      if (n >= c.active || c.desired === 0) {
-        out.push(`${c.kind} ${c.namespace}/${c.name}: the plan deletes ${n === c.active ? `all ${n}` : `${n} of its ${c.active}`} active pods (desired ${c.desired}); pass --allow-scale-to-zero to allow it`)
+      // A Job's plan counts its active pods after the sync; the others', before it.
+      const active = c.kind === 'Job' ? c.active + n : c.active
+      if (n >= active || c.desired === 0) {
+        out.push(`${c.kind} ${c.namespace}/${c.name}: the plan deletes ${n === active ? `all ${n}` : `${n} of its ${active}`} active pods (desired ${c.desired}); pass --allow-scale-to-zero to allow it`)
       }
     }
   }
@@ -103,13 +105,15 @@ function keptByRollout(plan: ReconcilePlan): Set<string> {
 
 /** Pods an action deletes: a ReplicaSet's, StatefulSet's or DaemonSet's delete, or the deletes a choice picks. */
 function podDeletes(a: Action): number {
-  if (a.type === 'delete' || a.type === 'deleteStatefulPod' || a.type === 'deleteDaemonPod') return 1
+  if (a.type === 'delete' || a.type === 'deleteStatefulPod' || a.type === 'deleteDaemonPod' || a.type === 'deleteJobPod') return 1
   return a.type === 'chooseDaemonPods' && a.operation === 'delete' ? a.count : 0
 }
 
-/** A StatefulSet's or DaemonSet's delete that replaces the pod (a rolling update, a failed pod): not a workload losing it. */
+/** A delete that replaces the pod (a rolling update, a failed pod) or ends a finished Job's: not a workload losing it. */
 function replaces(a: Action): boolean {
   if (a.type === 'deleteStatefulPod') return a.reason !== 'condemned'
   if (a.type === 'deleteDaemonPod') return a.reason === 'update' || a.reason === 'surge-replaced' || a.reason === 'failed' || a.reason === 'succeeded'
+  // A Job that reached its end stops its pods; a pod of a duplicate or invalid index is a stray.
+  if (a.type === 'deleteJobPod') return a.reason !== 'suspended' && a.reason !== 'excess'
   return a.type === 'chooseDaemonPods'
 }

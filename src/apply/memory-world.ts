@@ -72,6 +72,8 @@ const KIND_GROUP: Record<string, string> = {
   DaemonSet: 'apps',
   ControllerRevision: 'apps',
   PersistentVolumeClaim: '',
+  Job: 'batch',
+  CronJob: 'batch',
 }
 
 export class MemoryWorld {
@@ -266,12 +268,32 @@ class MemoryPodControl implements PodControl {
     const uid = this.world.uidOf(found.object, kind, namespace)
     if (uid !== pre.uid) throw conflict(`Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${uid}`)
     const rv = rvOf(found.object)
-    if (rv !== pre.resourceVersion) {
+    if (pre.resourceVersion !== undefined && rv !== pre.resourceVersion) {
       throw conflict(`Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${rv}`)
     }
     if (this.dryRun) return
     if (kind === 'Pod' && this.world.gracefulPodDeletion) return this.markTerminating(found)
     this.world.replace(found, undefined)
+    // Foreground is simplified to Background: the dependents go at once, with their owner.
+    if (pre.propagationPolicy) this.collectDependents(uid, namespace)
+  }
+
+  /**
+   * What the garbage collector does after a Background delete: the objects the deleted one controls
+   * go too. Simplified: they are removed at once (a Job's pods with their tracking finalizer, which
+   * the Job controller's orphan handling would remove).
+   */
+  private collectDependents(ownerUid: string, namespace: string): void {
+    for (const o of this.world.objects() as Obj[]) {
+      if (this.world.namespaceOf(o) !== namespace) continue
+      const refs: Obj[] = Array.isArray(o.metadata?.ownerReferences) ? o.metadata.ownerReferences : []
+      if (!refs.some((r) => r.controller === true && this.world.refUid(r, namespace) === ownerUid)) continue
+      const at = this.world.find(String(o.kind), namespace, String(o.metadata?.name))
+      if (!at) continue
+      const dependent = this.world.uidOf(at.object, String(o.kind), namespace)
+      this.world.replace(at, undefined)
+      this.collectDependents(dependent, namespace)
+    }
   }
 
   /** A graceful DELETE: deletionTimestamp now + terminationGracePeriodSeconds (default 30); again, a no-op. */
@@ -318,6 +340,11 @@ class MemoryPodControl implements PodControl {
     const metadata: Obj = {...o.metadata, resourceVersion: this.world.nextResourceVersion()}
     if (refs.length > 0) metadata.ownerReferences = refs
     else delete metadata.ownerReferences
+    // A Job's claim adds or removes its tracking finalizer in the same patch.
+    const gone = new Set(patch.metadata[FINALIZER_DELETE] ?? [])
+    const finalizers = [...new Set([...((o.metadata?.finalizers ?? []) as string[]), ...(patch.metadata.finalizers ?? [])])].filter((f) => !gone.has(f))
+    if (finalizers.length > 0) metadata.finalizers = finalizers
+    else delete metadata.finalizers
     this.world.replace(found, {...o, metadata})
     return {resourceVersion: metadata.resourceVersion}
   }
@@ -416,6 +443,7 @@ class MemoryPodControl implements PodControl {
   }
 
   async patchObject(kind: SideKind | 'Pod', namespace: string, name: string, patch: ObjectPatch | OwnerPatch, type: 'merge' | 'strategic'): Promise<{resourceVersion?: string}> {
+    if (type === 'strategic' && FINALIZER_DELETE in patch.metadata) return this.removeFinalizers(kind, namespace, name, patch as ObjectPatch)
     if (type === 'strategic') return this.patchOwners(kind, RESOURCE[kind], namespace, name, patch as OwnerPatch)
     const found = this.world.find(kind, namespace, name)
     if (!found) throw notFound(RESOURCE[kind], name)
@@ -432,10 +460,36 @@ class MemoryPodControl implements PodControl {
     return {resourceVersion: next.metadata.resourceVersion}
   }
 
+  /** A strategic-merge patch `$deleteFromPrimitiveList/finalizers` (the Job controller's); uid and resourceVersion in it are preconditions. */
+  private async removeFinalizers(kind: SideKind | 'Pod', namespace: string, name: string, patch: ObjectPatch): Promise<{resourceVersion?: string}> {
+    const found = this.world.find(kind, namespace, name)
+    if (!found) throw notFound(RESOURCE[kind], name)
+    const o = found.object
+    const {uid, resourceVersion} = patch.metadata
+    if (uid !== this.world.uidOf(o, kind, namespace)) throw conflict(`Precondition failed: UID in precondition: ${uid}, UID in object meta: ${this.world.uidOf(o, kind, namespace)}`)
+    if (resourceVersion !== undefined && resourceVersion !== rvOf(o)) throw modified(RESOURCE[kind], name)
+    if (this.dryRun) return {resourceVersion: rvOf(o)}
+    const gone = new Set(patch.metadata[FINALIZER_DELETE] as string[])
+    const finalizers = ((o.metadata?.finalizers ?? []) as string[]).filter((f) => !gone.has(f))
+    const metadata: Obj = {...o.metadata, resourceVersion: this.world.nextResourceVersion()}
+    if (finalizers.length > 0) metadata.finalizers = finalizers
+    else delete metadata.finalizers
+    // A terminating object whose last finalizer goes, and whose grace period is over, is removed.
+    const deletion = o.metadata?.deletionTimestamp
+    if (finalizers.length === 0 && deletion && (!this.world.gracefulPodDeletion || Date.parse(deletion) <= Date.parse(this.world.now()))) {
+      this.world.replace(found, undefined)
+      return {resourceVersion: metadata.resourceVersion}
+    }
+    this.world.replace(found, {...o, metadata})
+    return {resourceVersion: metadata.resourceVersion}
+  }
+
   deleteObject(kind: SideKind, namespace: string, name: string, pre: DeletePreconditions): Promise<void> {
     return this.delete(kind, RESOURCE[kind], namespace, name, pre)
   }
 }
+
+const FINALIZER_DELETE = '$deleteFromPrimitiveList/finalizers'
 
 /** RFC 7386: maps merge, null removes, anything else (lists included) replaces. */
 function mergePatch(target: unknown, patch: unknown): unknown {

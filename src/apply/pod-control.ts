@@ -46,7 +46,10 @@ export interface PodManifest {
 
 export interface DeletePreconditions {
   uid: string
-  resourceVersion: string
+  /** Absent: the uid alone is the precondition (a CronJob's delete of a Job, whose status moves on its own). */
+  resourceVersion?: string
+  /** DeleteOptions.propagationPolicy; absent: the resource's default. */
+  propagationPolicy?: 'Background' | 'Foreground'
 }
 
 export interface CreatedPod {
@@ -116,8 +119,8 @@ export interface PodControl {
   deleteObject(kind: SideKind, namespace: string, name: string, preconditions: DeletePreconditions): Promise<void>
 }
 
-/** The objects besides pods a StatefulSet or DaemonSet sync writes. */
-export type SideKind = 'ControllerRevision' | 'PersistentVolumeClaim'
+/** The objects besides pods a StatefulSet, DaemonSet or CronJob sync writes. */
+export type SideKind = 'ControllerRevision' | 'PersistentVolumeClaim' | 'Job'
 
 export interface SideObject {
   apiVersion: string
@@ -196,25 +199,35 @@ export function podFromTemplate(action: CreateAction, namespace: string, templat
 }
 
 /** The two patches a ReplicaSet controller sends to pods. */
-export type OwnerPatch = {metadata: {ownerReferences: Array<Record<string, unknown>>; uid: string}}
+export type OwnerPatch = {
+  metadata: {
+    ownerReferences: Array<Record<string, unknown>>
+    uid: string
+    /** A Job's adoption adds its tracking finalizer in the same patch (strategic merge: a union). */
+    finalizers?: string[]
+    /** A Job's release removes it in the same patch. */
+    '$deleteFromPrimitiveList/finalizers'?: string[]
+  }
+}
 
 /**
  * ownerRefControllerPatch (controller_ref_manager.go): add our controller reference; the pod's uid
  * makes a re-created pod of the same name fail (422) instead of being adopted. The server refuses
  * the patch if another controller reference exists.
  */
-export function adoptPatch(podUid: string, owner: {apiVersion: string; kind: string; name: string; uid: string}): OwnerPatch {
+export function adoptPatch(podUid: string, owner: {apiVersion: string; kind: string; name: string; uid: string}, finalizer?: string): OwnerPatch {
   return {
     metadata: {
       ownerReferences: [{apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name, uid: owner.uid, controller: true, blockOwnerDeletion: true}],
       uid: podUid,
+      ...(finalizer ? {finalizers: [finalizer]} : {}),
     },
   }
 }
 
 /** GenerateDeleteOwnerRefStrategicMergeBytes: delete our reference (merge key uid), pod uid as precondition. */
-export function releasePatch(podUid: string, ownerUid: string): OwnerPatch {
-  return {metadata: {uid: podUid, ownerReferences: [{$patch: 'delete', uid: ownerUid}]}}
+export function releasePatch(podUid: string, ownerUid: string, finalizer?: string): OwnerPatch {
+  return {metadata: {uid: podUid, ownerReferences: [{$patch: 'delete', uid: ownerUid}], ...(finalizer ? {'$deleteFromPrimitiveList/finalizers': [finalizer]} : {})}}
 }
 
 /** The status as the API stores it (RC has no terminatingReplicas; unset stays unset). */
@@ -248,7 +261,7 @@ export const RESOURCE: Record<ControllerKind | SideKind | 'Pod', string> = {
 
 /** REST path of a controller (or, with `sub`, one of its subresources). */
 export function controllerPath(key: ControllerKey, sub?: string): string {
-  const base = key.kind === 'ReplicationController' || key.kind === 'Service' ? '/api/v1' : '/apis/apps/v1'
+  const base = key.kind === 'ReplicationController' || key.kind === 'Service' ? '/api/v1' : key.kind === 'Job' || key.kind === 'CronJob' ? '/apis/batch/v1' : '/apis/apps/v1'
   const plural = RESOURCE[key.kind].split('.')[0]
   return `${base}/namespaces/${encodeURIComponent(key.namespace)}/${plural}/${encodeURIComponent(key.name)}${sub ? `/${sub}` : ''}`
 }
@@ -256,7 +269,7 @@ export function controllerPath(key: ControllerKey, sub?: string): string {
 /** REST path of a ControllerRevision or claim (or of the collection, without a name). */
 export function sidePath(kind: SideKind | 'Pod', namespace: string, name?: string): string {
   if (kind === 'Pod') return podsPath(namespace, name)
-  const base = kind === 'ControllerRevision' ? `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/controllerrevisions` : `/api/v1/namespaces/${encodeURIComponent(namespace)}/persistentvolumeclaims`
+  const base = kind === 'Job' ? `/apis/batch/v1/namespaces/${encodeURIComponent(namespace)}/jobs` : kind === 'ControllerRevision' ? `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/controllerrevisions` : `/api/v1/namespaces/${encodeURIComponent(namespace)}/persistentvolumeclaims`
   return name === undefined ? base : `${base}/${encodeURIComponent(name)}`
 }
 

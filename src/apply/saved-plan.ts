@@ -8,8 +8,6 @@ import {summarize} from '../reconcile/planner.js'
 
 type Obj = Record<string, any>
 
-const PLANNED_ONLY = new Set<unknown>(['Service', 'Job', 'CronJob'])
-
 export function parseSavedPlan(text: string, file: string): ReconcilePlan {
   let doc: unknown
   try {
@@ -25,10 +23,7 @@ export function parseSavedPlan(text: string, file: string): ReconcilePlan {
   if (typeof doc.now !== 'string') throw fail('now', 'missing')
   if (!isObj(doc.source) || (doc.source.type !== 'cluster' && doc.source.type !== 'fixtures')) throw fail('source', 'missing or unknown type')
   if (!Array.isArray(doc.controllers)) throw fail('controllers', 'expected a list')
-  // Service, Job and CronJob writes are planned, not carried out by reconcile: their entries are set aside here.
-  const controllers = doc.controllers
-    .map((c: unknown, i: number) => (isObj(c) && PLANNED_ONLY.has(c.kind) ? undefined : controller(c, `controllers[${i}]`, fail)))
-    .filter((c: ControllerPlan | undefined): c is ControllerPlan => c !== undefined)
+  const controllers: ControllerPlan[] = doc.controllers.map((c: unknown, i: number) => controller(c, `controllers[${i}]`, fail))
   const options = isObj(doc.options) ? doc.options : {}
   return {
     apiVersion: PLAN_API_VERSION,
@@ -50,14 +45,14 @@ type Fail = (where: string, what: string) => UserError
 
 function controller(c: unknown, at: string, fail: Fail): ControllerPlan {
   if (!isObj(c)) throw fail(at, 'expected a mapping')
-  if (!['ReplicaSet', 'ReplicationController', 'Deployment', 'StatefulSet', 'DaemonSet'].includes(c.kind)) {
-    throw fail(`${at}.kind`, `expected ReplicaSet, ReplicationController, Deployment, StatefulSet or DaemonSet, got ${String(c.kind)}`)
+  if (!['ReplicaSet', 'ReplicationController', 'Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'Service'].includes(c.kind)) {
+    throw fail(`${at}.kind`, `expected ReplicaSet, ReplicationController, Deployment, StatefulSet, DaemonSet, Job, CronJob or Service, got ${String(c.kind)}`)
   }
   for (const f of ['apiVersion', 'namespace', 'name', 'uid', 'resourceVersion']) if (typeof c[f] !== 'string') throw fail(`${at}.${f}`, 'expected a string')
   for (const f of ['desired', 'active', 'diff', 'pending']) if (typeof c[f] !== 'number') throw fail(`${at}.${f}`, 'expected a number')
   if (!isObj(c.status)) throw fail(`${at}.status`, 'expected a mapping')
   if (!Array.isArray(c.actions)) throw fail(`${at}.actions`, 'expected a list')
-  const parse = c.kind === 'Deployment' ? deploymentAction : c.kind === 'StatefulSet' || c.kind === 'DaemonSet' ? workloadAction : action
+  const parse = c.kind === 'Deployment' ? deploymentAction : c.kind === 'StatefulSet' || c.kind === 'DaemonSet' ? workloadAction : c.kind === 'Job' || c.kind === 'CronJob' ? batchAction : c.kind === 'Service' ? serviceAction : action
   const actions = c.actions.map((a: unknown, j: number) => parse(a, `${at}.actions[${j}]`, fail))
   return {
     ...(c as Obj),
@@ -147,7 +142,7 @@ function deploymentAction(a: unknown, at: string, fail: Fail): Action {
 }
 
 /** What the executor sends for each StatefulSet or DaemonSet write: required; the rest kept as read. */
-const WORKLOAD_FIELDS: Record<string, {strings?: string[]; numbers?: string[]; mappings?: string[]; lists?: string[]}> = {
+const WORKLOAD_FIELDS: Record<string, Fields> = {
   adopt: {strings: ['pod', 'uid', 'resourceVersion']},
   release: {strings: ['pod', 'uid', 'resourceVersion']},
   createControllerRevision: {numbers: ['revision'], mappings: ['labels', 'ownerReference']},
@@ -166,15 +161,42 @@ const WORKLOAD_FIELDS: Record<string, {strings?: string[]; numbers?: string[]; m
   updateStatus: {mappings: ['from', 'to']},
 }
 
-/** A StatefulSet's or DaemonSet's write, as `kctl plan -o json` prints it. */
-function workloadAction(a: unknown, at: string, fail: Fail): Action {
+/** What the executor sends for each Service write: required; the rest kept as read. */
+const SERVICE_FIELDS: Record<string, Fields> = {
+  createEndpointSlice: {strings: ['generateName', 'addressType'], mappings: ['labels', 'ownerReference'], lists: ['ports', 'endpoints']},
+  updateEndpointSlice: {strings: ['name', 'uid', 'resourceVersion', 'addressType'], mappings: ['labels'], lists: ['ports', 'endpoints']},
+  deleteEndpointSlice: {strings: ['name', 'uid', 'resourceVersion']},
+  writeEndpoints: {strings: ['verb', 'name'], mappings: ['labels'], lists: ['subsets']},
+  addLoadBalancerFinalizer: {strings: ['finalizer']},
+  removeLoadBalancerFinalizer: {strings: ['finalizer']},
+  ensureLoadBalancer: {strings: ['loadBalancer'], lists: ['hosts']},
+  updateLoadBalancerHosts: {strings: ['loadBalancer'], lists: ['hosts']},
+  ensureLoadBalancerDeleted: {strings: ['loadBalancer']},
+  writeLoadBalancerStatus: {strings: ['ingress'], lists: ['from']},
+}
+
+/** A Service's write, as `kctl plan -o json` prints it. */
+function serviceAction(a: unknown, at: string, fail: Fail): Action {
+  return checkedAction(a, at, fail, SERVICE_FIELDS)
+}
+
+type Fields = {strings?: string[]; numbers?: string[]; mappings?: string[]; lists?: string[]}
+
+/** The action's type is one of `table`, and the fields it names have their types. */
+function checkedAction(a: unknown, at: string, fail: Fail, table: Record<string, Fields>): Action & Obj {
   if (!isObj(a)) throw fail(at, 'expected a mapping')
-  const fields = typeof a.type === 'string' ? WORKLOAD_FIELDS[a.type] : undefined
+  const fields = typeof a.type === 'string' ? table[a.type] : undefined
   if (!fields) throw fail(`${at}.type`, `unknown action type ${JSON.stringify(a.type)}`)
   for (const f of fields.strings ?? []) if (typeof a[f] !== 'string') throw fail(`${at}.${f}`, 'expected a string')
   for (const f of fields.numbers ?? []) if (typeof a[f] !== 'number') throw fail(`${at}.${f}`, 'expected a number')
   for (const f of fields.mappings ?? []) if (!isObj(a[f])) throw fail(`${at}.${f}`, 'expected a mapping')
   for (const f of fields.lists ?? []) if (!Array.isArray(a[f])) throw fail(`${at}.${f}`, 'expected a list')
+  return {...a} as Action & Obj
+}
+
+/** A StatefulSet's or DaemonSet's write, as `kctl plan -o json` prints it. */
+function workloadAction(raw: unknown, at: string, fail: Fail): Action {
+  const a = checkedAction(raw, at, fail, WORKLOAD_FIELDS)
   if (a.type === 'createControllerRevision' && a.name !== null && typeof a.name !== 'string') throw fail(`${at}.name`, 'expected a string or null')
   if (a.type === 'chooseDaemonPods') {
     const choices = Array.isArray(a.choices) ? a.choices : []
@@ -182,6 +204,24 @@ function workloadAction(a: unknown, at: string, fail: Fail): Action {
     return {...a, choices: choices.map((c: unknown, j: number) => workloadAction(c, `${at}.choices[${j}]`, fail))} as Action
   }
   return {...a} as Action
+}
+
+/** What the executor sends for each Job or CronJob write: required; the rest kept as read. */
+const BATCH_FIELDS: Record<string, Fields> = {
+  createJobPod: {strings: ['generateName'], mappings: ['labels', 'annotations', 'ownerReference'], lists: ['finalizers']},
+  deleteJobPod: {strings: ['pod', 'uid', 'resourceVersion', 'reason']},
+  removeFinalizer: {strings: ['pod', 'uid', 'resourceVersion', 'counts']},
+  createJob: {strings: ['name', 'scheduledTime'], mappings: ['labels', 'annotations', 'ownerReference']},
+  deleteJob: {strings: ['name', 'uid']},
+  updateStatus: {mappings: ['from', 'to']},
+}
+
+/** A Job's or CronJob's write, as `kctl plan -o json` prints it. */
+function batchAction(raw: unknown, at: string, fail: Fail): Action {
+  const a = checkedAction(raw, at, fail, BATCH_FIELDS)
+  if (a.type === 'deleteJobPod' && typeof a.finalizerRemovedFirst !== 'boolean') throw fail(`${at}.finalizerRemovedFirst`, 'expected true or false')
+  if (a.type === 'updateStatus' && a.write !== undefined && a.write !== 1 && a.write !== 2) throw fail(`${at}.write`, 'expected 1 or 2')
+  return a
 }
 
 function isObj(v: unknown): v is Obj {

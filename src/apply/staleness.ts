@@ -4,9 +4,11 @@
 // number of active pods than the plan did (someone created or deleted pods meanwhile, which
 // changes how many this sync should create or delete). For a Deployment: the Deployment itself,
 // every ReplicaSet its writes name (uid, resourceVersion), and the name of a ReplicaSet it creates
-// (taken meanwhile).
+// (taken meanwhile). For a Job: the pods it deletes or un-finalizes; for a CronJob: the Jobs it
+// deletes (by uid) and the name of the Job it creates (taken meanwhile).
 import type {PodView, Snapshot, Workload} from '../model/objects.js'
 import type {Action, ControllerPlan, ReconcilePlan} from '../model/plan.js'
+import {deepEqual} from '../reconcile/deep-equal.js'
 
 /**
  * What changed, one line each (empty: the plan is fresh). `fresh` is a plan of `world` by the same
@@ -14,11 +16,14 @@ import type {Action, ControllerPlan, ReconcilePlan} from '../model/plan.js'
  */
 export function staleness(plan: ReconcilePlan, world: Snapshot, fresh: ReconcilePlan): string[] {
   const workloads = new Map<string, {uid: string; resourceVersion: string}>(
-    [...world.workloads, ...(world.deployments ?? []), ...(world.statefulSets ?? []), ...(world.daemonSets ?? [])].map((w) => [`${w.kind}/${w.namespace}/${w.name}`, w]),
+    [...world.workloads, ...(world.deployments ?? []), ...(world.statefulSets ?? []), ...(world.daemonSets ?? []), ...(world.jobs ?? []), ...(world.cronJobs ?? []), ...(world.services ?? [])].map((w) => [`${w.kind}/${w.namespace}/${w.name}`, w]),
   )
   const others = new Map<string, {uid: string; resourceVersion: string}>([
     ...(world.controllerRevisions ?? []).map((r) => [`ControllerRevision/${r.namespace}/${r.name}`, r] as const),
     ...(world.claims ?? []).map((c) => [`PersistentVolumeClaim/${c.namespace}/${c.name}`, c] as const),
+    ...(world.endpointSlices ?? []).map((e) => [`EndpointSlice/${e.namespace}/${e.name}`, e] as const),
+    ...(world.endpoints ?? []).map((e) => [`Endpoints/${e.namespace}/${e.name}`, e] as const),
+    ...(world.jobs ?? []).map((j) => [`Job/${j.namespace}/${j.name}`, j] as const),
   ])
   const replicaSets = new Map<string, Workload>(world.replicaSets.map((w) => [`${w.namespace}/${w.name}`, w]))
   const pods = new Map<string, PodView>(world.pods.map((p) => [`${p.namespace}/${p.name}`, p]))
@@ -54,12 +59,14 @@ export function staleness(plan: ReconcilePlan, world: Snapshot, fresh: Reconcile
           if (now) out.push(`${what} exists now`)
         } else if (!now) out.push(`${what} no longer exists`)
         else if (now.uid !== t.uid) out.push(`${what} was deleted and re-created (uid ${t.uid} → ${now.uid})`)
-        else if (now.resourceVersion !== t.resourceVersion) out.push(`${what} changed (resourceVersion ${t.resourceVersion} → ${now.resourceVersion})`)
+        else if (t.resourceVersion !== undefined && now.resourceVersion !== t.resourceVersion) out.push(`${what} changed (resourceVersion ${t.resourceVersion} → ${now.resourceVersion})`)
       }
     }
     if (out.length > before) continue
     const now = freshPlans.get(key)
-    if (now && now.active !== cp.active) out.push(`${label} now has ${now.active} active pods; the plan counted ${cp.active}`)
+    // A Service's writes follow its pods and nodes, which carry no precondition: planned again, they must be the same.
+    if (now && cp.kind === 'Service' && !deepEqual(now.actions, cp.actions)) out.push(`${label}: its pods, nodes or load balancer changed, so its writes are not the ones planned`)
+    else if (now && now.active !== cp.active) out.push(`${label} now has ${now.active} active pods; the plan counted ${cp.active}`)
   }
   // One line per object, though several writes name it.
   return [...new Set(out)]
@@ -90,8 +97,21 @@ function workloadTargets(a: Action, namespace: string): Array<{kind: string; nam
     case 'adoptControllerRevision':
     case 'releaseControllerRevision':
       return [{kind: 'ControllerRevision', name: a.name, verb: a.type.replace('ControllerRevision', ''), uid: a.uid, resourceVersion: a.resourceVersion}]
+    case 'deleteJobPod':
+    case 'removeFinalizer':
+      return [{kind: 'pod', name: a.pod, verb: a.type === 'deleteJobPod' ? 'delete' : 'remove the finalizer of', uid: a.uid, resourceVersion: a.resourceVersion}]
+    case 'createJob':
+      return [{kind: 'Job', name: a.name, verb: 'create'}]
+    case 'deleteJob':
+      // By uid alone: a Job's status moves on while its pods run.
+      return [{kind: 'Job', name: a.name, verb: 'delete', uid: a.uid}]
     case 'chooseDaemonPods':
       return (a.choices ?? []).flatMap((c) => workloadTargets(c, namespace))
+    case 'updateEndpointSlice':
+    case 'deleteEndpointSlice':
+      return [{kind: 'EndpointSlice', name: a.name, verb: a.type === 'updateEndpointSlice' ? 'update' : 'delete', uid: a.uid, resourceVersion: a.resourceVersion}]
+    case 'writeEndpoints':
+      return a.verb === 'create' ? [{kind: 'Endpoints', name: a.name, verb: 'create'}] : []
     default:
       return []
   }

@@ -1,9 +1,12 @@
 // What every controller's sync in the executor shares: the run (one limiter for all calls, the
 // stop conditions), and per controller one result per planned action, settled as calls answer.
 import type {ActionError, ActionResult, ControllerId, ControllerOutcome, ProgressEvent} from '../model/apply.js'
-import type {Action, ControllerPlan} from '../model/plan.js'
+import type {Action, AdoptAction, ControllerPlan, ReleaseAction} from '../model/plan.js'
+import type {Cloud} from '../cloud/provider.js'
 import {Limiter} from './limit.js'
-import {type ControllerObject, type PodControl, actionError} from './pod-control.js'
+import {slowStart} from '../reconcile/slow-start.js'
+import type {ServiceControl} from './service-control.js'
+import {type ControllerObject, type OwnerPatch, type PodControl, type PodManifest, actionError} from './pod-control.js'
 
 /** API calls in flight at once, across all controllers. */
 export const DEFAULT_CONCURRENCY = 32
@@ -21,12 +24,17 @@ export const SKIP = {
   afterFailedWrite: 'not sent: an earlier write of this sync failed, and the controller\'s sync stops there (it returns the error)',
   afterUnsent: 'not sent: an earlier write of this sync was not sent, and what follows depends on it',
   ownerWrote: 'not sent: its Deployment\'s sync in this round changed this ReplicaSet; the ReplicaSet controller acts on the new version in the next round',
+  ownerDeleted: 'not sent: its CronJob\'s sync in this round deleted this Job',
   rollback: 'not sent: kctl does not carry out the legacy rollback annotation (an Update of the Deployment\'s template); the deployment controller does it',
   nameUnknown: 'not sent: the new ReplicaSet\'s name is unknown here',
 } as const
 
 export interface ExecuteOptions {
   control: PodControl
+  /** The endpoint and service controllers' writes (against a cluster; absent: Services are not carried out). */
+  services?: ServiceControl
+  /** The cloud provider load-balancer calls go to (absent: they are not sent). */
+  cloud?: Cloud
   concurrency?: number
   workers?: number
   signal?: AbortSignal
@@ -100,6 +108,9 @@ export abstract class SyncBase {
       failed: all.filter((r) => r.outcome === 'failed').length,
       skipped: all.filter((r) => r.outcome === 'skipped').length,
     }
+    const batches: number[] = []
+    for (const r of this.results) if (r.batch !== undefined) batches[r.batch - 1] = (batches[r.batch - 1] ?? 0) + 1
+    if (batches.length > 0) out.batches = batches.filter((n) => n > 0)
     if (this.stopped) out.stopped = this.stopped
     if (this.error) out.error = this.error
     if (this.cp.warnings.length > 0) out.warnings = [...this.cp.warnings]
@@ -139,6 +150,86 @@ export abstract class SyncBase {
       return void this.stop(SKIP.controllerChanged)
     }
     return controller
+  }
+
+  /**
+   * Pod creates in slow-start batches 1, 2, 4 … (slowStartBatch), stopping after a batch with a
+   * failure. A create refused because the namespace is being deleted counts as done, as the
+   * controllers count it ("any creation will fail"). Resolves to the creates that count as done.
+   */
+  protected async createPods(idx: readonly number[], manifest: (i: number) => PodManifest, onError?: (error: ActionError) => void): Promise<number> {
+    let next = 0
+    const outcome = await slowStart(idx.length, (batch) => {
+      const i = idx[next++]
+      const r = this.results[i]
+      return this.run.calls.run(async () => {
+        if (this.run.stopReason()) return false
+        r.batch = batch
+        try {
+          const made = await this.control.createPod(manifest(i))
+          r.pod = made.name
+          r.done = {name: made.name, ...(made.uid ? {uid: made.uid} : {})}
+          this.settle(r, 'ok')
+          return true
+        } catch (e) {
+          const error = actionError(e)
+          if (error.causes?.includes('NamespaceTerminating')) {
+            r.done = {namespaceTerminating: true}
+            this.settle(r, 'ok')
+            return true
+          }
+          onError?.(error)
+          this.settle(r, 'failed', error)
+          return false
+        }
+      })
+    })
+    if (outcome.successes < idx.length && !this.run.stopReason()) {
+      for (const i of idx) if (this.results[i].outcome === 'skipped') this.results[i].skipReason = SKIP.afterFailedBatch
+    }
+    return outcome.successes
+  }
+
+  /**
+   * claimPods: the plan's adoptions and releases, each a patch with the pod's uid as precondition
+   * (`patchOf` builds it). Returns false when the sync must stop (a claim failed). The resourceVersion
+   * each patch left goes into `versions`, for a delete of the same pod later in the sync.
+   */
+  protected async claimPods(versions: Map<string, string>, patchOf: (a: AdoptAction | ReleaseAction) => OwnerPatch): Promise<boolean> {
+    let ok = true
+    const claims = [...this.indexes('adopt'), ...this.indexes('release')].sort((a, b) => a - b)
+    await Promise.all(
+      claims.map((i) =>
+        this.run.calls.run(async () => {
+          const action = this.cp.actions[i] as AdoptAction | ReleaseAction
+          const r = this.results[i]
+          if (this.run.stopReason()) return
+          const patch = patchOf(action)
+          try {
+            const patched = await this.control.patchPod(this.cp.namespace, action.pod, patch)
+            // An adopted pod may be deleted in the same sync (docs/replicaset-controller.md 3.5.1); the
+            // adoption itself changed its resourceVersion. A dry run changed nothing.
+            if (!this.control.dryRun && patched.resourceVersion) versions.set(action.uid, patched.resourceVersion)
+            this.settle(r, 'ok')
+          } catch (e) {
+            const error = actionError(e)
+            if (action.type === 'release' && error.code === 404) {
+              // ReleasePod ignores NotFound: a pod that is gone is not ours either.
+              r.done = {alreadyGone: true}
+              this.settle(r, 'ok')
+            } else if (error.code === 404 || error.code === 409 || error.code === 422) {
+              // Gone, replaced (uid precondition: 422), or claimed by another controller since planning.
+              ok = false
+              this.conflicted(r, error, `pod ${this.cp.namespace}/${action.pod} changed since planning`)
+            } else {
+              ok = false
+              this.settle(r, 'failed', error)
+            }
+          }
+        }),
+      ),
+    )
+    return ok
   }
 
   protected stop(reason: string): void {

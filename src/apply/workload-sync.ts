@@ -16,7 +16,7 @@
 // name fail with AlreadyExists when the name was taken since planning. A precondition that fails
 // stops the whole run (the world changed); after any other failure only the status write is
 // still sent, as the controller's sync writes status after an error and then returns it.
-import type {ActionError, ActionResult, ControllerOutcome} from '../model/apply.js'
+import type {ActionError, ActionResult} from '../model/apply.js'
 import type {Action, StatusView} from '../model/plan.js'
 import type {ChooseDaemonPodsAction, CreateDaemonPodAction, DeleteDaemonPodAction} from '../model/workload-actions.js'
 import {slowStart} from '../reconcile/slow-start.js'
@@ -46,14 +46,6 @@ export class WorkloadSync extends SyncBase {
   private controller!: ControllerObject
   /** A write was not sent (its name is unknown): nothing after it is. */
   private skipped = false
-
-  override outcome(): ControllerOutcome {
-    const out = super.outcome()
-    const batches: number[] = []
-    for (const r of this.results) if (r.batch !== undefined) batches[r.batch - 1] = (batches[r.batch - 1] ?? 0) + 1
-    if (batches.length > 0) out.batches = batches.filter((n) => n > 0)
-    return out
-  }
 
   protected async steps(): Promise<void> {
     const controller = await this.readController()

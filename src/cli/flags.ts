@@ -62,10 +62,25 @@ export const changeFlags = {
     summary: 'Merge these manifests (file or directory) onto the world first, as kubectl apply would (live: a server-side apply with dryRun=All; nothing is kept).',
     helpGroup: 'WHAT IF',
   }),
-  scale: Flags.string({multiple: true, summary: 'Set replicas first, e.g. deployment/web=10; repeatable.', helpGroup: 'WHAT IF'}),
+  scale: Flags.string({multiple: true, summary: 'Set replicas first, e.g. deployment/web=10 or statefulset/db=5; repeatable.', helpGroup: 'WHAT IF'}),
   'set-image': Flags.string({multiple: true, summary: 'Set a container\'s image first, e.g. deployment/web=web=nginx:1.28; repeatable.', helpGroup: 'WHAT IF'}),
 }
 
 export function changeRequest(flags: {'apply-manifests'?: string[]; scale?: string[]; 'set-image'?: string[]}) {
   return {applyManifests: flags['apply-manifests'], scale: flags.scale, setImage: flags['set-image']}
+}
+
+/** The cloud provider load-balancer calls go to (`plan` asks it what it last sent; `reconcile` carries out calls). */
+export const cloudFlags = {
+  'lb-pool': Flags.string({
+    summary: 'The built-in local cloud provider: hand load balancers addresses from this IPv4 CIDR, e.g. 127.0.200.0/24 (kept in a ConfigMap).',
+    helpGroup: 'CLOUD',
+  }),
+  'lb-namespace': Flags.string({summary: 'With --lb-pool: the namespace of the ConfigMap kctl-load-balancers (default kube-system).', helpGroup: 'CLOUD'}),
+  'cloud-provider-exec': Flags.string({summary: 'An external cloud provider: this executable is run once per call, JSON request on stdin, JSON answer on stdout.', helpGroup: 'CLOUD'}),
+  'cluster-name': Flags.string({summary: 'The cluster name every provider call carries (as cloud-controller-manager\'s --cluster-name).', default: 'kubernetes', helpGroup: 'CLOUD'}),
+}
+
+export function cloudRequest(flags: {'lb-pool'?: string; 'lb-namespace'?: string; 'cloud-provider-exec'?: string; 'cluster-name'?: string}) {
+  return {lbPool: flags['lb-pool'], lbNamespace: flags['lb-namespace'], cloudProviderExec: flags['cloud-provider-exec'], clusterName: flags['cluster-name']}
 }

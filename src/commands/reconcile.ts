@@ -4,7 +4,7 @@ import {Flags} from '@oclif/core'
 
 import {BaseCommand, sourceRequest} from '../cli/base.js'
 import {ExitCode} from '../cli/exit-codes.js'
-import {outputFlag, sourceFlags} from '../cli/flags.js'
+import {cloudFlags, cloudRequest, outputFlag, sourceFlags} from '../cli/flags.js'
 import {UserError} from '../errors.js'
 import type {ApplyMode, ApplyReport, ProgressEvent} from '../model/apply.js'
 import type {ReconcilePlan} from '../model/plan.js'
@@ -19,7 +19,7 @@ export default class Reconcile extends BaseCommand {
   // Short enough not to wrap mid-flag; every flag is listed under its group below.
   static override usage = '<%= command.id %> [-f PATH]... [--apply [--yes]] [FLAGS]'
   static override summary = 'Carry out the plan: a server-side dry run by default, --apply to make it happen.'
-  static override description = `Plans (or loads a plan saved with "kctl plan -o json > plan.json" via --plan), shows it, then sends what one sync of the Deployment controller and then of the ReplicaSet and ReplicationController controllers would send. A Deployment's writes go one at a time in the controller's order: ReplicaSets adopted and released (uid precondition), the new ReplicaSet created by its exact name, ReplicaSets scaled and updated (uid and resourceVersion preconditions), old ones deleted (the same), and its status; a write the controller's own sync would lose (conflict) is not sent. Pods: creates from the controller's template in slow-start batches (1, 2, 4 …, stopping after a batch with a failure), deletes with the pod's uid and resourceVersion as preconditions, adoptions and releases as patches with the pod's uid as precondition, and the status write with the controller's resourceVersion.
+  static override description = `Plans (or loads a plan saved with "kctl plan -o json > plan.json" via --plan), shows it, then sends what one sync of the Deployment controller and then of the ReplicaSet and ReplicationController controllers would send. A Deployment's writes go one at a time in the controller's order: ReplicaSets adopted and released (uid precondition), the new ReplicaSet created by its exact name, ReplicaSets scaled and updated (uid and resourceVersion preconditions), old ones deleted (the same), and its status; a write the controller's own sync would lose (conflict) is not sent. Pods: creates from the controller's template in slow-start batches (1, 2, 4 …, stopping after a batch with a failure), deletes with the pod's uid and resourceVersion as preconditions, adoptions and releases as patches with the pod's uid as precondition, and the status write with the controller's resourceVersion. StatefulSets, DaemonSets, Jobs and CronJobs are carried out in their controllers' order too (a Job: pods created, finalizers patched away, pods deleted, its two status writes; a CronJob: Jobs deleted, the Job of the due time created, its status). Services (against a cluster): EndpointSlices created (generateName), updated and deleted with their uid and resourceVersion as preconditions, the Endpoints object written, and the load balancer in the service controller's order: the finalizer, the cloud provider's call (--lb-pool or --cloud-provider-exec; without one, these are not sent), then the status.
 
 Without --apply every call carries dryRun=All: admission, quota and RBAC answer for real and nothing persists. With --apply, a terminal asks for confirmation (--yes skips it; without a terminal --yes is required). A saved plan is applied verbatim: if a controller, ReplicaSet or pod it names changed, nothing is done (exit 4) unless --replan. On fixtures (-f), the calls are answered in memory and --out DIR writes the resulting world.
 
@@ -34,6 +34,7 @@ Exit codes: 0 every action succeeded, 1 an action failed or any error, 2 changes
 
   static override flags = {
     ...sourceFlags,
+    ...cloudFlags,
     output: outputFlag(),
     plan: Flags.string({summary: 'Apply this saved plan (kctl plan -o json > FILE) instead of planning now.', helpGroup: 'APPLY'}),
     apply: Flags.boolean({summary: 'Carry the plan out for real (default: a server-side dry run with dryRun=All).', helpGroup: 'APPLY'}),
@@ -60,6 +61,7 @@ Exit codes: 0 every action succeeded, 1 an action failed or any error, 2 changes
     const mode: ApplyMode = flags.apply ? 'apply' : 'dry-run'
     const report = await reconcile({
       ...sourceRequest(flags),
+      ...cloudRequest(flags),
       planFile: flags.plan,
       apply: flags.apply,
       replan: flags.replan,
@@ -155,12 +157,16 @@ function onInterrupt(): {signal: AbortSignal; dispose(): void} {
 /** Asks on the terminal; only `yes` goes on (as Terraform asks). */
 function confirm(plan: ReconcilePlan, target: string): Promise<boolean> {
   const s = plan.summary
+  const endpointWrites = s.createEndpointSlice + s.updateEndpointSlice + s.deleteEndpointSlice + s.writeEndpoints
+  const cloudCalls = s.ensureLoadBalancer + s.updateLoadBalancerHosts + s.ensureLoadBalancerDeleted
   const parts = [
     s.create ? `${s.create} create${s.create === 1 ? '' : 's'}` : '',
     s.delete ? `${s.delete} delete${s.delete === 1 ? '' : 's'}` : '',
     s.adopt ? `${s.adopt} adoption${s.adopt === 1 ? '' : 's'}` : '',
     s.release ? `${s.release} release${s.release === 1 ? '' : 's'}` : '',
     s.updateStatus ? `${s.updateStatus} status write${s.updateStatus === 1 ? '' : 's'}` : '',
+    endpointWrites ? `${endpointWrites} endpoint write${endpointWrites === 1 ? '' : 's'}` : '',
+    cloudCalls ? `${cloudCalls} load-balancer call${cloudCalls === 1 ? '' : 's'}` : '',
   ].filter(Boolean)
   return new Promise((resolve) => {
     const rl = createInterface({input: process.stdin, output: process.stderr})

@@ -5,18 +5,20 @@ import {ExitCode} from '../cli/exit-codes.js'
 import {changeFlags, changeRequest, outputFlag, sourceFlags} from '../cli/flags.js'
 import {renderDocumentChunks} from '../render/document.js'
 import {renderSimulationMarkdown, renderSimulationTable} from '../render/simulation.js'
-import {DEFAULT_READY_AFTER, simulate} from '../services/simulate.js'
+import {DEFAULT_RUN_FOR} from '../simulate/batch.js'
+import {DEFAULT_CRONJOB_UNTIL, DEFAULT_READY_AFTER, simulate} from '../services/simulate.js'
 
 export default class Simulate extends BaseCommand {
   static override usage = '<%= command.id %> [-f PATH]... [-o table|json|yaml|markdown] [FLAGS]'
   static override summary = 'Run the controllers forward in virtual time: a rollout\'s whole timeline before it happens.'
-  static override description = `Reads the world once (-f or the live cluster), then runs the Deployment and ReplicaSet controllers' syncs one after another on an in-memory copy, with a simple scheduler and kubelet between them: pods are bound at once, Ready --ready-after after they are created, available after minReadySeconds, gone --terminate-after after their deletion. It stops when nothing is left to happen, or at --until. Nothing is written.
+  static override description = `Reads the world once (-f or the live cluster), then runs the Deployment, ReplicaSet, StatefulSet, DaemonSet, Job and CronJob controllers' syncs one after another on an in-memory copy, with a simple scheduler and kubelet between them: pods are bound at once (a DaemonSet's to its node), Ready --ready-after after they are created, available after minReadySeconds, gone --terminate-after after their deletion; a Job's pods exit --run-for after they became Ready. CronJobs run at their schedule times. It stops when nothing is left to happen, or at --until. Nothing is written.
 
 Exit codes: 0 success, 1 any error.`
 
   static override examples = [
     {description: 'The rest of a rollout, at a fixed clock:', command: '<%= config.bin %> <%= command.id %> -f examples/rollout --now 2026-11-22T10:00:00Z'},
     {description: 'What a new image does, and what happens when it never becomes ready:', command: '<%= config.bin %> <%= command.id %> -f deploy/ --set-image deployment/web=web=nginx:1.28 --fail nginx:1.28'},
+    {description: 'A CronJob\'s runs over a day (Job names, concurrencyPolicy, history deletions):', command: '<%= config.bin %> <%= command.id %> -f examples/cronjob --now 2026-11-22T10:00:00Z --until 24h'},
     {description: 'Apply new manifests onto the live state (server-side dry run) and simulate from there:', command: '<%= config.bin %> <%= command.id %> --apply-manifests new/ -o markdown'},
   ]
 
@@ -26,8 +28,9 @@ Exit codes: 0 success, 1 any error.`
     output: outputFlag(['table', 'json', 'yaml', 'markdown']),
     'ready-after': Flags.string({summary: `How long after creation a pod becomes Ready (default ${DEFAULT_READY_AFTER}).`, helpGroup: 'MODEL'}),
     'terminate-after': Flags.string({summary: 'How long a deleted pod terminates (default: its terminationGracePeriodSeconds, at most 30s).', helpGroup: 'MODEL'}),
-    fail: Flags.string({multiple: true, summary: 'Pods with this image or pod-template-hash never become Ready (CrashLoopBackOff); repeatable.', helpGroup: 'MODEL'}),
-    until: Flags.string({summary: 'Stop after this much virtual time (e.g. 10m).', helpGroup: 'MODEL'}),
+    fail: Flags.string({multiple: true, summary: 'Pods with this image, pod-template-hash or ControllerRevision (name or hash) never become Ready (CrashLoopBackOff); a Job\'s pods with this image, or of the Job of this name, exit 1 instead; repeatable.', helpGroup: 'MODEL'}),
+    'run-for': Flags.string({summary: `How long a Job's pod runs once Ready before it exits (default ${DEFAULT_RUN_FOR}; its stage.kctl.io/complete-after annotation wins).`, helpGroup: 'MODEL'}),
+    until: Flags.string({summary: `Stop after this much virtual time (e.g. 10m; default with a CronJob: ${DEFAULT_CRONJOB_UNTIL}, since a CronJob never goes quiet).`, helpGroup: 'MODEL'}),
     seed: Flags.string({summary: 'Mixed into generated pod names (the same input and seed give the same names).', helpGroup: 'MODEL'}),
   }
 
@@ -41,6 +44,7 @@ Exit codes: 0 success, 1 any error.`
       readyAfter: flags['ready-after'],
       terminateAfter: flags['terminate-after'],
       fail: flags.fail,
+      runFor: flags['run-for'],
       until: flags.until,
       seed: flags.seed,
       onWarning: (w) => this.note(w),

@@ -1,7 +1,9 @@
 // What `kctl reconcile` did with a plan: one result per planned action (none goes missing), per
 // controller totals, and the run's outcome. Its JSON form is the wire contract `kctl/v1alpha1`
 // ApplyReport (render/apply-wire.ts).
+import type {CronJobStatusView, JobStatusView} from './batch.js'
 import type {DeploymentStatusView, PlanSource} from './objects.js'
+import type {LoadBalancerIngress} from './services.js'
 import type {Action, ActionType, ControllerKind, PlanSummary, ReconcilePlan, StatusView} from './plan.js'
 
 export const APPLY_REPORT_KIND = 'ApplyReport'
@@ -62,12 +64,20 @@ export interface ActionResult {
     /** createReplicaSet: the name was taken (409 AlreadyExists), which the plan predicted (a collision, or the ReplicaSet exists already). */
     alreadyExists?: boolean
     /** updateStatus: the status sent (with a ReplicaFailure condition when a create or delete failed). */
-    status?: StatusView | DeploymentStatusView
+    status?: StatusView | DeploymentStatusView | JobStatusView | CronJobStatusView
     resourceVersion?: string
     /** chooseDaemonPods: the candidates reconcile picked (the first `count` in the plan's order; the controller picks at random). */
     chosen?: string[]
     /** chooseDaemonPods that creates: the names the server gave the pods. */
     names?: string[]
+    /** ensureLoadBalancer: the status the cloud provider returned. */
+    loadBalancer?: {ingress: LoadBalancerIngress[]}
+    /** A provider call answered ImplementedElsewhere: another component owns the load balancer, nothing more is written. */
+    implementedElsewhere?: boolean
+    /** ensureLoadBalancerDeleted: whether GetLoadBalancer said it existed (EnsureLoadBalancerDeleted is called only then). */
+    existed?: boolean
+    /** writeLoadBalancerStatus: the provider's status was already the Service's, so nothing was written. */
+    unchanged?: boolean
   }
 }
 

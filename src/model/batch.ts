@@ -177,9 +177,15 @@ export interface DeleteJobAction {
   type: 'deleteJob'
   name: string
   uid: string
-  /** `replace`: concurrencyPolicy Replace; `history-limit`: beyond successful/failedJobsHistoryLimit. */
-  reason: 'replace' | 'history-limit'
-  propagationPolicy: 'Background'
+  /**
+   * `replace`: concurrencyPolicy Replace; `history-limit`: beyond successful/failedJobsHistoryLimit
+   * (both the CronJob's); `ttl-after-finished`: the Job's own ttlSecondsAfterFinished has passed.
+   */
+  reason: 'replace' | 'history-limit' | 'ttl-after-finished'
+  /** Background for the CronJob's deletes, Foreground for the ttl-after-finished controller's. */
+  propagationPolicy: 'Background' | 'Foreground'
+  /** `ttl-after-finished`: the ttl-after-finished controller deletes it, not the Job's own sync. */
+  by?: 'ttl-after-finished'
 }
 
 export interface UpdateCronJobStatusAction {
@@ -190,11 +196,25 @@ export interface UpdateCronJobStatusAction {
 
 export type BatchAction = CreateJobPodAction | DeleteJobPodAction | RemoveFinalizerAction | UpdateJobStatusAction | CreateJobAction | DeleteJobAction | UpdateCronJobStatusAction
 
+/** The Job controller's memory of failures since the last success (backoffRecord in backoff_utils.go). */
+export interface BackoffRecord {
+  failures: number
+  /** Nanoseconds since the epoch. */
+  lastFailure?: bigint
+}
+
 /** When the controller syncs the object again by itself, and why (a delay relative to now). */
 export interface Requeue {
   /** RFC 3339, full precision. */
   at: string
   seconds: number
   /** `sync-error`: a Service's sync that ends in an error is retried after the queue's backoff. */
-  reason: 'backoff' | 'active-deadline' | 'next-schedule' | 'backoff-per-index' | 'sync-error'
+  reason: 'backoff' | 'active-deadline' | 'next-schedule' | 'backoff-per-index' | 'ttl-after-finished' | 'sync-error'
+}
+
+/** ttlSecondsAfterFinished of a finished Job: when the ttl-after-finished controller deletes it. */
+export interface JobTtl {
+  /** The first True Complete or Failed condition's lastTransitionTime + the TTL (RFC 3339). */
+  expireAt: string
+  seconds: number
 }

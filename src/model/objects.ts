@@ -1,7 +1,7 @@
 // The objects kctl reads, reduced to what the controllers' rules look at.
 // Sources build these once (RC is normalized to the ReplicaSet shape there); the core only reads them.
 import type {CronJobView, JobView, PodBatchFields} from './batch.js'
-import type {EndpointSliceView, EndpointsView, PodNetworkView, ServiceView} from './services.js'
+import type {CloudLoadBalancerView, EndpointSliceView, EndpointsView, PodNetworkView, ServiceView} from './services.js'
 import type {ClaimView, ControllerRevisionView, DaemonSetView, NodeView, StatefulSetView} from './workloads.js'
 
 
@@ -207,6 +207,8 @@ export interface Snapshot {
   services?: readonly ServiceView[]
   endpointSlices?: readonly EndpointSliceView[]
   endpoints?: readonly EndpointsView[]
+  /** The cloud provider's answers about the Services' load balancers (only with a provider flag). */
+  loadBalancers?: readonly CloudLoadBalancerView[]
   /** Deployments to plan (after -n and -l). */
   deployments?: readonly DeploymentView[]
   workloads: readonly Workload[]

@@ -3,7 +3,7 @@
 import type {DeploymentStatusView, LabelSelector, Labels, OwnerReference, PlanSource, ReplicaSetStatusView, WorkloadKind} from './objects.js'
 import type {DaemonNode, DaemonSetStatusView, StatefulSetStatusView} from './workloads.js'
 import type {WorkloadAction} from './workload-actions.js'
-import type {BatchAction, CronJobStatusView, JobStatusView, Requeue} from './batch.js'
+import type {BackoffRecord, BatchAction, CronJobStatusView, JobStatusView, JobTtl, Requeue} from './batch.js'
 import type {ServiceAction, ServicePlanDetail, ServiceStatusView} from './services.js'
 
 export const PLAN_API_VERSION = 'kctl/v1alpha1'
@@ -94,6 +94,8 @@ export interface AdoptAction {
   pod: string
   uid: string
   resourceVersion: string
+  /** Jobs: the finalizer the same patch adds (batch.kubernetes.io/job-tracking). */
+  finalizer?: string
 }
 
 export interface ReleaseAction {
@@ -101,6 +103,8 @@ export interface ReleaseAction {
   pod: string
   uid: string
   resourceVersion: string
+  /** Jobs: the finalizer the same patch removes (batch.kubernetes.io/job-tracking). */
+  finalizer?: string
 }
 
 /** A ReplicaSet status as the controller computes and writes it. */
@@ -289,6 +293,8 @@ export interface ControllerPlan {
    * resizes, as the ReplicaSet controller would run it on the result.
    */
   then?: ControllerPlan[]
+  /** A Job's backoff record after this sync, when the controller's record was given (PlannerOptions.jobBackoff); not in the wire form. */
+  backoffRecord?: BackoffRecord
   // ---- StatefulSets and DaemonSets ----
   /** The ControllerRevision of the current template: its name (null when it cannot be computed here), hash, and whether this sync creates it. */
   updateRevision?: {name: string | null; hash: string | null; created: boolean}
@@ -297,8 +303,10 @@ export interface ControllerPlan {
   /** DaemonSets: every node, whether it should run the daemon pod, and why not. */
   nodes?: DaemonNode[]
   // ---- Jobs and CronJobs ----
-  /** When the controller syncs it again by itself (a backoff, the active deadline, the next schedule). */
+  /** When the controller syncs it again by itself (a backoff, the active deadline, the next schedule, a finished Job's TTL). */
   requeue?: Requeue
+  /** Jobs with ttlSecondsAfterFinished, once finished: when the ttl-after-finished controller deletes them. */
+  ttl?: JobTtl
   /** What the plan takes for granted that only the controller's memory knows (expectations, backoff record). */
   assumes?: string[]
   /** CronJobs: the Jobs its sync reads (its children), by name and uid. */
@@ -390,6 +398,13 @@ export interface PlannerOptions {
   featureGates: FeatureGates
   /** BurstReplicas (replica_set.go): at most this many creates or deletes per sync. */
   burstReplicas: number
+  /** kube-controller-manager's --max-endpoints-per-slice (1..1000); absent: its default, 100. */
+  maxEndpointsPerSlice?: number
+  /**
+   * The Job controller's in-memory backoff records by Job uid, when something kept them (`kctl
+   * simulate` does); absent: only the failures the pods still show are known.
+   */
+  jobBackoff?: ReadonlyMap<string, BackoffRecord>
 }
 
 /** Ready and available pods as a controller's status reports them (a DaemonSet counts them per node). */

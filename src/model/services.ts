@@ -285,18 +285,37 @@ export interface EndpointPool {
   id: number
   addressType: string
   pods: string[]
+  /** The pods' endpoints, in the same order: what reconcile draws from (the first ones, where the controller draws at random). */
+  endpoints?: EndpointView[]
 }
 
 /** Why a node is or is not a load-balancer host (stableNodeSetPredicates). */
 export type HostExclusion = 'deleting' | 'exclude-label' | 'to-be-deleted-taint'
 
 export interface LoadBalancerPlan {
-  /** `ensure`, `delete`, or `none` and why. */
-  path: 'ensure' | 'delete' | 'none'
-  why: 'class' | 'not-load-balancer' | 'class-with-finalizer' | 'wants' | 'deleting' | 'type-changed'
+  /** `ensure`, `update` (a node change re-sends the hosts), `delete`, or `none` and why. */
+  path: 'ensure' | 'update' | 'delete' | 'none'
+  why: 'class' | 'not-load-balancer' | 'class-with-finalizer' | 'wants' | 'deleting' | 'type-changed' | 'nodes-changed'
   name: string
   hosts: string[]
   excluded: {node: string; reason: HostExclusion}[]
+  /** The hosts the cloud provider says it was last sent (only with a provider that keeps them). */
+  sent?: string[]
+}
+
+/** A host last sent to a load balancer: its name and spec.providerID then (what a node sync compares). */
+export interface SentHost {
+  name: string
+  providerID?: string
+}
+
+/** What the cloud provider answered GetLoadBalancer for a Service, read before planning. */
+export interface CloudLoadBalancerView {
+  /** The load balancer's name (DefaultLoadBalancerName of the Service). */
+  name: string
+  exists: boolean
+  /** The hosts it was last sent, when the provider keeps them. */
+  hosts?: SentHost[]
 }
 
 /** A Service's plan beyond its actions: which pods it gets, slices and load balancer. */

@@ -55,6 +55,8 @@ export interface PodLookup {
   claimCandidates(controller: ControllerIdentity): readonly PodView[]
   /** Pods whose controller reference carries this uid (whatever kind and name it says). */
   referencing(uid: string): Iterable<PodView>
+  /** Pods of the namespace that no controller owns (those a controller may adopt). */
+  orphans(namespace: string): Iterable<PodView>
   /** Pods whose controller reference has this controller's uid under another kind or name. */
   misreferenced(controller: ControllerIdentity): PodView[]
   controlledByOthers(namespace: string, controllerUid: string, selector: CompiledSelector): PodView[]

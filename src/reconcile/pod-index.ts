@@ -95,6 +95,10 @@ export class PodIndex implements PodLookup {
     return this.byController.get(uid) ?? []
   }
 
+  orphans(namespace: string): Iterable<PodView> {
+    return this.orphansByNamespace.get(namespace) ?? []
+  }
+
   controlledByOthers(namespace: string, controllerUid: string, selector: CompiledSelector): PodView[] {
     return this.matching(namespace, selector).filter((p) => {
       const ref = controllerOf(p)

@@ -22,6 +22,9 @@ export interface ControllerDescriptor {
   planOnly?: true
 }
 
+/** The entry whose plans are Services' (the endpoint controllers' and the service controller's). */
+export const SERVICES_CONTROLLER = 'endpointslice'
+
 export const CONTROLLERS: readonly ControllerDescriptor[] = [
   {
     name: 'replicaset',
@@ -51,21 +54,18 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     name: 'job',
     kinds: ['Job'],
     plan: planJobs,
-    planOnly: true,
   },
   {
     name: 'cronjob',
     kinds: ['CronJob'],
     plan: planCronJobs,
-    planOnly: true,
   },
   {
     // One plan per Service joins the endpointslice, endpoint and endpointslicemirroring
     // controllers' syncs with the service controller's (cloud-controller-manager's service-lb).
-    name: 'endpointslice',
+    name: SERVICES_CONTROLLER,
     kinds: ['Service'],
-    plan: (snapshot, world) => planServices(snapshot, world),
-    planOnly: true,
+    plan: (snapshot, world) => planServices(snapshot, world, world.options.maxEndpointsPerSlice),
   },
 ]
 

@@ -5,8 +5,12 @@ import {Chalk, type ChalkInstance} from 'chalk'
 
 import type {ActionError, ActionResult, ApplyMode, ApplyReport, ControllerOutcome} from '../model/apply.js'
 import type {DeploymentStatusView} from '../model/objects.js'
-import type {ControllerPlan, StatusView} from '../model/plan.js'
+import type {BatchAction} from '../model/batch.js'
+import type {Action, ControllerPlan, StatusView} from '../model/plan.js'
+import type {ServiceAction} from '../model/services.js'
 import {count} from './words.js'
+import {batchActionLine} from './batch-table.js'
+import {actionLine as serviceActionLine} from './service-table.js'
 import {actionLine as workloadActionLine} from './workload-table.js'
 
 export interface TableStyle {
@@ -82,7 +86,23 @@ function controllerBlock(mode: ApplyMode, co: ControllerOutcome, results: readon
       case 'release':
         lines.push(`  ~ ${r.action} pod ${(r.pod ?? '').padEnd(podWidth)}  ${outcome(r)}`)
         break
+      case 'createJobPod': {
+        const a = r.predicted?.type === 'createJobPod' ? r.predicted : undefined
+        lines.push(`  + create pod ${r.pod ?? `${a?.nameBase ?? ''}<random>`}${a?.index === undefined ? '' : `  (index ${a.index})`}  ${outcome(r)}${r.batch ? c.dim(`  (batch ${r.batch})`) : ''}`)
+        break
+      }
+      case 'deleteJobPod':
+      case 'removeFinalizer':
+      case 'createJob':
+      case 'deleteJob':
+        if (r.predicted) lines.push(`${batchActionLine(r.predicted as Action & BatchAction, c)}  ${outcome(r)}`)
+        break
       case 'updateStatus': {
+        if (r.controller.kind === 'Job' || r.controller.kind === 'CronJob') {
+          const a = r.predicted as (Action & BatchAction & {type: 'updateStatus'}) | undefined
+          if (a) lines.push(`${batchActionLine(a, c)}  ${outcome(r)}`)
+          break
+        }
         const to = r.done?.status ?? (r.predicted?.type === 'updateStatus' ? r.predicted.to : undefined)
         const from = r.predicted?.type === 'updateStatus' ? r.predicted.from : undefined
         const what = to ? statusWords(from, to) : ''
@@ -102,7 +122,24 @@ function controllerBlock(mode: ApplyMode, co: ControllerOutcome, results: readon
         else if (a?.type === 'deleteReplicaSet') lines.push(`  - delete ReplicaSet ${rs}  revision ${a.revision || 'unset'} (${a.reason})  ${outcome(r)}`)
         else if (a?.type === 'adoptReplicaSet' || a?.type === 'releaseReplicaSet') lines.push(`  ~ ${a.type === 'adoptReplicaSet' ? 'adopt' : 'release'} ReplicaSet ${rs}  ${outcome(r)}`)
         else if (a?.type === 'rollback') lines.push(`  ~ rollback to revision ${a.toRevision}  ${outcome(r)}`)
-        else if (a) {
+        else if (a && r.controller.kind === 'Service') {
+          // A Service's write: the plan's line, the slice the server named, the address the cloud gave.
+          const ingress = r.done?.loadBalancer?.ingress.map((i) => i.ip ?? i.hostname).join(', ')
+          const done =
+            r.done?.name && a.type === 'createEndpointSlice'
+              ? ` → ${r.done.name}`
+              : ingress
+                ? ` → ${ingress}`
+                : r.done?.implementedElsewhere
+                  ? ' → implemented elsewhere'
+                  : r.done?.unchanged
+                    ? ' → already so, nothing written'
+                    : r.done?.existed === false
+                      ? ' → it did not exist'
+                      : ''
+          const drawn = r.done?.chosen ? c.dim(` (with ${r.done.chosen.length} of the pool, by name; the controller draws at random)`) : ''
+          lines.push(`${serviceActionLine(a as ServiceAction, c)}${done}${drawn}  ${outcome(r)}`)
+        } else if (a) {
           // A StatefulSet's or DaemonSet's write: the plan's line, the name the server gave, what a choice picked.
           const line = workloadActionLine(a, c)
           const named = r.done?.name && a.type === 'createDaemonPod' ? ` → ${r.done.name}` : ''

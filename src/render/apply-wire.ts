@@ -2,8 +2,7 @@
 // out in a fixed order; a result's `predicted` is the plan's action exactly as `kctl plan -o json`
 // prints it, so the two documents can be joined.
 import type {ActionError, ActionResult, ApplyReport, ControllerOutcome} from '../model/apply.js'
-import type {DeploymentStatusView} from '../model/objects.js'
-import type {ControllerPlan, PlanSummary, ReconcilePlan, StatusView} from '../model/plan.js'
+import type {ControllerPlan, PlanSummary, ReconcilePlan} from '../model/plan.js'
 import {actionToWire, status as controllerStatus} from './wire.js'
 
 type Json = null | boolean | number | string | Json[] | {[key: string]: Json}
@@ -42,13 +41,16 @@ const planSummary = (s: PlanSummary): Json =>
     ['deleteControllerRevision', s.deleteControllerRevision],
     ['adoptControllerRevision', s.adoptControllerRevision],
     ['releaseControllerRevision', s.releaseControllerRevision],
+    ['createJob', s.createJob],
+    ['deleteJob', s.deleteJob],
+    ['removeFinalizer', s.removeFinalizer],
   ])
 
 const error = (e: ActionError | undefined): Json | undefined =>
   e ? obj([['code', e.code], ['reason', e.reason], ['message', e.message], ['causes', e.causes ? [...e.causes] : undefined]]) : undefined
 
-const statusView = (s: StatusView | DeploymentStatusView): Json =>
-  'updatedReplicas' in s || 'numberReady' in s ? controllerStatus(s) : obj([
+const statusView = (s: NonNullable<NonNullable<ActionResult['done']>['status']>): Json =>
+  'updatedReplicas' in s || 'numberReady' in s || !('replicas' in s) ? controllerStatus(s) : obj([
     ['replicas', s.replicas],
     ['fullyLabeledReplicas', s.fullyLabeledReplicas],
     ['readyReplicas', s.readyReplicas],
@@ -71,6 +73,10 @@ function result(r: ActionResult, plans: Map<string, {cp: ControllerPlan; now: st
         ['resourceVersion', r.done.resourceVersion],
         ['chosen', r.done.chosen ? [...r.done.chosen] : undefined],
         ['names', r.done.names ? [...r.done.names] : undefined],
+        ['loadBalancer', r.done.loadBalancer ? (JSON.parse(JSON.stringify(r.done.loadBalancer)) as Json) : undefined],
+        ['implementedElsewhere', r.done.implementedElsewhere],
+        ['existed', r.done.existed],
+        ['unchanged', r.done.unchanged],
       ])
     : undefined
   return obj([

@@ -4,7 +4,7 @@
 import type {ChalkInstance} from 'chalk'
 
 import type {BatchAction, JobStatusView, CronJobStatusView, Requeue} from '../model/batch.js'
-import type {Action, ControllerPlan} from '../model/plan.js'
+import type {Action, AdoptAction, ControllerPlan, ReleaseAction} from '../model/plan.js'
 import {count} from './words.js'
 
 /** Creates of one Job are listed one per line up to this many, then counted. */
@@ -24,19 +24,26 @@ const REQUEUE_WORDS: Record<Requeue['reason'], string> = {
   'active-deadline': 'at the active deadline',
   'next-schedule': 'at the next schedule time',
   'sync-error': 'retried after the error that ends this sync (the queue backs off 1 s, 2 s, 4 s … to 1000 s; a Node event does not re-sync it)',
+  'ttl-after-finished': 'when its ttlSecondsAfterFinished has passed (the ttl-after-finished controller deletes it then)',
+}
+
+const DELETE_JOB_WORDS: Record<string, string> = {
+  replace: 'concurrencyPolicy Replace',
+  'history-limit': 'beyond the history limit',
+  'ttl-after-finished': 'its ttlSecondsAfterFinished has passed (by the ttl-after-finished controller, propagation Foreground)',
 }
 
 export function renderBatch(cp: ControllerPlan, head: string, c: ChalkInstance): string {
   const lines = [cp.inSync ? `${head}  ${c.green('(in sync)')}` : head]
   const creates = cp.actions.filter((a) => a.type === 'createJobPod')
   let createsShown = 0
-  for (const a of cp.actions as (Action & BatchAction)[]) {
+  for (const a of cp.actions as (BatchAction | AdoptAction | ReleaseAction)[]) {
     if (a.type === 'createJobPod') {
       if (createsShown++ < MAX_CREATE_LINES) lines.push(c.green(`  + create pod ${a.nameBase}<random>${a.index !== undefined ? `  (index ${a.index})` : ''}`))
       else if (createsShown === MAX_CREATE_LINES + 1) lines.push(c.green(`  + … and ${count(creates.length - MAX_CREATE_LINES, 'more pod')}`))
       continue
     }
-    lines.push(actionLine(a, c))
+    lines.push(batchActionLine(a, c))
     if (a.type === 'createJob' && cp.then) {
       for (const job of cp.then) lines.push(indent(renderBatch(job, `${c.dim('then, in the Job controller\'s first sync of it:')}`, c), '    '))
     }
@@ -47,7 +54,8 @@ export function renderBatch(cp: ControllerPlan, head: string, c: ChalkInstance):
   return lines.join('\n')
 }
 
-function actionLine(a: Action & BatchAction, c: ChalkInstance): string {
+/** One line of a Job's or CronJob's write (also reconcile's report of it). */
+export function batchActionLine(a: BatchAction | AdoptAction | ReleaseAction, c: ChalkInstance): string {
   switch (a.type) {
     case 'deleteJobPod':
       return c.red(`  - delete pod ${a.pod}  because: ${DELETE_WORDS[a.reason]}`)
@@ -56,7 +64,11 @@ function actionLine(a: Action & BatchAction, c: ChalkInstance): string {
     case 'createJob':
       return c.green(`  + create Job ${a.name}  (scheduled ${a.annotations['batch.kubernetes.io/cronjob-scheduled-timestamp'] ?? a.scheduledTime})`)
     case 'deleteJob':
-      return c.red(`  - delete Job ${a.name}  because: ${a.reason === 'replace' ? 'concurrencyPolicy Replace' : 'beyond the history limit'}`)
+      return c.red(`  - delete Job ${a.name}  because: ${DELETE_JOB_WORDS[a.reason]}`)
+    case 'adopt':
+      return c.yellow(`  ~ adopt pod ${a.pod}  (an orphan the selector matches: owner reference${a.finalizer ? ' and tracking finalizer' : ''} added)`)
+    case 'release':
+      return c.yellow(`  ~ release pod ${a.pod}  (the selector no longer matches: owner reference${a.finalizer ? ' and tracking finalizer' : ''} removed)`)
     case 'updateStatus':
       return c.yellow(`  ~ status${'write' in a ? ` (write ${a.write})` : ''} ${batchStatusChange(a.from, a.to)}`)
     default:

@@ -53,6 +53,7 @@ export function renderService(cp: ControllerPlan, head: string, c: ChalkInstance
   }
   const lb = s?.loadBalancer
   if (lb?.path === 'none') lines.push(c.dim(`  · load balancer: nothing (${WHY_NONE[lb.why]})`))
+  if (lb?.path === 'update' && lb.sent) lines.push(c.dim(`  · load balancer: nodes changed since the provider was last sent hosts ${lb.sent.length > 0 ? names(lb.sent) : 'none'}`))
   for (const x of lb?.excluded ?? []) lines.push(c.dim(`  · node ${x.node}: not a load-balancer host (${HOST_WORDS[x.reason]})`))
   for (const w of cp.warnings) lines.push(c.yellow(`  ! ${w}`))
   if (cp.requeue) lines.push(requeueLine(cp.requeue, c))
@@ -86,7 +87,7 @@ function members(a: {endpoints: readonly EndpointView[]; random?: number; pool?:
   return `${count(a.size, 'endpoint')}${known.length > 0 || drawn ? `: ${names(known)}${drawn}` : ''}`
 }
 
-function actionLine(a: ServiceAction, c: ChalkInstance): string {
+export function actionLine(a: ServiceAction, c: ChalkInstance): string {
   const by = 'controller' in a && a.controller ? ` (${a.controller})` : ''
   switch (a.type) {
     case 'createEndpointSlice': {

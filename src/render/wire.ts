@@ -108,7 +108,7 @@ export function actionToWire(a: Action, cp: ControllerPlan, now: string): Json {
       return ordered({...a, reasons: deleteReasons(a, cp, now)}, ['type', 'pod', 'uid', 'resourceVersion', 'decidedBy', 'reasons', 'tie', 'facts'], {facts})
     case 'adopt':
     case 'release':
-      return ordered(a, ['type', 'pod', 'uid', 'resourceVersion'])
+      return ordered(a, ['type', 'pod', 'uid', 'resourceVersion', 'finalizer'])
     case 'updateStatus':
       return ordered(a, ['type', 'write', 'from', 'to', 'revision', 'conflict'], {from: status, to: status})
     case 'createReplicaSet':
@@ -133,7 +133,7 @@ export function actionToWire(a: Action, cp: ControllerPlan, now: string): Json {
 export function controllerToWire(c: ControllerPlan, now: string): Json {
   return ordered(
     c,
-    ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions', 'newReplicaSet', 'rolloutStep', 'syncPath', 'endedBy', 'replicaSets', 'events', 'then', 'updateRevision', 'blockedBy', 'nodes', 'scheduledTime', 'requeue', 'assumes', 'jobs', 'service'],
+    ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions', 'newReplicaSet', 'rolloutStep', 'syncPath', 'endedBy', 'replicaSets', 'events', 'then', 'updateRevision', 'blockedBy', 'nodes', 'scheduledTime', 'requeue', 'ttl', 'assumes', 'jobs', 'service'],
     {
       status,
       actions: (as: Action[]) => {

@@ -77,6 +77,6 @@ export function gateWarnings(gates: FeatureGates): string[] {
     : ['LogarithmicScaleDown is GA and locked on since Kubernetes 1.31; a real kube-controller-manager refuses to turn it off']
 }
 
-export function plannerOptions(now: string, featureGates: FeatureGates): PlannerOptions {
-  return {now, featureGates, burstReplicas: BURST_REPLICAS}
+export function plannerOptions(now: string, featureGates: FeatureGates, maxEndpointsPerSlice?: number): PlannerOptions {
+  return {now, featureGates, burstReplicas: BURST_REPLICAS, ...(maxEndpointsPerSlice === undefined ? {} : {maxEndpointsPerSlice})}
 }

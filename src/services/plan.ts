@@ -1,14 +1,18 @@
 // `plan` (and `list`): read the world once, plan one sync of every controller in it.
+import {checkCloudFlags, type CloudRequest, cloudOf, wantsCloud, withLoadBalancers} from '../cloud/index.js'
+import type {Cloud} from '../cloud/provider.js'
 import type {ReconcilePlan} from '../model/plan.js'
 import {byKindNamespaceName, planSnapshot, summarize} from '../reconcile/planner.js'
 import {gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
-import {readSnapshots, type SourceRequest} from './snapshot.js'
+import {clusterRequest, fromFixtures, readSnapshots, type SourceRequest} from './snapshot.js'
 
-export interface PlanRequest extends SourceRequest {
+export interface PlanRequest extends SourceRequest, CloudRequest {
   /** --now, RFC 3339; absent: the real clock, read after the objects are. */
   now?: string
   /** --feature-gates, `A=true,B=false`. */
   featureGates?: string
+  /** --max-endpoints-per-slice, as kube-controller-manager takes it. */
+  maxEndpointsPerSlice?: number
   /** The real clock unless a test injects one. */
   clock?: () => Date
   /** Where warnings about the request itself go (stderr in the CLI). */
@@ -20,10 +24,12 @@ export async function computePlan(req: PlanRequest): Promise<ReconcilePlan> {
   const featureGates = parseFeatureGates(req.featureGates)
   const fixedNow = req.now === undefined ? undefined : resolveNow(req.now)
   for (const w of gateWarnings(featureGates)) req.onWarning?.(w)
-  const sets = await readSnapshots({...req, onNote: req.onNote ?? req.onWarning})
+  checkCloudFlags(req, fromFixtures(req))
+  const cloud = await requestCloud(req)
+  const sets = await Promise.all((await readSnapshots({...req, onNote: req.onNote ?? req.onWarning})).map(async (s) => ({...s, snapshot: await withLoadBalancers(s.snapshot, cloud)})))
   // Like the controller, take "now" once per sync, after the informer caches are read.
   const now = fixedNow ?? resolveNow(undefined, req.clock)
-  const options = plannerOptions(now, featureGates)
+  const options = plannerOptions(now, featureGates, req.maxEndpointsPerSlice)
   if (sets.length === 1) return planSnapshot(sets[0].snapshot, options)
   return mergeApplySets(sets.map(({applySet, snapshot}) => ({applySet, plan: planSnapshot(snapshot, options)})))
 }
@@ -39,4 +45,12 @@ function mergeApplySets(parts: Array<{applySet: string; plan: ReconcilePlan}>): 
   const ignored: Record<string, number> = {}
   for (const {plan} of parts) for (const [k, n] of Object.entries(plan.ignored)) ignored[k] = (ignored[k] ?? 0) + n
   return {...parts[0].plan, controllers, summary: summarize(controllers), ignored}
+}
+
+/** The cloud provider the request names (the local one talks to the cluster), or undefined. */
+export async function requestCloud(req: PlanRequest): Promise<Cloud | undefined> {
+  if (!wantsCloud(req)) return undefined
+  if (fromFixtures(req) || req.lbPool === undefined) return cloudOf(req, undefined)
+  const {connect} = await import('../sources/cluster.js')
+  return cloudOf(req, await connect(clusterRequest(req)))
 }

@@ -35,12 +35,16 @@ import type {PlanSource, Snapshot} from '../model/objects.js'
 import type {ActionType, FeatureGates, ReconcilePlan, UpdateDeploymentStatusAction, UpdateStatusAction} from '../model/plan.js'
 import {PLAN_API_VERSION} from '../model/plan.js'
 import {planSnapshot, summarize} from '../reconcile/planner.js'
-import {CARRIED_OUT} from '../reconcile/registry.js'
+import {CARRIED_OUT, SERVICES_CONTROLLER} from '../reconcile/registry.js'
+import {checkCloudFlags, type CloudRequest, cloudOf, withLoadBalancers} from '../cloud/index.js'
+import type {Cloud} from '../cloud/provider.js'
+import type {ServiceControl} from '../apply/service-control.js'
+import {LOAD_BALANCER_ACTIONS, SERVICE_SKIP} from '../apply/service-sync.js'
 import {gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
 import type {PlanRequest} from './plan.js'
 import {clusterRequest} from './snapshot.js'
 
-export interface ReconcileRequest extends PlanRequest {
+export interface ReconcileRequest extends PlanRequest, CloudRequest {
   /** --plan FILE: a plan saved by `kctl plan -o json`. */
   planFile?: string
   /** --apply: for real; otherwise a dry run. */
@@ -83,6 +87,10 @@ interface World {
   /** A fresh snapshot: of `namespaces` only (a saved plan's), or of the request's scope. */
   read(namespaces?: string[]): Promise<Snapshot>
   control(dryRun: boolean): PodControl
+  /** The endpoint and service controllers' writes: a cluster's only. */
+  services?(dryRun: boolean): ServiceControl
+  /** The cloud provider of the flags. */
+  cloud?: Cloud
   memory?: MemoryWorld
 }
 
@@ -96,6 +104,13 @@ const NOTES = {
     'a DaemonSet\'s random choice (chooseDaemonPods): the controller picks in Go\'s map order, so which pods or nodes it takes cannot be known; reconcile took the first ones in name order (done.chosen says which)',
   settled:
     '--out: each controller\'s status is the one the controller writes once it has seen this sync\'s pods (its next status write), so kctl plan -f on the result shows only the work left',
+  noCloud:
+    'load balancers: no cloud provider was given, so the service controller\'s writes (finalizer, provider call, status) were not sent; pass --lb-pool CIDR (the built-in local provider) or --cloud-provider-exec PATH',
+  drawn:
+    'a Service\'s pool (service.pools): the controller puts the pool\'s endpoints into the slices in Go\'s map order, so which slice gets which cannot be known; reconcile filled them in the plan\'s order with the pods in name order (done.chosen says which went where)',
+  noCloudPlanned: 'no cloud provider given (--lb-pool or --cloud-provider-exec): the load-balancer writes will not be sent',
+  waitsForCloud: '--until-converged: only load-balancer writes are left, and they wait for a cloud provider (--lb-pool or --cloud-provider-exec)',
+  fixtureServices: 'Services: their endpoint and load-balancer writes are carried out against a cluster only; on files they are planned (kctl plan -f) but not carried out',
 } as const
 
 export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
@@ -107,6 +122,7 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
   if (req.untilConverged && !req.apply) throw new UserError('--until-converged needs --apply: a dry run changes nothing, so every round would plan the same')
   if (req.replan && req.planFile === undefined) throw new UserError('--replan goes with --plan FILE')
   if (req.out !== undefined) checkOutDir(req.out)
+  checkCloudFlags(req, fixtures)
   const featureGates = parseFeatureGates(req.featureGates)
   const fixedNow = req.now === undefined ? undefined : resolveNow(req.now)
   for (const w of gateWarnings(featureGates)) req.ui?.note?.(w)
@@ -125,7 +141,8 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
 
   const world = fixtures ? await fixtureWorld(req, clockNow) : await clusterWorld(req)
   // Every controller kctl plans: the deployment controller's syncs, then the ReplicaSet controller's.
-  const plan = (snapshot: Snapshot, gates: FeatureGates = featureGates) => planSnapshot(snapshot, plannerOptions(clockNow(), gates), CARRIED_OUT)
+  const carriedOut = fixtures ? CARRIED_OUT.filter((c) => c !== SERVICES_CONTROLLER) : CARRIED_OUT
+  const plan = (snapshot: Snapshot, gates: FeatureGates = featureGates) => withoutCloudSaid(planSnapshot(snapshot, plannerOptions(clockNow(), gates), carriedOut), world.cloud)
   const scope = saved ? namespacesOf(saved) : undefined
   const restrict = (p: ReconcilePlan) => (saved ? onlyControllersOf(p, saved) : p)
 
@@ -169,8 +186,14 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
     report.rounds.push(roundOf(round, current))
     report.changesPending = !current.controllers.every((c) => c.inSync)
     req.ui?.showPlan?.(current, round)
-    if (current.controllers.every((c) => c.actions.length === 0)) {
+    if (current.controllers.every(idle)) {
       if (req.untilConverged) report.converged = !report.changesPending
+      break
+    }
+    // Without a provider, what is left for load balancers can never be sent: another round would plan it again.
+    if (round > 1 && !world.cloud && current.controllers.every((c) => c.actions.every((a) => LOAD_BALANCER_ACTIONS.has(a.type)))) {
+      report.converged = false
+      report.notes.push(NOTES.waitsForCloud)
       break
     }
     const violations = guardViolations(current, {maxDelete: req.maxDelete, allowScaleToZero: req.allowScaleToZero, ledger: removed})
@@ -200,7 +223,9 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
     }
 
     const started = performance.now()
-    const exec = await executePlan(current, {control, concurrency: req.concurrency, signal: req.signal, onProgress: req.ui?.progress, now: clockNow, round})
+    // A fresh one each round: the Nodes it reads for provider calls are the round's.
+    const services = world.services?.(mode === 'dry-run')
+    const exec = await executePlan(current, {control, services, cloud: world.cloud, concurrency: req.concurrency, signal: req.signal, onProgress: req.ui?.progress, now: clockNow, round})
     // Live only: a report of fixtures stays byte-for-byte the same for the same input and --now.
     if (!fixtures) report.rounds[report.rounds.length - 1].durationMs = Math.round(performance.now() - started)
     report.results.push(...exec.results)
@@ -239,6 +264,9 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
   }
   if (mode === 'dry-run') report.notes.push(fixtures ? NOTES.dryRunFixtures : NOTES.dryRunCluster)
   if (report.results.some((r) => r.action === 'chooseDaemonPods' && r.done?.chosen)) report.notes.push(NOTES.chosen)
+  if (report.results.some((r) => r.controller.kind === 'Service' && r.done?.chosen)) report.notes.push(NOTES.drawn)
+  if (report.results.some((r) => r.skipReason === SERVICE_SKIP.noCloud)) report.notes.push(NOTES.noCloud)
+  if (world.memory?.snapshot().services?.length) report.notes.push(NOTES.fixtureServices)
   if (mode === 'apply' && !report.out && !report.converged && report.results.some((r) => r.action === 'updateStatus' && r.outcome === 'ok')) report.notes.push(NOTES.status)
   return finish(report)
 }
@@ -250,16 +278,20 @@ async function clusterWorld(req: ReconcileRequest): Promise<World> {
   const {connect, readCluster} = await import('../sources/cluster.js')
   const {ClusterPodControl} = await import('../apply/cluster-control.js')
   const clusterReq = clusterRequest(req)
+  const {ClusterServiceControl} = await import('../apply/service-control.js')
   const client = await connect(clusterReq)
+  const cloud = cloudOf(req, client)
   return {
     source: {type: 'cluster', context: client.config.context, server: client.server},
     target: `context "${client.config.context}" (${client.server})`,
     async read(namespaces) {
-      if (namespaces === undefined) return readCluster(clusterReq, client)
+      if (namespaces === undefined) return withLoadBalancers(await readCluster(clusterReq, client), cloud)
       const parts = await Promise.all(namespaces.map((ns) => readCluster({...clusterReq, namespace: ns, allNamespaces: false, selector: undefined}, client)))
-      return mergeSnapshots(parts, {type: 'cluster', context: client.config.context, server: client.server})
+      return withLoadBalancers(mergeSnapshots(parts, {type: 'cluster', context: client.config.context, server: client.server}), cloud)
     },
     control: (dryRun) => new ClusterPodControl(client, dryRun),
+    services: (dryRun) => new ClusterServiceControl(client, dryRun),
+    ...(cloud ? {cloud} : {}),
   }
 }
 
@@ -316,6 +348,8 @@ async function settleStatuses(memory: MemoryWorld, plan: (s: Snapshot) => Reconc
     const next = plan(memory.snapshot())
     for (const cp of next.controllers) {
       if ((cp.kind === 'Deployment') !== deployments) continue
+      // A Job's and a CronJob's own sync already counts its creates and deletes in its status.
+      if (cp.kind === 'Job' || cp.kind === 'CronJob') continue
       const write = cp.actions.find((a) => a.type === 'updateStatus')
       if (!write || write.type !== 'updateStatus' || ('conflict' in write && write.conflict)) continue
       const controller = await control.getController(cp)
@@ -344,6 +378,11 @@ function mergeSnapshots(parts: Snapshot[], source: PlanSource): Snapshot {
     nodes: parts[0]?.nodes ?? [],
     controllerRevisions: parts.flatMap((p) => p.controllerRevisions ?? []),
     claims: parts.flatMap((p) => p.claims ?? []),
+    services: parts.flatMap((p) => p.services ?? []),
+    endpointSlices: parts.flatMap((p) => p.endpointSlices ?? []),
+    endpoints: parts.flatMap((p) => p.endpoints ?? []),
+    jobs: parts.flatMap((p) => p.jobs ?? []),
+    cronJobs: parts.flatMap((p) => p.cronJobs ?? []),
     workloads: parts.flatMap((p) => p.workloads),
     pods: parts.flatMap((p) => p.pods),
     replicaSets: parts.flatMap((p) => p.replicaSets),
@@ -369,6 +408,21 @@ function onlyControllersOf(fresh: ReconcilePlan, saved: ReconcilePlan): Reconcil
   const controllers = fresh.controllers.filter((c) => names.has(`${c.kind}/${c.namespace}/${c.name}`))
   return {...fresh, controllers, summary: summarize(controllers)}
 }
+
+/** Without a provider, each Service plan with load-balancer writes says, before anything is sent, that they will not be. */
+function withoutCloudSaid(plan: ReconcilePlan, cloud: Cloud | undefined): ReconcilePlan {
+  if (cloud) return plan
+  for (const c of plan.controllers) {
+    if (c.kind === 'Service' && !c.inSync && c.actions.some((a) => LOAD_BALANCER_ACTIONS.has(a.type))) c.warnings.push(NOTES.noCloudPlanned)
+  }
+  return plan
+}
+
+/**
+ * Nothing to send: no action, or a Service in sync whose only actions are the re-ensure a fresh
+ * service controller makes (it writes nothing when the load balancer is as wanted).
+ */
+const idle = (c: ReconcilePlan['controllers'][number]): boolean => c.actions.length === 0 || (c.kind === 'Service' && c.inSync)
 
 function roundOf(round: number, plan: ReconcilePlan): RoundReport {
   return {round, now: plan.now, summary: plan.summary, inSync: plan.controllers.every((c) => c.inSync), plan}
@@ -407,6 +461,21 @@ const ACTION_TYPES: ActionType[] = [
   'createDaemonPod',
   'deleteDaemonPod',
   'chooseDaemonPods',
+  'createEndpointSlice',
+  'updateEndpointSlice',
+  'deleteEndpointSlice',
+  'writeEndpoints',
+  'addLoadBalancerFinalizer',
+  'ensureLoadBalancer',
+  'updateLoadBalancerHosts',
+  'writeLoadBalancerStatus',
+  'ensureLoadBalancerDeleted',
+  'removeLoadBalancerFinalizer',
+  'createJobPod',
+  'deleteJobPod',
+  'removeFinalizer',
+  'createJob',
+  'deleteJob',
 ]
 
 function emptyReport(mode: ApplyMode, source: PlanSource, origin: 'computed' | 'saved', file?: string): ApplyReport {

@@ -8,7 +8,8 @@ import type {ReconcilePlan} from '../model/plan.js'
 import {PLAN_API_VERSION, SIMULATION_KIND, type Simulation, type SimulationSettings} from '../model/simulation.js'
 import {planSnapshot} from '../reconcile/planner.js'
 import {formatRfc3339, parseRfc3339, seconds} from '../reconcile/time.js'
-import {applyManifest, applyScale, applySetImage, parseScale, parseSetImage} from '../simulate/changes.js'
+import {applyManifest, applyScale, applySetImage, parseScale, parseSetImage, type ImageChange, type ScaleChange} from '../simulate/changes.js'
+import {DEFAULT_RUN_FOR} from '../simulate/batch.js'
 import {TERMINATE_CAP_SECONDS} from '../simulate/kubelet.js'
 import {runLoop} from '../simulate/loop.js'
 import {parseDuration} from '../watch/duration.js'
@@ -31,8 +32,10 @@ export interface SimulateRequest extends PlanRequest, ChangeRequest {
   readyAfter?: string
   /** --terminate-after; absent: each pod's grace period, capped. */
   terminateAfter?: string
-  /** --fail: images or pod-template-hash values whose pods never become Ready. */
+  /** --fail: images or pod-template-hash values whose pods never become Ready (a Job's pods, or a Job name's, exit non-zero). */
   fail?: string[]
+  /** --run-for, a duration: how long a Job's pod runs once Ready (default 10s). */
+  runFor?: string
   /** --until: the longest virtual time simulated. */
   until?: string
   /** --seed: mixed into generated pod names. */
@@ -40,15 +43,17 @@ export interface SimulateRequest extends PlanRequest, ChangeRequest {
 }
 
 export const DEFAULT_READY_AFTER = '10s'
+/** A CronJob never goes quiet: without --until, a simulation with one stops after this much virtual time. */
+export const DEFAULT_CRONJOB_UNTIL = '1h'
 
 export async function simulate(req: SimulateRequest): Promise<Simulation> {
   // Flags first: nothing is read for a command line that cannot run.
   const featureGates = parseFeatureGates(req.featureGates)
   const readyAfter = durationFlag('--ready-after', req.readyAfter ?? DEFAULT_READY_AFTER)
   const terminateAfter = req.terminateAfter === undefined ? undefined : durationFlag('--terminate-after', req.terminateAfter)
-  const until = req.until === undefined ? undefined : durationFlag('--until', req.until)
-  const scales = (req.scale ?? []).map(parseScale)
-  const images = (req.setImage ?? []).map(parseSetImage)
+  const runFor = durationFlag('--run-for', req.runFor ?? DEFAULT_RUN_FOR)
+  let until = req.until === undefined ? undefined : durationFlag('--until', req.until)
+  const whatIfs = parseChanges(req)
   const fixedNow = req.now === undefined ? undefined : resolveNow(req.now)
   for (const w of gateWarnings(featureGates)) req.onWarning?.(w)
 
@@ -57,18 +62,22 @@ export async function simulate(req: SimulateRequest): Promise<Simulation> {
   const startText = fixedNow ?? resolveNow(undefined, req.clock)
   const start = parseRfc3339(startText)!
   clock.now = start
-  const changes = await applyChanges(opened, req, scales, images)
+  const changes = await applyChanges(opened, whatIfs)
+  const warnings: string[] = []
+  if (until === undefined && (opened.memory.snapshot().cronJobs ?? []).some((cj) => !cj.suspend)) {
+    until = durationFlag('--until', DEFAULT_CRONJOB_UNTIL)
+    warnings.push(`a CronJob never goes quiet: simulated ${DEFAULT_CRONJOB_UNTIL} (the default with a CronJob); pass --until for more or less`)
+  }
 
   const result = await runLoop(opened.memory, {
     clock,
     featureGates,
     until: until === undefined ? undefined : start + toNs(until),
-    kubelet: {start, readyAfter: toNs(readyAfter), terminateAfter: terminateAfter === undefined ? undefined : toNs(terminateAfter), fail: req.fail ?? []},
+    kubelet: {start, readyAfter: toNs(readyAfter), terminateAfter: terminateAfter === undefined ? undefined : toNs(terminateAfter), fail: req.fail ?? [], runFor: toNs(runFor)},
   })
-  const snapshot = opened.memory.snapshot()
-  const notSimulated = [...(snapshot.statefulSets ?? []), ...(snapshot.daemonSets ?? [])].map((w) => `${w.kind} ${w.namespace}/${w.name}`)
   const settings: SimulationSettings = {
     readyAfterSeconds: readyAfter / 1000,
+    runForSeconds: runFor / 1000,
     ...(terminateAfter === undefined ? {} : {terminateAfterSeconds: terminateAfter / 1000}),
     terminateCapSeconds: TERMINATE_CAP_SECONDS,
     fail: [...(req.fail ?? [])],
@@ -85,6 +94,10 @@ export async function simulate(req: SimulateRequest): Promise<Simulation> {
     changes,
     steps: result.steps,
     deployments: result.deployments,
+    statefulSets: result.statefulSets,
+    daemonSets: result.daemonSets,
+    jobs: result.jobs,
+    cronJobs: result.cronJobs,
     summary: {
       steps: result.steps.length,
       rounds: result.rounds,
@@ -92,23 +105,22 @@ export async function simulate(req: SimulateRequest): Promise<Simulation> {
       durationSeconds: Number(result.end - start) / 1e9,
       endedBy: result.endedBy,
     },
-    notSimulated,
-    warnings: result.warnings,
+    notSimulated: [],
+    warnings: [...warnings, ...result.warnings],
   }
 }
 
 /** `plan` with what-ifs: the next sync of every controller after the change. */
 export async function planChanged(req: PlanRequest & ChangeRequest): Promise<ReconcilePlan> {
   const featureGates = parseFeatureGates(req.featureGates)
-  const scales = (req.scale ?? []).map(parseScale)
-  const images = (req.setImage ?? []).map(parseSetImage)
+  const whatIfs = parseChanges(req)
   const fixedNow = req.now === undefined ? undefined : resolveNow(req.now)
   for (const w of gateWarnings(featureGates)) req.onWarning?.(w)
   let now = fixedNow ?? ''
   const opened = await openWorld(req, () => now)
   now ||= resolveNow(undefined, req.clock)
-  for (const change of await applyChanges(opened, req, scales, images)) req.onWarning?.(`changed: ${change}`)
-  return planSnapshot({...opened.memory.snapshot(), source: opened.source}, plannerOptions(now, featureGates))
+  for (const change of await applyChanges(opened, whatIfs)) req.onWarning?.(`changed: ${change}`)
+  return planSnapshot({...opened.memory.snapshot(), source: opened.source}, plannerOptions(now, featureGates, req.maxEndpointsPerSlice))
 }
 
 /** Whether a request asks for a what-if. */
@@ -155,18 +167,29 @@ async function openWorld(req: PlanRequest, now: () => string, extras: WorldExtra
   }
 }
 
-async function applyChanges(opened: OpenedWorld, req: ChangeRequest, scales: ReturnType<typeof parseScale>[], images: ReturnType<typeof parseSetImage>[]): Promise<string[]> {
+/** The what-if flags parsed: a command line that cannot run fails before anything is read. */
+interface ParsedChanges {
+  manifests: string[]
+  scales: ScaleChange[]
+  images: ImageChange[]
+}
+
+function parseChanges(req: ChangeRequest): ParsedChanges {
+  return {manifests: req.applyManifests ?? [], scales: (req.scale ?? []).map(parseScale), images: (req.setImage ?? []).map(parseSetImage)}
+}
+
+async function applyChanges(opened: OpenedWorld, {manifests, scales, images}: ParsedChanges): Promise<string[]> {
   const done: string[] = []
-  if ((req.applyManifests?.length ?? 0) > 0) {
+  if (manifests.length > 0) {
     const {readAllDocuments} = await import('../sources/fixtures.js')
-    for (const doc of await readAllDocuments(req.applyManifests!)) {
+    for (const doc of await readAllDocuments(manifests)) {
       const m = doc.raw as Record<string, any>
       if (!(String(m.kind) in APPLY_PATHS)) {
-        done.push(`${m.kind} ${m.metadata?.name ?? ''}: left out (kctl simulates Deployments, ReplicaSets, ReplicationControllers and Pods)`)
+        done.push(`${m.kind} ${m.metadata?.name ?? ''}: left out (kctl simulates Deployments, ReplicaSets, ReplicationControllers, StatefulSets, DaemonSets, Jobs, CronJobs and Pods)`)
         continue
       }
       const manifest = opened.dryRunApply ? await opened.dryRunApply(doc.raw) : doc.raw
-      done.push(applyManifest(opened.memory, manifest, opened.defaultNamespace, opened.dryRunApply !== undefined))
+      done.push(applyManifest(opened.memory, manifest, opened.defaultNamespace, {stored: opened.dryRunApply !== undefined, source: doc}))
     }
   }
   for (const s of scales) done.push(applyScale(opened.memory, opened.defaultNamespace, s))
@@ -188,7 +211,11 @@ const APPLY_PATHS: Record<string, {group: string; plural: string}> = {
   Deployment: {group: '/apis/apps/v1', plural: 'deployments'},
   ReplicaSet: {group: '/apis/apps/v1', plural: 'replicasets'},
   ReplicationController: {group: '/api/v1', plural: 'replicationcontrollers'},
+  StatefulSet: {group: '/apis/apps/v1', plural: 'statefulsets'},
+  DaemonSet: {group: '/apis/apps/v1', plural: 'daemonsets'},
   Pod: {group: '/api/v1', plural: 'pods'},
+  Job: {group: '/apis/batch/v1', plural: 'jobs'},
+  CronJob: {group: '/apis/batch/v1', plural: 'cronjobs'},
 }
 
 /**

@@ -1,8 +1,8 @@
 // `watch`: keep planning as the world changes, and report each controller whose plan changed.
 //   - live cluster: one shared informer per resource (pods, replicasets, replicationcontrollers, deployments,
 //     for StatefulSets and DaemonSets statefulsets, daemonsets, controllerrevisions,
-//     persistentvolumeclaims, nodes, and for Services services, endpointslices, endpoints, nodes)
-//     feeding the planners through the work queue (watch/engine.ts);
+//     persistentvolumeclaims, nodes, for Jobs and CronJobs jobs, cronjobs, and for Services services,
+//     endpointslices, endpoints, nodes) feeding the planners through the work queue (watch/engine.ts);
 //   - fixtures (-f): read and plan again whenever a file changes (debounced), and report the
 //     difference from the previous plans.
 // Ends when every controller is in sync (untilConverged), when the time is up (timeoutMs), or when
@@ -23,9 +23,10 @@ import {type Clock, realClock, type Timer} from '../watch/clock.js'
 import {planDelta} from '../watch/delta.js'
 import {WatchEngine} from '../watch/engine.js'
 import {InformerFactory, type InformerStatus, SharedInformer} from '../watch/informer.js'
-import type {NamespaceWatch} from '../watch/workloads.js'
+import type {NamespaceWatch} from '../watch/namespace-watch.js'
 import {Interner, normalizeObjects, normalizeWorkloadObjects, type WorkloadKind} from '../watch/objects.js'
 import type {ClaimView, ControllerRevisionView, DaemonSetView, NodeView, StatefulSetView} from '../model/workloads.js'
+import type {CronJobView, JobView} from '../model/batch.js'
 import type {EndpointSliceView, EndpointsView, ServiceView} from '../model/services.js'
 import type {WatchedResource} from '../sources/cluster-watch.js'
 import {BURST_REPLICAS, gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
@@ -73,6 +74,8 @@ function parseFilter(selector: string | undefined): CompiledSelector | undefined
   }
 }
 
+type Named = {namespace: string; name: string; resourceVersion: string}
+
 const time = (clock: Clock) => formatRfc3339(BigInt(clock.now()) * 1_000_000n)
 
 // ---------------------------------------------------------------------------------------------
@@ -94,8 +97,9 @@ async function watchCluster(
   const interner = new Interner()
   const factory = new InformerFactory()
   const internal = new AbortController()
-  // Every informer's reflector, watch and backoff listen to it: eleven resources and more.
-  setMaxListeners(100, internal.signal)
+  // An abort listener per informer (its list, watch or backoff; fourteen kinds with Services), past
+  // Node's default warning threshold of 10; room for two each.
+  setMaxListeners(32, internal.signal)
 
   const onStatus = (s: InformerStatus) => {
     const status = watchStatus(s, clock)
@@ -134,9 +138,9 @@ async function watchCluster(
   }
   // The informers of the namespace-planned controllers: one per resource whoever reads it (a
   // Node's events reach both the DaemonSets and the Services).
-  const informer = <T extends {namespace: string; name: string; resourceVersion: string}>(resource: WatchedResource, kind: WorkloadKind) =>
+  const informer = <T extends Named>(resource: WatchedResource, kind: WorkloadKind) =>
     factory.informer(resource, () => new SharedInformer<T>(resource, clusterListerWatcher(client, resource, namespace), (raws) => normalizeWorkloadObjects<T>(kind, raws), options))
-  const feed = <T extends {namespace: string; name: string; resourceVersion: string}>(i: SharedInformer<T>, kind: WorkloadKind, watch: NamespaceWatch) =>
+  const feed = <T extends Named>(i: SharedInformer<T>, kind: WorkloadKind, watch: NamespaceWatch) =>
     i.addEventHandler(engine.objectHandler<T>(kind, [watch]))
   // StatefulSets and DaemonSets, with what their syncs read: revisions, claims, every Node.
   const workloadsLeftOut = (await forbiddenToList(client, 'statefulsets', namespace)) ?? (await forbiddenToList(client, 'nodes', undefined))
@@ -161,6 +165,20 @@ async function watchCluster(
     feed(claims, 'PersistentVolumeClaim', watch)
     feed(nodes, 'Node', watch)
   }
+  // Jobs and CronJobs, with the pods above (a Job's, and the orphans it may adopt).
+  const batchLeftOut = await forbiddenToList(client, 'jobs', namespace)
+  if (batchLeftOut === undefined) {
+    const jobs = informer<JobView>('jobs', 'Job')
+    const cronJobs = informer<CronJobView>('cronjobs', 'CronJob')
+    const watch = engine.watchBatch({
+      jobs: (ns) => jobs.listNamespace(ns),
+      cronJobs: (ns) => cronJobs.listNamespace(ns),
+      pods: (ns) => pods.listNamespace(ns),
+      namespaces: () => new Set([...jobs.namespaces(), ...cronJobs.namespaces()]),
+    })
+    feed(jobs, 'Job', watch)
+    feed(cronJobs, 'CronJob', watch)
+  }
   // Services, with what their syncs read: the pods they select, their slices and Endpoints, every Node.
   const servicesLeftOut = await firstForbidden(client, ['services', 'endpointslices', 'endpoints', 'nodes'], namespace)
   if (servicesLeftOut === undefined) {
@@ -181,7 +199,7 @@ async function watchCluster(
     feed(endpoints, 'Endpoints', watch)
     feed(nodes, 'Node', watch)
   }
-  const leftOut = [deploymentsLeftOut, workloadsLeftOut, servicesLeftOut].filter(Boolean).join('; ') || undefined
+  const leftOut = [deploymentsLeftOut, workloadsLeftOut, batchLeftOut, servicesLeftOut].filter(Boolean).join('; ') || undefined
 
   const running = factory.run(internal.signal)
   return supervise(req, clock, emit, signal, {
@@ -203,9 +221,10 @@ async function watchCluster(
 }
 
 /** Why `resource` is left out when listing it is forbidden (403); undefined when it may be listed. */
-async function forbiddenToList(client: ClusterClient, resource: 'deployments' | 'statefulsets' | 'nodes', namespace: string | undefined): Promise<string | undefined> {
+async function forbiddenToList(client: ClusterClient, resource: 'deployments' | 'statefulsets' | 'nodes' | 'jobs', namespace: string | undefined): Promise<string | undefined> {
   const refused = await refusal(client, resource, namespace)
   if (refused === undefined) return undefined
+  if (resource === 'jobs') return `jobs and cronjobs are left out: ${refused}`
   return resource === 'deployments' ? `${resource} are left out: ${refused}` : `statefulsets and daemonsets are left out: ${refused}`
 }
 

@@ -3,10 +3,12 @@
 // (the spec changed, generation raised by one), so the controllers then see a new spec.
 import type {MemoryWorld, RawObject} from '../apply/memory-world.js'
 import {UserError} from '../errors.js'
+import type {Origin} from '../model/objects.js'
+import {kubectlApply, MergeError, storedUpdate, type KubectlApply} from './apply-merge.js'
 
 type Obj = Record<string, any>
 
-/** `deployment/web=10` (also `deploy/web`, `replicaset/x`, `rs/x`; `ns/` prefix not taken: use -n). */
+/** `deployment/web=10` (also `deploy/web`, `replicaset/x`, `rs/x`, `statefulset/x`, `sts/x`; `ns/` prefix not taken: use -n). */
 export interface ScaleChange {
   kind: string
   name: string
@@ -31,6 +33,12 @@ const KINDS: Record<string, string> = {
   replicationcontroller: 'ReplicationController',
   replicationcontrollers: 'ReplicationController',
   rc: 'ReplicationController',
+  statefulset: 'StatefulSet',
+  statefulsets: 'StatefulSet',
+  sts: 'StatefulSet',
+  daemonset: 'DaemonSet',
+  daemonsets: 'DaemonSet',
+  ds: 'DaemonSet',
 }
 
 function parseTarget(text: string, flag: string, example: string): {kind: string; name: string; rest: string} {
@@ -42,6 +50,7 @@ function parseTarget(text: string, flag: string, example: string): {kind: string
 
 export function parseScale(text: string): ScaleChange {
   const {kind, name, rest} = parseTarget(text, '--scale', 'KIND/NAME=REPLICAS, e.g. deployment/web=10')
+  if (kind === 'DaemonSet') throw new UserError(`invalid --scale "${text}": a DaemonSet has no replicas (it runs one pod per matching node)`)
   if (!/^\d+$/.test(rest) || Number(rest) > 2 ** 31 - 1) throw new UserError(`invalid --scale "${text}": "${rest}" is not a replica count`)
   return {kind, name, replicas: Number(rest)}
 }
@@ -78,45 +87,56 @@ export function applySetImage(world: MemoryWorld, namespace: string, change: Ima
   return `${change.kind} ${namespace}/${change.name}: container ${change.container} image ${from} → ${change.image}`
 }
 
+/** Where a manifest came from, to point at a field kubectl apply would refuse. */
+export interface ManifestSource {
+  /** The manifest's file position of a field path; its own start for []. */
+  locate(path: Array<string | number>): Origin
+}
+
 /**
- * A manifest merged onto the stored object as `kubectl apply` leaves it when the manifest is the
- * whole truth for what it states: labels and annotations merged over the stored ones, the spec the
- * manifest's, except `replicas` kept when the manifest leaves it out (as apply leaves a field it
- * never managed). Status and the server's metadata stay. A new object is added as created.
+ * A manifest applied as `kubectl apply -f` (client-side) applies it: merged onto the stored object
+ * with the strategic merge patch kubectl computes (apply-merge.ts: three-way against the
+ * last-applied annotation when the object has one, else two-way), the annotation then written,
+ * and stored as the API server stores an update (storedUpdate). A new object is created with the
+ * annotation, as kubectl creates it.
+ * `stored`: the manifest already is the API server's answer to a server-side apply (dry run).
  */
-export function applyManifest(world: MemoryWorld, manifest: RawObject, defaultNamespace: string, stored = false): string {
+export function applyManifest(world: MemoryWorld, manifest: RawObject, defaultNamespace: string, opts: {stored?: boolean; source?: ManifestSource} = {}): string {
   const m = manifest as Obj
   const kind = String(m.kind)
   const namespace = typeof m.metadata?.namespace === 'string' && m.metadata.namespace !== '' ? m.metadata.namespace : defaultNamespace
   const name = String(m.metadata?.name)
   const at = world.find(kind, namespace, name)
-  // `stored`: the API server's answer to a dry-run apply, which is the object exactly as it would be kept.
-  if (stored) {
+  if (opts.stored) {
     if (at) world.replace(at, m)
     else world.add(world.files[0], m)
     return `${kind} ${namespace}/${name}: ${at ? (JSON.stringify(at.object.spec) === JSON.stringify(m.spec) ? 'spec unchanged' : 'spec changed') : 'created'} (server-side apply, dry run)`
   }
+  const applied = mergedAsKubectl(m, at?.object, namespace, `${kind} ${namespace}/${name}`, opts.source)
   if (!at) {
-    world.add(world.files[0], {...m, metadata: {...m.metadata, namespace, generation: 1, resourceVersion: world.nextResourceVersion(), creationTimestamp: world.now().replace(/\.\d+Z$/, 'Z')}})
-    return `${kind} ${namespace}/${name}: created`
+    const metadata = {...applied.object.metadata, generation: 1, resourceVersion: world.nextResourceVersion(), creationTimestamp: world.now().replace(/\.\d+Z$/, 'Z')}
+    world.add(world.files[0], {...applied.object, metadata})
+    return `${kind} ${namespace}/${name}: created (kubectl apply)`
   }
-  const o = at.object
-  const spec = {...m.spec}
-  if (spec.replicas === undefined && o.spec?.replicas !== undefined) spec.replicas = o.spec.replicas
-  const merged: Obj = {
-    ...o,
-    metadata: {
-      ...o.metadata,
-      labels: {...(o.metadata?.labels ?? {}), ...(m.metadata?.labels ?? {})},
-      annotations: {...(o.metadata?.annotations ?? {}), ...(m.metadata?.annotations ?? {})},
-    },
+  const how = applied.threeWay ? 'kubectl apply: three-way merge with the last-applied configuration' : 'kubectl apply: two-way merge, no last-applied configuration'
+  const stored = storedUpdate(at.object, applied.object)
+  if (!stored.changed) return `${kind} ${namespace}/${name}: unchanged (${how})`
+  world.replace(at, {...stored.object, metadata: {...stored.object.metadata, resourceVersion: world.nextResourceVersion()}})
+  return `${kind} ${namespace}/${name}: spec ${stored.specChanged ? 'changed' : 'unchanged'} (${how})`
+}
+
+/** kubectlApply, its refusals as one line at the manifest's field (or naming the object). */
+function mergedAsKubectl(manifest: Obj, live: Obj | undefined, namespace: string, what: string, source: ManifestSource | undefined): KubectlApply {
+  try {
+    return kubectlApply(manifest, live, namespace)
+  } catch (e) {
+    if (!(e instanceof MergeError)) throw e
+    const where = e.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('')
+    if (e.inManifest && source) throw new UserError(`--apply-manifests: ${what}: ${where.slice(1)}: ${e.message}`, {origin: source.locate(e.path), hint: 'kubectl apply would refuse this manifest too'})
+    throw new UserError(`--apply-manifests: ${what} cannot be merged as kubectl apply merges it: ${where ? `${where.slice(1)}: ` : ''}${e.message}`, {
+      hint: e.inManifest ? 'kubectl apply would refuse this manifest too' : 'the stored object is what kubectl would refuse',
+    })
   }
-  if (JSON.stringify(spec) === JSON.stringify(o.spec ?? {})) {
-    world.replace(at, {...merged, metadata: {...merged.metadata, resourceVersion: world.nextResourceVersion()}})
-    return `${kind} ${namespace}/${name}: spec unchanged`
-  }
-  world.replace(at, withSpec(world, merged, spec))
-  return `${kind} ${namespace}/${name}: spec changed`
 }
 
 function located(world: MemoryWorld, kind: string, namespace: string, name: string, flag: string) {
@@ -125,8 +145,20 @@ function located(world: MemoryWorld, kind: string, namespace: string, name: stri
   return at
 }
 
-/** A spec change as the API server stores it: generation + 1, a new resourceVersion. */
+/** A DaemonSet's template generation, which the API server raises with each change of its template. */
+const TEMPLATE_GENERATION = 'deprecated.daemonset.template.generation'
+
+/**
+ * A spec change as the API server stores it: generation + 1, a new resourceVersion; for a
+ * DaemonSet whose template changed, its template generation + 1 too (the DaemonSet strategy's
+ * PrepareForUpdate), which is how the controller tells old pods from new.
+ */
 function withSpec(world: MemoryWorld, o: Obj, spec: Obj): Obj {
   const generation = Number(o.metadata?.generation ?? 1)
-  return {...o, metadata: {...o.metadata, generation: generation + 1, resourceVersion: world.nextResourceVersion()}, spec}
+  const metadata: Obj = {...o.metadata, generation: generation + 1, resourceVersion: world.nextResourceVersion()}
+  const templateGeneration = o.metadata?.annotations?.[TEMPLATE_GENERATION]
+  if (o.kind === 'DaemonSet' && templateGeneration !== undefined && JSON.stringify(spec.template) !== JSON.stringify(o.spec?.template)) {
+    metadata.annotations = {...metadata.annotations, [TEMPLATE_GENERATION]: String(Number(templateGeneration) + 1)}
+  }
+  return {...o, metadata, spec}
 }

@@ -1,19 +1,23 @@
 // The scheduler and kubelet a simulation stands in for: a small, explicit model of what happens to
 // pods between the controllers' syncs. Nothing else changes pods; the controllers are the planners.
-//   - a pod without a node is bound at once (to one simulated node) and starts Running, not Ready;
+//   - a pod without a node is bound at once and starts Running, not Ready: a DaemonSet's pod to the
+//     node its required node affinity names (the controller picked it), any other pod to one
+//     notional node (no controller kctl simulates decides anything by which node a pod is on
+//     beyond whether it has one, so a made-up placement would only look like a scheduler's);
 //   - it becomes Ready `readyAfter` after it was created (or after the simulation started, for a pod
 //     that was already there and not Ready), unless it is failing: then it never does
 //     (CrashLoopBackOff);
-//   - it counts as available once Ready for its ReplicaSet's minReadySeconds (the controllers decide
+//   - it counts as available once Ready for its controller's minReadySeconds (the controllers decide
 //     that from the Ready condition's time; the model only says when to look again);
 //   - a terminating pod is gone `terminateAfter` after its deletion started (default its grace
 //     period, capped).
 // Times are nanoseconds since the epoch (bigint), as reconcile/time.ts counts them.
 import {formatRfc3339, objectTime, seconds} from '../reconcile/time.js'
+import {podWorkloadFields} from '../sources/normalize-workloads.js'
 
 type Obj = Record<string, any>
 
-/** The node every simulated pod is bound to (the controllers' rules only ask whether there is one). */
+/** The node a pod is bound to when nothing names one (the controllers' rules only ask whether there is one). */
 export const SIMULATED_NODE = 'simulated-node'
 
 /** A pod's grace period when it states none (the API server's default). */
@@ -31,8 +35,10 @@ export interface KubeletModel {
   readyAfter: bigint
   /** Absent: each pod's grace period, capped at TERMINATE_CAP_SECONDS. */
   terminateAfter?: bigint
-  /** Images, or pod-template-hash values, whose pods never become Ready. */
+  /** Images, or pod-template-hash or controller-revision-hash values, whose pods never become Ready (a Job's pods exit non-zero instead: batch.ts). */
   fail: readonly string[]
+  /** How long a Job's pod runs once Ready (batch.ts); absent: 10s. */
+  runFor?: bigint
 }
 
 /** What the model makes of one pod at `now`: the changed pod, `null` when it is gone, or undefined (no change). */
@@ -42,7 +48,7 @@ export function podAt(pod: Obj, now: bigint, model: KubeletModel): Obj | null | 
   const nowText = formatRfc3339(now)
   let next: Obj | undefined
   if (!pod.spec?.nodeName) {
-    next = {...pod, spec: {...pod.spec, nodeName: SIMULATED_NODE}, status: startedStatus(pod, nowText, model)}
+    next = {...pod, spec: {...pod.spec, nodeName: scheduledNode(pod)}, status: startedStatus(pod, nowText, model)}
   } else if (pod.status?.phase !== 'Running' && pod.status?.phase !== 'Succeeded' && pod.status?.phase !== 'Failed') {
     next = {...pod, status: startedStatus(pod, nowText, model)}
   }
@@ -65,11 +71,23 @@ export function podWakeAt(pod: Obj, now: bigint, model: KubeletModel, minReadySe
   return available > now ? available : undefined
 }
 
-/** Whether a pod is failing by the --fail list: an image of one of its containers, or its pod-template-hash. */
+/** Where the scheduler model binds a pod: the node a DaemonSet pod's affinity names, else the notional node. */
+export function scheduledNode(pod: Obj): string {
+  return podWorkloadFields(pod.spec ?? {}).affinityNode || SIMULATED_NODE
+}
+
+/**
+ * Whether a pod is failing by the --fail list: an image of one of its containers, its
+ * pod-template-hash (a Deployment's revision), or its controller-revision-hash (a StatefulSet's
+ * revision name, a DaemonSet's revision hash or name).
+ */
 export function isFailing(pod: Obj, fail: readonly string[]): boolean {
   if (fail.length === 0) return false
-  const hash = pod.metadata?.labels?.['pod-template-hash']
-  if (hash !== undefined && fail.includes(hash)) return true
+  const labels = pod.metadata?.labels ?? {}
+  for (const key of ['pod-template-hash', 'controller-revision-hash']) if (labels[key] !== undefined && fail.includes(labels[key])) return true
+  // A DaemonSet's revision is named <set>-<hash>; its pods carry only the hash.
+  const owner = (pod.metadata?.ownerReferences as Obj[] | undefined)?.find((r) => r.controller === true && r.kind === 'DaemonSet')
+  if (owner && labels['controller-revision-hash'] !== undefined && fail.includes(`${owner.name}-${labels['controller-revision-hash']}`)) return true
   const containers: Obj[] = Array.isArray(pod.spec?.containers) ? pod.spec.containers : []
   return containers.some((c) => fail.includes(String(c.image)))
 }

@@ -4,33 +4,42 @@
 // (kubelet.ts) changes pods.
 //
 // Order at one virtual instant (deterministic, so the same input gives the same timeline):
-//   1. the kubelet model acts on every pod (bind, start, Ready, gone), in the world's order;
+//   1. the kubelet model acts on every pod (bind, start, Ready, a Job's pod exits, gone), in the world's order;
 //   2. a round: one view of the world, every controller with work planned from it, carried out as
-//      the executor does — Deployments first (by namespace and name), then ReplicaSets and
-//      ReplicationControllers (by kind, namespace and name); a ReplicaSet its Deployment's sync
-//      wrote in this round waits for the next round, as the informer would hand it over again;
+//      the executor does — Deployments first (by namespace and name), then CronJobs, then
+//      DaemonSets, ReplicaSets, ReplicationControllers, Jobs and StatefulSets (by kind, namespace
+//      and name), each StatefulSet and DaemonSet by the executor's rules (where upstream picks
+//      DaemonSet pods to replace at random, the first by node name); a ReplicaSet its
+//      Deployment's sync wrote in this round waits for the next round, as the informer would hand
+//      it over again (a Job its CronJob's sync deleted is not synced);
 //   3. 1 and 2 again until a round writes nothing; a round's steps are counted in the next view
 //      of the world (after the kubelet model at the same instant: pods bound, not yet Ready);
 //   4. the clock moves to the earliest instant something is due: a pod Ready, available
-//      (minReadySeconds) or gone, or a Deployment's progress deadline check (requeueStuckDeployment).
+//      (minReadySeconds of its ReplicaSet, StatefulSet or DaemonSet), exited or gone, a
+//      Deployment's progress deadline check (requeueStuckDeployment), or a Job's or CronJob's
+//      requeue (backoff, active deadline, next schedule time; batch.ts, which also keeps the Job
+//      controller's backoff memory).
 // It stops when nothing is due, or at --until.
 import {executePlan} from '../apply/executor.js'
 import type {MemoryWorld} from '../apply/memory-world.js'
 import type {DeploymentView, PodView, Snapshot, Workload} from '../model/objects.js'
 import type {ControllerPlan, FeatureGates, ReconcilePlan} from '../model/plan.js'
-import type {DeploymentTimeline, SimulationStep, WorldCounts} from '../model/simulation.js'
+import type {CronJobTimeline, DaemonSetTimeline, DeploymentTimeline, JobTimeline, SimulationStep, StatefulSetTimeline, WorldCounts} from '../model/simulation.js'
 import {maxSurge, maxUnavailable, revisionOf} from '../reconcile/deployment/util.js'
 import {progressCheckAt} from '../reconcile/deployment/sync.js'
 import {planSnapshot} from '../reconcile/planner.js'
 import {actionToWire} from '../render/wire.js'
 import {formatRfc3339, objectTime, seconds} from '../reconcile/time.js'
 import {BURST_REPLICAS} from '../services/options.js'
-import {type KubeletModel, podAt, podWakeAt} from './kubelet.js'
+import {BatchTracker, batchCounts, kubeletAt, kubeletWakeAt, requeueTimes} from './batch.js'
+import {cmp, push} from './collections.js'
+import type {KubeletModel} from './kubelet.js'
+import {isWorkloadKind, minReadyByController, unsentRevisionWarnings, WorkloadTracker, WorkloadView} from './workloads.js'
 
 type Obj = Record<string, any>
 
 /** The controllers simulated (registry names): those the executor carries out. */
-export const SIMULATED_CONTROLLERS = ['deployment', 'replicaset'] as const
+export const SIMULATED_CONTROLLERS = ['deployment', 'replicaset', 'statefulset', 'daemonset', 'job', 'cronjob'] as const
 
 /** Rounds at one instant before the loop gives up on it (a controller that writes on every sync). */
 export const MAX_ROUNDS_PER_INSTANT = 50
@@ -47,6 +56,10 @@ export interface LoopOptions {
 export interface LoopResult {
   steps: SimulationStep[]
   deployments: DeploymentTimeline[]
+  statefulSets: StatefulSetTimeline[]
+  daemonSets: DaemonSetTimeline[]
+  jobs: JobTimeline[]
+  cronJobs: CronJobTimeline[]
   rounds: number
   syncs: number
   end: bigint
@@ -61,6 +74,8 @@ export async function runLoop(world: MemoryWorld, opts: LoopOptions): Promise<Lo
   const steps: SimulationStep[] = []
   const warnings: string[] = []
   const tracker = new Tracker()
+  const workloads = new WorkloadTracker(opts.featureGates)
+  const batch = new BatchTracker(start)
   let rounds = 0
   let syncs = 0
   let last: {snapshot: Snapshot; plan: ReconcilePlan} | undefined
@@ -77,8 +92,10 @@ export async function runLoop(world: MemoryWorld, opts: LoopOptions): Promise<Lo
       const snapshot = world.snapshot()
       settle(snapshot)
       tracker.sample(snapshot, now)
-      const plan = planSnapshot(snapshot, {now: formatRfc3339(now), featureGates: opts.featureGates, burstReplicas: BURST_REPLICAS}, SIMULATED_CONTROLLERS)
+      workloads.sample(snapshot, now)
+      const plan = planSnapshot(snapshot, {now: formatRfc3339(now), featureGates: opts.featureGates, burstReplicas: BURST_REPLICAS, jobBackoff: batch.backoff}, SIMULATED_CONTROLLERS)
       last = {snapshot, plan}
+      batch.observe(snapshot, plan, now)
       const acting = plan.controllers.filter((c) => c.actions.length > 0)
       if (acting.length === 0) break
       if (i >= MAX_ROUNDS_PER_INSTANT) {
@@ -90,12 +107,14 @@ export async function runLoop(world: MemoryWorld, opts: LoopOptions): Promise<Lo
       syncs += acting.length
       const exec = await executePlan({...plan, controllers: acting}, {control: world.control(false), now: () => formatRfc3339(now), round: rounds})
       done = {acting, results: exec.results, round: rounds}
+      for (const w of unsentRevisionWarnings(exec.results)) if (!warnings.includes(w)) warnings.push(w)
+      batch.remember(acting, exec.results)
       if (world.writes === writes) {
         settle((last = {snapshot: world.snapshot(), plan}).snapshot)
         break
       }
     }
-    const next = nextInstant(world, last!.snapshot, now, kubelet)
+    const next = nextInstant(world, last!, now, kubelet)
     if (next === undefined) return finish('quiet')
     if (opts.until !== undefined && next > opts.until) return finish('until')
     clock.now = next
@@ -103,7 +122,8 @@ export async function runLoop(world: MemoryWorld, opts: LoopOptions): Promise<Lo
 
   function finish(endedBy: 'quiet' | 'until'): LoopResult {
     const end = endedBy === 'until' ? opts.until! : clock.now
-    return {steps, deployments: tracker.timelines(last!.snapshot, last!.plan, steps), rounds, syncs, end, endedBy, warnings}
+    const {snapshot, plan} = last!
+    return {steps, deployments: tracker.timelines(snapshot, plan, steps), ...workloads.timelines(snapshot, plan, steps), ...batch.timelines(snapshot, steps), rounds, syncs, end, endedBy, warnings}
   }
 }
 
@@ -112,7 +132,7 @@ function actKubelet(world: MemoryWorld, now: bigint, model: KubeletModel): void 
   for (const pod of world.objects()) {
     if (pod.kind !== 'Pod') continue
     const o = pod as Obj
-    const next = podAt(o, now, model)
+    const next = kubeletAt(o, now, model)
     if (next === undefined) continue
     const at = world.find('Pod', world.namespaceOf(o), String(o.metadata?.name))
     if (!at) continue
@@ -120,9 +140,9 @@ function actKubelet(world: MemoryWorld, now: bigint, model: KubeletModel): void 
   }
 }
 
-/** The earliest instant after `now` when a pod changes or a Deployment's progress is checked. */
-function nextInstant(world: MemoryWorld, snapshot: Snapshot, now: bigint, model: KubeletModel): bigint | undefined {
-  const minReady = new Map(snapshot.replicaSets.map((rs) => [rs.uid, rs.minReadySeconds]))
+/** The earliest instant after `now` when a pod changes, a Deployment's progress is checked, or a Job or CronJob asked to sync again. */
+function nextInstant(world: MemoryWorld, {snapshot, plan}: {snapshot: Snapshot; plan: ReconcilePlan}, now: bigint, model: KubeletModel): bigint | undefined {
+  const minReady = minReadyByController(snapshot)
   let next: bigint | undefined
   const consider = (t: bigint | undefined) => {
     if (t !== undefined && t > now && (next === undefined || t < next)) next = t
@@ -130,8 +150,9 @@ function nextInstant(world: MemoryWorld, snapshot: Snapshot, now: bigint, model:
   for (const o of world.objects()) {
     if (o.kind !== 'Pod') continue
     const owner = ((o as Obj).metadata?.ownerReferences as Obj[] | undefined)?.find((r) => r.controller === true)
-    consider(podWakeAt(o as Obj, now, model, owner ? (minReady.get(owner.uid) ?? 0) : 0))
+    consider(kubeletWakeAt(o as Obj, now, model, owner ? (minReady.get(owner.uid) ?? 0) : 0))
   }
+  for (const t of requeueTimes(plan)) consider(t)
   for (const d of snapshot.deployments ?? []) {
     if (d.paused) continue
     const at = progressCheckAt(d, d.status)
@@ -149,7 +170,7 @@ function stepsOf(
   now: bigint,
   start: bigint,
   round: number,
-  counts: (cp: ControllerPlan) => {deployment?: string; counts: WorldCounts},
+  counts: ReturnType<typeof countsOf>,
 ): SimulationStep[] {
   const steps: SimulationStep[] = []
   for (const cp of acting) {
@@ -160,10 +181,13 @@ function stepsOf(
       offsetSeconds: Number(now - start) / 1e9,
       round,
       controller: {kind: cp.kind, namespace: cp.namespace, name: cp.name},
-      // As `kctl plan -o json` prints them (a delete with its reasons); a create also names its pod.
+      // As `kctl plan -o json` prints them (a delete with its reasons); a create also names its pod,
+      // a choice among DaemonSet candidates names the ones taken.
       actions: done.map((r) => {
         const wire = actionToWire(r.predicted!, cp, formatRfc3339(now)) as unknown as SimulationStep['actions'][number]
-        return r.predicted!.type === 'create' && r.done?.name ? {...wire, pod: r.done.name} : wire
+        const type = r.predicted!.type
+        if ((type === 'create' || type === 'createDaemonPod' || type === 'createJobPod') && r.done?.name) return {...wire, pod: r.done.name}
+        return type === 'chooseDaemonPods' && r.done?.chosen ? {...wire, chosen: r.done.chosen, ...(r.done.names ? {pods: r.done.names} : {})} : wire
       }),
       ...counts(cp),
     })
@@ -172,9 +196,12 @@ function stepsOf(
 }
 
 /** Counts for a controller's Deployment (a ReplicaSet's owner), or for the ReplicaSet itself. */
-function countsOf(snapshot: Snapshot, now: bigint): (cp: ControllerPlan) => {deployment?: string; counts: WorldCounts} {
+function countsOf(snapshot: Snapshot, now: bigint): (cp: ControllerPlan) => Omit<SimulationStep, 'time' | 'offsetSeconds' | 'round' | 'controller' | 'actions'> {
   const view = new WorldView(snapshot, now)
+  const sets = new WorkloadView(snapshot, now)
   return (cp) => {
+    if (cp.kind === 'Job' || cp.kind === 'CronJob') return batchCounts(snapshot, cp)
+    if (isWorkloadKind(cp.kind)) return {counts: sets.counts(cp.uid)}
     if (cp.kind === 'Deployment') return {deployment: cp.name, counts: view.deploymentCounts(cp.uid)}
     const rs = view.replicaSet(cp.uid)
     const owner = rs?.ownerReferences.find((r) => r.controller && r.kind === 'Deployment')
@@ -299,14 +326,4 @@ function boundsOf(d: DeploymentView): DeploymentTimeline['bounds'] {
 function revisionText(rs: Workload | undefined): string | undefined {
   if (!rs) return undefined
   return revisionOf(rs.annotations) === undefined ? undefined : rs.annotations['deployment.kubernetes.io/revision']
-}
-
-function push<T>(map: Map<string, T[]>, key: string, value: T): void {
-  const list = map.get(key)
-  if (list) list.push(value)
-  else map.set(key, [value])
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
 }

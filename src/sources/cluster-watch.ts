@@ -19,6 +19,8 @@ export const WATCHED_RESOURCES = {
   daemonsets: {kind: 'DaemonSet', apiVersion: 'apps/v1', group: '/apis/apps/v1', plural: 'daemonsets'},
   controllerrevisions: {kind: 'ControllerRevision', apiVersion: 'apps/v1', group: '/apis/apps/v1', plural: 'controllerrevisions'},
   persistentvolumeclaims: {kind: 'PersistentVolumeClaim', apiVersion: 'v1', group: '/api/v1', plural: 'persistentvolumeclaims'},
+  jobs: {kind: 'Job', apiVersion: 'batch/v1', group: '/apis/batch/v1', plural: 'jobs'},
+  cronjobs: {kind: 'CronJob', apiVersion: 'batch/v1', group: '/apis/batch/v1', plural: 'cronjobs'},
   services: {kind: 'Service', apiVersion: 'v1', group: '/api/v1', plural: 'services'},
   endpointslices: {kind: 'EndpointSlice', apiVersion: 'discovery.k8s.io/v1', group: '/apis/discovery.k8s.io/v1', plural: 'endpointslices'},
   endpoints: {kind: 'Endpoints', apiVersion: 'v1', group: '/api/v1', plural: 'endpoints'},

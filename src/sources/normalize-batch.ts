@@ -62,13 +62,20 @@ export function readJob(ctx: Ctx, r: FieldReaders, apiVersion: string, meta: Met
   if (restartPolicy !== 'Never' && restartPolicy !== 'OnFailure') {
     ctx.fail(p('template', 'spec', 'restartPolicy'), `a Job's pods need restartPolicy Never or OnFailure, got ${JSON.stringify(restartPolicy || 'Always')}`)
   }
-  // The Job strategy generates the selector and labels the template unless manualSelector is set.
+  // The Job strategy generates the selector and labels the template unless manualSelector is set
+  // (generateSelector): a selector of one's own is extended with the Job's controller-uid, and each
+  // of the four labels is added to the template where absent. Only with manualSelector does a
+  // Job's selector reach pods it did not create (adoption, J3 step 8).
   let selector: LabelSelector
+  const manual = spec.manualSelector === true
   if (spec.selector !== undefined && spec.selector !== null) selector = r.labelSelector(ctx, spec.selector, 'Job')
   else {
-    if (spec.manualSelector === true) ctx.fail(p('selector'), 'required when manualSelector is true')
-    selector = {matchLabels: {[CONTROLLER_UID]: meta.uid}}
-    template.labels = {...template.labels, [CONTROLLER_UID]: meta.uid, [JOB_NAME]: meta.name, 'controller-uid': meta.uid, 'job-name': meta.name}
+    if (manual) ctx.fail(p('selector'), 'required when manualSelector is true')
+    selector = {}
+  }
+  if (!manual && selector) {
+    selector = {...selector, matchLabels: withAbsent(selector.matchLabels, {[CONTROLLER_UID]: meta.uid})}
+    template.labels = withAbsent(template.labels, {[CONTROLLER_UID]: meta.uid, [JOB_NAME]: meta.name, 'controller-uid': meta.uid, 'job-name': meta.name})
   }
   const job: JobView = {
     kind: 'Job',
@@ -98,6 +105,13 @@ export function readJob(ctx: Ctx, r: FieldReaders, apiVersion: string, meta: Met
   const ttl = int('ttlSecondsAfterFinished')
   if (ttl !== undefined) job.ttlSecondsAfterFinished = ttl
   return selector ? job : undefined
+}
+
+/** `labels` with each of `added` that it does not have yet, appended. */
+function withAbsent(labels: Readonly<Record<string, string>> | undefined, added: Record<string, string>): Record<string, string> {
+  const out = {...labels}
+  for (const [k, v] of Object.entries(added)) if (!(k in out)) out[k] = v
+  return out
 }
 
 function readPodFailurePolicy(ctx: Ctx, v: unknown, at: Path): PodFailurePolicyRule[] | undefined {

@@ -635,8 +635,8 @@ export class Normalizer {
         containerStatuses,
         sidecarStatuses,
         spec.affinity === undefined && spec.volumes === undefined ? NO_FIELDS : podWorkloadFields(spec),
-        // Only a Job's pods carry these (and only the Job controller reads them).
-        meta.ownerReferences.some((r) => r.kind === 'Job') ? podBatchFields(raw.metadata as RawObject, spec, status) : undefined,
+        // Only the Job controller reads these: of its pods, and of orphans it may adopt.
+        meta.ownerReferences.some((r) => r.kind === 'Job') || !meta.ownerReferences.some((r) => r.controller === true) ? podBatchFields(raw.metadata as RawObject, spec, status) : undefined,
         readPodNetwork(ctx, spec, status),
       ),
     )

@@ -10,11 +10,14 @@ import {IncrementalPlanner} from '../reconcile/incremental.js'
 import type {CompiledSelector} from '../reconcile/selector.js'
 import {byKindNamespaceName} from '../reconcile/planner.js'
 import {formatRfc3339} from '../reconcile/time.js'
-import type {Clock} from './clock.js'
+import type {Clock, Timer} from './clock.js'
 import {changedFields, planChanged} from './delta.js'
 import type {EventHandler} from './informer.js'
 import {WorkQueue} from './queue.js'
-import {type NamespaceWatch, type ServiceSources, ServiceWatch, type WorkloadSources, WorkloadWatch} from './workloads.js'
+import {type BatchSources, BatchWatch} from './batch.js'
+import type {NamespaceWatch} from './namespace-watch.js'
+import {type ServiceSources, ServiceWatch} from './services.js'
+import {type WorkloadSources, WorkloadWatch} from './workloads.js'
 
 export interface EngineOptions {
   featureGates: FeatureGates
@@ -41,8 +44,10 @@ export class WatchEngine {
   private stopped = false
   private readonly defer: (fn: () => void) => void
   private readonly listeners = new Set<() => void>()
-  /** StatefulSets and DaemonSets, and Services, when their informers run (a live watch): planned by namespace. */
-  private readonly namespaced: NamespaceWatch[] = []
+  /** StatefulSets and DaemonSets, Jobs and CronJobs, Services, when their informers run (a live watch): planned by namespace. */
+  private readonly byNamespace: NamespaceWatch[] = []
+  /** Per namespace watch and namespace, the timer of its next requeue (and when it fires, in ms). */
+  private readonly requeueTimers = new Map<string, {at: number; timer: Timer}>()
 
   constructor(private readonly options: EngineOptions) {
     this.planner = new IncrementalPlanner({featureGates: options.featureGates, burstReplicas: options.burstReplicas, selector: options.selector})
@@ -57,21 +62,26 @@ export class WatchEngine {
 
   /** Every controller watched, and the plans not in sync. */
   get controllers(): number {
-    return this.planner.controllerCount + this.namespaced.reduce((n, w) => n + w.controllerCount, 0)
+    return this.planner.controllerCount + this.byNamespace.reduce((n, w) => n + w.controllerCount, 0)
   }
 
   get converged(): boolean {
-    return this.synced && this.notInSync.size === 0 && this.namespaced.every((w) => w.notSynced().length === 0 && w.pendingCount === 0)
+    return this.synced && this.notInSync.size === 0 && this.byNamespace.every((w) => w.notSynced().length === 0 && w.pendingCount === 0)
   }
 
   pending(): ControllerPlan[] {
     const plans = [...this.notInSync].map((k) => this.planner.planOf(k)).filter((p): p is ControllerPlan => p !== undefined)
-    return [...plans, ...this.namespaced.flatMap((w) => w.notSynced())].sort(byKindNamespaceName)
+    return [...plans, ...this.byNamespace.flatMap((w) => w.notSynced())].sort(byKindNamespaceName)
   }
 
   /** Plans StatefulSets and DaemonSets too, from these caches (feed it with objectHandler). */
   watchWorkloads(sources: WorkloadSources): NamespaceWatch {
     return this.addNamespaced(new WorkloadWatch(sources, this.namespaceOptions()))
+  }
+
+  /** Plans Jobs and CronJobs too, from these caches (feed it with objectHandler). */
+  watchBatch(sources: BatchSources): NamespaceWatch {
+    return this.addNamespaced(new BatchWatch(sources, this.namespaceOptions()))
   }
 
   /** Plans Services too, from these caches (feed it with objectHandler). */
@@ -84,14 +94,14 @@ export class WatchEngine {
   }
 
   private addNamespaced(watch: NamespaceWatch): NamespaceWatch {
-    this.namespaced.push(watch)
+    this.byNamespace.push(watch)
     return watch
   }
 
   /**
    * Events of the objects namespace-planned controllers read (StatefulSets, DaemonSets,
-   * ControllerRevisions, claims; Services, EndpointSlices, Endpoints) re-plan their namespace in
-   * `watches`; Nodes every namespace. A resync re-plans at the current clock; an unchanged relist does not.
+   * ControllerRevisions, claims; Jobs, CronJobs; Services, EndpointSlices, Endpoints) re-plan their
+   * namespace in `watches`; Nodes every namespace. A resync re-plans at the current clock; an unchanged relist does not.
    */
   objectHandler<T extends {namespace: string; name: string; resourceVersion: string}>(kind: string, watches: readonly NamespaceWatch[]): EventHandler<T> {
     const touch = (o: T, why: WatchCause | undefined) => {
@@ -131,8 +141,8 @@ export class WatchEngine {
 
   /** A pod event for the namespace-planned controllers of its namespace; returns the cause. */
   private namespacedPod(pod: PodView, why: WatchCause, old?: PodView): WatchCause {
-    if (this.namespaced.length > 0 && this.synced) {
-      for (const w of this.namespaced) w.touchPod(pod, why, old)
+    if (this.byNamespace.length > 0 && this.synced) {
+      for (const w of this.byNamespace) w.touchPod(pod, why, old)
       this.schedule()
     }
     return why
@@ -168,9 +178,9 @@ export class WatchEngine {
       this.causes.set(key, {type: 'INITIAL', kind: w.kind, namespace: w.namespace, name: w.name, resourceVersion: w.resourceVersion})
       this.queue.add(key)
     }
-    for (const w of this.namespaced) w.touchAll(() => ({type: 'INITIAL'}))
-    // The first plans of StatefulSets, DaemonSets and Services, so the count below includes them.
-    const first = this.namespaced.flatMap((w) => w.plan(this.options.fixedNow ?? this.time(), this.time())).sort((a, b) => byKindNamespaceName(a.next ?? a.previous!, b.next ?? b.previous!))
+    for (const w of this.byNamespace) w.touchAll(() => ({type: 'INITIAL'}))
+    // The first plans of the namespace-planned controllers, so the count below includes them.
+    const first = this.planNamespaces(this.options.fixedNow ?? this.time(), this.time())
     this.options.emit({kind: 'WatchStatus', time: this.time(), status: 'synced', controllers: this.controllers, ...status})
     for (const change of first) this.options.emit(change)
     this.process()
@@ -179,6 +189,29 @@ export class WatchEngine {
   stop(): void {
     this.stopped = true
     this.queue.shutdown()
+    for (const {timer} of this.requeueTimers.values()) timer.cancel()
+    this.requeueTimers.clear()
+  }
+
+  /** Plans the marked namespaces, then sets a timer for each namespace whose plans ask to be synced again at a time. */
+  private planNamespaces(now: string, time: string): PlanChange[] {
+    const changes = this.byNamespace.flatMap((w) => w.plan(now, time))
+    if (this.options.fixedNow !== undefined) return changes
+    this.byNamespace.forEach((w, i) => {
+      for (const [ns, at] of w.requeues()) {
+        const key = `${i}/${ns}`
+        const known = this.requeueTimers.get(key)
+        if (known && known.at === at) continue
+        known?.timer.cancel()
+        const timer = this.options.clock.setTimeout(() => {
+          this.requeueTimers.delete(key)
+          w.touch(ns, {type: 'CLOCK'})
+          this.schedule()
+        }, at - this.options.clock.now())
+        this.requeueTimers.set(key, {at, timer})
+      }
+    })
+    return changes
   }
 
   private enqueue(keys: Iterable<string>, why: WatchCause | undefined): void {
@@ -202,11 +235,11 @@ export class WatchEngine {
     if (!this.synced || this.stopped) return
     const keys: string[] = []
     for (let key = this.queue.tryGet(); key !== undefined; key = this.queue.tryGet()) keys.push(key)
-    if (keys.length === 0 && this.namespaced.every((w) => w.pendingCount === 0)) return
+    if (keys.length === 0 && this.byNamespace.every((w) => w.pendingCount === 0)) return
     const nowMs = this.options.clock.now()
     const now = this.options.fixedNow ?? formatRfc3339(BigInt(nowMs) * 1_000_000n)
     const time = formatRfc3339(BigInt(nowMs) * 1_000_000n)
-    const namespacedChanges = this.namespaced.flatMap((w) => w.plan(now, time))
+    const namespaceChanges = this.planNamespaces(now, time)
     const {replanned, failed} = this.planner.plan(keys, now)
     // Why each key was planned: its last event; a key queued by a timer has none (CLOCK); a
     // controller re-planned only because another's adoption changed takes the batch's last cause.
@@ -233,7 +266,7 @@ export class WatchEngine {
       const event = why.get(r.key) ?? batchCause ?? {type: 'CLOCK'}
       changes.push({kind: 'PlanChange', time, now, event, key: r.key, previous: r.previous, next: r.next, changed: changedFields(r.previous, r.next)})
     }
-    changes.push(...namespacedChanges)
+    changes.push(...namespaceChanges)
     changes.sort((a, b) => byKindNamespaceName(a.next ?? a.previous!, b.next ?? b.previous!))
     for (const change of changes) this.options.emit(change)
     for (const [key, error] of failed) {

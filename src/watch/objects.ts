@@ -11,9 +11,12 @@
 // controller.kubernetes.io/pod-deletion-cost, owner references other than the controller's, pod
 // conditions other than Ready, container statuses other than name and restartCount, the pod
 // ReplicationController template's spec (watch never creates pods), a ReplicationController's
-// annotations. A ReplicaSet keeps its annotations and its template as the server stores it, and a
+// annotations. A Job's pod, and a pod no controller owns (a Job may adopt it), keep what the Job
+// controller reads besides: finalizers, the batch.kubernetes.io annotations, every condition, and
+// how each container ended. A ReplicaSet keeps its annotations and its template as the server stores it, and a
 // Deployment is kept whole but for managedFields: the Deployment planner compares templates and
 // reads the revision annotations.
+import type {PodBatchFields} from '../model/batch.js'
 import type {ContainerStatusView, DeploymentView, Labels, OwnerReference, PodTemplateView, PodView, Workload} from '../model/objects.js'
 import type {ContainerPortView, PodNetworkView} from '../model/services.js'
 import {POD_DELETION_COST} from '../reconcile/pods.js'
@@ -25,10 +28,10 @@ import type {RawObject} from './reflector.js'
 export type WatchedKind = 'Pod' | 'ReplicaSet' | 'ReplicationController' | 'Deployment'
 
 /**
- * The kinds a StatefulSet's, DaemonSet's or Service's sync reads besides pods, kept whole but for
- * managedFields.
+ * The kinds a StatefulSet's, DaemonSet's, Job's, CronJob's or Service's sync reads besides pods,
+ * kept whole but for managedFields.
  */
-export type WorkloadKind = 'StatefulSet' | 'DaemonSet' | 'ControllerRevision' | 'PersistentVolumeClaim' | 'Node' | 'Service' | 'EndpointSlice' | 'Endpoints'
+export type WorkloadKind = 'StatefulSet' | 'DaemonSet' | 'ControllerRevision' | 'PersistentVolumeClaim' | 'Node' | 'Job' | 'CronJob' | 'Service' | 'EndpointSlice' | 'Endpoints'
 
 export const API_VERSIONS: Record<WatchedKind, string> = {Pod: 'v1', ReplicaSet: 'apps/v1', ReplicationController: 'v1', Deployment: 'apps/v1'}
 
@@ -98,6 +101,8 @@ class CachedPod implements PodView {
     readonly claimVolumes?: Readonly<Record<string, string>>,
     /** What the endpoint controllers read: IPs, hostname and subdomain, named ports (absent when none). */
     readonly network?: PodNetworkView,
+    /** What the Job controller reads: of a Job's pods and of orphans (which a Job may adopt). */
+    readonly batch?: PodBatchFields,
   ) {
     Object.freeze(this)
   }
@@ -147,7 +152,7 @@ function compactPod(p: PodView, interner: Interner): PodView {
     ? interner.value(`O${ref.apiVersion}\u0000${ref.kind}\u0000${ref.name}\u0000${ref.uid}\u0000${ref.blockOwnerDeletion}`, () => [{...ref}])
     : (NONE as readonly OwnerReference[])
   const cost = p.annotations[POD_DELETION_COST]
-  const annotations = cost === undefined ? EMPTY : interner.value(`A${cost}`, () => ({[POD_DELETION_COST]: cost}))
+  const annotations = p.batch ? deepFreeze({...p.annotations}) : cost === undefined ? EMPTY : interner.value(`A${cost}`, () => ({[POD_DELETION_COST]: cost}))
   return new CachedPod(
     interner.string(p.namespace),
     p.name,
@@ -168,6 +173,7 @@ function compactPod(p: PodView, interner: Interner): PodView {
     p.affinityNode === undefined ? undefined : interner.string(p.affinityNode),
     p.claimVolumes === undefined ? undefined : interner.value(`V${JSON.stringify(p.claimVolumes)}`, () => ({...p.claimVolumes})),
     p.network === undefined ? undefined : compactNetwork(p.network, interner),
+    p.batch === undefined ? undefined : deepFreeze({...p.batch}),
   )
 }
 
@@ -224,12 +230,14 @@ const DEFAULT_API_VERSIONS: Record<WorkloadKind, string> = {
   ControllerRevision: 'apps/v1',
   PersistentVolumeClaim: 'v1',
   Node: 'v1',
+  Job: 'batch/v1',
+  CronJob: 'batch/v1',
   Service: 'v1',
   EndpointSlice: 'discovery.k8s.io/v1',
   Endpoints: 'v1',
 }
 
-/** StatefulSets, DaemonSets, ControllerRevisions, claims, Nodes, Services, EndpointSlices and Endpoints through the Normalizer, frozen. */
+/** StatefulSets, DaemonSets, ControllerRevisions, claims, Nodes, Jobs, CronJobs, Services, EndpointSlices and Endpoints through the Normalizer, frozen. */
 export function normalizeWorkloadObjects<T>(kind: WorkloadKind, raws: readonly RawObject[]): NormalizeResult<T> {
   const items = raws.map((raw) => {
     const {managedFields: _, ...metadata} = isMap(raw.metadata) ? raw.metadata : {}
@@ -245,6 +253,8 @@ export function normalizeWorkloadObjects<T>(kind: WorkloadKind, raws: readonly R
     ControllerRevision: snapshot.controllerRevisions,
     PersistentVolumeClaim: snapshot.claims,
     Node: snapshot.nodes,
+    Job: snapshot.jobs,
+    CronJob: snapshot.cronJobs,
     Service: snapshot.services,
     EndpointSlice: snapshot.endpointSlices,
     Endpoints: snapshot.endpoints,
@@ -294,7 +304,47 @@ function stripDeployment(raw: RawObject): RawObject {
   return out
 }
 
+/** A Job's pod, or an orphan a Job may adopt: the Job controller reads more of it (podBatchFields). */
+function readByJobController(meta: unknown): boolean {
+  const refs = isMap(meta) && Array.isArray(meta.ownerReferences) ? meta.ownerReferences.filter(isMap) : []
+  const owner = refs.find((r) => r.controller === true)
+  return owner === undefined || owner.kind === 'Job'
+}
+
+/** The metadata and status a Job's sync reads of a pod: finalizers, the batch annotations, every condition, how containers ended. */
+function stripBatchPod(raw: RawObject, out: RawObject): RawObject {
+  const meta = raw.metadata as RawObject
+  const m = out.metadata as RawObject
+  if (meta.finalizers !== undefined) m.finalizers = meta.finalizers
+  if (meta.deletionGracePeriodSeconds !== undefined) m.deletionGracePeriodSeconds = meta.deletionGracePeriodSeconds
+  if (isMap(meta.annotations)) {
+    const kept = Object.entries(meta.annotations).filter(([k]) => k.startsWith('batch.kubernetes.io/') || k === POD_DELETION_COST)
+    if (kept.length > 0) m.annotations = Object.fromEntries(kept)
+  }
+  const status = raw.status
+  if (isMap(status) && isMap(out.status)) {
+    const s = out.status
+    if (Array.isArray(status.conditions)) s.conditions = status.conditions.map((c) => pick(c, ['type', 'status', 'lastTransitionTime']))
+    for (const key of ['containerStatuses', 'initContainerStatuses']) {
+      const v = status[key]
+      if (!Array.isArray(v)) continue
+      s[key] = v.map((c) => {
+        const kept = pick(c, ['name', 'restartCount'])!
+        const ended = isMap(c) && isMap(c.state) && isMap(c.state.terminated) ? c.state.terminated : undefined
+        kept.state = ended ? {terminated: pick(ended, ['exitCode', 'finishedAt'])} : {}
+        return kept
+      })
+    }
+  }
+  return out
+}
+
 function stripPod(raw: RawObject): RawObject {
+  const out = stripOtherPod(raw)
+  return isMap(raw.metadata) && readByJobController(raw.metadata) ? stripBatchPod(raw, out) : out
+}
+
+function stripOtherPod(raw: RawObject): RawObject {
   const out: RawObject = {apiVersion: raw.apiVersion ?? 'v1', kind: raw.kind ?? 'Pod', metadata: stripMeta(raw.metadata, POD_DELETION_COST)}
   const spec = raw.spec
   if (isMap(spec)) {

@@ -4,7 +4,7 @@
 // Deployment oracle and the reconcile tests.
 import {podTemplateHash} from '../../src/reconcile/deployment/hash/index.js'
 import {apiOk, newNamespace} from './setup/cluster.js'
-import {completedStatus as available} from '../helpers/deployments.js'
+import {completedStatus as available, replicaSetAnnotations, type ReplicaSetShape} from '../helpers/deployments.js'
 
 export type Json = Record<string, any>
 
@@ -16,17 +16,10 @@ export const template = (t: TemplateName, extra: Json = {}): Json => ({
   spec: {containers: [{name: 'web', image: IMAGES[t], ...extra}]},
 })
 
-export interface RsSpec {
+/** Its status is written through /status with observedGeneration. */
+export interface RsSpec extends ReplicaSetShape {
   template: TemplateName
   replicas: number
-  /** status replicas / ready / available (written through /status with observedGeneration). */
-  status?: [number, number, number]
-  revision?: number
-  /** desired-replicas / max-replicas annotations. */
-  sized?: [number, number]
-  owned?: boolean
-  labels?: Json
-  name?: string
   /** status.observedGeneration below generation (never synced since the last change). */
   stale?: boolean
 }
@@ -220,13 +213,7 @@ export async function build(s: Scenario): Promise<Built> {
     const hash = podTemplateHash(t, undefined)
     const labels = r.labels ?? {app: 'web', 'pod-template-hash': hash}
     const name = r.name ?? `web-${hash}`
-    const annotations: Json = {}
-    if (r.revision !== undefined) annotations['deployment.kubernetes.io/revision'] = String(r.revision)
-    if (r.sized) {
-      annotations['deployment.kubernetes.io/desired-replicas'] = String(r.sized[0])
-      annotations['deployment.kubernetes.io/max-replicas'] = String(r.sized[1])
-    }
-    const metadata: Json = {name, labels, annotations}
+    const metadata: Json = {name, labels, annotations: replicaSetAnnotations(r)}
     if (r.owned !== false) metadata.ownerReferences = [{apiVersion: 'apps/v1', kind: 'Deployment', name: owner, uid: uids[owner], controller: true, blockOwnerDeletion: true}]
     const selector = {matchLabels: r.labels ? {...r.labels} : {app: 'web', 'pod-template-hash': hash}}
     const rsTemplate = {...t, metadata: {labels: {...selector.matchLabels}}}

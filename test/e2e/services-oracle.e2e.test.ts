@@ -7,7 +7,7 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {planJson} from './kctl.js'
-import {api, apiOk, bindPod, controllerManager, deleteNamespace, makeNode, newNamespace, setPodStatus, waitUntil} from './setup/cluster.js'
+import {api, apiOk, bindPod, controllerManager, deleteNamespace, makeNode, newNamespace, setPodStatus, waitUntil, waitUntilQuiet} from './setup/cluster.js'
 
 type Json = any
 
@@ -25,11 +25,42 @@ interface PodSpec {
   hostname?: string
   subdomain?: string
   deleting?: boolean
+  /** Both families (dual-stack): the IPv6 address beside the IPv4 one. */
+  ipv6?: string
 }
 
 const WEB_PORT = [{name: 'web', containerPort: 8080}]
+const TRIGGER_TIME = 'endpoints.kubernetes.io/last-change-trigger-time'
+const HOLD = 'kctl.io/e2e-hold'
 
-// ES-1, ES-2, ES-3, ES-12, ES-19, ES-20, ES-26 (services semantics §S), one Service each.
+/** n pods `<app>-<i>` of one app, every other one not ready when `alternate`. */
+const manyPods = (app: string, n: number, o: {alternate?: boolean; node?: string} = {}): PodSpec[] =>
+  Array.from({length: n}, (_, i) => ({name: `${app}-${i}`, app, ports: WEB_PORT, node: o.node, ready: o.alternate ? i % 2 === 0 : true}))
+
+/** Distinct pod IPs: the nth address after `base` (an a.b.0.0/16). */
+const nthIP = (base: string, n: number) => `${base.split('.').slice(0, 2).join('.')}.${n >> 8}.${n & 255}`
+
+/**
+ * Creates a pod, binds it, and reports its status as a kubelet would; a pod being deleted then
+ * stays terminating (no kubelet finishes it). Returns the pod as stored.
+ */
+async function createPod(ns: string, p: PodSpec, node: string, ip: string): Promise<Json> {
+  const spec: Json = {containers: [{name: 'app', image: 'app', ports: p.ports ?? []}], terminationGracePeriodSeconds: 3600}
+  if (p.sidecarPorts) spec.initContainers = [{name: 'proxy', image: 'proxy', restartPolicy: 'Always', ports: p.sidecarPorts}]
+  if (p.hostname) spec.hostname = p.hostname
+  if (p.subdomain) spec.subdomain = p.subdomain
+  await apiOk('POST', `/api/v1/namespaces/${ns}/pods`, {body: {apiVersion: 'v1', kind: 'Pod', metadata: {name: p.name, labels: {app: p.app}}, spec}})
+  await bindPod(ns, p.name, node)
+  const phase = p.phase ?? 'Running'
+  let pod = await setPodStatus(ns, p.name, {phase, ready: p.ready ?? phase === 'Running', ...(p.ip === null ? {} : {podIP: ip})})
+  if (p.ipv6) {
+    pod = await apiOk('PATCH', `/api/v1/namespaces/${ns}/pods/${p.name}/status`, {contentType: 'application/merge-patch+json', body: {status: {podIPs: [{ip}, {ip: p.ipv6}]}}})
+  }
+  if (p.deleting) await apiOk('DELETE', `/api/v1/namespaces/${ns}/pods/${p.name}`)
+  return pod
+}
+
+// ES-1, ES-2, ES-3, ES-5, ES-12, ES-19, ES-20, ES-26 (services semantics §S), one Service each.
 const SERVICES: {name: string; spec: Json; pods: PodSpec[]; endpoints?: Json}[] = [
   {
     name: 'basic',
@@ -65,6 +96,11 @@ const SERVICES: {name: string; spec: Json; pods: PodSpec[]; endpoints?: Json}[] 
     ],
   },
   {name: 'empty', spec: {selector: {app: 'nothing-here'}, ports: [{port: 80}]}, pods: []},
+  // ES-5: 250 pods, no slice: 100, 100 and 50 (which pod goes where is random).
+  {name: 'many', spec: {selector: {app: 'many'}, ports: [{name: 'http', port: 80, targetPort: 'web'}]}, pods: manyPods('many', 250)},
+  // ES-25: 1005 pods, 503 ready: eleven slices; the Endpoints object cut to 1000 addresses (all
+  // ready ones, then the first not-ready ones in IP order) and annotated over-capacity.
+  {name: 'over', spec: {selector: {app: 'over'}, ports: [{name: 'http', port: 80, targetPort: 'web'}]}, pods: manyPods('over', 1005, {alternate: true})},
   {
     name: 'headless',
     spec: {clusterIP: 'None', selector: {app: 'headless'}},
@@ -74,6 +110,8 @@ const SERVICES: {name: string; spec: Json; pods: PodSpec[]; endpoints?: Json}[] 
     ],
   },
   {name: 'external', spec: {type: 'ExternalName', externalName: 'example.com'}, pods: []},
+  // ES-20 (second round): its selector is removed once its slice and Endpoints object are written.
+  {name: 'unselected', spec: {selector: {app: 'unselected'}, ports: [{name: 'http', port: 80, targetPort: 'web'}]}, pods: [{name: 'unselected-a', app: 'unselected', ports: WEB_PORT}]},
   {
     name: 'mirrored',
     spec: {ports: [{port: 5432}]},
@@ -87,11 +125,37 @@ const SERVICES: {name: string; spec: Json; pods: PodSpec[]; endpoints?: Json}[] 
 
 /** A slice, reduced to what is certain: its type, ports as a set, endpoints as a set. */
 function sliceKey(addressType: string, ports: Json[] | null, endpoints: Json[]): string {
-  const p = (ports ?? []).map((x) => `${x.name ?? ''}:${x.port}/${x.protocol ?? 'TCP'}:${x.appProtocol ?? ''}`).sort()
-  const e = endpoints
-    .map((x) => JSON.stringify([x.targetRef?.name ?? x.addresses.join(','), x.conditions?.ready ?? null, x.conditions?.serving ?? null, x.conditions?.terminating ?? null, x.hostname ?? null, x.nodeName ?? null, x.zone ?? null]))
-    .sort()
-  return JSON.stringify([addressType, p, e])
+  return JSON.stringify([addressType, portsKey(ports), endpoints.map(endpointKey).sort()])
+}
+
+const portsKey = (ports: Json[] | null): string[] => (ports ?? []).map((x) => `${x.name ?? ''}:${x.port}/${x.protocol ?? 'TCP'}:${x.appProtocol ?? ''}`).sort()
+
+const endpointKey = (x: Json): string =>
+  JSON.stringify([x.targetRef?.name ?? x.addresses.join(','), x.addresses, x.conditions?.ready ?? null, x.conditions?.serving ?? null, x.conditions?.terminating ?? null, x.hostname ?? null, x.nodeName ?? null, x.zone ?? null, hintsKey(x.hints)])
+
+/** Hints as sets (the API server prints forZones before forNodes; the plan may not). */
+const hintsKey = (h: Json): Json => (h ? {forZones: (h.forZones ?? []).map((z: Json) => z.name).sort(), forNodes: (h.forNodes ?? []).map((n: Json) => n.name).sort()} : null)
+
+/**
+ * Slices whose membership is random (E8.7) are compared by what is certain: type, ports, size, the
+ * endpoints the plan names, and, over all of them, the pods of their pool.
+ */
+function judgeCreated(planned: Json[], got: Json[], pools: Json[] = []): void {
+  const certain = planned.filter((a) => !a.random)
+  const random = planned.filter((a) => a.random)
+  const left = [...got]
+  for (const a of certain) {
+    const i = left.findIndex((s) => sliceKey(s.addressType, s.ports, s.endpoints ?? []) === sliceKey(a.addressType, a.ports, a.endpoints))
+    expect(i, `a created slice ${sliceKey(a.addressType, a.ports, a.endpoints)}`).toBeGreaterThanOrEqual(0)
+    left.splice(i, 1)
+  }
+  const shape = (t: string, ports: Json[] | null, size: number) => JSON.stringify([t, portsKey(ports), size])
+  expect(left.map((s) => shape(s.addressType, s.ports, (s.endpoints ?? []).length)).sort()).toEqual(random.map((a) => shape(a.addressType, a.ports, a.size)).sort())
+  const named = new Set(random.flatMap((a) => a.endpoints.map(endpointKey)))
+  for (const k of named) expect(left.flatMap((s) => (s.endpoints ?? []).map(endpointKey))).toContain(k)
+  const poolPods = random.flatMap((a) => pools.find((p) => p.id === a.pool)?.pods ?? [])
+  const unnamed = left.flatMap((s) => s.endpoints ?? []).filter((e: Json) => !named.has(endpointKey(e))).map((e: Json) => e.targetRef.name)
+  expect(unnamed.sort()).toEqual([...new Set(poolPods)].sort())
 }
 
 function subsetKeys(subsets: Json[] | undefined): string[] {
@@ -121,18 +185,11 @@ describe('Services: the plan against the real endpoint controllers', () => {
     for (const s of SERVICES) {
       await apiOk('POST', `/api/v1/namespaces/${ns}/services`, {body: {apiVersion: 'v1', kind: 'Service', metadata: {name: s.name, labels: {team: 'e2e'}}, spec: s.spec}})
       if (s.endpoints) await apiOk('POST', `/api/v1/namespaces/${ns}/endpoints`, {body: {apiVersion: 'v1', kind: 'Endpoints', ...s.endpoints}})
-      for (const p of s.pods) {
-        const spec: Json = {containers: [{name: 'app', image: 'app', ports: p.ports ?? []}], terminationGracePeriodSeconds: 3600}
-        if (p.sidecarPorts) spec.initContainers = [{name: 'proxy', image: 'proxy', restartPolicy: 'Always', ports: p.sidecarPorts}]
-        if (p.hostname) spec.hostname = p.hostname
-        if (p.subdomain) spec.subdomain = p.subdomain
-        await apiOk('POST', `/api/v1/namespaces/${ns}/pods`, {body: {apiVersion: 'v1', kind: 'Pod', metadata: {name: p.name, labels: {app: p.app}}, spec}})
-        await bindPod(ns, p.name, p.node === 'b' ? nodeB() : nodeA())
-        const phase = p.phase ?? 'Running'
-        await setPodStatus(ns, p.name, {phase, ready: p.ready ?? phase === 'Running', ...(p.ip === null ? {} : {podIP: `10.77.0.${ip++}`})})
-        // A bound pod being deleted waits for a kubelet that never comes: it stays terminating.
-        if (p.deleting) await apiOk('DELETE', `/api/v1/namespaces/${ns}/pods/${p.name}`)
-      }
+      // Eight at a time: the big Services have a thousand pods.
+      const queue = s.pods.map((p) => [p, nthIP('10.77.0.0', ip++)] as const)
+      await Promise.all(Array.from({length: 8}, async () => {
+        for (let next = queue.shift(); next; next = queue.shift()) await createPod(ns, next[0], next[0].node === 'b' ? nodeB() : nodeA(), next[1])
+      }))
     }
     plan = await planJson(['-n', ns, '--now', NOW()])
     await controllerManager.start(['endpointslice', 'endpoint', 'endpointslicemirroring'])
@@ -155,12 +212,11 @@ describe('Services: the plan against the real endpoint controllers', () => {
     const cp = planOf(name)
     const planned = cp.actions.filter((a: Json) => a.type === 'createEndpointSlice')
     expect(cp.actions.filter((a: Json) => a.type === 'updateEndpointSlice' || a.type === 'deleteEndpointSlice')).toEqual([])
-    const want = planned.map((a: Json) => sliceKey(a.addressType, a.ports, a.endpoints)).sort()
     const got = await waitUntil(async () => {
       const slices = await slicesOf(name)
-      return slices.length >= planned.length && slices
+      return slices.length >= planned.length ? slices : undefined
     }, {what: `${planned.length} slice(s) of Service ${name}`})
-    expect(got.map((s: Json) => sliceKey(s.addressType, s.ports, s.endpoints ?? [])).sort()).toEqual(want)
+    judgeCreated(planned, got, cp.service.pools)
     for (const [s, a] of [[got[0], planned[0]]]) {
       if (!s) continue
       expect(s.metadata.labels).toEqual(a.labels)
@@ -168,7 +224,7 @@ describe('Services: the plan against the real endpoint controllers', () => {
     }
   })
 
-  it.each(['basic', 'publish', 'named', 'empty', 'headless'])('%s: the Endpoints object written is the one planned', async (name) => {
+  it.each(['basic', 'publish', 'named', 'empty', 'headless', 'many', 'over'])('%s: the Endpoints object written is the one planned', async (name) => {
     const cp = planOf(name)
     const [write] = cp.actions.filter((a: Json) => a.type === 'writeEndpoints')
     expect(write.verb).toBe('create')
@@ -178,6 +234,19 @@ describe('Services: the plan against the real endpoint controllers', () => {
     }, {what: `Endpoints ${name}`})
     expect(subsetKeys(got.subsets)).toEqual(subsetKeys(write.subsets))
     expect(got.metadata.labels).toEqual(write.labels)
+    // E9, E12.8: the fresh controller's trigger time (the Service's creation) and the capacity mark.
+    // An over-capacity object is written again at every sync (E12.9), and a later sync of the
+    // running controller (pod events still arriving after the first) clears the trigger time: only
+    // the first sync's is planned.
+    if (!write.truncated) expect(got.metadata.annotations?.[TRIGGER_TIME]).toBe(write.triggerTime)
+    expect(got.metadata.annotations?.['endpoints.kubernetes.io/over-capacity']).toBe(write.truncated ? 'truncated' : undefined)
+  })
+
+  it('ES-25: the truncation keeps every ready address and the first not-ready ones', () => {
+    const [write] = planOf('over').actions.filter((a: Json) => a.type === 'writeEndpoints')
+    expect(write.truncated).toEqual({from: 1005, to: 1000})
+    const count = (k: string) => write.subsets.reduce((n: number, x: Json) => n + (x[k] ?? []).length, 0)
+    expect([count('addresses'), count('notReadyAddresses')]).toEqual([503, 497])
   })
 
   it('external: ExternalName gets nothing, as planned', async () => {
@@ -207,10 +276,10 @@ describe('Services: the plan against the real endpoint controllers', () => {
       await controllerManager.stop()
     }, 60_000)
 
-    it('ES-27: a restarted controller has nothing to write for what it converged', async () => {
+    it('ES-27: a restarted controller has nothing to write for what it converged (but an over-capacity Endpoints object)', async () => {
       const again = await planJson(['-n', ns, '--now', NOW()])
       const busy = again.controllers.filter((c: Json) => c.kind === 'Service' && !c.inSync).map((c: Json) => [c.name, c.actions.map((a: Json) => a.type)])
-      expect(busy).toEqual([])
+      expect(busy).toEqual([['over', ['writeEndpoints']]])
     })
 
     it('ES-10, ES-7, ES-11, ES-14, ES-16, ES-23: the slices rewritten are the ones planned, by name', async () => {
@@ -222,6 +291,9 @@ describe('Services: the plan against the real endpoint controllers', () => {
       await setPodStatus(ns, 'empty-now', {phase: 'Running', podIP: '10.77.1.1'})
       await apiOk('PATCH', `/api/v1/namespaces/${ns}/services/named`, {contentType: 'application/merge-patch+json', body: {spec: {ports: [{name: 'http', port: 80, targetPort: 9090}]}}})
       await apiOk('PATCH', `/api/v1/namespaces/${ns}/services/headless`, {contentType: 'application/merge-patch+json', body: {metadata: {labels: {team: 'other'}}}})
+      await waitUntil(async () => (await api('GET', `/api/v1/namespaces/${ns}/endpoints/unselected`)).status === 200, {what: 'Endpoints unselected'})
+      const unselectedBefore = await slicesOf('unselected')
+      await apiOk('PATCH', `/api/v1/namespaces/${ns}/services/unselected`, {contentType: 'application/merge-patch+json', body: {spec: {selector: null}}})
       second = await planJson(['-n', ns, '--now', NOW()])
       const writes = (name: string) =>
         second.controllers.find((c: Json) => c.kind === 'Service' && c.name === name).actions.filter((a: Json) => a.type.endsWith('EndpointSlice'))
@@ -232,8 +304,30 @@ describe('Services: the plan against the real endpoint controllers', () => {
       expect(writes('headless').map((a: Json) => [a.type, a.labelsChanged])).toEqual([['updateEndpointSlice', true]])
       // ES-16: every pod now resolves to 9090: the old 9090 slice takes them all, the other three go.
       expect(writes('named').map((a: Json) => a.type).sort()).toEqual(['deleteEndpointSlice', 'deleteEndpointSlice', 'deleteEndpointSlice', 'updateEndpointSlice'])
+      // ES-20, E13.3: without a selector the EndpointSlice controller leaves its slice, and the
+      // mirroring controller copies the Endpoints object the endpoint controller left into a second.
+      const mirrored = writes('unselected')
+      expect(mirrored.map((a: Json) => [a.type, a.controller])).toEqual([['createEndpointSlice', 'endpointslicemirroring']])
 
       await controllerManager.start(['endpointslice', 'endpoint', 'endpointslicemirroring'])
+      const both = await waitUntil(async () => {
+        const now = await slicesOf('unselected')
+        return now.length === 2 ? now : undefined
+      }, {what: 'the mirrored slice of unselected'})
+      const [kept] = both.filter((x: Json) => x.metadata.name === unselectedBefore[0].metadata.name)
+      expect(kept.metadata.resourceVersion).toBe(unselectedBefore[0].metadata.resourceVersion)
+      const [copy] = both.filter((x: Json) => x.metadata.name !== unselectedBefore[0].metadata.name)
+      expect(sliceKey(copy.addressType, copy.ports, copy.endpoints ?? [])).toBe(sliceKey(mirrored[0].addressType, mirrored[0].ports, mirrored[0].endpoints))
+      expect(copy.metadata.labels).toEqual(mirrored[0].labels)
+      // E12.9: the over-capacity Endpoints object is written again, as planned, with the restarted
+      // controller's trigger time. (If the object already holds exactly that, the API server
+      // takes the write as a no-op and its resourceVersion stays.)
+      const [overWrite] = second.controllers.find((c: Json) => c.kind === 'Service' && c.name === 'over').actions
+      expect(overWrite).toMatchObject({type: 'writeEndpoints', verb: 'update', truncated: {from: 1005, to: 1000}})
+      await waitUntil(async () => {
+        const ep = await apiOk('GET', `/api/v1/namespaces/${ns}/endpoints/over`)
+        return ep.metadata.annotations?.[TRIGGER_TIME] === overWrite.triggerTime && ep.metadata.annotations?.['endpoints.kubernetes.io/over-capacity'] === 'truncated'
+      }, {what: 'Endpoints over written as planned'})
       for (const name of ['basic', 'publish', 'empty', 'headless', 'named']) {
         const planned = writes(name)
         const want = new Map<string, string>()
@@ -255,3 +349,228 @@ describe('Services: the plan against the real endpoint controllers', () => {
   })
 })
 
+
+// A second world, with kube-controller-manager's --max-endpoints-per-slice=10 (and kctl told so):
+// slices made by hand as the controller would have written them, so each scenario starts from
+// slices of known sizes, then the controller's placement of what is new compared with the plan
+// slice by slice — updated and deleted slices by name, untouched ones by resourceVersion, created
+// ones as in the first world.
+describe('Services with --max-endpoints-per-slice=10: placement against existing slices', () => {
+  const MAX = 10
+  let ns: string
+  let plan: Json
+  let before: Map<string, Json[]>
+  const pods = new Map<string, Json>()
+  const nodeA = () => `${ns}-a`
+  const nodeB = () => `${ns}-b`
+  const nodeGone = () => `${ns}-gone`
+  const PORT = [{name: 'http', port: 80, targetPort: 'web'}]
+
+  interface World {
+    name: string
+    rule: string
+    spec?: Json
+    pods: PodSpec[]
+    /** Being deleted (held by a finalizer of ours) before the controller runs. */
+    deleting?: boolean
+    /** Slices present before the controller runs: pod names (`~ghost` for a pod that no longer exists), and how the slice is off. */
+    slices?: {pods: string[]; owner?: 'foreign'; addressType?: 'IPv6'; notReady?: string[]; labels?: Record<string, string>; hints?: boolean}[]
+  }
+
+  const WORLDS: World[] = [
+    {name: 'pack', rule: 'ES-4', pods: manyPods('pack', 23, {alternate: true})},
+    {name: 'fill', rule: 'ES-6', pods: manyPods('fill', 16), slices: [{pods: range('fill', 0, 10)}, {pods: range('fill', 10, 15)}]},
+    {name: 'swap', rule: 'ES-7', pods: manyPods('swap', 10), slices: [{pods: [...range('swap', 0, 9), '~ghost']}]},
+    {name: 'split', rule: 'ES-8', pods: manyPods('split', 18), slices: [{pods: range('split', 0, 6)}, {pods: range('split', 6, 13)}]},
+    {name: 'exact', rule: 'ES-9', pods: manyPods('exact', 18), slices: [{pods: range('exact', 0, 9)}, {pods: range('exact', 9, 17)}]},
+    {name: 'foreign', rule: 'ES-15', pods: manyPods('foreign', 1), slices: [{pods: [], owner: 'foreign'}]},
+    {name: 'family', rule: 'ES-18', pods: manyPods('family', 1), slices: [{pods: [], addressType: 'IPv6'}]},
+    {name: 'edited', rule: 'ES-24', pods: manyPods('edited', 2), slices: [{pods: range('edited', 0, 2), notReady: ['edited-1'], labels: {'added-by': 'someone'}}]},
+    {
+      name: 'lost',
+      rule: 'ES-21',
+      pods: [
+        {name: 'lost-a', app: 'lost', ports: WEB_PORT},
+        {name: 'lost-ghost', app: 'lost', ports: WEB_PORT, node: 'gone'},
+      ],
+    },
+    {
+      name: 'close',
+      rule: 'ES-22',
+      spec: {trafficDistribution: 'PreferClose'},
+      pods: [
+        {name: 'close-a', app: 'close', ports: WEB_PORT},
+        {name: 'close-b', app: 'close', ports: WEB_PORT, node: 'b', ready: false},
+      ],
+    },
+    {
+      name: 'samenode',
+      rule: 'ES-22',
+      spec: {trafficDistribution: 'PreferSameNode'},
+      pods: [
+        {name: 'samenode-a', app: 'samenode', ports: WEB_PORT},
+        {name: 'samenode-b', app: 'samenode', ports: WEB_PORT, node: 'b'},
+      ],
+    },
+    // ES-22: without trafficDistribution, hints left on a slice are stripped.
+    {name: 'stripped', rule: 'ES-22', pods: manyPods('stripped', 2), slices: [{pods: range('stripped', 0, 2), hints: true}]},
+    // E2.7: a Service being deleted gets no new slice (its Endpoints object is still written).
+    {name: 'going', rule: 'E2.7', pods: manyPods('going', 2), deleting: true},
+    {
+      name: 'dual',
+      rule: 'ES-17',
+      spec: {ipFamilyPolicy: 'RequireDualStack', ipFamilies: ['IPv6', 'IPv4']},
+      pods: [
+        {name: 'dual-a', app: 'dual', ports: WEB_PORT, ipv6: 'fd00:0:0:0::1'},
+        {name: 'dual-v4only', app: 'dual', ports: WEB_PORT},
+      ],
+    },
+  ]
+
+  function range(app: string, from: number, to: number): string[] {
+    return Array.from({length: to - from}, (_, i) => `${app}-${from + i}`)
+  }
+
+  /** An endpoint exactly as the controller writes it for a pod (E4). */
+  function endpointOf(pod: Json, ready: boolean): Json {
+    const node = pod.spec.nodeName
+    return {
+      addresses: [pod.status.podIP],
+      conditions: {ready, serving: ready, terminating: false},
+      nodeName: node,
+      zone: node === nodeA() ? 'zone-1' : 'zone-2',
+      targetRef: {kind: 'Pod', namespace: ns, name: pod.metadata.name, uid: pod.metadata.uid},
+    }
+  }
+
+  async function sliceList(name: string): Promise<Json[]> {
+    const list = await apiOk('GET', `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices?labelSelector=${encodeURIComponent(`kubernetes.io/service-name=${name}`)}`)
+    return list.items
+  }
+
+  beforeAll(async () => {
+    await controllerManager.stop()
+    ns = await newNamespace('svcmax')
+    await makeNode(nodeA(), {labels: {'topology.kubernetes.io/zone': 'zone-1'}})
+    await makeNode(nodeB(), {labels: {'topology.kubernetes.io/zone': 'zone-2'}})
+    await makeNode(nodeGone(), {labels: {'topology.kubernetes.io/zone': 'zone-3'}})
+    let ip = 1
+    for (const w of WORLDS) {
+      const svc = await apiOk('POST', `/api/v1/namespaces/${ns}/services`, {
+        body: {apiVersion: 'v1', kind: 'Service', metadata: {name: w.name, labels: {team: 'e2e'}, ...(w.deleting ? {finalizers: [HOLD]} : {})}, spec: {selector: {app: w.name}, ports: PORT, ...w.spec}},
+      })
+      if (w.deleting) await apiOk('DELETE', `/api/v1/namespaces/${ns}/services/${w.name}`)
+      for (const p of w.pods) {
+        const node = p.node === 'b' ? nodeB() : p.node === 'gone' ? nodeGone() : nodeA()
+        pods.set(p.name, await createPod(ns, p, node, nthIP('10.78.0.0', ip++)))
+      }
+      for (const [i, s] of (w.slices ?? []).entries()) {
+        const endpoints = s.pods.map((name) =>
+          name === '~ghost'
+            ? {addresses: [nthIP('10.78.0.0', 4000)], conditions: {ready: true, serving: true, terminating: false}, nodeName: nodeA(), zone: 'zone-1', targetRef: {kind: 'Pod', namespace: ns, name: `${w.name}-ghost`, uid: '00000000-0000-4000-8000-000000000001'}}
+            : {...endpointOf(pods.get(name), !(s.notReady ?? []).includes(name)), ...(s.hints ? {hints: {forZones: [{name: 'zone-1'}]}} : {})},
+        )
+        const owner = s.owner === 'foreign' ? {name: w.name, uid: '00000000-0000-4000-8000-0000000000ff'} : {name: w.name, uid: svc.metadata.uid}
+        await apiOk('POST', `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices`, {
+          body: {
+            apiVersion: 'discovery.k8s.io/v1',
+            kind: 'EndpointSlice',
+            metadata: {
+              name: `${w.name}-old${i}`,
+              labels: {team: 'e2e', ...s.labels, 'kubernetes.io/service-name': w.name, 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io'},
+              ownerReferences: [{apiVersion: 'v1', kind: 'Service', ...owner, controller: true, blockOwnerDeletion: true}],
+            },
+            addressType: s.addressType ?? 'IPv4',
+            ports: s.addressType === 'IPv6' || s.owner ? [] : [{name: 'http', port: 8080, protocol: 'TCP'}],
+            endpoints,
+          },
+        })
+      }
+    }
+    // ES-21: the node goes after its pod was bound to it.
+    await apiOk('DELETE', `/api/v1/nodes/${nodeGone()}`)
+    before = new Map(await Promise.all(WORLDS.map(async (w) => [w.name, await sliceList(w.name)] as const)))
+    plan = await planJson(['-n', ns, '--now', NOW(), '--max-endpoints-per-slice', String(MAX)])
+    await controllerManager.start(['endpointslice', 'endpoint', 'endpointslicemirroring'], [`--max-endpoints-per-slice=${MAX}`])
+  }, 180_000)
+
+  afterAll(async () => {
+    await controllerManager.stop()
+    if (ns) {
+      for (const w of WORLDS.filter((x) => x.deleting)) {
+        await api('PATCH', `/api/v1/namespaces/${ns}/services/${w.name}`, {contentType: 'application/merge-patch+json', body: {metadata: {finalizers: null}}})
+      }
+      await deleteNamespace(ns)
+    }
+    for (const n of [nodeA(), nodeB()]) await api('DELETE', `/api/v1/nodes/${n}`)
+  })
+
+  const planOf = (name: string): Json => plan.controllers.find((c: Json) => c.kind === 'Service' && c.name === name)
+
+  it.each(WORLDS.filter((w) => !w.deleting).map((w) => [w.rule, w.name]))('%s (%s): slices updated, deleted, kept and created as planned', async (_rule, name) => {
+    const cp = planOf(name)
+    const writes = cp.actions.filter((a: Json) => a.type.endsWith('EndpointSlice'))
+    const updates = new Map<string, Json>(writes.filter((a: Json) => a.type === 'updateEndpointSlice').map((a: Json) => [a.name, a]))
+    const deletes = new Set(writes.filter((a: Json) => a.type === 'deleteEndpointSlice').map((a: Json) => a.name))
+    // A create the controller skips (the Service is going) is planned, and marked so.
+    const creates = writes.filter((a: Json) => a.type === 'createEndpointSlice' && !a.skipped)
+    const old = before.get(name)!
+    const expectedCount = old.length - deletes.size + creates.length
+    const got = await waitUntil(
+      async () => {
+        const now = await sliceList(name)
+        const byName = new Map(now.map((s: Json) => [s.metadata.name, s]))
+        const done = now.length === expectedCount && [...updates.keys()].every((n) => byName.get(n)?.metadata.resourceVersion !== old.find((s) => s.metadata.name === n)?.metadata.resourceVersion)
+        return done ? byName : undefined
+      },
+      {what: `the slices of ${name} as planned`, timeoutMs: 30_000},
+    )
+    for (const s of old) {
+      const now = got.get(s.metadata.name)
+      if (deletes.has(s.metadata.name)) expect(now, `${s.metadata.name} deleted`).toBeUndefined()
+      else if (updates.has(s.metadata.name)) {
+        const a = updates.get(s.metadata.name)
+        expect(sliceKey(now.addressType, now.ports, now.endpoints ?? [])).toEqual(sliceKey(a.addressType, a.ports, a.endpoints))
+        expect(now.metadata.labels).toEqual(a.labels)
+        expect(now.metadata.annotations?.[TRIGGER_TIME]).toBe(a.triggerTime)
+      } else expect(now.metadata.resourceVersion, `${s.metadata.name} untouched`).toBe(s.metadata.resourceVersion)
+    }
+    const created = [...got.values()].filter((s) => !old.some((o) => o.metadata.name === s.metadata.name))
+    judgeCreated(creates, created, cp.service.pools)
+    // E9: a fresh controller stamps what it writes with the Service's creation time.
+    for (const s of created) expect(s.metadata.annotations?.[TRIGGER_TIME]).toBe(creates[0].triggerTime)
+  })
+
+  it('the plans say what each scenario is about', () => {
+    const kinds = (name: string) => planOf(name).actions.filter((a: Json) => a.type.endsWith('EndpointSlice')).map((a: Json) => `${a.type}:${a.size ?? ''}`).sort()
+    expect(kinds('pack')).toEqual(['createEndpointSlice:10', 'createEndpointSlice:10', 'createEndpointSlice:3'])
+    expect(kinds('fill')).toEqual(['updateEndpointSlice:6'])
+    expect(kinds('swap')).toEqual(['updateEndpointSlice:10'])
+    expect(kinds('split')).toEqual(['createEndpointSlice:5'])
+    expect(kinds('exact')).toEqual(['updateEndpointSlice:10'])
+    expect(kinds('foreign')).toEqual(['createEndpointSlice:1', 'deleteEndpointSlice:'])
+    expect(kinds('family')).toEqual(['createEndpointSlice:1', 'deleteEndpointSlice:'])
+    expect(kinds('edited')).toEqual(['updateEndpointSlice:2'])
+    expect(planOf('stripped').actions.filter((a: Json) => a.type === 'updateEndpointSlice').map((a: Json) => a.hintsChanged)).toEqual([true])
+    expect(kinds('lost')).toEqual(['createEndpointSlice:1'])
+    expect(kinds('dual')).toEqual(['createEndpointSlice:1', 'createEndpointSlice:2'])
+    expect(planOf('going').actions.filter((a: Json) => a.type === 'createEndpointSlice').map((a: Json) => a.skipped)).toEqual(['service-deleting'])
+  })
+
+  it.each(['pack', 'lost', 'dual', 'going'])('%s: the Endpoints object written is the one planned', async (name) => {
+    const [write] = planOf(name).actions.filter((a: Json) => a.type === 'writeEndpoints')
+    const got = await waitUntil(async () => {
+      const r = await api('GET', `/api/v1/namespaces/${ns}/endpoints/${name}`)
+      return r.status === 200 && JSON.parse(r.body)
+    }, {what: `Endpoints ${name}`})
+    expect(subsetKeys(got.subsets)).toEqual(subsetKeys(write.subsets))
+  })
+
+  it('E2.7 (going): once the controllers are quiet, the Service being deleted still has no slice', async () => {
+    await waitUntilQuiet(
+      async () => (await apiOk('GET', `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices`)).items.map((x: Json) => x.metadata.resourceVersion).sort().join(','),
+      {quietMs: 3000, what: 'the slices of the namespace'},
+    )
+    expect(await sliceList('going')).toEqual([])
+  })
+})

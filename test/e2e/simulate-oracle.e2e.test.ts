@@ -24,11 +24,9 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {startKwok, type Kwok} from '../../controlplane/fake-nodes.js'
-import type {Component} from '../../controlplane/procs.js'
-import {startScheduler} from '../../controlplane/start.js'
 import {kctl} from './kctl.js'
-import {api, apiOk, controllerManager, controlPlane, deleteNamespace, newNamespace, waitUntil} from './setup/cluster.js'
+import {apiOk, deleteNamespace, newNamespace, waitUntil} from './setup/cluster.js'
+import {inOrder, startTimedCluster, type TimedCluster} from './simulate-helpers.js'
 
 type Json = Record<string, any>
 type Sizes = Record<string, number>
@@ -165,17 +163,6 @@ async function replicaSetSizes(ns: string): Promise<Sizes> {
   return Object.fromEntries(items.map((rs) => [rs.metadata.name, rs.spec.replicas]))
 }
 
-/** Whether `wanted`, in order, are among `seen` (each a later or the same state than the one before). */
-function inOrder(wanted: Sizes[], seen: Sizes[]): {ok: boolean; missing?: Sizes} {
-  let at = 0
-  for (const w of wanted) {
-    const found = seen.findIndex((s, i) => i >= at && JSON.stringify(s) === JSON.stringify(w))
-    if (found < 0) return {ok: false, missing: w}
-    at = found
-  }
-  return {ok: true}
-}
-
 /** The simulation's burst ends: the ReplicaSet sizes at the end of each virtual instant where they changed. */
 function burstEnds(sim: Json): Sizes[] {
   const ends: Array<{t: number; sizes: Sizes}> = []
@@ -197,23 +184,16 @@ async function resourceVersions(ns: string): Promise<Record<string, string>> {
 }
 
 describe('kctl simulate against the real controllers, scheduler and a timed kubelet', () => {
-  let scheduler: Component | undefined
-  let kwok: Kwok | undefined
+  let cluster: TimedCluster | undefined
   const namespaces: string[] = []
 
   beforeAll(async () => {
-    const info = controlPlane()
-    await controllerManager.start(['deployment', 'replicaset'])
-    scheduler = await startScheduler({info, log: () => {}})
-    kwok = await startKwok({info, nodes: 3, stages: 'timed', nodeNamePrefix: 'sim-node'})
+    cluster = await startTimedCluster(['deployment', 'replicaset'], 'sim-node')
   }, 180_000)
 
   afterAll(async () => {
-    await controllerManager.stop()
-    await kwok?.stop()
-    await scheduler?.stop()
+    await cluster?.stop()
     for (const ns of namespaces) await deleteNamespace(ns)
-    for (const n of kwok?.nodes ?? []) await api('DELETE', `/api/v1/nodes/${n}`)
   })
 
   it.each(SCENARIOS)('$name', async (s) => {

@@ -45,8 +45,8 @@ const readyPods = async (ns: string, app: string) =>
   )
 
 /**
- * The StatefulSets and DaemonSets are in sync. (The headless Service's endpoints are planned too,
- * but no endpoint controller runs here and reconcile does not carry them out.)
+ * The StatefulSets and DaemonSets are in sync. (The headless Service's endpoints are planned and
+ * written by reconcile too, as no endpoint controller runs here; they are not what is judged.)
  */
 function workloadsInSync(plan: Json): boolean {
   const workloads = plan.controllers.filter((c: Json) => c.kind === 'StatefulSet' || c.kind === 'DaemonSet')

@@ -41,7 +41,8 @@ export interface PodState {
 
 export function jobPod(jobName: string, name: string, s: PodState = {}): Obj {
   const annotations: Obj = {}
-  const labels: Obj = {app: jobName}
+  // The labels the Job's template carries (the API server's generated ones included), so its selector matches.
+  const labels: Obj = {app: jobName, 'batch.kubernetes.io/controller-uid': `uid-${jobName}`, 'batch.kubernetes.io/job-name': jobName, 'controller-uid': `uid-${jobName}`, 'job-name': jobName}
   if (s.index !== undefined) {
     annotations['batch.kubernetes.io/job-completion-index'] = String(s.index)
     labels['batch.kubernetes.io/job-completion-index'] = String(s.index)

@@ -14,3 +14,27 @@ export function completedStatus(n: number) {
     ],
   }
 }
+
+/** One of a Deployment's ReplicaSets as a test describes it (the unit tests' objects and the oracle's worlds). */
+export interface ReplicaSetShape {
+  /** status replicas / ready / available. */
+  status?: [number, number, number]
+  revision?: number
+  /** desired-replicas / max-replicas annotations. */
+  sized?: [number, number]
+  /** false: no controller reference (an orphan). */
+  owned?: boolean
+  labels?: Record<string, any>
+  name?: string
+}
+
+/** The deployment controller's annotations on such a ReplicaSet: revision, desired and max replicas. */
+export function replicaSetAnnotations(shape: ReplicaSetShape): Record<string, string> {
+  const annotations: Record<string, string> = {}
+  if (shape.revision !== undefined) annotations['deployment.kubernetes.io/revision'] = String(shape.revision)
+  if (shape.sized) {
+    annotations['deployment.kubernetes.io/desired-replicas'] = String(shape.sized[0])
+    annotations['deployment.kubernetes.io/max-replicas'] = String(shape.sized[1])
+  }
+  return annotations
+}

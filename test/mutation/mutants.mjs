@@ -107,13 +107,17 @@ export const MUTANTS = [
   {id: 'J10', file: 'job/failure.ts', rule: 'J8.2 the backoff doubles from 10 s', from: 'DEFAULT_POD_FAILURE_BACKOFF_S * 2 ** (n - 1)', to: 'DEFAULT_POD_FAILURE_BACKOFF_S * 2 ** n'},
   {id: 'J11', file: 'job/failure.ts', rule: 'J4.4 with podReplacementPolicy Failed a terminating pod is not failed', from: 'if (onlyReplaceFailedPods(job)) return false', to: ''},
   {id: 'J12', file: 'job/indexes.ts', rule: 'J7.4 a run of two indexes is written a,b', from: 'if (j - i >= 2)', to: 'if (j - i >= 1)'},
+  {id: 'J14', file: 'job/failure.ts', rule: 'J8.3 new failures add to the remembered ones', from: 'return {failures: stored.failures + failed.length,', to: 'return {failures: failed.length,'},
   {id: 'J13', file: 'job/sync.ts', rule: 'J11.1 a succeededIndexes rule needs every listed index unless succeededCount says otherwise', from: 'if (contains === wanted.size ||', to: 'if (contains > 0 ||'},
+  {id: 'J14', file: 'job/sync.ts', rule: 'J3.8 an adopted pod counts as carrying the tracking finalizer', from: 'claim.adopted.has(p.uid) || carriesFinalizer(p)', to: 'carriesFinalizer(p)'},
+  {id: 'J15', file: 'job/sync.ts', rule: 'J15.4 a finished Job is deleted at exactly finish time + TTL', from: 'if (now >= expireAt) {', to: 'if (now > expireAt) {'},
   // ---- cronjob/: the CronJob controller (CJ…) ----
   {id: 'CJ01', file: 'cronjob/sync.ts', rule: 'CJ6 Jobs without startTime sort last (kept)', from: 'if (ta === undefined && tb !== undefined) return 1', to: 'if (ta === undefined && tb !== undefined) return -1'},
   {id: 'CJ02', file: 'cronjob/sync.ts', rule: 'CJ3.10 Forbid skips a run while a Job is active', from: "cj.concurrencyPolicy === 'Forbid' && active.length > 0", to: "cj.concurrencyPolicy === 'Forbid' && active.length > 1"},
   {id: 'CJ03', file: 'cronjob/sync.ts', rule: 'CJ5 the requeue is 100 ms after the schedule time', from: 'const NEXT_SCHEDULE_DELTA = 100_000_000n', to: 'const NEXT_SCHEDULE_DELTA = 0n'},
   {id: 'CJ04', file: 'cronjob/sync.ts', rule: 'CJ4 only schedule times within startingDeadlineSeconds count', from: 'if (deadline > earliest) earliest = deadline', to: ''},
   {id: 'CJ05', file: 'cronjob/cron.ts', rule: 'day-of-month and day-of-week: either, when both are restricted', from: 's.domStar || s.dowStar ? domMatch && dowMatch : domMatch || dowMatch', to: 'domMatch && dowMatch'},
+  {id: 'CJ07', file: 'cronjob/sync.ts', rule: 'CJ3.12 a Job of the due name that is not the CronJob\'s stops the create', from: 'const existing = (input.namespaceJobs ?? children).find', to: 'const existing = children.find'},
   {id: 'CJ06', file: 'cronjob/cron.ts', rule: 'N/step runs to the end of the field', from: 'if (stepText !== undefined && bounds.length === 1) hi = f.max', to: ''},
   // ---- service/: the endpoint controllers (SV…) ----
   {id: 'SV01', file: 'service/planner.ts', rule: 'E11.5 a sync that fails on a missing node is retried after 1 s', from: 'if (requeueAfterError && w.now !== undefined)', to: 'if (false)'},
@@ -124,4 +128,8 @@ export const MUTANTS = [
   {id: 'SS01', file: 'statefulset/sync.ts', rule: 'S3.4 revisions are equal by their stored bytes when those are known', from: '(exact !== undefined ? storedRevisionData(r) === exact : sameTemplate(r))', to: '(sameTemplate(r))'},
   // ---- daemonset/sync.ts ----
   {id: 'DS01', file: 'daemonset/sync.ts', rule: 'DS7.2 a revision is current only when its stored bytes are getPatch\'s', from: '(exact !== undefined ? storedRevisionData(r) === exact :', to: '(false ? storedRevisionData(r) === exact :'},
+  // ---- service/loadbalancer.ts: node syncs from the hosts a provider was last sent (L5) ----
+  {id: 'LB01', file: 'service/loadbalancer.ts', rule: 'L5.1 a providerID change is a node event', from: "if (!now || labelledOut(now) || (now.providerID ?? '') !== (h.providerID ?? '')) return true", to: 'if (!now || labelledOut(now)) return true'},
+  {id: 'LB02', file: 'service/loadbalancer.ts', rule: 'L5.3 a taint alone re-sends nothing until a node event', from: 'const update = nodeEventSince(cloud.hosts, nodes) ? hostUpdate(svc, then, nodes) : undefined', to: 'const update = hostUpdate(svc, then, nodes)'},
+  {id: 'LB03', file: 'service/loadbalancer.ts', rule: 'L5.2 only a Service already ensured (finalizer and status) gets a node sync', from: 'if (!svc.finalizers.includes(LB_FINALIZER) || svc.ingress.length === 0) return {...lb, plan}', to: 'if (!svc.finalizers.includes(LB_FINALIZER)) return {...lb, plan}'},
 ]

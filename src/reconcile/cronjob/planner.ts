@@ -11,6 +11,11 @@ export function planCronJobs(snapshot: Snapshot, world: World): ControllerPlan[]
   if (cronJobs.length === 0) return []
   const jobs = byNamespace(snapshot.jobs ?? [])
   return cronJobs.map((cj) =>
-    planCronJob(cj, {jobs: jobsOf(cj, jobs.get(cj.namespace) ?? []), now: world.now, clearStartTimeOnSuspend: world.options.featureGates.MutableSchedulingDirectivesForSuspendedJobs}),
+    planCronJob(cj, {
+      jobs: jobsOf(cj, jobs.get(cj.namespace) ?? []),
+      namespaceJobs: jobs.get(cj.namespace) ?? [],
+      now: world.now,
+      clearStartTimeOnSuspend: world.options.featureGates.MutableSchedulingDirectivesForSuspendedJobs,
+    }),
   )
 }

@@ -15,6 +15,8 @@ const NEXT_SCHEDULE_DELTA = 100_000_000n
 export interface CronJobSyncInput {
   /** Jobs of the namespace whose controller reference names this CronJob (by name only, as the controller lists them). */
   jobs: readonly JobView[]
+  /** Every Job of the namespace: a Job of the due name that is not this CronJob's stops the create (AlreadyExists). */
+  namespaceJobs?: readonly JobView[]
   now: bigint
   clearStartTimeOnSuspend: boolean
 }
@@ -138,7 +140,8 @@ export function planCronJob(cj: CronJobView, input: CronJobSyncInput): Controlle
     return finish()
   }
   const requeue = nextRequeue(cj, lastScheduleTime, now, schedule)
-  if (due.tooMany) plan.warnings.push('too many missed start times (more than 100): the controller records TooManyMissedTimes; set or decrease startingDeadlineSeconds')
+  // An event the controller records (the table shows Warning events), not a warning of kctl's.
+  if (due.tooMany) plan.events!.push('Warning TooManyMissedTimes: too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew')
   if (due.time === undefined) {
     plan.rolloutStep = `next run ${formatInZone(schedule.next(lastScheduleTimeOr(cj, lastScheduleTime)) ?? 0n, schedule.zone)}`
     return finish(requeue)
@@ -164,9 +167,15 @@ export function planCronJob(cj: CronJobView, input: CronJobSyncInput): Controlle
     }
     active = []
   }
-  // AlreadyExists: a Job of that name this CronJob controls but does not list is taken in; any other stops the sync.
-  const existing = children.find((j) => j.name === name)
+  // AlreadyExists: a Job of that name this CronJob controls but does not list is taken in; any
+  // other stops the sync with no requeue. The controller never adopts an orphan Job.
+  const existing = (input.namespaceJobs ?? children).find((j) => j.name === name)
   if (existing) {
+    if (controllerOf(existing)?.uid !== cj.uid) {
+      plan.warnings.push(`Job ${name} exists and is not this CronJob's (${controllerOf(existing) ? `controlled by ${controllerOf(existing)!.kind} ${controllerOf(existing)!.name}` : 'an orphan, never adopted'}): the create fails with AlreadyExists and the controller waits for the next event`)
+      plan.rolloutStep = `${scheduledText}: blocked by Job ${name}`
+      return finish()
+    }
     if (!active.some((r) => r.uid === existing.uid)) {
       active = [...active, ref(existing)]
       lastScheduleTime = scheduledText

@@ -47,6 +47,13 @@ export function scaledUp(v: IntOrString | undefined, total: number): number {
   return Math.ceil((Number.parseInt(v, 10) * total) / 100)
 }
 
+/** updatedDesiredNodeCounts: maxSurge and maxUnavailable against the desired nodes; both 0 means one unavailable. */
+export function daemonUpdateBudget(ds: DaemonSetView, desired: number): {maxSurge: number; maxUnavailable: number} {
+  const maxSurge = scaledUp(ds.updateStrategy.maxSurge, desired)
+  const maxUnavailable = scaledUp(ds.updateStrategy.maxUnavailable, desired)
+  return {maxSurge, maxUnavailable: desired > 0 && maxUnavailable === 0 && maxSurge === 0 ? 1 : maxUnavailable}
+}
+
 export function planDaemonSet(ds: DaemonSetView, world: DaemonSetWorld): ControllerPlan {
   const {plan, selector} = startPlan(ds, 0)
   if (!selector) return plan
@@ -361,9 +368,7 @@ function rollingUpdate(
   const desired = nodes.filter((n) => decisions.get(n.name)!.shouldRun)
   const map = new Map(byNode)
   for (const n of desired) if (!map.has(n.name)) map.set(n.name, [])
-  let maxUnavailable = scaledUp(ds.updateStrategy.maxUnavailable, desired.length)
-  const maxSurge = scaledUp(ds.updateStrategy.maxSurge, desired.length)
-  if (desired.length > 0 && maxUnavailable === 0 && maxSurge === 0) maxUnavailable = 1
+  const {maxSurge, maxUnavailable} = daemonUpdateBudget(ds, desired.length)
   const available = (p: PodView) => isPodAvailable(p, ds.minReadySeconds, c.now)
   const entries = [...map].sort(([a], [b]) => (a < b ? -1 : 1))
   const actions = plan.actions

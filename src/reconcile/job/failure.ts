@@ -1,6 +1,6 @@
 // How a Job's pod failures count: podFailurePolicy (pod_failure_policy.go), a pod's finish time
 // and the re-creation backoff (backoff_utils.go).
-import type {JobView, PodFailurePolicyRule} from '../../model/batch.js'
+import type {BackoffRecord, JobView, PodFailurePolicyRule} from '../../model/batch.js'
 import type {PodView} from '../../model/objects.js'
 import {objectTime, seconds} from '../time.js'
 
@@ -83,6 +83,16 @@ export function remainingBackoff(n: number, lastFailure: bigint | undefined, now
   if (n === 0 || lastFailure === undefined) return 0n
   const left = backoffDelay(n) - (now - lastFailure)
   return left > 0n ? left : 0n
+}
+
+/**
+ * newBackoffRecord from a stored record: a new success resets it to the failures after the latest
+ * success; otherwise the new failures add to it, the latest of them its last failure.
+ */
+export function nextBackoffRecord(stored: BackoffRecord, succeeded: readonly PodView[], failed: readonly PodView[]): BackoffRecord {
+  if (succeeded.length > 0) return visibleBackoff(succeeded, failed)
+  if (failed.length === 0) return stored
+  return {failures: stored.failures + failed.length, lastFailure: failed.map(finishTime).reduce((a, b) => (b > a ? b : a))}
 }
 
 /**

@@ -17,15 +17,18 @@ import {
   type JobDeleteReason,
   type JobStatusView,
   type JobView,
+  type BackoffRecord,
   type RemoveFinalizerAction,
   type Requeue,
 } from '../../model/batch.js'
 import type {PodView} from '../../model/objects.js'
 import type {ControllerPlan} from '../../model/plan.js'
 import {GENERATED_BASE_LENGTH} from '../create.js'
+import {claimPods} from '../ownership.js'
+import {type CompiledSelector, compileLabelSelector, SelectorError} from '../selector.js'
 import {isPodActive, isPodTerminating, phaseOrdinal, maxRestarts} from '../pods.js'
 import {formatRfc3339, objectTime, seconds, wholeSeconds} from '../time.js'
-import {backoffDelay, finishTime, isPodFailed, matchPodFailurePolicy, onlyReplaceFailedPods, remainingBackoff, visibleBackoff} from './failure.js'
+import {backoffDelay, finishTime, isPodFailed, matchPodFailurePolicy, nextBackoffRecord, onlyReplaceFailedPods, remainingBackoff, visibleBackoff} from './failure.js'
 import {completionIndex, formatIndexes, intervalSet, parseIndexes} from './indexes.js'
 
 /** MaxPodCreateDeletePerSync and MaxUncountedPods. */
@@ -35,9 +38,13 @@ export const MAX_UNCOUNTED_PODS = 500
 export interface JobSyncInput {
   /** The pods whose controller reference is this Job. */
   pods: readonly PodView[]
+  /** The pods of its namespace with no controller: adopted when the selector matches (ClaimPods). */
+  orphans?: readonly PodView[]
   now: bigint
   /** MutableSchedulingDirectivesForSuspendedJobs (on in 1.36): suspending clears startTime. */
   clearStartTimeOnSuspend: boolean
+  /** The controller's stored backoff record, when known (J8.3); absent: built from the pods alone. */
+  backoffRecord?: BackoffRecord
 }
 
 interface Finished {
@@ -60,7 +67,7 @@ const MESSAGES: Record<string, string> = {
 
 const isTrue = (status: JobStatusView, type: string) => status.conditions.some((c) => c.type === type && c.status === 'True')
 export const jobFinished = (status: JobStatusView) => isTrue(status, 'Complete') || isTrue(status, 'Failed')
-const hasFinalizer = (p: PodView) => p.batch?.finalizers.includes(JOB_TRACKING_FINALIZER) ?? false
+const carriesFinalizer = (p: PodView) => p.batch?.finalizers.includes(JOB_TRACKING_FINALIZER) ?? false
 const annotationCount = (p: PodView | undefined, key: string) => {
   const v = p?.annotations[key]
   return v !== undefined && /^\d+$/.test(v) ? Number(v) : 0
@@ -86,7 +93,6 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
     inSync: true,
     events: [],
   }
-  const pods = input.pods
   const indexed = job.completionMode === 'Indexed'
   const completions = job.completions
   // J3 step 2: a Job another controller manages is left alone entirely.
@@ -99,7 +105,8 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
     plan.syncPath = 'finished'
     plan.desired = 0
     plan.rolloutStep = isTrue(job.status, 'Complete') ? 'Complete' : 'Failed'
-    for (const p of pods.filter(hasFinalizer)) plan.actions.push(removeFinalizer(p, 'none', 'orphan-worker'))
+    for (const p of input.pods.filter(carriesFinalizer)) plan.actions.push(removeFinalizer(p, 'none', 'orphan-worker'))
+    planTtl(job, job.status, now, plan)
     plan.inSync = plan.actions.length === 0
     return plan
   }
@@ -107,6 +114,13 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
     plan.warnings.push(`completionMode ${JSON.stringify(job.completionMode)} is unknown: the controller records UnknownCompletionMode and skips the sync`)
     return plan
   }
+  // J3 step 8: claim pods — adopt matching orphans (owner reference and tracking finalizer in one
+  // patch), release owned pods the selector no longer matches (the finalizer goes with it).
+  const claim = claimJobPods(job, input.pods, input.orphans ?? [], plan)
+  if (!claim) return plan
+  const pods = claim.pods
+  // Adopted pods count as carrying the finalizer from here on, as the controller's copies do.
+  const hasFinalizer = (p: PodView) => claim.adopted.has(p.uid) || carriesFinalizer(p)
   plan.assumes = ['no pod create or delete of an earlier sync is still unobserved (expectations satisfied)']
   const from = job.status
   const status: MutableStatus = cloneStatus(from)
@@ -126,7 +140,8 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   if (status.startTime === undefined && !job.suspend) status.startTime = stamp
 
   // ---- J8.3: the backoff record, as far as the snapshot shows it ----
-  const backoff = visibleBackoff(newSucceeded, newFailed)
+  const backoff = input.backoffRecord === undefined ? visibleBackoff(newSucceeded, newFailed) : nextBackoffRecord(input.backoffRecord, newSucceeded, newFailed)
+  if (input.backoffRecord !== undefined) plan.backoffRecord = backoff
 
   // ---- J3 step 13: terminal evaluation, first match wins ----
   let finished: Finished | undefined
@@ -186,7 +201,7 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
     ready -= activePods.filter((p) => p.ready).length
     activePods = []
   } else if (job.deletionTimestamp === undefined) {
-    const managed = manageJob(job, {pods, activePods, terminating, succeeded, succeededIndexes, failedIndexes, newFailed, backoff, now, plan})
+    const managed = manageJob(job, {pods, activePods, terminating, succeeded, succeededIndexes, failedIndexes, newFailed, backoff, now, plan, hasFinalizer})
     for (const p of managed.deleted) {
       deleted.add(p.uid)
       finalizerGone.add(p.uid)
@@ -217,7 +232,7 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
     uncounted.failed = uncounted.failed.filter((u) => !gone(u))
   }
   moveCounted((uid) => !withFinalizer.has(uid))
-  const held = indexed && job.backoffLimitPerIndex !== undefined ? heldBackPods(pods, job, succeededIndexes, failedIndexes ?? new Set(), activePods) : new Set<PodView>()
+  const held = indexed && job.backoffLimitPerIndex !== undefined ? heldBackPods(pods, job, succeededIndexes, failedIndexes ?? new Set(), activePods, hasFinalizer) : new Set<PodView>()
   const order = indexed ? [...pods].sort((a, b) => completionIndex(a) - completionIndex(b)) : pods
   const patches: RemoveFinalizerAction[] = []
   const patched = new Set<string>()
@@ -285,6 +300,7 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
     plan.assumes.push(`the controller's backoff record may hold earlier failures (status.failed ${from.failed}): these creates may wait up to ${Number(backoffDelay(backoff.failures + from.failed) / seconds(1))} s after the last failure`)
   }
   plan.status = write2
+  if (jobFinished(write2)) planTtl(job, write2, now, plan)
   plan.active = status.active
   plan.desired = finished ? 0 : wantActive(job, succeeded, activePods.length)
   plan.diff = plan.active - plan.desired
@@ -293,6 +309,47 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   if (plan.events!.length === 0) delete plan.events
   plan.inSync = plan.actions.length === 0
   return plan
+}
+
+/**
+ * getPodsForJob (J3 step 8): the Job's pods after ClaimPods — owned pods its selector matches, and
+ * orphans it adopts. A selector that does not convert fails every sync (an error, retried).
+ */
+function claimJobPods(job: JobView, owned: readonly PodView[], orphans: readonly PodView[], plan: ControllerPlan): {pods: PodView[]; adopted: Set<string>} | undefined {
+  let selector: CompiledSelector
+  try {
+    selector = compileLabelSelector(job.selector)
+  } catch (error) {
+    if (!(error instanceof SelectorError)) throw error
+    plan.warnings.push(`invalid selector (${error.message}): every sync of this Job fails and is retried`)
+    return undefined
+  }
+  const claim = claimPods(job, selector, [...owned, ...orphans])
+  for (const p of claim.adopted) plan.actions.push({type: 'adopt', pod: p.name, uid: p.uid, resourceVersion: p.resourceVersion, finalizer: JOB_TRACKING_FINALIZER})
+  for (const p of claim.released) plan.actions.push({type: 'release', pod: p.name, uid: p.uid, resourceVersion: p.resourceVersion, finalizer: JOB_TRACKING_FINALIZER})
+  return {pods: claim.claimed, adopted: new Set(claim.adopted.map((p) => p.uid))}
+}
+
+/**
+ * The ttl-after-finished controller (pkg/controller/ttlafterfinished, processJob): a finished Job
+ * with ttlSecondsAfterFinished is deleted — Foreground, with its uid as a precondition — once the
+ * first True Complete or Failed condition is that old; until then it waits for that time.
+ */
+function planTtl(job: JobView, status: JobStatusView, now: bigint, plan: ControllerPlan): void {
+  if (job.ttlSecondsAfterFinished === undefined || job.deletionTimestamp !== undefined) return
+  const finishedAt = objectTime(status.conditions.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True')?.lastTransitionTime)
+  if (finishedAt === undefined) {
+    plan.warnings.push('finished, but its Complete or Failed condition has no lastTransitionTime: the ttl-after-finished controller cannot tell when, and retries')
+    return
+  }
+  const expireAt = finishedAt + seconds(job.ttlSecondsAfterFinished)
+  plan.ttl = {expireAt: formatRfc3339(expireAt), seconds: job.ttlSecondsAfterFinished}
+  if (now >= expireAt) {
+    plan.actions.push({type: 'deleteJob', name: job.name, uid: job.uid, reason: 'ttl-after-finished', propagationPolicy: 'Foreground', by: 'ttl-after-finished'})
+    plan.rolloutStep = `${plan.rolloutStep ?? 'finished'}, deleted by its TTL`
+  } else {
+    plan.requeue = requeueAt(now, expireAt - now, 'ttl-after-finished')
+  }
 }
 
 type MutableStatus = {-readonly [K in keyof JobStatusView]: JobStatusView[K]}
@@ -369,7 +426,14 @@ function matchSuccessPolicy(job: JobView, completions: number, succeeded: Readon
 }
 
 /** getPodsWithDelayedDeletionPerIndex (J10.4): per open index, the latest failed pod keeps its finalizer. */
-function heldBackPods(pods: readonly PodView[], job: JobView, succeeded: ReadonlySet<number>, failed: ReadonlySet<number>, active: readonly PodView[]): Set<PodView> {
+function heldBackPods(
+  pods: readonly PodView[],
+  job: JobView,
+  succeeded: ReadonlySet<number>,
+  failed: ReadonlySet<number>,
+  active: readonly PodView[],
+  hasFinalizer: (p: PodView) => boolean,
+): Set<PodView> {
   const busy = new Set(active.map(completionIndex))
   const latest = new Map<number, PodView>()
   for (const p of pods) {
@@ -428,6 +492,7 @@ interface ManageInput {
   backoff: {failures: number; lastFailure?: bigint}
   now: bigint
   plan: ControllerPlan
+  hasFinalizer: (p: PodView) => boolean
 }
 
 /** manageJob (J6): suspend, delete the excess, or create what is missing once the backoff allows. */
@@ -474,7 +539,7 @@ function manageJob(job: JobView, m: ManageInput): {created: number; deleted: Pod
   // firstPendingIndexes (J7.3), then the per-index backoff (J10.5).
   const taken = new Set<number>([...m.succeededIndexes, ...activePods.map(completionIndex), ...(m.failedIndexes ?? [])])
   if (onlyReplaceFailedPods(job)) for (const p of m.pods) if (isPodTerminating(p)) taken.add(completionIndex(p))
-  const held = perIndex ? heldBackPods(m.pods, job, m.succeededIndexes, m.failedIndexes ?? new Set(), activePods) : new Set<PodView>()
+  const held = perIndex ? heldBackPods(m.pods, job, m.succeededIndexes, m.failedIndexes ?? new Set(), activePods, m.hasFinalizer) : new Set<PodView>()
   const heldByIndex = new Map([...held].map((p) => [completionIndex(p), p]))
   const indexes: number[] = []
   let soonest: bigint | undefined

@@ -88,24 +88,28 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
     entries.push({address, ports, ready})
     verdicts.set(pod.name, {in: true, ready})
   }
-  let subsets = repack(entries)
-  const total = subsets.reduce((n, s) => n + s.addresses.length + s.notReadyAddresses.length, 0)
-  let truncated: WriteEndpointsAction['truncated']
-  if (total > MAX_ENDPOINTS_ADDRESSES) {
-    subsets = truncate(subsets, MAX_ENDPOINTS_ADDRESSES)
-    truncated = {from: total, to: MAX_ENDPOINTS_ADDRESSES}
-  }
+  const wanted = repack(entries)
   const labels: Record<string, string> = {...svc.labels}
   if (!hasClusterIP(svc)) labels[HEADLESS_LABEL] = ''
   else delete labels[HEADLESS_LABEL]
   labels[ENDPOINTS_MANAGED_BY] = ENDPOINTS_CONTROLLER
 
   // The skip test (E12.9): same subsets, exactly these labels, the capacity annotation right.
+  // Upstream compares the stored subsets with the wanted ones before truncating them, and calls
+  // the annotation right only when the stored object is within capacity and unmarked
+  // (capacityAnnotationSetCorrectly): an over-capacity object is rewritten at every sync.
   if (existing) {
-    const capacityRight = (existing.annotations[OVER_CAPACITY] === 'truncated') === (truncated !== undefined)
-    const wanted = subsetsKey(subsets)
-    const sameSubsets = subsetsKey(existing.subsets) === wanted || subsetsKey(repack(flatten(existing.subsets))) === wanted
+    const capacityRight = addressCount(existing.subsets) <= MAX_ENDPOINTS_ADDRESSES && existing.annotations[OVER_CAPACITY] === undefined
+    const wantedKey = subsetsKey(wanted)
+    const sameSubsets = subsetsKey(existing.subsets) === wantedKey || subsetsKey(repack(flatten(existing.subsets))) === wantedKey
     if (sameSubsets && sameLabels(existing.labels, labels) && capacityRight) return {verdicts}
+  }
+  const total = addressCount(wanted)
+  let subsets = wanted
+  let truncated: WriteEndpointsAction['truncated']
+  if (total > MAX_ENDPOINTS_ADDRESSES) {
+    subsets = truncate(wanted, MAX_ENDPOINTS_ADDRESSES)
+    truncated = {from: total, to: MAX_ENDPOINTS_ADDRESSES}
   }
   const time = triggerTime(svc)
   const action: WriteEndpointsAction = {
@@ -120,6 +124,8 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
   }
   return {action, verdicts}
 }
+
+const addressCount = (subsets: readonly EndpointSubsetView[]): number => subsets.reduce((n, s) => n + s.addresses.length + s.notReadyAddresses.length, 0)
 
 const addressKey = (a: EndpointAddressView): string => `${a.ip}\u0000${a.targetRef?.uid ?? ''}`
 

@@ -210,7 +210,7 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
     }
   }
 
-  hints(svc, [...creates, ...updates].map((x) => x.draft), existing, updates, types, {desired: desiredAll, nodesKnown: input.nodesKnown, warnings: result.warnings})
+  hints(svc, [...creates, ...updates].map((x) => x.draft), existing, updates, types, result.pools, {desired: desiredAll, nodesKnown: input.nodesKnown, warnings: result.warnings})
 
   // finalize: a create takes the name of a slice being deleted (last create, first delete).
   const recycled: {draft: Draft; addressType: string; name: EndpointSliceView}[] = []
@@ -357,7 +357,8 @@ function reconcileByPorts(
     receivers[0].random = 0
   } else if (receivers.length > 1) {
     const id = result.pools.length + 1
-    result.pools.push({id, addressType, pods: remaining.map(podOf).sort()})
+    const drawn = [...remaining].sort((a, b) => (podOf(a) < podOf(b) ? -1 : podOf(a) > podOf(b) ? 1 : 0))
+    result.pools.push({id, addressType, pods: drawn.map(podOf), endpoints: drawn})
     for (const d of receivers) d.pool = id
   }
   return {creates, updates, deletes}
@@ -397,6 +398,7 @@ function hints(
   existing: readonly EndpointSliceView[],
   updates: {draft: Draft; addressType: string}[],
   types: string[],
+  pools: EndpointPool[],
   topology: {desired: readonly EndpointView[]; nodesKnown: boolean; warnings: string[]},
 ): void {
   // The deprecated annotation wins when both are set (hintsEnabled).
@@ -429,6 +431,8 @@ function hints(
     return out
   }
   for (const d of written) d.endpoints = d.endpoints.map(hinted)
+  // A pool's endpoints all go to written slices.
+  for (const pool of pools) pool.endpoints = pool.endpoints?.map(hinted)
   const writtenNames = new Set(written.map((d) => d.existing?.name).filter((n) => n !== undefined))
   for (const slice of existing) {
     if (writtenNames.has(slice.name) || !types.includes(slice.addressType)) continue

@@ -4,7 +4,7 @@
 // answers are not known here: the plan names the calls, the hosts they carry and the writes
 // around them, in upstream's order.
 import type {ServiceView} from '../../model/services.js'
-import {type HostExclusion, LB_FINALIZER, type LoadBalancerPlan, type ServiceAction} from '../../model/services.js'
+import {type CloudLoadBalancerView, type HostExclusion, LB_FINALIZER, type LoadBalancerPlan, type SentHost, type ServiceAction} from '../../model/services.js'
 import type {NodeView} from '../../model/workloads.js'
 
 export const EXCLUDE_LB_LABEL = 'node.kubernetes.io/exclude-from-external-load-balancers'
@@ -133,4 +133,43 @@ export function hostUpdate(svc: ServiceView, lastSent: readonly NodeView[], node
   if (ids(now) === ids(then)) return undefined
   const hosts = now.map((n) => n.name).sort()
   return {type: 'updateLoadBalancerHosts', loadBalancer: loadBalancerName(svc), hosts, ...(hosts.length === 0 ? {warning: 'UnAvailableLoadBalancer'} : {})}
+}
+
+/**
+ * Did a node event happen since the hosts were last sent (shouldSyncUpdatedNode, and node add and
+ * delete)? A sent host gone or now labelled out, a providerID changed, or a node not sent that the
+ * label lets in (added since). A host only tainted ToBeDeletedByClusterAutoscaler or being deleted
+ * since triggers nothing: upstream drops it at the next event (L5.3).
+ */
+export function nodeEventSince(sent: readonly SentHost[], nodes: readonly NodeView[]): boolean {
+  const byName = new Map(nodes.map((n) => [n.name, n]))
+  const sentNames = new Set(sent.map((h) => h.name))
+  const labelledOut = (n: NodeView) => {
+    const v = n.labels[EXCLUDE_LB_LABEL]
+    return v !== undefined && !PARSE_BOOL_FALSE.has(v)
+  }
+  for (const h of sent) {
+    const now = byName.get(h.name)
+    if (!now || labelledOut(now) || (now.providerID ?? '') !== (h.providerID ?? '')) return true
+  }
+  return nodes.some((n) => !sentNames.has(n.name) && !labelledOut(n) && hostExclusion(n) === undefined)
+}
+
+/**
+ * With a provider that keeps the hosts it was last sent: a Service whose load balancer exists and
+ * is ensured (finalizer and status there) is, as in a running controller, only re-sent its hosts
+ * after a node change (nodeSyncService → UpdateLoadBalancer). Returns the sync to plan instead of
+ * a fresh controller's Ensure, or the Ensure as it was.
+ */
+export function withNodeSync(lb: LoadBalancerSync, svc: ServiceView, cloud: CloudLoadBalancerView | undefined, nodes: readonly NodeView[]): LoadBalancerSync {
+  if (lb.plan.path !== 'ensure' || !cloud?.exists || !cloud.hosts) return lb
+  const sent = cloud.hosts.map((h) => h.name).sort()
+  const plan = {...lb.plan, sent}
+  if (!svc.finalizers.includes(LB_FINALIZER) || svc.ingress.length === 0) return {...lb, plan}
+  // The hosts as they were when sent: they passed the predicates then.
+  const then = cloud.hosts.map((h): NodeView => ({namespace: '', name: h.name, uid: '', resourceVersion: '', generation: 0, labels: {}, annotations: {}, ownerReferences: [], unschedulable: false, taints: [], ...(h.providerID ? {providerID: h.providerID} : {})}))
+  const update = nodeEventSince(cloud.hosts, nodes) ? hostUpdate(svc, then, nodes) : undefined
+  if (!update) return {...lb, plan}
+  const events = 'warning' in update && update.warning ? ['UnAvailableLoadBalancer (Warning: no nodes available)'] : ['UpdatedLoadBalancer (on success)']
+  return {plan: {...plan, path: 'update', why: 'nodes-changed'}, actions: [update], events, warnings: lb.warnings}
 }

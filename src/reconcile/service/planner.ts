@@ -4,14 +4,14 @@
 // controller. Each keeps its own early exits (E2.2, E2.3, E12.1, L2).
 import type {PodView, Snapshot} from '../../model/objects.js'
 import type {ControllerPlan} from '../../model/plan.js'
-import type {PodEndpointVerdict, ServiceAction, ServiceView} from '../../model/services.js'
+import type {CloudLoadBalancerView, PodEndpointVerdict, ServiceAction, ServiceView} from '../../model/services.js'
 import type {NodeView} from '../../model/workloads.js'
 import {byNamespace} from '../workload-plan.js'
 import type {World} from '../planner.js'
 import {selectedPods, SERVICE_NAME_LABEL} from './endpoints-common.js'
 import {LEADER_ANNOTATION, syncEndpoints, syncMirror} from './endpoints.js'
 import {managedSlices, syncSlices} from './endpointslices.js'
-import {syncLoadBalancer} from './loadbalancer.js'
+import {loadBalancerName, syncLoadBalancer, withNodeSync} from './loadbalancer.js'
 import {formatRfc3339} from '../time.js'
 
 /** --max-endpoints-per-slice's default (E1.3). */
@@ -29,6 +29,7 @@ export function planServices(snapshot: Snapshot, world: World, maxEndpointsPerSl
   const slices = byServiceName(snapshot.endpointSlices ?? [])
   const endpoints = new Map<string, NonNullable<Snapshot['endpoints']>[number]>()
   for (const e of snapshot.endpoints ?? []) if (!endpoints.has(`${e.namespace}/${e.name}`)) endpoints.set(`${e.namespace}/${e.name}`, e)
+  const cloud = snapshot.loadBalancers ? new Map(snapshot.loadBalancers.map((lb) => [lb.name, lb])) : undefined
   const plans = services.map((svc) =>
     planService(svc, {
       pods: pods.candidates(svc),
@@ -38,6 +39,7 @@ export function planServices(snapshot: Snapshot, world: World, maxEndpointsPerSl
       endpoints: endpoints.get(`${svc.namespace}/${svc.name}`),
       maxEndpointsPerSlice,
       now: world.now,
+      ...(cloud ? {cloud: cloud.get(loadBalancerName(svc))} : {}),
     }),
   )
   return [...plans, ...leftovers]
@@ -133,6 +135,8 @@ export interface ServiceWorld {
   maxEndpointsPerSlice: number
   /** The controllers' clock (ns since the epoch), for when a failed sync is retried. */
   now?: bigint
+  /** The cloud provider's answer about the Service's load balancer, when a provider was asked. */
+  cloud?: CloudLoadBalancerView
 }
 
 /**
@@ -181,7 +185,8 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
     verdicts.sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0))
   }
 
-  const lb = syncLoadBalancer(svc, w.nodes, w.nodes.length > 0)
+  const ensured = syncLoadBalancer(svc, w.nodes, w.nodes.length > 0)
+  const lb = ensured && withNodeSync(ensured, svc, w.cloud, w.nodes)
   if (lb) {
     actions.push(...lb.actions)
     warnings.push(...lb.warnings)

@@ -214,6 +214,12 @@ export function planStatefulSet(set: StatefulSetView, world: StatefulSetWorld): 
 
 const nameOf = (set: StatefulSetView, ordinal: number) => `${set.name}-${ordinal}`
 
+/** getStatefulSetMaxUnavailable: rollingUpdate.maxUnavailable (default 1), a percentage of replicas rounded down, at least 1. */
+export function statefulSetMaxUnavailable(set: StatefulSetView): number {
+  const v = set.updateStrategy.rollingUpdate?.maxUnavailable ?? 1
+  return Math.max(1, typeof v === 'number' ? v : Math.floor((Number.parseInt(v, 10) * set.replicas) / 100))
+}
+
 /**
  * updateStatefulSetAfterInvariantEstablished (S6.9, MaxUnavailableStatefulSet on): with fewer
  * unavailable slots than maxUnavailable (a percentage of replicas rounded down, at least 1), delete
@@ -228,8 +234,7 @@ function rollingUpdateWithinBudget(
   actions: Action[],
 ): number {
   const ru = set.updateStrategy.rollingUpdate
-  const v = ru?.maxUnavailable ?? 1
-  const maxUnavailable = Math.max(1, typeof v === 'number' ? v : Math.floor((Number.parseInt(v, 10) * set.replicas) / 100))
+  const maxUnavailable = statefulSetMaxUnavailable(set)
   const down = slots.filter((s) => !s.pod || unavailable(s.pod)).length
   let budget = maxUnavailable - down
   let deleted = 0

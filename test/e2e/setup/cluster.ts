@@ -8,9 +8,11 @@
 import {execFile} from 'node:child_process'
 import {randomBytes} from 'node:crypto'
 import {readFileSync} from 'node:fs'
+import {request as httpsRequest} from 'node:https'
 import {inject} from 'vitest'
 import {request, type HttpResponse} from '../../../controlplane/http.js'
 import {compactEtcd, startControllerManager} from '../../../controlplane/start.js'
+import {startFakeCloud, type FakeCloud, type FakeCloudOptions} from '../../../controlplane/fake-cloud.js'
 import type {Component} from '../../../controlplane/procs.js'
 import type {E2EContext} from './global-setup.js'
 
@@ -301,6 +303,27 @@ export const controllerManager = {
   },
 }
 
+let cloud: FakeCloud | undefined
+
+/**
+ * The upstream service controller with the fake cloud (controlplane/fake-cloud.ts), as a child of this test
+ * process, like `controllerManager`. It acts on every namespace's Services and on every Node: start it in the
+ * files that need it, stop it in their afterAll. The balancers that exist are kept in the control plane's data
+ * dir, so they outlive a restart.
+ */
+export const fakeCloud = {
+  async start(opts: Omit<FakeCloudOptions, 'info' | 'log'> = {}): Promise<FakeCloud> {
+    await cloud?.stop()
+    cloud = undefined
+    cloud = await startFakeCloud({info: controlPlane(), ...opts})
+    return cloud
+  },
+  async stop(): Promise<void> {
+    await cloud?.stop()
+    cloud = undefined
+  },
+}
+
 /** Stops kube-apiserver and starts it again on the same port and etcd (it belongs to the globalSetup process). */
 export async function restartApiServer(): Promise<void> {
   const cp = controlPlane()
@@ -311,4 +334,38 @@ export async function restartApiServer(): Promise<void> {
 /** Compacts etcd to its current revision (older resourceVersions then give 410 Expired); returns that revision. */
 export function compactEtcdNow(): Promise<number> {
   return compactEtcd(controlPlane().etcdEndpoint)
+}
+
+export interface WatchEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'
+  object: any
+  /** When the event arrived (ms since the epoch). */
+  receivedAt: number
+}
+
+/**
+ * Watches `path` (a list path, e.g. `/api/v1/namespaces/x/pods`) from `resourceVersion` and collects every
+ * event in order, as a controller's informer sees them, until `stop()`. `events` grows as they arrive.
+ */
+export function watchEvents(path: string, resourceVersion: string): {events: WatchEvent[]; stop(): void} {
+  const cp = controlPlane()
+  const events: WatchEvent[] = []
+  const sep = path.includes('?') ? '&' : '?'
+  const u = new URL(`${cp.server}${path}${sep}watch=true&resourceVersion=${resourceVersion}&allowWatchBookmarks=false`)
+  let buffered = ''
+  const req = httpsRequest(u, {method: 'GET', headers: {accept: 'application/json', authorization: `Bearer ${cp.adminToken}`}, ca: ca(), agent: false}, (res) => {
+    res.setEncoding('utf8')
+    res.on('data', (chunk: string) => {
+      buffered += chunk
+      for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+        const line = buffered.slice(0, nl).trim()
+        buffered = buffered.slice(nl + 1)
+        if (line) events.push({...(JSON.parse(line) as Omit<WatchEvent, 'receivedAt'>), receivedAt: Date.now()})
+      }
+    })
+    res.on('error', () => {})
+  })
+  req.on('error', () => {})
+  req.end()
+  return {events, stop: () => req.destroy()}
 }

@@ -24,6 +24,9 @@ describe('kctl simulate', () => {
     {example: 'rollout', file: 'simulate.txt', args: ['-o', 'table']},
     {example: 'rollout', file: 'simulate.json', args: ['-o', 'json']},
     {example: 'manifests', file: 'simulate.txt', args: ['-o', 'table']},
+    {example: 'rollout-statefulset', file: 'simulate.txt', args: ['-o', 'table']},
+    {example: 'rollout-statefulset', file: 'simulate.json', args: ['-o', 'json']},
+    {example: 'daemonset', file: 'simulate.txt', args: ['-o', 'table']},
   ])('examples/$example: $file', ({example, file, args}) => {
     const run = kctl(['simulate', '-f', `examples/${example}`, '--now', NOW, ...args])
     expect(run.stderr).toBe('')
@@ -31,10 +34,10 @@ describe('kctl simulate', () => {
     golden(example, file, run.stdout)
   })
 
-  it('the README shows the rollout timeline exactly as printed', () => {
+  it.each(['rollout', 'rollout-statefulset'])('the README shows the timeline of examples/%s exactly as printed', (example) => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
-    const block = /simulate -f examples\/rollout --now 2026-11-22T10:00:00Z\n```\n\n```\n([\s\S]*?)```/.exec(readme)
-    expect(block?.[1]).toBe(readFileSync(join(ROOT, 'test/golden/rollout/simulate.txt'), 'utf8'))
+    const block = new RegExp(`simulate -f examples/${example} --now 2026-11-22T10:00:00Z\n\`\`\`\n\n\`\`\`\n([\\s\\S]*?)\`\`\``).exec(readme)
+    expect(block?.[1]).toBe(readFileSync(join(ROOT, `test/golden/${example}/simulate.txt`), 'utf8'))
   })
 
   it('prints the same bytes twice', () => {
@@ -69,6 +72,14 @@ describe('kctl simulate', () => {
     expect(run.stdout).toContain('| t+10s | Deployment web | ~ scale ReplicaSet web-5d5b85dbd6 1→0 (availability) |')
   })
 
+  it('-o markdown: StatefulSets and DaemonSets in their own summary table', () => {
+    const run = kctl(['simulate', '-f', 'examples/rollout-statefulset', '-f', 'examples/daemonset', '--now', NOW, '-o', 'markdown'])
+    expect(run.status).toBe(0)
+    expect(run.stdout).toContain('| DaemonSet monitoring/node-agent | RollingUpdate |')
+    expect(run.stdout).toMatch(/\| StatefulSet messaging\/queue \| RollingUpdate \| 13 \| 1m15s \| 2 \(≥ 2\) \| 3 \(≤ 3\) \|/)
+    expect(run.stdout).toContain('| t+0s | StatefulSet queue | - delete pod queue-2 (not at the update revision) |')
+  })
+
   it('--apply-manifests merges a new template onto the fixtures', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kctl-apply-'))
     const manifest = readFileSync(join(ROOT, 'examples/manifests/web.yaml'), 'utf8').replace('registry.example.com/web:v2', 'registry.example.com/web:v3')
@@ -76,11 +87,79 @@ describe('kctl simulate', () => {
     const before = JSON.parse(kctl(['simulate', '-f', 'examples/manifests', '--now', NOW, '-o', 'json']).stdout)
     const after = JSON.parse(kctl(['simulate', '-f', 'examples/manifests', '--apply-manifests', dir, '--now', NOW, '-o', 'json']).stdout)
     expect(after.changes).toEqual([
-      'Deployment default/web: spec changed',
-      'Service web: left out (kctl simulates Deployments, ReplicaSets, ReplicationControllers and Pods)',
+      'Deployment default/web: spec changed (kubectl apply: two-way merge, no last-applied configuration)',
+      'Service web: left out (kctl simulates Deployments, ReplicaSets, ReplicationControllers, StatefulSets, DaemonSets, Jobs, CronJobs and Pods)',
     ])
     const name = (s: {deployments: Array<{name: string; final: {replicaSets: Array<{name: string}>}}>}) => s.deployments.find((d) => d.name === 'web')!.final.replicaSets.map((r) => r.name)
     expect(name(after)).not.toEqual(name(before))
+  })
+
+  it('--apply-manifests merges as kubectl apply: what the last apply set and the new manifest drops goes, what others set stays', () => {
+    // Applied before: env A and B; since then someone added env X by hand.
+    const applied = {apiVersion: 'apps/v1', kind: 'Deployment', metadata: {name: 'api', namespace: 'default'}, spec: {replicas: 2, selector: {matchLabels: {app: 'api'}}, template: {metadata: {labels: {app: 'api'}}, spec: {containers: [{name: 'c', image: 'api:v1', env: [{name: 'A', value: '1'}, {name: 'B', value: '2'}]}]}}}}
+    const lastApplied = JSON.stringify({...applied, metadata: {...applied.metadata, annotations: {}}})
+    const stored = structuredClone(applied) as any
+    stored.metadata = {...stored.metadata, uid: '33333333-0000-4000-8000-000000000001', resourceVersion: '9', generation: 1, annotations: {'kubectl.kubernetes.io/last-applied-configuration': lastApplied}}
+    stored.spec.template.spec.containers[0].env.push({name: 'X', value: 'by-hand'})
+    const dir = (name: string, object: object) => {
+      const d = mkdtempSync(join(tmpdir(), `kctl-${name}-`))
+      writeFileSync(join(d, 'api.json'), JSON.stringify(object))
+      return d
+    }
+    const next = structuredClone(applied) as any
+    next.spec.template.spec.containers[0] = {name: 'c', image: 'api:v2', env: [{name: 'A', value: '1'}]}
+    const hash = (args: string[]) => {
+      const run = kctl(['plan', '--now', NOW, '-o', 'json', ...args])
+      expect(run.status).toBe(0)
+      const api = JSON.parse(run.stdout).controllers.find((c: {kind: string; name: string}) => c.kind === 'Deployment' && c.name === 'api')
+      return {hash: api.actions.find((a: {type: string}) => a.type === 'createReplicaSet')?.podTemplateHash, stderr: run.stderr}
+    }
+    const changed = hash(['-f', dir('current', stored), '--apply-manifests', dir('next', next)])
+    expect(changed.stderr).toContain('changed: Deployment default/api: spec changed (kubectl apply: three-way merge with the last-applied configuration)')
+    // The ReplicaSet planned is that of the template kubectl apply leaves: image v2, env A and X (B removed).
+    const expected = structuredClone(stored)
+    expected.spec.template.spec.containers[0] = {name: 'c', image: 'api:v2', env: [{name: 'A', value: '1'}, {name: 'X', value: 'by-hand'}]}
+    expect(changed.hash).toBe(hash(['-f', dir('expected', expected)]).hash)
+    // Not the template a merge that keeps B, nor one that drops X, would give.
+    const keptB = structuredClone(expected)
+    keptB.spec.template.spec.containers[0].env.push({name: 'B', value: '2'})
+    expect(changed.hash).not.toBe(hash(['-f', dir('kept-b', keptB)]).hash)
+  })
+
+  it('--apply-manifests: a manifest kubectl apply would refuse is one line at its file and field', () => {
+    const d = mkdtempSync(join(tmpdir(), 'kctl-bad-apply-'))
+    const manifest = readFileSync(join(ROOT, 'examples/manifests/web.yaml'), 'utf8').replace('        - name: web\n          image: registry.example.com/web:v2', '        - image: registry.example.com/web:v3')
+    writeFileSync(join(d, 'web.yaml'), manifest)
+    const run = kctl(['plan', '-f', 'examples/manifests', '--apply-manifests', d, '--now', NOW])
+    expect(run.status).toBe(1)
+    expect(run.stdout).toBe('')
+    expect(run.stderr.split('\n')[0]).toMatch(/web\.yaml:\d+:\d+: --apply-manifests: Deployment default\/web: spec\.template\.spec\.containers\[0\]: this item has no "name"/)
+    expect(run.stderr).not.toContain('    at ')
+  })
+
+  it('a StatefulSet rollout: every pod replaced from the highest ordinal down, the bounds kept, the claims kept', () => {
+    const sim = JSON.parse(kctl(['simulate', '-f', 'examples/rollout-statefulset', '--now', NOW, '-o', 'json']).stdout)
+    expect(sim.notSimulated).toEqual([])
+    const deleted = sim.steps.flatMap((s: {actions: Array<{type: string; pod?: string}>}) => s.actions.filter((a) => a.type === 'deleteStatefulPod').map((a) => a.pod))
+    expect(deleted).toEqual(['queue-2', 'queue-1', 'queue-0'])
+    const queue = sim.statefulSets[0]
+    expect(queue.final.currentRevision).toBe(queue.final.updateRevision)
+    expect(queue.final.pods.every((p: {revision: string}) => p.revision === queue.final.updateRevision)).toBe(true)
+    expect(queue.final.claims).toEqual(['data-queue-0', 'data-queue-1', 'data-queue-2'])
+    expect(queue.observed.minAvailable).toBeGreaterThanOrEqual(queue.bounds.minAvailable)
+    expect(queue.observed.maxInFlight).toBeLessThanOrEqual(queue.bounds.maxInFlight)
+  })
+
+  it('--fail with a StatefulSet revision name: the rolling update stops at its first pod', () => {
+    const plan = JSON.parse(kctl(['plan', '-f', 'examples/rollout-statefulset', '--now', NOW, '-o', 'json']).stdout)
+    const revision = plan.controllers[0].updateRevision.name
+    const sim = JSON.parse(kctl(['simulate', '-f', 'examples/rollout-statefulset', '--now', NOW, '-o', 'json', '--fail', revision]).stdout)
+    const queue = sim.statefulSets[0]
+    expect(queue.final.pods.map((p: {name: string; revision: string; ready: boolean}) => [p.name, p.revision === revision, p.ready])).toEqual([
+      ['queue-0', false, true],
+      ['queue-1', false, true],
+      ['queue-2', true, false],
+    ])
   })
 
   it('kctl plan --scale plans the next sync after the change', () => {
@@ -97,6 +176,7 @@ describe('kctl simulate', () => {
     [['--scale', 'deployment/web'], 'invalid --scale "deployment/web": expected KIND/NAME=REPLICAS, e.g. deployment/web=10'],
     [['--scale', 'deployment/nope=3'], '--scale: no Deployment "nope" in namespace "default" was read'],
     [['--set-image', 'deployment/web=x=nginx', '-n', 'staging'], '--set-image: Deployment staging/web has no container "x"'],
+    [['--scale', 'daemonset/node-agent=3'], 'invalid --scale "daemonset/node-agent=3": a DaemonSet has no replicas (it runs one pod per matching node)'],
   ])('bad input %j: one line, exit 1', (args, message) => {
     const run = kctl(['simulate', '-f', 'examples/rollout', '--now', NOW, ...args])
     expect(run.status).toBe(1)

@@ -38,16 +38,17 @@ describe('CJ4–CJ5 the schedule due, the Job created, the requeue', () => {
     expect(steps(cp)).toEqual(['+job:c3-29923925', 'W'])
     expect(cp.requeue?.seconds).toBe(270.1)
   })
-  it('C4 (CJ4) more than 100 missed: a warning, and only the latest time is started', () => {
+  it('C4 (CJ4) more than 100 missed: the TooManyMissedTimes event, and only the latest time is started', () => {
     const cp = planOne([cronJob('c4', {schedule: '* * * * *'}, {lastScheduleTime: '2026-11-23T09:00:00Z'})], 'c4', '2026-11-23T12:00:20Z')
     expect(steps(cp)).toEqual(['+job:c4-29923920', 'W'])
-    expect(cp.warnings.join(' ')).toMatch(/too many missed start times/)
+    expect(cp.events).toContain('Warning TooManyMissedTimes: too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew')
     expect(cp.requeue?.seconds).toBe(40.1)
   })
   it('C4b a few missed: no warning', () => {
     const cp = planOne([cronJob('c4', {schedule: '* * * * *'}, {lastScheduleTime: '2026-11-23T11:55:00Z'})], 'c4', '2026-11-23T12:00:20Z')
     expect(steps(cp)).toEqual(['+job:c4-29923920', 'W'])
     expect(cp.warnings).toEqual([])
+    expect(cp.events!.join(' ')).not.toMatch(/TooManyMissedTimes/)
   })
   it('C9 (CJ7) a timeZone: the wall clock of the zone decides; the name is still UTC minutes', () => {
     const cp = planOne([cronJob('c9', {schedule: '0 9 * * *', timeZone: 'America/New_York'}, {lastScheduleTime: '2026-11-22T14:00:00Z'})], 'c9', '2026-11-23T14:00:05Z')
@@ -144,6 +145,22 @@ describe('CJ3 concurrencyPolicy and the children', () => {
     const cp = planOne([cronJob('u', {}, {lastScheduleTime: '2026-11-23T12:00:00Z'}), childJob('u', 'u-x')], 'u', '2026-11-23T12:01:00Z')
     expect(cp.actions).toEqual([])
     expect(cp.warnings.join(' ')).toMatch(/UnexpectedJob/)
+  })
+  it('CJ3.12 the controller adopts no orphan Job: one of the due name makes the create fail (AlreadyExists), with no requeue', () => {
+    const orphan = childJob('o', 'o-29923925', {started: '2026-11-23T12:05:00Z'})
+    orphan.metadata.ownerReferences = []
+    const cp = planOne([cronJob('o', {}, {lastScheduleTime: '2026-11-23T12:00:00Z'}), orphan], 'o', '2026-11-23T12:05:01Z')
+    expect(steps(cp)).toEqual([])
+    expect(cp.requeue).toBeUndefined()
+    expect(cp.warnings.join(' ')).toMatch(/Job o-29923925 exists and is not this CronJob's \(an orphan, never adopted\)/)
+  })
+  it('CJ3.12 a Replace delete before the failed create is still written', () => {
+    const orphan = childJob('cj', 'cj-29923925')
+    orphan.metadata.ownerReferences = [{apiVersion: 'batch/v1', kind: 'CronJob', name: 'other', uid: 'uid-other', controller: true}]
+    const cp = planOne([cronJob('cj', {concurrencyPolicy: 'Replace'}, status), running, orphan], 'cj', '2026-11-23T12:05:01Z')
+    expect(steps(cp)).toEqual(['-job:cj-29923920', 'W'])
+    expect(statusTo(cp)!.active).toEqual([])
+    expect(cp.warnings.join(' ')).toMatch(/controlled by CronJob other/)
   })
   it('CJ7 the created Job is planned next: its first pods', () => {
     const cp = planOne([cronJob('t', {}, {}, {creationTimestamp: '2026-11-23T12:00:30Z'})], 't', '2026-11-23T12:05:10Z')

@@ -7,7 +7,7 @@ import type {ControllerPlan, DeploymentAction} from '../../../src/model/plan.js'
 import {podTemplateDump, podTemplateHash} from '../../../src/reconcile/deployment/hash/index.js'
 import {maxSurge, maxUnavailable, newRSNewReplicas, resolveFenceposts, type RsState} from '../../../src/reconcile/deployment/util.js'
 import {computePlan} from '../../../src/services/plan.js'
-import {completedStatus as available} from '../../helpers/deployments.js'
+import {completedStatus as available, replicaSetAnnotations, type ReplicaSetShape} from '../../helpers/deployments.js'
 
 type Json = Record<string, any>
 const NOW = '2026-11-22T10:00:00Z'
@@ -27,25 +27,14 @@ function deployment(t: string, replicas: number, more: {spec?: Json; status?: Js
   }
 }
 
-interface RsOptions {
-  status?: [number, number, number]
-  revision?: number
-  sized?: [number, number]
+interface RsOptions extends ReplicaSetShape {
   created?: string
-  name?: string
-  owned?: boolean
-  labels?: Json
   more?: Json
 }
 
 function replicaSet(t: string, replicas: number, o: RsOptions = {}): Json {
   const labels = o.labels ?? {app: 'web', 'pod-template-hash': HASH[t]}
-  const annotations: Json = {}
-  if (o.revision !== undefined) annotations['deployment.kubernetes.io/revision'] = String(o.revision)
-  if (o.sized) {
-    annotations['deployment.kubernetes.io/desired-replicas'] = String(o.sized[0])
-    annotations['deployment.kubernetes.io/max-replicas'] = String(o.sized[1])
-  }
+  const annotations = replicaSetAnnotations(o)
   const [r, rd, av] = o.status ?? [replicas, replicas, replicas]
   return {
     apiVersion: 'apps/v1',

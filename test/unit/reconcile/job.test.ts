@@ -6,6 +6,13 @@ import type {CreateJobPodAction, RemoveFinalizerAction} from '../../../src/model
 import {completionIndex, formatIndexes, intervalSet, parseIndexes} from '../../../src/reconcile/job/indexes.js'
 import {backoffDelay} from '../../../src/reconcile/job/failure.js'
 import {before, BATCH_NOW, job, jobPod, planOne, steps, written} from '../../helpers/batch.js'
+import type {BackoffRecord} from '../../../src/model/batch.js'
+import {DEFAULT_FEATURE_GATES} from '../../../src/model/plan.js'
+import {planSnapshot} from '../../../src/reconcile/planner.js'
+import {parseRfc3339} from '../../../src/reconcile/time.js'
+import {readParsedJsonList} from '../../../src/sources/documents.js'
+import {SourceFile} from '../../../src/sources/files.js'
+import {normalize} from '../../../src/sources/normalize.js'
 
 const creates = (cp: ReturnType<typeof planOne>) => cp.actions.filter((a): a is CreateJobPodAction => a.type === 'createJobPod')
 const finalizers = (cp: ReturnType<typeof planOne>) => cp.actions.filter((a): a is RemoveFinalizerAction => a.type === 'removeFinalizer')
@@ -32,7 +39,8 @@ describe('J6 creating pods', () => {
   })
   it('J6.6 an Indexed generateName longer than 58 characters cuts the Job name', () => {
     const name = 'a'.repeat(60)
-    const cp = planOne([job(name, {parallelism: 1, completions: 13, completionMode: 'Indexed'}, {completedIndexes: '0-11'})], name)
+    // A uid of a real length: the generated selector carries it as a label value (at most 63 characters).
+    const cp = planOne([job(name, {parallelism: 1, completions: 13, completionMode: 'Indexed'}, {completedIndexes: '0-11'}, {uid: 'uid-long'})], name)
     expect(creates(cp)[0].generateName).toBe(`${'a'.repeat(54)}-12-`)
   })
   it('S3 (J5.2, J5.4) a succeeded pod is counted in two writes and replaced', () => {
@@ -126,6 +134,35 @@ describe('J12 activeDeadlineSeconds', () => {
     const cp = planOne([job('s8b', {activeDeadlineSeconds: 60}, {active: 1, ...started(20)}), jobPod('s8b', 'a')], 's8b')
     expect(cp.actions).toEqual([])
     expect(cp.requeue).toMatchObject({seconds: 40, reason: 'active-deadline'})
+  })
+})
+
+/** The plan of Job `name` when the controller's backoff records are known (as `kctl simulate` keeps them). */
+function planRemembering(objects: Record<string, any>[], name: string, record: BackoffRecord): ReturnType<typeof planOne> {
+  const file = new SourceFile('test.json', undefined, 'json', Buffer.from(JSON.stringify({apiVersion: 'v1', kind: 'List', items: objects})))
+  const snapshot = normalize(readParsedJsonList(file, objects), {paths: ['test.json'], serverDefaulted: false})
+  const plan = planSnapshot(snapshot, {now: BATCH_NOW, featureGates: {...DEFAULT_FEATURE_GATES}, burstReplicas: 500, jobBackoff: new Map([[`uid-${name}`, record]])})
+  return plan.controllers.find((c) => c.name === name)!
+}
+
+const agoNs = (s: number) => parseRfc3339(before(s))!
+
+describe('J8.3 the backoff record kept across syncs', () => {
+  it('failures counted earlier still delay the create: 2 remembered, the last 15 s ago, wait 5 s more', () => {
+    const cp = planRemembering([job('rem', {completions: 1}, {failed: 2, ...started(600)})], 'rem', {failures: 2, lastFailure: agoNs(15)})
+    expect(creates(cp)).toEqual([])
+    expect(cp.requeue).toMatchObject({seconds: 5, reason: 'backoff'})
+    expect(cp.backoffRecord).toEqual({failures: 2, lastFailure: agoNs(15)})
+  })
+  it('a new failure adds to the record: 1 remembered and 1 new 5 s ago wait 20 s from it', () => {
+    const cp = planRemembering([job('add', {}, {failed: 1, ...started(600)}), jobPod('add', 'a', {phase: 'Failed', exit: 1, finishedAgo: 5})], 'add', {failures: 1, lastFailure: agoNs(300)})
+    expect(cp.backoffRecord).toEqual({failures: 2, lastFailure: agoNs(5)})
+    expect(cp.requeue).toMatchObject({seconds: 15, reason: 'backoff'})
+  })
+  it('a new success resets it', () => {
+    const cp = planRemembering([job('ok', {completions: 3}, {failed: 3, ...started(600)}), jobPod('ok', 'a', {phase: 'Succeeded', exit: 0, finishedAgo: 5})], 'ok', {failures: 3, lastFailure: agoNs(30)})
+    expect(cp.backoffRecord).toEqual({failures: 0})
+    expect(creates(cp)).toHaveLength(1)
   })
 })
 
@@ -360,5 +397,81 @@ describe('J7 index strings', () => {
   it('J7.1 an index annotation that is not a non-negative number is invalid', () => {
     const p = (v: string) => ({annotations: {'batch.kubernetes.io/job-completion-index': v}}) as never
     expect([completionIndex(p('3')), completionIndex(p('-1')), completionIndex(p('a'))]).toEqual([3, -1, -1])
+  })
+})
+
+describe('J3 step 8 claiming pods: adoption, release, manualSelector', () => {
+  /** A pod no controller owns, labelled `labels`. */
+  const orphan = (name: string, labels: Record<string, string>, s: Parameters<typeof jobPod>[2] = {}) => {
+    const p = jobPod('none', name, {finalizer: false, ...s})
+    p.metadata.labels = labels
+    p.metadata.ownerReferences = []
+    return p
+  }
+  const manual = (name: string, spec: Record<string, unknown> = {}, status: Record<string, unknown> = {}) =>
+    job(name, {manualSelector: true, selector: {matchLabels: {app: name}}, parallelism: 2, completions: 2, ...spec}, status)
+
+  it('J3.8 with manualSelector, a matching orphan is adopted (owner reference and tracking finalizer in one patch) and counts as active', () => {
+    const cp = planOne([manual('w'), orphan('stray', {app: 'w'})], 'w')
+    expect(steps(cp)).toEqual(['adopt', '+pod:w-', 'W1'])
+    expect(cp.actions[0]).toEqual({type: 'adopt', pod: 'stray', uid: 'uid-stray', resourceVersion: '1', finalizer: 'batch.kubernetes.io/job-tracking'})
+    expect(written(cp, 1)).toMatchObject({active: 2})
+  })
+  it('J3.8 an adopted orphan that already succeeded is counted, as if it carried the finalizer', () => {
+    const cp = planOne([manual('w', {}, {startTime: before(60)}), orphan('done', {app: 'w'}, {phase: 'Succeeded', exit: 0})], 'w')
+    expect(steps(cp)).toEqual(['adopt', '+pod:w-', 'W1', '~fin:done', 'W2'])
+    expect(written(cp, 2)).toMatchObject({succeeded: 1, active: 1})
+  })
+  it('J16.2 without manualSelector a selector of one\'s own is extended with the controller-uid: an orphan without it is left alone', () => {
+    const cp = planOne([job('own', {selector: {matchLabels: {app: 'own'}}}), orphan('stray', {app: 'own'})], 'own')
+    expect(steps(cp)).toEqual(['+pod:own-', 'W1'])
+    expect(creates(cp)[0].labels).toMatchObject({app: 'own', 'batch.kubernetes.io/controller-uid': 'uid-own'})
+  })
+  it('J3.8 an owned pod the selector no longer matches is released (finalizer removed with the reference), not counted, and replaced', () => {
+    const pod = jobPod('w', 'relabelled')
+    pod.metadata.labels = {app: 'other'}
+    const cp = planOne([manual('w', {parallelism: 1, completions: 1}, {active: 1, startTime: before(60)}), pod], 'w')
+    // active stays 1 (the released pod out, its replacement in): no status write.
+    expect(steps(cp)).toEqual(['release', '+pod:w-'])
+    expect(cp.actions[0]).toMatchObject({type: 'release', pod: 'relabelled', finalizer: 'batch.kubernetes.io/job-tracking'})
+  })
+  it('J3.8 orphans being deleted, or of a Job being deleted, are not adopted; a finished Job claims nothing', () => {
+    const deleting = orphan('going', {app: 'w'}, {deleting: {at: before(-30), grace: 30}})
+    expect(steps(planOne([manual('w'), deleting], 'w'))).toEqual(['+pod:w-', '+pod:w-', 'W1'])
+    expect(planOne([manual('w', {}, {}), orphan('stray', {app: 'w'})].map((o, i) => (i === 0 ? {...o, metadata: {...o.metadata, deletionTimestamp: BATCH_NOW}} : o)), 'w').actions.some((a) => a.type === 'adopt')).toBe(false)
+    const finished = manual('w', {}, {conditions: [{type: 'SuccessCriteriaMet', status: 'True'}, {type: 'Complete', status: 'True'}]})
+    expect(planOne([finished, orphan('stray', {app: 'w'})], 'w').actions).toEqual([])
+  })
+})
+
+describe('J15.4 ttlSecondsAfterFinished (the ttl-after-finished controller)', () => {
+  const done = (name: string, ttl: number, finishedAgo: number, extra: Record<string, unknown> = {}) =>
+    job(name, {ttlSecondsAfterFinished: ttl}, {succeeded: 1, completionTime: before(finishedAgo), conditions: [{type: 'SuccessCriteriaMet', status: 'True', lastTransitionTime: before(finishedAgo)}, {type: 'Complete', status: 'True', lastTransitionTime: before(finishedAgo)}]}, extra)
+
+  it('J15.4 past its TTL a finished Job is deleted, propagation Foreground, by the ttl-after-finished controller', () => {
+    const cp = planOne([done('old', 60, 100)], 'old')
+    expect(cp.actions).toEqual([{type: 'deleteJob', name: 'old', uid: 'uid-old', reason: 'ttl-after-finished', propagationPolicy: 'Foreground', by: 'ttl-after-finished'}])
+    expect(cp.ttl).toEqual({expireAt: before(40), seconds: 60})
+    expect(cp.inSync).toBe(false)
+  })
+  it('J15.4 before its TTL nothing happens: the plan says when (the first Complete or Failed condition + TTL)', () => {
+    const cp = planOne([done('young', 300, 100)], 'young')
+    expect(cp.actions).toEqual([])
+    expect(cp.requeue).toEqual({at: before(-200), seconds: 200, reason: 'ttl-after-finished'})
+    expect(cp.inSync).toBe(true)
+  })
+  it('J15.4 the TTL is reached at exactly finish time + TTL', () => {
+    expect(steps(planOne([done('edge', 100, 100)], 'edge'))).toEqual(['-job:edge'])
+  })
+  it('J15.4 a Job finishing in this sync with TTL 0 is deleted right after its final status write', () => {
+    const cp = planOne([job('zero', {ttlSecondsAfterFinished: 0}, {startTime: before(60)}), jobPod('zero', 'a', {phase: 'Succeeded', exit: 0})], 'zero')
+    expect(steps(cp)).toEqual(['W1', '~fin:a', 'W2', '-job:zero'])
+    expect(cp.ttl).toEqual({expireAt: BATCH_NOW, seconds: 0})
+  })
+  it('J15.4 a Job already being deleted, or without a TTL, is left alone', () => {
+    expect(planOne([done('gone', 0, 100, {deletionTimestamp: BATCH_NOW})], 'gone').actions).toEqual([])
+    const cp = planOne([job('kept', {}, {succeeded: 1, conditions: [{type: 'Complete', status: 'True', lastTransitionTime: before(9999)}]})], 'kept')
+    expect(cp.actions).toEqual([])
+    expect(cp.ttl).toBeUndefined()
   })
 })

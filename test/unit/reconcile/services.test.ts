@@ -469,6 +469,23 @@ describe('E12: the legacy Endpoints object', () => {
     expect(a.subsets[0].addresses).toHaveLength(503)
     expect(a.subsets[0].notReadyAddresses).toHaveLength(497)
   })
+
+  it('E12.9/ES-25: an over-capacity Endpoints object is written again at every sync, even exactly as it was', () => {
+    const pods = Array.from({length: 1005}, (_, i) => pod(`p${i}`, {ips: [`10.3.${Math.floor(i / 250)}.${i % 250}`], ready: i < 503}))
+    const first = syncEndpoints(svc(), pods, undefined).action!
+    // What the controller stored: the truncated subsets, marked over capacity.
+    const stored: EndpointsView = {
+      namespace: 'ns', name: 'web', uid: 'e', resourceVersion: '3', generation: 0, labels: first.labels,
+      annotations: {'endpoints.kubernetes.io/over-capacity': 'truncated'}, ownerReferences: [], subsets: first.subsets,
+    }
+    // The stored subsets are compared with all 1005 wanted addresses, never with the cut: not equal.
+    expect(syncEndpoints(svc(), pods, stored).action).toMatchObject({verb: 'update', truncated: {from: 1005, to: 1000}})
+    // Back within capacity: the same subsets, but the mark must go, so it is written once more.
+    const fewer = pods.slice(0, 1000)
+    const within = syncEndpoints(svc(), fewer, undefined).action!
+    expect(syncEndpoints(svc(), fewer, {...stored, subsets: within.subsets}).action).toMatchObject({verb: 'update'})
+    expect(syncEndpoints(svc(), fewer, {...stored, subsets: within.subsets, annotations: {}}).action).toBeUndefined()
+  })
 })
 
 describe('E12.6: byte order', () => {

@@ -1,7 +1,7 @@
 // The kubelet and scheduler model: what it does to one pod, and when it next looks.
 import {describe, expect, it} from 'vitest'
 
-import {AVAILABLE_LAG, isFailing, type KubeletModel, podAt, podWakeAt, SIMULATED_NODE} from '../../../src/simulate/kubelet.js'
+import {AVAILABLE_LAG, isFailing, type KubeletModel, podAt, podWakeAt, scheduledNode, SIMULATED_NODE} from '../../../src/simulate/kubelet.js'
 import {formatRfc3339, parseRfc3339, seconds} from '../../../src/reconcile/time.js'
 
 const T0 = parseRfc3339('2026-11-22T10:00:00Z')!
@@ -64,5 +64,29 @@ describe('the kubelet model', () => {
     expect(podAt(deleting(5), at(5), model)).toBeNull()
     expect(podWakeAt(deleting(120), at(0), model, 0)).toBe(at(30))
     expect(podWakeAt(deleting(120), at(0), {...model, terminateAfter: seconds(2)}, 0)).toBe(at(2))
+  })
+
+  it('binds a DaemonSet pod to the node its required affinity names, and any other pod to the notional node', () => {
+    const affinity = (values: string[]) => ({
+      nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchFields: [{key: 'metadata.name', operator: 'In', values}]}]}},
+    })
+    expect(podAt(pod({spec: {affinity: affinity(['node-b'])}}), at(0), model)!.spec.nodeName).toBe('node-b')
+    expect(scheduledNode(pod({spec: {affinity: affinity(['node-a', 'node-b'])}}))).toBe(SIMULATED_NODE)
+    expect(scheduledNode(pod())).toBe(SIMULATED_NODE)
+  })
+
+  it('--fail matches a StatefulSet pod by its revision name and a DaemonSet pod by its revision hash or name', () => {
+    const stateful = pod({metadata: {labels: {'controller-revision-hash': 'db-6c5f8d9b7'}}})
+    expect(isFailing(stateful, ['db-6c5f8d9b7'])).toBe(true)
+    expect(isFailing(stateful, ['6c5f8d9b7'])).toBe(false)
+    const daemon = pod({
+      metadata: {labels: {'controller-revision-hash': '745cd84b78'}, ownerReferences: [{apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'u', controller: true}]},
+    })
+    expect(isFailing(daemon, ['745cd84b78'])).toBe(true)
+    expect(isFailing(daemon, ['agent-745cd84b78'])).toBe(true)
+    expect(isFailing(daemon, ['other-745cd84b78'])).toBe(false)
+    // A failing pod is never made Ready.
+    const bound = podAt(daemon, at(0), {...model, fail: ['agent-745cd84b78']})!
+    expect(podWakeAt(bound, at(0), {...model, fail: ['agent-745cd84b78']}, 0)).toBeUndefined()
   })
 })

@@ -7,6 +7,7 @@ import {planSnapshot} from '../../../src/reconcile/planner.js'
 import {readdirSync} from 'node:fs'
 
 import {readAllDocuments, readFixtures} from '../../../src/sources/fixtures.js'
+import type {CronJobView, JobView} from '../../../src/model/batch.js'
 import {Interner, normalizeObjects, normalizeWorkloadObjects} from '../../../src/watch/objects.js'
 
 const OPTIONS = {now: '2026-11-22T10:00:00Z', featureGates: {...DEFAULT_FEATURE_GATES}, burstReplicas: 500}
@@ -54,6 +55,24 @@ describe('normalizeObjects (the watch cache)', () => {
     const plans = planSnapshot(cached, OPTIONS, ['endpointslice']).controllers
     expect(plans.length).toBe(full.services!.length)
     expect(plans).toEqual(planSnapshot(full, OPTIONS, ['endpointslice']).controllers)
+  })
+
+  it.each(['examples/job', 'examples/cronjob'])('Job and CronJob plans from cached pods, Jobs and CronJobs equal plans from the whole objects: %s', async (dir) => {
+    const full = await readFixtures({paths: [dir], allNamespaces: true})
+    const byKind: Record<string, any[]> = {Pod: [], Job: [], CronJob: []}
+    for (const o of await readAllDocuments([dir])) {
+      const {kind, apiVersion: _a, ...rest} = structuredClone(o.raw) as any
+      // What the API server adds to every object, and the watch cache must drop.
+      rest.metadata.managedFields = [{manager: 'kube-controller-manager', operation: 'Update'}]
+      byKind[kind]?.push(rest)
+    }
+    const pods = normalizeObjects('Pod', byKind.Pod, new Interner())
+    const jobs = normalizeWorkloadObjects<JobView>('Job', byKind.Job)
+    const cronJobs = normalizeWorkloadObjects<CronJobView>('CronJob', byKind.CronJob)
+    expect([...pods.problems, ...jobs.problems, ...cronJobs.problems]).toEqual([])
+    const cached = {...full, pods: pods.objects, jobs: jobs.objects, cronJobs: cronJobs.objects}
+    expect(planSnapshot(cached, OPTIONS, ['job', 'cronjob']).controllers).toEqual(planSnapshot(full, OPTIONS, ['job', 'cronjob']).controllers)
+    expect(pods.objects.find((p) => p.batch)?.batch?.finalizers).toContain('batch.kubernetes.io/job-tracking')
   })
 
   it('keeps only what planning reads, frozen, and shares what pods repeat', async () => {

@@ -6,7 +6,8 @@ import {DEFAULT_FEATURE_GATES} from '../../../src/model/plan.js'
 import type {Snapshot} from '../../../src/model/objects.js'
 import {planSnapshot} from '../../../src/reconcile/planner.js'
 import {readFixtures} from '../../../src/sources/fixtures.js'
-import {type ServiceSources, ServiceWatch, type WorkloadSources, WorkloadWatch} from '../../../src/watch/workloads.js'
+import {type ServiceSources, ServiceWatch} from '../../../src/watch/services.js'
+import {type WorkloadSources, WorkloadWatch} from '../../../src/watch/workloads.js'
 
 const NOW = '2026-11-22T10:00:00Z'
 const gates = {...DEFAULT_FEATURE_GATES}

@@ -1,0 +1,112 @@
+// Watch mode for the controllers whose syncs read more than their own pods (StatefulSets and
+// DaemonSets, Jobs and CronJobs, Services): instead of the pod-by-pod bookkeeping of the ReplicaSet planner
+// (incremental.ts), an event marks its namespace and the next batch plans that namespace's
+// controllers again, from the informers' caches, through the same planners as `kctl plan`
+// (planSnapshot). The cost of a re-plan is that namespace's objects, not the cluster's.
+import type {PodView, Snapshot} from '../model/objects.js'
+import type {ControllerPlan, FeatureGates} from '../model/plan.js'
+import type {PlanChange, WatchCause} from '../model/watch.js'
+import {byKindNamespaceName, planSnapshot} from '../reconcile/planner.js'
+import type {CompiledSelector} from '../reconcile/selector.js'
+import {changedFields, planChanged} from './delta.js'
+
+export interface NamespaceWatchOptions {
+  featureGates: FeatureGates
+  burstReplicas: number
+  /** -l: the controllers planned. */
+  selector?: CompiledSelector
+}
+
+export const LIVE_SOURCE = {type: 'cluster', context: '', server: ''} as const
+
+export abstract class NamespaceWatch {
+  private readonly plans = new Map<string, ControllerPlan>()
+  private readonly notInSync = new Set<string>()
+  /** Namespaces to plan again, with the last event that asked for it. */
+  private readonly dirty = new Map<string, WatchCause | undefined>()
+
+  constructor(
+    /** kube-controller-manager's names of the controllers planned here. */
+    private readonly controllers: readonly string[],
+    protected readonly options: NamespaceWatchOptions,
+  ) {}
+
+  /** The objects one namespace's controllers are planned from. */
+  protected abstract snapshot(namespace: string): Snapshot
+  /** Namespaces that hold a controller planned here. */
+  protected abstract namespaces(): Iterable<string>
+  /** Whether `namespace` holds a controller planned here. */
+  protected abstract holds(namespace: string): boolean
+  /**
+   * Whether a pod's event may change a plan of its namespace (by its controller's kind, or as an
+   * orphan; for Services, by their selectors), the pod as it is and, for an update, as it was.
+   */
+  protected abstract podMatters(pod: PodView, old: PodView | undefined): boolean
+
+  get controllerCount(): number {
+    return this.plans.size
+  }
+
+  get pendingCount(): number {
+    return this.dirty.size
+  }
+
+  notSynced(): ControllerPlan[] {
+    return [...this.notInSync].map((k) => this.plans.get(k)!).filter(Boolean)
+  }
+
+  /** An event in `namespace` (undefined: one every namespace reads, such as a Node's). */
+  touch(namespace: string | undefined, why: WatchCause | undefined): void {
+    if (namespace !== undefined) {
+      this.dirty.set(namespace, why ?? this.dirty.get(namespace))
+      return
+    }
+    for (const ns of this.namespaces()) this.dirty.set(ns, why ?? this.dirty.get(ns))
+  }
+
+  /** A pod event matters only where one of these controllers might own it. */
+  touchPod(pod: PodView, why: WatchCause | undefined, old?: PodView): void {
+    if (this.podMatters(pod, old) && this.holds(pod.namespace)) this.touch(pod.namespace, why)
+  }
+
+  /** Every namespace with a controller planned here (after the informers synced), each with `why`. */
+  touchAll(why: (ns: string) => WatchCause | undefined): void {
+    for (const ns of this.namespaces()) this.dirty.set(ns, why(ns))
+  }
+
+  /** When each namespace's controllers ask to be synced again by the clock (their plans' `requeue`), in ms. */
+  requeues(): Map<string, number> {
+    const out = new Map<string, number>()
+    for (const plan of this.plans.values()) {
+      if (!plan.requeue) continue
+      const at = Date.parse(plan.requeue.at)
+      const known = out.get(plan.namespace)
+      if (known === undefined || at < known) out.set(plan.namespace, at)
+    }
+    return out
+  }
+
+  /** Plans the marked namespaces again at `now`; the plans that changed. */
+  plan(now: string, time: string): PlanChange[] {
+    const changes: PlanChange[] = []
+    const marked = [...this.dirty]
+    this.dirty.clear()
+    for (const [ns, why] of marked) {
+      const planned = planSnapshot(this.snapshot(ns), {now, featureGates: this.options.featureGates, burstReplicas: this.options.burstReplicas}, this.controllers).controllers
+      const next = new Map(planned.map((p) => [`${p.kind}/${p.namespace}/${p.name}`, p]))
+      const keys = new Set([...next.keys(), ...[...this.plans.keys()].filter((k) => k.split('/')[1] === ns)])
+      for (const key of keys) {
+        const previous = this.plans.get(key)
+        const plan = next.get(key)
+        if (plan) this.plans.set(key, plan)
+        else this.plans.delete(key)
+        if (plan && !plan.inSync) this.notInSync.add(key)
+        else this.notInSync.delete(key)
+        if (!planChanged(previous, plan)) continue
+        const event = why ?? {type: 'CLOCK' as const}
+        changes.push({kind: 'PlanChange', time, now, event, key, previous, next: plan, changed: changedFields(previous, plan)})
+      }
+    }
+    return changes.sort((a, b) => byKindNamespaceName(a.next ?? a.previous!, b.next ?? b.previous!))
+  }
+}
