@@ -17,8 +17,9 @@
 // (./fake-cloud.ts): LoadBalancer Services get the finalizer and an ingress of 203.0.113.10, and each cloud call is
 // one JSON line in <data dir>/fakecloud-calls.jsonl.
 //
-// Controllers: the two kctl predicts and the deployment controller that drives them, plus the ones that make a
-// cluster behave like a real one (with nodes, also daemonset, job and statefulset, whose pods now run):
+// Controllers: the ones kctl predicts (ReplicaSet, ReplicationController, Deployment, the endpoint controllers;
+// with nodes, also daemonset, job, cronjob, ttl-after-finished and statefulset, whose pods now run), plus the
+// ones that make a cluster behave like a real one:
 //   - serviceaccount, serviceaccount-token, root-ca-cert-publisher: `default` ServiceAccount and kube-root-ca.crt
 //     in every namespace, as workloads expect (the apiserver runs without ServiceAccount admission regardless);
 //   - namespace: `kubectl delete ns` actually finishes;
@@ -38,8 +39,11 @@ const DEFAULT_CONTROLLERS = [
   'root-ca-cert-publisher',
   'namespace',
   'garbagecollector',
+  'endpointslice',
+  'endpoint',
+  'endpointslicemirroring',
 ]
-const WORKLOAD_CONTROLLERS = ['daemonset', 'job', 'statefulset']
+const WORKLOAD_CONTROLLERS = ['daemonset', 'job', 'cronjob', 'ttl-after-finished', 'statefulset']
 const DEFAULT_NODES = 3
 
 /** KCTL_NODES: a count of fake nodes, 0 for none. */
