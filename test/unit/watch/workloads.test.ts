@@ -129,4 +129,13 @@ describe('ServiceWatch', () => {
     expect(changes[0].next!.service!.loadBalancer!.hosts).toContain('edge-1')
     expect(changes[0].previous!.service!.loadBalancer!.hosts).not.toContain('edge-1')
   })
+  it('a sync that fails on a missing node names its retry, but the watch sets no clock for it (only an event changes that sync)', async () => {
+    const world = {snapshot: await readFixtures({paths: ['examples/services'], allNamespaces: true})}
+    world.snapshot = {...world.snapshot, pods: world.snapshot.pods.map((p) => (p.name === 'web-ready' ? {...p, nodeName: 'node-gone'} : p))}
+    const watch = new ServiceWatch(serviceSourcesOf(world), {featureGates: gates, burstReplicas: 500})
+    watch.touchAll(() => ({type: 'INITIAL'}))
+    const web = watch.plan(NOW, NOW).find((c) => c.key === 'Service/shop/web')!.next!
+    expect(web.requeue).toMatchObject({reason: 'sync-error', seconds: 1})
+    expect(watch.requeues()).toEqual(new Map())
+  })
 })
