@@ -15,6 +15,8 @@
  * A cache hit costs a stat per binary plus a sha256 over a few small files. A miss is a cold compile of most of
  * Kubernetes: 4–8 min on 2 cores the first time on a machine (3.5 min when idle), seconds once GOCACHE is warm (only the
  * link steps re-run). Binaries are never committed.
+ *
+ * kubectl, for the e2e tests and `npm run cluster`, has a cache entry of its own too (<k8s>-kubectl/).
  */
 import {spawn, spawnSync} from 'node:child_process'
 import {createHash, randomBytes} from 'node:crypto'
@@ -372,6 +374,31 @@ export async function ensureScheduler(): Promise<string> {
   return join(dir, 'kube-scheduler')
 }
 
+/**
+ * kubectl, so the e2e tests and `npm run cluster` use the control plane's own version rather than whatever kubectl
+ * is on PATH: upstream's k8s.io/kubernetes/cmd/kubectl at the same pin, stamped the same way, from its own module
+ * (controlplane/kubectl/, generated like k8s/: kubectl's dependencies stay out of the control plane's go.sum) and its
+ * own cache entry. It shares most compiled packages with the control plane.
+ */
+export async function ensureKubectl(): Promise<string> {
+  const version = readVersions()
+  const moduleDir = join(CONTROLPLANE_DIR, 'kubectl')
+  const dir = await ensureSideBuild({
+    entry: `${version.kubernetes}-kubectl`,
+    inputs: hashOf(`kubectl ${version.kubernetes} recipe ${RECIPE}`, ['kubectl/go.mod', 'kubectl/go.sum']),
+    outputs: ['kubectl'],
+    async build(tmp) {
+      const ldflags = kubeLdflags(version.kubernetes, moduleTime(moduleDir, 'k8s.io/kubernetes'))
+      await goBuild(`kubectl ${version.kubernetes}`, moduleDir, ['-ldflags', ldflags, '-o', join(tmp, 'kubectl'), 'k8s.io/kubernetes/cmd/kubectl'])
+      // kubectl has no --version flag; `version --client` needs no server.
+      const r = spawnSync(join(tmp, 'kubectl'), ['version', '--client'], {encoding: 'utf8'})
+      const got = `${r.stdout}${r.stderr}`.trim()
+      if (!got.includes(`Client Version: ${version.kubernetes}`)) throw new Error(`kubectl version --client printed ${JSON.stringify(got)}`)
+    },
+  })
+  return join(dir, 'kubectl')
+}
+
 /** The kwok version pinned by controlplane/kwok/go.mod (its only direct requirement). */
 export function kwokVersion(): string {
   const v = /^\s*(?:require\s+)?sigs\.k8s\.io\/kwok (v\S+)/m.exec(readFileSync(join(CONTROLPLANE_DIR, 'kwok', 'go.mod'), 'utf8'))?.[1]
@@ -425,6 +452,7 @@ async function main(): Promise<void> {
     const b = await ensureControlPlaneBinaries({force: process.argv.includes('--force')})
     await ensureGoTools()
     await ensureScheduler()
+    await ensureKubectl()
     await ensureKwok()
     await ensureFakeCloud()
     log(`${b.version.kubernetes} / etcd ${b.version.etcd} (${(performance.now() - t0).toFixed(0)} ms)`)
