@@ -5,7 +5,7 @@
 //   - the floor: bench/live-floor.mjs, the same four paginated lists over one keep-alive connection,
 //     JSON.parse of each page, nothing else;
 //   - kctl plan -A -o json and kctl list -A (the built CLI);
-//   - kubectl get pods,rs,deploy -A -o json, when kubectl is on PATH.
+//   - kubectl get pods,rs,deploy -A -o json, with the kubectl built beside the control plane (same version).
 // Reported: median wall and CPU seconds of each, and each as a multiple of the floor's. Target: kctl
 // within 1.5× the floor's wall time. Skipped, saying why, when Go (which builds the control plane) is
 // missing. --profile also runs kctl plan once under `node --cpu-prof` and prints where its time went.
@@ -69,8 +69,6 @@ function haveGo() {
   const r = spawnSync('go', ['version'], {encoding: 'utf8'})
   return r.status === 0 && /go1\.(\d+)/.test(r.stdout) && Number(/go1\.(\d+)/.exec(r.stdout)[1]) >= 26
 }
-
-const haveKubectl = () => spawnSync('kubectl', ['version', '--client'], {encoding: 'utf8'}).status === 0
 
 /** Creates namespaces and Deployments (pause-like pods, small requests) through the admin API, 8 at a time. */
 async function populate(call, o) {
@@ -160,6 +158,8 @@ async function main() {
   }
   const {startControlPlane} = await import('../controlplane/start.js')
   const {request} = await import('../controlplane/http.js')
+  const {ensureKubectl} = await import('../controlplane/build.js')
+  const kubectl = await ensureKubectl()
   const t0 = performance.now()
   const cp = await startControlPlane({scheduler: true, kwok: {nodes: o.nodes, stages: 'fast'}, log})
   const startSecs = (performance.now() - t0) / 1000
@@ -187,7 +187,7 @@ async function main() {
       cases.push(['kctl plan -A -o json (baseline)', process.execPath, [bin, 'plan', '-A', '-o', 'json'], kubeconfig])
       cases.push(['kctl list -A (baseline)', process.execPath, [bin, 'list', '-A'], kubeconfig])
     }
-    if (haveKubectl()) cases.push(['kubectl get pods,rs,deploy -A -o json', 'kubectl', ['get', 'pods,rs,deploy', '-A', '-o', 'json'], kubeconfig])
+    cases.push(['kubectl get pods,rs,deploy -A -o json', kubectl, ['get', 'pods,rs,deploy', '-A', '-o', 'json'], kubeconfig])
     const runs = new Map(cases.map(([name]) => [name, []]))
     for (let i = 0; i < o.repeat; i++) {
       for (const [name, cmd, args, env] of cases) {
@@ -225,7 +225,6 @@ async function main() {
         (r) => `${r.name.padEnd(40)} ${r.wall.toFixed(2).padStart(8)} ${r.cpu.toFixed(2).padStart(8)} ${r.wallVsFloor.toFixed(2).padStart(13)} ${r.cpuVsFloor.toFixed(2).padStart(12)}`,
       ),
     ]
-    if (!haveKubectl()) lines.push('kubectl: skipped (not on PATH)')
     const plan = report.results[1]
     lines.push('', `kctl plan: ${plan.wallVsFloor.toFixed(2)}× the floor's wall (target ≤ ${TARGET}×)`)
     if (profile) {

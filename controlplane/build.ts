@@ -15,6 +15,8 @@
  * A cache hit costs a stat per binary plus a sha256 over a few small files. A miss is a cold compile of most of
  * Kubernetes: 4–8 min on 2 cores the first time on a machine (3.5 min when idle), seconds once GOCACHE is warm (only the
  * link steps re-run). Binaries are never committed.
+ *
+ * kubectl, for the e2e tests and `npm run cluster`, has a cache entry of its own too (<k8s>-kubectl/).
  */
 import {spawn, spawnSync} from 'node:child_process'
 import {createHash, randomBytes} from 'node:crypto'
@@ -146,8 +148,8 @@ async function goBuild(what: string, cwd: string, args: string[]): Promise<numbe
   return secs
 }
 
-function versionLine(bin: string): string {
-  const r = spawnSync(bin, ['--version'], {encoding: 'utf8'})
+function versionLine(bin: string, args = ['--version']): string {
+  const r = spawnSync(bin, args, {encoding: 'utf8'})
   return `${r.stdout}${r.stderr}`.trim()
 }
 
@@ -351,25 +353,44 @@ export async function ensureGoTools(): Promise<GoTools> {
 }
 
 /**
+ * Upstream's k8s.io/kubernetes/cmd/<name> at the pin, stamped like the control plane, built from the Go module in
+ * controlplane/<module>/ into a cache entry of its own (<k8s>-<entry>/), valid while that module's go.mod and go.sum
+ * and the recipe are unchanged. The binary must print `want` when run with `versionArgs`.
+ */
+async function ensureKubeCommand(o: {name: string; entry: string; module: string; versionArgs: string[]; want: (k8s: string) => string}): Promise<string> {
+  const version = readVersions()
+  const moduleDir = join(CONTROLPLANE_DIR, o.module)
+  const dir = await ensureSideBuild({
+    entry: `${version.kubernetes}-${o.entry}`,
+    inputs: hashOf(`${o.name} ${version.kubernetes} recipe ${RECIPE}`, [`${o.module}/go.mod`, `${o.module}/go.sum`]),
+    outputs: [o.name],
+    async build(tmp) {
+      const ldflags = kubeLdflags(version.kubernetes, moduleTime(moduleDir, 'k8s.io/kubernetes'))
+      await goBuild(`${o.name} ${version.kubernetes}`, moduleDir, ['-ldflags', ldflags, '-o', join(tmp, o.name), `k8s.io/kubernetes/cmd/${o.name}`])
+      const got = versionLine(join(tmp, o.name), o.versionArgs)
+      if (!got.includes(o.want(version.kubernetes))) throw new Error(`${o.name} ${o.versionArgs.join(' ')} printed ${JSON.stringify(got)}`)
+    },
+  })
+  return join(dir, o.name)
+}
+
+/**
  * kube-scheduler from the same pinned k8s.io/kubernetes module (controlplane/k8s/go.mod already holds every
  * module it needs: it adds six packages to kube-apiserver's and kube-controller-manager's), stamped the same way.
  * Its own cache entry, so adding it never invalidates the control plane's.
  */
-export async function ensureScheduler(): Promise<string> {
-  const version = readVersions()
-  const k8sDir = join(CONTROLPLANE_DIR, 'k8s')
-  const dir = await ensureSideBuild({
-    entry: `${version.kubernetes}-scheduler`,
-    inputs: hashOf(`kube-scheduler ${version.kubernetes} recipe ${RECIPE}`, ['k8s/go.mod', 'k8s/go.sum']),
-    outputs: ['kube-scheduler'],
-    async build(tmp) {
-      const ldflags = kubeLdflags(version.kubernetes, moduleTime(k8sDir, 'k8s.io/kubernetes'))
-      await goBuild(`kube-scheduler ${version.kubernetes}`, k8sDir, ['-ldflags', ldflags, '-o', join(tmp, 'kube-scheduler'), 'k8s.io/kubernetes/cmd/kube-scheduler'])
-      const got = versionLine(join(tmp, 'kube-scheduler'))
-      if (!got.includes(`Kubernetes ${version.kubernetes}`)) throw new Error(`kube-scheduler --version printed ${JSON.stringify(got)}`)
-    },
-  })
-  return join(dir, 'kube-scheduler')
+export function ensureScheduler(): Promise<string> {
+  return ensureKubeCommand({name: 'kube-scheduler', entry: 'scheduler', module: 'k8s', versionArgs: ['--version'], want: (v) => `Kubernetes ${v}`})
+}
+
+/**
+ * kubectl, so the e2e tests and `npm run cluster` use the control plane's own version rather than whatever kubectl
+ * is on PATH. From a module of its own (controlplane/kubectl/, generated like k8s/ with the same pins and replaces):
+ * kubectl's dependencies stay out of the control plane's go.sum, its cache key. It shares most compiled packages
+ * with the control plane. kubectl has no --version flag; `version --client` needs no server.
+ */
+export function ensureKubectl(): Promise<string> {
+  return ensureKubeCommand({name: 'kubectl', entry: 'kubectl', module: 'kubectl', versionArgs: ['version', '--client'], want: (v) => `Client Version: ${v}`})
 }
 
 /** The kwok version pinned by controlplane/kwok/go.mod (its only direct requirement). */
@@ -425,6 +446,7 @@ async function main(): Promise<void> {
     const b = await ensureControlPlaneBinaries({force: process.argv.includes('--force')})
     await ensureGoTools()
     await ensureScheduler()
+    await ensureKubectl()
     await ensureKwok()
     await ensureFakeCloud()
     log(`${b.version.kubernetes} / etcd ${b.version.etcd} (${(performance.now() - t0).toFixed(0)} ms)`)

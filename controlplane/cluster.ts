@@ -1,7 +1,8 @@
 // `npm run cluster`: a throwaway local control plane in the foreground, for trying kctl by hand.
 //
-//   npm run cluster        # terminal 1: prints `export KUBECONFIG=…` on stdout, then stays up
-//   export KUBECONFIG=…    # terminal 2: paste that line, then use kubectl / kctl as usual
+//   npm run cluster        # terminal 1: prints `export KUBECONFIG=…` and `alias kubectl=…` on stdout, then stays up
+//   export KUBECONFIG=…    # terminal 2: paste those lines (the alias is the kubectl of the control plane's version),
+//   alias kubectl=…        # then use kubectl / kctl as usual
 //   kubectl get rs -A
 //
 // Ctrl-C (SIGINT) or SIGTERM stops kwok, kube-scheduler, kube-controller-manager, kube-apiserver and etcd and
@@ -27,7 +28,7 @@
 // Deliberately not nodelifecycle (it would mark hand-made Nodes NotReady and evict their pods, as no kubelet
 // heartbeats) nor podgc (it deletes pods bound to Nodes that don't exist). Override with KCTL_CONTROLLERS=a,b,c.
 import {readFileSync} from 'node:fs'
-import {ensureControlPlaneBinaries} from './build.js'
+import {ensureControlPlaneBinaries, ensureKubectl} from './build.js'
 import {startControlPlane, type ControlPlane} from './start.js'
 
 const DEFAULT_CONTROLLERS = [
@@ -126,6 +127,7 @@ async function main(): Promise<void> {
   watchAncestors((pid) => shutdown(`parent process ${pid} exited`))
 
   const binaries = await ensureControlPlaneBinaries()
+  const kubectl = await ensureKubectl()
   if (stopping) return
   cp = await startControlPlane({binaries, log})
   if (stopping) return void (await cp.stop())
@@ -146,11 +148,13 @@ async function main(): Promise<void> {
   }
 
   process.stdout.write(`export KUBECONFIG=${cp.adminKubeconfig}\n`)
+  process.stdout.write(`alias kubectl='${kubectl.replaceAll("'", "'\\''")}'\n`)
   log(
     [
       `Kubernetes ${binaries.version.kubernetes} (etcd ${binaries.version.etcd}) at ${cp.server}`,
       `  admin:      KUBECONFIG=${cp.adminKubeconfig}`,
       `  restricted: KUBECONFIG=${cp.restrictedKubeconfig}   (user "restricted", no RBAC grants)`,
+      `  kubectl ${binaries.version.kubernetes}: ${kubectl}`,
       `  controllers: ${controllers.join(',')}`,
       `  logs and data: ${cp.dataDir}`,
       nodes > 0

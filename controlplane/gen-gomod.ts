@@ -1,6 +1,6 @@
 /**
- * Regenerates controlplane/k8s/go.mod, controlplane/etcd/go.mod and controlplane/fakecloud/go.mod (and their
- * go.sum files) from the pins in controlplane/versions.json.
+ * Regenerates controlplane/k8s/go.mod, controlplane/kubectl/go.mod, controlplane/etcd/go.mod and
+ * controlplane/fakecloud/go.mod (and their go.sum files) from the pins in controlplane/versions.json.
  *
  *   npx tsx controlplane/gen-gomod.ts            # regenerate, then `go mod tidy`
  *   npx tsx controlplane/gen-gomod.ts fakecloud  # only the named module(s)
@@ -158,24 +158,28 @@ function goLines(upstream: string): {goLine: string; godebug?: string} {
  */
 export const FAKECLOUD_MODULES = ['k8s.io/cloud-provider', 'k8s.io/api', 'k8s.io/apimachinery', 'k8s.io/apiserver', 'k8s.io/client-go', 'k8s.io/component-base']
 
-export function specs(v: Versions): Record<'k8s' | 'etcd' | 'fakecloud', ModSpec> {
+export function specs(v: Versions): Record<'k8s' | 'etcd' | 'kubectl' | 'fakecloud', ModSpec> {
   const k8sUp = upstreamGoMod('k8s.io/kubernetes', v.kubernetes)
   const k8sGo = goLines(k8sUp)
   const etcdUp = upstreamGoMod('go.etcd.io/etcd/server/v3', v.etcd)
   const etcdGo = goLines(etcdUp)
   const stagingVersion = v.kubernetes.replace(/^v1\./, 'v0.')
   const cloudGo = goLines(upstreamGoMod('k8s.io/cloud-provider', stagingVersion))
+  const k8s: ModSpec = {
+    module: 'kctl.local/controlplane/k8s',
+    goLine: k8sGo.goLine,
+    // Kubernetes pins `godebug default=go1.NN` per release; without it a newer local Go would silently change
+    // TLS/x509 and other runtime defaults. Fall back to the go line's minor if a release ever drops it.
+    godebug: k8sGo.godebug ?? `go${k8sGo.goLine.split('.').slice(0, 2).join('.')}`,
+    require: [`k8s.io/kubernetes ${v.kubernetes}`],
+    replaces: kubernetesReplaces(k8sUp, v.kubernetes),
+    tools: ['k8s.io/kubernetes/cmd/kube-apiserver', 'k8s.io/kubernetes/cmd/kube-controller-manager'],
+  }
   return {
-    k8s: {
-      module: 'kctl.local/controlplane/k8s',
-      goLine: k8sGo.goLine,
-      // Kubernetes pins `godebug default=go1.NN` per release; without it a newer local Go would silently change
-      // TLS/x509 and other runtime defaults. Fall back to the go line's minor if a release ever drops it.
-      godebug: k8sGo.godebug ?? `go${k8sGo.goLine.split('.').slice(0, 2).join('.')}`,
-      require: [`k8s.io/kubernetes ${v.kubernetes}`],
-      replaces: kubernetesReplaces(k8sUp, v.kubernetes),
-      tools: ['k8s.io/kubernetes/cmd/kube-apiserver', 'k8s.io/kubernetes/cmd/kube-controller-manager'],
-    },
+    k8s,
+    // upstream's cmd/kubectl, so the same pins and replaces, but in a module of its own: its dependencies
+    // (kustomize, cli-runtime, …) stay out of k8s/go.sum, whose hash is the control plane's cache key.
+    kubectl: {...k8s, module: 'kctl.local/controlplane/kubectl', tools: ['k8s.io/kubernetes/cmd/kubectl']},
     etcd: {
       module: 'kctl.local/controlplane/etcd',
       goLine: etcdGo.goLine,

@@ -81,7 +81,8 @@ describe('control plane', () => {
     expect(r.json).toMatchObject({kind: 'Status', reason: 'Forbidden', code: 403, details: {kind: 'pods'}})
     expect(r.json.message).toContain('User "restricted" cannot list resource "pods"')
 
-    // The same through kubectl v1.32 and @kubernetes/client-node 1.4.0, loading the harness's kubeconfig files.
+    // The same through kubectl (v1.36.4, built with the control plane) and @kubernetes/client-node 1.4.0,
+    // loading the harness's kubeconfig files.
     const k = await kubectl(['get', 'pods', '-n', n], {kubeconfig: controlPlane().restrictedKubeconfig, allowFailure: true})
     expect(k.code).not.toBe(0)
     expect(k.stderr).toContain('Forbidden')

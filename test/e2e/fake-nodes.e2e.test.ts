@@ -4,12 +4,13 @@
 //   with kubectl; stopping it must leave no process behind;
 // - the `fast` stages, with a scheduler and kwok started by this test worker against the shared control plane
 //   and stopped again, as an oracle test would use them.
-import {spawn, type ChildProcess} from 'node:child_process'
+import {spawn, spawnSync, type ChildProcess} from 'node:child_process'
 import {existsSync, readdirSync, readFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {fakeNode, startKwok, type Kwok} from '../../controlplane/fake-nodes.js'
+import {readVersions} from '../../controlplane/gen-gomod.js'
 import type {Component} from '../../controlplane/procs.js'
 import {startScheduler} from '../../controlplane/start.js'
 import {api, apiOk, controlPlane, deleteNamespace, kubectl, newNamespace, waitUntil} from './setup/cluster.js'
@@ -45,6 +46,7 @@ const deployment = (name: string, replicas: number, annotations: Record<string, 
 describe('npm run cluster: kube-scheduler, kwok and 3 fake nodes', () => {
   let cluster: ChildProcess
   let kubeconfig = ''
+  let kubectlAlias = ''
   let exited: Promise<number | null>
   const k = (args: string[], input?: string) => kubectl(args, {kubeconfig, input})
   const apply = (...objects: object[]) => k(['apply', '-f', '-'], objects.map((o) => JSON.stringify(o)).join('\n'))
@@ -58,12 +60,13 @@ describe('npm run cluster: kube-scheduler, kwok and 3 fake nodes', () => {
     exited = new Promise((r) => cluster.once('exit', (code) => r(code)))
     let stderr = ''
     cluster.stderr!.on('data', (c) => (stderr += c))
-    kubeconfig = await new Promise<string>((resolve, reject) => {
+    ;[kubeconfig, kubectlAlias] = await new Promise<[string, string]>((resolve, reject) => {
       let out = ''
       cluster.stdout!.on('data', (c) => {
         out += c
-        const m = /^export KUBECONFIG=(\S+)$/m.exec(out)
-        if (m) resolve(m[1]!)
+        const config = /^export KUBECONFIG=(\S+)$/m.exec(out)
+        const alias = /^alias kubectl='([^']+)'$/m.exec(out)
+        if (config && alias) resolve([config[1]!, alias[1]!])
       })
       void exited.then((code) => reject(new Error(`npm run cluster exited ${code} before it was up:\n${stderr}`)))
     })
@@ -74,6 +77,13 @@ describe('npm run cluster: kube-scheduler, kwok and 3 fake nodes', () => {
       cluster.kill('SIGTERM')
       await exited
     }
+  })
+
+  it('prints an alias for the kubectl of the control plane\'s own version', () => {
+    const r = spawnSync(kubectlAlias, ['version', '-o', 'json'], {env: {...process.env, KUBECONFIG: kubeconfig}, encoding: 'utf8'})
+    expect(r.status, r.stderr).toBe(0)
+    const v = JSON.parse(r.stdout) as {clientVersion: {gitVersion: string}; serverVersion: {gitVersion: string}}
+    expect([v.clientVersion.gitVersion, v.serverVersion.gitVersion]).toEqual([readVersions().kubernetes, readVersions().kubernetes])
   })
 
   it('runs a Deployment: every pod Running and Ready, with distinct IPs, on the fake nodes', async () => {

@@ -66,22 +66,23 @@ export interface KubectlResult {
 }
 
 /**
- * Runs the `kubectl` on PATH against the shared control plane (admin kubeconfig unless `kubeconfig` is given).
+ * Runs kubectl of the control plane's own version (built and cached by controlplane/build.ts, never the one on
+ * PATH) against the shared control plane (admin kubeconfig unless `kubeconfig` is given).
  * Throws on a non-zero exit unless `allowFailure` is set. `input` is piped to stdin (for `apply -f -`).
  */
 export function kubectl(
   args: string[],
   opts: {kubeconfig?: string; input?: string; allowFailure?: boolean; timeoutMs?: number} = {},
 ): Promise<KubectlResult> {
-  const kubeconfig = opts.kubeconfig ?? controlPlane().adminKubeconfig
+  const cp = controlPlane()
+  const kubeconfig = opts.kubeconfig ?? cp.adminKubeconfig
   return new Promise((resolve, reject) => {
     const child = execFile(
-      'kubectl',
+      cp.kubectl,
       [`--kubeconfig=${kubeconfig}`, ...args],
       {timeout: opts.timeoutMs ?? 30_000, maxBuffer: 64 << 20, env: {...process.env, KUBECONFIG: kubeconfig}},
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0
-        if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') return reject(new Error('kubectl not found on PATH'))
         if (code !== 0 && !opts.allowFailure) {
           return reject(new Error(`kubectl ${args.join(' ')} exited ${code}:\n${stderr || stdout}`))
         }

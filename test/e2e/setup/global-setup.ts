@@ -8,13 +8,15 @@ import {randomBytes} from 'node:crypto'
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import type {TestProject} from 'vitest/node'
-import {ensureControlPlaneBinaries} from '../../../controlplane/build.js'
+import {ensureControlPlaneBinaries, ensureKubectl} from '../../../controlplane/build.js'
 import {startControlPlane, type ControlPlaneInfo} from '../../../controlplane/start.js'
 
 export interface E2EContext extends ControlPlaneInfo {
   /** http://127.0.0.1:PORT of the control endpoint below. */
   controlUrl: string
   controlToken: string
+  /** The kubectl built from the control plane's own version (controlplane/build.ts ensureKubectl). */
+  kubectl: string
 }
 
 declare module 'vitest' {
@@ -29,6 +31,7 @@ export default async function setup({provide}: TestProject): Promise<() => Promi
   const t0 = performance.now()
   // A cache hit takes milliseconds; a miss is a cold compile (4–8 min on 2 cores), logged as it goes.
   const binaries = await ensureControlPlaneBinaries()
+  const kubectl = await ensureKubectl()
   // Extra kube-apiserver flags for a whole run, e.g. KCTL_E2E_APISERVER_ARGS='--watch-cache=false'.
   const apiServerArgs = (process.env.KCTL_E2E_APISERVER_ARGS ?? '').split(/\s+/).filter(Boolean)
   const cp = await startControlPlane({binaries, log, apiServerArgs})
@@ -56,7 +59,7 @@ export default async function setup({provide}: TestProject): Promise<() => Promi
     control.unref()
     const {port} = control.address() as AddressInfo
 
-    const ctx: E2EContext = {...cp.info(), controlUrl: `http://127.0.0.1:${port}`, controlToken}
+    const ctx: E2EContext = {...cp.info(), controlUrl: `http://127.0.0.1:${port}`, controlToken, kubectl}
     provide('controlPlane', ctx)
     // For code that can't `inject` (child processes, the kctl CLI under test): workers inherit this env.
     process.env.KCTL_E2E_KUBECONFIG = ctx.adminKubeconfig
