@@ -10,14 +10,13 @@
 //   npm run bench:batch          (builds first)
 //   node bench/batch.mjs [--jobs N] [--cronJobs N] [--podsPerJob N] [--repeat N]
 import {mkdirSync, writeFileSync} from 'node:fs'
-import {dirname, join, resolve} from 'node:path'
+import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 import {numberArgs} from './generate.mjs'
-import {best} from './measure.mjs'
+import {planAgainstJsonParse} from './measure.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
-const root = resolve(here, '..')
 const out = join(here, 'out')
 const NOW = '2026-11-22T10:00:00Z'
 
@@ -88,13 +87,7 @@ async function main() {
   const count = (kind) => items.filter((i) => i.kind === kind).length
   const counts = {jobs: count('Job'), cronJobs: count('CronJob'), pods: count('Pod')}
   process.stderr.write(`world: ${counts.jobs} Jobs, ${counts.cronJobs} CronJobs, ${counts.pods} pods\n`)
-  const floor = best(o.repeat, [join(here, 'cases', 'floor-json.mjs'), file])
-  const plan = best(o.repeat, [join(root, 'bin/run.js'), 'plan', '-A', '-o', 'json', '--now', NOW, '-f', file])
-  const results = {...counts, jsonParseSeconds: floor.seconds, planSeconds: plan.seconds, planVsJsonParse: plan.seconds / floor.seconds, planPeakRssMiB: plan.rssMiB, jsonParsePeakRssMiB: floor.rssMiB}
-  writeFileSync(join(out, 'batch-results.json'), `${JSON.stringify(results, null, 2)}\n`)
-  console.log(`kctl plan -o json, ${counts.jobs} Jobs / ${counts.cronJobs} CronJobs / ${counts.pods} pods:`)
-  console.log(`  read + JSON.parse of the file (floor)  ${floor.seconds.toFixed(2)} s, peak RSS ${floor.rssMiB.toFixed(0)} MiB`)
-  console.log(`  kctl plan                             ${plan.seconds.toFixed(2)} s (${(plan.seconds / floor.seconds).toFixed(2)}× the floor), peak RSS ${plan.rssMiB.toFixed(0)} MiB`)
+  planAgainstJsonParse({name: 'batch', file, repeat: o.repeat, now: NOW, counts, title: `kctl plan -o json, ${counts.jobs} Jobs / ${counts.cronJobs} CronJobs / ${counts.pods} pods:`, outDir: out})
 }
 
 await main()

@@ -13,7 +13,7 @@ import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 
 import {numberArgs} from './generate.mjs'
-import {best} from './measure.mjs'
+import {planAgainstJsonParse} from './measure.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(here, '..')
@@ -95,13 +95,7 @@ async function main() {
   const counts = {statefulSets: count('StatefulSet'), daemonSets: count('DaemonSet'), nodes: count('Node'), pods: count('Pod')}
   process.stderr.write(`world: ${counts.statefulSets} StatefulSets, ${counts.daemonSets} DaemonSets, ${counts.nodes} nodes, ${counts.pods} pods\n`)
 
-  const floor = best(o.repeat, [join(here, 'cases', 'floor-json.mjs'), file])
-  const plan = best(o.repeat, [join(root, 'bin/run.js'), 'plan', '-A', '-o', 'json', '--now', NOW, '-f', file])
-  const results = {...counts, jsonParseSeconds: floor.seconds, planSeconds: plan.seconds, planVsJsonParse: plan.seconds / floor.seconds, planPeakRssMiB: plan.rssMiB, jsonParsePeakRssMiB: floor.rssMiB}
-  writeFileSync(join(out, 'workloads-results.json'), `${JSON.stringify(results, null, 2)}\n`)
-  console.log(`kctl plan -o json, ${counts.statefulSets} StatefulSets / ${counts.daemonSets} DaemonSets / ${counts.nodes} nodes / ${counts.pods} pods:`)
-  console.log(`  read + JSON.parse of the file (floor)  ${floor.seconds.toFixed(2)} s, peak RSS ${floor.rssMiB.toFixed(0)} MiB`)
-  console.log(`  kctl plan                             ${plan.seconds.toFixed(2)} s (${(plan.seconds / floor.seconds).toFixed(2)}× the floor), peak RSS ${plan.rssMiB.toFixed(0)} MiB`)
+  planAgainstJsonParse({name: 'workloads', file, repeat: o.repeat, now: NOW, counts, title: `kctl plan -o json, ${counts.statefulSets} StatefulSets / ${counts.daemonSets} DaemonSets / ${counts.nodes} nodes / ${counts.pods} pods:`, outDir: out})
 }
 
 await main()

@@ -167,6 +167,7 @@ const SERVICE_FIELDS: Record<string, Fields> = {
   updateEndpointSlice: {strings: ['name', 'uid', 'resourceVersion', 'addressType'], mappings: ['labels'], lists: ['ports', 'endpoints']},
   deleteEndpointSlice: {strings: ['name', 'uid', 'resourceVersion']},
   writeEndpoints: {strings: ['verb', 'name'], mappings: ['labels'], lists: ['subsets']},
+  deleteEndpoints: {strings: ['name', 'uid', 'resourceVersion']},
   addLoadBalancerFinalizer: {strings: ['finalizer']},
   removeLoadBalancerFinalizer: {strings: ['finalizer']},
   ensureLoadBalancer: {strings: ['loadBalancer'], lists: ['hosts']},

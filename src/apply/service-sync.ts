@@ -3,7 +3,8 @@
 //   1. the EndpointSlice controller (or the mirroring controller): creates (generateName
 //      `<service>-`), then full-object updates, then deletes (reconciler.go finalize); the first
 //      failure ends that controller's writes, as its sync returns the error (E8.10);
-//   2. the legacy Endpoints controller: one create or update of the Endpoints object;
+//   2. the legacy Endpoints controller: one create or update of the Endpoints object (or, for an
+//      Endpoints object no Service owns, its delete: E12.1);
 //   3. the service controller, through the cloud provider: the finalizer first, then the call
 //      (EnsureLoadBalancer, UpdateLoadBalancer, or GetLoadBalancer + EnsureLoadBalancerDeleted),
 //      then the status (processServiceCreateOrUpdate, processLoadBalancerDelete). A failed call ends
@@ -16,6 +17,7 @@ import type {ActionError, ActionResult} from '../model/apply.js'
 import type {ControllerPlan} from '../model/plan.js'
 import type {
   CreateEndpointSliceAction,
+  DeleteEndpointsAction,
   EndpointSubsetView,
   EndpointView,
   LoadBalancerIngress,
@@ -30,7 +32,7 @@ import {deepEqual} from '../reconcile/deep-equal.js'
 import {OVER_CAPACITY} from '../reconcile/service/endpoints.js'
 import {TRIGGER_TIME} from '../reconcile/service/endpoints-common.js'
 import {actionError} from './pod-control.js'
-import type {ServiceControl} from './service-control.js'
+import type {EndpointKind, ServiceControl} from './service-control.js'
 import {SKIP, SyncBase, type Run} from './sync.js'
 
 type Obj = Record<string, any>
@@ -70,6 +72,7 @@ export class ServiceSync extends SyncBase {
 
   protected async steps(): Promise<void> {
     if (!this.writes) return this.stop(SERVICE_SKIP.noEndpointsControl)
+    if (this.cp.service?.absent) return this.leftoverEndpoints()
     const controller = await this.readController()
     if (!controller) return
     this.service = controller.raw as Obj
@@ -149,14 +152,7 @@ export class ServiceSync extends SyncBase {
           return put.resourceVersion ? {resourceVersion: put.resourceVersion} : undefined
         }, {what: `EndpointSlice ${ns}/${a.name}`, seen: true})
       case 'deleteEndpointSlice':
-        return this.attempt(i, async () => {
-          try {
-            await writes.delete('EndpointSlice', ns, a.name, {uid: a.uid, resourceVersion: a.resourceVersion})
-          } catch (e) {
-            if (actionError(e).code === 404) return {alreadyGone: true}
-            throw e
-          }
-        }, {what: `EndpointSlice ${ns}/${a.name}`, seen: true})
+        return this.attempt(i, () => this.deleteObject('EndpointSlice', a), {what: `EndpointSlice ${ns}/${a.name}`, seen: true})
     }
   }
 
@@ -190,6 +186,43 @@ export class ServiceSync extends SyncBase {
       const put = await writes.replace('Endpoints', object)
       return put.resourceVersion ? {resourceVersion: put.resourceVersion} : undefined
     }, {what: `Endpoints ${ns}/${a.name}`, seen: a.verb === 'update'})
+  }
+
+  /**
+   * E12.1: the Endpoints controller's sync of a key whose Service is not found deletes the
+   * Endpoints object (syncService). The Service must still be absent: one created since planning
+   * owns the object now.
+   */
+  private async leftoverEndpoints(): Promise<void> {
+    const halt = this.run.stopReason()
+    if (halt) return this.stop(halt)
+    try {
+      await this.run.calls.run(() => this.control.getController(this.cp))
+      this.error = {message: `${this.label} exists now; the plan deleted its Endpoints object as a leftover`}
+      this.run.conflict ??= this.error.message
+      return this.stop(SKIP.controllerChanged)
+    } catch (e) {
+      const error = actionError(e)
+      if (error.code !== 404) {
+        this.error = error
+        return this.stop(SKIP.controllerUnreadable)
+      }
+    }
+    const ns = this.cp.namespace
+    await this.inOrder(this.indexesWhere((a) => a.type === 'deleteEndpoints'), (i) => {
+      const a = this.actions[i] as DeleteEndpointsAction
+      return this.attempt(i, () => this.deleteObject('Endpoints', a), {what: `Endpoints ${ns}/${a.name}`, seen: true})
+    })
+  }
+
+  /** A DELETE with the planned uid and resourceVersion as preconditions; one already gone counts as done. */
+  private async deleteObject(kind: EndpointKind, a: {name: string; uid: string; resourceVersion: string}): Promise<ActionResult['done'] | void> {
+    try {
+      await this.writes!.delete(kind, this.cp.namespace, a.name, {uid: a.uid, resourceVersion: a.resourceVersion})
+    } catch (e) {
+      if (actionError(e).code === 404) return {alreadyGone: true}
+      throw e
+    }
   }
 
   // ---- The service controller, through the cloud provider ----

@@ -5,7 +5,8 @@
 // changes how many this sync should create or delete). For a Deployment: the Deployment itself,
 // every ReplicaSet its writes name (uid, resourceVersion), and the name of a ReplicaSet it creates
 // (taken meanwhile). For a Job: the pods it deletes or un-finalizes; for a CronJob: the Jobs it
-// deletes (by uid) and the name of the Job it creates (taken meanwhile).
+// deletes (by uid) and the name of the Job it creates (taken meanwhile). For an Endpoints object no
+// Service owns (E12.1): that the Service is still absent, and the object's uid and resourceVersion.
 import type {PodView, Snapshot, Workload} from '../model/objects.js'
 import type {Action, ControllerPlan, ReconcilePlan} from '../model/plan.js'
 import {deepEqual} from '../reconcile/deep-equal.js'
@@ -35,7 +36,9 @@ export function staleness(plan: ReconcilePlan, world: Snapshot, fresh: Reconcile
     const label = `${cp.kind} ${cp.namespace}/${cp.name}`
     const w = workloads.get(key)
     const before = out.length
-    if (!w) out.push(`${label} no longer exists`)
+    if (cp.service?.absent) {
+      if (w) out.push(`${label} exists now`)
+    } else if (!w) out.push(`${label} no longer exists`)
     else if (w.uid !== cp.uid) out.push(`${label} was deleted and re-created (uid ${cp.uid} → ${w.uid})`)
     else if (w.resourceVersion !== cp.resourceVersion) out.push(`${label} changed (resourceVersion ${cp.resourceVersion} → ${w.resourceVersion})`)
     for (const a of cp.actions) {
@@ -110,6 +113,8 @@ function workloadTargets(a: Action, namespace: string): Array<{kind: string; nam
     case 'updateEndpointSlice':
     case 'deleteEndpointSlice':
       return [{kind: 'EndpointSlice', name: a.name, verb: a.type === 'updateEndpointSlice' ? 'update' : 'delete', uid: a.uid, resourceVersion: a.resourceVersion}]
+    case 'deleteEndpoints':
+      return [{kind: 'Endpoints', name: a.name, verb: 'delete', uid: a.uid, resourceVersion: a.resourceVersion}]
     case 'writeEndpoints':
       return a.verb === 'create' ? [{kind: 'Endpoints', name: a.name, verb: 'create'}] : []
     default:

@@ -108,7 +108,7 @@ export function collectDrafts(input: EngineInput, enabled: ReadonlySet<RuleId>):
   // Rules that compare objects compare only what is applied together: one apply set at a time.
   for (const objects of byApplySet(input.objects)) {
     if (on('overlapping-selectors')) for (const d of overlapDrafts(objects)) drafts.push(d)
-    if (on('service-selects-nothing')) for (const d of serviceDrafts(objects)) drafts.push(d)
+    for (const d of serviceDrafts(objects)) if (on(d.rule)) drafts.push(d)
     if (on('hpa-replicas-conflict')) for (const d of hpaDrafts(objects)) drafts.push(d)
     for (const d of referenceDrafts(objects)) if (on(d.rule)) drafts.push(d)
   }

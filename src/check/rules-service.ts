@@ -1,10 +1,18 @@
-// service-selects-nothing: a Service's selector (an AND of equalities, §5.2) against every pod
-// template and Pod of its namespace in the input. Label sets are indexed by label, so each Service
-// looks only at the sets that carry its rarest label.
+// A Service's selector (an AND of equalities, §5.2) against every pod template and Pod of its
+// namespace in the input, and what the pods it selects lack:
+//   service-selects-nothing                  no template or pod matches;
+//   service-target-port-undefined            a named targetPort no selected template defines (FindPort);
+//   publish-not-ready-without-probe  publishNotReadyAddresses over templates without a readiness probe;
+//   lb-local-selects-nothing      externalTrafficPolicy Local on a LoadBalancer that selects nothing.
+// Label sets are indexed by label, so each Service looks only at the sets that carry its rarest label.
 import type {Labels} from '../model/objects.js'
+import type {Path, RawObject} from '../sources/documents.js'
 import {describeObject, type Draft} from './draft.js'
 import type {CheckObject} from './objects.js'
 import {formatLabels} from './selectors.js'
+
+const isMapping = (v: unknown): v is RawObject => typeof v === 'object' && v !== null && !Array.isArray(v)
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
 
 export function serviceDrafts(objects: readonly CheckObject[]): Draft[] {
   const sets = new Map<string, CheckObject[]>() // namespace → objects with pod labels
@@ -40,7 +48,11 @@ export function serviceDrafts(objects: readonly CheckObject[]): Draft[] {
     const idx = indexOf(svc.namespace)
     const buckets = entries.map(([k, v]) => idx.get(`${k}=${v}`) ?? [])
     const smallest = buckets.reduce((a, b) => (b.length < a.length ? b : a))
-    if (smallest.some((o) => entries.every(([k, v]) => o.podLabels![k] === v))) continue
+    const selected = smallest.filter((o) => entries.every(([k, v]) => o.podLabels![k] === v))
+    if (selected.length > 0) {
+      drafts.push(...selectedPodDrafts(svc, selected))
+      continue
+    }
     drafts.push({
       rule: 'service-selects-nothing',
       message: `selector ${formatLabels(selector)} matches no pod template or pod in namespace ${svc.namespace}: ${closest(selector, buckets, sets.get(svc.namespace)?.length ?? 0)}; the Service would have no endpoints`,
@@ -48,6 +60,99 @@ export function serviceDrafts(objects: readonly CheckObject[]): Draft[] {
       path: ['spec', 'selector'],
       atKey: true,
     })
+    const spec = svc.src.raw.spec
+    if (isMapping(spec) && spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local') {
+      drafts.push({
+        rule: 'lb-local-selects-nothing',
+        message:
+          `externalTrafficPolicy Local, and the selector matches no pod template or pod in namespace ${svc.namespace}: a node passes the load balancer's health check ` +
+          '(healthCheckNodePort) only while it runs a ready endpoint of the Service, so with none every node fails it and the load balancer has no backend to send traffic to; ' +
+          'fix the selector, or deploy the pods it names',
+        subject: svc,
+        path: ['spec', 'externalTrafficPolicy'],
+        atKey: false,
+      })
+    }
+  }
+  return drafts
+}
+
+/** A container port as FindPort looks it up: by name and protocol. */
+interface NamedPort {
+  name: string
+  protocol: string
+}
+
+/** The pod spec of a template (or of a Pod), where podLabelsPath says its labels are. */
+function podSpecOf(o: CheckObject): unknown {
+  let v: unknown = o.src.raw
+  for (const step of [...o.podLabelsPath!.slice(0, -2), 'spec']) v = isMapping(v) ? v[step as string] : undefined
+  return v
+}
+
+/** The containers FindPort searches: every container, then sidecars (init containers that restart Always). */
+function portContainers(spec: unknown): unknown[] {
+  if (!isMapping(spec)) return []
+  return [...list(spec.containers), ...list(spec.initContainers).filter((c) => isMapping(c) && c.restartPolicy === 'Always')]
+}
+
+function namedPorts(spec: unknown): NamedPort[] {
+  return portContainers(spec).flatMap((c) =>
+    list(isMapping(c) ? c.ports : undefined).flatMap((p) =>
+      isMapping(p) && typeof p.name === 'string' && p.name !== '' ? [{name: p.name, protocol: typeof p.protocol === 'string' ? p.protocol : 'TCP'}] : [],
+    ),
+  )
+}
+
+/** Whether any container of the spec (sidecars aside: they do not gate readiness) has a readiness probe. */
+function hasReadinessProbe(spec: unknown): boolean {
+  return isMapping(spec) && list(spec.containers).some((c) => isMapping(c) && isMapping(c.readinessProbe))
+}
+
+/** Up to three objects by name, and how many more. */
+function someOf(objects: readonly CheckObject[]): string {
+  const names = objects.slice(0, 3).map((o) => (o.kind === 'Pod' ? `pod ${o.name}` : describeObject(o)))
+  return `${names.join(', ')}${objects.length > 3 ? `, and ${objects.length - 3} more` : ''}`
+}
+
+/** The rules about the pods a Service selects, given the templates and Pods it selects. */
+function selectedPodDrafts(svc: CheckObject, selected: readonly CheckObject[]): Draft[] {
+  const drafts: Draft[] = []
+  const spec = svc.src.raw.spec
+  if (!isMapping(spec)) return drafts
+  const specs = selected.map(podSpecOf)
+  list(spec.ports).forEach((port, i) => {
+    if (!isMapping(port) || typeof port.targetPort !== 'string') return
+    const name = port.targetPort
+    const protocol = typeof port.protocol === 'string' ? port.protocol : 'TCP'
+    if (specs.some((s) => namedPorts(s).some((p) => p.name === name && p.protocol === protocol))) return
+    const which = typeof port.name === 'string' && port.name !== '' ? `port ${port.name} (${String(port.port)}/${protocol})` : `port ${String(port.port)}/${protocol}`
+    const path: Path = ['spec', 'ports', i, 'targetPort']
+    drafts.push({
+      rule: 'service-target-port-undefined',
+      message:
+        `targetPort ${name} of ${which} names no ${protocol} container port of the pods it selects (${someOf(selected)}): ` +
+        'the EndpointSlice controller gives their endpoints no port for it and the Endpoints object leaves them out, so the port answers nothing; ' +
+        `name a container port ${name} (protocol ${protocol}), or give the number`,
+      subject: svc,
+      path,
+      atKey: false,
+    })
+  })
+  if (spec.publishNotReadyAddresses === true) {
+    const unprobed = selected.filter((_, i) => !hasReadinessProbe(specs[i]))
+    if (unprobed.length > 0) {
+      drafts.push({
+        rule: 'publish-not-ready-without-probe',
+        message:
+          `publishNotReadyAddresses lists every selected pod as ready, starting and terminating ones too, and ${someOf(unprobed)} ${unprobed.length === 1 ? 'has' : 'have'} no readiness probe: ` +
+          "the endpoints' serving condition, the one sign left of which pods can answer, turns true as soon as the containers start; " +
+          'add a readiness probe, or drop publishNotReadyAddresses unless peers must find each other before they are ready',
+        subject: svc,
+        path: ['spec', 'publishNotReadyAddresses'],
+        atKey: false,
+      })
+    }
   }
   return drafts
 }

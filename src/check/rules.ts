@@ -98,6 +98,33 @@ export const RULES: readonly RuleInfo[] = [
     configurable: true,
   },
   {
+    id: 'service-target-port-undefined',
+    severity: 'warning',
+    summary: "A Service's named targetPort that no pod template (or pod) it selects defines.",
+    explanation:
+      'The endpoint controllers look a named targetPort up on each selected pod (FindPort): a container port of that name and protocol in spec.containers, then in sidecars (init containers with restartPolicy: Always). On a pod that has none, the EndpointSlice controller leaves that port out of the pod\'s endpoint (the pod lands in a slice without it, or with no ports at all) and the legacy Endpoints object leaves the pod out, so the Service port answers nothing. Checked against every pod template and Pod the selector matches in the input (templates of Deployments, ReplicaSets, ReplicationControllers, StatefulSets, DaemonSets, Jobs, CronJobs, PodTemplates); reported only when none of them defines the port. kctl plan shows the same per pod (missingPorts).',
+    kinds: ['Service'],
+    configurable: true,
+  },
+  {
+    id: 'publish-not-ready-without-probe',
+    severity: 'warning',
+    summary: 'publishNotReadyAddresses: true on a Service whose selected pod templates have no readiness probe.',
+    explanation:
+      "With publishNotReadyAddresses the endpoint controllers mark every selected pod's endpoint ready, whatever the pod's Ready condition, starting and terminating pods included (DNS answers with them, kube-proxy sends them traffic). What is left to tell a pod that can answer from one that cannot is the endpoint's serving condition, the pod's Ready condition; without a readiness probe that turns true as soon as the containers start. Meant for peers that must find each other before they are ready (a StatefulSet's headless Service); then give the containers a readiness probe for everything else, or drop the flag.",
+    kinds: ['Service'],
+    configurable: true,
+  },
+  {
+    id: 'lb-local-selects-nothing',
+    severity: 'warning',
+    summary: 'A LoadBalancer Service with externalTrafficPolicy: Local whose selector matches no pod template or pod in the input.',
+    explanation:
+      "With externalTrafficPolicy: Local a node forwards load-balancer traffic only to endpoints on itself, and answers the load balancer's health check (healthCheckNodePort) only while it runs a ready endpoint of the Service. A selector that matches nothing gives no endpoints anywhere: every node fails the health check and the cloud load balancer, though provisioned and addressed, has no backend. Reported at spec.externalTrafficPolicy, beside service-selects-nothing at the selector.",
+    kinds: ['Service'],
+    configurable: true,
+  },
+  {
     id: 'hpa-replicas-conflict',
     severity: 'warning',
     summary: 'spec.replicas is set on a workload that a HorizontalPodAutoscaler scales.',

@@ -65,7 +65,8 @@ export function serviceObject(svc: ServiceView): CloudService {
  */
 export async function readLoadBalancers(cloud: Cloud, services: readonly ServiceView[]): Promise<CloudLoadBalancerView[]> {
   const {provider, clusterName} = cloud
-  const asked = services.filter((s) => (s.type === 'LoadBalancer' && s.loadBalancerClass === undefined) || s.finalizers.includes(LB_FINALIZER)).map(serviceObject)
+  // Services -l leaves out are not planned: their load balancers are not asked about.
+  const asked = services.filter((s) => !s.notPlanned && ((s.type === 'LoadBalancer' && s.loadBalancerClass === undefined) || s.finalizers.includes(LB_FINALIZER))).map(serviceObject)
   const calls = new Limiter(PROVIDER_CALLS)
   const states = provider.getLoadBalancers
     ? await provider.getLoadBalancers(clusterName, asked)

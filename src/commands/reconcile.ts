@@ -157,7 +157,7 @@ function onInterrupt(): {signal: AbortSignal; dispose(): void} {
 /** Asks on the terminal; only `yes` goes on (as Terraform asks). */
 function confirm(plan: ReconcilePlan, target: string): Promise<boolean> {
   const s = plan.summary
-  const endpointWrites = s.createEndpointSlice + s.updateEndpointSlice + s.deleteEndpointSlice + s.writeEndpoints
+  const endpointWrites = s.createEndpointSlice + s.updateEndpointSlice + s.deleteEndpointSlice + s.writeEndpoints + s.deleteEndpoints
   const cloudCalls = s.ensureLoadBalancer + s.updateLoadBalancerHosts + s.ensureLoadBalancerDeleted
   const parts = [
     s.create ? `${s.create} create${s.create === 1 ? '' : 's'}` : '',

@@ -208,7 +208,8 @@ export interface Requeue {
   /** RFC 3339, full precision. */
   at: string
   seconds: number
-  reason: 'backoff' | 'active-deadline' | 'next-schedule' | 'backoff-per-index' | 'ttl-after-finished'
+  /** `sync-error`: a Service's sync that ends in an error is retried after the queue's backoff. */
+  reason: 'backoff' | 'active-deadline' | 'next-schedule' | 'backoff-per-index' | 'ttl-after-finished' | 'sync-error'
 }
 
 /** ttlSecondsAfterFinished of a finished Job: when the ttl-after-finished controller deletes it. */

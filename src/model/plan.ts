@@ -353,6 +353,7 @@ export interface PlanSummary {
   updateEndpointSlice: number
   deleteEndpointSlice: number
   writeEndpoints: number
+  deleteEndpoints: number
   addLoadBalancerFinalizer: number
   removeLoadBalancerFinalizer: number
   ensureLoadBalancer: number

@@ -46,6 +46,8 @@ export interface ServiceView extends ObjectMeta {
   finalizers: readonly string[]
   /** status.loadBalancer.ingress as read. */
   ingress: readonly LoadBalancerIngress[]
+  /** Read but outside -l: not planned, though it still keeps its Endpoints object (E12.1). */
+  notPlanned?: true
 }
 
 export interface EndpointConditions {
@@ -222,6 +224,18 @@ export interface WriteEndpointsAction {
   triggerTime?: string
 }
 
+/**
+ * E12.1: an Endpoints object whose Service does not exist is deleted by the Endpoints controller
+ * (every one is queued at start-up, checkLeftoverEndpoints; a Service's deletion queues its own).
+ */
+export interface DeleteEndpointsAction {
+  type: 'deleteEndpoints'
+  name: string
+  uid: string
+  resourceVersion: string
+  reason: 'no-service'
+}
+
 // ---- The service (load-balancer) controller ----
 
 export const LB_FINALIZER = 'service.kubernetes.io/load-balancer-cleanup'
@@ -260,6 +274,7 @@ export type ServiceAction =
   | UpdateEndpointSliceAction
   | DeleteEndpointSliceAction
   | WriteEndpointsAction
+  | DeleteEndpointsAction
   | AddFinalizerAction
   | EnsureLoadBalancerAction
   | DeleteLoadBalancerAction
@@ -312,6 +327,8 @@ export interface ServicePlanDetail {
   endpoints: {addressType: string; ready: number; total: number; slices: number}[]
   pools?: EndpointPool[]
   loadBalancer?: LoadBalancerPlan
+  /** The key's Service does not exist: the plan is the Endpoints controller's sync of its leftover Endpoints object. */
+  absent?: true
 }
 
 /**

@@ -366,6 +366,7 @@ export function summarize(controllers: readonly ControllerPlan[]): PlanSummary {
     updateEndpointSlice: 0,
     deleteEndpointSlice: 0,
     writeEndpoints: 0,
+    deleteEndpoints: 0,
     addLoadBalancerFinalizer: 0,
     removeLoadBalancerFinalizer: 0,
     ensureLoadBalancer: 0,

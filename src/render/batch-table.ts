@@ -23,6 +23,7 @@ const REQUEUE_WORDS: Record<Requeue['reason'], string> = {
   'backoff-per-index': "when an index's backoff ends",
   'active-deadline': 'at the active deadline',
   'next-schedule': 'at the next schedule time',
+  'sync-error': 'retried after the error that ends this sync (the queue backs off 1 s, 2 s, 4 s … to 1000 s; a Node event does not re-sync it)',
   'ttl-after-finished': 'when its ttlSecondsAfterFinished has passed (the ttl-after-finished controller deletes it then)',
 }
 
@@ -47,7 +48,7 @@ export function renderBatch(cp: ControllerPlan, head: string, c: ChalkInstance):
       for (const job of cp.then) lines.push(indent(renderBatch(job, `${c.dim('then, in the Job controller\'s first sync of it:')}`, c), '    '))
     }
   }
-  if (cp.requeue) lines.push(c.dim(`  … syncs again in ${seconds(cp.requeue.seconds)} (${cp.requeue.at}), ${REQUEUE_WORDS[cp.requeue.reason]}`))
+  if (cp.requeue) lines.push(requeueLine(cp.requeue, c))
   for (const e of cp.events ?? []) if (e.startsWith('Warning')) lines.push(c.yellow(`  ! event ${e}`))
   for (const w of cp.warnings) lines.push(c.yellow(`  ! ${w}`))
   return lines.join('\n')
@@ -116,3 +117,8 @@ function seconds(s: number): string {
 }
 
 const indent = (block: string, by: string) => block.split('\n').map((l) => `${by}${l}`).join('\n')
+
+/** When the controller syncs again by itself, and why. */
+export function requeueLine(r: Requeue, c: ChalkInstance): string {
+  return c.dim(`  … syncs again in ${seconds(r.seconds)} (${r.at}), ${REQUEUE_WORDS[r.reason]}`)
+}

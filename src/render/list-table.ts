@@ -25,11 +25,12 @@ export function renderListTable(plan: ReconcilePlan): string {
 
 const SERVICE_HEADER = ['KIND', 'NAMESPACE', 'NAME', 'TYPE', 'PODS', 'ENDPOINTS', 'READY', 'SLICES', 'LOAD BALANCER', 'IN SYNC']
 
-/** Services: selected pods, endpoints (and ready ones) and slices once the sync is done, the load balancer's state. */
+/** Services: selected pods, endpoints (and ready ones) and slices once the sync is done, the load balancer's state and the hosts it is given. */
 function renderServices(services: readonly ControllerPlan[]): string {
   const rows = services.map((c) => {
     const item = controllerListItem(c)
-    return [c.kind, c.namespace, c.name, item.serviceType ?? '-', String(item.selectedPods ?? 0), String(c.desired), String(item.ready), String(item.slices ?? 0), item.loadBalancer ?? '-', c.inSync ? 'yes' : 'no']
+    const hosts = item.loadBalancerHosts === undefined ? '' : ` → ${item.loadBalancerHosts} host${item.loadBalancerHosts === 1 ? '' : 's'}`
+    return [c.kind, c.namespace, c.name, item.serviceType || '-', String(item.selectedPods ?? 0), String(item.endpoints ?? 0), String(item.readyEndpoints ?? 0), String(item.slices ?? 0), `${item.loadBalancer ?? '-'}${hosts}`, c.inSync ? 'yes' : 'no']
   })
   if (services.some((c) => c.applySet !== undefined)) return formatColumns([...SERVICE_HEADER, 'APPLY SET'], rows.map((r, i) => [...r, services[i].applySet || '-']))
   return formatColumns(SERVICE_HEADER, rows)

@@ -290,6 +290,7 @@ function summaryLine(plan: ReconcilePlan, c: ChalkInstance): string {
   if (s.updateEndpointSlice > 0) parts.push(c.yellow(count(s.updateEndpointSlice, 'EndpointSlice update')))
   if (s.deleteEndpointSlice > 0) parts.push(c.red(`-${count(s.deleteEndpointSlice, 'EndpointSlice')}`))
   if (s.writeEndpoints > 0) parts.push(c.yellow(count(s.writeEndpoints, 'Endpoints write')))
+  if (s.deleteEndpoints > 0) parts.push(c.red(`-${count(s.deleteEndpoints, 'Endpoints object')}`))
   if (s.ensureLoadBalancer + s.updateLoadBalancerHosts + s.ensureLoadBalancerDeleted > 0) {
     parts.push(c.cyan(count(s.ensureLoadBalancer + s.updateLoadBalancerHosts + s.ensureLoadBalancerDeleted, 'load-balancer call')))
   }

@@ -4,6 +4,7 @@ import type {ChalkInstance} from 'chalk'
 
 import type {ControllerPlan} from '../model/plan.js'
 import type {EndpointConditions, EndpointExclusion, EndpointPortView, EndpointView, HostExclusion, PodEndpointVerdict, ServiceAction} from '../model/services.js'
+import {requeueLine} from './batch-table.js'
 import {count} from './words.js'
 
 /** Pods (and endpoints of a slice) are named one by one up to this many, then counted. */
@@ -41,7 +42,7 @@ export function renderService(cp: ControllerPlan, head: string, c: ChalkInstance
   const s = cp.service
   const lines: string[] = []
   const totals = (s?.endpoints ?? []).map((t) => `${t.addressType} ${t.total} endpoints (${t.ready} ready) in ${count(t.slices, 'slice')}`).join(', ')
-  const what = `${s?.type ?? 'Service'}${s?.selector === null ? ', no selector' : ''}${totals ? `: ${totals}` : ''}`
+  const what = s?.absent ? 'no such Service' : `${s?.type ?? 'Service'}${s?.selector === null ? ', no selector' : ''}${totals ? `: ${totals}` : ''}`
   lines.push(`${head}  ${what}${cp.inSync ? `  ${c.green('(in sync)')}` : ''}`)
   const pods = s?.pods ?? []
   for (const v of pods.slice(0, MAX_LISTED)) lines.push(c.dim(`  · pod ${v.pod}: ${podWords(v)}`))
@@ -55,6 +56,7 @@ export function renderService(cp: ControllerPlan, head: string, c: ChalkInstance
   if (lb?.path === 'update' && lb.sent) lines.push(c.dim(`  · load balancer: nodes changed since the provider was last sent hosts ${lb.sent.length > 0 ? names(lb.sent) : 'none'}`))
   for (const x of lb?.excluded ?? []) lines.push(c.dim(`  · node ${x.node}: not a load-balancer host (${HOST_WORDS[x.reason]})`))
   for (const w of cp.warnings) lines.push(c.yellow(`  ! ${w}`))
+  if (cp.requeue) lines.push(requeueLine(cp.requeue, c))
   return lines.join('\n')
 }
 
@@ -113,6 +115,8 @@ export function actionLine(a: ServiceAction, c: ChalkInstance): string {
       const cut = a.truncated ? `, truncated from ${a.truncated.from} (over-capacity annotation)` : ''
       return c.yellow(`  ${a.verb === 'create' ? '+' : '~'} ${a.verb} Endpoints ${a.name}: ${ready} ready, ${notReady} not ready in ${count(a.subsets.length, 'subset')}${cut}`)
     }
+    case 'deleteEndpoints':
+      return c.red(`  - delete Endpoints ${a.name}  because: no Service of that name (the Endpoints controller deletes leftovers)`)
     case 'addLoadBalancerFinalizer':
       return c.yellow(`  ~ add finalizer ${a.finalizer} (before any cloud call)`)
     case 'removeLoadBalancerFinalizer':

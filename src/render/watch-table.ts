@@ -29,8 +29,12 @@ export interface WatchRow {
   changed: Column[]
 }
 
-/** `+2 -1 ~1 (+3 later)`; `in sync` when the controller would do nothing. */
+/**
+ * `+2 -1 ~1 (+3 later)`; `in sync` when the controller would do nothing — or only calls that
+ * write nothing (a Service's load balancer re-ensured as it is).
+ */
 export function nextActions(plan: ControllerPlan): string {
+  if (plan.inSync && plan.pending === 0) return 'in sync'
   let create = 0
   let del = 0
   let change = 0

@@ -169,7 +169,7 @@ export function planToWire(plan: ReconcilePlan, {lazy = false} = {}): Json {
       return new LazyList(cs, (c) => controllerToWire(c, plan.now)) as unknown as Json
     },
     summary: (s: object) =>
-      ordered(s, ['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending', 'createReplicaSet', 'scaleReplicaSet', 'deleteReplicaSet', 'adoptReplicaSet', 'releaseReplicaSet', 'updateReplicaSet', 'rollback', 'updatePod', 'createClaim', 'updateClaim', 'chooseDaemonPods', 'createControllerRevision', 'updateControllerRevision', 'deleteControllerRevision', 'adoptControllerRevision', 'releaseControllerRevision', 'createJob', 'deleteJob', 'removeFinalizer', 'createEndpointSlice', 'updateEndpointSlice', 'deleteEndpointSlice', 'writeEndpoints', 'addLoadBalancerFinalizer', 'removeLoadBalancerFinalizer', 'ensureLoadBalancer', 'updateLoadBalancerHosts', 'ensureLoadBalancerDeleted', 'writeLoadBalancerStatus']),
+      ordered(s, ['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending', 'createReplicaSet', 'scaleReplicaSet', 'deleteReplicaSet', 'adoptReplicaSet', 'releaseReplicaSet', 'updateReplicaSet', 'rollback', 'updatePod', 'createClaim', 'updateClaim', 'chooseDaemonPods', 'createControllerRevision', 'updateControllerRevision', 'deleteControllerRevision', 'adoptControllerRevision', 'releaseControllerRevision', 'createJob', 'deleteJob', 'removeFinalizer', 'createEndpointSlice', 'updateEndpointSlice', 'deleteEndpointSlice', 'writeEndpoints', 'deleteEndpoints', 'addLoadBalancerFinalizer', 'removeLoadBalancerFinalizer', 'ensureLoadBalancer', 'updateLoadBalancerHosts', 'ensureLoadBalancerDeleted', 'writeLoadBalancerStatus']),
     options: (o: object) => ordered(o, ['now', 'featureGates', 'burstReplicas']),
   })
 }
@@ -198,11 +198,16 @@ export interface ControllerListItem {
   /** Services: the type, the pods the selector picks, slices after the sync, and the load balancer's state in a word or two. */
   serviceType?: string
   selectedPods?: number
+  /** Endpoints, and ready ones, once the sync is done (the same counts as desired and ready). */
+  endpoints?: number
+  readyEndpoints?: number
   slices?: number
   loadBalancer?: string
+  /** The nodes EnsureLoadBalancer is given, when the controller ensures one. */
+  loadBalancerHosts?: number
 }
 
-const LIST_ITEM_ORDER = ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'desired', 'active', 'ready', 'available', 'diff', 'pending', 'inSync', 'updated', 'rolloutStep', 'serviceType', 'selectedPods', 'slices', 'loadBalancer']
+const LIST_ITEM_ORDER = ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'desired', 'active', 'ready', 'available', 'diff', 'pending', 'inSync', 'updated', 'rolloutStep', 'serviceType', 'selectedPods', 'endpoints', 'readyEndpoints', 'slices', 'loadBalancer', 'loadBalancerHosts']
 
 /** A Service's load balancer in a word or two: its addresses, pending, being deleted, or why none. */
 export function loadBalancerState(c: ControllerPlan): string | undefined {
@@ -221,8 +226,11 @@ function serviceListFields(c: ControllerPlan): Partial<ControllerListItem> {
   return {
     serviceType: s.type,
     selectedPods: s.pods.length,
+    endpoints: s.endpoints.reduce((n, t) => n + t.total, 0),
+    readyEndpoints: s.endpoints.reduce((n, t) => n + t.ready, 0),
     slices: s.endpoints.reduce((n, t) => n + t.slices, 0),
     ...(lb !== undefined ? {loadBalancer: lb} : {}),
+    ...(s.loadBalancer?.path === 'ensure' ? {loadBalancerHosts: s.loadBalancer.hosts.length} : {}),
   }
 }
 

@@ -266,7 +266,7 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
   if (report.results.some((r) => r.action === 'chooseDaemonPods' && r.done?.chosen)) report.notes.push(NOTES.chosen)
   if (report.results.some((r) => r.controller.kind === 'Service' && r.done?.chosen)) report.notes.push(NOTES.drawn)
   if (report.results.some((r) => r.skipReason === SERVICE_SKIP.noCloud)) report.notes.push(NOTES.noCloud)
-  if (world.memory?.snapshot().services?.length) report.notes.push(NOTES.fixtureServices)
+  if (world.memory?.snapshot().services?.some((s) => !s.notPlanned)) report.notes.push(NOTES.fixtureServices)
   if (mode === 'apply' && !report.out && !report.converged && report.results.some((r) => r.action === 'updateStatus' && r.outcome === 'ok')) report.notes.push(NOTES.status)
   return finish(report)
 }
@@ -465,6 +465,7 @@ const ACTION_TYPES: ActionType[] = [
   'updateEndpointSlice',
   'deleteEndpointSlice',
   'writeEndpoints',
+  'deleteEndpoints',
   'addLoadBalancerFinalizer',
   'ensureLoadBalancer',
   'updateLoadBalancerHosts',

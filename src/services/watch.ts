@@ -1,8 +1,8 @@
 // `watch`: keep planning as the world changes, and report each controller whose plan changed.
 //   - live cluster: one shared informer per resource (pods, replicasets, replicationcontrollers, deployments,
 //     for StatefulSets and DaemonSets statefulsets, daemonsets, controllerrevisions,
-//     persistentvolumeclaims, nodes, and for Jobs and CronJobs jobs, cronjobs) feeding the planners
-//     through the work queue (watch/engine.ts);
+//     persistentvolumeclaims, nodes, for Jobs and CronJobs jobs, cronjobs, and for Services services,
+//     endpointslices, endpoints, nodes) feeding the planners through the work queue (watch/engine.ts);
 //   - fixtures (-f): read and plan again whenever a file changes (debounced), and report the
 //     difference from the previous plans.
 // Ends when every controller is in sync (untilConverged), when the time is up (timeoutMs), or when
@@ -12,8 +12,7 @@ import {setMaxListeners} from 'node:events'
 
 import {UserError} from '../errors.js'
 import type {ClusterClient} from '../sources/cluster-client.js'
-import type {WatchedResource} from '../sources/cluster-watch.js'
-import type {DeploymentView, PodView, Workload} from '../model/objects.js'
+import type {DeploymentView, PodView, Snapshot, Workload} from '../model/objects.js'
 import type {ControllerPlan, FeatureGates} from '../model/plan.js'
 import type {WatchCause, WatchEnd, WatchOutcome, WatchStatus, WatchUpdate} from '../model/watch.js'
 import {controllerKey} from '../reconcile/incremental.js'
@@ -23,10 +22,13 @@ import {formatRfc3339} from '../reconcile/time.js'
 import {type Clock, realClock, type Timer} from '../watch/clock.js'
 import {planDelta} from '../watch/delta.js'
 import {WatchEngine} from '../watch/engine.js'
-import {type EventHandler, InformerFactory, type InformerStatus, SharedInformer} from '../watch/informer.js'
+import {InformerFactory, type InformerStatus, SharedInformer} from '../watch/informer.js'
+import type {NamespaceWatch} from '../watch/namespace-watch.js'
 import {Interner, normalizeObjects, normalizeWorkloadObjects, type WorkloadKind} from '../watch/objects.js'
 import type {ClaimView, ControllerRevisionView, DaemonSetView, NodeView, StatefulSetView} from '../model/workloads.js'
 import type {CronJobView, JobView} from '../model/batch.js'
+import type {EndpointSliceView, EndpointsView, ServiceView} from '../model/services.js'
+import type {WatchedResource} from '../sources/cluster-watch.js'
 import {BURST_REPLICAS, gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
 import {readSnapshot, type SourceRequest} from './snapshot.js'
 
@@ -95,7 +97,8 @@ async function watchCluster(
   const interner = new Interner()
   const factory = new InformerFactory()
   const internal = new AbortController()
-  // One abort listener per informer (a dozen kinds), past Node's default warning threshold of 10.
+  // An abort listener per informer (its list, watch or backoff; fourteen kinds with Services), past
+  // Node's default warning threshold of 10; room for two each.
   setMaxListeners(32, internal.signal)
 
   const onStatus = (s: InformerStatus) => {
@@ -133,22 +136,21 @@ async function watchCluster(
     )
     deployments.addEventHandler(engine.deploymentHandler)
   }
-  // The kinds planned by namespace, kept whole but for managedFields; `handler` re-plans the namespace.
-  const wholeObjects = <T extends Named>(resource: WatchedResource, kind: WorkloadKind, handler: (kind: string) => EventHandler<T>) => {
-    const i = factory.informer(resource, () => new SharedInformer<T>(resource, clusterListerWatcher(client, resource, namespace), (raws) => normalizeWorkloadObjects<T>(kind, raws), options))
-    i.addEventHandler(handler(kind))
-    return i
-  }
+  // The informers of the namespace-planned controllers: one per resource whoever reads it (a
+  // Node's events reach both the DaemonSets and the Services).
+  const informer = <T extends Named>(resource: WatchedResource, kind: WorkloadKind) =>
+    factory.informer(resource, () => new SharedInformer<T>(resource, clusterListerWatcher(client, resource, namespace), (raws) => normalizeWorkloadObjects<T>(kind, raws), options))
+  const feed = <T extends Named>(i: SharedInformer<T>, kind: WorkloadKind, watch: NamespaceWatch) =>
+    i.addEventHandler(engine.objectHandler<T>(kind, [watch]))
   // StatefulSets and DaemonSets, with what their syncs read: revisions, claims, every Node.
   const workloadsLeftOut = (await forbiddenToList(client, 'statefulsets', namespace)) ?? (await forbiddenToList(client, 'nodes', undefined))
   if (workloadsLeftOut === undefined) {
-    const informer = <T extends Named>(resource: WatchedResource, kind: WorkloadKind) => wholeObjects<T>(resource, kind, (k) => engine.workloadObjectHandler<T>(k))
     const sets = informer<StatefulSetView>('statefulsets', 'StatefulSet')
     const daemons = informer<DaemonSetView>('daemonsets', 'DaemonSet')
     const revisions = informer<ControllerRevisionView>('controllerrevisions', 'ControllerRevision')
     const claims = informer<ClaimView>('persistentvolumeclaims', 'PersistentVolumeClaim')
     const nodes = informer<NodeView>('nodes', 'Node')
-    engine.watchWorkloads({
+    const watch = engine.watchWorkloads({
       statefulSets: (ns) => sets.listNamespace(ns),
       daemonSets: (ns) => daemons.listNamespace(ns),
       revisions: (ns) => revisions.listNamespace(ns),
@@ -157,20 +159,47 @@ async function watchCluster(
       nodes: () => nodes.list(),
       namespaces: () => new Set([...sets.namespaces(), ...daemons.namespaces()]),
     })
+    feed(sets, 'StatefulSet', watch)
+    feed(daemons, 'DaemonSet', watch)
+    feed(revisions, 'ControllerRevision', watch)
+    feed(claims, 'PersistentVolumeClaim', watch)
+    feed(nodes, 'Node', watch)
   }
   // Jobs and CronJobs, with the pods above (a Job's, and the orphans it may adopt).
   const batchLeftOut = await forbiddenToList(client, 'jobs', namespace)
   if (batchLeftOut === undefined) {
-    const jobs = wholeObjects<JobView>('jobs', 'Job', (k) => engine.batchObjectHandler(k))
-    const cronJobs = wholeObjects<CronJobView>('cronjobs', 'CronJob', (k) => engine.batchObjectHandler(k))
-    engine.watchBatch({
+    const jobs = informer<JobView>('jobs', 'Job')
+    const cronJobs = informer<CronJobView>('cronjobs', 'CronJob')
+    const watch = engine.watchBatch({
       jobs: (ns) => jobs.listNamespace(ns),
       cronJobs: (ns) => cronJobs.listNamespace(ns),
       pods: (ns) => pods.listNamespace(ns),
       namespaces: () => new Set([...jobs.namespaces(), ...cronJobs.namespaces()]),
     })
+    feed(jobs, 'Job', watch)
+    feed(cronJobs, 'CronJob', watch)
   }
-  const leftOut = [deploymentsLeftOut, workloadsLeftOut, batchLeftOut].filter(Boolean).join('; ') || undefined
+  // Services, with what their syncs read: the pods they select, their slices and Endpoints, every Node.
+  const servicesLeftOut = await firstForbidden(client, ['services', 'endpointslices', 'endpoints', 'nodes'], namespace)
+  if (servicesLeftOut === undefined) {
+    const services = informer<ServiceView>('services', 'Service')
+    const slices = informer<EndpointSliceView>('endpointslices', 'EndpointSlice')
+    const endpoints = informer<EndpointsView>('endpoints', 'Endpoints')
+    const nodes = informer<NodeView>('nodes', 'Node')
+    const watch = engine.watchServices({
+      services: (ns) => services.listNamespace(ns),
+      endpointSlices: (ns) => slices.listNamespace(ns),
+      endpoints: (ns) => endpoints.listNamespace(ns),
+      pods: (ns) => pods.listNamespace(ns),
+      nodes: () => nodes.list(),
+      namespaces: () => new Set([...services.namespaces(), ...endpoints.namespaces()]),
+    })
+    feed(services, 'Service', watch)
+    feed(slices, 'EndpointSlice', watch)
+    feed(endpoints, 'Endpoints', watch)
+    feed(nodes, 'Node', watch)
+  }
+  const leftOut = [deploymentsLeftOut, workloadsLeftOut, batchLeftOut, servicesLeftOut].filter(Boolean).join('; ') || undefined
 
   const running = factory.run(internal.signal)
   return supervise(req, clock, emit, signal, {
@@ -193,15 +222,33 @@ async function watchCluster(
 
 /** Why `resource` is left out when listing it is forbidden (403); undefined when it may be listed. */
 async function forbiddenToList(client: ClusterClient, resource: 'deployments' | 'statefulsets' | 'nodes' | 'jobs', namespace: string | undefined): Promise<string | undefined> {
-  const group = resource === 'nodes' ? '/api/v1' : resource === 'jobs' ? '/apis/batch/v1' : '/apis/apps/v1'
-  const path = namespace === undefined ? `${group}/${resource}` : `${group}/namespaces/${encodeURIComponent(namespace)}/${resource}`
+  const refused = await refusal(client, resource, namespace)
+  if (refused === undefined) return undefined
+  if (resource === 'jobs') return `jobs and cronjobs are left out: ${refused}`
+  return resource === 'deployments' ? `${resource} are left out: ${refused}` : `statefulsets and daemonsets are left out: ${refused}`
+}
+
+/** Why Services are left out: the first of the lists their plans read that is forbidden. */
+async function firstForbidden(client: ClusterClient, resources: readonly WatchedResource[], namespace: string | undefined): Promise<string | undefined> {
+  for (const resource of resources) {
+    const refused = await refusal(client, resource, namespace)
+    if (refused !== undefined) return `services are left out: ${refused}`
+  }
+  return undefined
+}
+
+/** The API server's refusal (403) to list `resource`, or undefined when it may be listed. */
+async function refusal(client: ClusterClient, resource: WatchedResource, namespace: string | undefined): Promise<string | undefined> {
+  const {WATCHED_RESOURCES} = await import('../sources/cluster-watch.js')
+  const {group} = WATCHED_RESOURCES[resource]
+  const where = resource === 'nodes' ? undefined : namespace
+  const path = where === undefined ? `${group}/${resource}` : `${group}/namespaces/${encodeURIComponent(where)}/${resource}`
   try {
-    await client.list(path, {what: `list ${resource} ${namespace === undefined ? 'in all namespaces' : `in namespace "${namespace}"`}`, limit: 1})
+    await client.list(path, {what: `list ${resource} ${where === undefined ? 'in all namespaces' : `in namespace "${where}"`}`, limit: 1})
     return undefined
   } catch (error) {
     if (!(error instanceof UserError) || (error as UserError & {status?: {code?: number}}).status?.code !== 403) throw error
-    if (resource === 'jobs') return `jobs and cronjobs are left out: ${error.message}`
-    return resource === 'deployments' ? `${resource} are left out: ${error.message}` : `statefulsets and daemonsets are left out: ${error.message}`
+    return error.message
   }
 }
 
@@ -262,7 +309,7 @@ async function watchFixtures(req: WatchRequest, featureGates: FeatureGates, cloc
     onError: (error) => emit({kind: 'WatchStatus', time: time(clock), status: 'error', resource: 'files', message: error.message}),
   })
 
-  emit({kind: 'WatchStatus', time: time(clock), status: 'synced', resource: 'files', controllers: snapshot.workloads.length + (snapshot.deployments?.length ?? 0), message: `read ${req.filename!.join(', ')}`})
+  emit({kind: 'WatchStatus', time: time(clock), status: 'synced', resource: 'files', controllers: plannedObjects(snapshot), message: `read ${req.filename!.join(', ')}`})
   replan((c) => ({type: 'INITIAL', kind: c.kind, namespace: c.namespace, name: c.name, resourceVersion: c.resourceVersion}))
 
   const pendingPlans = () => [...plans.values()].filter((p) => !p.inSync)
@@ -280,6 +327,12 @@ async function watchFixtures(req: WatchRequest, featureGates: FeatureGates, cloc
       await reading.catch(() => {})
     },
   })
+}
+
+/** The objects of a snapshot that get a plan: every controller kind kctl plans, Services included. */
+function plannedObjects(s: Snapshot): number {
+  const services = (s.services ?? []).filter((svc) => !svc.notPlanned).length
+  return [s.workloads, s.deployments, s.statefulSets, s.daemonSets, s.jobs, s.cronJobs].reduce((n, list) => n + (list?.length ?? 0), services)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -21,6 +21,9 @@ export const WATCHED_RESOURCES = {
   persistentvolumeclaims: {kind: 'PersistentVolumeClaim', apiVersion: 'v1', group: '/api/v1', plural: 'persistentvolumeclaims'},
   jobs: {kind: 'Job', apiVersion: 'batch/v1', group: '/apis/batch/v1', plural: 'jobs'},
   cronjobs: {kind: 'CronJob', apiVersion: 'batch/v1', group: '/apis/batch/v1', plural: 'cronjobs'},
+  services: {kind: 'Service', apiVersion: 'v1', group: '/api/v1', plural: 'services'},
+  endpointslices: {kind: 'EndpointSlice', apiVersion: 'discovery.k8s.io/v1', group: '/apis/discovery.k8s.io/v1', plural: 'endpointslices'},
+  endpoints: {kind: 'Endpoints', apiVersion: 'v1', group: '/api/v1', plural: 'endpoints'},
   /** Cluster-scoped: always listed whole. */
   nodes: {kind: 'Node', apiVersion: 'v1', group: '/api/v1', plural: 'nodes'},
 } as const

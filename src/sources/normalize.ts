@@ -402,7 +402,8 @@ export class Normalizer {
       }
       case 'Service': {
         const svc = readService(ctx, meta, raw, readers.serverDefaulted)
-        if (planned(meta)) this.services.push(located(svc))
+        // Every Service is kept (its Endpoints object is not a leftover whatever -l says); `planned` marks those planned.
+        if (wanted(meta)) this.services.push(located(planned(meta) ? svc : Object.assign(svc, {notPlanned: true as const})))
         return
       }
       case 'EndpointSlice': {

@@ -16,6 +16,7 @@ import type {EventHandler} from './informer.js'
 import {WorkQueue} from './queue.js'
 import {type BatchSources, BatchWatch} from './batch.js'
 import type {NamespaceWatch} from './namespace-watch.js'
+import {type ServiceSources, ServiceWatch} from './services.js'
 import {type WorkloadSources, WorkloadWatch} from './workloads.js'
 
 export interface EngineOptions {
@@ -43,7 +44,7 @@ export class WatchEngine {
   private stopped = false
   private readonly defer: (fn: () => void) => void
   private readonly listeners = new Set<() => void>()
-  /** StatefulSets and DaemonSets, Jobs and CronJobs, when their informers run (a live watch): planned by namespace. */
+  /** StatefulSets and DaemonSets, Jobs and CronJobs, Services, when their informers run (a live watch): planned by namespace. */
   private readonly byNamespace: NamespaceWatch[] = []
   /** Per namespace watch and namespace, the timer of its next requeue (and when it fires, in ms). */
   private readonly requeueTimers = new Map<string, {at: number; timer: Timer}>()
@@ -73,36 +74,38 @@ export class WatchEngine {
     return [...plans, ...this.byNamespace.flatMap((w) => w.notSynced())].sort(byKindNamespaceName)
   }
 
-  /** Plans StatefulSets and DaemonSets too, from these caches (workloadObjectHandler feeds it). */
-  watchWorkloads(sources: WorkloadSources): void {
-    this.byNamespace.push(new WorkloadWatch(sources, this.namespaceOptions()))
+  /** Plans StatefulSets and DaemonSets too, from these caches (feed it with objectHandler). */
+  watchWorkloads(sources: WorkloadSources): NamespaceWatch {
+    return this.addNamespaced(new WorkloadWatch(sources, this.namespaceOptions()))
   }
 
-  /** Plans Jobs and CronJobs too, from these caches (batchObjectHandler feeds it). */
-  watchBatch(sources: BatchSources): void {
-    this.byNamespace.push(new BatchWatch(sources, this.namespaceOptions()))
+  /** Plans Jobs and CronJobs too, from these caches (feed it with objectHandler). */
+  watchBatch(sources: BatchSources): NamespaceWatch {
+    return this.addNamespaced(new BatchWatch(sources, this.namespaceOptions()))
+  }
+
+  /** Plans Services too, from these caches (feed it with objectHandler). */
+  watchServices(sources: ServiceSources): NamespaceWatch {
+    return this.addNamespaced(new ServiceWatch(sources, this.namespaceOptions()))
   }
 
   private namespaceOptions() {
     return {featureGates: this.options.featureGates, burstReplicas: this.options.burstReplicas, selector: this.options.selector}
   }
 
+  private addNamespaced(watch: NamespaceWatch): NamespaceWatch {
+    this.byNamespace.push(watch)
+    return watch
+  }
+
   /**
-   * Events of StatefulSets, DaemonSets, ControllerRevisions and claims re-plan their namespace;
-   * Nodes every namespace. A resync re-plans at the current clock; an unchanged relist does not.
+   * Events of the objects namespace-planned controllers read (StatefulSets, DaemonSets,
+   * ControllerRevisions, claims; Jobs, CronJobs; Services, EndpointSlices, Endpoints) re-plan their
+   * namespace in `watches`; Nodes every namespace. A resync re-plans at the current clock; an unchanged relist does not.
    */
-  workloadObjectHandler<T extends {namespace: string; name: string; resourceVersion: string}>(kind: string): EventHandler<T> {
-    return this.namespaceObjectHandler(kind, (w) => w instanceof WorkloadWatch)
-  }
-
-  /** Events of Jobs and CronJobs re-plan their namespace's Jobs and CronJobs. */
-  batchObjectHandler<T extends {namespace: string; name: string; resourceVersion: string}>(kind: string): EventHandler<T> {
-    return this.namespaceObjectHandler(kind, (w) => w instanceof BatchWatch)
-  }
-
-  private namespaceObjectHandler<T extends {namespace: string; name: string; resourceVersion: string}>(kind: string, mine: (w: NamespaceWatch) => boolean): EventHandler<T> {
+  objectHandler<T extends {namespace: string; name: string; resourceVersion: string}>(kind: string, watches: readonly NamespaceWatch[]): EventHandler<T> {
     const touch = (o: T, why: WatchCause | undefined) => {
-      for (const w of this.byNamespace) if (mine(w)) w.touch(kind === 'Node' ? undefined : o.namespace, why)
+      for (const w of watches) w.touch(kind === 'Node' ? undefined : o.namespace, why)
       this.schedule()
     }
     return {
@@ -127,19 +130,19 @@ export class WatchEngine {
   }
 
   readonly podHandler: EventHandler<PodView> = {
-    onAdd: (pod, initial) => this.enqueue(this.planner.setPod(pod), this.workloadPod(pod, cause(initial ? 'INITIAL' : 'ADDED', 'Pod', pod, false))),
+    onAdd: (pod, initial) => this.enqueue(this.planner.setPod(pod), this.namespacedPod(pod, cause(initial ? 'INITIAL' : 'ADDED', 'Pod', pod, false))),
     onUpdate: (old, pod, how) => {
       // updatePod: a resync (or a relist finding it unchanged) delivers the same resourceVersion.
       if (old.resourceVersion === pod.resourceVersion) return
-      this.enqueue(this.planner.setPod(pod, old), this.workloadPod(pod, cause('MODIFIED', 'Pod', pod, how === 'relist')))
+      this.enqueue(this.planner.setPod(pod, old), this.namespacedPod(pod, cause('MODIFIED', 'Pod', pod, how === 'relist'), old))
     },
-    onDelete: (pod, how) => this.enqueue(this.planner.deletePod(pod), this.workloadPod(pod, cause('DELETED', 'Pod', pod, how === 'relist'))),
+    onDelete: (pod, how) => this.enqueue(this.planner.deletePod(pod), this.namespacedPod(pod, cause('DELETED', 'Pod', pod, how === 'relist'))),
   }
 
   /** A pod event for the namespace-planned controllers of its namespace; returns the cause. */
-  private workloadPod(pod: PodView, why: WatchCause): WatchCause {
+  private namespacedPod(pod: PodView, why: WatchCause, old?: PodView): WatchCause {
     if (this.byNamespace.length > 0 && this.synced) {
-      for (const w of this.byNamespace) w.touchPod(pod, why)
+      for (const w of this.byNamespace) w.touchPod(pod, why, old)
       this.schedule()
     }
     return why
@@ -236,7 +239,7 @@ export class WatchEngine {
     const nowMs = this.options.clock.now()
     const now = this.options.fixedNow ?? formatRfc3339(BigInt(nowMs) * 1_000_000n)
     const time = formatRfc3339(BigInt(nowMs) * 1_000_000n)
-    const workloadChanges = this.planNamespaces(now, time)
+    const namespaceChanges = this.planNamespaces(now, time)
     const {replanned, failed} = this.planner.plan(keys, now)
     // Why each key was planned: its last event; a key queued by a timer has none (CLOCK); a
     // controller re-planned only because another's adoption changed takes the batch's last cause.
@@ -263,7 +266,7 @@ export class WatchEngine {
       const event = why.get(r.key) ?? batchCause ?? {type: 'CLOCK'}
       changes.push({kind: 'PlanChange', time, now, event, key: r.key, previous: r.previous, next: r.next, changed: changedFields(r.previous, r.next)})
     }
-    changes.push(...workloadChanges)
+    changes.push(...namespaceChanges)
     changes.sort((a, b) => byKindNamespaceName(a.next ?? a.previous!, b.next ?? b.previous!))
     for (const change of changes) this.options.emit(change)
     for (const [key, error] of failed) {

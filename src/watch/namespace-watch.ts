@@ -1,5 +1,5 @@
 // Watch mode for the controllers whose syncs read more than their own pods (StatefulSets and
-// DaemonSets, Jobs and CronJobs): instead of the pod-by-pod bookkeeping of the ReplicaSet planner
+// DaemonSets, Jobs and CronJobs, Services): instead of the pod-by-pod bookkeeping of the ReplicaSet planner
 // (incremental.ts), an event marks its namespace and the next batch plans that namespace's
 // controllers again, from the informers' caches, through the same planners as `kctl plan`
 // (planSnapshot). The cost of a re-plan is that namespace's objects, not the cluster's.
@@ -37,8 +37,11 @@ export abstract class NamespaceWatch {
   protected abstract namespaces(): Iterable<string>
   /** Whether `namespace` holds a controller planned here. */
   protected abstract holds(namespace: string): boolean
-  /** Whether a pod's event may change a plan of its namespace (by its controller's kind, or as an orphan). */
-  protected abstract podMatters(pod: PodView): boolean
+  /**
+   * Whether a pod's event may change a plan of its namespace (by its controller's kind, or as an
+   * orphan; for Services, by their selectors), the pod as it is and, for an update, as it was.
+   */
+  protected abstract podMatters(pod: PodView, old: PodView | undefined): boolean
 
   get controllerCount(): number {
     return this.plans.size
@@ -62,8 +65,8 @@ export abstract class NamespaceWatch {
   }
 
   /** A pod event matters only where one of these controllers might own it. */
-  touchPod(pod: PodView, why: WatchCause | undefined): void {
-    if (this.podMatters(pod) && this.holds(pod.namespace)) this.touch(pod.namespace, why)
+  touchPod(pod: PodView, why: WatchCause | undefined, old?: PodView): void {
+    if (this.podMatters(pod, old) && this.holds(pod.namespace)) this.touch(pod.namespace, why)
   }
 
   /** Every namespace with a controller planned here (after the informers synced), each with `why`. */

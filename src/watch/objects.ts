@@ -4,6 +4,9 @@
 // shared, frozen values for everything pods repeat (namespace, node, phase, labels, owner
 // reference, container statuses, timestamps), so 150,000 pods fit in well under 1 KB each.
 //
+// A pod keeps what the endpoint controllers read too: its IPs, hostname, subdomain and the named
+// ports of its containers and sidecars.
+//
 // Dropped: managedFields and every field no rule reads — annotations other than
 // controller.kubernetes.io/pod-deletion-cost, owner references other than the controller's, pod
 // conditions other than Ready, container statuses other than name and restartCount, the pod
@@ -15,6 +18,7 @@
 // reads the revision annotations.
 import type {PodBatchFields} from '../model/batch.js'
 import type {ContainerStatusView, DeploymentView, Labels, OwnerReference, PodTemplateView, PodView, Workload} from '../model/objects.js'
+import type {ContainerPortView, PodNetworkView} from '../model/services.js'
 import {POD_DELETION_COST} from '../reconcile/pods.js'
 import {readDocuments, SourceFile} from '../sources/documents.js'
 import {formatPath, Normalizer} from '../sources/normalize.js'
@@ -23,8 +27,11 @@ import type {RawObject} from './reflector.js'
 
 export type WatchedKind = 'Pod' | 'ReplicaSet' | 'ReplicationController' | 'Deployment'
 
-/** The kinds a StatefulSet's, DaemonSet's, Job's or CronJob's sync reads besides pods, kept whole but for managedFields. */
-export type WorkloadKind = 'StatefulSet' | 'DaemonSet' | 'ControllerRevision' | 'PersistentVolumeClaim' | 'Node' | 'Job' | 'CronJob'
+/**
+ * The kinds a StatefulSet's, DaemonSet's, Job's, CronJob's or Service's sync reads besides pods,
+ * kept whole but for managedFields.
+ */
+export type WorkloadKind = 'StatefulSet' | 'DaemonSet' | 'ControllerRevision' | 'PersistentVolumeClaim' | 'Node' | 'Job' | 'CronJob' | 'Service' | 'EndpointSlice' | 'Endpoints'
 
 export const API_VERSIONS: Record<WatchedKind, string> = {Pod: 'v1', ReplicaSet: 'apps/v1', ReplicationController: 'v1', Deployment: 'apps/v1'}
 
@@ -92,6 +99,8 @@ class CachedPod implements PodView {
     /** What the DaemonSet and StatefulSet controllers read of the spec (absent when not set). */
     readonly affinityNode?: string,
     readonly claimVolumes?: Readonly<Record<string, string>>,
+    /** What the endpoint controllers read: IPs, hostname and subdomain, named ports (absent when none). */
+    readonly network?: PodNetworkView,
     /** What the Job controller reads: of a Job's pods and of orphans (which a Job may adopt). */
     readonly batch?: PodBatchFields,
   ) {
@@ -163,8 +172,15 @@ function compactPod(p: PodView, interner: Interner): PodView {
     statuses(p.sidecarStatuses, interner),
     p.affinityNode === undefined ? undefined : interner.string(p.affinityNode),
     p.claimVolumes === undefined ? undefined : interner.value(`V${JSON.stringify(p.claimVolumes)}`, () => ({...p.claimVolumes})),
+    p.network === undefined ? undefined : compactNetwork(p.network, interner),
     p.batch === undefined ? undefined : deepFreeze({...p.batch}),
   )
+}
+
+/** A pod's IPs are its own; its hostname, subdomain and ports are shared with its siblings'. */
+function compactNetwork(n: PodNetworkView, interner: Interner): PodNetworkView {
+  const ports = n.ports.length === 0 ? (NONE as readonly ContainerPortView[]) : interner.value(`P${JSON.stringify(n.ports)}`, () => n.ports.map((p) => ({...p})))
+  return Object.freeze({podIPs: Object.freeze([...n.podIPs]), hostname: interner.string(n.hostname), subdomain: interner.string(n.subdomain), ports})
 }
 
 function statuses(list: readonly ContainerStatusView[], interner: Interner): readonly ContainerStatusView[] {
@@ -208,12 +224,24 @@ function compactWorkload(w: Workload, interner: Interner): Workload {
   return deepFreeze(out)
 }
 
-/** StatefulSets, DaemonSets, ControllerRevisions, claims and Nodes through the Normalizer, frozen. */
+const DEFAULT_API_VERSIONS: Record<WorkloadKind, string> = {
+  StatefulSet: 'apps/v1',
+  DaemonSet: 'apps/v1',
+  ControllerRevision: 'apps/v1',
+  PersistentVolumeClaim: 'v1',
+  Node: 'v1',
+  Job: 'batch/v1',
+  CronJob: 'batch/v1',
+  Service: 'v1',
+  EndpointSlice: 'discovery.k8s.io/v1',
+  Endpoints: 'v1',
+}
+
+/** StatefulSets, DaemonSets, ControllerRevisions, claims, Nodes, Jobs, CronJobs, Services, EndpointSlices and Endpoints through the Normalizer, frozen. */
 export function normalizeWorkloadObjects<T>(kind: WorkloadKind, raws: readonly RawObject[]): NormalizeResult<T> {
   const items = raws.map((raw) => {
     const {managedFields: _, ...metadata} = isMap(raw.metadata) ? raw.metadata : {}
-    const apiVersion = kind === 'PersistentVolumeClaim' || kind === 'Node' ? 'v1' : kind === 'Job' || kind === 'CronJob' ? 'batch/v1' : 'apps/v1'
-    return {...raw, apiVersion: raw.apiVersion ?? apiVersion, kind: raw.kind ?? kind, metadata}
+    return {...raw, apiVersion: raw.apiVersion ?? DEFAULT_API_VERSIONS[kind], kind: raw.kind ?? kind, metadata}
   })
   const file = new SourceFile(`the API server's ${kind}`, undefined, 'json', Buffer.from(JSON.stringify({apiVersion: 'v1', kind: 'List', items})))
   const normalizer = new Normalizer({paths: [], allNamespaces: true, serverDefaulted: true})
@@ -227,6 +255,9 @@ export function normalizeWorkloadObjects<T>(kind: WorkloadKind, raws: readonly R
     Node: snapshot.nodes,
     Job: snapshot.jobs,
     CronJob: snapshot.cronJobs,
+    Service: snapshot.services,
+    EndpointSlice: snapshot.endpointSlices,
+    Endpoints: snapshot.endpoints,
   }[kind] ?? []
   return {
     objects: objects.map((o) => deepFreeze({...o}) as T),
@@ -319,6 +350,9 @@ function stripOtherPod(raw: RawObject): RawObject {
   if (isMap(spec)) {
     const s: RawObject = {}
     if (spec.nodeName !== undefined) s.nodeName = spec.nodeName
+    // What the endpoint controllers read: the pod's DNS name parts and its named ports.
+    for (const key of ['hostname', 'subdomain']) if (spec[key] !== undefined) s[key] = spec[key]
+    if (Array.isArray(spec.containers)) s.containers = spec.containers.map((c) => pick(c, ['name', 'ports']))
     // The DaemonSet's node (its required node affinity) and the StatefulSet's claims.
     const required = isMap(spec.affinity) && isMap(spec.affinity.nodeAffinity) ? spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution : undefined
     if (required !== undefined) s.affinity = {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: required}}
@@ -326,13 +360,14 @@ function stripOtherPod(raw: RawObject): RawObject {
       const claims = spec.volumes.filter((v) => isMap(v) && v.persistentVolumeClaim !== undefined)
       if (claims.length > 0) s.volumes = claims
     }
-    if (Array.isArray(spec.initContainers)) s.initContainers = spec.initContainers.map((c) => pick(c, ['name', 'restartPolicy']))
+    if (Array.isArray(spec.initContainers)) s.initContainers = spec.initContainers.map((c) => pick(c, ['name', 'restartPolicy', 'ports']))
     out.spec = s
   } else if (spec !== undefined) out.spec = spec
   const status = raw.status
   if (isMap(status)) {
     const s: RawObject = {}
     if (status.phase !== undefined) s.phase = status.phase
+    for (const key of ['podIP', 'podIPs']) if (status[key] !== undefined) s[key] = status[key]
     if (Array.isArray(status.conditions)) s.conditions = status.conditions.filter((c) => !isMap(c) || c.type === 'Ready').map((c) => pick(c, ['type', 'status', 'lastTransitionTime']))
     else if (status.conditions !== undefined) s.conditions = status.conditions
     for (const key of ['containerStatuses', 'initContainerStatuses']) {

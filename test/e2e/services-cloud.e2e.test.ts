@@ -387,7 +387,9 @@ describe('endpoint writes, then the real endpoint controllers find nothing to ch
     expect((await planJson(['-n', ns])).controllers.filter((c: Json) => !c.inSync).map((c: Json) => c.name)).toEqual([])
   })
 
-  it('after a change: slices updated in place and deleted, Endpoints updated, each over the version planned', async () => {
+  it('after a change: slices updated in place and deleted, Endpoints updated, each over the version planned; a leftover Endpoints object deleted', async () => {
+    // E12.1: no Service of its name, so the Endpoints controller would delete it.
+    await apiOk('POST', `/api/v1/namespaces/${ns}/endpoints`, {body: {apiVersion: 'v1', kind: 'Endpoints', metadata: {name: 'leftover'}, subsets: [{addresses: [{ip: '192.0.2.20'}], ports: [{port: 80, protocol: 'TCP'}]}]}})
     await setPodStatus(ns, 'web-notready', {phase: 'Running', ready: true, podIP: (await apiOk('GET', `/api/v1/namespaces/${ns}/pods/web-notready`)).status.podIP})
     await apiOk('DELETE', `/api/v1/namespaces/${ns}/pods/web-other-port?gracePeriodSeconds=0`)
     await apiOk('PATCH', `/api/v1/namespaces/${ns}/services/db`, {contentType: 'application/merge-patch+json', body: {metadata: {labels: {team: 'data'}}}})
@@ -395,17 +397,20 @@ describe('endpoint writes, then the real endpoint controllers find nothing to ch
     const writes = (name: string) => planOf(plan, name).actions.map((a: Json) => a.type)
     expect(writes('web')).toEqual(['updateEndpointSlice', 'deleteEndpointSlice', 'writeEndpoints'])
     expect(writes('db')).toEqual(['updateEndpointSlice', 'writeEndpoints'])
+    expect(writes('leftover')).toEqual(['deleteEndpoints'])
     const {code, report} = await reconcileJson(['-n', ns, '--apply', '--yes'])
     expect(code).toBe(0)
     expect(report.results.map((r: Json) => [r.controller.name, r.action, r.outcome])).toEqual([
       ['db', 'updateEndpointSlice', 'ok'],
       ['db', 'writeEndpoints', 'ok'],
+      ['leftover', 'deleteEndpoints', 'ok'],
       ['web', 'updateEndpointSlice', 'ok'],
       ['web', 'deleteEndpointSlice', 'ok'],
       ['web', 'writeEndpoints', 'ok'],
     ])
     const [slice] = (await apiOk('GET', `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices?labelSelector=kubernetes.io/service-name=db`)).items
     expect(slice.metadata.labels.team).toBe('data')
+    expect((await api('GET', `/api/v1/namespaces/${ns}/endpoints/leftover`)).status).toBe(404)
     expect((await planJson(['-n', ns])).controllers.filter((c: Json) => !c.inSync).map((c: Json) => c.name)).toEqual([])
   })
 

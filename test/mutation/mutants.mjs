@@ -119,6 +119,11 @@ export const MUTANTS = [
   {id: 'CJ05', file: 'cronjob/cron.ts', rule: 'day-of-month and day-of-week: either, when both are restricted', from: 's.domStar || s.dowStar ? domMatch && dowMatch : domMatch || dowMatch', to: 'domMatch && dowMatch'},
   {id: 'CJ07', file: 'cronjob/sync.ts', rule: 'CJ3.12 a Job of the due name that is not the CronJob\'s stops the create', from: 'const existing = (input.namespaceJobs ?? children).find', to: 'const existing = children.find'},
   {id: 'CJ06', file: 'cronjob/cron.ts', rule: 'N/step runs to the end of the field', from: 'if (stepText !== undefined && bounds.length === 1) hi = f.max', to: ''},
+  // ---- service/: the endpoint controllers (SV…) ----
+  {id: 'SV01', file: 'service/planner.ts', rule: 'E11.5 a sync that fails on a missing node is retried after 1 s', from: 'if (requeueAfterError && w.now !== undefined)', to: 'if (false)'},
+  {id: 'SV02', file: 'service/endpointslices.ts', rule: 'E10.3 a ready endpoint without a zone makes the topology allocator remove every hint', from: 'if (!topology.nodesKnown || !unzonedReadyWritten(written, existing, topology.desired))', to: 'if (true)'},
+  {id: 'SV03', file: 'service/planner.ts', rule: 'E12.1 a leader-election record is never a leftover', from: ' && e.annotations[LEADER_ANNOTATION] === undefined)', to: ')'},
+  {id: 'SV04', file: 'service/planner.ts', rule: 'E12.1 a Service outside -l still keeps its Endpoints object', from: 'leftoverEndpoints(all, snapshot.endpoints ?? [])', to: 'leftoverEndpoints(services, snapshot.endpoints ?? [])'},
   // ---- statefulset/sync.ts ----
   {id: 'SS01', file: 'statefulset/sync.ts', rule: 'S3.4 revisions are equal by their stored bytes when those are known', from: '(exact !== undefined ? storedRevisionData(r) === exact : sameTemplate(r))', to: '(sameTemplate(r))'},
   // ---- daemonset/sync.ts ----

@@ -37,7 +37,7 @@ export const OVER_CAPACITY = 'endpoints.kubernetes.io/over-capacity'
 export const MAX_ENDPOINTS_ADDRESSES = 1000
 export const MIRROR_CONTROLLER = 'endpointslicemirroring-controller.k8s.io'
 export const SKIP_MIRROR = 'endpointslice.kubernetes.io/skip-mirror'
-const LEADER_ANNOTATION = 'control-plane.alpha.kubernetes.io/leader'
+export const LEADER_ANNOTATION = 'control-plane.alpha.kubernetes.io/leader'
 
 export interface EndpointsSyncResult {
   action?: WriteEndpointsAction
@@ -100,7 +100,8 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
   // (capacityAnnotationSetCorrectly): an over-capacity object is rewritten at every sync.
   if (existing) {
     const capacityRight = addressCount(existing.subsets) <= MAX_ENDPOINTS_ADDRESSES && existing.annotations[OVER_CAPACITY] === undefined
-    const sameSubsets = subsetsKey(existing.subsets) === subsetsKey(wanted) || subsetsKey(repack(flatten(existing.subsets))) === subsetsKey(wanted)
+    const wantedKey = subsetsKey(wanted)
+    const sameSubsets = subsetsKey(existing.subsets) === wantedKey || subsetsKey(repack(flatten(existing.subsets))) === wantedKey
     if (sameSubsets && sameLabels(existing.labels, labels) && capacityRight) return {verdicts}
   }
   const total = addressCount(wanted)
@@ -128,8 +129,22 @@ const addressCount = (subsets: readonly EndpointSubsetView[]): number => subsets
 
 const addressKey = (a: EndpointAddressView): string => `${a.ip}\u0000${a.targetRef?.uid ?? ''}`
 
-/** Go's byte-wise string order (RepackSubsets sorts addresses by IP string, then UID). */
-const byteOrder = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b))
+/**
+ * Go's byte-wise string order (RepackSubsets sorts addresses by IP string, then UID): UTF-8 bytes
+ * order as UTF-16 units do, except that a surrogate (a character past U+FFFF) sorts after U+E000–U+FFFF.
+ */
+export function byteOrder(a: string, b: string): number {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i)
+    const y = b.charCodeAt(i)
+    if (x === y) continue
+    const surrogate = (c: number) => c >= 0xd800 && c <= 0xdfff
+    if (surrogate(x) !== surrogate(y) && Math.max(x, y) >= 0xe000) return surrogate(x) ? 1 : -1
+    return x - y
+  }
+  return a.length - b.length
+}
 
 /** RepackSubsets: addresses grouped by the exact set of ports they serve; not ready on any port is not ready. */
 function repack(entries: readonly {address: EndpointAddressView; ports: readonly EndpointPortView[]; ready: boolean}[]): EndpointSubsetView[] {
@@ -164,7 +179,7 @@ function flatten(subsets: readonly EndpointSubsetView[]): {address: EndpointAddr
 
 /** Subsets compared as sets of (ports, ready addresses, not-ready addresses), resourceVersion aside. */
 function subsetsKey(subsets: readonly EndpointSubsetView[]): string {
-  const addr = (a: EndpointAddressView) => JSON.stringify([a.ip, a.hostname ?? '', a.nodeName ?? '', a.targetRef?.kind, a.targetRef?.namespace, a.targetRef?.name, a.targetRef?.uid])
+  const addr = (a: EndpointAddressView) => `${a.ip}\u0000${a.hostname ?? ''}\u0000${a.nodeName ?? ''}\u0000${a.targetRef?.kind}\u0000${a.targetRef?.namespace}\u0000${a.targetRef?.name}\u0000${a.targetRef?.uid}`
   return subsets
     .map((s) => JSON.stringify([portsKey(s.ports), s.addresses.map(addr).sort(), s.notReadyAddresses.map(addr).sort()]))
     .sort()

@@ -48,7 +48,7 @@ export interface SliceSyncInput {
   nodes: ReadonlyMap<string, NodeView>
   /** Whether nodes were read at all (without them, a node lookup says nothing). */
   nodesKnown: boolean
-  /** Every slice of the Service's namespace. */
+  /** The slices of the Service's namespace labelled with its name (the only ones either controller reads for it). */
   slices: readonly EndpointSliceView[]
   maxEndpointsPerSlice: number
 }
@@ -141,6 +141,8 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
   const updates: {draft: Draft; addressType: string}[] = []
   const deletes: {slice: EndpointSliceView; reason: SliceDeleteReason}[] = []
   const typeDeletes: EndpointSliceView[] = []
+  /** Every endpoint wanted, of every address type (the topology allocator looks at the ones written). */
+  const desiredAll: EndpointView[] = []
 
   for (const slice of existing) if (!types.includes(slice.addressType)) typeDeletes.push(slice)
 
@@ -189,6 +191,7 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
 
     // Every desired endpoint is placed (created slices are skipped only while the Service goes).
     const all = [...desired.values()].flatMap((g) => [...g.endpoints.values()])
+    desiredAll.push(...all)
     result.totals.push({addressType, ready: all.filter((e) => e.conditions.ready).length, total: all.length, slices: 0})
     for (const [key, group] of desired) {
       const r = reconcileByPorts(owned.get(key) ?? [], group.ports, group.endpoints, svc, input.maxEndpointsPerSlice, result, addressType)
@@ -207,7 +210,7 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
     }
   }
 
-  hints(svc, [...creates, ...updates].map((x) => x.draft), existing, updates, types, result.pools)
+  hints(svc, [...creates, ...updates].map((x) => x.draft), existing, updates, types, result.pools, {desired: desiredAll, nodesKnown: input.nodesKnown, warnings: result.warnings})
 
   // finalize: a create takes the name of a slice being deleted (last create, first delete).
   const recycled: {draft: Draft; addressType: string; name: EndpointSliceView}[] = []
@@ -383,13 +386,35 @@ function isPlaceholder(slice: EndpointSliceView, svc: ServiceView, labels: Recor
  * Hints (E10.2): with trafficDistribution PreferClose, PreferSameZone or PreferSameNode (and no
  * topology annotation), ready endpoints of written slices get their zone (and node) as hints, and
  * unchanged slices whose ready endpoints lack them are written too; without it, hints go.
+ *
+ * E10.3: with the topology annotation Auto the Topology Aware Hints allocator (topologycache
+ * AddHints) decides from the nodes' allocatable CPU per zone, which is not planned here; but a
+ * ready endpoint without a zone in a slice being written makes it remove every hint (step 1 of
+ * AddHints, whatever the allocation), exactly as the no-hints path does.
  */
-function hints(svc: ServiceView, written: Draft[], existing: readonly EndpointSliceView[], updates: {draft: Draft; addressType: string}[], types: string[], pools: EndpointPool[]): void {
+function hints(
+  svc: ServiceView,
+  written: Draft[],
+  existing: readonly EndpointSliceView[],
+  updates: {draft: Draft; addressType: string}[],
+  types: string[],
+  pools: EndpointPool[],
+  topology: {desired: readonly EndpointView[]; nodesKnown: boolean; warnings: string[]},
+): void {
+  // The deprecated annotation wins when both are set (hintsEnabled).
   const mode = svc.annotations['service.kubernetes.io/topology-aware-hints'] ?? svc.annotations['service.kubernetes.io/topology-mode']
   const auto = mode === 'Auto' || mode === 'auto'
-  if (auto) return // Topology Aware Hints: not planned (the allocator's inputs are node CPU counts).
+  if (auto) {
+    if (!topology.nodesKnown || !unzonedReadyWritten(written, existing, topology.desired)) {
+      topology.warnings.push('topology-mode Auto: the Topology Aware Hints allocator sets hints from the nodes\' allocatable CPU per zone, which is not planned here; slices keep the hints they have')
+      return
+    }
+    topology.warnings.push(
+      'topology-mode Auto, and a ready endpoint in a slice being written has no zone: the Topology Aware Hints allocator removes every hint (Warning TopologyAwareHintsDisabled: One or more endpoints do not have a zone specified)',
+    )
+  }
   const td = svc.trafficDistribution
-  const use = td === 'PreferClose' || td === 'PreferSameZone' || td === 'PreferSameNode'
+  const use = !auto && (td === 'PreferClose' || td === 'PreferSameZone' || td === 'PreferSameNode')
   const hinted = (ep: EndpointView): EndpointView => {
     if (!use) {
       if (!ep.hints) return ep
@@ -416,6 +441,16 @@ function hints(svc: ServiceView, written: Draft[], existing: readonly EndpointSl
       updates.push({draft: {existing: slice, ports: sortPorts(slice.ports), endpoints: next, random: 0, labelsChanged: false, hintsOnly: true}, addressType: slice.addressType})
     }
   }
+}
+
+/**
+ * Whether a ready endpoint without a zone goes into a slice being created or updated: every wanted
+ * endpoint that no unchanged slice keeps lands in one (the ones drawn at random included).
+ */
+function unzonedReadyWritten(written: readonly Draft[], existing: readonly EndpointSliceView[], desired: readonly EndpointView[]): boolean {
+  const writtenNames = new Set(written.map((d) => d.existing?.name).filter((n) => n !== undefined))
+  const keptUnchanged = new Set(existing.filter((s) => !writtenNames.has(s.name)).flatMap((s) => s.endpoints.map(endpointId)))
+  return desired.some((ep) => ep.conditions.ready === true && !ep.zone && !keptUnchanged.has(endpointId(ep)))
 }
 
 const conditionsOf = (ep: EndpointView): EndpointConditions => ep.conditions

@@ -32,7 +32,18 @@ export function hostExclusion(node: NodeView): HostExclusion | undefined {
   return undefined
 }
 
+/** The same node list gives the same hosts for every Service: computed once per list. */
+const hostsOfNodes = new WeakMap<readonly NodeView[], {hosts: string[]; excluded: LoadBalancerPlan['excluded']}>()
+
 export function loadBalancerHosts(nodes: readonly NodeView[]): {hosts: string[]; excluded: LoadBalancerPlan['excluded']} {
+  const known = hostsOfNodes.get(nodes)
+  if (known) return {hosts: [...known.hosts], excluded: [...known.excluded]}
+  const computed = computeHosts(nodes)
+  hostsOfNodes.set(nodes, computed)
+  return {hosts: [...computed.hosts], excluded: [...computed.excluded]}
+}
+
+function computeHosts(nodes: readonly NodeView[]): {hosts: string[]; excluded: LoadBalancerPlan['excluded']} {
   const hosts: string[] = []
   const excluded: LoadBalancerPlan['excluded'] = []
   for (const node of nodes) {
@@ -60,7 +71,6 @@ export function syncLoadBalancer(svc: ServiceView, nodes: readonly NodeView[], n
   const wants = wantsLoadBalancer(svc)
   const cleanup = needsCleanup(svc)
   const hasFinalizer = svc.finalizers.includes(LB_FINALIZER)
-  const {hosts, excluded} = loadBalancerHosts(nodes)
   if (!wants && !cleanup) {
     // Not enqueued at all: nothing is called or written.
     if (svc.type !== 'LoadBalancer' && !hasFinalizer) return undefined
@@ -79,6 +89,7 @@ export function syncLoadBalancer(svc: ServiceView, nodes: readonly NodeView[], n
       warnings: [],
     }
   }
+  const {hosts, excluded} = loadBalancerHosts(nodes)
   const actions: ServiceAction[] = []
   if (!hasFinalizer) actions.push({type: 'addLoadBalancerFinalizer', finalizer: LB_FINALIZER})
   const warnings: string[] = []

@@ -1,6 +1,7 @@
 // A Service's plan carried out by the executor, through a recording ServiceControl and a scripted
 // cloud provider: the order of the three controllers' writes, the preconditions, and what a
-// provider's error, ImplementedElsewhere, a dry run or no provider at all leave undone.
+// provider's error, ImplementedElsewhere, a dry run or no provider at all leave undone; and the
+// delete of an Endpoints object no Service owns.
 import {describe, expect, it} from 'vitest'
 
 import {executePlan} from '../../../src/apply/executor.js'
@@ -10,7 +11,13 @@ import type {EndpointKind, ServiceControl} from '../../../src/apply/service-cont
 import {SKIP} from '../../../src/apply/sync.js'
 import {CloudProviderError, type LoadBalancerProvider} from '../../../src/cloud/provider.js'
 import type {ControllerPlan} from '../../../src/model/plan.js'
-import type {ServiceAction} from '../../../src/model/services.js'
+import type {Snapshot} from '../../../src/model/objects.js'
+import {DEFAULT_FEATURE_GATES} from '../../../src/model/plan.js'
+import type {EndpointsView, ServiceAction, ServiceView} from '../../../src/model/services.js'
+import {parseSavedPlan} from '../../../src/apply/saved-plan.js'
+import {staleness} from '../../../src/apply/staleness.js'
+import {planSnapshot} from '../../../src/reconcile/planner.js'
+import {planToWire} from '../../../src/render/wire.js'
 import {renderApplyRound} from '../../../src/render/apply-table.js'
 import {planService} from '../../../src/reconcile/service/planner.js'
 import {pod} from '../../helpers/builders.js'
@@ -309,5 +316,53 @@ describe('a pool: endpoints the controller spreads over new slices at random', (
     expect(sent.flat()).toEqual(pods.map((p) => p.name))
     const slices = exec.results.filter((r) => r.action === 'createEndpointSlice')
     expect(slices.map((r) => r.done!.chosen)).toEqual(sent)
+  })
+})
+
+describe('an Endpoints object no Service owns (E12.1)', () => {
+  const endpoints = (name: string): EndpointsView => ({
+    namespace: 'ns', name, uid: `uid-ep-${name}`, resourceVersion: '4', generation: 0, labels: {}, annotations: {}, ownerReferences: [],
+    subsets: [{addresses: [{ip: '192.0.2.1'}], notReadyAddresses: [], ports: [{name: '', port: 80, protocol: 'TCP'}]}],
+  })
+  const world = (o: Partial<Snapshot> = {}): Snapshot => ({pods: [], workloads: [], replicaSets: [], ignored: {}, source: {type: 'cluster', context: 'test', server: 'https://127.0.0.1:6443'}, services: [], endpoints: [endpoints('gone')], ...o})
+  const leftoverPlan = () => planSnapshot(world(), {now: NOW, featureGates: {...DEFAULT_FEATURE_GATES}, burstReplicas: 500})
+
+  it('is deleted with the planned uid and resourceVersion as preconditions, once the Service is found still absent', async () => {
+    const plan = leftoverPlan()
+    expect(plan.controllers.map((c) => c.actions.map((a) => a.type))).toEqual([['deleteEndpoints']])
+    const services = new RecordingServiceControl()
+    const control = new RecordingPodControl()
+    const exec = await executePlan(plan, {control, services, now})
+    expect(outcomes(exec)).toEqual([['deleteEndpoints', 'ok']])
+    expect(control.calls).toEqual([{type: 'getController', key: expect.objectContaining({kind: 'Service', namespace: 'ns', name: 'gone'})}])
+    expect(services.calls).toEqual([{call: 'delete', kind: 'Endpoints', name: 'gone', pre: {uid: 'uid-ep-gone', resourceVersion: '4'}}])
+    expect(renderApplyRound('apply', exec.results, exec.controllers, {color: false})).toMatch(/- delete Endpoints gone .*ok/)
+  })
+
+  it('a Service of that name created since planning owns it now: nothing is deleted, the run stops as a conflict', async () => {
+    const services = new RecordingServiceControl()
+    const control = new RecordingPodControl({controllers: {'Service/ns/gone': {uid: 'uid-new', resourceVersion: '1'}}})
+    const exec = await executePlan(leftoverPlan(), {control, services, now})
+    expect(exec.conflict).toBe('Service ns/gone exists now; the plan deleted its Endpoints object as a leftover')
+    expect(outcomes(exec)).toEqual([['deleteEndpoints', 'skipped']])
+    expect(services.calls).toEqual([])
+  })
+
+  it('one already gone counts as done; one changed since planning (409 on the preconditions) is a conflict', async () => {
+    const gone = await executePlan(leftoverPlan(), {control: new RecordingPodControl(), services: new RecordingServiceControl(false, {}, () => new PodControlError({code: 404, reason: 'NotFound', message: 'gone'})), now})
+    expect(gone.results[0]).toMatchObject({outcome: 'ok', done: {alreadyGone: true}})
+    const changed = await executePlan(leftoverPlan(), {control: new RecordingPodControl(), services: new RecordingServiceControl(false, {}, () => new PodControlError({code: 409, reason: 'Conflict', message: 'Precondition failed: ResourceVersion'})), now})
+    expect(changed.results[0].outcome).toBe('failed')
+    expect(changed.conflict).toMatch(/Endpoints ns\/gone changed since planning/)
+  })
+
+  it('a saved plan reads it back; the plan goes stale when the Service appears or the object changes', () => {
+    const plan = leftoverPlan()
+    const back = parseSavedPlan(JSON.stringify(planToWire(plan)), 'plan.json')
+    expect(planToWire(back)).toEqual(planToWire(plan))
+    expect(staleness(plan, world(), plan)).toEqual([])
+    const service = {kind: 'Service', namespace: 'ns', name: 'gone', uid: 'uid-svc', resourceVersion: '1'} as ServiceView
+    expect(staleness(plan, world({services: [service]}), plan)).toEqual(['Service ns/gone exists now'])
+    expect(staleness(plan, world({endpoints: [{...endpoints('gone'), resourceVersion: '5'}]}), plan)).toEqual(['Endpoints ns/gone (to delete) changed (resourceVersion 4 → 5)'])
   })
 })

@@ -136,6 +136,22 @@ describe('kctl check command line', () => {
     expect(kctl(['check', '-f', infoOnly, '-o', 'json', '--fail-on', 'info']).status).toBe(3)
   })
 
+  it('the Service rules through the CLI: each finding at its field, exit 3 with --fail-on warning, 0 once the ports and probes are there', () => {
+    const rules = ['service-target-port-undefined', 'publish-not-ready-without-probe', 'lb-local-selects-nothing']
+    const bad = kctl(['check', ...rules.flatMap((r) => ['-f', `test/fixtures/check/rules/${r}/bad.yaml`]), '-o', 'json', '--fail-on', 'warning'])
+    expect(bad.stderr).toBe('')
+    expect(bad.status).toBe(3)
+    const findings = JSON.parse(bad.stdout).findings.filter((f: {rule: string}) => rules.includes(f.rule))
+    expect(findings.map((f: {rule: string; line: number; column: number; field: string}) => `${f.rule}@${f.line}:${f.column} ${f.field}`)).toEqual([
+      'service-target-port-undefined@23:17 spec.ports[0].targetPort',
+      'service-target-port-undefined@48:58 spec.ports[1].targetPort',
+      'publish-not-ready-without-probe@18:29 spec.publishNotReadyAddresses',
+      'lb-local-selects-nothing@17:26 spec.externalTrafficPolicy',
+    ])
+    const good = kctl(['check', '-f', 'test/fixtures/check/rules/service-target-port-undefined/good.yaml', '-f', 'test/fixtures/check/rules/publish-not-ready-without-probe/good.yaml', '-o', 'json', '--fail-on', 'warning'])
+    expect(good.status).toBe(0)
+  })
+
   it('exit 1 when an input cannot be parsed, with the report still printed and each input a finding', () => {
     const run = kctl(['check', '-f', 'test/fixtures/check/rules/parse-error', '-o', 'json', '--fail-on', 'info'])
     expect(run.status).toBe(1)

@@ -155,7 +155,18 @@ describe('kctl list', () => {
     expect(serviceLines.slice(1).map((l) => l.split(/\s{2,}/))).toEqual(
       all
         .filter((i: {kind: string}) => i.kind === 'Service')
-        .map((i: Record<string, any>) => [i.kind, i.namespace, i.name, i.serviceType, String(i.selectedPods), String(i.desired), String(i.ready), String(i.slices), i.loadBalancer ?? '-', i.inSync ? 'yes' : 'no']),
+        .map((i: Record<string, any>) => [
+          i.kind,
+          i.namespace,
+          i.name,
+          i.serviceType,
+          String(i.selectedPods),
+          String(i.endpoints),
+          String(i.readyEndpoints),
+          String(i.slices),
+          `${i.loadBalancer ?? '-'}${i.loadBalancerHosts === undefined ? '' : ` → ${i.loadBalancerHosts} host${i.loadBalancerHosts === 1 ? '' : 's'}`}`,
+          i.inSync ? 'yes' : 'no',
+        ]),
     )
     const signed = (n: number) => (n > 0 ? `+${n}` : String(n))
     const rows = lines.slice(1).map((l) => l.split(/\s{2,}/).map((cell) => cell.trim()))

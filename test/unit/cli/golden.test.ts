@@ -1,5 +1,6 @@
 // Each bundled example, planned at a fixed clock through the built CLI, must print exactly the
-// reviewed output in test/golden/<example>/ (plan.json, plan.txt). After a deliberate change:
+// reviewed output in test/golden/<example>/ (plan.json, plan.txt; list.json and list.txt where the
+// list has rows of its own, as a Service's). After a deliberate change:
 // UPDATE_GOLDEN=1 npm run test:unit, then review the diff against docs/replicaset-controller.md.
 import {existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
@@ -38,6 +39,26 @@ describe('golden plans of examples/', () => {
       const a = kctl(['plan', '-f', `examples/${example}`, '-o', 'json', '--now', NOW])
       const b = kctl(['plan', '-f', `examples/${example}`, '-o', 'json', '--now', NOW])
       expect(a.stdout).toBe(b.stdout)
+    })
+  })
+})
+
+/** Examples whose `kctl list` rows say more than the plan's header: their lists are golden too. */
+const LISTED = ['services']
+
+describe('golden lists of examples/', () => {
+  describe.each(LISTED)('%s', (example) => {
+    it.each([
+      {file: 'list.json', args: ['-o', 'json']},
+      {file: 'list.txt', args: ['-o', 'table']},
+    ])('$file', ({file, args}) => {
+      const run = kctl(['list', '-f', `examples/${example}`, ...args, '--now', NOW])
+      expect(run.stderr).toBe('')
+      expect(run.status).toBe(0)
+      const golden = join(ROOT, 'test', 'golden', example, file)
+      if (update) writeFileSync(golden, run.stdout)
+      if (!existsSync(golden)) throw new Error(`${golden} is missing: run UPDATE_GOLDEN=1 npm run test:unit and review it`)
+      expect(run.stdout).toBe(readFileSync(golden, 'utf8'))
     })
   })
 })

@@ -15,10 +15,13 @@ import type {
 } from '../../../src/model/services.js'
 import type {NodeView, Taint} from '../../../src/model/workloads.js'
 import {canonicalIP, endpointPorts} from '../../../src/reconcile/service/endpoints-common.js'
-import {syncEndpoints, syncMirror} from '../../../src/reconcile/service/endpoints.js'
+import {byteOrder, syncEndpoints, syncMirror} from '../../../src/reconcile/service/endpoints.js'
+import fc from 'fast-check'
 import {addressTypes, sliceLabels, syncSlices} from '../../../src/reconcile/service/endpointslices.js'
 import {hostExclusion, hostUpdate, loadBalancerName, needsCleanup, nodeUpdateSyncs, syncLoadBalancer, wantsLoadBalancer} from '../../../src/reconcile/service/loadbalancer.js'
 import {planService} from '../../../src/reconcile/service/planner.js'
+import {planSnapshot} from '../../../src/reconcile/planner.js'
+import {DEFAULT_FEATURE_GATES} from '../../../src/model/plan.js'
 import {pod as basePod} from '../../helpers/builders.js'
 
 const C = '2026-01-01T00:00:00Z'
@@ -359,7 +362,83 @@ describe('E10: trafficDistribution hints', () => {
   })
 })
 
+describe('E10.3: topology-mode Auto', () => {
+  const auto = (o: Partial<ServiceView> = {}) => svc({annotations: {'service.kubernetes.io/topology-mode': 'Auto'}, ...o})
+
+  it('a ready endpoint without a zone in a written slice: the allocator removes every hint, written and unchanged slices alike', () => {
+    const a = pod('a')
+    const lost = pod('bb', {node: 'node-nozone'})
+    const nodes = [...NODES, node('node-nozone')]
+    const hintedKept = slice('K', [{...ep(a, {ready: true}), hints: {forZones: [{name: 'zone-1'}]}}])
+    // At most one endpoint per slice: K is full and unchanged, bb goes to a new slice.
+    const r = sync(auto({trafficDistribution: 'PreferClose'}), [a, lost], [hintedKept], 1, nodes)
+    expect(r.warnings).toContainEqual(expect.stringContaining('TopologyAwareHintsDisabled: One or more endpoints do not have a zone specified'))
+    const written = [...creates(r.actions), ...updates(r.actions)]
+    expect(written.flatMap((x) => x.endpoints).every((e) => e.hints === undefined)).toBe(true)
+    // K holds a and was unchanged: it is written only to lose its hint.
+    expect(updates(r.actions)).toEqual([expect.objectContaining({name: 'K', hintsChanged: true, added: [], removed: []})])
+    expect(members(creates(r.actions)[0])).toEqual(['bb'])
+  })
+
+  it('every written endpoint with a zone: the allocation is not planned, hints stay as they are, and the plan says so', () => {
+    const a = pod('a')
+    const hinted = slice('K', [{...ep(a, {ready: true}), hints: {forZones: [{name: 'zone-2'}]}}])
+    const r = sync(auto(), [a, pod('bb', {node: 'node-b'})], [hinted])
+    expect(r.warnings).toContainEqual(expect.stringContaining('topology-mode Auto: the Topology Aware Hints allocator sets hints from the nodes\' allocatable CPU per zone, which is not planned here'))
+    expect(updates(r.actions).find((u) => u.name === 'K')?.hintsChanged).toBeUndefined()
+    // The deprecated annotation wins over topology-mode when both are set (hintsEnabled).
+    const off = sync(svc({annotations: {'service.kubernetes.io/topology-aware-hints': 'disabled', 'service.kubernetes.io/topology-mode': 'Auto'}}), [a], [hinted])
+    expect(updates(off.actions)).toEqual([expect.objectContaining({name: 'K', hintsChanged: true})])
+  })
+})
+
+describe('E11: when the sync runs again', () => {
+  it('E11.5/E3.4: a sync that fails on a missing node is retried after 1 s; a sync without error names no requeue', () => {
+    const now = 1_764_000_000_000_000_000n
+    const world = {pods: [pod('a'), pod('ghost', {node: 'node-gone'})], nodes: NODES, nodeByName: nodeMap(), slices: [], endpoints: undefined, maxEndpointsPerSlice: 100, now}
+    const failed = planService(svc(), world)
+    expect(failed.requeue).toEqual({at: '2025-11-24T16:00:01Z', seconds: 1, reason: 'sync-error'})
+    expect(failed.warnings).toContainEqual(expect.stringContaining('node "node-gone" is not found'))
+    expect(planService(svc(), {...world, pods: [pod('a')]}).requeue).toBeUndefined()
+  })
+})
+
 describe('E12: the legacy Endpoints object', () => {
+  const endpointsObject = (name: string, annotations: Record<string, string> = {}): EndpointsView => ({
+    namespace: 'ns', name, uid: `uid-ep-${name}`, resourceVersion: '4', generation: 0, labels: {}, annotations, ownerReferences: [],
+    subsets: [{addresses: [{ip: '192.0.2.1'}], notReadyAddresses: [], ports: [{name: '', port: 80, protocol: 'TCP'}]}],
+  })
+  const planAll = (services: ServiceView[], endpoints: EndpointsView[]) =>
+    planSnapshot({pods: [], workloads: [], replicaSets: [], ignored: {}, source: {type: 'fixtures', paths: []}, services, endpoints, nodes: NODES}, {now: C, featureGates: {...DEFAULT_FEATURE_GATES}, burstReplicas: 500})
+
+  it('E12.1: an Endpoints object with no Service of its name is deleted, a leader-election record is not, and -l does not make one left over', () => {
+    const plan = planAll([svc()], [endpointsObject('web'), endpointsObject('gone'), endpointsObject('leader', {'control-plane.alpha.kubernetes.io/leader': '{}'})])
+    const gone = plan.controllers.find((c) => c.name === 'gone')!
+    expect(gone.actions).toEqual([{type: 'deleteEndpoints', name: 'gone', uid: 'uid-ep-gone', resourceVersion: '4', reason: 'no-service'}])
+    expect(gone).toMatchObject({kind: 'Service', uid: '', inSync: false, service: {absent: true}})
+    expect(gone.warnings[0]).toContain('the Endpoints controller deletes this Endpoints object')
+    expect(plan.controllers.map((c) => c.name)).toEqual(['gone', 'web'])
+    expect(plan.summary.deleteEndpoints).toBe(1)
+    // A Service left out by -l is not planned, and its Endpoints object is not a leftover.
+    const filtered = planAll([{...svc(), notPlanned: true}], [endpointsObject('web')])
+    expect(filtered.controllers).toEqual([])
+  })
+
+  it('E12.1: ExternalName and a nil selector: the Endpoints controller writes nothing, and a hand-kept Endpoints object stays as it is', () => {
+    const kept: EndpointsView = {
+      namespace: 'ns', name: 'web', uid: 'e', resourceVersion: '3', generation: 0, labels: {}, annotations: {}, ownerReferences: [],
+      subsets: [{addresses: [{ip: '192.0.2.1'}], notReadyAddresses: [], ports: [{name: '', port: 80, protocol: 'TCP'}]}],
+    }
+    const world = {pods: [pod('a')], nodes: NODES, nodeByName: nodeMap(), slices: [], endpoints: kept, maxEndpointsPerSlice: 100}
+    expect(planService(svc({type: 'ExternalName'}), world).actions).toEqual([])
+    // A selector-less Service: only the mirroring controller acts (on the object someone keeps).
+    const bare = planService(svc({selector: null}), world).actions
+    expect(bare.filter((a) => a.type === 'writeEndpoints')).toEqual([])
+    expect(bare.map((a) => a.type)).toEqual(['createEndpointSlice'])
+    // With a selector the controller owns the object and rewrites it from the pods.
+    expect(planService(svc(), world).actions.filter((a) => a.type === 'writeEndpoints')).toHaveLength(1)
+  })
+
   it('E12.2: terminating pods are left out unless publishNotReadyAddresses; not-ready ones go to notReadyAddresses', () => {
     const pods = [pod('ready'), pod('notready', {ready: false}), pod('term', {deleting: true})]
     const r = syncEndpoints(svc(), pods, undefined)
@@ -406,6 +485,18 @@ describe('E12: the legacy Endpoints object', () => {
     const within = syncEndpoints(svc(), fewer, undefined).action!
     expect(syncEndpoints(svc(), fewer, {...stored, subsets: within.subsets}).action).toMatchObject({verb: 'update'})
     expect(syncEndpoints(svc(), fewer, {...stored, subsets: within.subsets, annotations: {}}).action).toBeUndefined()
+  })
+})
+
+describe('E12.6: byte order', () => {
+  it('strings compare as their UTF-8 bytes do (Go), astral characters included', () => {
+    const sign = (n: number) => Math.sign(n)
+    fc.assert(
+      fc.property(fc.string({unit: 'binary'}), fc.string({unit: 'binary'}), (a, b) => sign(byteOrder(a, b)) === sign(Buffer.compare(Buffer.from(a), Buffer.from(b)))),
+      {numRuns: 2000},
+    )
+    expect(sign(byteOrder('\u{1F600}', '\uFFFD'))).toBe(1)
+    expect(sign(byteOrder('10.0.0.10', '10.0.0.9'))).toBe(-1)
   })
 })
 

@@ -59,6 +59,38 @@ describe('kctl watch -f', () => {
     expect(run.stderr).toBe('')
   })
 
+  it('a Service is planned again when its pod turns Ready in the file: the endpoint change, then in sync', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kctl-watch-svc-'))
+    const file = join(dir, 'web.yaml')
+    const world = (ready: boolean, written: boolean) =>
+      [
+        'apiVersion: v1\nkind: Node\nmetadata: {name: n1, labels: {topology.kubernetes.io/zone: z1}}',
+        'apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop, uid: u-web, creationTimestamp: "2026-11-01T00:00:00Z"}\nspec: {selector: {app: web}, clusterIP: 10.0.0.1, ipFamilies: [IPv4], ports: [{name: http, port: 80, targetPort: 8080}]}',
+        `apiVersion: v1\nkind: Pod\nmetadata: {name: web-1, namespace: shop, uid: u-p1, labels: {app: web}}\nspec: {nodeName: n1, containers: [{name: c, image: x}]}\nstatus: {phase: Running, podIP: 10.1.0.1, podIPs: [{ip: 10.1.0.1}], conditions: [{type: Ready, status: "${ready ? 'True' : 'False'}"}]}`,
+        ...(written
+          ? [
+              'apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata: {name: web-x, namespace: shop, uid: u-s, labels: {kubernetes.io/service-name: web, endpointslice.kubernetes.io/managed-by: endpointslice-controller.k8s.io}, ownerReferences: [{apiVersion: v1, kind: Service, name: web, uid: u-web, controller: true, blockOwnerDeletion: true}]}\naddressType: IPv4\nports: [{name: http, port: 8080, protocol: TCP}]\nendpoints: [{addresses: [10.1.0.1], conditions: {ready: true, serving: true, terminating: false}, nodeName: n1, zone: z1, targetRef: {kind: Pod, namespace: shop, name: web-1, uid: u-p1}}]',
+              'apiVersion: v1\nkind: Endpoints\nmetadata: {name: web, namespace: shop, uid: u-e, labels: {endpoints.kubernetes.io/managed-by: endpoint-controller}}\nsubsets: [{addresses: [{ip: 10.1.0.1, nodeName: n1, targetRef: {kind: Pod, namespace: shop, name: web-1, uid: u-p1}}], ports: [{name: http, port: 8080, protocol: TCP}]}]',
+            ]
+          : []),
+      ].join('\n---\n')
+    writeFileSync(file, world(false, false))
+    const run = start(['-f', dir, '--now', NOW, '--until-converged', '--timeout', '30s', '-o', 'json'])
+    expect(await run.until((l) => l.kind === 'WatchStatus' && l.status === 'synced')).toMatchObject({controllers: 1})
+    const initial = await run.until((l) => l.kind === 'PlanChange')
+    expect(initial).toMatchObject({event: {type: 'INITIAL', kind: 'Service', name: 'web'}, inSync: false, controller: {status: {readyEndpoints: 0}}})
+    writeFileSync(file, world(true, false))
+    const ready = await run.until((l) => l.kind === 'PlanChange' && l.event.type === 'FILE')
+    expect(ready.controller.status.readyEndpoints).toBe(1)
+    expect(ready.controller.service.pods).toEqual([expect.objectContaining({pod: 'web-1', slice: expect.objectContaining({in: true, ready: true})})])
+    expect(ready.changed).toEqual(expect.arrayContaining(['ready', 'actions']))
+    // What the controllers would write, written: in sync, and the watch ends.
+    writeFileSync(file, world(true, true))
+    expect(await run.exited).toBe(0)
+    expect(run.lines.at(-1)).toMatchObject({kind: 'WatchStatus', status: 'converged', controllers: 1, inSync: 1})
+    expect(run.stderr).toBe('')
+  })
+
   it('a file that stops parsing is reported and the last plans kept; --timeout then exits 1 naming what is pending', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kctl-watch-'))
     writeFileSync(join(dir, 'calm.yaml'), calm(2))

@@ -37,6 +37,26 @@ describe('normalizeObjects (the watch cache)', () => {
     expect(planSnapshot(cached, OPTIONS, ['replicaset']).controllers).toEqual(planSnapshot(full, OPTIONS, ['replicaset']).controllers)
   })
 
+  it('Services are planned from the cache as from the whole objects: pods keep their IPs, hostname, subdomain and named ports', async () => {
+    const full = await readFixtures({paths: ['examples/services'], allNamespaces: true})
+    const byKind: Record<string, any[]> = {}
+    for (const o of await readAllDocuments(['examples/services'])) {
+      const {kind, apiVersion: _a, ...rest} = structuredClone(o.raw) as any
+      ;(byKind[kind] ??= []).push(rest)
+    }
+    const interner = new Interner()
+    const pods = normalizeObjects('Pod', byKind.Pod, interner)
+    const kinds = ['Service', 'EndpointSlice', 'Endpoints', 'Node'] as const
+    const [services, slices, endpoints, nodes] = kinds.map((k) => normalizeWorkloadObjects<any>(k, byKind[k] ?? []))
+    expect([pods, services, slices, endpoints, nodes].flatMap((r) => r.problems)).toEqual([])
+    expect(pods.objects.filter((p) => p.network !== undefined).length).toBeGreaterThan(0)
+    expect(Object.isFrozen(pods.objects[0].network)).toBe(true)
+    const cached = {...full, pods: pods.objects, services: services.objects, endpointSlices: slices.objects, endpoints: endpoints.objects, nodes: nodes.objects}
+    const plans = planSnapshot(cached, OPTIONS, ['endpointslice']).controllers
+    expect(plans.length).toBe(full.services!.length)
+    expect(plans).toEqual(planSnapshot(full, OPTIONS, ['endpointslice']).controllers)
+  })
+
   it.each(['examples/job', 'examples/cronjob'])('Job and CronJob plans from cached pods, Jobs and CronJobs equal plans from the whole objects: %s', async (dir) => {
     const full = await readFixtures({paths: [dir], allNamespaces: true})
     const byKind: Record<string, any[]> = {Pod: [], Job: [], CronJob: []}

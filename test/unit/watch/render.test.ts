@@ -55,6 +55,15 @@ describe('the table', () => {
     expect(nextActions(controllerPlan(planOf(snapshotOf({workloads: [calm], pods: [pod('c', {owner: calm})]})), 'calm'))).toBe('in sync')
   })
 
+  it('a Service whose only calls write nothing (its load balancer re-ensured as it is) is in sync; one with a write is not', () => {
+    const ensure = {type: 'ensureLoadBalancer' as const, loadBalancer: 'auid', hosts: ['n1']}
+    const status = {type: 'writeLoadBalancerStatus' as const, ingress: 'fromProvider' as const, from: [{ip: '203.0.113.10'}]}
+    const service = {...cp, kind: 'Service' as const, diff: 0, pending: 0, actions: [ensure, status], inSync: true}
+    expect(nextActions(service)).toBe('in sync')
+    const finalizer = {type: 'addLoadBalancerFinalizer' as const, finalizer: 'service.kubernetes.io/load-balancer-cleanup' as const}
+    expect(nextActions({...service, actions: [finalizer, ensure, status], inSync: false})).toBe('~3')
+  })
+
   it('one row per controller; cells that just changed are marked (with * without colour), then not', () => {
     const row = rowOf(cp, Date.parse('2026-11-22T10:00:00Z'), ['desired', 'actions'], 'ReplicaSet/default/web')
     const o = {width: 200, height: 20, color: false, title: 'kctl watch'}
