@@ -87,6 +87,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await controllerManager.stop()
   await kwok?.stop()
+  // The fake node goes too: the files after this one share the control plane and count its Nodes.
+  for (const n of kwok?.nodes ?? []) await api('DELETE', `/api/v1/nodes/${n}`).catch(() => {})
   // Background: without it the API server puts the orphan finalizer on Jobs, and no garbage collector runs here.
   await api('DELETE', `/apis/batch/v1/namespaces/${ns}/cronjobs?propagationPolicy=Background`).catch(() => {})
   await api('DELETE', `/apis/batch/v1/namespaces/${ns}/jobs?propagationPolicy=Background`).catch(() => {})

@@ -173,7 +173,13 @@ describe('Services: the plan against the real service controller and a fake clou
     const s = FRESH.find((x) => x.name === name)!
     const cp = planOf(plan, name)
     const lbActions = cp.actions.filter((a: Json) => /LoadBalancer/.test(a.type))
-    expect(callsOf(name).map(strip)).toEqual(expectedCalls(lbActions, s.exists ?? false))
+    // The controller's node-sync worker runs beside its service worker: at start-up it may still
+    // send UpdateLoadBalancer for a Service the service worker has just deleted the load balancer
+    // of (its own cache is behind). That call belongs to no sync of the Service; it is left out here.
+    const calls = callsOf(name).map(strip)
+    const deletedAt = calls.findIndex((c) => c.method === 'EnsureLoadBalancerDeleted')
+    const ofTheSync = deletedAt < 0 ? calls : [...calls.slice(0, deletedAt + 1), ...calls.slice(deletedAt + 1).filter((c) => c.method !== 'UpdateLoadBalancer')]
+    expect(ofTheSync).toEqual(expectedCalls(lbActions, s.exists ?? false))
 
     const after = await getService(name)
     const types = lbActions.map((a: Json) => a.type)
