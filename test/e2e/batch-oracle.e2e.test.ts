@@ -9,7 +9,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {startKwok, type Kwok} from '../../controlplane/fake-nodes.js'
 import {planJson} from './kctl.js'
-import {api, apiOk, controllerManager, controlPlane, deleteNamespace, newNamespace, waitUntil, watchEvents, type WatchEvent} from './setup/cluster.js'
+import {api, apiOk, controllerManager, controlPlane, deleteNamespace, finishJobPod, newNamespace, waitUntil, watchEvents, type WatchEvent} from './setup/cluster.js'
 
 type Json = Record<string, any>
 
@@ -31,20 +31,7 @@ const getJob = (name: string) => apiOk('GET', `/apis/batch/v1/namespaces/${ns}/j
 const podsOf = async (uid: string): Promise<Json[]> =>
   (await apiOk('GET', `/api/v1/namespaces/${ns}/pods`)).items.filter((p: Json) => p.metadata.ownerReferences?.[0]?.uid === uid)
 
-/** A kubelet's report of a finished container: phase, and `main` terminated with `exitCode`. */
-async function finishPod(pod: Json, exitCode: number, agoSeconds = 0): Promise<void> {
-  const at = new Date(Date.now() - agoSeconds * 1000).toISOString().replace(/\.\d+Z$/, 'Z')
-  await apiOk('PATCH', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}/status`, {
-    contentType: 'application/merge-patch+json',
-    body: {
-      status: {
-        phase: exitCode === 0 ? 'Succeeded' : 'Failed',
-        conditions: [{type: 'Ready', status: 'False', lastTransitionTime: at}],
-        containerStatuses: [{name: 'main', image: 'registry.invalid/job:1', imageID: '', ready: false, restartCount: 0, state: {terminated: {exitCode, startedAt: at, finishedAt: at}}}],
-      },
-    },
-  })
-}
+const finishPod = (pod: Json, exitCode: number, agoSeconds = 0) => finishJobPod(ns, pod, exitCode, agoSeconds)
 
 /** A kubelet's report of a running pod whose container `main` has restarted `restarts` times. */
 async function runningPod(pod: Json, restarts = 0): Promise<void> {

@@ -16,7 +16,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {kctl, reconcileJson} from './kctl.js'
-import {api, apiOk, controllerManager, deleteNamespace, newNamespace, waitUntil} from './setup/cluster.js'
+import {api, apiOk, controllerManager, deleteNamespace, finishJobPod, newNamespace, waitUntil} from './setup/cluster.js'
 
 type Json = Record<string, any>
 
@@ -45,20 +45,7 @@ const podsOf = async (ns: string, job: string): Promise<Json[]> =>
   (await apiOk('GET', `/api/v1/namespaces/${ns}/pods`)).items.filter((p: Json) => p.metadata.ownerReferences?.some((r: Json) => r.kind === 'Job' && r.name === job))
 const conditionsOf = (j: Json) => (j.status?.conditions ?? []).filter((c: Json) => c.status === 'True').map((c: Json) => `${c.type}:${c.reason}`)
 
-/** A kubelet's report of a finished container. */
-async function finishPod(ns: string, pod: Json, exitCode: number): Promise<void> {
-  const at = new Date().toISOString().replace(/\.\d+Z$/, 'Z')
-  await apiOk('PATCH', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}/status`, {
-    contentType: 'application/merge-patch+json',
-    body: {
-      status: {
-        phase: exitCode === 0 ? 'Succeeded' : 'Failed',
-        conditions: [{type: 'Ready', status: 'False', lastTransitionTime: at}],
-        containerStatuses: [{name: 'main', image: 'registry.invalid/job:1', imageID: '', ready: false, restartCount: 0, state: {terminated: {exitCode, startedAt: at, finishedAt: at}}}],
-      },
-    },
-  })
-}
+const finishPod = (ns: string, pod: Json, exitCode: number) => finishJobPod(ns, pod, exitCode)
 
 async function job(ns: string, name: string, spec: Json, owner?: Json): Promise<Json> {
   return apiOk('POST', `${BATCH(ns)}/jobs`, {
