@@ -81,6 +81,20 @@ export const cloudFlags = {
   'cluster-name': Flags.string({summary: 'The cluster name every provider call carries (as cloud-controller-manager\'s --cluster-name).', default: 'kubernetes', helpGroup: 'CLOUD'}),
 }
 
+/** Flags of kube-controller-manager that change what its controllers write, for a cluster that sets them. */
+export const controllerManagerFlags = {
+  'max-endpoints-per-slice': Flags.integer({
+    summary: "kube-controller-manager's --max-endpoints-per-slice, if the cluster sets it (default 100).",
+    min: 1,
+    max: 1000,
+    helpGroup: 'PLANNING',
+  }),
+}
+
+export function controllerManagerRequest(flags: {'max-endpoints-per-slice'?: number}) {
+  return {maxEndpointsPerSlice: flags['max-endpoints-per-slice']}
+}
+
 export function cloudRequest(flags: {'lb-pool'?: string; 'lb-namespace'?: string; 'cloud-provider-exec'?: string; 'cluster-name'?: string}) {
   return {lbPool: flags['lb-pool'], lbNamespace: flags['lb-namespace'], cloudProviderExec: flags['cloud-provider-exec'], clusterName: flags['cluster-name']}
 }

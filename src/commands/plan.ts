@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 
 import {BaseCommand, sourceRequest} from '../cli/base.js'
 import {ExitCode} from '../cli/exit-codes.js'
-import {changeFlags, changeRequest, cloudFlags, cloudRequest, outputFlag, sourceFlags} from '../cli/flags.js'
+import {changeFlags, changeRequest, cloudFlags, cloudRequest, controllerManagerFlags, controllerManagerRequest, outputFlag, sourceFlags} from '../cli/flags.js'
 import {renderDocumentChunks} from '../render/document.js'
 import {renderPlanTable} from '../render/plan-table.js'
 import {planToWire} from '../render/wire.js'
@@ -28,13 +28,8 @@ Exit codes: 0 success, 1 any error, 2 changes pending (only with --detailed-exit
     ...sourceFlags,
     ...changeFlags,
     ...cloudFlags,
+    ...controllerManagerFlags,
     output: outputFlag(),
-    'max-endpoints-per-slice': Flags.integer({
-      summary: 'kube-controller-manager\'s --max-endpoints-per-slice, if the cluster sets it (default 100).',
-      min: 1,
-      max: 1000,
-      helpGroup: 'PLANNING',
-    }),
     'detailed-exitcode': Flags.boolean({
       summary: 'Exit 2 when any controller is not in sync (0 when all are; errors are always 1).',
       helpGroup: 'OUTPUT',
@@ -44,7 +39,7 @@ Exit codes: 0 success, 1 any error, 2 changes pending (only with --detailed-exit
   async run(): Promise<void> {
     const {flags} = await this.parse(Plan)
     const format = this.outputFormat(flags)
-    const req = {...sourceRequest(flags), ...changeRequest(flags), ...cloudRequest(flags), maxEndpointsPerSlice: flags['max-endpoints-per-slice'], onWarning: (w: string) => this.note(w)}
+    const req = {...sourceRequest(flags), ...changeRequest(flags), ...cloudRequest(flags), ...controllerManagerRequest(flags), onWarning: (w: string) => this.note(w)}
     // A what-if plans the world after the change (one world: apply sets are not told apart).
     const plan = hasChanges(req) ? await planChanged(req) : await computePlan(req)
     this.print(format === 'table' ? renderPlanTable(plan, {color: this.colored}) : renderDocumentChunks(planToWire(plan, {lazy: format === 'json'}), format))

@@ -4,7 +4,7 @@ import {Flags} from '@oclif/core'
 
 import {BaseCommand, sourceRequest} from '../cli/base.js'
 import {ExitCode} from '../cli/exit-codes.js'
-import {cloudFlags, cloudRequest, outputFlag, sourceFlags} from '../cli/flags.js'
+import {cloudFlags, cloudRequest, controllerManagerFlags, controllerManagerRequest, outputFlag, sourceFlags} from '../cli/flags.js'
 import {UserError} from '../errors.js'
 import type {ApplyMode, ApplyReport, ProgressEvent} from '../model/apply.js'
 import type {ReconcilePlan} from '../model/plan.js'
@@ -35,6 +35,7 @@ Exit codes: 0 every action succeeded, 1 an action failed or any error, 2 changes
   static override flags = {
     ...sourceFlags,
     ...cloudFlags,
+    ...controllerManagerFlags,
     output: outputFlag(),
     plan: Flags.string({summary: 'Apply this saved plan (kctl plan -o json > FILE) instead of planning now.', helpGroup: 'APPLY'}),
     apply: Flags.boolean({summary: 'Carry the plan out for real (default: a server-side dry run with dryRun=All).', helpGroup: 'APPLY'}),
@@ -62,6 +63,7 @@ Exit codes: 0 every action succeeded, 1 an action failed or any error, 2 changes
     const report = await reconcile({
       ...sourceRequest(flags),
       ...cloudRequest(flags),
+      ...controllerManagerRequest(flags),
       planFile: flags.plan,
       apply: flags.apply,
       replan: flags.replan,

@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 
 import {BaseCommand, sourceRequest} from '../cli/base.js'
 import {ExitCode} from '../cli/exit-codes.js'
-import {outputFlag, sourceFlags} from '../cli/flags.js'
+import {controllerManagerFlags, controllerManagerRequest, outputFlag, sourceFlags} from '../cli/flags.js'
 import {UserError} from '../errors.js'
 import {nextActions} from '../render/watch-table.js'
 import {runWatch} from '../services/watch.js'
@@ -27,6 +27,7 @@ Exit codes: 0 converged (--until-converged) or every controller in sync when --t
 
   static override flags = {
     ...sourceFlags,
+    ...controllerManagerFlags,
     output: outputFlag(['table', 'json']),
     resync: Flags.string({
       summary: 'Plan every controller again this often (e.g. 30s, 5m), at the current clock; pods whose resourceVersion did not change are skipped.',
@@ -60,7 +61,7 @@ Exit codes: 0 converged (--until-converged) or every controller in sync when --t
     display.start()
     let outcome
     try {
-      const req = {...request, resyncMs, timeoutMs, untilConverged: flags['until-converged'], onWarning: (w: string) => display.note(`warning: ${w}`)}
+      const req = {...request, ...controllerManagerRequest(flags), resyncMs, timeoutMs, untilConverged: flags['until-converged'], onWarning: (w: string) => display.note(`warning: ${w}`)}
       outcome = await runWatch(req, (u) => display.update(u), interrupt.signal)
     } finally {
       display.stop()

@@ -142,7 +142,7 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
   const world = fixtures ? await fixtureWorld(req, clockNow) : await clusterWorld(req)
   // Every controller kctl plans: the deployment controller's syncs, then the ReplicaSet controller's.
   const carriedOut = fixtures ? CARRIED_OUT.filter((c) => c !== SERVICES_CONTROLLER) : CARRIED_OUT
-  const plan = (snapshot: Snapshot, gates: FeatureGates = featureGates) => withoutCloudSaid(planSnapshot(snapshot, plannerOptions(clockNow(), gates), carriedOut), world.cloud)
+  const plan = (snapshot: Snapshot, gates: FeatureGates = featureGates) => withoutCloudSaid(planSnapshot(snapshot, plannerOptions(clockNow(), gates, req.maxEndpointsPerSlice), carriedOut), world.cloud)
   const scope = saved ? namespacesOf(saved) : undefined
   const restrict = (p: ReconcilePlan) => (saved ? onlyControllersOf(p, saved) : p)
 

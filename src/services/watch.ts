@@ -38,6 +38,8 @@ export interface WatchRequest extends SourceRequest {
   featureGates?: string
   /** --resync: plan every controller again this often. */
   resyncMs?: number
+  /** --max-endpoints-per-slice, as kube-controller-manager takes it. */
+  maxEndpointsPerSlice?: number
   /** --until-converged. */
   untilConverged?: boolean
   /** --timeout. */
@@ -93,7 +95,7 @@ async function watchCluster(
   const {clusterListerWatcher} = await import('../sources/cluster-watch.js')
   const client = await connect({kubeconfig: req.kubeconfig, context: req.context})
   const namespace = req.allNamespaces ? undefined : (req.namespace ?? client.config.namespace)
-  const engine = new WatchEngine({featureGates, burstReplicas: BURST_REPLICAS, selector, clock, emit})
+  const engine = new WatchEngine({featureGates, burstReplicas: BURST_REPLICAS, maxEndpointsPerSlice: req.maxEndpointsPerSlice, selector, clock, emit})
   const interner = new Interner()
   const factory = new InformerFactory()
   const internal = new AbortController()
@@ -281,7 +283,7 @@ async function watchFixtures(req: WatchRequest, featureGates: FeatureGates, cloc
   const replan = (why: (plan: ControllerPlan) => WatchCause) => {
     const at = time(clock)
     const now = fixedNow ?? at
-    const plan = planSnapshot(snapshot, plannerOptions(now, featureGates))
+    const plan = planSnapshot(snapshot, plannerOptions(now, featureGates, req.maxEndpointsPerSlice))
     const delta = planDelta(plans, plan.controllers)
     plans = new Map(plan.controllers.map((c) => [controllerKey(c), c]))
     for (const d of delta) emit({kind: 'PlanChange', time: at, now, event: why(d.next ?? d.previous!), key: d.key, previous: d.previous, next: d.next, changed: d.changed})

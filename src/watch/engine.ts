@@ -22,6 +22,8 @@ import {type WorkloadSources, WorkloadWatch} from './workloads.js'
 export interface EngineOptions {
   featureGates: FeatureGates
   burstReplicas: number
+  /** kube-controller-manager's --max-endpoints-per-slice; absent: 100. */
+  maxEndpointsPerSlice?: number
   /** -l. */
   selector?: CompiledSelector
   clock: Clock
@@ -90,7 +92,7 @@ export class WatchEngine {
   }
 
   private namespaceOptions() {
-    return {featureGates: this.options.featureGates, burstReplicas: this.options.burstReplicas, selector: this.options.selector}
+    return {featureGates: this.options.featureGates, burstReplicas: this.options.burstReplicas, maxEndpointsPerSlice: this.options.maxEndpointsPerSlice, selector: this.options.selector}
   }
 
   private addNamespaced(watch: NamespaceWatch): NamespaceWatch {

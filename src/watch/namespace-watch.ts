@@ -13,6 +13,7 @@ import {changedFields, planChanged} from './delta.js'
 export interface NamespaceWatchOptions {
   featureGates: FeatureGates
   burstReplicas: number
+  maxEndpointsPerSlice?: number
   /** -l: the controllers planned. */
   selector?: CompiledSelector
 }
@@ -92,7 +93,7 @@ export abstract class NamespaceWatch {
     const marked = [...this.dirty]
     this.dirty.clear()
     for (const [ns, why] of marked) {
-      const planned = planSnapshot(this.snapshot(ns), {now, featureGates: this.options.featureGates, burstReplicas: this.options.burstReplicas}, this.controllers).controllers
+      const planned = planSnapshot(this.snapshot(ns), {now, featureGates: this.options.featureGates, burstReplicas: this.options.burstReplicas, maxEndpointsPerSlice: this.options.maxEndpointsPerSlice}, this.controllers).controllers
       const next = new Map(planned.map((p) => [`${p.kind}/${p.namespace}/${p.name}`, p]))
       const keys = new Set([...next.keys(), ...[...this.plans.keys()].filter((k) => k.split('/')[1] === ns)])
       for (const key of keys) {

@@ -3,6 +3,7 @@
 import {describe, expect, it} from 'vitest'
 
 import {computePlan} from '../../../src/services/plan.js'
+import {kctl} from '../cli/run-cli.js'
 
 const NOW = '2026-11-22T10:00:00Z'
 
@@ -30,5 +31,32 @@ describe('E1.3: --max-endpoints-per-slice', () => {
 
   it('100 when not given, as kube-controller-manager defaults it', async () => {
     expect(await sliceSizes(100)).toEqual(await sliceSizes())
+  })
+})
+
+describe('E1.3: kctl watch and kctl reconcile take the flag too', () => {
+  /** Slices the EndpointSlice controller creates, as `kctl watch -f -o json` plans them. */
+  const watched = (extra: string[]) => {
+    const run = kctl(['watch', '-f', 'examples/services', '--now', NOW, '-o', 'json', '--timeout', '1s', ...extra])
+    // The Services are not in sync (no controller runs on files): --timeout ends it, exit 1.
+    expect(run.status).toBe(1)
+    expect(run.stderr).toMatch(/timed out after 1s/)
+    const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l))
+    return lines
+      .filter((l) => l.kind === 'PlanChange' && l.controller?.kind === 'Service')
+      .flatMap((l) => l.controller.actions)
+      .filter((a: {type: string; controller?: string}) => a.type === 'createEndpointSlice' && a.controller !== 'endpointslicemirroring').length
+  }
+
+  it('watch plans more, smaller slices with --max-endpoints-per-slice 1', async () => {
+    expect(watched(['--max-endpoints-per-slice', '1'])).toBe((await sliceSizes(1)).length)
+    expect(watched([])).toBe((await sliceSizes()).length)
+  })
+
+  it('reconcile accepts it, and refuses a value kube-controller-manager would', () => {
+    const run = kctl(['reconcile', '-f', 'examples/services', '--now', NOW, '--max-endpoints-per-slice', '0'])
+    expect(run.status).toBe(1)
+    expect(run.stderr.split('\n')[0]).toMatch(/max-endpoints-per-slice/)
+    expect(run.stderr).not.toContain('    at ')
   })
 })
