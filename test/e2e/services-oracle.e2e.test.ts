@@ -329,9 +329,16 @@ describe('Services: the plan against the real endpoint controllers', () => {
       const [overWrite] = second.controllers.find((c: Json) => c.kind === 'Service' && c.name === 'over').actions
       expect(overWrite).toMatchObject({type: 'writeEndpoints', verb: 'update', truncated: {from: 1005, to: 1000}})
       const isPlanned = (ep: Json) => ep.metadata.annotations?.[TRIGGER_TIME] === overWrite.triggerTime && ep.metadata.annotations?.['endpoints.kubernetes.io/over-capacity'] === 'truncated'
+      const seen = () => overWrites.events.map((e) => `${e.type} rv ${e.object?.metadata?.resourceVersion} trigger ${e.object?.metadata?.annotations?.[TRIGGER_TIME]}`)
+      // When the object already holds exactly the planned content (the first controller's first
+      // write left it so), the restarted controller's first write is a no-op the API server does not
+      // record; its next sync then rewrites the object again (without a trigger time, nothing having
+      // changed) — itself the E12.9 rule: an over-capacity object is written at every sync.
+      const truncated = (ep: Json) => ep.metadata.annotations?.['endpoints.kubernetes.io/over-capacity'] === 'truncated'
+      const rewrittenAfterNoOp = () => isPlanned(overBefore) && overWrites.events.some((e) => e.type === 'MODIFIED' && truncated(e.object))
       await waitUntil(
-        async () => overWrites.events.some((e) => e.type === 'MODIFIED' && isPlanned(e.object)) || isPlanned(await apiOk('GET', `/api/v1/namespaces/${ns}/endpoints/over`)),
-        {what: 'Endpoints over written as planned'},
+        async () => overWrites.events.some((e) => e.type === 'MODIFIED' && isPlanned(e.object)) || rewrittenAfterNoOp() || isPlanned(await apiOk('GET', `/api/v1/namespaces/${ns}/endpoints/over`)),
+        {what: `Endpoints over written as planned (trigger ${overWrite.triggerTime}; before: ${overBefore.metadata.annotations?.[TRIGGER_TIME]}; writes seen: ${seen().join(', ') || 'none'})`},
       )
       overWrites.stop()
       for (const name of ['basic', 'publish', 'empty', 'headless', 'named']) {
