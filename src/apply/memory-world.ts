@@ -341,10 +341,7 @@ class MemoryPodControl implements PodControl {
     if (refs.length > 0) metadata.ownerReferences = refs
     else delete metadata.ownerReferences
     // A Job's claim adds or removes its tracking finalizer in the same patch.
-    const gone = new Set(patch.metadata[FINALIZER_DELETE] ?? [])
-    const finalizers = [...new Set([...((o.metadata?.finalizers ?? []) as string[]), ...(patch.metadata.finalizers ?? [])])].filter((f) => !gone.has(f))
-    if (finalizers.length > 0) metadata.finalizers = finalizers
-    else delete metadata.finalizers
+    patchFinalizers(metadata, patch.metadata.finalizers ?? [], patch.metadata[FINALIZER_DELETE] ?? [])
     this.world.replace(found, {...o, metadata})
     return {resourceVersion: metadata.resourceVersion}
   }
@@ -469,11 +466,8 @@ class MemoryPodControl implements PodControl {
     if (uid !== this.world.uidOf(o, kind, namespace)) throw conflict(`Precondition failed: UID in precondition: ${uid}, UID in object meta: ${this.world.uidOf(o, kind, namespace)}`)
     if (resourceVersion !== undefined && resourceVersion !== rvOf(o)) throw modified(RESOURCE[kind], name)
     if (this.dryRun) return {resourceVersion: rvOf(o)}
-    const gone = new Set(patch.metadata[FINALIZER_DELETE] as string[])
-    const finalizers = ((o.metadata?.finalizers ?? []) as string[]).filter((f) => !gone.has(f))
     const metadata: Obj = {...o.metadata, resourceVersion: this.world.nextResourceVersion()}
-    if (finalizers.length > 0) metadata.finalizers = finalizers
-    else delete metadata.finalizers
+    const finalizers = patchFinalizers(metadata, [], patch.metadata[FINALIZER_DELETE] as string[])
     // A terminating object whose last finalizer goes, and whose grace period is over, is removed.
     const deletion = o.metadata?.deletionTimestamp
     if (finalizers.length === 0 && deletion && (!this.world.gracefulPodDeletion || Date.parse(deletion) <= Date.parse(this.world.now()))) {
@@ -490,6 +484,15 @@ class MemoryPodControl implements PodControl {
 }
 
 const FINALIZER_DELETE = '$deleteFromPrimitiveList/finalizers'
+
+/** A strategic-merge patch's finalizers (a union with `add`, then `remove` taken out) written into `metadata`; returns them. */
+function patchFinalizers(metadata: Obj, add: readonly string[], remove: readonly string[]): string[] {
+  const gone = new Set(remove)
+  const finalizers = [...new Set([...((metadata.finalizers ?? []) as string[]), ...add])].filter((f) => !gone.has(f))
+  if (finalizers.length > 0) metadata.finalizers = finalizers
+  else delete metadata.finalizers
+  return finalizers
+}
 
 /** RFC 7386: maps merge, null removes, anything else (lists included) replaces. */
 function mergePatch(target: unknown, patch: unknown): unknown {

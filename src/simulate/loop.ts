@@ -24,7 +24,7 @@ import {executePlan} from '../apply/executor.js'
 import type {MemoryWorld} from '../apply/memory-world.js'
 import type {DeploymentView, PodView, Snapshot, Workload} from '../model/objects.js'
 import type {ControllerPlan, FeatureGates, ReconcilePlan} from '../model/plan.js'
-import type {CronJobTimeline, DaemonSetTimeline, DeploymentTimeline, JobTimeline, SimulationStep, StatefulSetTimeline, WorldCounts} from '../model/simulation.js'
+import type {DeploymentTimeline, Simulation, SimulationStep, WorldCounts} from '../model/simulation.js'
 import {maxSurge, maxUnavailable, revisionOf} from '../reconcile/deployment/util.js'
 import {progressCheckAt} from '../reconcile/deployment/sync.js'
 import {planSnapshot} from '../reconcile/planner.js'
@@ -53,13 +53,8 @@ export interface LoopOptions {
   clock: {now: bigint}
 }
 
-export interface LoopResult {
-  steps: SimulationStep[]
-  deployments: DeploymentTimeline[]
-  statefulSets: StatefulSetTimeline[]
-  daemonSets: DaemonSetTimeline[]
-  jobs: JobTimeline[]
-  cronJobs: CronJobTimeline[]
+/** The Simulation document's steps and timelines, and how the loop ended. */
+export interface LoopResult extends Pick<Simulation, 'steps' | 'deployments' | 'statefulSets' | 'daemonSets' | 'jobs' | 'cronJobs'> {
   rounds: number
   syncs: number
   end: bigint
