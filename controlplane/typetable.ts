@@ -1,5 +1,5 @@
 /**
- * Writes src/reconcile/deployment/hash/pod-template-types.ts: the Go type graph of core/v1
+ * Writes src/controllers/deployment/hash/pod-template-types.ts: the Go type graph of core/v1
  * PodTemplateSpec (every struct's fields in declaration order, with their Go type strings) for the
  * pinned Kubernetes version, printed by the typetable tool that build.ts compiles beside the
  * control plane. pod-template-hash depends on that exact layout, so the table is regenerated with

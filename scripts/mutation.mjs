@@ -11,8 +11,8 @@ import {fileURLToPath} from 'node:url'
 import {MUTANTS} from '../test/mutation/mutants.mjs'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-/** The unit tests that exercise src/reconcile/ directly (no built CLI: they see the mutated source). */
-const TESTS = ['test/unit/reconcile', 'test/unit/watch/incremental.test.ts']
+/** The unit tests that exercise the planners directly (no built CLI: they see the mutated source). */
+const TESTS = ['test/unit/reconcile', 'test/unit/controllers', 'test/unit/watch/incremental.test.ts']
 /** A mutant that makes the tests loop past this counts as killed (a timeout). */
 const TIMEOUT_MS = 180_000
 
@@ -26,7 +26,7 @@ if (args.includes('--list')) {
 
 // Every mutant must still match the code exactly once: a stale list would score nothing.
 for (const m of mutants) {
-  const text = readFileSync(join(ROOT, 'src/reconcile', m.file), 'utf8')
+  const text = readFileSync(join(ROOT, 'src', m.file), 'utf8')
   const hits = text.split(m.from).length - 1
   if (hits !== 1) {
     console.error(`error: mutant ${m.id} (${m.file}): its text occurs ${hits} times, expected once; update test/mutation/mutants.mjs`)
@@ -69,7 +69,7 @@ try {
   let killed = 0
   const started = Date.now()
   for (const m of mutants) {
-    const path = join(work, 'src/reconcile', m.file)
+    const path = join(work, 'src', m.file)
     const original = readFileSync(path, 'utf8')
     writeFileSync(path, original.replace(m.from, () => m.to))
     const r = runTests()

@@ -17,13 +17,13 @@
 import type {ActionResult, ControllerOutcome} from '../model/apply.js'
 import type {Action, AdoptAction, ControllerPlan, CreateAction, ReleaseAction, ReconcilePlan, StatusView, UpdateStatusAction} from '../model/plan.js'
 import {withReplicaFailure} from '../reconcile/status.js'
-import {CronJobSync, JobSync} from './batch-sync.js'
-import {DeploymentSync} from './deployment-sync.js'
+import {CronJobSync, JobSync} from '../controllers/job/apply.js'
+import {DeploymentSync} from '../controllers/deployment/apply.js'
 import {Limiter} from './limit.js'
 import {type ControllerObject, actionError, adoptPatch, podFromTemplate, releasePatch, statusObject} from './pod-control.js'
 import {type ExecuteOptions, Run, SKIP, SyncBase} from './sync.js'
-import {ServiceSync} from './service-sync.js'
-import {WorkloadSync} from './workload-sync.js'
+import {ServiceSync} from '../controllers/service/apply.js'
+import {WorkloadSync} from '../controllers/statefulset/apply.js'
 
 export {DEFAULT_CONCURRENCY, type ExecuteOptions, SKIP} from './sync.js'
 

@@ -2,11 +2,10 @@
 // PodControlInterface and RSControlInterface (pkg/controller/controller_utils.go), with a cluster implementation
 // (cluster-control.ts), an in-memory one for fixtures (memory-world.ts) and a recording one for
 // tests (test/helpers/recording-control.ts). The request bodies the controller sends are built here, once.
-import type {OwnerReference} from '../model/objects.js'
+import type {DeploymentStatusView, LabelSelector, OwnerReference} from '../model/objects.js'
 import type {ActionError} from '../model/apply.js'
-import type {DeploymentStatusView, LabelSelector} from '../model/objects.js'
 import type {ControllerKind, CreateAction, CreateReplicaSetAction, StatusView} from '../model/plan.js'
-import {ANNOTATION} from '../reconcile/deployment/util.js'
+import {ANNOTATION} from '../controllers/deployment/util.js'
 
 /** Which controller, and the version the plan saw. */
 export interface ControllerKey {

@@ -5,7 +5,7 @@ import type {Action, AdoptAction, ControllerPlan, ReleaseAction} from '../model/
 import type {Cloud} from '../cloud/provider.js'
 import {Limiter} from './limit.js'
 import {slowStart} from '../reconcile/slow-start.js'
-import type {ServiceControl} from './service-control.js'
+import type {ServiceControl} from '../controllers/service/control.js'
 import {type ControllerObject, type OwnerPatch, type PodControl, type PodManifest, actionError} from './pod-control.js'
 
 /** API calls in flight at once, across all controllers. */

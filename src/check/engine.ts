@@ -2,7 +2,6 @@
 // ignored paths, kctl.io/ignore annotations and the baseline, in that order; positions last, only
 // for the findings that remain.
 import {relative, resolve, sep} from 'node:path'
-
 import type {UserError} from '../errors.js'
 import {
   CHECK_API_VERSION,
@@ -28,11 +27,11 @@ import type {CheckObject} from './objects.js'
 import {hpaDrafts} from './rules-hpa.js'
 import {claimTemplateDrafts, immutableDrafts, type Previous} from './rules-immutable.js'
 import {overlapDrafts} from './rules-overlap.js'
-import {batchDrafts} from './rules-batch.js'
+import {batchDrafts} from '../controllers/job/rules.js'
 import {referenceDrafts, workloadDrafts} from './rules-references.js'
 import {schemaDrafts, unvalidatedNote} from './rules-schema.js'
 import {selectorDrafts} from './rules-selector.js'
-import {serviceDrafts} from './rules-service.js'
+import {serviceDrafts} from '../controllers/service/rules.js'
 import {RULES} from './rules.js'
 import {fieldDrafts} from './validate.js'
 

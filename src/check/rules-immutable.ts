@@ -9,7 +9,7 @@ import {describeObject, selectorAnchor} from './draft.js'
 import type {CheckObject, ControllerView} from './objects.js'
 import {formatLabels, formatRequirements, labelSelectorRequirements} from './selectors.js'
 import {canonicalJson} from '../reconcile/revisions.js'
-import {QuantityError, quantityString, quantityText, storedQuantity} from '../reconcile/deployment/hash/quantity.js'
+import {QuantityError, quantityString, quantityText, storedQuantity} from '../controllers/deployment/hash/quantity.js'
 
 export interface Previous {
   /** What the objects are: the live cluster, or a directory of an earlier render. */

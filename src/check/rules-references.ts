@@ -7,13 +7,12 @@
 // and two about a workload on its own, off unless configured (they are opinions):
 //   no-readiness-probe            a Deployment of several replicas whose containers have no readiness probe;
 //   image-latest                  a container image tagged :latest, or not tagged at all.
-import type {Labels} from '../model/objects.js'
+import type {Labels, NodeView, Taint} from '../model/objects.js'
 import type {Path, RawObject} from '../sources/documents.js'
 import {describeObject, type Draft} from './draft.js'
 import type {CheckObject} from './objects.js'
 import {labelSelectorRequirements, matchesAll} from './selectors.js'
-import type {NodeView, Taint} from '../model/workloads.js'
-import {daemonTolerations, shouldRunDaemonPod} from '../reconcile/daemonset/nodes.js'
+import {daemonTolerations, shouldRunDaemonPod} from '../controllers/daemonset/nodes.js'
 
 const isMapping = (v: unknown): v is RawObject => typeof v === 'object' && v !== null && !Array.isArray(v)
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])

@@ -4,9 +4,9 @@
 // API server stores them. Two implementations: `local` (addresses from a pool, kept in a
 // ConfigMap: local.ts) and `exec` (an executable per call, JSON on stdin and stdout: exec.ts).
 import {UserError} from '../errors.js'
-import type {LoadBalancerIngress, SentHost} from '../model/services.js'
+import type {LoadBalancerIngress, SentHost} from '../controllers/service/model.js'
 
-export type {SentHost} from '../model/services.js'
+export type {SentHost} from '../controllers/service/model.js'
 
 type Obj = Record<string, any>
 

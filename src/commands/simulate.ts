@@ -1,11 +1,10 @@
 import {Flags} from '@oclif/core'
-
 import {BaseCommand, sourceRequest} from '../cli/base.js'
 import {ExitCode} from '../cli/exit-codes.js'
 import {changeFlags, changeRequest, outputFlag, sourceFlags} from '../cli/flags.js'
 import {renderDocumentChunks} from '../render/document.js'
 import {renderSimulationMarkdown, renderSimulationTable} from '../render/simulation.js'
-import {DEFAULT_RUN_FOR} from '../simulate/batch.js'
+import {DEFAULT_RUN_FOR} from '../controllers/job/simulate.js'
 import {DEFAULT_CRONJOB_UNTIL, DEFAULT_READY_AFTER, simulate} from '../services/simulate.js'
 
 export default class Simulate extends BaseCommand {

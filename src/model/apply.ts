@@ -1,9 +1,10 @@
 // What `kctl reconcile` did with a plan: one result per planned action (none goes missing), per
 // controller totals, and the run's outcome. Its JSON form is the wire contract `kctl/v1alpha1`
 // ApplyReport (render/apply-wire.ts).
-import type {CronJobStatusView, JobStatusView} from './batch.js'
+import type {CronJobStatusView} from '../controllers/cronjob/model.js'
+import type {JobStatusView} from '../controllers/job/model.js'
 import type {DeploymentStatusView, PlanSource} from './objects.js'
-import type {LoadBalancerIngress} from './services.js'
+import type {LoadBalancerIngress} from '../controllers/service/model.js'
 import type {Action, ActionType, ControllerKind, PlanSummary, ReconcilePlan, StatusView} from './plan.js'
 
 export const APPLY_REPORT_KIND = 'ApplyReport'

@@ -1,8 +1,10 @@
 // The objects kctl reads, reduced to what the controllers' rules look at.
 // Sources build these once (RC is normalized to the ReplicaSet shape there); the core only reads them.
-import type {CronJobView, JobView, PodBatchFields} from './batch.js'
-import type {CloudLoadBalancerView, EndpointSliceView, EndpointsView, PodNetworkView, ServiceView} from './services.js'
-import type {ClaimView, ControllerRevisionView, DaemonSetView, NodeView, StatefulSetView} from './workloads.js'
+import type {CronJobView} from '../controllers/cronjob/model.js'
+import type {JobView, PodBatchFields} from '../controllers/job/model.js'
+import type {CloudLoadBalancerView, EndpointSliceView, EndpointsView, PodNetworkView, ServiceView} from '../controllers/service/model.js'
+import type {ClaimView, StatefulSetView} from '../controllers/statefulset/model.js'
+import type {DaemonSetView} from '../controllers/daemonset/model.js'
 
 
 /** Where an object (or a field of it) was read from; line and column are 1-based. */
@@ -223,3 +225,33 @@ export interface Snapshot {
 export type PlanSource =
   | {type: 'fixtures'; paths: string[]}
   | {type: 'cluster'; context: string; server: string}
+
+export interface Taint {
+  key: string
+  value: string
+  /** NoSchedule, PreferNoSchedule or NoExecute. */
+  effect: string
+}
+
+export interface Toleration {
+  key: string
+  /** '' (Equal), Equal, Exists, Lt, Gt. */
+  operator: string
+  value: string
+  effect: string
+  tolerationSeconds?: number
+}
+
+export interface NodeView extends ObjectMeta {
+  unschedulable: boolean
+  taints: readonly Taint[]
+  /** spec.providerID, when set (a change of it re-sends load balancers their hosts). */
+  providerID?: string
+}
+
+/** A ControllerRevision: the pod template it records (`data.spec.template`) and its number. */
+export interface ControllerRevisionView extends ObjectMeta {
+  revision: number
+  /** `data` as stored: `{"spec":{"template":{..., "$patch":"replace"}}}`. */
+  data: unknown
+}

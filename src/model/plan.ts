@@ -1,10 +1,12 @@
 // The plan value: one type flows from the planner to every renderer and to the executor.
 // Its JSON form is the wire contract `kctl/v1alpha1` ReconcilePlan (docs/output.md).
 import type {DeploymentStatusView, LabelSelector, Labels, OwnerReference, PlanSource, ReplicaSetStatusView, WorkloadKind} from './objects.js'
-import type {DaemonNode, DaemonSetStatusView, StatefulSetStatusView} from './workloads.js'
-import type {WorkloadAction} from './workload-actions.js'
-import type {BackoffRecord, BatchAction, CronJobStatusView, JobStatusView, JobTtl, Requeue} from './batch.js'
-import type {ServiceAction, ServicePlanDetail, ServiceStatusView} from './services.js'
+import type {ChooseDaemonPodsAction, CreateDaemonPodAction, DaemonNode, DaemonSetStatusView, DeleteDaemonPodAction} from '../controllers/daemonset/model.js'
+import type {CreateClaimAction, CreateStatefulPodAction, DeleteStatefulPodAction, StatefulSetStatusView, UpdateClaimAction, UpdateStatefulPodAction} from '../controllers/statefulset/model.js'
+import type {BackoffRecord, CreateJobPodAction, DeleteJobPodAction, JobStatusView, JobTtl, RemoveFinalizerAction, UpdateJobStatusAction} from '../controllers/job/model.js'
+import type {CreateJobAction, CronJobStatusView, DeleteJobAction, UpdateCronJobStatusAction} from '../controllers/cronjob/model.js'
+import type {ServiceAction, ServicePlanDetail, ServiceStatusView} from '../controllers/service/model.js'
+import type {AdoptControllerRevisionAction, CreateControllerRevisionAction, DeleteControllerRevisionAction, UpdateControllerRevisionAction} from './revisions.js'
 
 export const PLAN_API_VERSION = 'kctl/v1alpha1'
 
@@ -423,3 +425,28 @@ export function podChange(a: Action): 'create' | 'delete' | undefined {
   if (a.type === 'delete' || a.type === 'deleteStatefulPod' || a.type === 'deleteDaemonPod' || a.type === 'deleteJobPod') return 'delete'
   return undefined
 }
+
+export type BatchAction = CreateJobPodAction | DeleteJobPodAction | RemoveFinalizerAction | UpdateJobStatusAction | CreateJobAction | DeleteJobAction | UpdateCronJobStatusAction
+
+/** When the controller syncs the object again by itself, and why (a delay relative to now). */
+export interface Requeue {
+  /** RFC 3339, full precision. */
+  at: string
+  seconds: number
+  /** `sync-error`: a Service's sync that ends in an error is retried after the queue's backoff. */
+  reason: 'backoff' | 'active-deadline' | 'next-schedule' | 'backoff-per-index' | 'ttl-after-finished' | 'sync-error'
+}
+
+export type WorkloadAction =
+  | CreateControllerRevisionAction
+  | UpdateControllerRevisionAction
+  | DeleteControllerRevisionAction
+  | AdoptControllerRevisionAction
+  | CreateStatefulPodAction
+  | DeleteStatefulPodAction
+  | UpdateStatefulPodAction
+  | CreateClaimAction
+  | UpdateClaimAction
+  | CreateDaemonPodAction
+  | DeleteDaemonPodAction
+  | ChooseDaemonPodsAction

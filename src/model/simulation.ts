@@ -1,6 +1,6 @@
 // The Simulation document: a rollout's whole timeline as `kctl simulate` runs it in virtual time.
 import type {DeploymentCondition, PlanSource} from './objects.js'
-import type {DeleteJobAction} from './batch.js'
+import type {DeleteJobAction} from '../controllers/cronjob/model.js'
 import type {Action, ControllerKind} from './plan.js'
 import {PLAN_API_VERSION} from './plan.js'
 

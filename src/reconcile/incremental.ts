@@ -18,7 +18,7 @@
 //     plan of the Deployment owning its ReplicaSet (Recreate waits for old pods; the following step).
 import type {DeploymentView, Labels, PodView, Workload} from '../model/objects.js'
 import type {ControllerPlan, FeatureGates, PlannerOptions} from '../model/plan.js'
-import {planDeployments} from './deployment/planner.js'
+import {planDeployments} from '../controllers/deployment/planner.js'
 import {addTo, PodIndex, removeFrom} from './pod-index.js'
 import {byKindNamespaceName, contestedAdoptions, planController, planningWorld, type World} from './planner.js'
 import {controllerOf, isPodActive} from './pods.js'

@@ -17,7 +17,7 @@ import {
   type TieGroup,
 } from '../model/plan.js'
 import {createAction} from './create.js'
-import {CONTROLLERS} from './registry.js'
+import {CONTROLLERS} from '../controllers/registry.js'
 import {claimPods} from './ownership.js'
 import {PodIndex} from './pod-index.js'
 import {controllerOf, isControlledBy, isPodActive, type ControllerIdentity} from './pods.js'

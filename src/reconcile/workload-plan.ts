@@ -2,7 +2,8 @@
 // controller's selector compiled (a selector that does not compile stops every sync), and the
 // grouping of a namespace's objects.
 import type {ControllerPlan} from '../model/plan.js'
-import type {DaemonSetView, StatefulSetView} from '../model/workloads.js'
+import type {DaemonSetView} from '../controllers/daemonset/model.js'
+import type {StatefulSetView} from '../controllers/statefulset/model.js'
 import {type CompiledSelector, compileLabelSelector, SelectorError} from './selector.js'
 
 /** A plan with no actions yet, and the compiled selector (undefined, with a warning, when it does not compile). */

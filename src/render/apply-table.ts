@@ -2,16 +2,14 @@
 // slow-start batch, one line per delete, adoption, release and status write, each ok or failed
 // and why), then a closing summary. Pure: a function of the report alone.
 import {Chalk, type ChalkInstance} from 'chalk'
-
 import type {ActionError, ActionResult, ApplyMode, ApplyReport, ControllerOutcome} from '../model/apply.js'
 import type {DeploymentStatusView} from '../model/objects.js'
-import type {BatchAction} from '../model/batch.js'
-import type {Action, ControllerPlan, StatusView} from '../model/plan.js'
-import type {ServiceAction} from '../model/services.js'
+import type {Action, BatchAction, ControllerPlan, StatusView} from '../model/plan.js'
+import type {ServiceAction} from '../controllers/service/model.js'
 import {count} from './words.js'
-import {batchActionLine} from './batch-table.js'
-import {actionLine as serviceActionLine} from './service-table.js'
-import {actionLine as workloadActionLine} from './workload-table.js'
+import {batchActionLine} from '../controllers/job/render.js'
+import {actionLine as serviceActionLine} from '../controllers/service/render.js'
+import {actionLine as workloadActionLine} from '../controllers/statefulset/render.js'
 
 export interface TableStyle {
   color: boolean

@@ -2,12 +2,11 @@
 // closing summary. Pure: a function of the plan alone (ages are measured against `plan.now`),
 // colour only through the Chalk instance the caller asks for.
 import {Chalk, type ChalkInstance} from 'chalk'
-
 import type {DeploymentStatusView} from '../model/objects.js'
 import type {Action, ControllerPlan, CreateAction, DeleteAction, ReconcilePlan, StatusView} from '../model/plan.js'
-import {renderBatch} from './batch-table.js'
-import {renderService} from './service-table.js'
-import {renderWorkload} from './workload-table.js'
+import {renderBatch} from '../controllers/job/render.js'
+import {renderService} from '../controllers/service/render.js'
+import {renderWorkload} from '../controllers/statefulset/render.js'
 import {deleteReasons, inOwnTie, tieOf, tieSentence} from './reasons.js'
 import {count} from './words.js'
 

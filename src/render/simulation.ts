@@ -2,10 +2,10 @@
 // time, then a summary per Deployment, StatefulSet, DaemonSet, CronJob and Job. Status writes
 // that change no condition are counted, not listed (the JSON document has every one).
 import {Chalk, type ChalkInstance} from 'chalk'
-
 import type {Action} from '../model/plan.js'
 import type {CronJobTimeline, DaemonSetTimeline, DeploymentTimeline, JobTimeline, Simulation, SimulationStep, StatefulSetTimeline} from '../model/simulation.js'
-import type {DaemonDeleteReason, DeleteStatefulPodAction} from '../model/workload-actions.js'
+import type {DaemonDeleteReason} from '../controllers/daemonset/model.js'
+import type {DeleteStatefulPodAction} from '../controllers/statefulset/model.js'
 import {formatDuration} from '../watch/duration.js'
 import {count} from './words.js'
 

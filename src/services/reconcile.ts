@@ -8,14 +8,13 @@
 // (refusal "stale", exit 4) unless --replan asks for a fresh plan, which is then shown and
 // confirmed like any other. A plan is never swapped for another after it was confirmed.
 import {readFile} from 'node:fs/promises'
-
 import {executePlan} from '../apply/executor.js'
 import {checkOutDir, writeWorld} from '../apply/fixture-writer.js'
 import {guardViolations, RemovalLedger} from '../apply/guards.js'
 import {MemoryWorld, type MemoryWorldOptions, type RawObject, type WorldFile} from '../apply/memory-world.js'
 import {deploymentWithStatus, type PodControl, statusObject} from '../apply/pod-control.js'
 import {parseSavedPlan} from '../apply/saved-plan.js'
-import {workloadStatusObject} from '../apply/workload-objects.js'
+import {workloadStatusObject} from '../controllers/statefulset/objects.js'
 import {staleness} from '../apply/staleness.js'
 import {initialResult} from '../apply/sync.js'
 import {UserError} from '../errors.js'
@@ -35,11 +34,11 @@ import type {PlanSource, Snapshot} from '../model/objects.js'
 import type {ActionType, FeatureGates, ReconcilePlan, UpdateDeploymentStatusAction, UpdateStatusAction} from '../model/plan.js'
 import {PLAN_API_VERSION} from '../model/plan.js'
 import {planSnapshot, summarize} from '../reconcile/planner.js'
-import {CARRIED_OUT, SERVICES_CONTROLLER} from '../reconcile/registry.js'
+import {CARRIED_OUT, SERVICES_CONTROLLER} from '../controllers/registry.js'
 import {checkCloudFlags, type CloudRequest, cloudOf, withLoadBalancers} from '../cloud/index.js'
 import type {Cloud} from '../cloud/provider.js'
-import type {ServiceControl} from '../apply/service-control.js'
-import {LOAD_BALANCER_ACTIONS, SERVICE_SKIP} from '../apply/service-sync.js'
+import type {ServiceControl} from '../controllers/service/control.js'
+import {LOAD_BALANCER_ACTIONS, SERVICE_SKIP} from '../controllers/service/apply.js'
 import {gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
 import type {PlanRequest} from './plan.js'
 import {clusterRequest} from './snapshot.js'
@@ -278,7 +277,7 @@ async function clusterWorld(req: ReconcileRequest): Promise<World> {
   const {connect, readCluster} = await import('../sources/cluster.js')
   const {ClusterPodControl} = await import('../apply/cluster-control.js')
   const clusterReq = clusterRequest(req)
-  const {ClusterServiceControl} = await import('../apply/service-control.js')
+  const {ClusterServiceControl} = await import('../controllers/service/control.js')
   const client = await connect(clusterReq)
   const cloud = cloudOf(req, client)
   return {

@@ -9,7 +9,7 @@ import {PLAN_API_VERSION, SIMULATION_KIND, type Simulation, type SimulationSetti
 import {planSnapshot} from '../reconcile/planner.js'
 import {formatRfc3339, parseRfc3339, seconds} from '../reconcile/time.js'
 import {applyManifest, applyScale, applySetImage, parseScale, parseSetImage, type ImageChange, type ScaleChange} from '../simulate/changes.js'
-import {DEFAULT_RUN_FOR} from '../simulate/batch.js'
+import {DEFAULT_RUN_FOR} from '../controllers/job/simulate.js'
 import {TERMINATE_CAP_SECONDS} from '../simulate/kubelet.js'
 import {runLoop} from '../simulate/loop.js'
 import {parseDuration} from '../watch/duration.js'

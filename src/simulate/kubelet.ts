@@ -13,7 +13,7 @@
 //     period, capped).
 // Times are nanoseconds since the epoch (bigint), as reconcile/time.ts counts them.
 import {formatRfc3339, objectTime, seconds} from '../reconcile/time.js'
-import {podWorkloadFields} from '../sources/normalize-workloads.js'
+import {podWorkloadFields} from '../controllers/statefulset/read.js'
 
 type Obj = Record<string, any>
 

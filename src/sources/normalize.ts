@@ -4,38 +4,18 @@
 // into the ReplicaSet shape once, here (pkg/controller/replication/conversion.go).
 import {createHash} from 'node:crypto'
 import {isDeepStrictEqual} from 'node:util'
-
-
 import {UserError} from '../errors.js'
-import type {
-  ContainerStatusView,
-  DeploymentCondition,
-  DeploymentStatusView,
-  DeploymentStrategy,
-  DeploymentView,
-  LabelSelector,
-  LabelSelectorRequirement,
-  Labels,
-  ObjectMeta,
-  Origin,
-  OwnerReference,
-  PodTemplateView,
-  PodView,
-  ReplicaSetStatusView,
-  SelectorOperator,
-  Snapshot,
-  Workload,
-  WorkloadCondition,
-  WorkloadKind,
-} from '../model/objects.js'
+import type {ContainerStatusView, ControllerRevisionView, DeploymentCondition, DeploymentStatusView, DeploymentStrategy, DeploymentView, Labels, LabelSelector, LabelSelectorRequirement, NodeView, ObjectMeta, Origin, OwnerReference, PodTemplateView, PodView, ReplicaSetStatusView, SelectorOperator, Snapshot, Workload, WorkloadCondition, WorkloadKind} from '../model/objects.js'
 import {compileLabelSelector, labelKeyProblem, labelSelectorProblems, labelValueProblem, parseSelectorString, SelectorError, selectorMatches, type CompiledSelector} from '../reconcile/selector.js'
-import type {CronJobView, JobView, PodBatchFields} from '../model/batch.js'
-import type {ClaimView, ControllerRevisionView, DaemonSetView, NodeView, StatefulSetView} from '../model/workloads.js'
-import type {EndpointSliceView, EndpointsView, PodNetworkView, ServiceView} from '../model/services.js'
+import type {CronJobView} from '../controllers/cronjob/model.js'
+import type {JobView, PodBatchFields} from '../controllers/job/model.js'
+import type {ClaimView, StatefulSetView} from '../controllers/statefulset/model.js'
+import type {DaemonSetView} from '../controllers/daemonset/model.js'
+import type {EndpointSliceView, EndpointsView, PodNetworkView, ServiceView} from '../controllers/service/model.js'
 import type {Locator, Path, RawObject, SourceObject} from './documents.js'
-import {podBatchFields, readCronJob, readJob} from './normalize-batch.js'
-import {readEndpointSlice, readEndpoints, readPodNetwork, readService} from './normalize-services.js'
-import {type FieldReaders, podWorkloadFields, readDaemonSet, readNode, readStatefulSet} from './normalize-workloads.js'
+import {podBatchFields, readCronJob, readJob} from '../controllers/job/read.js'
+import {readEndpointSlice, readEndpoints, readPodNetwork, readService} from '../controllers/service/read.js'
+import {type FieldReaders, podWorkloadFields, readDaemonSet, readNode, readStatefulSet} from '../controllers/statefulset/read.js'
 
 export interface NormalizeOptions {
   /** -f values, as given: recorded in snapshot.source. */

@@ -14,10 +14,10 @@ import type {Clock, Timer} from './clock.js'
 import {changedFields, planChanged} from './delta.js'
 import type {EventHandler} from './informer.js'
 import {WorkQueue} from './queue.js'
-import {type BatchSources, BatchWatch} from './batch.js'
+import {type BatchSources, BatchWatch} from '../controllers/job/watch.js'
 import type {NamespaceWatch} from './namespace-watch.js'
-import {type ServiceSources, ServiceWatch} from './services.js'
-import {type WorkloadSources, WorkloadWatch} from './workloads.js'
+import {type ServiceSources, ServiceWatch} from '../controllers/service/watch.js'
+import {type WorkloadSources, WorkloadWatch} from '../controllers/statefulset/watch.js'
 
 export interface EngineOptions {
   featureGates: FeatureGates

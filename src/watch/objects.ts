@@ -16,9 +16,9 @@
 // how each container ended. A ReplicaSet keeps its annotations and its template as the server stores it, and a
 // Deployment is kept whole but for managedFields: the Deployment planner compares templates and
 // reads the revision annotations.
-import type {PodBatchFields} from '../model/batch.js'
+import type {PodBatchFields} from '../controllers/job/model.js'
 import type {ContainerStatusView, DeploymentView, Labels, OwnerReference, PodTemplateView, PodView, Workload} from '../model/objects.js'
-import type {ContainerPortView, PodNetworkView} from '../model/services.js'
+import type {ContainerPortView, PodNetworkView} from '../controllers/service/model.js'
 import {POD_DELETION_COST} from '../reconcile/pods.js'
 import {readDocuments, SourceFile} from '../sources/documents.js'
 import {formatPath, Normalizer} from '../sources/normalize.js'

@@ -8,10 +8,8 @@
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-
-import {podTemplateHash} from '../../src/reconcile/deployment/hash/index.js'
+import {podTemplateHash} from '../../src/controllers/deployment/hash/index.js'
 import {build, type Built, endState, type Json, SCENARIOS, template, world} from './deployment-worlds.js'
 import {kctl, reconcileJson} from './kctl.js'
 import {apiOk, controllerManager, controlPlane, deleteNamespace, newNamespace, waitUntil} from './setup/cluster.js'

@@ -6,7 +6,7 @@
 //
 // Node changes need the hosts last sent, which the controller keeps in memory: it runs first to
 // converge, then each node change is judged by kctl's node-change rules (nodeUpdateSyncs,
-// hostUpdate in src/reconcile/service/loadbalancer.ts, which `plan` does not show yet) with the
+// hostUpdate in src/controllers/service/loadbalancer.ts, which `plan` does not show yet) with the
 // host list `kctl plan` gives for the world after the change.
 //
 // The controller acts on every Node of the shared cluster, so the host lists are the whole
@@ -16,12 +16,11 @@ import {mkdtempSync, readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-
 import type {CloudCall, FakeCloud} from '../../controlplane/fake-cloud.js'
 import {setExistingBalancers} from '../../controlplane/fake-cloud.js'
-import {hostUpdate, nodeUpdateSyncs} from '../../src/reconcile/service/loadbalancer.js'
-import type {ServiceView} from '../../src/model/services.js'
-import type {NodeView} from '../../src/model/workloads.js'
+import {hostUpdate, nodeUpdateSyncs} from '../../src/controllers/service/loadbalancer.js'
+import type {ServiceView} from '../../src/controllers/service/model.js'
+import type {NodeView} from '../../src/model/objects.js'
 import {planJson} from './kctl.js'
 import {api, apiOk, controllerManager, deleteNamespace, fakeCloud, makeNode, newNamespace, waitUntil, waitUntilQuiet} from './setup/cluster.js'
 

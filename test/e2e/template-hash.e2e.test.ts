@@ -7,16 +7,14 @@
 // be exactly its output, so a new Kubernetes pin cannot leave the table behind.
 import {execFileSync} from 'node:child_process'
 import {readFileSync} from 'node:fs'
-
 import {describe, expect, it} from 'vitest'
-
 import {ensureGoTools} from '../../controlplane/build.js'
 import {figure, readmeText} from './readme-figures.js'
 import {readVersions} from '../../controlplane/gen-gomod.js'
 import {TABLE_FILE, tableModule} from '../../controlplane/typetable.js'
 // The benchmarks' seeded generator (plain JavaScript).
 import {prng as rng} from '../../bench/generate.mjs'
-import {podTemplateDump, podTemplateHash, UnhashableTemplate} from '../../src/reconcile/deployment/hash/index.js'
+import {podTemplateDump, podTemplateHash, UnhashableTemplate} from '../../src/controllers/deployment/hash/index.js'
 
 type Json = Record<string, any>
 

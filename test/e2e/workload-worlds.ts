@@ -8,10 +8,10 @@
 // picks it) — keeps the status written by hand, and once deleted it stays terminating: that is how
 // a world stops after the sync under test.
 import {REVISION_HASH_LABEL, statefulSetRevisionData, statefulSetRevisionHash} from '../../src/reconcile/revisions.js'
-import {POD_INDEX_LABEL, POD_NAME_LABEL} from '../../src/reconcile/statefulset/sync.js'
+import {POD_INDEX_LABEL, POD_NAME_LABEL} from '../../src/controllers/statefulset/sync.js'
 import {createFakeNodes, type FakeNodeOptions, waitForReadyNodes} from '../../controlplane/fake-nodes.js'
-import {podTemplateHash} from '../../src/reconcile/deployment/hash/index.js'
-import {daemonPodAffinity, daemonTolerations} from '../../src/reconcile/daemonset/nodes.js'
+import {podTemplateHash} from '../../src/controllers/deployment/hash/index.js'
+import {daemonPodAffinity, daemonTolerations} from '../../src/controllers/daemonset/nodes.js'
 import {apiOk, controlPlane, makeNode, setPodStatus, waitUntil} from './setup/cluster.js'
 
 export type Json = Record<string, any>

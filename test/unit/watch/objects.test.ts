@@ -1,13 +1,12 @@
 // What the watch cache keeps is enough: plans from stripped, interned, frozen objects are exactly
 // the plans from the whole objects read by the fixture path.
 import {describe, expect, it} from 'vitest'
-
 import {DEFAULT_FEATURE_GATES} from '../../../src/model/plan.js'
 import {planSnapshot} from '../../../src/reconcile/planner.js'
 import {readdirSync} from 'node:fs'
-
 import {readAllDocuments, readFixtures} from '../../../src/sources/fixtures.js'
-import type {CronJobView, JobView} from '../../../src/model/batch.js'
+import type {CronJobView} from '../../../src/controllers/cronjob/model.js'
+import type {JobView} from '../../../src/controllers/job/model.js'
 import {Interner, normalizeObjects, normalizeWorkloadObjects} from '../../../src/watch/objects.js'
 
 const OPTIONS = {now: '2026-11-22T10:00:00Z', featureGates: {...DEFAULT_FEATURE_GATES}, burstReplicas: 500}

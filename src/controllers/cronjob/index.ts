@@ -1,0 +1,9 @@
+// The CronJob controller (kube-controller-manager's `cronjob`, pkg/controller/cronjob).
+import type {ControllerDescriptor} from '../descriptor.js'
+import {planCronJobs} from './planner.js'
+
+export const cronjob: ControllerDescriptor = {
+  name: 'cronjob',
+  kinds: ['CronJob'],
+  plan: planCronJobs,
+}

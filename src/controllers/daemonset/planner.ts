@@ -1,0 +1,24 @@
+// The DaemonSet controller's plans for a snapshot: one sync per DaemonSet (sync.ts) over every
+// node read and the pods and revisions of its namespace.
+import type {Snapshot} from '../../model/objects.js'
+import type {ControllerPlan} from '../../model/plan.js'
+import type {World} from '../../reconcile/planner.js'
+import {byNamespace} from '../../reconcile/workload-plan.js'
+import {planDaemonSet} from './sync.js'
+
+export function planDaemonSets(snapshot: Snapshot, world: World): ControllerPlan[] {
+  const daemonSets = snapshot.daemonSets ?? []
+  if (daemonSets.length === 0) return []
+  const nodes = snapshot.nodes ?? []
+  const revisions = byNamespace(snapshot.controllerRevisions ?? [])
+  return daemonSets.map((ds) => {
+    const plan = planDaemonSet(ds, {
+      nodes,
+      candidates: world.index.claimCandidates({namespace: ds.namespace, kind: 'DaemonSet', name: ds.name, uid: ds.uid}),
+      revisions: revisions.get(ds.namespace) ?? [],
+      now: world.now,
+    })
+    if (nodes.length === 0) plan.warnings.push('no Node was read: with no nodes, the controller wants no pods (give kind: Node objects, or read the cluster)')
+    return plan
+  })
+}

@@ -1,0 +1,261 @@
+// Jobs, CronJobs and the pod fields only the Job controller reads, as the API server stores them:
+// defaulted as SetDefaults_Job and SetDefaults_CronJob do (pkg/apis/batch/v1/defaults.go), with the
+// selector and template labels the Job strategy generates (pkg/registry/batch/job/strategy.go).
+import type {CronJobStatusView, CronJobView} from '../cronjob/model.js'
+import type {JobCondition, JobStatusView, JobView, PodBatchFields, PodFailurePolicyRule, SuccessPolicyRule, TerminatedContainer} from './model.js'
+import type {LabelSelector, ObjectMeta} from '../../model/objects.js'
+import type {Path, RawObject} from '../../sources/documents.js'
+import type {Ctx} from '../../sources/normalize.js'
+import type {FieldReaders} from '../statefulset/read.js'
+
+type Meta = Omit<ObjectMeta, 'origin'>
+
+const INT32_MAX = 2147483647
+const EMPTY: RawObject = Object.freeze({}) as RawObject
+const isMapping = (v: unknown): v is RawObject => typeof v === 'object' && v !== null && !Array.isArray(v)
+const CONTROLLER_UID = 'batch.kubernetes.io/controller-uid'
+const JOB_NAME = 'batch.kubernetes.io/job-name'
+
+function list(ctx: Ctx, v: unknown, at: Path): unknown[] {
+  if (v === undefined || v === null) return []
+  if (!Array.isArray(v)) {
+    ctx.fail(at, 'expected a list')
+    return []
+  }
+  return v
+}
+
+function oneOf<T extends string>(ctx: Ctx, v: unknown, at: Path, allowed: readonly T[], fallback: T): T {
+  const s = ctx.string(v, at) || fallback
+  if (!(allowed as readonly string[]).includes(s)) {
+    ctx.fail(at, `unsupported value ${JSON.stringify(s)}`, `use ${allowed.join(', ')}`)
+    return fallback
+  }
+  return s as T
+}
+
+/** A Job spec and status at `at` (the object itself, or a CronJob's jobTemplate). */
+export function readJob(ctx: Ctx, r: FieldReaders, apiVersion: string, meta: Meta, spec: RawObject, status: RawObject, at: Path = []): JobView | undefined {
+  const p = (...rest: (string | number)[]): Path => [...at, 'spec', ...rest]
+  const int = (field: string, min = 0) => ctx.int(spec[field], p(field), min, INT32_MAX)
+  let parallelism = int('parallelism')
+  let completions = int('completions')
+  if (parallelism === undefined && completions === undefined) [parallelism, completions] = [1, 1]
+  const backoffLimitPerIndex = int('backoffLimitPerIndex')
+  const completionMode = ctx.string(spec.completionMode, p('completionMode')) || 'NonIndexed'
+  if (backoffLimitPerIndex !== undefined && completionMode !== 'Indexed') ctx.fail(p('backoffLimitPerIndex'), 'requires completionMode `Indexed`')
+  if (completionMode === 'Indexed' && completions === undefined) ctx.fail(p('completions'), 'required when completionMode is `Indexed`')
+  const podFailurePolicy = readPodFailurePolicy(ctx, spec.podFailurePolicy, p('podFailurePolicy'))
+  const successPolicy = readSuccessPolicy(ctx, spec.successPolicy, p('successPolicy'))
+  const template = r.template(ctx, spec.template, p('template'))
+  const templateSpec = template.spec as RawObject
+  const restartPolicy = typeof templateSpec.restartPolicy === 'string' ? templateSpec.restartPolicy : ''
+  if (restartPolicy !== 'Never' && restartPolicy !== 'OnFailure') {
+    ctx.fail(p('template', 'spec', 'restartPolicy'), `a Job's pods need restartPolicy Never or OnFailure, got ${JSON.stringify(restartPolicy || 'Always')}`)
+  }
+  // The Job strategy generates the selector and labels the template unless manualSelector is set
+  // (generateSelector): a selector of one's own is extended with the Job's controller-uid, and each
+  // of the four labels is added to the template where absent. Only with manualSelector does a
+  // Job's selector reach pods it did not create (adoption, J3 step 8).
+  let selector: LabelSelector
+  const manual = spec.manualSelector === true
+  if (spec.selector !== undefined && spec.selector !== null) selector = r.labelSelector(ctx, spec.selector, 'Job')
+  else {
+    if (manual) ctx.fail(p('selector'), 'required when manualSelector is true')
+    selector = {}
+  }
+  if (!manual && selector) {
+    selector = {...selector, matchLabels: withAbsent(selector.matchLabels, {[CONTROLLER_UID]: meta.uid})}
+    template.labels = withAbsent(template.labels, {[CONTROLLER_UID]: meta.uid, [JOB_NAME]: meta.name, 'controller-uid': meta.uid, 'job-name': meta.name})
+  }
+  const job: JobView = {
+    kind: 'Job',
+    apiVersion,
+    ...meta,
+    parallelism: parallelism ?? 1,
+    completionMode,
+    backoffLimit: int('backoffLimit') ?? (backoffLimitPerIndex !== undefined ? INT32_MAX : 6),
+    suspend: ctx.bool(spec.suspend, p('suspend')) ?? false,
+    podReplacementPolicy: oneOf(ctx, spec.podReplacementPolicy, p('podReplacementPolicy'), ['TerminatingOrFailed', 'Failed'], podFailurePolicy ? 'Failed' : 'TerminatingOrFailed'),
+    selector,
+    template,
+    restartPolicy,
+    status: readJobStatus(ctx, status, [...at, 'status']),
+  }
+  if (podFailurePolicy && job.podReplacementPolicy !== 'Failed') ctx.fail(p('podReplacementPolicy'), 'must be `Failed` when podFailurePolicy is set')
+  if (completions !== undefined) job.completions = completions
+  if (backoffLimitPerIndex !== undefined) job.backoffLimitPerIndex = backoffLimitPerIndex
+  const maxFailedIndexes = int('maxFailedIndexes')
+  if (maxFailedIndexes !== undefined) job.maxFailedIndexes = maxFailedIndexes
+  const ads = ctx.int(spec.activeDeadlineSeconds, p('activeDeadlineSeconds'), 1, Number.MAX_SAFE_INTEGER)
+  if (ads !== undefined) job.activeDeadlineSeconds = ads
+  const managedBy = ctx.string(spec.managedBy, p('managedBy'))
+  if (managedBy) job.managedBy = managedBy
+  if (podFailurePolicy) job.podFailurePolicy = podFailurePolicy
+  if (successPolicy) job.successPolicy = successPolicy
+  const ttl = int('ttlSecondsAfterFinished')
+  if (ttl !== undefined) job.ttlSecondsAfterFinished = ttl
+  return selector ? job : undefined
+}
+
+/** `labels` with each of `added` that it does not have yet, appended. */
+function withAbsent(labels: Readonly<Record<string, string>> | undefined, added: Record<string, string>): Record<string, string> {
+  const out = {...labels}
+  for (const [k, v] of Object.entries(added)) if (!(k in out)) out[k] = v
+  return out
+}
+
+function readPodFailurePolicy(ctx: Ctx, v: unknown, at: Path): PodFailurePolicyRule[] | undefined {
+  const m = ctx.mapping(v, at)
+  if (!m) return undefined
+  return list(ctx, m.rules, [...at, 'rules']).map((raw, i) => {
+    const rp = [...at, 'rules', i]
+    const rule = ctx.mapping(raw, rp) ?? EMPTY
+    const out: PodFailurePolicyRule = {action: oneOf(ctx, rule.action, [...rp, 'action'], ['FailJob', 'Ignore', 'Count', 'FailIndex'], 'Count')}
+    const codes = ctx.mapping(rule.onExitCodes, [...rp, 'onExitCodes'])
+    if (codes) {
+      const values = list(ctx, codes.values, [...rp, 'onExitCodes', 'values']).map((x, j) => ctx.int(x, [...rp, 'onExitCodes', 'values', j], -INT32_MAX - 1, INT32_MAX) ?? 0)
+      out.onExitCodes = {operator: oneOf(ctx, codes.operator, [...rp, 'onExitCodes', 'operator'], ['In', 'NotIn'], 'In'), values}
+      const name = ctx.string(codes.containerName, [...rp, 'onExitCodes', 'containerName'])
+      if (name) out.onExitCodes.containerName = name
+    }
+    if (rule.onPodConditions !== undefined) {
+      out.onPodConditions = list(ctx, rule.onPodConditions, [...rp, 'onPodConditions']).map((c, j) => {
+        const cm = ctx.mapping(c, [...rp, 'onPodConditions', j]) ?? EMPTY
+        return {type: ctx.string(cm.type, [...rp, 'onPodConditions', j, 'type']) ?? '', status: ctx.string(cm.status, [...rp, 'onPodConditions', j, 'status']) || 'True'}
+      })
+    }
+    if ((out.onExitCodes === undefined) === (out.onPodConditions === undefined)) ctx.fail(rp, 'exactly one of onExitCodes and onPodConditions is required')
+    return out
+  })
+}
+
+function readSuccessPolicy(ctx: Ctx, v: unknown, at: Path): SuccessPolicyRule[] | undefined {
+  const m = ctx.mapping(v, at)
+  if (!m) return undefined
+  return list(ctx, m.rules, [...at, 'rules']).map((raw, i) => {
+    const rule = ctx.mapping(raw, [...at, 'rules', i]) ?? EMPTY
+    const out: SuccessPolicyRule = {}
+    const indexes = ctx.string(rule.succeededIndexes, [...at, 'rules', i, 'succeededIndexes'])
+    if (indexes !== undefined) out.succeededIndexes = indexes
+    const count = ctx.int(rule.succeededCount, [...at, 'rules', i, 'succeededCount'], 0, INT32_MAX)
+    if (count !== undefined) out.succeededCount = count
+    return out
+  })
+}
+
+function readJobStatus(ctx: Ctx, status: RawObject, at: Path): JobStatusView {
+  const int = (field: string) => ctx.int(status[field], [...at, field], 0, INT32_MAX)
+  const conditions: JobCondition[] = list(ctx, status.conditions, [...at, 'conditions']).map((c, i) => {
+    const m = ctx.mapping(c, [...at, 'conditions', i]) ?? EMPTY
+    const out: JobCondition = {type: ctx.string(m.type, [...at, 'conditions', i, 'type']) ?? '', status: ctx.string(m.status, [...at, 'conditions', i, 'status']) ?? ''}
+    for (const f of ['reason', 'message'] as const) {
+      const s = ctx.string(m[f], [...at, 'conditions', i, f])
+      if (s !== undefined) out[f] = s
+    }
+    for (const f of ['lastProbeTime', 'lastTransitionTime'] as const) {
+      const t = ctx.time(m[f], [...at, 'conditions', i, f])
+      if (t !== undefined) out[f] = t
+    }
+    return out
+  })
+  const view: JobStatusView = {conditions, active: int('active') ?? 0, succeeded: int('succeeded') ?? 0, failed: int('failed') ?? 0}
+  for (const f of ['startTime', 'completionTime'] as const) {
+    const t = ctx.time(status[f], [...at, f])
+    if (t !== undefined) view[f] = t
+  }
+  const ready = int('ready')
+  if (ready !== undefined) view.ready = ready
+  const terminating = int('terminating')
+  if (terminating !== undefined) view.terminating = terminating
+  for (const f of ['completedIndexes', 'failedIndexes'] as const) {
+    const s = ctx.string(status[f], [...at, f])
+    if (s !== undefined) view[f] = s
+  }
+  const u = ctx.mapping(status.uncountedTerminatedPods, [...at, 'uncountedTerminatedPods'])
+  if (u) {
+    const uids = (f: string) => list(ctx, u[f], [...at, 'uncountedTerminatedPods', f]).map((x, i) => ctx.string(x, [...at, 'uncountedTerminatedPods', f, i]) ?? '')
+    view.uncountedTerminatedPods = {succeeded: uids('succeeded'), failed: uids('failed')}
+  }
+  return view
+}
+
+/** SetDefaults_CronJob: Allow, not suspended, 3 successful and 1 failed Jobs kept. */
+export function readCronJob(ctx: Ctx, r: FieldReaders, apiVersion: string, meta: Meta, raw: RawObject): CronJobView | undefined {
+  const spec = ctx.mapping(raw.spec, ['spec']) ?? EMPTY
+  const status = ctx.mapping(raw.status, ['status']) ?? EMPTY
+  const schedule = ctx.string(spec.schedule, ['spec', 'schedule']) ?? ''
+  if (schedule === '') ctx.fail(['spec', 'schedule'], 'a CronJob needs a schedule')
+  const jt = ctx.mapping(spec.jobTemplate, ['spec', 'jobTemplate'])
+  if (!jt) ctx.fail(['spec', 'jobTemplate'], 'a CronJob needs a jobTemplate')
+  const jtMeta = ctx.mapping(jt?.metadata, ['spec', 'jobTemplate', 'metadata']) ?? EMPTY
+  const jobSpec = ctx.mapping(jt?.spec, ['spec', 'jobTemplate', 'spec']) ?? EMPTY
+  // The template is read as a Job would be, so that mistakes in it are found where they are written.
+  const job = readJob(ctx, r, 'batch/v1', {...meta, uid: '', labels: {}, annotations: {}, ownerReferences: [], resourceVersion: ''}, jobSpec, EMPTY, ['spec', 'jobTemplate'])
+  const int = (field: string) => ctx.int(spec[field], ['spec', field], 0, INT32_MAX)
+  const activeRefs = list(ctx, status.active, ['status', 'active']).map((a, i) => {
+    const m = ctx.mapping(a, ['status', 'active', i]) ?? EMPTY
+    const ref: CronJobStatusView['active'][number] = {name: ctx.string(m.name, ['status', 'active', i, 'name']) ?? '', uid: ctx.string(m.uid, ['status', 'active', i, 'uid']) ?? ''}
+    for (const f of ['apiVersion', 'kind', 'namespace', 'resourceVersion'] as const) {
+      const s = ctx.string(m[f], ['status', 'active', i, f])
+      if (s !== undefined) ref[f] = s
+    }
+    return ref
+  })
+  const statusView: CronJobStatusView = {active: activeRefs}
+  for (const f of ['lastScheduleTime', 'lastSuccessfulTime'] as const) {
+    const t = ctx.time(status[f], ['status', f])
+    if (t !== undefined) statusView[f] = t
+  }
+  const cj: CronJobView = {
+    kind: 'CronJob',
+    apiVersion,
+    ...meta,
+    schedule,
+    concurrencyPolicy: oneOf(ctx, spec.concurrencyPolicy, ['spec', 'concurrencyPolicy'], ['Allow', 'Forbid', 'Replace'], 'Allow'),
+    suspend: ctx.bool(spec.suspend, ['spec', 'suspend']) ?? false,
+    successfulJobsHistoryLimit: int('successfulJobsHistoryLimit') ?? 3,
+    failedJobsHistoryLimit: int('failedJobsHistoryLimit') ?? 1,
+    jobTemplate: {labels: ctx.labels(jtMeta.labels, ['spec', 'jobTemplate', 'metadata', 'labels']), annotations: ctx.stringMap(jtMeta.annotations, ['spec', 'jobTemplate', 'metadata', 'annotations']), job},
+    status: statusView,
+  }
+  const tz = ctx.string(spec.timeZone, ['spec', 'timeZone'])
+  if (tz !== undefined) cj.timeZone = tz
+  const sds = ctx.int(spec.startingDeadlineSeconds, ['spec', 'startingDeadlineSeconds'], 0, Number.MAX_SAFE_INTEGER)
+  if (sds !== undefined) cj.startingDeadlineSeconds = sds
+  return cj
+}
+
+/** The fields of a pod only the Job controller reads (its finalizers, conditions and terminated containers). */
+export function podBatchFields(meta: RawObject, spec: RawObject, status: RawObject): PodBatchFields {
+  const finalizers = Array.isArray(meta.finalizers) ? meta.finalizers.filter((f): f is string => typeof f === 'string') : []
+  const conditions = (Array.isArray(status.conditions) ? status.conditions : []).filter(isMapping).map((c) => {
+    const out: {type: string; status: string; lastTransitionTime?: string} = {type: String(c.type ?? ''), status: String(c.status ?? '')}
+    if (typeof c.lastTransitionTime === 'string') out.lastTransitionTime = c.lastTransitionTime
+    return out
+  })
+  const terminated: TerminatedContainer[] = []
+  let allTerminated = true
+  let totalRestarts = 0
+  let sawContainer = false
+  const sidecars = new Set((Array.isArray(spec.initContainers) ? spec.initContainers : []).filter((c) => isMapping(c) && c.restartPolicy === 'Always').map((c) => (c as RawObject).name))
+  for (const [field, init] of [['containerStatuses', false], ['initContainerStatuses', true]] as const) {
+    for (const s of Array.isArray(status[field]) ? status[field] : []) {
+      if (!isMapping(s)) continue
+      if (typeof s.restartCount === 'number') totalRestarts += s.restartCount
+      const t = isMapping(s.state) && isMapping(s.state.terminated) ? s.state.terminated : undefined
+      const counts = !init || sidecars.has(s.name)
+      if (counts) sawContainer = true
+      if (!t) {
+        if (counts) allTerminated = false
+        continue
+      }
+      const c: TerminatedContainer = {name: String(s.name ?? ''), exitCode: typeof t.exitCode === 'number' ? t.exitCode : 0, init}
+      if (typeof t.finishedAt === 'string') c.finishedAt = t.finishedAt
+      terminated.push(c)
+    }
+  }
+  const out: PodBatchFields = {finalizers, conditions, terminated, allTerminated: allTerminated && sawContainer, totalRestarts}
+  if (typeof meta.deletionGracePeriodSeconds === 'number') out.deletionGracePeriodSeconds = meta.deletionGracePeriodSeconds
+  return out
+}

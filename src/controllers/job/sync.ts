@@ -1,0 +1,646 @@
+// One sync of the Job controller for one Job: Controller.syncJob, manageJob and
+// trackJobStatusAndRemoveFinalizers (pkg/controller/job/job_controller.go), in their order. Pure:
+// the clock and gates come in as options.
+//
+// Assumed, because a reader of objects cannot know them: expectations are satisfied (no create or
+// delete in flight), no finalizer removal is in flight, and the backoff record holds only the
+// failures still visible (pods that keep the tracking finalizer) — see `assumes` in the plan.
+import {JOB_COMPLETION_INDEX, JOB_CONTROLLER_NAME, JOB_INDEX_FAILURE_COUNT, JOB_INDEX_IGNORED_FAILURE_COUNT, JOB_TRACKING_FINALIZER, type CreateJobPodAction, type DeleteJobPodAction, type JobCondition, type JobDeleteReason, type JobStatusView, type JobView, type BackoffRecord, type RemoveFinalizerAction} from './model.js'
+import {type Requeue} from '../../model/plan.js'
+import type {PodView} from '../../model/objects.js'
+import type {ControllerPlan} from '../../model/plan.js'
+import {GENERATED_BASE_LENGTH} from '../../reconcile/create.js'
+import {claimPods} from '../../reconcile/ownership.js'
+import {type CompiledSelector, compileLabelSelector, SelectorError} from '../../reconcile/selector.js'
+import {isPodActive, isPodTerminating, phaseOrdinal, maxRestarts} from '../../reconcile/pods.js'
+import {formatRfc3339, objectTime, seconds, wholeSeconds} from '../../reconcile/time.js'
+import {backoffDelay, finishTime, isPodFailed, matchPodFailurePolicy, nextBackoffRecord, onlyReplaceFailedPods, remainingBackoff, visibleBackoff} from './failure.js'
+import {completionIndex, formatIndexes, intervalSet, parseIndexes} from './indexes.js'
+
+/** MaxPodCreateDeletePerSync and MaxUncountedPods. */
+export const MAX_POD_CREATE_DELETE_PER_SYNC = 500
+export const MAX_UNCOUNTED_PODS = 500
+
+export interface JobSyncInput {
+  /** The pods whose controller reference is this Job. */
+  pods: readonly PodView[]
+  /** The pods of its namespace with no controller: adopted when the selector matches (ClaimPods). */
+  orphans?: readonly PodView[]
+  now: bigint
+  /** MutableSchedulingDirectivesForSuspendedJobs (on in 1.36): suspending clears startTime. */
+  clearStartTimeOnSuspend: boolean
+  /** The controller's stored backoff record, when known (J8.3); absent: built from the pods alone. */
+  backoffRecord?: BackoffRecord
+}
+
+interface Finished {
+  type: 'Failed' | 'Complete'
+  /** The condition that comes first (FailureTarget, SuccessCriteriaMet). */
+  interim: 'FailureTarget' | 'SuccessCriteriaMet'
+  reason: string
+  message: string
+  /** Already in the status (a sticky outcome): not appended again. */
+  present: boolean
+}
+
+const MESSAGES: Record<string, string> = {
+  BackoffLimitExceeded: 'Job has reached the specified backoff limit',
+  DeadlineExceeded: 'Job was active longer than specified deadline',
+  MaxFailedIndexesExceeded: 'Job has exceeded the specified maximal number of failed indexes',
+  FailedIndexes: 'Job has failed indexes',
+  CompletionsReached: 'Reached expected number of succeeded pods',
+}
+
+const isTrue = (status: JobStatusView, type: string) => status.conditions.some((c) => c.type === type && c.status === 'True')
+export const jobFinished = (status: JobStatusView) => isTrue(status, 'Complete') || isTrue(status, 'Failed')
+const carriesFinalizer = (p: PodView) => p.batch?.finalizers.includes(JOB_TRACKING_FINALIZER) ?? false
+const annotationCount = (p: PodView | undefined, key: string) => {
+  const v = p?.annotations[key]
+  return v !== undefined && /^\d+$/.test(v) ? Number(v) : 0
+}
+
+export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
+  const {now} = input
+  const stamp = formatRfc3339(wholeSeconds(now))
+  const plan: ControllerPlan = {
+    kind: 'Job',
+    apiVersion: job.apiVersion,
+    namespace: job.namespace,
+    name: job.name,
+    uid: job.uid,
+    resourceVersion: job.resourceVersion,
+    desired: job.parallelism,
+    active: job.status.active,
+    diff: 0,
+    actions: [],
+    pending: 0,
+    status: job.status,
+    warnings: [],
+    inSync: true,
+    events: [],
+  }
+  const indexed = job.completionMode === 'Indexed'
+  const completions = job.completions
+  // J3 step 2: a Job another controller manages is left alone entirely.
+  if (job.managedBy !== undefined && job.managedBy !== JOB_CONTROLLER_NAME) {
+    plan.syncPath = `managed by ${job.managedBy}`
+    return plan
+  }
+  // J3 step 3 / J15.3: a finished Job gets no sync; the orphan worker removes its pods' finalizers.
+  if (jobFinished(job.status)) {
+    plan.syncPath = 'finished'
+    plan.desired = 0
+    plan.rolloutStep = isTrue(job.status, 'Complete') ? 'Complete' : 'Failed'
+    for (const p of input.pods.filter(carriesFinalizer)) plan.actions.push(removeFinalizer(p, 'none', 'orphan-worker'))
+    planTtl(job, job.status, now, plan)
+    plan.inSync = plan.actions.length === 0
+    return plan
+  }
+  if (job.completionMode !== 'NonIndexed' && job.completionMode !== 'Indexed') {
+    plan.warnings.push(`completionMode ${JSON.stringify(job.completionMode)} is unknown: the controller records UnknownCompletionMode and skips the sync`)
+    return plan
+  }
+  // J3 step 8: claim pods — adopt matching orphans (owner reference and tracking finalizer in one
+  // patch), release owned pods the selector no longer matches (the finalizer goes with it).
+  const claim = claimJobPods(job, input.pods, input.orphans ?? [], plan)
+  if (!claim) return plan
+  const pods = claim.pods
+  // Adopted pods count as carrying the finalizer from here on, as the controller's copies do.
+  const hasFinalizer = (p: PodView) => claim.adopted.has(p.uid) || carriesFinalizer(p)
+  plan.assumes = ['no pod create or delete of an earlier sync is still unobserved (expectations satisfied)']
+  const from = job.status
+  const status: MutableStatus = cloneStatus(from)
+  const uncounted = {succeeded: [...(from.uncountedTerminatedPods?.succeeded ?? [])], failed: [...(from.uncountedTerminatedPods?.failed ?? [])]}
+  const inUncounted = new Set([...uncounted.succeeded, ...uncounted.failed])
+  const validIndex = (p: PodView) => !indexed || (completionIndex(p) >= 0 && completionIndex(p) < (completions ?? 0))
+
+  // ---- J4: counting ----
+  let activePods = pods.filter(isPodActive)
+  let terminating = pods.filter(isPodTerminating).length
+  let ready = activePods.filter((p) => p.ready).length
+  const newSucceeded = pods.filter((p) => p.phase === 'Succeeded' && hasFinalizer(p) && !inUncounted.has(p.uid) && validIndex(p))
+  const newFailed = pods.filter((p) => isPodFailed(p, job) && hasFinalizer(p) && !inUncounted.has(p.uid) && validIndex(p))
+  const ignored = new Set(newFailed.filter((p) => matchPodFailurePolicy(job, p)?.action === 'Ignore'))
+  let succeeded = from.succeeded + newSucceeded.length + uncounted.succeeded.length
+  const failed = from.failed + newFailed.filter((p) => !ignored.has(p)).length + uncounted.failed.length
+  if (status.startTime === undefined && !job.suspend) status.startTime = stamp
+
+  // ---- J8.3: the backoff record, as far as the snapshot shows it ----
+  const backoff = input.backoffRecord === undefined ? visibleBackoff(newSucceeded, newFailed) : nextBackoffRecord(input.backoffRecord, newSucceeded, newFailed)
+  if (input.backoffRecord !== undefined) plan.backoffRecord = backoff
+
+  // ---- J3 step 13: terminal evaluation, first match wins ----
+  let finished: Finished | undefined
+  const present = (type: string) => from.conditions.find((c) => c.type === type && c.status === 'True')
+  const scm = present('SuccessCriteriaMet')
+  const ft = present('FailureTarget')
+  if (scm) finished = {type: 'Complete', interim: 'SuccessCriteriaMet', reason: scm.reason ?? '', message: scm.message ?? '', present: true}
+  else if (ft) finished = {type: 'Failed', interim: 'FailureTarget', reason: ft.reason ?? '', message: ft.message ?? '', present: true}
+  const fail = (reason: string, message = MESSAGES[reason]) => ({type: 'Failed' as const, interim: 'FailureTarget' as const, reason, message, present: false})
+  if (!finished && job.podFailurePolicy) {
+    // J9.5: over every owned pod in lister order, finalizer or not.
+    for (const p of pods) {
+      if (!isPodFailed(p, job)) continue
+      const m = matchPodFailurePolicy(job, p)
+      if (m?.action === 'FailJob') {
+        finished = fail('PodFailurePolicy', m.message)
+        break
+      }
+    }
+  }
+  if (!finished && (failed > job.backoffLimit || pastBackoffLimitOnFailure(job, activePods))) finished = fail('BackoffLimitExceeded')
+  let requeue: Requeue | undefined
+  const startTime = objectTime(job.status.startTime)
+  if (job.activeDeadlineSeconds !== undefined && startTime !== undefined && !job.suspend) {
+    const left = seconds(job.activeDeadlineSeconds) - (now - startTime)
+    if (!finished && left <= 0n) finished = fail('DeadlineExceeded')
+    else if (!finished) requeue = requeueAt(now, left, 'active-deadline')
+  }
+  let succeededIndexes = new Set<number>()
+  let failedIndexes: Set<number> | undefined
+  if (indexed && completions !== undefined) {
+    succeededIndexes = intervalSet(parseIndexes(from.completedIndexes, completions))
+    for (const p of newSucceeded) succeededIndexes.add(completionIndex(p))
+    succeeded = succeededIndexes.size
+    if (job.backoffLimitPerIndex !== undefined) {
+      failedIndexes = intervalSet(parseIndexes(from.failedIndexes, completions))
+      for (const p of newFailed) if (indexFails(job, p)) failedIndexes.add(completionIndex(p))
+      if (!finished && job.maxFailedIndexes !== undefined && failedIndexes.size > job.maxFailedIndexes) finished = fail('MaxFailedIndexesExceeded')
+      else if (!finished && failedIndexes.size > 0 && failedIndexes.size + succeededIndexes.size >= completions) finished = fail('FailedIndexes')
+    }
+    if (!finished && job.successPolicy && succeededIndexes.size > 0) {
+      const rule = matchSuccessPolicy(job, completions, succeededIndexes)
+      if (rule !== undefined) finished = {type: 'Complete', interim: 'SuccessCriteriaMet', reason: 'SuccessPolicy', message: `Matched rules at index ${rule}`, present: false}
+    }
+  }
+  if (finished) requeue = undefined
+
+  // ---- J3 steps 14–15: delete the active pods of a finishing Job, or manage the pods ----
+  const deleted = new Set<string>()
+  const finalizerGone = new Set<string>()
+  if (finished) {
+    for (const p of activePods) {
+      plan.actions.push(deleteAction(p, 'finished', false))
+      deleted.add(p.uid)
+    }
+    terminating += activePods.length
+    ready -= activePods.filter((p) => p.ready).length
+    activePods = []
+  } else if (job.deletionTimestamp === undefined) {
+    const managed = manageJob(job, {pods, activePods, terminating, succeeded, succeededIndexes, failedIndexes, newFailed, backoff, now, plan, hasFinalizer})
+    for (const p of managed.deleted) {
+      deleted.add(p.uid)
+      finalizerGone.add(p.uid)
+      if (p.ready) ready--
+    }
+    terminating += managed.deleted.length
+    activePods = activePods.filter((p) => !deleted.has(p.uid))
+    if (managed.requeue && !requeue) requeue = managed.requeue
+    const active = activePods.length + managed.created
+    const complete = completions === undefined ? succeeded > 0 && active === 0 : succeeded >= completions && active === 0
+    if (complete) finished = {type: 'Complete', interim: 'SuccessCriteriaMet', reason: 'CompletionsReached', message: MESSAGES.CompletionsReached, present: false}
+    else reconcileSuspended(job, status, stamp, input.clearStartTimeOnSuspend, plan)
+    status.active = active
+  }
+  if (finished) status.active = activePods.length
+  status.ready = ready
+  status.terminating = terminating
+
+  // ---- J5: move finished pods into uncountedTerminatedPods, remove finalizers, count ----
+  const withFinalizer = new Set(pods.filter((p) => hasFinalizer(p) && !finalizerGone.has(p.uid)).map((p) => p.uid))
+  // cleanUncountedPodsWithoutFinalizers: UIDs whose finalizer is already gone are counted now.
+  const moveCounted = (gone: (uid: string) => boolean) => {
+    const s = uncounted.succeeded.filter(gone)
+    const f = uncounted.failed.filter(gone)
+    status.succeeded += s.length
+    status.failed += f.length
+    uncounted.succeeded = uncounted.succeeded.filter((u) => !gone(u))
+    uncounted.failed = uncounted.failed.filter((u) => !gone(u))
+  }
+  moveCounted((uid) => !withFinalizer.has(uid))
+  const held = indexed && job.backoffLimitPerIndex !== undefined ? heldBackPods(pods, job, succeededIndexes, failedIndexes ?? new Set(), activePods, hasFinalizer) : new Set<PodView>()
+  const order = indexed ? [...pods].sort((a, b) => completionIndex(a) - completionIndex(b)) : pods
+  const patches: RemoveFinalizerAction[] = []
+  const patched = new Set<string>()
+  let newIndexes = 0
+  let capped = false
+  const countedIndexes = indexed ? intervalSet(parseIndexes(from.completedIndexes, completions ?? 0)) : new Set<number>()
+  for (const p of order) {
+    if (!hasFinalizer(p) || finalizerGone.has(p.uid)) continue
+    const considered = job.deletionTimestamp !== undefined || finished !== undefined || p.phase === 'Succeeded' || isPodFailed(p, job)
+    if (!considered || held.has(p)) continue
+    if (newIndexes + uncounted.succeeded.length + uncounted.failed.length >= MAX_UNCOUNTED_PODS) {
+      capped = true
+      break
+    }
+    let counts: RemoveFinalizerAction['counts'] = 'none'
+    if (p.phase === 'Succeeded' && !uncounted.failed.includes(p.uid)) {
+      if (indexed) {
+        const i = completionIndex(p)
+        if (i >= 0 && i < (completions ?? 0) && !countedIndexes.has(i)) {
+          countedIndexes.add(i)
+          newIndexes++
+        }
+      } else {
+        if (!uncounted.succeeded.includes(p.uid)) uncounted.succeeded.push(p.uid)
+        counts = 'succeeded'
+      }
+    } else if ((isPodFailed(p, job) || finished?.type === 'Failed') && (!indexed || validIndex(p)) && !ignored.has(p)) {
+      if (!uncounted.failed.includes(p.uid)) uncounted.failed.push(p.uid)
+      counts = 'failed'
+    }
+    patches.push(removeFinalizer(p, counts))
+    patched.add(p.uid)
+  }
+  if (indexed && completions !== undefined) {
+    // A plain string with omitempty: empty is absent; failedIndexes is a pointer, so "" is written.
+    const done = formatIndexes(succeededIndexes)
+    if (done === '') delete status.completedIndexes
+    else status.completedIndexes = done
+    status.succeeded = succeededIndexes.size
+    if (failedIndexes) status.failedIndexes = formatIndexes(failedIndexes)
+  }
+  if (capped) finished = undefined
+  if (finished && !finished.present) {
+    status.conditions = [...status.conditions, condition(finished.interim, finished.reason, finished.message, stamp)]
+  }
+  status.uncountedTerminatedPods = {succeeded: [...uncounted.succeeded], failed: [...uncounted.failed]}
+  const write1 = snapshotStatus(status)
+  if (!sameStatus(from, write1)) plan.actions.push({type: 'updateStatus', write: 1, from, to: write1})
+  plan.actions.push(...patches)
+  // Finalizers removed: their UIDs move from uncounted into the counters.
+  moveCounted((uid) => patched.has(uid))
+  status.uncountedTerminatedPods = {succeeded: [...uncounted.succeeded], failed: [...uncounted.failed]}
+  // enactJobFinished: the final condition waits for every uncounted pod and every terminating one.
+  if (finished && uncounted.succeeded.length === 0 && uncounted.failed.length === 0 && status.terminating === 0) {
+    status.conditions = [...status.conditions, condition(finished.type, finished.reason, finished.message, stamp)]
+    if (finished.type === 'Complete') status.completionTime = stamp
+    plan.events!.push(finished.type === 'Complete' ? 'Normal Completed: Job completed' : `Warning ${finished.reason}: ${finished.message}`)
+  }
+  const write2 = snapshotStatus(status)
+  if (!sameStatus(write1, write2)) plan.actions.push({type: 'updateStatus', write: 2, from: write1, to: write2})
+  if (completions !== undefined && status.succeeded > completions) plan.events!.push(`Warning TooManySucceededPods: ${status.succeeded} succeeded pods for ${completions} completions`)
+
+  // J17.2: failures counted in earlier syncs are in the controller's memory only.
+  if (from.failed > 0 && job.backoffLimitPerIndex === undefined && plan.actions.some((a) => a.type === 'createJobPod')) {
+    plan.assumes.push(`the controller's backoff record may hold earlier failures (status.failed ${from.failed}): these creates may wait up to ${Number(backoffDelay(backoff.failures + from.failed) / seconds(1))} s after the last failure`)
+  }
+  plan.status = write2
+  if (jobFinished(write2)) planTtl(job, write2, now, plan)
+  plan.active = status.active
+  plan.desired = finished ? 0 : wantActive(job, succeeded, activePods.length)
+  plan.diff = plan.active - plan.desired
+  if (requeue) plan.requeue = requeue
+  plan.rolloutStep = step(job, write2, finished)
+  if (plan.events!.length === 0) delete plan.events
+  plan.inSync = plan.actions.length === 0
+  return plan
+}
+
+/**
+ * getPodsForJob (J3 step 8): the Job's pods after ClaimPods — owned pods its selector matches, and
+ * orphans it adopts. A selector that does not convert fails every sync (an error, retried).
+ */
+function claimJobPods(job: JobView, owned: readonly PodView[], orphans: readonly PodView[], plan: ControllerPlan): {pods: PodView[]; adopted: Set<string>} | undefined {
+  let selector: CompiledSelector
+  try {
+    selector = compileLabelSelector(job.selector)
+  } catch (error) {
+    if (!(error instanceof SelectorError)) throw error
+    plan.warnings.push(`invalid selector (${error.message}): every sync of this Job fails and is retried`)
+    return undefined
+  }
+  const claim = claimPods(job, selector, [...owned, ...orphans])
+  for (const p of claim.adopted) plan.actions.push({type: 'adopt', pod: p.name, uid: p.uid, resourceVersion: p.resourceVersion, finalizer: JOB_TRACKING_FINALIZER})
+  for (const p of claim.released) plan.actions.push({type: 'release', pod: p.name, uid: p.uid, resourceVersion: p.resourceVersion, finalizer: JOB_TRACKING_FINALIZER})
+  return {pods: claim.claimed, adopted: new Set(claim.adopted.map((p) => p.uid))}
+}
+
+/**
+ * The ttl-after-finished controller (pkg/controller/ttlafterfinished, processJob): a finished Job
+ * with ttlSecondsAfterFinished is deleted — Foreground, with its uid as a precondition — once the
+ * first True Complete or Failed condition is that old; until then it waits for that time.
+ */
+function planTtl(job: JobView, status: JobStatusView, now: bigint, plan: ControllerPlan): void {
+  if (job.ttlSecondsAfterFinished === undefined || job.deletionTimestamp !== undefined) return
+  const finishedAt = objectTime(status.conditions.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True')?.lastTransitionTime)
+  if (finishedAt === undefined) {
+    plan.warnings.push('finished, but its Complete or Failed condition has no lastTransitionTime: the ttl-after-finished controller cannot tell when, and retries')
+    return
+  }
+  const expireAt = finishedAt + seconds(job.ttlSecondsAfterFinished)
+  plan.ttl = {expireAt: formatRfc3339(expireAt), seconds: job.ttlSecondsAfterFinished}
+  if (now >= expireAt) {
+    plan.actions.push({type: 'deleteJob', name: job.name, uid: job.uid, reason: 'ttl-after-finished', propagationPolicy: 'Foreground', by: 'ttl-after-finished'})
+    plan.rolloutStep = `${plan.rolloutStep ?? 'finished'}, deleted by its TTL`
+  } else {
+    plan.requeue = requeueAt(now, expireAt - now, 'ttl-after-finished')
+  }
+}
+
+type MutableStatus = {-readonly [K in keyof JobStatusView]: JobStatusView[K]}
+
+function cloneStatus(s: JobStatusView): MutableStatus {
+  return {...s, conditions: [...s.conditions]}
+}
+
+/** The status as written: uncountedTerminatedPods and the pointers always set (J3 step 6, J4.3). */
+function snapshotStatus(s: MutableStatus): JobStatusView {
+  const out: MutableStatus = {...s, conditions: [...s.conditions]}
+  if (out.startTime === undefined) delete out.startTime
+  return out
+}
+
+function sameStatus(a: JobStatusView, b: JobStatusView): boolean {
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b))
+}
+
+function canonical(s: JobStatusView): unknown {
+  // A nil uncountedTerminatedPods is read as {} (J3 step 6): writing {} alone is no change.
+  if (s.uncountedTerminatedPods === undefined) s = {...s, uncountedTerminatedPods: {succeeded: [], failed: []}}
+  return Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined).sort(([x], [y]) => (x < y ? -1 : 1)))
+}
+
+function condition(type: string, reason: string, message: string, stamp: string): JobCondition {
+  return {type, status: 'True', reason, message, lastProbeTime: stamp, lastTransitionTime: stamp}
+}
+
+function removeFinalizer(p: PodView, counts: RemoveFinalizerAction['counts'], by?: 'orphan-worker'): RemoveFinalizerAction {
+  const a: RemoveFinalizerAction = {type: 'removeFinalizer', pod: p.name, uid: p.uid, resourceVersion: p.resourceVersion, counts}
+  if (by) a.by = by
+  return a
+}
+
+function deleteAction(p: PodView, reason: JobDeleteReason, finalizerRemovedFirst: boolean): DeleteJobPodAction {
+  return {type: 'deleteJobPod', pod: p.name, uid: p.uid, resourceVersion: p.resourceVersion, reason, finalizerRemovedFirst}
+}
+
+function requeueAt(now: bigint, after: bigint, reason: Requeue['reason']): Requeue {
+  return {at: formatRfc3339(now + after), seconds: Number(after) / 1e9, reason}
+}
+
+/** J8.6: with restartPolicy OnFailure, container restarts of running and pending pods count against backoffLimit. */
+function pastBackoffLimitOnFailure(job: JobView, active: readonly PodView[]): boolean {
+  if (job.restartPolicy !== 'OnFailure') return false
+  let restarts = 0
+  for (const p of active) if (p.phase === 'Running' || p.phase === 'Pending') restarts += p.batch?.totalRestarts ?? 0
+  return job.backoffLimit === 0 ? restarts > 0 : restarts >= job.backoffLimit
+}
+
+/** isIndexFailed (J10.1): FailIndex, or a counted failure that used up backoffLimitPerIndex. */
+function indexFails(job: JobView, p: PodView): boolean {
+  const m = matchPodFailurePolicy(job, p)
+  if (m?.action === 'FailIndex') return true
+  if (m?.action === 'Ignore') return false
+  return annotationCount(p, JOB_INDEX_FAILURE_COUNT) >= (job.backoffLimitPerIndex ?? 0)
+}
+
+/** matchSuccessPolicy (J11): the index of the first rule that matches. */
+function matchSuccessPolicy(job: JobView, completions: number, succeeded: ReadonlySet<number>): number | undefined {
+  const rules = job.successPolicy ?? []
+  for (let i = 0; i < rules.length; i++) {
+    const r = rules[i]
+    if (r.succeededIndexes !== undefined) {
+      const wanted = intervalSet(parseIndexes(r.succeededIndexes, completions))
+      if (wanted.size === 0) continue
+      let contains = 0
+      for (const x of wanted) if (succeeded.has(x)) contains++
+      if (contains === wanted.size || (r.succeededCount !== undefined && contains >= r.succeededCount)) return i
+    } else if (r.succeededCount !== undefined && succeeded.size >= r.succeededCount) return i
+  }
+  return undefined
+}
+
+/** getPodsWithDelayedDeletionPerIndex (J10.4): per open index, the latest failed pod keeps its finalizer. */
+function heldBackPods(
+  pods: readonly PodView[],
+  job: JobView,
+  succeeded: ReadonlySet<number>,
+  failed: ReadonlySet<number>,
+  active: readonly PodView[],
+  hasFinalizer: (p: PodView) => boolean,
+): Set<PodView> {
+  const busy = new Set(active.map(completionIndex))
+  const latest = new Map<number, PodView>()
+  for (const p of pods) {
+    if (!hasFinalizer(p) || !isPodFailed(p, job)) continue
+    const i = completionIndex(p)
+    if (i < 0 || i >= (job.completions ?? 0) || succeeded.has(i) || failed.has(i) || busy.has(i)) continue
+    const cur = latest.get(i)
+    if (!cur || failureCount(p) > failureCount(cur) || (failureCount(p) === failureCount(cur) && finishTime(p) > finishTime(cur))) latest.set(i, p)
+  }
+  return new Set(latest.values())
+}
+
+const failureCount = (p: PodView) => annotationCount(p, JOB_INDEX_FAILURE_COUNT) + annotationCount(p, JOB_INDEX_IGNORED_FAILURE_COUNT)
+
+/** J6.2: the active pods wanted. */
+function wantActive(job: JobView, succeeded: number, active: number): number {
+  if (job.suspend) return 0
+  if (job.completions === undefined) return succeeded > 0 ? active : job.parallelism
+  return Math.max(0, Math.min(job.completions - succeeded, job.parallelism))
+}
+
+/** J13: the Suspended condition, reconciled only where manageJob ran and the Job did not complete. */
+function reconcileSuspended(job: JobView, status: MutableStatus, stamp: string, clearStartTime: boolean, plan: ControllerPlan): void {
+  const i = status.conditions.findIndex((c) => c.type === 'Suspended')
+  const cur = i >= 0 ? status.conditions[i] : undefined
+  if (job.suspend) {
+    if (clearStartTime) delete status.startTime
+    if (cur?.status === 'True' && cur.reason === 'JobSuspended' && cur.message === 'Job suspended') return
+    const c: JobCondition = {type: 'Suspended', status: 'True', reason: 'JobSuspended', message: 'Job suspended', lastProbeTime: stamp, lastTransitionTime: stamp}
+    status.conditions = cur ? status.conditions.map((x, j) => (j === i ? c : x)) : [...status.conditions, c]
+    plan.events!.push('Normal Suspended: Job suspended')
+  } else if (cur && cur.status === 'True') {
+    status.conditions = status.conditions.map((x, j) => (j === i ? {type: 'Suspended', status: 'False', reason: 'JobResumed', message: 'Job resumed', lastProbeTime: stamp, lastTransitionTime: stamp} : x))
+    status.startTime = stamp
+    plan.events!.push('Normal Resumed: Job resumed')
+  }
+}
+
+function step(job: JobView, s: JobStatusView, finished: Finished | undefined): string {
+  if (isTrue(s, 'Complete')) return 'Complete'
+  if (isTrue(s, 'Failed')) return 'Failed'
+  if (finished) return `${finished.interim} (${finished.reason}), waiting for pods`
+  if (job.suspend) return 'suspended'
+  const want = job.completions === undefined ? '' : `/${job.completions}`
+  return `${s.succeeded}${want} succeeded, ${s.failed} failed`
+}
+
+interface ManageInput {
+  pods: readonly PodView[]
+  activePods: readonly PodView[]
+  terminating: number
+  succeeded: number
+  succeededIndexes: ReadonlySet<number>
+  failedIndexes?: ReadonlySet<number>
+  newFailed: readonly PodView[]
+  backoff: {failures: number; lastFailure?: bigint}
+  now: bigint
+  plan: ControllerPlan
+  hasFinalizer: (p: PodView) => boolean
+}
+
+/** manageJob (J6): suspend, delete the excess, or create what is missing once the backoff allows. */
+function manageJob(job: JobView, m: ManageInput): {created: number; deleted: PodView[]; requeue?: Requeue} {
+  const {activePods, plan, now} = m
+  const removeAll = (pods: readonly PodView[], reason: JobDeleteReason) => {
+    for (const p of pods) {
+      plan.actions.push(removeFinalizer(p, 'none'))
+      plan.actions.push(deleteAction(p, reason, true))
+    }
+    return {created: 0, deleted: [...pods]}
+  }
+  if (job.suspend) return removeAll(activePods, 'suspended')
+  const want = wantActive(job, m.succeeded, activePods.length)
+  const rmAtLeast = Math.max(activePods.length - want, 0)
+  const toDelete = activePodsForRemoval(job, activePods, rmAtLeast, plan)
+  if (toDelete.length > 0) {
+    const batch = toDelete.slice(0, MAX_POD_CREATE_DELETE_PER_SYNC)
+    if (toDelete.length > batch.length) plan.pending = toDelete.length - batch.length
+    for (const {pod, reason} of batch) {
+      plan.actions.push(removeFinalizer(pod, 'none'))
+      plan.actions.push(deleteAction(pod, reason, true))
+    }
+    return {created: 0, deleted: batch.map((x) => x.pod)}
+  }
+  let diff = want - activePods.length - (onlyReplaceFailedPods(job) ? m.terminating : 0)
+  if (diff <= 0) return {created: 0, deleted: []}
+  const perIndex = job.backoffLimitPerIndex !== undefined
+  if (!perIndex) {
+    const left = remainingBackoff(m.backoff.failures, m.backoff.lastFailure, now)
+    if (left > 0n) {
+      plan.pending = diff
+      return {created: 0, deleted: [], requeue: requeueAt(now, left < seconds(1) ? seconds(1) : left, 'backoff')}
+    }
+  }
+  if (diff > MAX_POD_CREATE_DELETE_PER_SYNC) {
+    plan.pending = diff - MAX_POD_CREATE_DELETE_PER_SYNC
+    diff = MAX_POD_CREATE_DELETE_PER_SYNC
+  }
+  if (job.completionMode !== 'Indexed') {
+    for (let i = 0; i < diff; i++) plan.actions.push(createPod(job))
+    return {created: diff, deleted: []}
+  }
+  // firstPendingIndexes (J7.3), then the per-index backoff (J10.5).
+  const taken = new Set<number>([...m.succeededIndexes, ...activePods.map(completionIndex), ...(m.failedIndexes ?? [])])
+  if (onlyReplaceFailedPods(job)) for (const p of m.pods) if (isPodTerminating(p)) taken.add(completionIndex(p))
+  const held = perIndex ? heldBackPods(m.pods, job, m.succeededIndexes, m.failedIndexes ?? new Set(), activePods, m.hasFinalizer) : new Set<PodView>()
+  const heldByIndex = new Map([...held].map((p) => [completionIndex(p), p]))
+  const indexes: number[] = []
+  let soonest: bigint | undefined
+  for (let i = 0; i < (job.completions ?? 0) && indexes.length < diff; i++) {
+    if (taken.has(i)) continue
+    const prev = heldByIndex.get(i)
+    if (prev) {
+      const left = remainingBackoff(failureCount(prev) + 1, finishTime(prev), now)
+      if (left > 0n) {
+        soonest = soonest === undefined || left < soonest ? left : soonest
+        continue
+      }
+    }
+    indexes.push(i)
+  }
+  for (const i of indexes) {
+    const prev = heldByIndex.get(i)
+    let failureCountValue: number | undefined
+    let ignoredCountValue: number | undefined
+    if (perIndex) {
+      failureCountValue = annotationCount(prev, JOB_INDEX_FAILURE_COUNT)
+      ignoredCountValue = annotationCount(prev, JOB_INDEX_IGNORED_FAILURE_COUNT)
+      if (prev) {
+        if (matchPodFailurePolicy(job, prev)?.action === 'Ignore') ignoredCountValue++
+        else failureCountValue++
+      }
+    }
+    plan.actions.push(createPod(job, i, failureCountValue, ignoredCountValue))
+  }
+  const requeue = indexes.length === 0 && soonest !== undefined ? requeueAt(now, soonest < seconds(1) ? seconds(1) : soonest, 'backoff-per-index') : undefined
+  if (indexes.length < diff) plan.pending = diff - indexes.length
+  return {created: indexes.length, deleted: [], requeue}
+}
+
+/** activePodsForRemoval (J6.3): bad and duplicate indexes first, then the ActivePods order. */
+function activePodsForRemoval(job: JobView, active: readonly PodView[], rmAtLeast: number, plan: ControllerPlan): {pod: PodView; reason: JobDeleteReason}[] {
+  const out: {pod: PodView; reason: JobDeleteReason}[] = []
+  let rest = [...active]
+  if (job.completionMode === 'Indexed') {
+    const byIndex = new Map<number, PodView[]>()
+    rest = []
+    for (const p of active) {
+      const i = completionIndex(p)
+      if (i < 0 || i >= (job.completions ?? 0)) out.push({pod: p, reason: 'invalid-index'})
+      else byIndex.set(i, [...(byIndex.get(i) ?? []), p])
+    }
+    for (const list of byIndex.values()) {
+      const sorted = list.sort(compareActivePods)
+      for (const p of sorted.slice(0, -1)) out.push({pod: p, reason: 'duplicate-index'})
+      rest.push(sorted.at(-1)!)
+    }
+  }
+  if (out.length < rmAtLeast) {
+    rest.sort(compareActivePods)
+    const n = rmAtLeast - out.length
+    const chosen = rest.slice(0, n)
+    const boundary = rest[n]
+    if (boundary && chosen.length > 0 && compareActivePods(chosen.at(-1)!, boundary) === 0) {
+      plan.warnings.push(`pods ${chosen.at(-1)!.name} and ${boundary.name} tie in the controller's ranking: which of them is deleted is not decided`)
+    }
+    for (const p of chosen) out.push({pod: p, reason: 'excess'})
+  }
+  return out
+}
+
+/** controller.ActivePods.Less (J6.4): negative when a is deleted before b. */
+export function compareActivePods(a: PodView, b: PodView): number {
+  if ((a.nodeName === '') !== (b.nodeName === '')) return a.nodeName === '' ? -1 : 1
+  if (phaseOrdinal(a.phase) !== phaseOrdinal(b.phase)) return phaseOrdinal(a.phase) - phaseOrdinal(b.phase)
+  if (a.ready !== b.ready) return a.ready ? 1 : -1
+  if (a.ready && b.ready) {
+    // Ready more recently first; a zero time counts as newest.
+    const ta = objectTime(a.readySince)
+    const tb = objectTime(b.readySince)
+    if (ta !== tb) return ta === undefined ? -1 : tb === undefined ? 1 : tb > ta ? 1 : -1
+  }
+  const ra = maxRestarts(a)
+  const rb = maxRestarts(b)
+  if (ra.regular !== rb.regular) return rb.regular - ra.regular
+  if (ra.sidecar !== rb.sidecar) return rb.sidecar - ra.sidecar
+  const ca = objectTime(a.creationTimestamp)
+  const cb = objectTime(b.creationTimestamp)
+  if (ca !== cb) return ca === undefined ? -1 : cb === undefined ? 1 : cb > ca ? 1 : -1
+  return 0
+}
+
+/** The pod manageJob creates (J6.6): the template, the tracking finalizer, the controller ref, and for Indexed Jobs the index. */
+function createPod(job: JobView, index?: number, failureCount?: number, ignoredCount?: number): CreateJobPodAction {
+  const t = job.template
+  const labels: Record<string, string> = {...t.labels}
+  const annotations: Record<string, string> = {...t.annotations}
+  let generateName = `${job.name}-`
+  if (index !== undefined) {
+    labels[JOB_COMPLETION_INDEX] = String(index)
+    annotations[JOB_COMPLETION_INDEX] = String(index)
+    // podGenerateNameWithIndex: the Job's name is cut so that the prefix stays within 58 characters.
+    const suffix = `-${index}-`
+    generateName = `${job.name.slice(0, Math.max(0, GENERATED_BASE_LENGTH - suffix.length))}${suffix}`
+    if (failureCount !== undefined) annotations[JOB_INDEX_FAILURE_COUNT] = String(failureCount)
+    if (ignoredCount !== undefined && ignoredCount > 0) annotations[JOB_INDEX_IGNORED_FAILURE_COUNT] = String(ignoredCount)
+  }
+  const finalizers = t.finalizers.includes(JOB_TRACKING_FINALIZER) ? [...t.finalizers] : [...t.finalizers, JOB_TRACKING_FINALIZER]
+  const a: CreateJobPodAction = {
+    type: 'createJobPod',
+    generateName,
+    nameBase: generateName.slice(0, GENERATED_BASE_LENGTH),
+    labels,
+    annotations,
+    finalizers,
+    ownerReference: {apiVersion: 'batch/v1', kind: 'Job', name: job.name, uid: job.uid, controller: true, blockOwnerDeletion: true},
+  }
+  if (index !== undefined) {
+    a.index = index
+    a.hostname = `${job.name}-${index}`
+  }
+  return a
+}
+

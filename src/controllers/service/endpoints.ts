@@ -1,0 +1,290 @@
+// One sync of the legacy Endpoints controller for one Service (syncService in
+// pkg/controller/endpoint/endpoints_controller.go, RepackSubsets in pkg/api/v1/endpoints/util.go),
+// and of the EndpointSlice mirroring controller for a Service without a selector
+// (pkg/controller/endpointslicemirroring: reconciler.go reconcile).
+import type {PodView} from '../../model/objects.js'
+import type {
+  EndpointAddressView,
+  EndpointExclusion,
+  EndpointPortView,
+  EndpointSliceView,
+  EndpointsView,
+  EndpointSubsetView,
+  EndpointView,
+  ServiceAction,
+  ServiceView,
+  WriteEndpointsAction,
+} from './model.js'
+import {
+  addressesOf,
+  endpointPorts,
+  HEADLESS_LABEL,
+  hasClusterIP,
+  hostnameFor,
+  ipFamily,
+  MANAGED_BY_LABEL,
+  podExclusion,
+  portsKey,
+  sameLabels,
+  SERVICE_NAME_LABEL,
+  sortPorts,
+  triggerTime,
+} from './endpoints-common.js'
+
+export const ENDPOINTS_MANAGED_BY = 'endpoints.kubernetes.io/managed-by'
+export const ENDPOINTS_CONTROLLER = 'endpoint-controller'
+export const OVER_CAPACITY = 'endpoints.kubernetes.io/over-capacity'
+export const MAX_ENDPOINTS_ADDRESSES = 1000
+export const MIRROR_CONTROLLER = 'endpointslicemirroring-controller.k8s.io'
+export const SKIP_MIRROR = 'endpointslice.kubernetes.io/skip-mirror'
+export const LEADER_ANNOTATION = 'control-plane.alpha.kubernetes.io/leader'
+
+export interface EndpointsSyncResult {
+  action?: WriteEndpointsAction
+  verdicts: Map<string, {in: true; ready: boolean} | {in: false; reason: EndpointExclusion}>
+}
+
+/** The family the legacy object lists: the first IP family, else the cluster IP's (E12.3). */
+function primaryFamily(svc: ServiceView): string | undefined {
+  if (svc.ipFamilies.length > 0) return svc.ipFamilies[0]
+  if (hasClusterIP(svc)) return ipFamily(svc.clusterIP)
+  return undefined
+}
+
+export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existing: EndpointsView | undefined): EndpointsSyncResult {
+  const verdicts: EndpointsSyncResult['verdicts'] = new Map()
+  const family = primaryFamily(svc)
+  // Per address: its ports, and whether it is ready (one entry per resolvable port, repacked below).
+  const entries: {address: EndpointAddressView; ports: EndpointPortView[]; ready: boolean}[] = []
+  for (const pod of pods) {
+    const excluded = podExclusion(pod, svc.publishNotReadyAddresses)
+    if (excluded) {
+      verdicts.set(pod.name, {in: false, reason: excluded})
+      continue
+    }
+    // No family to go by: the pod's own first IP decides (E12.3).
+    const ip = addressesOf(pod, family ?? ipFamily(pod.network!.podIPs[0]))[0]
+    if (ip === undefined) {
+      verdicts.set(pod.name, {in: false, reason: 'no-address-of-type'})
+      continue
+    }
+    const address: EndpointAddressView = {ip, nodeName: pod.nodeName, targetRef: {kind: 'Pod', namespace: pod.namespace, name: pod.name, uid: pod.uid}}
+    const hostname = hostnameFor(pod, svc)
+    if (hostname !== undefined) address.hostname = hostname
+    const ready = svc.publishNotReadyAddresses || pod.ready
+    if (svc.ports.length === 0) {
+      // Headless without ports: one subset without ports; otherwise nothing to list.
+      if (svc.clusterIP === 'None') {
+        entries.push({address, ports: [], ready})
+        verdicts.set(pod.name, {in: true, ready})
+      } else verdicts.set(pod.name, {in: false, reason: 'no-port'})
+      continue
+    }
+    const {ports} = endpointPorts(svc, pod)
+    if (ports.length === 0) {
+      verdicts.set(pod.name, {in: false, reason: 'no-port'})
+      continue
+    }
+    entries.push({address, ports, ready})
+    verdicts.set(pod.name, {in: true, ready})
+  }
+  const wanted = repack(entries)
+  const labels: Record<string, string> = {...svc.labels}
+  if (!hasClusterIP(svc)) labels[HEADLESS_LABEL] = ''
+  else delete labels[HEADLESS_LABEL]
+  labels[ENDPOINTS_MANAGED_BY] = ENDPOINTS_CONTROLLER
+
+  // The skip test (E12.9): same subsets, exactly these labels, the capacity annotation right.
+  // Upstream compares the stored subsets with the wanted ones before truncating them, and calls
+  // the annotation right only when the stored object is within capacity and unmarked
+  // (capacityAnnotationSetCorrectly): an over-capacity object is rewritten at every sync.
+  if (existing) {
+    const capacityRight = addressCount(existing.subsets) <= MAX_ENDPOINTS_ADDRESSES && existing.annotations[OVER_CAPACITY] === undefined
+    const wantedKey = subsetsKey(wanted)
+    const sameSubsets = subsetsKey(existing.subsets) === wantedKey || subsetsKey(repack(flatten(existing.subsets))) === wantedKey
+    if (sameSubsets && sameLabels(existing.labels, labels) && capacityRight) return {verdicts}
+  }
+  const total = addressCount(wanted)
+  let subsets = wanted
+  let truncated: WriteEndpointsAction['truncated']
+  if (total > MAX_ENDPOINTS_ADDRESSES) {
+    subsets = truncate(wanted, MAX_ENDPOINTS_ADDRESSES)
+    truncated = {from: total, to: MAX_ENDPOINTS_ADDRESSES}
+  }
+  const time = triggerTime(svc)
+  const action: WriteEndpointsAction = {
+    type: 'writeEndpoints',
+    verb: existing && existing.resourceVersion !== '' ? 'update' : 'create',
+    name: svc.name,
+    subsets,
+    labels,
+    ...(existing ? {resourceVersion: existing.resourceVersion} : {}),
+    ...(truncated ? {truncated} : {}),
+    ...(time ? {triggerTime: time} : {}),
+  }
+  return {action, verdicts}
+}
+
+const addressCount = (subsets: readonly EndpointSubsetView[]): number => subsets.reduce((n, s) => n + s.addresses.length + s.notReadyAddresses.length, 0)
+
+const addressKey = (a: EndpointAddressView): string => `${a.ip}\u0000${a.targetRef?.uid ?? ''}`
+
+/**
+ * Go's byte-wise string order (RepackSubsets sorts addresses by IP string, then UID): UTF-8 bytes
+ * order as UTF-16 units do, except that a surrogate (a character past U+FFFF) sorts after U+E000–U+FFFF.
+ */
+export function byteOrder(a: string, b: string): number {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i)
+    const y = b.charCodeAt(i)
+    if (x === y) continue
+    const surrogate = (c: number) => c >= 0xd800 && c <= 0xdfff
+    if (surrogate(x) !== surrogate(y) && Math.max(x, y) >= 0xe000) return surrogate(x) ? 1 : -1
+    return x - y
+  }
+  return a.length - b.length
+}
+
+/** RepackSubsets: addresses grouped by the exact set of ports they serve; not ready on any port is not ready. */
+function repack(entries: readonly {address: EndpointAddressView; ports: readonly EndpointPortView[]; ready: boolean}[]): EndpointSubsetView[] {
+  const byAddress = new Map<string, {address: EndpointAddressView; ports: Map<string, EndpointPortView>; ready: boolean}>()
+  for (const e of entries) {
+    const key = addressKey(e.address)
+    let entry = byAddress.get(key)
+    if (!entry) byAddress.set(key, (entry = {address: e.address, ports: new Map(), ready: true}))
+    for (const p of e.ports) entry.ports.set(portsKey([p]), p)
+    if (!e.ready) entry.ready = false
+  }
+  const subsets = new Map<string, {ports: EndpointPortView[]; ready: EndpointAddressView[]; notReady: EndpointAddressView[]}>()
+  for (const {address, ports, ready} of byAddress.values()) {
+    const list = [...ports.values()]
+    const key = portsKey(list)
+    let subset = subsets.get(key)
+    if (!subset) subsets.set(key, (subset = {ports: sortPorts(list), ready: [], notReady: []}))
+    ;(ready ? subset.ready : subset.notReady).push(address)
+  }
+  const order = (a: EndpointAddressView, b: EndpointAddressView) => byteOrder(a.ip, b.ip) || byteOrder(a.targetRef?.uid ?? '', b.targetRef?.uid ?? '')
+  return [...subsets.entries()]
+    .sort(([a], [b]) => byteOrder(a, b))
+    .map(([, s]) => ({addresses: s.ready.sort(order), notReadyAddresses: s.notReady.sort(order), ports: s.ports}))
+}
+
+function flatten(subsets: readonly EndpointSubsetView[]): {address: EndpointAddressView; ports: EndpointPortView[]; ready: boolean}[] {
+  return subsets.flatMap((s) => [
+    ...s.addresses.map((address) => ({address, ports: [...s.ports], ready: true})),
+    ...s.notReadyAddresses.map((address) => ({address, ports: [...s.ports], ready: false})),
+  ])
+}
+
+/** Subsets compared as sets of (ports, ready addresses, not-ready addresses), resourceVersion aside. */
+function subsetsKey(subsets: readonly EndpointSubsetView[]): string {
+  const addr = (a: EndpointAddressView) => `${a.ip}\u0000${a.hostname ?? ''}\u0000${a.nodeName ?? ''}\u0000${a.targetRef?.kind}\u0000${a.targetRef?.namespace}\u0000${a.targetRef?.name}\u0000${a.targetRef?.uid}`
+  return subsets
+    .map((s) => JSON.stringify([portsKey(s.ports), s.addresses.map(addr).sort(), s.notReadyAddresses.map(addr).sort()]))
+    .sort()
+    .join('\n')
+}
+
+/**
+ * truncateEndpoints (E12.8): keep every ready address when they fit and share what is left among
+ * the not-ready ones, else keep `max` ready ones; each subset gets ceil(its share × budget),
+ * capped by what remains, keeping the first addresses of its sorted lists.
+ */
+function truncate(subsets: EndpointSubsetView[], max: number): EndpointSubsetView[] {
+  const ready = subsets.reduce((n, s) => n + s.addresses.length, 0)
+  const notReady = subsets.reduce((n, s) => n + s.notReadyAddresses.length, 0)
+  const share = (list: 'addresses' | 'notReadyAddresses', total: number, budget: number) => {
+    let left = budget
+    return subsets.map((s) => {
+      const n = Math.min(left, Math.ceil((s[list].length / total) * budget))
+      left -= n
+      return s[list].slice(0, n)
+    })
+  }
+  if (ready <= max) {
+    const kept = share('notReadyAddresses', notReady, max - ready)
+    return subsets.map((s, i) => ({...s, notReadyAddresses: kept[i]}))
+  }
+  const kept = share('addresses', ready, max)
+  return subsets.map((s, i) => ({...s, addresses: kept[i], notReadyAddresses: []}))
+}
+
+// ---- Mirroring (selector-less Services) ----
+
+/**
+ * The mirroring controller's next sync for a Service without a selector (E13): one slice per
+ * subset's port set and address type, owned by the Endpoints object; its slices go when there is
+ * nothing (or nothing allowed) to mirror.
+ */
+export function syncMirror(
+  svc: ServiceView,
+  endpoints: EndpointsView | undefined,
+  slices: readonly EndpointSliceView[],
+): {actions: ServiceAction[]; warnings: string[]; totals: {addressType: string; ready: number; total: number; slices: number}[]} {
+  const warnings: string[] = []
+  const mine = slices.filter((s) => s.namespace === svc.namespace && s.labels[SERVICE_NAME_LABEL] === svc.name && s.labels[MANAGED_BY_LABEL] === MIRROR_CONTROLLER)
+  const mirror =
+    endpoints !== undefined && svc.selector === null && endpoints.labels[SKIP_MIRROR] !== 'true' && endpoints.annotations[LEADER_ANNOTATION] === undefined
+  const desired: {ports: readonly EndpointPortView[]; addressType: string; endpoints: EndpointView[]}[] = []
+  if (mirror) {
+    for (const subset of repack(flatten(endpoints.subsets))) {
+      const byType = new Map<string, EndpointView[]>()
+      const list = [...subset.addresses.map((a) => ({a, ready: true})), ...subset.notReadyAddresses.map((a) => ({a, ready: false}))]
+      for (const [i, {a, ready}] of list.entries()) {
+        if (i >= MAX_ENDPOINTS_ADDRESSES) {
+          warnings.push(`Endpoints ${endpoints.name}: a subset has more than ${MAX_ENDPOINTS_ADDRESSES} addresses; the rest are not mirrored (TooManyAddressesToMirror)`)
+          break
+        }
+        if (!/^[\d.]+$|:/.test(a.ip) || (ipFamily(a.ip) === 'IPv4' && !/^(\d{1,3}\.){3}\d{1,3}$/.test(a.ip))) {
+          warnings.push(`Endpoints ${endpoints.name}: ${JSON.stringify(a.ip)} is not an IP address and is not mirrored (InvalidIPAddress)`)
+          continue
+        }
+        const ep: EndpointView = {addresses: [a.ip], conditions: {ready}}
+        if (a.hostname) ep.hostname = a.hostname
+        if (a.nodeName) ep.nodeName = a.nodeName
+        if (a.targetRef) ep.targetRef = a.targetRef
+        const type = ipFamily(a.ip)
+        byType.set(type, [...(byType.get(type) ?? []), ep])
+      }
+      for (const [addressType, eps] of byType) desired.push({ports: subset.ports, addressType, endpoints: eps})
+    }
+  }
+  const actions: ServiceAction[] = []
+  const labels: Record<string, string> = {...(endpoints?.labels ?? {}), [SERVICE_NAME_LABEL]: svc.name, [MANAGED_BY_LABEL]: MIRROR_CONTROLLER}
+  const left = [...mine]
+  for (const want of desired) {
+    const key = `${want.addressType}|${portsKey(want.ports)}`
+    const i = left.findIndex((s) => `${s.addressType}|${portsKey(s.ports)}` === key)
+    const content = {controller: 'endpointslicemirroring' as const, addressType: want.addressType, ports: want.ports, endpoints: want.endpoints, size: want.endpoints.length, labels}
+    if (i < 0) {
+      actions.push({type: 'createEndpointSlice', generateName: `${svc.name}-`, ...content, ownerReference: {apiVersion: 'v1', kind: 'Endpoints', name: endpoints!.name, uid: endpoints!.uid, controller: true, blockOwnerDeletion: true}})
+      continue
+    }
+    const [slice] = left.splice(i, 1)
+    const same = JSON.stringify(slice.endpoints.map((e) => [e.addresses, e.conditions.ready, e.hostname, e.nodeName, e.targetRef?.name]).sort()) === JSON.stringify(want.endpoints.map((e) => [e.addresses, e.conditions.ready, e.hostname, e.nodeName, e.targetRef?.name]).sort())
+    if (same && sameLabels(slice.labels, labels)) continue
+    const before = new Set(slice.endpoints.map((e) => e.addresses.join(',')))
+    const after = new Set(want.endpoints.map((e) => e.addresses.join(',')))
+    actions.push({
+      type: 'updateEndpointSlice',
+      name: slice.name,
+      uid: slice.uid,
+      resourceVersion: slice.resourceVersion,
+      ...content,
+      added: [...after].filter((a) => !before.has(a)),
+      removed: [...before].filter((a) => !after.has(a)),
+      changed: [],
+    })
+  }
+  for (const slice of left) actions.push({type: 'deleteEndpointSlice', controller: 'endpointslicemirroring', name: slice.name, uid: slice.uid, resourceVersion: slice.resourceVersion, addressType: slice.addressType, reason: 'no-endpoints'})
+  const totals = new Map<string, {addressType: string; ready: number; total: number; slices: number}>()
+  for (const d of desired) {
+    const t = totals.get(d.addressType) ?? {addressType: d.addressType, ready: 0, total: 0, slices: 0}
+    t.slices++
+    t.total += d.endpoints.length
+    t.ready += d.endpoints.filter((e) => e.conditions.ready).length
+    totals.set(d.addressType, t)
+  }
+  return {actions, warnings, totals: [...totals.values()]}
+}

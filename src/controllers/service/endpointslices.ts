@@ -1,0 +1,502 @@
+// One sync of the EndpointSlice controller for one Service: syncService
+// (pkg/controller/endpointslice/endpointslice_controller.go) and the reconciler it calls
+// (staging k8s.io/endpointslice reconciler.go: Reconcile, reconcileByAddressType,
+// reconcileByPortMapping, finalize). Pure; the controller is taken as freshly started (the
+// trigger-time annotation is the Service's creationTimestamp) with a consistent cache.
+//
+// Upstream draws new endpoints from a Go map (EndpointSet.PopAny): when they go to more than one
+// slice, the plan says how many each slice gets and from which pods, not which pod goes where.
+import type {NodeView, OwnerReference, PodView} from '../../model/objects.js'
+import type {
+  CreateEndpointSliceAction,
+  DeleteEndpointSliceAction,
+  EndpointChange,
+  EndpointConditions,
+  EndpointPool,
+  EndpointPortView,
+  EndpointSliceView,
+  EndpointView,
+  PodEndpointVerdict,
+  ServiceAction,
+  ServiceView,
+  SliceDeleteReason,
+  UpdateEndpointSliceAction,
+} from './model.js'
+import {
+  addressesOf,
+  endpointPorts,
+  HEADLESS_LABEL,
+  hasClusterIP,
+  hostnameFor,
+  MANAGED_BY_LABEL,
+  podExclusion,
+  portsKey,
+  sameLabels,
+  SERVICE_NAME_LABEL,
+  serviceLabels,
+  SLICE_CONTROLLER,
+  sortPorts,
+  triggerTime,
+  ZONE_LABEL,
+} from './endpoints-common.js'
+
+export interface SliceSyncInput {
+  svc: ServiceView
+  /** The pods the Service selects. */
+  pods: readonly PodView[]
+  nodes: ReadonlyMap<string, NodeView>
+  /** Whether nodes were read at all (without them, a node lookup says nothing). */
+  nodesKnown: boolean
+  /** The slices of the Service's namespace labelled with its name (the only ones either controller reads for it). */
+  slices: readonly EndpointSliceView[]
+  maxEndpointsPerSlice: number
+}
+
+export interface SliceSyncResult {
+  actions: ServiceAction[]
+  /** Per pod: its endpoint's conditions, or why it has none (the `slice` half of the verdict). */
+  verdicts: Map<string, Pick<PodEndpointVerdict, 'slice' | 'missingPorts'>>
+  pools: EndpointPool[]
+  /** Endpoints per address type once the sync is done. */
+  totals: {addressType: string; ready: number; total: number; slices: number}[]
+  warnings: string[]
+  /** The sync ends in an error and is retried (a pod's node is missing). */
+  requeue?: string
+}
+
+const RESERVED = [SERVICE_NAME_LABEL, MANAGED_BY_LABEL, HEADLESS_LABEL]
+
+/** The controller's slices of a Service (E2.5): its two labels, not being deleted. */
+export function managedSlices(svc: ServiceView, slices: readonly EndpointSliceView[]): EndpointSliceView[] {
+  return slices.filter(
+    (s) => s.namespace === svc.namespace && s.labels[SERVICE_NAME_LABEL] === svc.name && s.labels[MANAGED_BY_LABEL] === SLICE_CONTROLLER && s.deletionTimestamp === undefined,
+  )
+}
+
+/** getAddressTypesForService (E6): one per IP family; with none, the cluster IP's, or both when headless. */
+export function addressTypes(svc: ServiceView): string[] {
+  if (svc.ipFamilies.length > 0) return [...svc.ipFamilies]
+  if (hasClusterIP(svc)) return [svc.clusterIP.includes(':') ? 'IPv6' : 'IPv4']
+  return ['IPv4', 'IPv6']
+}
+
+/** The labels every slice of the Service carries (setEndpointSliceLabels). */
+export function sliceLabels(svc: ServiceView): Record<string, string> {
+  const labels = serviceLabels(svc, RESERVED)
+  if (!hasClusterIP(svc)) labels[HEADLESS_LABEL] = ''
+  labels[SERVICE_NAME_LABEL] = svc.name
+  labels[MANAGED_BY_LABEL] = SLICE_CONTROLLER
+  return labels
+}
+
+export const serviceOwner = (svc: ServiceView): OwnerReference => ({apiVersion: 'v1', kind: 'Service', name: svc.name, uid: svc.uid, controller: true, blockOwnerDeletion: true})
+
+const ownedBy = (slice: EndpointSliceView, svc: ServiceView): boolean =>
+  slice.ownerReferences.some((r) => r.uid === svc.uid && r.kind === 'Service' && r.apiVersion === 'v1')
+
+/** hashEndpoint: sorted addresses, hostname, and the pod's namespace and name. */
+const endpointId = (ep: EndpointView): string =>
+  [[...ep.addresses].sort().join(','), ep.hostname ?? '', ep.targetRef?.namespace ?? '', ep.targetRef?.name ?? ''].join('\u0000')
+
+const sameRef = (a: EndpointView['targetRef'], b: EndpointView['targetRef']): boolean =>
+  a === b || (a !== undefined && b !== undefined && a.kind === b.kind && a.namespace === b.namespace && a.name === b.name && a.uid === b.uid)
+
+/** EndpointsEqualBeyondHash: conditions, node, zone and pod reference (hints are not compared). */
+function equalBeyondId(a: EndpointView, b: EndpointView): boolean {
+  return (
+    a.conditions.ready === b.conditions.ready &&
+    a.conditions.serving === b.conditions.serving &&
+    a.conditions.terminating === b.conditions.terminating &&
+    a.nodeName === b.nodeName &&
+    a.zone === b.zone &&
+    sameRef(a.targetRef, b.targetRef)
+  )
+}
+
+const podOf = (ep: EndpointView): string => ep.targetRef?.name ?? ep.addresses.join(',')
+
+/** A slice being built: where it came from, and what it holds. */
+interface Draft {
+  existing?: EndpointSliceView
+  ports: EndpointPortView[]
+  endpoints: EndpointView[]
+  random: number
+  labelsChanged: boolean
+  placeholder?: boolean
+  /** The pool its `random` endpoints are drawn from. */
+  pool?: number
+  /** Written only to bring its hints in line. */
+  hintsOnly?: boolean
+}
+
+export function syncSlices(input: SliceSyncInput): SliceSyncResult {
+  const {svc} = input
+  const result: SliceSyncResult = {actions: [], verdicts: new Map(), pools: [], totals: [], warnings: []}
+  const types = addressTypes(svc)
+  const existing = managedSlices(svc, input.slices)
+  const labels = sliceLabels(svc)
+  const time = triggerTime(svc)
+  const creates: {draft: Draft; addressType: string}[] = []
+  const updates: {draft: Draft; addressType: string}[] = []
+  const deletes: {slice: EndpointSliceView; reason: SliceDeleteReason}[] = []
+  const typeDeletes: EndpointSliceView[] = []
+  /** Every endpoint wanted, of every address type (the topology allocator looks at the ones written). */
+  const desiredAll: EndpointView[] = []
+
+  for (const slice of existing) if (!types.includes(slice.addressType)) typeDeletes.push(slice)
+
+  for (const addressType of types) {
+    const ofType = existing.filter((s) => s.addressType === addressType)
+    const owned = new Map<string, EndpointSliceView[]>()
+    const typeDeletesBefore = deletes.length
+    const typeCreatesBefore = creates.length
+    for (const slice of ofType) {
+      if (!ownedBy(slice, svc)) {
+        deletes.push({slice, reason: 'not-owned'})
+        continue
+      }
+      const key = portsKey(slice.ports)
+      owned.set(key, [...(owned.get(key) ?? []), slice])
+    }
+
+    // Desired endpoints, grouped by the ports they resolve to (E8.2).
+    const desired = new Map<string, {ports: EndpointPortView[]; endpoints: Map<string, EndpointView>}>()
+    for (const pod of input.pods) {
+      const excluded = podExclusion(pod, true)
+      if (excluded) {
+        result.verdicts.set(pod.name, {slice: {in: false, reason: excluded}})
+        continue
+      }
+      const {ports, missing} = endpointPorts(svc, pod)
+      const key = portsKey(ports)
+      let group = desired.get(key)
+      if (!group) desired.set(key, (group = {ports: sortPorts(ports), endpoints: new Map()}))
+      const node = input.nodes.get(pod.nodeName)
+      if (!node && input.nodesKnown && !svc.publishNotReadyAddresses) {
+        result.verdicts.set(pod.name, {slice: {in: false, reason: 'node-missing'}})
+        result.requeue = `pod ${pod.name}'s node ${JSON.stringify(pod.nodeName)} is not found: the sync writes the rest and fails (retried)`
+        continue
+      }
+      const endpoint = podToEndpoint(pod, node, svc, addressType)
+      const extra = missing.length > 0 ? {missingPorts: missing} : {}
+      if (endpoint.addresses.length === 0) {
+        if (!result.verdicts.get(pod.name)?.slice.in) result.verdicts.set(pod.name, {slice: {in: false, reason: 'no-address-of-type'}, ...extra})
+        continue
+      }
+      group.endpoints.set(endpointId(endpoint), endpoint)
+      const c = endpoint.conditions
+      result.verdicts.set(pod.name, {slice: {in: true, ready: c.ready!, serving: c.serving!, terminating: c.terminating!, ports: ports.map((p) => p.port)}, ...extra})
+    }
+
+    // Every desired endpoint is placed (created slices are skipped only while the Service goes).
+    const all = [...desired.values()].flatMap((g) => [...g.endpoints.values()])
+    desiredAll.push(...all)
+    result.totals.push({addressType, ready: all.filter((e) => e.conditions.ready).length, total: all.length, slices: 0})
+    for (const [key, group] of desired) {
+      const r = reconcileByPorts(owned.get(key) ?? [], group.ports, group.endpoints, svc, input.maxEndpointsPerSlice, result, addressType)
+      for (const d of r.updates) updates.push({draft: d, addressType})
+      for (const d of r.creates) creates.push({draft: d, addressType})
+      for (const s of r.deletes) deletes.push({slice: s, reason: 'no-endpoints'})
+    }
+    for (const [key, slices] of owned) if (!desired.has(key)) for (const slice of slices) deletes.push({slice, reason: 'ports-not-desired'})
+
+    // E8.8: every slice of the type goes and none comes: a placeholder instead.
+    const goneOfType = deletes.length - typeDeletesBefore
+    if (goneOfType === ofType.length && creates.length === typeCreatesBefore) {
+      const only = deletes.length - typeDeletesBefore === 1 ? deletes[deletes.length - 1].slice : undefined
+      if (only && isPlaceholder(only, svc, labels)) deletes.pop()
+      else creates.push({draft: {ports: [], endpoints: [], random: 0, labelsChanged: false, placeholder: true}, addressType})
+    }
+  }
+
+  hints(svc, [...creates, ...updates].map((x) => x.draft), existing, updates, types, result.pools, {desired: desiredAll, nodesKnown: input.nodesKnown, warnings: result.warnings})
+
+  // finalize: a create takes the name of a slice being deleted (last create, first delete).
+  const recycled: {draft: Draft; addressType: string; name: EndpointSliceView}[] = []
+  for (let i = 0; i < deletes.length && creates.length > 0; ) {
+    const del = deletes[i].slice
+    const last = creates[creates.length - 1]
+    if (del.addressType === last.addressType && ownedBy(del, svc)) {
+      creates.pop()
+      recycled.push({...last, name: del})
+      deletes.splice(i, 1)
+    } else i++
+  }
+
+  const owner = serviceOwner(svc)
+  for (const {draft, addressType} of creates) {
+    const a: CreateEndpointSliceAction = {
+      type: 'createEndpointSlice',
+      generateName: `${svc.name}-`,
+      addressType,
+      ports: draft.ports,
+      endpoints: draft.endpoints,
+      size: draft.endpoints.length + draft.random,
+      labels,
+      ownerReference: owner,
+      ...(time ? {triggerTime: time} : {}),
+    }
+    if (draft.random > 0) Object.assign(a, {random: draft.random, pool: draft.pool})
+    if (draft.placeholder) a.placeholder = true
+    if (svc.deletionTimestamp !== undefined) a.skipped = 'service-deleting'
+    result.actions.push(a)
+  }
+  for (const {draft, addressType} of updates) result.actions.push(updateAction(draft, draft.existing!, addressType, labels, time))
+  for (const {draft, addressType, name} of recycled) {
+    const a = updateAction(draft, name, addressType, labels, time)
+    a.recycled = true
+    result.actions.push(a)
+  }
+  for (const {slice, reason} of deletes) result.actions.push(deleteAction(slice, reason))
+  for (const slice of typeDeletes) result.actions.push(deleteAction(slice, 'address-type'))
+
+  for (const t of result.totals) t.slices = slicesAfter(existing, result.actions, t.addressType)
+  if (!input.nodesKnown && input.pods.length > 0) result.warnings.push('no Node was read: endpoints get no zone, and a pod on a missing node is listed though the controller would leave it out')
+  return result
+}
+
+function podToEndpoint(pod: PodView, node: NodeView | undefined, svc: ServiceView, addressType: string): EndpointView {
+  const serving = pod.ready
+  const terminating = pod.deletionTimestamp !== undefined
+  const ep: EndpointView = {
+    addresses: addressesOf(pod, addressType),
+    conditions: {ready: svc.publishNotReadyAddresses || (serving && !terminating), serving, terminating},
+    targetRef: {kind: 'Pod', namespace: pod.namespace, name: pod.name, uid: pod.uid},
+  }
+  if (pod.nodeName !== '') ep.nodeName = pod.nodeName
+  const zone = node?.labels[ZONE_LABEL]
+  if (zone) ep.zone = zone
+  const hostname = hostnameFor(pod, svc)
+  if (hostname !== undefined) ep.hostname = hostname
+  return ep
+}
+
+/** reconcileByPortMapping: keep, update, fill, then create (E8.4–E8.6). */
+function reconcileByPorts(
+  slices: readonly EndpointSliceView[],
+  ports: EndpointPortView[],
+  want: Map<string, EndpointView>,
+  svc: ServiceView,
+  max: number,
+  result: SliceSyncResult,
+  addressType: string,
+): {creates: Draft[]; updates: Draft[]; deletes: EndpointSliceView[]} {
+  const updates: Draft[] = []
+  const unchanged: Draft[] = []
+  const deletes: EndpointSliceView[] = []
+  const svcLabels = serviceLabels(svc, RESERVED)
+  for (const slice of slices) {
+    const kept: EndpointView[] = []
+    let changed = false
+    for (const ep of slice.endpoints) {
+      const id = endpointId(ep)
+      const got = want.get(id)
+      if (!got) continue
+      kept.push(got)
+      if (!equalBeyondId(got, ep)) changed = true
+      want.delete(id)
+    }
+    const labelsChanged = !sameLabels(serviceLabels({...svc, labels: slice.labels}, RESERVED), svcLabels)
+    const draft: Draft = {existing: slice, ports: sortPorts(slice.ports), endpoints: kept, random: 0, labelsChanged}
+    if (changed || kept.length !== slice.endpoints.length) {
+      if (kept.length === 0) deletes.push(slice)
+      else updates.push(draft)
+    } else if (labelsChanged) updates.push(draft)
+    else unchanged.push(draft)
+  }
+
+  // What is left goes to the slices being updated (fullest first), then into one unchanged slice
+  // that can take it whole, or new slices. PopAny's order is random: see the file comment.
+  let left = want.size
+  const receivers: Draft[] = []
+  const take = (d: Draft, n: number) => {
+    d.random += n
+    left -= n
+    if (n > 0 && !receivers.includes(d)) receivers.push(d)
+  }
+  if (left > 0 && updates.length > 0) {
+    const byLength = [...updates].sort((a, b) => b.endpoints.length - a.endpoints.length)
+    const lengths = byLength.map((d) => d.endpoints.length)
+    if (new Set(lengths).size !== lengths.length && lengths.reduce((s, n) => s + (max - n), 0) > left) {
+      result.warnings.push('slices being updated hold equally many endpoints: upstream fills them in random order, so which of them gets the new endpoints is not certain')
+    }
+    for (const d of byLength) take(d, Math.min(left, Math.max(0, max - d.endpoints.length)))
+  }
+  const creates: Draft[] = []
+  while (left > 0) {
+    let fill: Draft | undefined
+    if (left < max && unchanged.length > 0) {
+      let closest = max
+      for (const d of unchanged) {
+        const diff = max - (left + d.endpoints.length)
+        if (diff >= 0 && diff < closest) {
+          closest = diff
+          fill = d
+          if (diff === 0) break
+        }
+      }
+      if (fill && unchanged.filter((d) => d !== fill && d.endpoints.length === fill!.endpoints.length).length > 0) {
+        result.warnings.push(`unchanged slices of ${fill.endpoints.length} endpoints can each take the ${left} new ones: upstream picks one at random (shown: ${fill.existing!.name})`)
+      }
+    }
+    if (fill) {
+      unchanged.splice(unchanged.indexOf(fill), 1)
+      updates.push(fill)
+      take(fill, left)
+    } else {
+      const d: Draft = {ports, endpoints: [], random: 0, labelsChanged: false}
+      creates.push(d)
+      take(d, Math.min(left, max))
+    }
+  }
+  // One receiver: it gets every remaining endpoint, whatever the order.
+  const remaining = [...want.values()]
+  if (receivers.length === 1) {
+    receivers[0].endpoints = [...receivers[0].endpoints, ...remaining]
+    receivers[0].random = 0
+  } else if (receivers.length > 1) {
+    const id = result.pools.length + 1
+    const drawn = [...remaining].sort((a, b) => (podOf(a) < podOf(b) ? -1 : podOf(a) > podOf(b) ? 1 : 0))
+    result.pools.push({id, addressType, pods: drawn.map(podOf), endpoints: drawn})
+    for (const d of receivers) d.pool = id
+  }
+  return {creates, updates, deletes}
+}
+
+/** placeholderSliceCompare: an empty slice with the right labels and owner. */
+function isPlaceholder(slice: EndpointSliceView, svc: ServiceView, labels: Record<string, string>): boolean {
+  const owner = serviceOwner(svc)
+  const refs = slice.ownerReferences
+  return (
+    slice.endpoints.length === 0 &&
+    slice.ports.length === 0 &&
+    sameLabels(slice.labels, labels) &&
+    refs.length === 1 &&
+    refs[0].uid === owner.uid &&
+    refs[0].kind === owner.kind &&
+    refs[0].name === owner.name &&
+    refs[0].apiVersion === owner.apiVersion &&
+    refs[0].controller === true &&
+    refs[0].blockOwnerDeletion === true
+  )
+}
+
+/**
+ * Hints (E10.2): with trafficDistribution PreferClose, PreferSameZone or PreferSameNode (and no
+ * topology annotation), ready endpoints of written slices get their zone (and node) as hints, and
+ * unchanged slices whose ready endpoints lack them are written too; without it, hints go.
+ *
+ * E10.3: with the topology annotation Auto the Topology Aware Hints allocator (topologycache
+ * AddHints) decides from the nodes' allocatable CPU per zone, which is not planned here; but a
+ * ready endpoint without a zone in a slice being written makes it remove every hint (step 1 of
+ * AddHints, whatever the allocation), exactly as the no-hints path does.
+ */
+function hints(
+  svc: ServiceView,
+  written: Draft[],
+  existing: readonly EndpointSliceView[],
+  updates: {draft: Draft; addressType: string}[],
+  types: string[],
+  pools: EndpointPool[],
+  topology: {desired: readonly EndpointView[]; nodesKnown: boolean; warnings: string[]},
+): void {
+  // The deprecated annotation wins when both are set (hintsEnabled).
+  const mode = svc.annotations['service.kubernetes.io/topology-aware-hints'] ?? svc.annotations['service.kubernetes.io/topology-mode']
+  const auto = mode === 'Auto' || mode === 'auto'
+  if (auto) {
+    if (!topology.nodesKnown || !unzonedReadyWritten(written, existing, topology.desired)) {
+      topology.warnings.push('topology-mode Auto: the Topology Aware Hints allocator sets hints from the nodes\' allocatable CPU per zone, which is not planned here; slices keep the hints they have')
+      return
+    }
+    topology.warnings.push(
+      'topology-mode Auto, and a ready endpoint in a slice being written has no zone: the Topology Aware Hints allocator removes every hint (Warning TopologyAwareHintsDisabled: One or more endpoints do not have a zone specified)',
+    )
+  }
+  const td = svc.trafficDistribution
+  const use = !auto && (td === 'PreferClose' || td === 'PreferSameZone' || td === 'PreferSameNode')
+  const hinted = (ep: EndpointView): EndpointView => {
+    if (!use) {
+      if (!ep.hints) return ep
+      const {hints: _h, ...rest} = ep
+      return rest
+    }
+    if (!ep.conditions.ready) return ep
+    const want: EndpointView['hints'] = {}
+    if (ep.zone) want.forZones = [{name: ep.zone}]
+    if (td === 'PreferSameNode' && ep.nodeName) want.forNodes = [{name: ep.nodeName}]
+    const out = {...ep}
+    if (want.forZones || want.forNodes) out.hints = want
+    else delete out.hints
+    return out
+  }
+  for (const d of written) d.endpoints = d.endpoints.map(hinted)
+  // A pool's endpoints all go to written slices.
+  for (const pool of pools) pool.endpoints = pool.endpoints?.map(hinted)
+  const writtenNames = new Set(written.map((d) => d.existing?.name).filter((n) => n !== undefined))
+  for (const slice of existing) {
+    if (writtenNames.has(slice.name) || !types.includes(slice.addressType)) continue
+    const next = slice.endpoints.map(hinted)
+    if (next.some((ep, i) => JSON.stringify(ep.hints) !== JSON.stringify(slice.endpoints[i].hints))) {
+      updates.push({draft: {existing: slice, ports: sortPorts(slice.ports), endpoints: next, random: 0, labelsChanged: false, hintsOnly: true}, addressType: slice.addressType})
+    }
+  }
+}
+
+/**
+ * Whether a ready endpoint without a zone goes into a slice being created or updated: every wanted
+ * endpoint that no unchanged slice keeps lands in one (the ones drawn at random included).
+ */
+function unzonedReadyWritten(written: readonly Draft[], existing: readonly EndpointSliceView[], desired: readonly EndpointView[]): boolean {
+  const writtenNames = new Set(written.map((d) => d.existing?.name).filter((n) => n !== undefined))
+  const keptUnchanged = new Set(existing.filter((s) => !writtenNames.has(s.name)).flatMap((s) => s.endpoints.map(endpointId)))
+  return desired.some((ep) => ep.conditions.ready === true && !ep.zone && !keptUnchanged.has(endpointId(ep)))
+}
+
+const conditionsOf = (ep: EndpointView): EndpointConditions => ep.conditions
+
+function updateAction(draft: Draft, slice: EndpointSliceView, addressType: string, labels: Record<string, string>, time: string | undefined): UpdateEndpointSliceAction {
+  const before = new Map(slice.endpoints.map((ep) => [endpointId(ep), ep]))
+  const after = new Set(draft.endpoints.map(endpointId))
+  const added: string[] = []
+  const changed: EndpointChange[] = []
+  for (const ep of draft.endpoints) {
+    const old = before.get(endpointId(ep))
+    if (!old) added.push(podOf(ep))
+    else if (!equalBeyondId(old, ep)) changed.push({pod: podOf(ep), from: conditionsOf(old), to: conditionsOf(ep)})
+  }
+  const a: UpdateEndpointSliceAction = {
+    type: 'updateEndpointSlice',
+    name: slice.name,
+    uid: slice.uid,
+    resourceVersion: slice.resourceVersion,
+    addressType,
+    ports: draft.ports,
+    endpoints: draft.endpoints,
+    size: draft.endpoints.length + draft.random,
+    labels,
+    added,
+    // With random additions the removed ones are still certain: they were not kept.
+    removed: slice.endpoints.filter((ep) => !after.has(endpointId(ep))).map(podOf),
+    changed,
+    ...(time ? {triggerTime: time} : {}),
+  }
+  if (draft.random > 0) Object.assign(a, {random: draft.random, pool: draft.pool})
+  if (draft.placeholder) a.placeholder = true
+  if (draft.labelsChanged || !sameLabels(slice.labels, labels)) a.labelsChanged = true
+  if (draft.hintsOnly) a.hintsChanged = true
+  return a
+}
+
+function deleteAction(slice: EndpointSliceView, reason: SliceDeleteReason): DeleteEndpointSliceAction {
+  return {type: 'deleteEndpointSlice', name: slice.name, uid: slice.uid, resourceVersion: slice.resourceVersion, addressType: slice.addressType, reason}
+}
+
+/** Slices of one address type once the writes are done. */
+function slicesAfter(existing: readonly EndpointSliceView[], actions: readonly ServiceAction[], addressType: string): number {
+  let n = existing.filter((s) => s.addressType === addressType).length
+  for (const a of actions) {
+    if (a.type === 'deleteEndpointSlice' && a.addressType === addressType) n--
+    else if (a.type === 'createEndpointSlice' && a.addressType === addressType && a.skipped === undefined) n++
+  }
+  return n
+}

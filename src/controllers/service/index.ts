@@ -1,0 +1,15 @@
+// A Service's controllers: one plan per Service joins the endpointslice, endpoint and
+// endpointslicemirroring controllers' syncs (pkg/controller/endpointslice, endpoint,
+// endpointslicemirroring) with the service controller's (cloud-controller-manager's service-lb,
+// staging/src/k8s.io/cloud-provider/controllers/service).
+import type {ControllerDescriptor} from '../descriptor.js'
+import {planServices} from './planner.js'
+
+/** The registry name under which Services are planned. */
+export const SERVICES_CONTROLLER = 'endpointslice'
+
+export const service: ControllerDescriptor = {
+  name: SERVICES_CONTROLLER,
+  kinds: ['Service'],
+  plan: (snapshot, world) => planServices(snapshot, world, world.options.maxEndpointsPerSlice),
+}

@@ -1,0 +1,236 @@
+// The plans of a snapshot's Services: one per Service, joining the next syncs of the three
+// controllers that write for it — the EndpointSlice controller (or, without a selector, the
+// mirroring controller), the legacy Endpoints controller, and the service (load-balancer)
+// controller. Each keeps its own early exits (E2.2, E2.3, E12.1, L2).
+import type {NodeView, PodView, Snapshot} from '../../model/objects.js'
+import type {ControllerPlan} from '../../model/plan.js'
+import type {CloudLoadBalancerView, PodEndpointVerdict, ServiceAction, ServiceView} from './model.js'
+import {byNamespace} from '../../reconcile/workload-plan.js'
+import type {World} from '../../reconcile/planner.js'
+import {selectedPods, SERVICE_NAME_LABEL} from './endpoints-common.js'
+import {LEADER_ANNOTATION, syncEndpoints, syncMirror} from './endpoints.js'
+import {managedSlices, syncSlices} from './endpointslices.js'
+import {loadBalancerName, syncLoadBalancer, withNodeSync} from './loadbalancer.js'
+import {formatRfc3339} from '../../reconcile/time.js'
+
+/** --max-endpoints-per-slice's default (E1.3). */
+export const MAX_ENDPOINTS_PER_SLICE = 100
+
+export function planServices(snapshot: Snapshot, world: World, maxEndpointsPerSlice = MAX_ENDPOINTS_PER_SLICE): ControllerPlan[] {
+  const all = snapshot.services ?? []
+  const services = all.filter((svc) => !svc.notPlanned)
+  const leftovers = leftoverEndpoints(all, snapshot.endpoints ?? [])
+  if (services.length === 0) return leftovers
+  const nodes = snapshot.nodes ?? []
+  const nodeByName = new Map(nodes.map((n) => [n.name, n]))
+  const pods = new PodsByLabel(snapshot.pods)
+  // Every slice either controller looks at for a Service carries its kubernetes.io/service-name.
+  const slices = byServiceName(snapshot.endpointSlices ?? [])
+  const endpoints = new Map<string, NonNullable<Snapshot['endpoints']>[number]>()
+  for (const e of snapshot.endpoints ?? []) if (!endpoints.has(`${e.namespace}/${e.name}`)) endpoints.set(`${e.namespace}/${e.name}`, e)
+  const cloud = snapshot.loadBalancers ? new Map(snapshot.loadBalancers.map((lb) => [lb.name, lb])) : undefined
+  const plans = services.map((svc) =>
+    planService(svc, {
+      pods: pods.candidates(svc),
+      nodes,
+      nodeByName,
+      slices: slices.get(`${svc.namespace}/${svc.name}`) ?? [],
+      endpoints: endpoints.get(`${svc.namespace}/${svc.name}`),
+      maxEndpointsPerSlice,
+      now: world.now,
+      ...(cloud ? {cloud: cloud.get(loadBalancerName(svc))} : {}),
+    }),
+  )
+  return [...plans, ...leftovers]
+}
+
+/**
+ * E12.1: the Endpoints controller syncs every Endpoints object's key at start-up
+ * (checkLeftoverEndpoints); where no Service of that name exists, syncService deletes the object,
+ * whoever wrote it — except a leader-election record. Planned under the Service's key, marked absent.
+ */
+function leftoverEndpoints(services: readonly ServiceView[], endpoints: NonNullable<Snapshot['endpoints']>): ControllerPlan[] {
+  const names = new Set(services.map((s) => `${s.namespace}/${s.name}`))
+  return endpoints
+    .filter((e) => !names.has(`${e.namespace}/${e.name}`) && e.annotations[LEADER_ANNOTATION] === undefined)
+    .map((e) => ({
+      kind: 'Service',
+      apiVersion: 'v1',
+      namespace: e.namespace,
+      name: e.name,
+      uid: '',
+      resourceVersion: '',
+      desired: 0,
+      active: 0,
+      diff: 0,
+      actions: [{type: 'deleteEndpoints', name: e.name, uid: e.uid, resourceVersion: e.resourceVersion, reason: 'no-service'}],
+      pending: 0,
+      status: {loadBalancer: {ingress: []}, readyEndpoints: 0},
+      warnings: [`no Service ${e.name} in namespace ${e.namespace}: the Endpoints controller deletes this Endpoints object (create the Service first to keep hand-written endpoints)`],
+      inSync: false,
+      service: {type: '', selector: null, pods: [], endpoints: [], absent: true},
+    }))
+}
+
+/** Slices by namespace and the Service their kubernetes.io/service-name label names. */
+function byServiceName(slices: NonNullable<Snapshot['endpointSlices']>): Map<string, NonNullable<Snapshot['endpointSlices']>[number][]> {
+  const out = new Map<string, NonNullable<Snapshot['endpointSlices']>[number][]>()
+  for (const slice of slices) {
+    const name = slice.labels[SERVICE_NAME_LABEL]
+    if (name === undefined) continue
+    const key = `${slice.namespace}/${name}`
+    const list = out.get(key)
+    if (list) list.push(slice)
+    else out.set(key, [slice])
+  }
+  return out
+}
+
+/**
+ * A namespace's pods by label: a Service's selector is an AND of equalities, so the pods carrying
+ * its rarest label are the only candidates (selectedPods still checks every label). Built per
+ * namespace on first use; the snapshot's order is kept.
+ */
+class PodsByLabel {
+  private readonly byNamespace: Map<string, PodView[]>
+  private readonly indexes = new Map<string, Map<string, PodView[]>>()
+
+  constructor(pods: readonly PodView[]) {
+    this.byNamespace = byNamespace(pods)
+  }
+
+  candidates(svc: ServiceView): readonly PodView[] {
+    const all = this.byNamespace.get(svc.namespace) ?? []
+    const selector = Object.entries(svc.selector ?? {})
+    if (selector.length === 0) return all
+    let index = this.indexes.get(svc.namespace)
+    if (!index) {
+      index = new Map()
+      for (const pod of all) {
+        for (const [k, v] of Object.entries(pod.labels)) {
+          const key = `${k}=${v}`
+          const list = index.get(key)
+          if (list) list.push(pod)
+          else index.set(key, [pod])
+        }
+      }
+      this.indexes.set(svc.namespace, index)
+    }
+    let smallest: readonly PodView[] | undefined
+    for (const [k, v] of selector) {
+      const bucket = index.get(`${k}=${v}`) ?? []
+      if (!smallest || bucket.length < smallest.length) smallest = bucket
+    }
+    return smallest!
+  }
+}
+
+export interface ServiceWorld {
+  pods: Snapshot['pods']
+  nodes: readonly NodeView[]
+  nodeByName: ReadonlyMap<string, NodeView>
+  slices: NonNullable<Snapshot['endpointSlices']>
+  endpoints: NonNullable<Snapshot['endpoints']>[number] | undefined
+  maxEndpointsPerSlice: number
+  /** The controllers' clock (ns since the epoch), for when a failed sync is retried. */
+  now?: bigint
+  /** The cloud provider's answer about the Service's load balancer, when a provider was asked. */
+  cloud?: CloudLoadBalancerView
+}
+
+/**
+ * E11.5: the EndpointSlice controller's queue retries a failed sync after 1 s, doubling to 1000 s;
+ * a freshly started controller's first retry comes after 1 s. Nothing else re-syncs the Service
+ * sooner: a Node's events only feed the topology cache (E11.4).
+ */
+const FIRST_RETRY = 1_000_000_000n
+
+export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
+  const actions: ServiceAction[] = []
+  const warnings: string[] = []
+  const events: string[] = []
+  const selected = svc.selector === null ? [] : selectedPods(svc, w.pods)
+  const verdicts: PodEndpointVerdict[] = []
+  const current = managedSlices(svc, w.slices)
+  let totals: NonNullable<ControllerPlan['service']>['endpoints'] = []
+  let pools: NonNullable<ControllerPlan['service']>['pools']
+  let requeueAfterError = false
+  if (svc.type === 'ExternalName') {
+    warnings.push('type ExternalName: the endpoint controllers write nothing for it')
+  } else if (svc.selector === null) {
+    // Selector-less: only the mirroring controller writes, from an Endpoints object someone keeps.
+    const mirror = syncMirror(svc, w.endpoints, w.slices)
+    actions.push(...mirror.actions)
+    warnings.push(...mirror.warnings)
+    totals = mirror.totals
+    if (current.length > 0) warnings.push(`no selector: the EndpointSlice controller leaves its ${current.length} old slice(s) as they are until the Service is deleted`)
+    if (!w.endpoints) warnings.push('no selector and no Endpoints object: nothing is mirrored, the Service has no endpoints')
+  } else {
+    const slices = syncSlices({svc, pods: selected, nodes: w.nodeByName, nodesKnown: w.nodes.length > 0, slices: w.slices, maxEndpointsPerSlice: w.maxEndpointsPerSlice})
+    const legacy = syncEndpoints(svc, selected, w.endpoints)
+    actions.push(...slices.actions)
+    if (legacy.action) actions.push(legacy.action)
+    warnings.push(...slices.warnings)
+    if (slices.requeue) {
+      warnings.push(slices.requeue)
+      requeueAfterError = true
+    }
+    totals = slices.totals
+    if (slices.pools.length > 0) pools = slices.pools
+    for (const pod of selected) {
+      const s = slices.verdicts.get(pod.name)!
+      verdicts.push({pod: pod.name, uid: pod.uid, slice: s.slice, endpoints: legacy.verdicts.get(pod.name)!, ...(s.missingPorts ? {missingPorts: s.missingPorts} : {})})
+    }
+    verdicts.sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0))
+  }
+
+  const ensured = syncLoadBalancer(svc, w.nodes, w.nodes.length > 0)
+  const lb = ensured && withNodeSync(ensured, svc, w.cloud, w.nodes)
+  if (lb) {
+    actions.push(...lb.actions)
+    warnings.push(...lb.warnings)
+    events.push(...lb.events)
+  }
+
+  const before = current.reduce((n, s) => n + s.endpoints.length, 0)
+  const after = totals.reduce((n, t) => n + t.total, 0)
+  const readyEndpoints = totals.reduce((n, t) => n + t.ready, 0)
+  const plan: ControllerPlan = {
+    kind: 'Service',
+    apiVersion: 'v1',
+    namespace: svc.namespace,
+    name: svc.name,
+    uid: svc.uid,
+    resourceVersion: svc.resourceVersion,
+    desired: after,
+    active: before,
+    diff: 0,
+    actions,
+    pending: 0,
+    status: {loadBalancer: {ingress: [...svc.ingress]}, readyEndpoints},
+    warnings,
+    inSync: actions.every(isNoWrite),
+    service: {
+      type: svc.type,
+      selector: svc.selector,
+      pods: verdicts,
+      endpoints: totals,
+      ...(pools ? {pools} : {}),
+      ...(lb ? {loadBalancer: lb.plan} : {}),
+    },
+  }
+  if (events.length > 0) plan.events = events
+  if (requeueAfterError && w.now !== undefined) plan.requeue = {at: formatRfc3339(w.now + FIRST_RETRY), seconds: Number(FIRST_RETRY) / 1e9, reason: 'sync-error'}
+  return plan
+}
+
+/**
+ * Calls that write nothing when the load balancer is already as wanted: the re-ensure every
+ * fresh controller makes (L3.5) and a status that the cloud answers unchanged.
+ */
+function isNoWrite(a: ServiceAction): boolean {
+  if (a.type === 'ensureLoadBalancer') return true
+  if (a.type === 'writeLoadBalancerStatus') return a.ingress === 'fromProvider' && a.from.length > 0
+  if (a.type === 'createEndpointSlice') return a.skipped !== undefined
+  return false
+}

@@ -1,0 +1,195 @@
+// A Service's selector (an AND of equalities, §5.2) against every pod template and Pod of its
+// namespace in the input, and what the pods it selects lack:
+//   service-selects-nothing                  no template or pod matches;
+//   service-target-port-undefined            a named targetPort no selected template defines (FindPort);
+//   publish-not-ready-without-probe  publishNotReadyAddresses over templates without a readiness probe;
+//   lb-local-selects-nothing      externalTrafficPolicy Local on a LoadBalancer that selects nothing.
+// Label sets are indexed by label, so each Service looks only at the sets that carry its rarest label.
+import type {Labels} from '../../model/objects.js'
+import type {Path, RawObject} from '../../sources/documents.js'
+import {describeObject, type Draft} from '../../check/draft.js'
+import type {CheckObject} from '../../check/objects.js'
+import {formatLabels} from '../../check/selectors.js'
+
+const isMapping = (v: unknown): v is RawObject => typeof v === 'object' && v !== null && !Array.isArray(v)
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
+
+export function serviceDrafts(objects: readonly CheckObject[]): Draft[] {
+  const sets = new Map<string, CheckObject[]>() // namespace → objects with pod labels
+  for (const o of objects) {
+    if (!o.podLabels) continue
+    let list = sets.get(o.namespace)
+    if (!list) sets.set(o.namespace, (list = []))
+    list.push(o)
+  }
+  const indexes = new Map<string, Map<string, CheckObject[]>>()
+  const indexOf = (namespace: string) => {
+    let idx = indexes.get(namespace)
+    if (idx) return idx
+    idx = new Map()
+    for (const o of sets.get(namespace) ?? []) {
+      for (const [k, v] of Object.entries(o.podLabels!)) {
+        const key = `${k}=${v}`
+        let list = idx.get(key)
+        if (!list) idx.set(key, (list = []))
+        list.push(o)
+      }
+    }
+    indexes.set(namespace, idx)
+    return idx
+  }
+
+  const drafts: Draft[] = []
+  for (const svc of objects) {
+    const selector = svc.service?.selector
+    if (!selector || svc.service!.type === 'ExternalName') continue
+    const entries = Object.entries(selector)
+    if (entries.length === 0) continue // endpoints managed by hand
+    const idx = indexOf(svc.namespace)
+    const buckets = entries.map(([k, v]) => idx.get(`${k}=${v}`) ?? [])
+    const smallest = buckets.reduce((a, b) => (b.length < a.length ? b : a))
+    const selected = smallest.filter((o) => entries.every(([k, v]) => o.podLabels![k] === v))
+    if (selected.length > 0) {
+      drafts.push(...selectedPodDrafts(svc, selected))
+      continue
+    }
+    drafts.push({
+      rule: 'service-selects-nothing',
+      message: `selector ${formatLabels(selector)} matches no pod template or pod in namespace ${svc.namespace}: ${closest(selector, buckets, sets.get(svc.namespace)?.length ?? 0)}; the Service would have no endpoints`,
+      subject: svc,
+      path: ['spec', 'selector'],
+      atKey: true,
+    })
+    const spec = svc.src.raw.spec
+    if (isMapping(spec) && spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local') {
+      drafts.push({
+        rule: 'lb-local-selects-nothing',
+        message:
+          `externalTrafficPolicy Local, and the selector matches no pod template or pod in namespace ${svc.namespace}: a node passes the load balancer's health check ` +
+          '(healthCheckNodePort) only while it runs a ready endpoint of the Service, so with none every node fails it and the load balancer has no backend to send traffic to; ' +
+          'fix the selector, or deploy the pods it names',
+        subject: svc,
+        path: ['spec', 'externalTrafficPolicy'],
+        atKey: false,
+      })
+    }
+  }
+  return drafts
+}
+
+/** A container port as FindPort looks it up: by name and protocol. */
+interface NamedPort {
+  name: string
+  protocol: string
+}
+
+/** The pod spec of a template (or of a Pod), where podLabelsPath says its labels are. */
+function podSpecOf(o: CheckObject): unknown {
+  let v: unknown = o.src.raw
+  for (const step of [...o.podLabelsPath!.slice(0, -2), 'spec']) v = isMapping(v) ? v[step as string] : undefined
+  return v
+}
+
+/** The containers FindPort searches: every container, then sidecars (init containers that restart Always). */
+function portContainers(spec: unknown): unknown[] {
+  if (!isMapping(spec)) return []
+  return [...list(spec.containers), ...list(spec.initContainers).filter((c) => isMapping(c) && c.restartPolicy === 'Always')]
+}
+
+function namedPorts(spec: unknown): NamedPort[] {
+  return portContainers(spec).flatMap((c) =>
+    list(isMapping(c) ? c.ports : undefined).flatMap((p) =>
+      isMapping(p) && typeof p.name === 'string' && p.name !== '' ? [{name: p.name, protocol: typeof p.protocol === 'string' ? p.protocol : 'TCP'}] : [],
+    ),
+  )
+}
+
+/** Whether any container of the spec (sidecars aside: they do not gate readiness) has a readiness probe. */
+function hasReadinessProbe(spec: unknown): boolean {
+  return isMapping(spec) && list(spec.containers).some((c) => isMapping(c) && isMapping(c.readinessProbe))
+}
+
+/** Up to three objects by name, and how many more. */
+function someOf(objects: readonly CheckObject[]): string {
+  const names = objects.slice(0, 3).map((o) => (o.kind === 'Pod' ? `pod ${o.name}` : describeObject(o)))
+  return `${names.join(', ')}${objects.length > 3 ? `, and ${objects.length - 3} more` : ''}`
+}
+
+/** The rules about the pods a Service selects, given the templates and Pods it selects. */
+function selectedPodDrafts(svc: CheckObject, selected: readonly CheckObject[]): Draft[] {
+  const drafts: Draft[] = []
+  const spec = svc.src.raw.spec
+  if (!isMapping(spec)) return drafts
+  const specs = selected.map(podSpecOf)
+  list(spec.ports).forEach((port, i) => {
+    if (!isMapping(port) || typeof port.targetPort !== 'string') return
+    const name = port.targetPort
+    const protocol = typeof port.protocol === 'string' ? port.protocol : 'TCP'
+    if (specs.some((s) => namedPorts(s).some((p) => p.name === name && p.protocol === protocol))) return
+    const which = typeof port.name === 'string' && port.name !== '' ? `port ${port.name} (${String(port.port)}/${protocol})` : `port ${String(port.port)}/${protocol}`
+    const path: Path = ['spec', 'ports', i, 'targetPort']
+    drafts.push({
+      rule: 'service-target-port-undefined',
+      message:
+        `targetPort ${name} of ${which} names no ${protocol} container port of the pods it selects (${someOf(selected)}): ` +
+        'the EndpointSlice controller gives their endpoints no port for it and the Endpoints object leaves them out, so the port answers nothing; ' +
+        `name a container port ${name} (protocol ${protocol}), or give the number`,
+      subject: svc,
+      path,
+      atKey: false,
+    })
+  })
+  if (spec.publishNotReadyAddresses === true) {
+    const unprobed = selected.filter((_, i) => !hasReadinessProbe(specs[i]))
+    if (unprobed.length > 0) {
+      drafts.push({
+        rule: 'publish-not-ready-without-probe',
+        message:
+          `publishNotReadyAddresses lists every selected pod as ready, starting and terminating ones too, and ${someOf(unprobed)} ${unprobed.length === 1 ? 'has' : 'have'} no readiness probe: ` +
+          "the endpoints' serving condition, the one sign left of which pods can answer, turns true as soon as the containers start; " +
+          'add a readiness probe, or drop publishNotReadyAddresses unless peers must find each other before they are ready',
+        subject: svc,
+        path: ['spec', 'publishNotReadyAddresses'],
+        atKey: false,
+      })
+    }
+  }
+  return drafts
+}
+
+/** The template that comes closest (most of the selector's labels), and what it lacks. */
+function closest(selector: Labels, buckets: CheckObject[][], templates: number): string {
+  if (templates === 0) return 'the input has none there'
+  const score = new Map<CheckObject, number>()
+  for (const bucket of buckets) for (const o of bucket) score.set(o, (score.get(o) ?? 0) + 1)
+  // Most labels in common; then the values most like the wanted ones (a typo in a name); then input order.
+  const likeness = (o: CheckObject) => {
+    let n = 0
+    for (const [k, v] of Object.entries(selector)) n += commonPrefix(o.podLabels![k] ?? '', v)
+    return n
+  }
+  let best: CheckObject | undefined
+  let bestLikeness = -1
+  for (const [o, n] of score) {
+    const bestScore = best ? score.get(best)! : 0
+    if (n < bestScore) continue
+    const like = likeness(o)
+    if (n > bestScore || like > bestLikeness || (like === bestLikeness && best && o.src.ordinal < best.src.ordinal)) {
+      best = o
+      bestLikeness = like
+    }
+  }
+  if (!best) return `none of the ${templates} there carries any of these labels`
+  const labels = best.podLabels!
+  const gaps = Object.entries(selector)
+    .filter(([k, v]) => labels[k] !== v)
+    .map(([k, v]) => (labels[k] === undefined ? `lacks ${k}=${v}` : `has ${k}=${labels[k]}, not ${k}=${v}`))
+  const whose = best.kind === 'Pod' ? `pod ${best.name}` : `the template of ${describeObject(best)}`
+  return `closest is ${whose}, which ${gaps.join(' and ')}`
+}
+
+function commonPrefix(a: string, b: string): number {
+  let i = 0
+  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++
+  return i
+}

@@ -1,0 +1,92 @@
+// Jobs, CronJobs and their pods read from files: defaulted as SetDefaults_Job / SetDefaults_CronJob
+// and the Job strategy do, and refused at the field where the API server would refuse them.
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterAll, describe, expect, it} from 'vitest'
+import {UserError} from '../../../../src/errors.js'
+import {readFixtures} from '../../../../src/sources/fixtures.js'
+
+const tmp = mkdtempSync(join(tmpdir(), 'kctl-normalize-batch-'))
+afterAll(() => rmSync(tmp, {recursive: true, force: true}))
+
+let n = 0
+function fixture(text: string): string {
+  const file = join(tmp, `f${n++}.yaml`)
+  writeFileSync(file, text)
+  return file
+}
+
+async function errorLine(text: string): Promise<string> {
+  try {
+    await readFixtures({paths: [fixture(text)]})
+  } catch (error) {
+    if (error instanceof UserError) return error.line
+    throw error
+  }
+  throw new Error('expected an error')
+}
+
+const JOB = (spec: string) => `apiVersion: batch/v1
+kind: Job
+metadata: {name: j, uid: u1}
+spec:
+${spec}
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: main, image: busybox}]
+`
+
+describe('Jobs read from files', () => {
+  it('J16.1 defaults: completions and parallelism 1, backoffLimit 6, NonIndexed, TerminatingOrFailed', async () => {
+    const snapshot = await readFixtures({paths: [fixture(JOB('  suspend: false'))]})
+    expect(snapshot.jobs?.[0]).toMatchObject({parallelism: 1, completions: 1, backoffLimit: 6, completionMode: 'NonIndexed', podReplacementPolicy: 'TerminatingOrFailed', suspend: false})
+  })
+  it('J16.1 parallelism alone leaves completions nil; backoffLimitPerIndex makes backoffLimit MaxInt32; a podFailurePolicy makes the policy Failed', async () => {
+    const snapshot = await readFixtures({
+      paths: [fixture(JOB('  parallelism: 3\n  completionMode: Indexed\n  completions: 4\n  backoffLimitPerIndex: 1\n  podFailurePolicy: {rules: [{action: Ignore, onPodConditions: [{type: DisruptionTarget}]}]}'))],
+    })
+    expect(snapshot.jobs?.[0]).toMatchObject({parallelism: 3, completions: 4, backoffLimit: 2147483647, podReplacementPolicy: 'Failed'})
+    expect(snapshot.jobs?.[0].podFailurePolicy?.[0].onPodConditions).toEqual([{type: 'DisruptionTarget', status: 'True'}])
+    const s2 = await readFixtures({paths: [fixture(JOB('  parallelism: 3'))]})
+    expect(s2.jobs?.[0].completions).toBeUndefined()
+  })
+  it('J16.2 without a selector, the generated one and the four template labels', async () => {
+    const snapshot = await readFixtures({paths: [fixture(JOB('  parallelism: 1'))]})
+    const j = snapshot.jobs![0]
+    expect(j.selector).toEqual({matchLabels: {'batch.kubernetes.io/controller-uid': 'u1'}})
+    expect(j.template.labels).toEqual({'batch.kubernetes.io/controller-uid': 'u1', 'batch.kubernetes.io/job-name': 'j', 'controller-uid': 'u1', 'job-name': 'j'})
+  })
+  it('refuses at the field: restartPolicy Always, an unknown action, podReplacementPolicy with a podFailurePolicy', async () => {
+    expect(await errorLine(JOB('  parallelism: 1').replace('restartPolicy: Never', 'restartPolicy: Always'))).toMatch(/:8:22: spec.template.spec.restartPolicy: a Job's pods need restartPolicy Never or OnFailure/)
+    expect(await errorLine(JOB('  podFailurePolicy: {rules: [{action: Explode, onExitCodes: {operator: In, values: [1]}}]}'))).toMatch(/unsupported value "Explode"/)
+    expect(await errorLine(JOB('  podReplacementPolicy: TerminatingOrFailed\n  podFailurePolicy: {rules: [{action: Count, onExitCodes: {operator: In, values: [1]}}]}'))).toMatch(/podReplacementPolicy.*must be `Failed`/)
+    expect(await errorLine(JOB('  completionMode: Indexed\n  parallelism: 2'))).toMatch(/completions.*required when completionMode is `Indexed`/)
+  })
+})
+
+describe('CronJobs read from files', () => {
+  const CJ = (extra: string) => `apiVersion: batch/v1
+kind: CronJob
+metadata: {name: c}
+spec:
+  schedule: "*/5 * * * *"
+${extra}
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: Never
+          containers: [{name: main, image: busybox}]
+`
+  it('SetDefaults_CronJob: Allow, not suspended, history 3 and 1; the template read as a Job', async () => {
+    const snapshot = await readFixtures({paths: [fixture(CJ('  timeZone: Europe/Berlin'))]})
+    expect(snapshot.cronJobs?.[0]).toMatchObject({concurrencyPolicy: 'Allow', suspend: false, successfulJobsHistoryLimit: 3, failedJobsHistoryLimit: 1, timeZone: 'Europe/Berlin'})
+    expect(snapshot.cronJobs?.[0].jobTemplate.job).toMatchObject({parallelism: 1, completions: 1, backoffLimit: 6})
+  })
+  it('refuses a bad concurrencyPolicy and a Job template mistake at its own field', async () => {
+    expect(await errorLine(CJ('  concurrencyPolicy: Sometimes'))).toMatch(/:6:\d+.*unsupported value "Sometimes"/)
+    expect(await errorLine(CJ('').replace('restartPolicy: Never', 'restartPolicy: Always'))).toMatch(/:11:\d+.*restartPolicy Never or OnFailure/)
+  })
+})
