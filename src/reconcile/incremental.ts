@@ -18,7 +18,7 @@
 //     plan of the Deployment owning its ReplicaSet (Recreate waits for old pods; the following step).
 import type {DeploymentView, Labels, PodView, Workload} from '../model/objects.js'
 import type {ControllerPlan, FeatureGates, PlannerOptions} from '../model/plan.js'
-import {planDeployments} from '../controllers/deployment/planner.js'
+import {CONTROLLERS} from '../controllers/registry.js'
 import {addTo, PodIndex, removeFrom} from './pod-index.js'
 import {byKindNamespaceName, contestedAdoptions, planController, planningWorld, type World} from './planner.js'
 import {controllerOf, isPodActive} from './pods.js'
@@ -35,6 +35,28 @@ export interface IncrementalOptions {
   burstReplicas: number
   /** -l: only controllers whose own labels match are planned (all count as siblings). */
   selector?: CompiledSelector
+}
+
+/**
+ * What the controllers' watch parts (src/watch/part.ts) tell the incremental planner: which
+ * objects it keeps grouped by their controller owner (every one, -l or not, as planSnapshot's
+ * `snapshot.replicaSets`), and how an owner of grouped objects (a Deployment) is planned.
+ */
+interface OwnerGroups {
+  grouped(w: Workload): boolean
+  planOwner(owner: DeploymentView, owned: Workload[], world: World): ControllerPlan | undefined
+}
+
+function ownerGroups(): OwnerGroups {
+  const parts = CONTROLLERS.flatMap((c) => (c.watch.by === 'object' ? [c.watch] : []))
+  const planners = parts.flatMap((p) => (p.planOwner ? [p.planOwner] : []))
+  return {
+    grouped: (w) => parts.some((p) => p.groupedByOwner?.(w) === true),
+    planOwner: (owner, owned, world) => {
+      for (const plan of planners) return plan(owner, owned, world)
+      return undefined
+    },
+  }
 }
 
 /** A controller whose plan was worked out again: `previous` and `next` (undefined: not planned). */
@@ -89,6 +111,7 @@ export class IncrementalPlanner {
   private readonly deployments = new Map<string, DeploymentEntry>()
   private readonly removedDeployments = new Map<string, DeploymentEntry>()
   private readonly replicaSetsByNamespace = new Map<string, Set<Workload>>()
+  private readonly groups: OwnerGroups = ownerGroups()
 
   constructor(private readonly options: IncrementalOptions) {}
 
@@ -158,7 +181,7 @@ export class IncrementalPlanner {
 
   /** The Deployments whose next sync reads this ReplicaSet: its owner, and those whose selector matches it. */
   private deploymentsOf(rs: Workload, affected: Set<string>): void {
-    if (rs.kind !== 'ReplicaSet' || this.deployments.size === 0) return
+    if (!this.groups.grouped(rs) || this.deployments.size === 0) return
     const owner = controllerOf(rs)
     for (const [key, e] of this.deployments) {
       if (e.deployment.namespace !== rs.namespace) continue
@@ -223,7 +246,7 @@ export class IncrementalPlanner {
     this.entries.set(key, entry)
     this.keyByUid.set(workload.uid, key)
     this.indexSelector(key, workload.namespace, selector)
-    if (workload.kind === 'ReplicaSet') {
+    if (this.groups.grouped(workload)) {
       const owner = controllerOf(workload)
       if (owner) {
         const group = this.siblings.get(owner.uid)
@@ -274,7 +297,7 @@ export class IncrementalPlanner {
     // The controllers a snapshot holds: those planned, and every ReplicaSet (planSnapshot's lookup).
     const world = planningWorld(this.pods, this.siblings, options, (uid) => {
       const entry = this.entries.get(this.keyByUid.get(uid) ?? '')
-      return entry && (entry.planned || entry.workload.kind === 'ReplicaSet') ? entry.workload : undefined
+      return entry && (entry.planned || this.groups.grouped(entry.workload)) ? entry.workload : undefined
     })
     const failed = new Map<string, unknown>()
     const previous = new Map<string, ControllerPlan | undefined>()
@@ -344,7 +367,7 @@ export class IncrementalPlanner {
     return {replanned, failed}
   }
 
-  /** One Deployment's next sync, through the same planDeployments planSnapshot uses. */
+  /** One Deployment's next sync, through the same planDeployments planSnapshot uses (the Deployment controller's watch part). */
   private planDeployment(key: string, world: World, previous: Map<string, ControllerPlan | undefined>, failed: Map<string, unknown>): void {
     const entry = this.deployments.get(key)
     if (!entry) {
@@ -359,7 +382,7 @@ export class IncrementalPlanner {
     }
     try {
       const replicaSets = [...(this.replicaSetsByNamespace.get(entry.deployment.namespace) ?? [])]
-      entry.plan = planDeployments([entry.deployment], replicaSets, world, planController)[0]
+      entry.plan = this.groups.planOwner(entry.deployment, replicaSets, world)
     } catch (error) {
       failed.set(key, error)
     }
@@ -401,7 +424,7 @@ export class IncrementalPlanner {
     const w = entry.workload
     if (this.keyByUid.get(w.uid) === key) this.keyByUid.delete(w.uid)
     this.unindexSelector(key, w.namespace, entry.selector)
-    if (w.kind === 'ReplicaSet') {
+    if (this.groups.grouped(w)) {
       const inNamespace = this.replicaSetsByNamespace.get(w.namespace)
       inNamespace?.delete(w)
       if (inNamespace?.size === 0) this.replicaSetsByNamespace.delete(w.namespace)
@@ -438,7 +461,7 @@ export class IncrementalPlanner {
    * w's selector. With `scalingDownOnly`, only those whose last plan deletes (or that have none yet).
    */
   private siblingsOf(w: Workload, affected: Set<string>, scalingDownOnly: boolean): void {
-    if (w.kind !== 'ReplicaSet') return
+    if (!this.groups.grouped(w)) return
     const owner = controllerOf(w)
     if (!owner) return
     for (const sibling of this.siblings.get(owner.uid) ?? []) {

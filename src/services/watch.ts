@@ -1,8 +1,7 @@
 // `watch`: keep planning as the world changes, and report each controller whose plan changed.
-//   - live cluster: one shared informer per resource (pods, replicasets, replicationcontrollers, deployments,
-//     for StatefulSets and DaemonSets statefulsets, daemonsets, controllerrevisions,
-//     persistentvolumeclaims, nodes, for Jobs and CronJobs jobs, cronjobs, and for Services services,
-//     endpointslices, endpoints, nodes) feeding the planners through the work queue (watch/engine.ts);
+//   - live cluster: one shared informer per resource (pods, then each controller's, in the
+//     registry's order, as its watch part lists them: its own kinds', then what its sync reads)
+//     feeding the planners through the work queue (watch/engine.ts);
 //   - fixtures (-f): read and plan again whenever a file changes (debounced), and report the
 //     difference from the previous plans.
 // Ends when every controller is in sync (untilConverged), when the time is up (timeoutMs), or when
@@ -11,7 +10,8 @@
 import {setMaxListeners} from 'node:events'
 import {UserError} from '../errors.js'
 import type {ClusterClient} from '../sources/cluster-client.js'
-import type {ControllerRevisionView, DeploymentView, NodeView, PodView, Snapshot, Workload} from '../model/objects.js'
+import {CONTROLLERS, type ControllerDescriptor} from '../controllers/registry.js'
+import type {PodView, Snapshot} from '../model/objects.js'
 import type {ControllerPlan, FeatureGates} from '../model/plan.js'
 import type {WatchCause, WatchEnd, WatchOutcome, WatchStatus, WatchUpdate} from '../model/watch.js'
 import {controllerKey} from '../reconcile/incremental.js'
@@ -21,14 +21,10 @@ import {formatRfc3339} from '../reconcile/time.js'
 import {type Clock, realClock, type Timer} from '../watch/clock.js'
 import {planDelta} from '../watch/delta.js'
 import {WatchEngine} from '../watch/engine.js'
-import {InformerFactory, type InformerStatus, SharedInformer} from '../watch/informer.js'
-import type {NamespaceWatch} from '../watch/namespace-watch.js'
-import {Interner, normalizeObjects, normalizeWorkloadObjects, type WorkloadKind} from '../watch/objects.js'
-import type {ClaimView, StatefulSetView} from '../controllers/statefulset/model.js'
-import type {DaemonSetView} from '../controllers/daemonset/model.js'
-import type {CronJobView} from '../controllers/cronjob/model.js'
-import type {JobView} from '../controllers/job/model.js'
-import type {EndpointSliceView, EndpointsView, ServiceView} from '../controllers/service/model.js'
+import {type CachedObject, InformerFactory, type InformerStatus, SharedInformer} from '../watch/informer.js'
+import {Interner} from '../watch/objects.js'
+import type {NamespaceMember, WatchCaches, WatchedResourcePart} from '../watch/part.js'
+import {PODS} from '../watch/pods.js'
 import type {WatchedResource} from '../sources/cluster-watch.js'
 import {BURST_REPLICAS, gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
 import {readSnapshot, type SourceRequest} from './snapshot.js'
@@ -113,96 +109,48 @@ async function watchCluster(
     }
   }
   const options = {clock, pageSize: req.chunkSize, watchdogMs: req.watchdogMs, onStatus}
-  const pods = factory.informer('pods', () =>
-    new SharedInformer<PodView>('pods', clusterListerWatcher(client, 'pods', namespace), (raws) => normalizeObjects('Pod', raws, interner), options),
-  )
-  const replicaSets = factory.informer('replicasets', () =>
-    new SharedInformer<Workload>('replicasets', clusterListerWatcher(client, 'replicasets', namespace), (raws) => normalizeObjects('ReplicaSet', raws, interner), options),
-  )
-  const controllers = factory.informer('replicationcontrollers', () =>
-    new SharedInformer<Workload>(
-      'replicationcontrollers',
-      clusterListerWatcher(client, 'replicationcontrollers', namespace),
-      (raws) => normalizeObjects('ReplicationController', raws, interner),
-      options,
-    ),
-  )
-  pods.addEventHandler(engine.podHandler)
-  replicaSets.addEventHandler(engine.workloadHandler)
-  controllers.addEventHandler(engine.workloadHandler)
-  // An identity that may not list Deployments still watches its ReplicaSets (as kctl plan reads
-  // them); the synced status says so (stderr keeps to the one line of a watch that fails).
-  const deploymentsLeftOut = await forbiddenToList(client, 'deployments', namespace)
-  if (deploymentsLeftOut === undefined) {
-    const deployments = factory.informer('deployments', () =>
-      new SharedInformer<DeploymentView>('deployments', clusterListerWatcher(client, 'deployments', namespace), (raws) => normalizeObjects('Deployment', raws, interner), options),
+  // One informer per resource, whoever reads it (a Node's events reach both the DaemonSets and the Services).
+  const informers = new Map<string, SharedInformer<CachedObject>>()
+  const informer = <T extends CachedObject>(part: WatchedResourcePart<T>): SharedInformer<T> => {
+    const made = factory.informer(part.resource, () =>
+      new SharedInformer<T>(part.resource, clusterListerWatcher(client, part.resource, namespace), (raws) => part.normalize(raws, interner), options),
     )
-    deployments.addEventHandler(engine.deploymentHandler)
+    informers.set(part.resource, made)
+    return made
   }
-  // The informers of the namespace-planned controllers: one per resource whoever reads it (a
-  // Node's events reach both the DaemonSets and the Services).
-  const informer = <T extends Named>(resource: WatchedResource, kind: WorkloadKind) =>
-    factory.informer(resource, () => new SharedInformer<T>(resource, clusterListerWatcher(client, resource, namespace), (raws) => normalizeWorkloadObjects<T>(kind, raws), options))
-  const feed = <T extends Named>(i: SharedInformer<T>, kind: WorkloadKind, watch: NamespaceWatch) =>
-    i.addEventHandler(engine.objectHandler<T>(kind, [watch]))
-  // StatefulSets and DaemonSets, with what their syncs read: revisions, claims, every Node.
-  const workloadsLeftOut = (await forbiddenToList(client, 'statefulsets', namespace)) ?? (await forbiddenToList(client, 'nodes', undefined))
-  if (workloadsLeftOut === undefined) {
-    const sets = informer<StatefulSetView>('statefulsets', 'StatefulSet')
-    const daemons = informer<DaemonSetView>('daemonsets', 'DaemonSet')
-    const revisions = informer<ControllerRevisionView>('controllerrevisions', 'ControllerRevision')
-    const claims = informer<ClaimView>('persistentvolumeclaims', 'PersistentVolumeClaim')
-    const nodes = informer<NodeView>('nodes', 'Node')
-    const watch = engine.watchWorkloads({
-      statefulSets: (ns) => sets.listNamespace(ns),
-      daemonSets: (ns) => daemons.listNamespace(ns),
-      revisions: (ns) => revisions.listNamespace(ns),
-      claims: (ns) => claims.listNamespace(ns),
-      pods: (ns) => pods.listNamespace(ns),
-      nodes: () => nodes.list(),
-      namespaces: () => new Set([...sets.namespaces(), ...daemons.namespaces()]),
-    })
-    feed(sets, 'StatefulSet', watch)
-    feed(daemons, 'DaemonSet', watch)
-    feed(revisions, 'ControllerRevision', watch)
-    feed(claims, 'PersistentVolumeClaim', watch)
-    feed(nodes, 'Node', watch)
+  const caches: WatchCaches = {
+    list: <T>(resource: WatchedResource, ns: string) => (informers.get(resource)?.listNamespace(ns) ?? []) as Iterable<T>,
+    all: <T>(resource: WatchedResource) => (informers.get(resource)?.list() ?? []) as Iterable<T>,
+    namespaces: (resource) => informers.get(resource)?.namespaces() ?? [],
   }
-  // Jobs and CronJobs, with the pods above (a Job's, and the orphans it may adopt).
-  const batchLeftOut = await forbiddenToList(client, 'jobs', namespace)
-  if (batchLeftOut === undefined) {
-    const jobs = informer<JobView>('jobs', 'Job')
-    const cronJobs = informer<CronJobView>('cronjobs', 'CronJob')
-    const watch = engine.watchBatch({
-      jobs: (ns) => jobs.listNamespace(ns),
-      cronJobs: (ns) => cronJobs.listNamespace(ns),
-      pods: (ns) => pods.listNamespace(ns),
-      namespaces: () => new Set([...jobs.namespaces(), ...cronJobs.namespaces()]),
-    })
-    feed(jobs, 'Job', watch)
-    feed(cronJobs, 'CronJob', watch)
+  const pods = informer(PODS)
+  pods.addEventHandler(engine.podHandler)
+  // Each controller in the registry's order, with those planned with it. An identity that may not
+  // list what a controller's watch requires still watches the others; the synced status says so
+  // (stderr keeps to the one line of a watch that fails).
+  const refused: string[] = []
+  for (const c of CONTROLLERS) {
+    if (c.watch.by === 'namespace' && c.watch.plannedWith !== undefined) continue
+    const members = [c, ...CONTROLLERS.filter((o) => o.watch.by === 'namespace' && o.watch.plannedWith === c.name)]
+    const what = names(members.flatMap((m) => m.watch.resources.map((r) => r.resource)))
+    const why = await forbidden(client, members.flatMap((m) => m.watch.requires ?? []), namespace, what)
+    if (why !== undefined) {
+      refused.push(why)
+      continue
+    }
+    if (c.watch.by === 'object') {
+      for (const r of c.watch.resources) informer(r).addEventHandler(c.watch.feed(engine))
+      continue
+    }
+    // The informers of a namespace watch: its controllers' own kinds, then what their syncs read.
+    const planned = members as Array<ControllerDescriptor & NamespaceMember>
+    const parts = new Map<string, WatchedResourcePart>()
+    for (const r of [...planned.flatMap((m) => m.watch.resources), ...planned.flatMap((m) => m.watch.reads)]) if (!parts.has(r.resource)) parts.set(r.resource, r)
+    const started = [...parts.values()].map((r) => [r, informer(r)] as const)
+    const watch = engine.watchNamespaces(planned, caches)
+    for (const [r, i] of started) i.addEventHandler(engine.objectHandler(r.kind, [watch]))
   }
-  // Services, with what their syncs read: the pods they select, their slices and Endpoints, every Node.
-  const servicesLeftOut = await firstForbidden(client, ['services', 'endpointslices', 'endpoints', 'nodes'], namespace)
-  if (servicesLeftOut === undefined) {
-    const services = informer<ServiceView>('services', 'Service')
-    const slices = informer<EndpointSliceView>('endpointslices', 'EndpointSlice')
-    const endpoints = informer<EndpointsView>('endpoints', 'Endpoints')
-    const nodes = informer<NodeView>('nodes', 'Node')
-    const watch = engine.watchServices({
-      services: (ns) => services.listNamespace(ns),
-      endpointSlices: (ns) => slices.listNamespace(ns),
-      endpoints: (ns) => endpoints.listNamespace(ns),
-      pods: (ns) => pods.listNamespace(ns),
-      nodes: () => nodes.list(),
-      namespaces: () => new Set([...services.namespaces(), ...endpoints.namespaces()]),
-    })
-    feed(services, 'Service', watch)
-    feed(slices, 'EndpointSlice', watch)
-    feed(endpoints, 'Endpoints', watch)
-    feed(nodes, 'Node', watch)
-  }
-  const leftOut = [deploymentsLeftOut, workloadsLeftOut, batchLeftOut, servicesLeftOut].filter(Boolean).join('; ') || undefined
+  const leftOut = refused.join('; ') || undefined
 
   const running = factory.run(internal.signal)
   return supervise(req, clock, emit, signal, {
@@ -223,21 +171,18 @@ async function watchCluster(
   })
 }
 
-/** Why `resource` is left out when listing it is forbidden (403); undefined when it may be listed. */
-async function forbiddenToList(client: ClusterClient, resource: 'deployments' | 'statefulsets' | 'nodes' | 'jobs', namespace: string | undefined): Promise<string | undefined> {
-  const refused = await refusal(client, resource, namespace)
-  if (refused === undefined) return undefined
-  if (resource === 'jobs') return `jobs and cronjobs are left out: ${refused}`
-  return resource === 'deployments' ? `${resource} are left out: ${refused}` : `statefulsets and daemonsets are left out: ${refused}`
-}
-
-/** Why Services are left out: the first of the lists their plans read that is forbidden. */
-async function firstForbidden(client: ClusterClient, resources: readonly WatchedResource[], namespace: string | undefined): Promise<string | undefined> {
+/** Why `what` is left out: the first of `resources` the API server refuses (403) to list; undefined when each may be listed. */
+async function forbidden(client: ClusterClient, resources: readonly WatchedResource[], namespace: string | undefined, what: string): Promise<string | undefined> {
   for (const resource of resources) {
     const refused = await refusal(client, resource, namespace)
-    if (refused !== undefined) return `services are left out: ${refused}`
+    if (refused !== undefined) return `${what} are left out: ${refused}`
   }
   return undefined
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function names(list: readonly string[]): string {
+  return list.length <= 1 ? (list[0] ?? '') : `${list.slice(0, -1).join(', ')} and ${list.at(-1)}`
 }
 
 /** The API server's refusal (403) to list `resource`, or undefined when it may be listed. */

@@ -14,10 +14,8 @@ import type {Clock, Timer} from './clock.js'
 import {changedFields, planChanged} from './delta.js'
 import type {EventHandler} from './informer.js'
 import {WorkQueue} from './queue.js'
-import {type BatchSources, BatchWatch} from '../controllers/job/watch.js'
-import type {NamespaceWatch} from './namespace-watch.js'
-import {type ServiceSources, ServiceWatch} from '../controllers/service/watch.js'
-import {type WorkloadSources, WorkloadWatch} from '../controllers/statefulset/watch.js'
+import {NamespaceWatch} from './namespace-watch.js'
+import type {NamespaceMember, WatchCaches} from './part.js'
 
 export interface EngineOptions {
   featureGates: FeatureGates
@@ -46,7 +44,7 @@ export class WatchEngine {
   private stopped = false
   private readonly defer: (fn: () => void) => void
   private readonly listeners = new Set<() => void>()
-  /** StatefulSets and DaemonSets, Jobs and CronJobs, Services, when their informers run (a live watch): planned by namespace. */
+  /** The namespace-planned controllers, when their informers run (a live watch): one watch per group planned together. */
   private readonly byNamespace: NamespaceWatch[] = []
   /** Per namespace watch and namespace, the timer of its next requeue (and when it fires, in ms). */
   private readonly requeueTimers = new Map<string, {at: number; timer: Timer}>()
@@ -76,19 +74,9 @@ export class WatchEngine {
     return [...plans, ...this.byNamespace.flatMap((w) => w.notSynced())].sort(byKindNamespaceName)
   }
 
-  /** Plans StatefulSets and DaemonSets too, from these caches (feed it with objectHandler). */
-  watchWorkloads(sources: WorkloadSources): NamespaceWatch {
-    return this.addNamespaced(new WorkloadWatch(sources, this.namespaceOptions()))
-  }
-
-  /** Plans Jobs and CronJobs too, from these caches (feed it with objectHandler). */
-  watchBatch(sources: BatchSources): NamespaceWatch {
-    return this.addNamespaced(new BatchWatch(sources, this.namespaceOptions()))
-  }
-
-  /** Plans Services too, from these caches (feed it with objectHandler). */
-  watchServices(sources: ServiceSources): NamespaceWatch {
-    return this.addNamespaced(new ServiceWatch(sources, this.namespaceOptions()))
+  /** Plans these controllers too, together, by namespace, from these caches (feed it with objectHandler). */
+  watchNamespaces(members: readonly NamespaceMember[], caches: WatchCaches): NamespaceWatch {
+    return this.addNamespaced(new NamespaceWatch(members, caches, this.namespaceOptions()))
   }
 
   private namespaceOptions() {
@@ -101,9 +89,8 @@ export class WatchEngine {
   }
 
   /**
-   * Events of the objects namespace-planned controllers read (StatefulSets, DaemonSets,
-   * ControllerRevisions, claims; Jobs, CronJobs; Services, EndpointSlices, Endpoints) re-plan their
-   * namespace in `watches`; Nodes every namespace. A resync re-plans at the current clock; an unchanged relist does not.
+   * Events of the objects namespace-planned controllers read (their own, and what their watch
+   * parts say their syncs read) re-plan their namespace in `watches`; Nodes every namespace. A resync re-plans at the current clock; an unchanged relist does not.
    */
   objectHandler<T extends {namespace: string; name: string; resourceVersion: string}>(kind: string, watches: readonly NamespaceWatch[]): EventHandler<T> {
     const touch = (o: T, why: WatchCause | undefined) => {
@@ -162,13 +149,13 @@ export class WatchEngine {
   }
 
   readonly deploymentHandler: EventHandler<DeploymentView> = {
-    onAdd: (d, initial) => this.enqueue(this.planner.setDeployment(d), cause(initial ? 'INITIAL' : 'ADDED', 'Deployment', d, false)),
+    onAdd: (d, initial) => this.enqueue(this.planner.setDeployment(d), cause(initial ? 'INITIAL' : 'ADDED', d.kind, d, false)),
     onUpdate: (old, d, how) => {
-      if (how === 'resync') return this.enqueue(this.planner.setDeployment(d), {type: 'RESYNC', kind: 'Deployment', namespace: d.namespace, name: d.name, resourceVersion: d.resourceVersion})
+      if (how === 'resync') return this.enqueue(this.planner.setDeployment(d), {type: 'RESYNC', kind: d.kind, namespace: d.namespace, name: d.name, resourceVersion: d.resourceVersion})
       if (how === 'relist' && old.resourceVersion === d.resourceVersion) return this.enqueue(this.planner.setDeployment(d), undefined)
-      this.enqueue(this.planner.setDeployment(d), cause('MODIFIED', 'Deployment', d, how === 'relist'))
+      this.enqueue(this.planner.setDeployment(d), cause('MODIFIED', d.kind, d, how === 'relist'))
     },
-    onDelete: (d, how) => this.enqueue(this.planner.deleteDeployment(d), cause('DELETED', 'Deployment', d, how === 'relist')),
+    onDelete: (d, how) => this.enqueue(this.planner.deleteDeployment(d), cause('DELETED', d.kind, d, how === 'relist')),
   }
 
   /** Every informer has synced: plan every controller, report `synced`, then the first plans. */

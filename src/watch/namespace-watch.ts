@@ -1,5 +1,5 @@
-// Watch mode for the controllers whose syncs read more than their own pods (StatefulSets and
-// DaemonSets, Jobs and CronJobs, Services): instead of the pod-by-pod bookkeeping of the ReplicaSet planner
+// Watch mode for the controllers whose syncs read more than their own pods (their watch parts are
+// `by: 'namespace'`, src/watch/part.ts): instead of the pod-by-pod bookkeeping of the ReplicaSet planner
 // (incremental.ts), an event marks its namespace and the next batch plans that namespace's
 // controllers again, from the informers' caches, through the same planners as `kctl plan`
 // (planSnapshot). The cost of a re-plan is that namespace's objects, not the cluster's.
@@ -9,6 +9,7 @@ import type {PlanChange, WatchCause} from '../model/watch.js'
 import {byKindNamespaceName, planSnapshot} from '../reconcile/planner.js'
 import type {CompiledSelector} from '../reconcile/selector.js'
 import {changedFields, planChanged} from './delta.js'
+import type {NamespaceMember, WatchCaches} from './part.js'
 
 export interface NamespaceWatchOptions {
   featureGates: FeatureGates
@@ -20,29 +21,58 @@ export interface NamespaceWatchOptions {
 
 export const LIVE_SOURCE = {type: 'cluster', context: '', server: ''} as const
 
-export abstract class NamespaceWatch {
+/**
+ * One namespace watch: the controllers planned together in one namespace pass (a controller and
+ * those whose parts say `plannedWith` it), each answering through its watch part.
+ */
+export class NamespaceWatch {
   private readonly plans = new Map<string, ControllerPlan>()
   private readonly notInSync = new Set<string>()
   /** Namespaces to plan again, with the last event that asked for it. */
   private readonly dirty = new Map<string, WatchCause | undefined>()
+  /** kube-controller-manager's names of the controllers planned here. */
+  private readonly controllers: readonly string[]
+  /** Kinds whose plans' `requeue` sets no clock. */
+  private readonly noClock: ReadonlySet<string>
 
   constructor(
-    /** kube-controller-manager's names of the controllers planned here. */
-    private readonly controllers: readonly string[],
+    private readonly members: readonly NamespaceMember[],
+    private readonly caches: WatchCaches,
     protected readonly options: NamespaceWatchOptions,
-  ) {}
+  ) {
+    this.controllers = members.map((m) => m.name)
+    this.noClock = new Set(members.filter((m) => m.watch.clockRequeues === false).flatMap((m) => m.kinds))
+  }
 
   /** The objects one namespace's controllers are planned from. */
-  protected abstract snapshot(namespace: string): Snapshot
+  protected snapshot(namespace: string): Snapshot {
+    const parts = this.members.map((m) => m.watch.snapshot(this.caches, namespace, this.options.selector))
+    return Object.assign({}, ...parts, {
+      pods: [...this.caches.list<PodView>('pods', namespace)],
+      workloads: [],
+      replicaSets: [],
+      ignored: {},
+      source: LIVE_SOURCE,
+    }) as Snapshot
+  }
+
   /** Namespaces that hold a controller planned here. */
-  protected abstract namespaces(): Iterable<string>
+  protected namespaces(): Iterable<string> {
+    return new Set(this.members.flatMap((m) => [...m.watch.namespaces(this.caches)]))
+  }
+
   /** Whether `namespace` holds a controller planned here. */
-  protected abstract holds(namespace: string): boolean
+  protected holds(namespace: string): boolean {
+    return this.members.some((m) => m.watch.holds(this.caches, namespace))
+  }
+
   /**
    * Whether a pod's event may change a plan of its namespace (by its controller's kind, or as an
    * orphan; for Services, by their selectors), the pod as it is and, for an update, as it was.
    */
-  protected abstract podMatters(pod: PodView, old: PodView | undefined): boolean
+  protected podMatters(pod: PodView, old: PodView | undefined): boolean {
+    return this.members.some((m) => m.watch.podMatters(this.caches, pod, old))
+  }
 
   get controllerCount(): number {
     return this.plans.size
@@ -79,7 +109,7 @@ export abstract class NamespaceWatch {
   requeues(): Map<string, number> {
     const out = new Map<string, number>()
     for (const plan of this.plans.values()) {
-      if (!plan.requeue) continue
+      if (!plan.requeue || this.noClock.has(plan.kind)) continue
       const at = Date.parse(plan.requeue.at)
       const known = out.get(plan.namespace)
       if (known === undefined || at < known) out.set(plan.namespace, at)

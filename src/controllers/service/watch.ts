@@ -3,68 +3,44 @@
 // EndpointSlices and Endpoints, and every Node: an event of a Service, a slice, an Endpoints
 // object or a selected pod marks the namespace (a Node: every namespace, for the load balancers'
 // hosts), and the next batch plans its Services again (namespace-watch.ts).
-import type {NodeView, PodView, Snapshot} from '../../model/objects.js'
+import type {NodeView, PodView} from '../../model/objects.js'
 import type {EndpointSliceView, EndpointsView, ServiceView} from './model.js'
 import {selectorMatches} from '../../reconcile/selector.js'
-import {LIVE_SOURCE, NamespaceWatch, type NamespaceWatchOptions} from '../../watch/namespace-watch.js'
-
-/** What the informers hold, by namespace (Nodes: all of them). */
-export interface ServiceSources {
-  services(namespace: string): Iterable<ServiceView>
-  endpointSlices(namespace: string): Iterable<EndpointSliceView>
-  endpoints(namespace: string): Iterable<EndpointsView>
-  pods(namespace: string): Iterable<PodView>
-  nodes(): Iterable<NodeView>
-  /** Namespaces that hold a Service or an Endpoints object (which may be left over). */
-  namespaces(): Iterable<string>
-}
+import {NODES, wholeObjects} from '../../watch/objects.js'
+import type {NamespaceWatchPart} from '../../watch/part.js'
 
 const selects = (svc: ServiceView, pod: PodView) => svc.selector !== null && Object.entries(svc.selector).every(([k, v]) => pod.labels[k] === v)
 
-export class ServiceWatch extends NamespaceWatch {
-  constructor(
-    private readonly sources: ServiceSources,
-    options: NamespaceWatchOptions,
-  ) {
-    super(['endpointslice'], options)
-  }
-
-  protected namespaces(): Iterable<string> {
-    return this.sources.namespaces()
-  }
-
-  protected holds(ns: string): boolean {
-    for (const _ of this.sources.services(ns)) return true
+export const serviceWatch: NamespaceWatchPart = {
+  by: 'namespace',
+  resources: [wholeObjects<ServiceView>('services', 'Service', 'v1', (s) => s.services)],
+  requires: ['services', 'endpointslices', 'endpoints', 'nodes'],
+  reads: [
+    wholeObjects<EndpointSliceView>('endpointslices', 'EndpointSlice', 'discovery.k8s.io/v1', (s) => s.endpointSlices),
+    wholeObjects<EndpointsView>('endpoints', 'Endpoints', 'v1', (s) => s.endpoints),
+    NODES,
+  ],
+  /** Namespaces that hold a Service or an Endpoints object (which may be left over). */
+  namespaces: (caches) => new Set([...caches.namespaces('services'), ...caches.namespaces('endpoints')]),
+  holds: (caches, ns) => {
+    for (const _ of caches.list('services', ns)) return true
     return false
-  }
-
+  },
   /** A Service of its namespace selects the pod now, or selected it before the update (a label change moves it out). */
-  protected podMatters(pod: PodView, old: PodView | undefined): boolean {
-    for (const svc of this.sources.services(pod.namespace)) if (selects(svc, pod) || (old !== undefined && selects(svc, old))) return true
+  podMatters: (caches, pod, old) => {
+    for (const svc of caches.list<ServiceView>('services', pod.namespace)) if (selects(svc, pod) || (old !== undefined && selects(svc, old))) return true
     return false
-  }
-
+  },
+  snapshot: (caches, ns, selector) => ({
+    // -l leaves Services out of the plan, but they still keep their Endpoints objects from looking left over.
+    services: [...caches.list<ServiceView>('services', ns)].map((s) => (!selector || selectorMatches(selector, s.labels) ? s : {...s, notPlanned: true as const})),
+    endpointSlices: [...caches.list<EndpointSliceView>('endpointslices', ns)],
+    endpoints: [...caches.list<EndpointsView>('endpoints', ns)],
+    nodes: [...caches.all<NodeView>('nodes')],
+  }),
   /**
    * No clock re-plans: a failed sync's retry (requeue `sync-error`) runs the same sync, which only
    * an event can change, and each re-plan would move the retry's time a second on.
    */
-  override requeues(): Map<string, number> {
-    return new Map()
-  }
-
-  protected snapshot(ns: string): Snapshot {
-    const selector = this.options.selector
-    return {
-      // -l leaves Services out of the plan, but they still keep their Endpoints objects from looking left over.
-      services: [...this.sources.services(ns)].map((s) => (!selector || selectorMatches(selector, s.labels) ? s : {...s, notPlanned: true as const})),
-      endpointSlices: [...this.sources.endpointSlices(ns)],
-      endpoints: [...this.sources.endpoints(ns)],
-      nodes: [...this.sources.nodes()],
-      pods: [...this.sources.pods(ns)],
-      workloads: [],
-      replicaSets: [],
-      ignored: {},
-      source: LIVE_SOURCE,
-    }
-  }
+  clockRequeues: false,
 }

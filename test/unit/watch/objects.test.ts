@@ -6,8 +6,13 @@ import {planSnapshot} from '../../../src/reconcile/planner.js'
 import {readdirSync} from 'node:fs'
 import {readAllDocuments, readFixtures} from '../../../src/sources/fixtures.js'
 import type {CronJobView} from '../../../src/controllers/cronjob/model.js'
+import {cronJobWatch} from '../../../src/controllers/cronjob/watch.js'
 import type {JobView} from '../../../src/controllers/job/model.js'
-import {Interner, normalizeObjects, normalizeWorkloadObjects} from '../../../src/watch/objects.js'
+import {jobWatch} from '../../../src/controllers/job/watch.js'
+import {normalizeWorkloads} from '../../../src/controllers/replicaset/watch.js'
+import {serviceWatch} from '../../../src/controllers/service/watch.js'
+import {Interner, NODES} from '../../../src/watch/objects.js'
+import {normalizePods} from '../../../src/watch/pods.js'
 
 const OPTIONS = {now: '2026-11-22T10:00:00Z', featureGates: {...DEFAULT_FEATURE_GATES}, burstReplicas: 500}
 const EXAMPLES = readdirSync('examples').map((d) => `examples/${d}`)
@@ -22,14 +27,14 @@ async function raws(dir: string): Promise<Record<string, any[]>> {
   return byKind
 }
 
-describe('normalizeObjects (the watch cache)', () => {
+describe('the watch cache', () => {
   it.each(EXAMPLES)('plans from cached objects equal plans from the whole objects: %s', async (dir) => {
     const full = await readFixtures({paths: [dir], allNamespaces: true})
     const interner = new Interner()
     const r = await raws(dir)
-    const pods = normalizeObjects('Pod', r.Pod, interner)
-    const replicaSets = normalizeObjects('ReplicaSet', r.ReplicaSet, interner)
-    const rcs = normalizeObjects('ReplicationController', r.ReplicationController, interner)
+    const pods = normalizePods(r.Pod, interner)
+    const replicaSets = normalizeWorkloads('ReplicaSet', r.ReplicaSet, interner)
+    const rcs = normalizeWorkloads('ReplicationController', r.ReplicationController, interner)
     expect([...pods.problems, ...replicaSets.problems, ...rcs.problems]).toEqual([])
     const cached = {...full, pods: pods.objects, workloads: [...replicaSets.objects, ...rcs.objects], replicaSets: replicaSets.objects}
     // The watch cache serves the ReplicaSet controller's plans (watch does not follow Deployments yet).
@@ -44,9 +49,10 @@ describe('normalizeObjects (the watch cache)', () => {
       ;(byKind[kind] ??= []).push(rest)
     }
     const interner = new Interner()
-    const pods = normalizeObjects('Pod', byKind.Pod, interner)
+    const pods = normalizePods(byKind.Pod, interner)
     const kinds = ['Service', 'EndpointSlice', 'Endpoints', 'Node'] as const
-    const [services, slices, endpoints, nodes] = kinds.map((k) => normalizeWorkloadObjects<any>(k, byKind[k] ?? []))
+    const parts = [serviceWatch.resources[0], ...serviceWatch.by === 'namespace' ? serviceWatch.reads.slice(0, 2) : [], NODES]
+    const [services, slices, endpoints, nodes] = kinds.map((k, i) => parts[i].normalize(byKind[k] ?? [], interner) as {objects: any[]; problems: unknown[]})
     expect([pods, services, slices, endpoints, nodes].flatMap((r) => r.problems)).toEqual([])
     expect(pods.objects.filter((p) => p.network !== undefined).length).toBeGreaterThan(0)
     expect(Object.isFrozen(pods.objects[0].network)).toBe(true)
@@ -65,9 +71,9 @@ describe('normalizeObjects (the watch cache)', () => {
       rest.metadata.managedFields = [{manager: 'kube-controller-manager', operation: 'Update'}]
       byKind[kind]?.push(rest)
     }
-    const pods = normalizeObjects('Pod', byKind.Pod, new Interner())
-    const jobs = normalizeWorkloadObjects<JobView>('Job', byKind.Job)
-    const cronJobs = normalizeWorkloadObjects<CronJobView>('CronJob', byKind.CronJob)
+    const pods = normalizePods(byKind.Pod, new Interner())
+    const jobs = jobWatch.resources[0].normalize(byKind.Job, new Interner()) as {objects: JobView[]; problems: unknown[]}
+    const cronJobs = cronJobWatch.resources[0].normalize(byKind.CronJob, new Interner()) as {objects: CronJobView[]; problems: unknown[]}
     expect([...pods.problems, ...jobs.problems, ...cronJobs.problems]).toEqual([])
     const cached = {...full, pods: pods.objects, jobs: jobs.objects, cronJobs: cronJobs.objects}
     expect(planSnapshot(cached, OPTIONS, ['job', 'cronjob']).controllers).toEqual(planSnapshot(full, OPTIONS, ['job', 'cronjob']).controllers)
@@ -86,8 +92,8 @@ describe('normalizeObjects (the watch cache)', () => {
         managedFields: [{manager: 'kubectl', operation: 'Update', fieldsV1: {'f:metadata': {}}}],
       },
     }
-    const [a] = normalizeObjects('Pod', [raw], interner).objects
-    const [b] = normalizeObjects('Pod', [world.Pod[1]], interner).objects
+    const [a] = normalizePods([raw], interner).objects
+    const [b] = normalizePods([world.Pod[1]], interner).objects
     expect(a.annotations).toEqual({'controller.kubernetes.io/pod-deletion-cost': '7'})
     expect(a.ownerReferences).toHaveLength(1)
     expect(a.ownerReferences[0].controller).toBe(true)
@@ -98,7 +104,7 @@ describe('normalizeObjects (the watch cache)', () => {
     expect('origin' in a).toBe(false)
     expect(a.labels).toBe(b.labels)
     expect(a.namespace).toBe(b.namespace)
-    const [rs] = normalizeObjects('ReplicaSet', [world.ReplicaSet[0]], interner).objects
+    const [rs] = normalizeWorkloads('ReplicaSet', [world.ReplicaSet[0]], interner).objects
     expect(rs.template.spec).toEqual({})
     expect(Object.isFrozen(rs.selector)).toBe(true)
   })
@@ -106,7 +112,7 @@ describe('normalizeObjects (the watch cache)', () => {
   it('reports what the Normalizer refuses, naming the object, and keeps the rest', async () => {
     const world = await raws('examples/scale-down')
     const bad = {metadata: {name: 'bad', namespace: 'x', uid: 'u'}, spec: {replicas: -1, selector: {matchLabels: {a: 'b'}}, template: {metadata: {labels: {a: 'b'}}}}}
-    const r = normalizeObjects('ReplicaSet', [bad, world.ReplicaSet[0]], new Interner())
+    const r = normalizeWorkloads('ReplicaSet', [bad, world.ReplicaSet[0]], new Interner())
     expect(r.objects.map((o) => o.name)).toEqual([world.ReplicaSet[0].metadata.name])
     expect(r.problems).toEqual([{namespace: 'x', name: 'bad', message: expect.stringMatching(/^ReplicaSet: spec\.replicas: /)}])
   })

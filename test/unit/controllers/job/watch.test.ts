@@ -4,35 +4,28 @@
 import {describe, expect, it} from 'vitest'
 import type {CronJobView} from '../../../../src/controllers/cronjob/model.js'
 import type {JobView} from '../../../../src/controllers/job/model.js'
-import type {Snapshot} from '../../../../src/model/objects.js'
 import {DEFAULT_FEATURE_GATES} from '../../../../src/model/plan.js'
 import type {PlanChange, WatchUpdate} from '../../../../src/model/watch.js'
 import {planSnapshot} from '../../../../src/reconcile/planner.js'
 import {parseSelectorString} from '../../../../src/reconcile/selector.js'
 import {readFixtures} from '../../../../src/sources/fixtures.js'
-import {type BatchSources, BatchWatch} from '../../../../src/controllers/job/watch.js'
+import {NamespaceWatch} from '../../../../src/watch/namespace-watch.js'
 import {WatchEngine} from '../../../../src/watch/engine.js'
 import {ManualClock} from '../../../helpers/manual-clock.js'
+import {members, snapshotCaches} from '../../../helpers/watch-caches.js'
 
 const NOW = '2026-11-22T10:00:00Z'
 const gates = {...DEFAULT_FEATURE_GATES}
 
-function sourcesOf(world: {snapshot: Snapshot}): BatchSources {
-  const inNs = <T extends {namespace: string}>(list: readonly T[] | undefined, ns: string) => (list ?? []).filter((o) => o.namespace === ns)
-  return {
-    jobs: (ns) => inNs(world.snapshot.jobs, ns),
-    cronJobs: (ns) => inNs(world.snapshot.cronJobs, ns),
-    pods: (ns) => inNs(world.snapshot.pods, ns),
-    namespaces: () => new Set([...(world.snapshot.jobs ?? []), ...(world.snapshot.cronJobs ?? [])].map((o) => o.namespace)),
-  }
-}
+/** Jobs and CronJobs, planned together (a CronJob's sync reads its Jobs). */
+const batch = () => members('job', 'cronjob')
 
 const examples = () => readFixtures({paths: ['examples/job', 'examples/cronjob'], allNamespaces: true})
 
-describe('BatchWatch', () => {
+describe('the Job and CronJob namespace watch', () => {
   it('plans every marked namespace as kctl plan does; a Job\'s pod and an orphan mark their namespace, another kind\'s pod does not', async () => {
     const world = {snapshot: await examples()}
-    const watch = new BatchWatch(sourcesOf(world), {featureGates: gates, burstReplicas: 500})
+    const watch = new NamespaceWatch(batch(), snapshotCaches(world), {featureGates: gates, burstReplicas: 500})
     watch.touchAll(() => ({type: 'INITIAL'}))
     const expected = planSnapshot(world.snapshot, {now: NOW, featureGates: gates, burstReplicas: 500}, ['job', 'cronjob']).controllers
     expect(watch.plan(NOW, NOW).map((c) => c.next)).toEqual(expected)
@@ -50,7 +43,7 @@ describe('BatchWatch', () => {
   it('-l plans only the CronJobs and Jobs it picks, and a CronJob still reads its Jobs', async () => {
     const world = {snapshot: await examples()}
     // The CronJob has no app label, its Jobs have app=report.
-    const picked = new BatchWatch(sourcesOf(world), {featureGates: gates, burstReplicas: 500, selector: parseSelectorString('app!=report')})
+    const picked = new NamespaceWatch(batch(), snapshotCaches(world), {featureGates: gates, burstReplicas: 500, selector: parseSelectorString('app!=report')})
     picked.touchAll(() => ({type: 'INITIAL'}))
     const plans = picked.plan(NOW, NOW).map((c) => c.next!)
     expect(plans.filter((p) => p.name.startsWith('hourly-'))).toEqual([])
@@ -73,7 +66,7 @@ describe('BatchWatch', () => {
     const job = {...world.snapshot.jobs!.find((j) => j.name !== name)!, name, uid: 'uid-new', status: {conditions: [], active: 0, succeeded: 0, failed: 0}, ownerReferences: [{apiVersion: 'batch/v1', kind: 'CronJob', name: cron.name, uid: cron.uid, controller: true}]} as JobView
     const after = first.status as CronJobView['status']
     world.snapshot = {...world.snapshot, cronJobs: [{...cron, status: {...after, active: after.active.map((r) => (r.name === name ? {...r, uid: 'uid-new'} : r))}}], jobs: [...world.snapshot.jobs!.filter((j) => !first.actions.some((a) => a.type === 'deleteJob' && a.name === j.name)), job]}
-    engine.watchBatch(sourcesOf(world))
+    engine.watchNamespaces(batch(), snapshotCaches(world))
     engine.markSynced()
     const planned = () => updates.filter((u): u is PlanChange => u.kind === 'PlanChange' && u.key === `CronJob/${cron.namespace}/${cron.name}`)
     const initial = planned().at(-1)!.next!
