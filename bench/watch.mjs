@@ -42,7 +42,9 @@ const EVENTS = arg('--events', 2000)
 const load = (p) => import(pathToFileURL(join(root, 'dist', p)).href)
 const {makeWorld} = await import(pathToFileURL(join(here, 'generate.mjs')).href)
 const {SharedInformer} = await load('watch/informer.js')
-const {Interner, normalizeObjects} = await load('watch/objects.js')
+const {Interner} = await load('watch/objects.js')
+const {normalizePods} = await load('watch/pods.js')
+const {normalizeWorkloads} = await load('controllers/replicaset/watch.js')
 const {WatchEngine} = await load('watch/engine.js')
 const {realClock} = await load('watch/clock.js')
 const {DEFAULT_FEATURE_GATES} = await load('model/plan.js')
@@ -151,8 +153,8 @@ const engine = new WatchEngine({
   defer: (fn) => (deferred = fn),
 })
 const options = {clock: realClock, pageSize: 500, watchdogMs: 3_600_000}
-const pods = new SharedInformer('pods', lister(podPages), (raws) => normalizeObjects('Pod', raws, interner), options)
-const replicaSets = new SharedInformer('replicasets', lister(rsPages), (raws) => normalizeObjects('ReplicaSet', raws, interner), options)
+const pods = new SharedInformer('pods', lister(podPages), (raws) => normalizePods(raws, interner), options)
+const replicaSets = new SharedInformer('replicasets', lister(rsPages), (raws) => normalizeWorkloads('ReplicaSet', raws, interner), options)
 replicaSets.addEventHandler(engine.workloadHandler)
 
 const ac = new AbortController()
