@@ -148,7 +148,7 @@ async function watchCluster(
     for (const r of [...planned.flatMap((m) => m.watch.resources), ...planned.flatMap((m) => m.watch.reads)]) if (!parts.has(r.resource)) parts.set(r.resource, r)
     const started = [...parts.values()].map((r) => [r, informer(r)] as const)
     const watch = engine.watchNamespaces(planned, caches)
-    for (const [r, i] of started) i.addEventHandler(engine.objectHandler(r.kind, [watch]))
+    for (const [r, i] of started) i.addEventHandler(engine.objectHandler(r.kind, [watch], r.clusterScoped === true))
   }
   const leftOut = refused.join('; ') || undefined
 

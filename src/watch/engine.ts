@@ -90,11 +90,12 @@ export class WatchEngine {
 
   /**
    * Events of the objects namespace-planned controllers read (their own, and what their watch
-   * parts say their syncs read) re-plan their namespace in `watches`; Nodes every namespace. A resync re-plans at the current clock; an unchanged relist does not.
+   * parts say their syncs read) re-plan their namespace in `watches`; a cluster-scoped one's
+   * (a Node's) every namespace. A resync re-plans at the current clock; an unchanged relist does not.
    */
-  objectHandler<T extends {namespace: string; name: string; resourceVersion: string}>(kind: string, watches: readonly NamespaceWatch[]): EventHandler<T> {
+  objectHandler<T extends {namespace: string; name: string; resourceVersion: string}>(kind: string, watches: readonly NamespaceWatch[], clusterScoped = false): EventHandler<T> {
     const touch = (o: T, why: WatchCause | undefined) => {
-      for (const w of watches) w.touch(kind === 'Node' ? undefined : o.namespace, why)
+      for (const w of watches) w.touch(clusterScoped ? undefined : o.namespace, why)
       this.schedule()
     }
     return {

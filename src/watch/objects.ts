@@ -109,7 +109,7 @@ export function wholeObjects<T extends {namespace: string; name: string; resourc
 }
 
 /** Nodes: the DaemonSet controller's and the load balancers' hosts. */
-export const NODES = wholeObjects<NodeView>('nodes', 'Node', 'v1', (s) => s.nodes)
+export const NODES: WatchedResourcePart<NodeView> = {...wholeObjects<NodeView>('nodes', 'Node', 'v1', (s) => s.nodes), clusterScoped: true}
 /** ControllerRevisions: the StatefulSet and DaemonSet controllers' history. */
 export const CONTROLLER_REVISIONS = wholeObjects<ControllerRevisionView>('controllerrevisions', 'ControllerRevision', 'apps/v1', (s) => s.controllerRevisions)
 

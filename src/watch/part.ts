@@ -25,6 +25,8 @@ export interface WatchedResourcePart<T extends CachedObject = CachedObject> {
   resource: WatchedResource
   /** The kind its events are reported under (a WatchCause's kind). */
   kind: string
+  /** Cluster-scoped (Nodes): an event marks every namespace of the watches it feeds. */
+  clusterScoped?: true
   normalize(raws: readonly RawObject[], interner: Interner): {objects: T[]; problems: ObjectProblem[]}
 }
 

@@ -11,6 +11,7 @@ import type {NamespaceWatchPart} from '../../watch/part.js'
 export const daemonSetWatch: NamespaceWatchPart = {
   by: 'namespace',
   plannedWith: 'statefulset',
+  // No `requires` of its own: the StatefulSets' (statefulsets, nodes) decide whether both are watched.
   resources: [wholeObjects<DaemonSetView>('daemonsets', 'DaemonSet', 'apps/v1', (s) => s.daemonSets)],
   reads: [CONTROLLER_REVISIONS, NODES],
   namespaces: (caches) => caches.namespaces('daemonsets'),
