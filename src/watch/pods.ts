@@ -11,14 +11,17 @@
 // conditions other than Ready, container statuses other than name and restartCount. A controller
 // whose sync reads more of some pods says so in its watch part (`podFields`: the Job controller,
 // of its pods and of the orphans it may adopt); such a pod keeps its annotations whole.
-import type {PodBatchFields} from '../controllers/job/model.js'
-import type {ContainerPortView, PodNetworkView} from '../controllers/service/model.js'
 import {CONTROLLERS} from '../controllers/registry.js'
 import type {ContainerStatusView, Labels, OwnerReference, PodView} from '../model/objects.js'
 import {POD_DELETION_COST} from '../reconcile/pods.js'
 import type {WatchedResourcePart} from './part.js'
 import {deepFreeze, EMPTY, Interner, isMap, NONE, normalizeStripped, type NormalizeResult, pick, stripMeta} from './objects.js'
 import type {RawObject} from './reflector.js'
+
+/** What the endpoint controllers and the Job controller read of a pod, as the PodView holds it. */
+type PodNetworkView = NonNullable<PodView['network']>
+type ContainerPortView = PodNetworkView['ports'][number]
+type PodBatchFields = NonNullable<PodView['batch']>
 
 /** A pod as the watch cache keeps it. */
 class CachedPod implements PodView {
