@@ -10,7 +10,6 @@
 import {setMaxListeners} from 'node:events'
 import {UserError} from '../errors.js'
 import type {ClusterClient} from '../sources/cluster-client.js'
-import {CONTROLLERS, type ControllerDescriptor} from '../controllers/registry.js'
 import type {PodView, Snapshot} from '../model/objects.js'
 import type {ControllerPlan, FeatureGates} from '../model/plan.js'
 import type {WatchCause, WatchEnd, WatchOutcome, WatchStatus, WatchUpdate} from '../model/watch.js'
@@ -23,7 +22,8 @@ import {planDelta} from '../watch/delta.js'
 import {WatchEngine} from '../watch/engine.js'
 import {type CachedObject, InformerFactory, type InformerStatus, SharedInformer} from '../watch/informer.js'
 import {Interner} from '../watch/objects.js'
-import type {NamespaceMember, WatchCaches, WatchedResourcePart} from '../watch/part.js'
+import {watchGroups} from '../watch/groups.js'
+import type {WatchCaches, WatchedResourcePart} from '../watch/part.js'
 import {PODS} from '../watch/pods.js'
 import type {WatchedResource} from '../sources/cluster-watch.js'
 import {BURST_REPLICAS, gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
@@ -129,25 +129,18 @@ async function watchCluster(
   // list what a controller's watch requires still watches the others; the synced status says so
   // (stderr keeps to the one line of a watch that fails).
   const refused: string[] = []
-  for (const c of CONTROLLERS) {
-    if (c.watch.by === 'namespace' && c.watch.plannedWith !== undefined) continue
-    const members = [c, ...CONTROLLERS.filter((o) => o.watch.by === 'namespace' && o.watch.plannedWith === c.name)]
-    const what = names(members.flatMap((m) => m.watch.resources.map((r) => r.resource)))
-    const why = await forbidden(client, members.flatMap((m) => m.watch.requires ?? []), namespace, what)
+  for (const group of watchGroups()) {
+    const why = await forbidden(client, group.requires, namespace, group.what)
     if (why !== undefined) {
       refused.push(why)
       continue
     }
-    if (c.watch.by === 'object') {
-      for (const r of c.watch.resources) informer(r).addEventHandler(c.watch.feed(engine))
+    if (group.by === 'object') {
+      for (const r of group.resources) informer(r).addEventHandler(group.part.feed(engine))
       continue
     }
-    // The informers of a namespace watch: its controllers' own kinds, then what their syncs read.
-    const planned = members as Array<ControllerDescriptor & NamespaceMember>
-    const parts = new Map<string, WatchedResourcePart>()
-    for (const r of [...planned.flatMap((m) => m.watch.resources), ...planned.flatMap((m) => m.watch.reads)]) if (!parts.has(r.resource)) parts.set(r.resource, r)
-    const started = [...parts.values()].map((r) => [r, informer(r)] as const)
-    const watch = engine.watchNamespaces(planned, caches)
+    const started = group.resources.map((r) => [r, informer(r)] as const)
+    const watch = engine.watchNamespaces(group.members, caches)
     for (const [r, i] of started) i.addEventHandler(engine.objectHandler(r.kind, [watch], r.clusterScoped === true))
   }
   const leftOut = refused.join('; ') || undefined
@@ -178,11 +171,6 @@ async function forbidden(client: ClusterClient, resources: readonly WatchedResou
     if (refused !== undefined) return `${what} are left out: ${refused}`
   }
   return undefined
-}
-
-/** `a`, `a and b`, `a, b and c`. */
-function names(list: readonly string[]): string {
-  return list.length <= 1 ? (list[0] ?? '') : `${list.slice(0, -1).join(', ')} and ${list.at(-1)}`
 }
 
 /** The API server's refusal (403) to list `resource`, or undefined when it may be listed. */
