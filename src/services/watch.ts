@@ -22,6 +22,7 @@ import {planDelta} from '../watch/delta.js'
 import {WatchEngine} from '../watch/engine.js'
 import {type CachedObject, InformerFactory, type InformerStatus, SharedInformer} from '../watch/informer.js'
 import {Interner} from '../watch/objects.js'
+import {CONTROLLERS} from '../controllers/registry.js'
 import {watchGroups} from '../watch/groups.js'
 import type {WatchCaches, WatchedResourcePart} from '../watch/part.js'
 import {PODS} from '../watch/pods.js'
@@ -265,10 +266,9 @@ async function watchFixtures(req: WatchRequest, featureGates: FeatureGates, cloc
   })
 }
 
-/** The objects of a snapshot that get a plan: every controller kind kctl plans, Services included. */
+/** The objects of a snapshot that get a plan: every controller's, as its watch part counts them. */
 function plannedObjects(s: Snapshot): number {
-  const services = (s.services ?? []).filter((svc) => !svc.notPlanned).length
-  return [s.workloads, s.deployments, s.statefulSets, s.daemonSets, s.jobs, s.cronJobs].reduce((n, list) => n + (list?.length ?? 0), services)
+  return CONTROLLERS.reduce((n, c) => n + c.watch.planned(s), 0)
 }
 
 // ---------------------------------------------------------------------------------------------

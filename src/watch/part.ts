@@ -53,6 +53,8 @@ interface WatchCommon {
    * says which (by its metadata), `strip` keeps the rest of what the sync reads.
    */
   podFields?: {reads(meta: RawObject): boolean; strip(raw: RawObject, out: RawObject): RawObject}
+  /** How many objects of a snapshot get a plan of its (what a fixture watch's synced status counts). */
+  planned(snapshot: Snapshot): number
 }
 
 /** Planned object by object: its resources' events go to one of the engine's handlers. */

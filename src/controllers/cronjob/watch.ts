@@ -23,4 +23,5 @@ export const cronJobWatch: NamespaceWatchPart = {
   snapshot: (caches, ns, selector) => ({
     cronJobs: [...caches.list<CronJobView>('cronjobs', ns)].filter((c) => !selector || selectorMatches(selector, c.labels)),
   }),
+  planned: (s) => s.cronJobs?.length ?? 0,
 }

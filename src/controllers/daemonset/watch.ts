@@ -28,4 +28,5 @@ export const daemonSetWatch: NamespaceWatchPart = {
     nodes: [...caches.all<NodeView>('nodes')],
     controllerRevisions: [...caches.list<ControllerRevisionView>('controllerrevisions', ns)],
   }),
+  planned: (s) => s.daemonSets?.length ?? 0,
 }

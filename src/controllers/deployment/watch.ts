@@ -25,6 +25,7 @@ export const deploymentWatch: ObjectWatchPart = {
   feed: (engine) => engine.deploymentHandler,
   // One Deployment's next sync, through the same planDeployments planSnapshot uses.
   planOwner: (deployment, replicaSets, world) => planDeployments([deployment], replicaSets, world, planController)[0],
+  planned: (s) => s.deployments?.length ?? 0,
 }
 
 function stripDeployment(raw: RawObject): RawObject {

@@ -37,6 +37,7 @@ export const jobWatch: NamespaceWatchPart = {
     }
   },
   podFields: {reads: readByJobController, strip: stripBatchPod},
+  planned: (s) => s.jobs?.length ?? 0,
 }
 
 /** A Job's pod, or an orphan a Job may adopt: the Job controller reads more of it (podBatchFields). */

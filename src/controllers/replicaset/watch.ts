@@ -29,6 +29,7 @@ export const replicaSetWatch: ObjectWatchPart = {
   // A ReplicaSet is grouped with its siblings under its controller owner (a Deployment), which
   // reads them all; a ReplicationController has no such owner.
   groupedByOwner: (w) => w.kind === 'ReplicaSet',
+  planned: (s) => s.workloads.length,
 }
 
 function compactWorkload(w: Workload, interner: Interner): Workload {

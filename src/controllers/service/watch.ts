@@ -43,4 +43,6 @@ export const serviceWatch: NamespaceWatchPart = {
    * an event can change, and each re-plan would move the retry's time a second on.
    */
   clockRequeues: false,
+  // -l leaves Services out of the plan (they stay in the snapshot for their Endpoints objects).
+  planned: (s) => (s.services ?? []).filter((svc) => !svc.notPlanned).length,
 }

@@ -30,4 +30,5 @@ export const statefulSetWatch: NamespaceWatchPart = {
     controllerRevisions: [...caches.list<ControllerRevisionView>('controllerrevisions', ns)],
     claims: [...caches.list<ClaimView>('persistentvolumeclaims', ns)],
   }),
+  planned: (s) => s.statefulSets?.length ?? 0,
 }
