@@ -154,32 +154,3 @@ describe('WatchEngine', () => {
     expect(e.plans()[0].actions.map((a) => a.type)).toEqual(['adopt', 'delete', 'delete', 'updateStatus'])
   })
 })
-
-describe('WatchEngine with Deployments', () => {
-  it('plans a Deployment once synced, and again on its own update and on its ReplicaSet\'s, naming the event', async () => {
-    const {readSnapshot} = await import('../../../src/services/snapshot.js')
-    const snapshot = await readSnapshot({filename: ['examples/rollout'], now: '2026-11-22T10:00:00Z'})
-    const {e, flush, changes} = engine({fixedNow: '2026-11-22T10:00:00Z'})
-    const d = deepFreeze({...snapshot.deployments![0]})
-    e.deploymentHandler.onAdd!(d, true)
-    for (const rs of snapshot.replicaSets) e.workloadHandler.onAdd!(deepFreeze({...rs}), true)
-    for (const x of snapshot.pods) e.podHandler.onAdd!(deepFreeze({...x}), true)
-    e.markSynced()
-    const initial = changes().find((c) => c.key === 'Deployment/staging/web')!
-    expect(initial.event.type).toBe('INITIAL')
-    expect(initial.next!.actions.map((a) => a.type)).toEqual(['scaleReplicaSet'])
-
-    const paused = deepFreeze({...d, resourceVersion: '9200', paused: true})
-    let from = changes().length
-    e.deploymentHandler.onUpdate!(d, paused, 'watch')
-    flush()
-    expect(changes().slice(from).map((c) => [c.key, c.event.type, c.event.kind])).toEqual([['Deployment/staging/web', 'MODIFIED', 'Deployment']])
-    expect(changes().at(-1)!.next!.syncPath).toBe('paused')
-
-    const old = snapshot.replicaSets.find((rs) => rs.name === 'web-b54b89fc')!
-    from = changes().length
-    e.workloadHandler.onUpdate!(deepFreeze({...old}), deepFreeze({...old, resourceVersion: '9300', replicas: 0}), 'watch')
-    flush()
-    expect(changes().slice(from).map((c) => c.key)).toContain('Deployment/staging/web')
-  })
-})

@@ -4,12 +4,11 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 
-import type {LabelSelector, PodView, Snapshot, Workload} from '../../../src/model/objects.js'
+import type {LabelSelector, PodView, Workload} from '../../../src/model/objects.js'
 import {DEFAULT_FEATURE_GATES} from '../../../src/model/plan.js'
 import {controllerKey, IncrementalPlanner} from '../../../src/reconcile/incremental.js'
 import {PodIndex} from '../../../src/reconcile/pod-index.js'
 import {planSnapshot} from '../../../src/reconcile/planner.js'
-import {readSnapshot} from '../../../src/services/snapshot.js'
 import {compileLabelSelector, parseSelectorString, selectorMatches} from '../../../src/reconcile/selector.js'
 import {ago, deploymentOwner, FIXED_NOW, pod, replicaSet, replicationController, snapshotOf} from '../../helpers/builders.js'
 
@@ -349,44 +348,5 @@ describe('PodIndex', () => {
       }),
       {numRuns: 300},
     )
-  })
-})
-
-describe('IncrementalPlanner with Deployments', () => {
-  const options = {now: '2026-11-22T10:00:00Z', featureGates: {...DEFAULT_FEATURE_GATES}, burstReplicas: 500}
-  const deploymentPlans = (p: {controllers: readonly {kind: string}[]}) => p.controllers.filter((c) => c.kind === 'Deployment')
-
-  async function fed(): Promise<{planner: IncrementalPlanner; snapshot: Snapshot}> {
-    const snapshot = await readSnapshot({filename: ['examples/rollout'], now: options.now})
-    const planner = new IncrementalPlanner({featureGates: options.featureGates, burstReplicas: 500})
-    for (const w of snapshot.replicaSets) planner.setWorkload(w)
-    for (const p of snapshot.pods) planner.setPod(p)
-    for (const d of snapshot.deployments ?? []) planner.setDeployment(d)
-    planner.plan(planner.plannedKeys(), options.now)
-    return {planner, snapshot}
-  }
-
-  it('plans each Deployment as planSnapshot does, the following step included', async () => {
-    const {planner, snapshot} = await fed()
-    expect(deploymentPlans({controllers: planner.plans()})).toEqual(deploymentPlans(planSnapshot(snapshot, options)))
-  })
-
-  it('a ReplicaSet change re-plans the Deployment that owns it; a template change plans the new ReplicaSet', async () => {
-    const {planner, snapshot} = await fed()
-    const d = snapshot.deployments![0]
-    const old = snapshot.replicaSets.find((rs) => rs.name === 'web-b54b89fc')!
-    const changed = {...old, resourceVersion: `${old.resourceVersion}1`, status: {...old.status, availableReplicas: 0, readyReplicas: 0}}
-    const affected = planner.setWorkload(changed)
-    expect(affected).toContain(controllerKey(d))
-    planner.plan(affected, options.now)
-    const after = {...snapshot, replicaSets: snapshot.replicaSets.map((rs) => (rs === old ? changed : rs)), workloads: snapshot.workloads.map((rs) => (rs === old ? changed : rs))}
-    expect(planner.planOf(controllerKey(d))).toEqual(deploymentPlans(planSnapshot(after, options))[0])
-
-    const template = {...(d.rawTemplate as Record<string, any>), spec: {containers: [{name: 'web', image: 'registry.example/web:9'}]}}
-    const edited = {...d, resourceVersion: `${d.resourceVersion}2`, generation: d.generation + 1, rawTemplate: template, template: {...d.template, spec: template.spec}}
-    expect([...planner.setDeployment(edited)]).toEqual([controllerKey(d)])
-    const {replanned} = planner.plan([controllerKey(d)], options.now)
-    expect(replanned[0].next!.actions.map((a) => a.type)).toContain('createReplicaSet')
-    expect(replanned[0].next).toEqual(deploymentPlans(planSnapshot({...after, deployments: [edited]}, options))[0])
   })
 })
