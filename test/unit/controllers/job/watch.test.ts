@@ -8,7 +8,11 @@ import {DEFAULT_FEATURE_GATES} from '../../../../src/model/plan.js'
 import type {PlanChange, WatchUpdate} from '../../../../src/model/watch.js'
 import {planSnapshot} from '../../../../src/reconcile/planner.js'
 import {parseSelectorString} from '../../../../src/reconcile/selector.js'
-import {readFixtures} from '../../../../src/sources/fixtures.js'
+import {readAllDocuments, readFixtures} from '../../../../src/sources/fixtures.js'
+import {cronJobWatch} from '../../../../src/controllers/cronjob/watch.js'
+import {jobWatch} from '../../../../src/controllers/job/watch.js'
+import {Interner} from '../../../../src/watch/objects.js'
+import {normalizePods} from '../../../../src/watch/pods.js'
 import {NamespaceWatch} from '../../../../src/watch/namespace-watch.js'
 import {WatchEngine} from '../../../../src/watch/engine.js'
 import {ManualClock} from '../../../helpers/manual-clock.js'
@@ -82,5 +86,27 @@ describe('the Job and CronJob namespace watch', () => {
     expect(planned()).toHaveLength(count + 1)
     expect(due.event).toEqual({type: 'CLOCK'})
     expect(due.next!.actions.find((a) => a.type === 'createJob')).toMatchObject({scheduledTime: expect.any(String)})
+  })
+})
+
+describe('the Job and CronJob watch cache', () => {
+  const OPTIONS = {now: NOW, featureGates: gates, burstReplicas: 500}
+
+  it.each(['examples/job', 'examples/cronjob'])('Job and CronJob plans from cached pods, Jobs and CronJobs equal plans from the whole objects: %s', async (dir) => {
+    const full = await readFixtures({paths: [dir], allNamespaces: true})
+    const byKind: Record<string, any[]> = {Pod: [], Job: [], CronJob: []}
+    for (const o of await readAllDocuments([dir])) {
+      const {kind, apiVersion: _a, ...rest} = structuredClone(o.raw) as any
+      // What the API server adds to every object, and the watch cache must drop.
+      rest.metadata.managedFields = [{manager: 'kube-controller-manager', operation: 'Update'}]
+      byKind[kind]?.push(rest)
+    }
+    const pods = normalizePods(byKind.Pod, new Interner())
+    const jobs = jobWatch.resources[0].normalize(byKind.Job, new Interner()) as {objects: JobView[]; problems: unknown[]}
+    const cronJobs = cronJobWatch.resources[0].normalize(byKind.CronJob, new Interner()) as {objects: CronJobView[]; problems: unknown[]}
+    expect([...pods.problems, ...jobs.problems, ...cronJobs.problems]).toEqual([])
+    const cached = {...full, pods: pods.objects, jobs: jobs.objects, cronJobs: cronJobs.objects}
+    expect(planSnapshot(cached, OPTIONS, ['job', 'cronjob']).controllers).toEqual(planSnapshot(full, OPTIONS, ['job', 'cronjob']).controllers)
+    expect(pods.objects.find((p) => p.batch)?.batch?.finalizers).toContain('batch.kubernetes.io/job-tracking')
   })
 })

@@ -4,7 +4,10 @@
 import {describe, expect, it} from 'vitest'
 import {DEFAULT_FEATURE_GATES} from '../../../../src/model/plan.js'
 import {planSnapshot} from '../../../../src/reconcile/planner.js'
-import {readFixtures} from '../../../../src/sources/fixtures.js'
+import {readAllDocuments, readFixtures} from '../../../../src/sources/fixtures.js'
+import {serviceWatch} from '../../../../src/controllers/service/watch.js'
+import {Interner, NODES} from '../../../../src/watch/objects.js'
+import {normalizePods} from '../../../../src/watch/pods.js'
 import {NamespaceWatch} from '../../../../src/watch/namespace-watch.js'
 import {members, snapshotCaches} from '../../../helpers/watch-caches.js'
 
@@ -68,5 +71,30 @@ describe('the Service namespace watch', () => {
     const web = watch.plan(NOW, NOW).find((c) => c.key === 'Service/shop/web')!.next!
     expect(web.requeue).toMatchObject({reason: 'sync-error', seconds: 1})
     expect(watch.requeues()).toEqual(new Map())
+  })
+})
+
+describe('the Service watch cache', () => {
+  const OPTIONS = {now: NOW, featureGates: gates, burstReplicas: 500}
+
+  it('Services are planned from the cache as from the whole objects: pods keep their IPs, hostname, subdomain and named ports', async () => {
+    const full = await readFixtures({paths: ['examples/services'], allNamespaces: true})
+    const byKind: Record<string, any[]> = {}
+    for (const o of await readAllDocuments(['examples/services'])) {
+      const {kind, apiVersion: _a, ...rest} = structuredClone(o.raw) as any
+      ;(byKind[kind] ??= []).push(rest)
+    }
+    const interner = new Interner()
+    const pods = normalizePods(byKind.Pod, interner)
+    const kinds = ['Service', 'EndpointSlice', 'Endpoints', 'Node'] as const
+    const parts = [serviceWatch.resources[0], ...serviceWatch.by === 'namespace' ? serviceWatch.reads.slice(0, 2) : [], NODES]
+    const [services, slices, endpoints, nodes] = kinds.map((k, i) => parts[i].normalize(byKind[k] ?? [], interner) as {objects: any[]; problems: unknown[]})
+    expect([pods, services, slices, endpoints, nodes].flatMap((r) => r.problems)).toEqual([])
+    expect(pods.objects.filter((p) => p.network !== undefined).length).toBeGreaterThan(0)
+    expect(Object.isFrozen(pods.objects[0].network)).toBe(true)
+    const cached = {...full, pods: pods.objects, services: services.objects, endpointSlices: slices.objects, endpoints: endpoints.objects, nodes: nodes.objects}
+    const plans = planSnapshot(cached, OPTIONS, ['endpointslice']).controllers
+    expect(plans.length).toBe(full.services!.length)
+    expect(plans).toEqual(planSnapshot(full, OPTIONS, ['endpointslice']).controllers)
   })
 })
