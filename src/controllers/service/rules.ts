@@ -9,7 +9,8 @@ import type {Labels} from '../../model/objects.js'
 import type {Path, RawObject} from '../../sources/documents.js'
 import {describeObject, type Draft} from '../../check/draft.js'
 import type {CheckObject} from '../../check/objects.js'
-import {formatLabels} from '../../check/selectors.js'
+import type {ControllerChecks} from '../../check/part.js'
+import {formatLabels, mapSelectorProblemsAt} from '../../check/selectors.js'
 
 const isMapping = (v: unknown): v is RawObject => typeof v === 'object' && v !== null && !Array.isArray(v)
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
@@ -192,4 +193,19 @@ function commonPrefix(a: string, b: string): number {
   let i = 0
   while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++
   return i
+}
+
+/** A Service's view: its selector (when it is a mapping of strings) and type. */
+function readService(obj: CheckObject, spec: RawObject | undefined): void {
+  const selectorProblems = mapSelectorProblemsAt(spec?.selector, ['spec', 'selector'])
+  obj.service = {
+    selector: selectorProblems.length === 0 && isMapping(spec?.selector) ? (spec.selector as Labels) : undefined,
+    selectorProblems,
+    type: typeof spec?.type === 'string' ? spec.type : 'ClusterIP',
+  }
+}
+
+export const serviceChecks: ControllerChecks = {
+  kinds: [{kind: 'Service', groups: [''], read: readService}],
+  setDrafts: serviceDrafts,
 }
