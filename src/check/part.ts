@@ -4,6 +4,7 @@
 // rules (selectors, overlaps, PodDisruptionBudgets, HPAs, images) ask these parts instead of naming
 // kinds. check/controllers.ts gathers the parts from the registry.
 import type {Path, RawObject} from '../sources/documents.js'
+import type {Ctx} from '../sources/normalize.js'
 import type {Draft} from './draft.js'
 import type {CheckObject, ControllerView} from './objects.js'
 import type {Previous} from './rules-immutable.js'
@@ -48,6 +49,10 @@ export interface CheckedKind {
   live?: LiveResource
   /** Its own rules about one object of the kind. */
   drafts?(obj: CheckObject): Draft[]
+  /** Read by the Normalizer `kctl plan` uses: invalid-field words its problems as plan does. */
+  normalized?: true
+  /** invalid-field: its fields as the API server validates them (beyond what the Normalizer checks). */
+  validate?(ctx: Ctx, raw: RawObject): void
 }
 
 export interface ControllerChecks {

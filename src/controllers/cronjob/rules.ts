@@ -5,11 +5,13 @@
 //   cronjob-forbid-overlap        Forbid with Jobs allowed to run longer than the time between runs;
 //   pod-failure-policy-unmatchable  (its Jobs' podFailurePolicy, the Job controller's rule).
 import {CronError, checkZone, parseSchedule} from './cron.js'
-import {podFailurePolicyDrafts} from '../job/rules.js'
+import {jobSpec, podFailurePolicyDrafts} from '../job/rules.js'
 import type {Path, RawObject} from '../../sources/documents.js'
 import type {Draft} from '../../check/draft.js'
 import {isMapping, stringMap, type CheckObject} from '../../check/objects.js'
+import {INT32_MAX, metadata, oneOf, specOf} from '../../check/fields.js'
 import type {ControllerChecks} from '../../check/part.js'
+import type {Ctx} from '../../sources/normalize.js'
 
 function at(raw: unknown, path: Path): unknown {
   let v = raw
@@ -78,6 +80,24 @@ function readCronJob(obj: CheckObject, spec: RawObject | undefined): void {
   }
 }
 
+/** invalid-field: a CronJob's fields (its Job template's are the Job's). */
+function cronJob(ctx: Ctx, raw: RawObject): void {
+  metadata(ctx, raw, 'subdomain')
+  const spec = specOf(ctx, raw)
+  const schedule = ctx.string(spec.schedule, ['spec', 'schedule'])
+  if (schedule === undefined || schedule.trim() === '') ctx.fail(['spec', 'schedule'], 'a schedule is required')
+  if (spec.concurrencyPolicy !== undefined) oneOf(ctx, spec.concurrencyPolicy, ['spec', 'concurrencyPolicy'], ['Allow', 'Forbid', 'Replace'])
+  ctx.bool(spec.suspend, ['spec', 'suspend'])
+  ctx.int(spec.successfulJobsHistoryLimit, ['spec', 'successfulJobsHistoryLimit'], 0, INT32_MAX)
+  ctx.int(spec.failedJobsHistoryLimit, ['spec', 'failedJobsHistoryLimit'], 0, INT32_MAX)
+  const jt = ctx.mapping(spec.jobTemplate, ['spec', 'jobTemplate'])
+  if (!jt) {
+    if (spec.jobTemplate === undefined || spec.jobTemplate === null) ctx.fail(['spec', 'jobTemplate'], 'a job template is required')
+    return
+  }
+  jobSpec(ctx, ctx.mapping(jt.spec, ['spec', 'jobTemplate', 'spec']) ?? {}, ['spec', 'jobTemplate', 'spec'])
+}
+
 export const cronJobChecks: ControllerChecks = {
   kinds: [
     {
@@ -86,6 +106,7 @@ export const cronJobChecks: ControllerChecks = {
       read: readCronJob,
       podTemplate: ['spec', 'jobTemplate', 'spec', 'template'],
       drafts: cronJobDrafts,
+      validate: cronJob,
     },
   ],
 }

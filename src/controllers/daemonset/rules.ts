@@ -4,7 +4,9 @@ import type {Labels, NodeView, Taint} from '../../model/objects.js'
 import type {Path, RawObject} from '../../sources/documents.js'
 import type {Draft} from '../../check/draft.js'
 import {isMapping, readWorkload, type CheckObject} from '../../check/objects.js'
+import {INT32_MAX, intOrPercent, metadata, oneOf, RESTART_ALWAYS, specOf, template} from '../../check/fields.js'
 import type {ControllerChecks} from '../../check/part.js'
+import type {Ctx} from '../../sources/normalize.js'
 import {daemonTolerations, shouldRunDaemonPod} from './nodes.js'
 
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
@@ -76,6 +78,26 @@ function nodeView(o: CheckObject): NodeView {
   return {name: o.name, namespace: '', uid: '', resourceVersion: '', labels: isMapping(labels) ? (labels as Labels) : {}, unschedulable: at(raw, ['spec', 'unschedulable']) === true, taints} as unknown as NodeView
 }
 
+/** invalid-field: a DaemonSet's fields. */
+function daemonSet(ctx: Ctx, raw: RawObject): void {
+  metadata(ctx, raw, 'subdomain')
+  const spec = specOf(ctx, raw)
+  ctx.int(spec.minReadySeconds, ['spec', 'minReadySeconds'], 0, INT32_MAX)
+  ctx.int(spec.revisionHistoryLimit, ['spec', 'revisionHistoryLimit'], 0, INT32_MAX)
+  template(ctx, spec.template, ['spec', 'template'], RESTART_ALWAYS, false)
+  const strategy = ctx.mapping(spec.updateStrategy, ['spec', 'updateStrategy'])
+  if (!strategy) return
+  if (strategy.type !== undefined) oneOf(ctx, strategy.type, ['spec', 'updateStrategy', 'type'], ['RollingUpdate', 'OnDelete'])
+  const ru = ctx.mapping(strategy.rollingUpdate, ['spec', 'updateStrategy', 'rollingUpdate'])
+  if (ru) {
+    const surge = intOrPercent(ctx, ru.maxSurge, ['spec', 'updateStrategy', 'rollingUpdate', 'maxSurge'], 100)
+    const unavailable = intOrPercent(ctx, ru.maxUnavailable, ['spec', 'updateStrategy', 'rollingUpdate', 'maxUnavailable'], 100)
+    if (surge?.zero && unavailable?.zero) {
+      ctx.fail(['spec', 'updateStrategy', 'rollingUpdate', 'maxUnavailable'], 'may not be 0 when maxSurge is 0')
+    }
+  }
+}
+
 export const daemonSetChecks: ControllerChecks = {
   kinds: [
     {
@@ -84,6 +106,7 @@ export const daemonSetChecks: ControllerChecks = {
       read: (obj, spec: RawObject | undefined) => readWorkload(obj, spec),
       podTemplate: ['spec', 'template'],
       live: {prefix: '/apis/apps/v1', plural: 'daemonsets', apiVersion: 'apps/v1'},
+      validate: daemonSet,
     },
   ],
   setDrafts: daemonSetNodeDrafts,

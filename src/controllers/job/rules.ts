@@ -5,7 +5,9 @@ import type {Labels} from '../../model/objects.js'
 import type {Path, RawObject} from '../../sources/documents.js'
 import type {Draft} from '../../check/draft.js'
 import {isMapping, readWorkload, type CheckObject, type OwnSelector} from '../../check/objects.js'
+import {INT32_MAX, metadata, oneOf, specOf, template} from '../../check/fields.js'
 import type {ControllerChecks, SelectorPolicy} from '../../check/part.js'
+import type {Ctx} from '../../sources/normalize.js'
 import {labelSelectorProblemsAt, labelSelectorRequirements, type SourcedRequirement} from '../../check/selectors.js'
 
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
@@ -82,6 +84,28 @@ export function podFailurePolicyDrafts(o: CheckObject, jobSpec: Path): Draft[] {
   return drafts
 }
 
+/** The restartPolicy a Job's pods may have (required: the default, Always, is rejected). */
+const JOB_RESTART_POLICIES: readonly string[] = ['OnFailure', 'Never']
+
+/** invalid-field: a Job spec's fields (a Job's spec, a CronJob's jobTemplate.spec at `base`). */
+export function jobSpec(ctx: Ctx, spec: RawObject, base: Path): void {
+  ctx.int(spec.parallelism, [...base, 'parallelism'], 0, INT32_MAX)
+  ctx.int(spec.completions, [...base, 'completions'], 0, INT32_MAX)
+  ctx.int(spec.backoffLimit, [...base, 'backoffLimit'], 0, INT32_MAX)
+  const deadline = ctx.int(spec.activeDeadlineSeconds, [...base, 'activeDeadlineSeconds'], 0, Number.MAX_SAFE_INTEGER)
+  if (deadline === 0) ctx.fail([...base, 'activeDeadlineSeconds'], 'must be greater than 0')
+  ctx.int(spec.ttlSecondsAfterFinished, [...base, 'ttlSecondsAfterFinished'], 0, INT32_MAX)
+  ctx.bool(spec.manualSelector, [...base, 'manualSelector'])
+  ctx.bool(spec.suspend, [...base, 'suspend'])
+  if (spec.completionMode !== undefined) oneOf(ctx, spec.completionMode, [...base, 'completionMode'], ['NonIndexed', 'Indexed'])
+  template(ctx, spec.template, [...base, 'template'], JOB_RESTART_POLICIES, true)
+}
+
+function job(ctx: Ctx, raw: RawObject): void {
+  metadata(ctx, raw, 'subdomain')
+  jobSpec(ctx, specOf(ctx, raw), ['spec'])
+}
+
 export const jobChecks: ControllerChecks = {
   kinds: [
     {
@@ -92,6 +116,7 @@ export const jobChecks: ControllerChecks = {
       podTemplate: ['spec', 'template'],
       live: {prefix: '/apis/batch/v1', plural: 'jobs', apiVersion: 'batch/v1'},
       drafts: (o) => podFailurePolicyDrafts(o, ['spec']),
+      validate: job,
     },
   ],
 }

@@ -5,7 +5,10 @@
 import type {Labels} from '../../model/objects.js'
 import {selectorAnchor, type Draft} from '../../check/draft.js'
 import {isMapping, readWorkload, type CheckObject, type OwnSelector} from '../../check/objects.js'
+import {podSpec, RESTART_ALWAYS} from '../../check/fields.js'
 import type {ControllerChecks, SelectorPolicy} from '../../check/part.js'
+import type {RawObject} from '../../sources/documents.js'
+import type {Ctx} from '../../sources/normalize.js'
 import {formatLabels, mapRequirements, mapSelectorProblemsAt} from '../../check/selectors.js'
 
 /** A ReplicationController's selector: a map of labels, defaulted from the template's. */
@@ -48,6 +51,13 @@ function rcDrafts(obj: CheckObject): Draft[] {
   ]
 }
 
+/** What the Normalizer does not look at on RS and RC: the pod template's spec. */
+function moreWorkloadChecks(ctx: Ctx, raw: RawObject): void {
+  const spec = isMapping(raw.spec) ? raw.spec : undefined
+  const template = isMapping(spec?.template) ? spec.template : undefined
+  if (template) podSpec(ctx, template.spec, ['spec', 'template', 'spec'], RESTART_ALWAYS, false)
+}
+
 export const replicaSetChecks: ControllerChecks = {
   kinds: [
     {
@@ -59,6 +69,8 @@ export const replicaSetChecks: ControllerChecks = {
       podTemplate: ['spec', 'template'],
       live: {prefix: '/api/v1', plural: 'replicationcontrollers', apiVersion: 'v1'},
       drafts: rcDrafts,
+      normalized: true,
+      validate: moreWorkloadChecks,
     },
     {
       kind: 'ReplicaSet',
@@ -67,6 +79,8 @@ export const replicaSetChecks: ControllerChecks = {
       scalable: true,
       podTemplate: ['spec', 'template'],
       live: {prefix: '/apis/apps/v1', plural: 'replicasets', apiVersion: 'apps/v1'},
+      normalized: true,
+      validate: moreWorkloadChecks,
     },
   ],
 }

@@ -5,7 +5,9 @@ import {canonicalJson} from '../../reconcile/revisions.js'
 import type {Path, RawObject} from '../../sources/documents.js'
 import {describeObject, type Draft} from '../../check/draft.js'
 import {isMapping, readWorkload, servicesByName, type CheckObject} from '../../check/objects.js'
+import {INT32_MAX, intOrPercent, metadata, oneOf, RESTART_ALWAYS, specOf, template} from '../../check/fields.js'
 import type {ControllerChecks} from '../../check/part.js'
+import type {Ctx} from '../../sources/normalize.js'
 import {quantities} from '../../check/quantities.js'
 import type {Previous} from '../../check/rules-immutable.js'
 
@@ -99,6 +101,26 @@ function firstDifference(now: unknown[], then: unknown[]): string {
   return '?'
 }
 
+/** invalid-field: a StatefulSet's fields. */
+function statefulSet(ctx: Ctx, raw: RawObject): void {
+  metadata(ctx, raw, 'subdomain')
+  const spec = specOf(ctx, raw)
+  ctx.int(spec.replicas, ['spec', 'replicas'], 0, INT32_MAX)
+  ctx.int(spec.minReadySeconds, ['spec', 'minReadySeconds'], 0, INT32_MAX)
+  ctx.int(spec.revisionHistoryLimit, ['spec', 'revisionHistoryLimit'], 0, INT32_MAX)
+  ctx.string(spec.serviceName, ['spec', 'serviceName'])
+  if (spec.podManagementPolicy !== undefined) oneOf(ctx, spec.podManagementPolicy, ['spec', 'podManagementPolicy'], ['OrderedReady', 'Parallel'])
+  template(ctx, spec.template, ['spec', 'template'], RESTART_ALWAYS, false)
+  const strategy = ctx.mapping(spec.updateStrategy, ['spec', 'updateStrategy'])
+  if (!strategy) return
+  if (strategy.type !== undefined) oneOf(ctx, strategy.type, ['spec', 'updateStrategy', 'type'], ['RollingUpdate', 'OnDelete'])
+  const ru = ctx.mapping(strategy.rollingUpdate, ['spec', 'updateStrategy', 'rollingUpdate'])
+  if (ru) {
+    ctx.int(ru.partition, ['spec', 'updateStrategy', 'rollingUpdate', 'partition'], 0, INT32_MAX)
+    intOrPercent(ctx, ru.maxUnavailable, ['spec', 'updateStrategy', 'rollingUpdate', 'maxUnavailable'], 100)
+  }
+}
+
 export const statefulSetChecks: ControllerChecks = {
   kinds: [
     {
@@ -108,6 +130,7 @@ export const statefulSetChecks: ControllerChecks = {
       scalable: true,
       podTemplate: ['spec', 'template'],
       live: {prefix: '/apis/apps/v1', plural: 'statefulsets', apiVersion: 'apps/v1'},
+      validate: statefulSet,
     },
   ],
   setDrafts: serviceNameDrafts,
