@@ -86,6 +86,14 @@ export interface CheckObject {
   hpa?: HpaView
 }
 
+/** What the objects replace, for the rules that compare them (immutable fields). */
+export interface Previous {
+  /** What the objects are: the live cluster, or a directory of an earlier render. */
+  source: {type: 'cluster'; context: string} | {type: 'directory'; path: string}
+  /** identityOf(object) → the earlier object. */
+  objects: ReadonlyMap<string, CheckObject>
+}
+
 export const isMapping = (v: unknown): v is RawObject => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 export function stringMap(v: unknown): Labels {

@@ -6,8 +6,7 @@
 import type {Path, RawObject} from '../sources/documents.js'
 import type {Ctx} from '../sources/normalize.js'
 import type {Draft} from './draft.js'
-import type {CheckObject, ControllerView} from './objects.js'
-import type {Previous} from './rules-immutable.js'
+import type {CheckObject, ControllerView, Previous} from './objects.js'
 
 /** How the rules judge a controller's selector; every field defaults to an apps/v1 LabelSelector. */
 export interface SelectorPolicy {

@@ -8,17 +8,10 @@
 import type {Labels} from '../model/objects.js'
 import type {Draft} from './draft.js'
 import {describeObject, selectorAnchor} from './draft.js'
-import type {CheckObject, ControllerView} from './objects.js'
+import type {CheckObject, ControllerView, Previous} from './objects.js'
 import type {SelectorPolicy} from './part.js'
 import {selectorPolicy} from './rules-selector.js'
 import {formatLabels, formatRequirements, labelSelectorRequirements} from './selectors.js'
-
-export interface Previous {
-  /** What the objects are: the live cluster, or a directory of an earlier render. */
-  source: {type: 'cluster'; context: string} | {type: 'directory'; path: string}
-  /** identityOf(object) → the earlier object. */
-  objects: ReadonlyMap<string, CheckObject>
-}
 
 type Raw = Record<string, unknown>
 const isMapping = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v)

@@ -1,15 +1,14 @@
 // What `kctl check` knows about StatefulSets: their controller views (an apps/v1 LabelSelector), and
 //   statefulset-service-missing       serviceName names no Service in the input, or one not headless;
 //   immutable-claim-templates-change  volumeClaimTemplates against the live or previous StatefulSet.
+import {describeObject, type Draft} from '../../check/draft.js'
+import {INT32_MAX, intOrPercent, metadata, oneOf, RESTART_ALWAYS, specOf, template} from '../../check/fields.js'
+import {isMapping, readWorkload, servicesByName, type CheckObject, type Previous} from '../../check/objects.js'
+import type {ControllerChecks} from '../../check/part.js'
+import {quantities} from '../../check/quantities.js'
 import {canonicalJson} from '../../reconcile/revisions.js'
 import type {Path, RawObject} from '../../sources/documents.js'
-import {describeObject, type Draft} from '../../check/draft.js'
-import {isMapping, readWorkload, servicesByName, type CheckObject} from '../../check/objects.js'
-import {INT32_MAX, intOrPercent, metadata, oneOf, RESTART_ALWAYS, specOf, template} from '../../check/fields.js'
-import type {ControllerChecks} from '../../check/part.js'
 import type {Ctx} from '../../sources/normalize.js'
-import {quantities} from '../../check/quantities.js'
-import type {Previous} from '../../check/rules-immutable.js'
 
 type Raw = Record<string, unknown>
 
