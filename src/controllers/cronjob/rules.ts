@@ -3,7 +3,8 @@
 //   cronjob-schedule              a schedule the controller cannot parse, or one that never fires;
 //   cronjob-time-zone             a timeZone that is no zone name;
 //   cronjob-forbid-overlap        Forbid with Jobs allowed to run longer than the time between runs;
-//   pod-failure-policy-unmatchable  (its Jobs' podFailurePolicy, the Job controller's rule).
+//   pod-failure-policy-unmatchable  (its Jobs' podFailurePolicy, the Job controller's rule);
+// and invalid-field's checks of its fields.
 import {CronError, checkZone, parseSchedule} from './cron.js'
 import {jobSpec, podFailurePolicyDrafts} from '../job/rules.js'
 import type {Path, RawObject} from '../../sources/documents.js'

@@ -1,5 +1,6 @@
 // What `kctl check` knows about DaemonSets: their controller views (an apps/v1 LabelSelector), and
-//   daemonset-no-eligible-node    a DaemonSet that none of the input's Nodes would run (only when it has Nodes).
+//   daemonset-no-eligible-node    a DaemonSet that none of the input's Nodes would run (only when it has Nodes);
+// and invalid-field's checks of its fields.
 import type {Labels, NodeView, Taint} from '../../model/objects.js'
 import type {Path, RawObject} from '../../sources/documents.js'
 import type {Draft} from '../../check/draft.js'

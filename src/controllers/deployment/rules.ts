@@ -1,5 +1,5 @@
 // What `kctl check` knows about Deployments: their controller views (an apps/v1 LabelSelector), and
-// no-readiness-probe (off unless configured: an opinion).
+// no-readiness-probe (off unless configured: an opinion); and invalid-field's checks of its fields.
 import type {Path, RawObject} from '../../sources/documents.js'
 import type {Draft} from '../../check/draft.js'
 import {isMapping, readWorkload, type CheckObject} from '../../check/objects.js'

@@ -1,6 +1,7 @@
 // What `kctl check` knows about Jobs: their controller views (the selector the API server generates
 // from the uid unless manualSelector is set, §5.4.6), and
-//   pod-failure-policy-unmatchable  a podFailurePolicy rule no failed pod can match (CronJobs' Jobs too).
+//   pod-failure-policy-unmatchable  a podFailurePolicy rule no failed pod can match (CronJobs' Jobs too);
+// and invalid-field's checks of a Job spec (a CronJob's Job template's too).
 import type {Labels} from '../../model/objects.js'
 import type {Path, RawObject} from '../../sources/documents.js'
 import type {Draft} from '../../check/draft.js'

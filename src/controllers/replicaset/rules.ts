@@ -1,7 +1,8 @@
 // What `kctl check` knows about ReplicaSets and ReplicationControllers: their controller views, a
 // ReplicationController's selector (a map of labels, defaulted from the template labels by
 // SetDefaults_ReplicationController, §5.5, and mutable: the controller then releases and creates
-// pods, §5.8.6), and rc-selector-defaulted.
+// pods, §5.8.6), and rc-selector-defaulted. Both kinds go through the Normalizer `kctl plan` uses for
+// invalid-field, which this adds their pod spec's checks to.
 import type {Labels} from '../../model/objects.js'
 import {selectorAnchor, type Draft} from '../../check/draft.js'
 import {isMapping, readWorkload, type CheckObject, type OwnSelector} from '../../check/objects.js'

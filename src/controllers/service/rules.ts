@@ -5,6 +5,7 @@
 //   publish-not-ready-without-probe  publishNotReadyAddresses over templates without a readiness probe;
 //   lb-local-selects-nothing      externalTrafficPolicy Local on a LoadBalancer that selects nothing.
 // Label sets are indexed by label, so each Service looks only at the sets that carry its rarest label.
+// Also what `kctl check` reads of a Service (its selector and type) and invalid-field's checks of its fields.
 import type {Labels} from '../../model/objects.js'
 import type {Path, RawObject} from '../../sources/documents.js'
 import {describeObject, type Draft} from '../../check/draft.js'

@@ -1,6 +1,7 @@
 // What `kctl check` knows about StatefulSets: their controller views (an apps/v1 LabelSelector), and
 //   statefulset-service-missing       serviceName names no Service in the input, or one not headless;
-//   immutable-claim-templates-change  volumeClaimTemplates against the live or previous StatefulSet.
+//   immutable-claim-templates-change  volumeClaimTemplates against the live or previous StatefulSet;
+// and invalid-field's checks of its fields.
 import {describeObject, type Draft} from '../../check/draft.js'
 import {INT32_MAX, intOrPercent, metadata, oneOf, RESTART_ALWAYS, specOf, template} from '../../check/fields.js'
 import {isMapping, readWorkload, servicesByName, type CheckObject, type Previous} from '../../check/objects.js'
