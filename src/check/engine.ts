@@ -23,15 +23,14 @@ import {apiVerdict} from './deprecations.js'
 import type {Draft} from './draft.js'
 import type {PathMatcher} from './glob.js'
 import {ignores, IGNORE_ANNOTATION} from './ignore.js'
-import type {CheckObject} from './objects.js'
+import type {CheckObject, Previous} from './objects.js'
+import {checkedKind, controllerChecks} from './controllers.js'
 import {hpaDrafts} from './rules-hpa.js'
-import {claimTemplateDrafts, immutableDrafts, type Previous} from './rules-immutable.js'
+import {immutableDrafts} from './rules-immutable.js'
 import {overlapDrafts} from './rules-overlap.js'
-import {batchDrafts} from '../controllers/job/rules.js'
 import {referenceDrafts, workloadDrafts} from './rules-references.js'
 import {schemaDrafts, unvalidatedNote} from './rules-schema.js'
 import {selectorDrafts} from './rules-selector.js'
-import {serviceDrafts} from '../controllers/service/rules.js'
 import {RULES} from './rules.js'
 import {fieldDrafts} from './validate.js'
 
@@ -102,18 +101,20 @@ export function collectDrafts(input: EngineInput, enabled: ReadonlySet<RuleId>):
       }
     }
     for (const d of selectorDrafts(obj)) if (on(d.rule)) drafts.push(d)
-    for (const d of batchDrafts(obj)) if (on(d.rule)) drafts.push(d)
+    // The controller's own rules about one object of its kind.
+    for (const d of checkedKind(obj)?.drafts?.(obj) ?? []) if (on(d.rule)) drafts.push(d)
   }
+  const controllers = controllerChecks()
   // Rules that compare objects compare only what is applied together: one apply set at a time.
   for (const objects of byApplySet(input.objects)) {
     if (on('overlapping-selectors')) for (const d of overlapDrafts(objects)) drafts.push(d)
-    for (const d of serviceDrafts(objects)) if (on(d.rule)) drafts.push(d)
+    for (const c of controllers) for (const d of c.setDrafts?.(objects) ?? []) if (on(d.rule)) drafts.push(d)
     if (on('hpa-replicas-conflict')) for (const d of hpaDrafts(objects)) drafts.push(d)
     for (const d of referenceDrafts(objects)) if (on(d.rule)) drafts.push(d)
   }
-  if (on('no-readiness-probe') || on('image-latest')) for (const o of input.objects) for (const d of workloadDrafts(o)) if (on(d.rule)) drafts.push(d)
+  if (on('image-latest')) for (const o of input.objects) for (const d of workloadDrafts(o)) if (on(d.rule)) drafts.push(d)
   if (on('immutable-selector-change') && input.previous) drafts.push(...immutableDrafts(input.objects, input.previous, input.previousIdentity!))
-  if (on('immutable-claim-templates-change') && input.previous) drafts.push(...claimTemplateDrafts(input.objects, input.previous, input.previousIdentity!))
+  if (input.previous) for (const c of controllers) for (const d of c.previousDrafts?.(input.objects, input.previous, input.previousIdentity!) ?? []) if (on(d.rule)) drafts.push(d)
   return drafts
 }
 

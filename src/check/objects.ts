@@ -1,24 +1,19 @@
-// Parsed objects → what the check rules look at: identity, selectors (as written, defaulted or
+// What the check rules look at in a parsed object: identity, selectors (as written, defaulted or
 // generated, with the field each requirement came from), pod template labels, Services, HPAs.
-// Reading here is tolerant: a field of the wrong type is simply not used (invalid-field reports it).
+// Reading is tolerant: a field of the wrong type is simply not used (invalid-field reports it).
+// read.ts reads objects, asking each controller's check part (part.ts) for its kinds; this module
+// holds the views and the reading helpers those parts share, and imports no controller.
 import type {Labels} from '../model/objects.js'
-import {inventedUid} from '../sources/normalize.js'
 import type {Path, RawObject, SourceObject} from '../sources/documents.js'
-import {parseIgnore, IGNORE_ANNOTATION, type IgnoreEntry} from './ignore.js'
+import type {IgnoreEntry} from './ignore.js'
 import {
   isEmptyLabelSelector,
   labelSelectorProblemsAt,
   labelSelectorRequirements,
   mapRequirements,
-  mapSelectorProblemsAt,
   type SelectorProblemAt,
   type SourcedRequirement,
 } from './selectors.js'
-
-export type ControllerKind = 'ReplicationController' | 'ReplicaSet' | 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Job'
-
-/** Kinds with a pod template but no selector of their own. */
-type TemplateOnlyKind = 'CronJob' | 'PodTemplate'
 
 /**
  * The selector as the API server would store it:
@@ -35,7 +30,7 @@ export type SelectorState =
   | {state: 'ok'; requirements: SourcedRequirement[]; origin: 'written' | 'defaulted' | 'generated'}
 
 export interface ControllerView {
-  kind: ControllerKind
+  kind: string
   selector: SelectorState
   /** The selector as written (for comparisons with a live object or a previous render). */
   rawSelector: unknown
@@ -91,9 +86,17 @@ export interface CheckObject {
   hpa?: HpaView
 }
 
-const isMapping = (v: unknown): v is RawObject => typeof v === 'object' && v !== null && !Array.isArray(v)
+/** What the objects replace, for the rules that compare them (immutable fields). */
+export interface Previous {
+  /** What the objects are: the live cluster, or a directory of an earlier render. */
+  source: {type: 'cluster'; context: string} | {type: 'directory'; path: string}
+  /** identityOf(object) → the earlier object. */
+  objects: ReadonlyMap<string, CheckObject>
+}
 
-function stringMap(v: unknown): Labels {
+export const isMapping = (v: unknown): v is RawObject => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+export function stringMap(v: unknown): Labels {
   if (!isMapping(v)) return {}
   const out: Record<string, string> = {}
   for (const [k, x] of Object.entries(v)) if (typeof x === 'string') out[k] = x
@@ -114,22 +117,9 @@ export function resourceGroupOf(group: string, kind: string): string {
   return MOVED[group]?.[kind] ?? group
 }
 
-const CONTROLLER_GROUPS: Record<ControllerKind, readonly string[]> = {
-  ReplicationController: [''],
-  ReplicaSet: ['apps', 'extensions'],
-  Deployment: ['apps', 'extensions'],
-  StatefulSet: ['apps'],
-  DaemonSet: ['apps', 'extensions'],
-  Job: ['batch'],
-}
-
 /** extensions/v1beta1 and apps/v1beta1 defaulted a missing selector from the template labels. */
 function defaultsSelectorFromTemplate(apiVersion: string): boolean {
   return apiVersion === 'extensions/v1beta1' || apiVersion === 'apps/v1beta1'
-}
-
-export function isControllerKind(kind: string, group: string): kind is ControllerKind {
-  return (CONTROLLER_GROUPS as Record<string, readonly string[]>)[kind]?.includes(group) ?? false
 }
 
 /** Built-in kinds that live outside namespaces, by API group ('' is the core group). */
@@ -160,127 +150,49 @@ export function identityOf(o: {resourceGroup: string; kind: string; namespace: s
   return `${o.resourceGroup}|${o.kind}|${o.namespace}|${o.name}`
 }
 
-/** Labels the API server adds to a Job's template when it generates the selector (docs/replicaset-controller.md §5.4.6). */
-export const JOB_UID_LABEL = 'batch.kubernetes.io/controller-uid'
-const JOB_LABELS = (uid: string, name: string): Labels => ({
-  [JOB_UID_LABEL]: uid,
-  'batch.kubernetes.io/job-name': name,
-  'controller-uid': uid,
-  'job-name': name,
-})
 
-export function readCheckObject(src: SourceObject, defaultNamespace: string): CheckObject {
-  const raw = src.raw
-  const apiVersion = src.apiVersion
-  const kind = src.kind
-  const group = groupOf(apiVersion)
-  const meta = isMapping(raw.metadata) ? raw.metadata : {}
-  const explicitNamespace = typeof meta.namespace === 'string' && meta.namespace !== ''
-  const namespace = isClusterScoped(group, kind) ? '' : explicitNamespace ? (meta.namespace as string) : defaultNamespace
-  const name = typeof meta.name === 'string' ? meta.name : ''
-  const resourceGroup = resourceGroupOf(group, kind)
-  const uid = typeof meta.uid === 'string' && meta.uid !== '' ? meta.uid : inventedUid(resourceGroup, kind, namespace, name)
-  const annotations = stringMap(meta.annotations)
-  const controllerRefs: Array<{apiVersion: string; kind: string; name: string}> = []
-  if (Array.isArray(meta.ownerReferences)) {
-    for (const r of meta.ownerReferences) {
-      if (isMapping(r) && r.controller === true && typeof r.kind === 'string' && typeof r.name === 'string') {
-        controllerRefs.push({apiVersion: typeof r.apiVersion === 'string' ? r.apiVersion : '', kind: r.kind, name: r.name})
-      }
-    }
-  }
-  const ignoreValue = annotations[IGNORE_ANNOTATION]
-  const {entries, problems} = ignoreValue === undefined ? {entries: [], problems: []} : parseIgnore(ignoreValue)
-  const obj: CheckObject = {
-    src,
-    apiVersion,
-    kind,
-    group,
-    resourceGroup,
-    namespace,
-    explicitNamespace,
-    name,
-    uid,
-    annotations,
-    controllerRefs,
-    ignores: entries,
-    ignoreProblems: problems,
-  }
-  const spec = isMapping(raw.spec) ? raw.spec : undefined
-  if (isControllerKind(kind, group)) {
-    obj.controller = readController(kind, apiVersion, spec ?? {}, name, uid)
-    obj.podLabels = obj.controller.podLabels
-    obj.podLabelsPath = ['spec', 'template', 'metadata', 'labels']
-  } else if ((kind as TemplateOnlyKind) === 'CronJob' && group === 'batch') {
-    const jobSpec = isMapping(spec?.jobTemplate) && isMapping(spec.jobTemplate.spec) ? spec.jobTemplate.spec : undefined
-    const template = jobSpec && isMapping(jobSpec.template) ? jobSpec.template : undefined
-    if (template) {
-      obj.podLabels = stringMap(isMapping(template.metadata) ? template.metadata.labels : undefined)
-      obj.podLabelsPath = ['spec', 'jobTemplate', 'spec', 'template', 'metadata', 'labels']
-    }
-  } else if ((kind as TemplateOnlyKind) === 'PodTemplate' && group === '') {
-    const template = isMapping(raw.template) ? raw.template : undefined
-    if (template) {
-      obj.podLabels = stringMap(isMapping(template.metadata) ? template.metadata.labels : undefined)
-      obj.podLabelsPath = ['template', 'metadata', 'labels']
-    }
-  } else if (kind === 'Pod' && group === '') {
-    obj.podLabels = stringMap(meta.labels)
-    obj.podLabelsPath = ['metadata', 'labels']
-  } else if (kind === 'Service' && group === '') {
-    const selectorProblems = mapSelectorProblemsAt(spec?.selector, ['spec', 'selector'])
-    obj.service = {
-      selector: selectorProblems.length === 0 && isMapping(spec?.selector) ? (spec.selector as Labels) : undefined,
-      selectorProblems,
-      type: typeof spec?.type === 'string' ? spec.type : 'ClusterIP',
-    }
-  } else if (kind === 'HorizontalPodAutoscaler' && group === 'autoscaling') {
-    const ref = isMapping(spec?.scaleTargetRef) ? spec.scaleTargetRef : undefined
-    obj.hpa = {
-      target:
-        ref && typeof ref.kind === 'string' && typeof ref.name === 'string'
-          ? {kind: ref.kind, name: ref.name, apiVersion: typeof ref.apiVersion === 'string' ? ref.apiVersion : undefined}
-          : undefined,
-      minReplicas: typeof spec?.minReplicas === 'number' ? spec.minReplicas : undefined,
-      maxReplicas: typeof spec?.maxReplicas === 'number' ? spec.maxReplicas : undefined,
-    }
-  }
-  return obj
+/** A kind's own reading of its selector, in place of the LabelSelector one (readControllerView). */
+export interface SelectorReading {
+  selector: SelectorState
+  /** The labels its pods get, when the API server adds some to the template's. */
+  podLabels?: Labels
 }
 
-function readController(kind: ControllerKind, apiVersion: string, spec: RawObject, name: string, uid: string): ControllerView {
+export interface OwnSelector {
+  /** undefined: read it as a LabelSelector. */
+  read(rawSelector: unknown, templateLabels: Labels | undefined, at: Path): SelectorReading | undefined
+  /** Job: spec.manualSelector === true. */
+  manualSelector?: boolean
+}
+
+/**
+ * A workload's controller view: its pod template's labels and its selector as the API server would
+ * store it — an apps/v1 LabelSelector unless the kind reads its own (`own`: a ReplicationController's
+ * map, a Job's generated selector).
+ */
+export function readWorkload(obj: CheckObject, spec: RawObject | undefined, own?: OwnSelector): void {
+  obj.controller = readControllerView(obj.kind, obj.apiVersion, spec ?? {}, own)
+  obj.podLabels = obj.controller.podLabels
+  obj.podLabelsPath = ['spec', 'template', 'metadata', 'labels']
+}
+
+function readControllerView(kind: string, apiVersion: string, spec: RawObject, own: OwnSelector | undefined): ControllerView {
   const template = isMapping(spec.template) ? spec.template : undefined
   const templateLabels = template ? stringMap(isMapping(template.metadata) ? template.metadata.labels : undefined) : undefined
   const rawSelector = spec.selector
   const at: Path = ['spec', 'selector']
-  const manualSelector = kind === 'Job' && spec.manualSelector === true
+  const manualSelector = own?.manualSelector ?? false
   let podLabels: Labels = templateLabels ?? {}
   let selector: SelectorState
 
-  if (kind === 'ReplicationController') {
-    const problems = mapSelectorProblemsAt(rawSelector, at)
-    if (problems.length > 0) selector = {state: 'invalid', problems}
-    else if (isMapping(rawSelector) && Object.keys(rawSelector).length > 0) {
-      selector = {state: 'ok', requirements: mapRequirements(rawSelector as Labels, at), origin: 'written'}
-    } else if (templateLabels && Object.keys(templateLabels).length > 0) {
-      // SetDefaults_ReplicationController (§5.5).
-      selector = {state: 'ok', requirements: mapRequirements(templateLabels, ['spec', 'template', 'metadata', 'labels']), origin: 'defaulted'}
-    } else selector = rawSelector === undefined || rawSelector === null ? {state: 'missing'} : {state: 'empty'}
+  const reading = own?.read(rawSelector, templateLabels, at)
+  if (reading) {
+    selector = reading.selector
+    if (reading.podLabels) podLabels = reading.podLabels
   } else {
     const problems = labelSelectorProblemsAt(rawSelector, at)
     if (problems.length > 0) selector = {state: 'invalid', problems}
-    else if (kind === 'Job' && !manualSelector) {
-      // generateSelector (pkg/registry/batch/job/strategy.go): the uid label is added to the
-      // selector, uid and job-name labels to the template (labels written by hand are kept).
-      const written = isMapping(rawSelector) ? labelSelectorRequirements(rawSelector, at) : []
-      const generated: SourcedRequirement = {key: JOB_UID_LABEL, operator: 'In', values: [uid], path: isMapping(rawSelector) ? at : ['spec'], atKey: true}
-      selector = {
-        state: 'ok',
-        requirements: written.some((r) => r.key === JOB_UID_LABEL && r.operator === 'In') ? written : [...written, generated],
-        origin: written.length > 0 ? 'written' : 'generated',
-      }
-      podLabels = {...JOB_LABELS(uid, name), ...templateLabels}
-    } else if (rawSelector === undefined || rawSelector === null) {
+    else if (rawSelector === undefined || rawSelector === null) {
       selector =
         defaultsSelectorFromTemplate(apiVersion) && templateLabels && Object.keys(templateLabels).length > 0
           ? {state: 'ok', requirements: mapRequirements(templateLabels, ['spec', 'template', 'metadata', 'labels']), origin: 'defaulted'}
@@ -292,4 +204,11 @@ function readController(kind: ControllerKind, apiVersion: string, spec: RawObjec
     }
   }
   return {kind, selector, rawSelector, templateLabels, podLabels, replicas: spec.replicas ?? undefined, manualSelector}
+}
+
+/** The Services (objects with a Service view) of an apply set, by `namespace/name`. */
+export function servicesByName(objects: readonly CheckObject[]): Map<string, CheckObject> {
+  const out = new Map<string, CheckObject>()
+  for (const o of objects) if (o.service && o.name !== '') out.set(`${o.namespace}/${o.name}`, o)
+  return out
 }

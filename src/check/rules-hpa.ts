@@ -1,14 +1,15 @@
 // hpa-replicas-conflict: a HorizontalPodAutoscaler's scaleTargetRef names a workload in the input
 // whose manifest sets spec.replicas; every apply of that manifest resets the count.
+// The workloads it can name are those whose controller runs spec.replicas (CheckedKind.scalable);
+// the HPA's own view is read in hpa.ts.
+import {checkedKind} from './controllers.js'
 import {describeObject, type Draft} from './draft.js'
 import {groupOf, resourceGroupOf, type CheckObject} from './objects.js'
-
-const SCALABLE = new Set(['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController'])
 
 export function hpaDrafts(objects: readonly CheckObject[]): Draft[] {
   const targets = new Map<string, CheckObject[]>()
   for (const o of objects) {
-    if (!o.controller || !SCALABLE.has(o.kind) || o.name === '') continue
+    if (!o.controller || !checkedKind(o)?.scalable || o.name === '') continue
     const key = `${o.namespace}|${o.kind}|${o.name}`
     let list = targets.get(key)
     if (!list) targets.set(key, (list = []))

@@ -3,20 +3,15 @@
 // (ValidateImmutableField → apiequality.Semantic.DeepEqual): matchLabels as a map, matchExpressions
 // as an ordered list, nil and empty equal. apps/v1 and Job selectors are immutable (§5.4.2, §5.4.6);
 // a ReplicationController's can change, and the controller then releases and creates pods (§5.8.6).
+// How each kind's selector is stored and judged, its controller's check part says (SelectorPolicy);
+// other fields a controller forbids changing are its own rules (ControllerChecks.previousDrafts).
 import type {Labels} from '../model/objects.js'
 import type {Draft} from './draft.js'
 import {describeObject, selectorAnchor} from './draft.js'
-import type {CheckObject, ControllerView} from './objects.js'
+import type {CheckObject, ControllerView, Previous} from './objects.js'
+import type {SelectorPolicy} from './part.js'
+import {selectorPolicy} from './rules-selector.js'
 import {formatLabels, formatRequirements, labelSelectorRequirements} from './selectors.js'
-import {canonicalJson} from '../reconcile/revisions.js'
-import {QuantityError, quantityString, quantityText, storedQuantity} from '../controllers/deployment/hash/quantity.js'
-
-export interface Previous {
-  /** What the objects are: the live cluster, or a directory of an earlier render. */
-  source: {type: 'cluster'; context: string} | {type: 'directory'; path: string}
-  /** identityOf(object) → the earlier object. */
-  objects: ReadonlyMap<string, CheckObject>
-}
 
 type Raw = Record<string, unknown>
 const isMapping = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -27,11 +22,11 @@ interface Normal {
 }
 
 /** The selector the API server would store, in a form that compares like Semantic.DeepEqual. */
-function effective(c: ControllerView): Normal | undefined {
+function effective(c: ControllerView, policy: SelectorPolicy): Normal | undefined {
   const s = c.selector
   if (s.state !== 'ok') return undefined
-  if (c.kind === 'Job' && !c.manualSelector) return undefined // generated from the uid: not the author's to change
-  if (c.kind === 'ReplicationController' || s.origin === 'defaulted') {
+  if (policy.generated) return undefined // generated from the uid: not the author's to change
+  if (policy.form === 'map' || s.origin === 'defaulted') {
     const map: Labels = s.origin === 'defaulted' ? (c.templateLabels ?? {}) : (c.rawSelector as Labels)
     return {matchLabels: Object.entries(map).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)), matchExpressions: []}
   }
@@ -68,10 +63,11 @@ export function immutableDrafts(objects: readonly CheckObject[], previous: Previ
     if (!c || obj.name === '') continue
     const before = previous.objects.get(identity(obj))
     if (!before?.controller || before.controller.kind !== c.kind) continue
-    const now = effective(c)
-    const then = effective(before.controller)
+    const policy = selectorPolicy(obj)
+    const now = effective(c, policy)
+    const then = effective(before.controller, selectorPolicy(before, before.controller))
     if (!now || !then || equal(now, then)) continue
-    const rc = c.kind === 'ReplicationController'
+    const rc = policy.form === 'map'
     const where = previous.source.type === 'cluster' ? `the live ${describeObject(before)}` : `the previous render (${before.src.file})`
     let [from, to] = [text(then, rc), text(now, rc)]
     if (from === to) {
@@ -79,12 +75,12 @@ export function immutableDrafts(objects: readonly CheckObject[], previous: Previ
       ;[from, to] = [structural(then), structural(now)]
     }
     const change = `spec.selector changes from ${from} to ${to} against ${where}`
-    const message = rc
-      ? `${change}: a ReplicationController's selector can change, so the API server accepts it; the controller then releases every pod that matches only the old selector (orphaned, still running) and creates pods from the template until ${text(now, rc)} selects spec.replicas of them`
-      : `${change}: ${c.kind === 'Job' ? 'a Job' : `an apps/v1 ${c.kind}`}'s selector is immutable, so the API server rejects the update ("field is immutable"); delete and re-create the ${c.kind} (its pods go with it), or give it a new name`
+    const message = policy.mutable
+      ? policy.mutable(change, text(now, rc))
+      : `${change}: ${policy.named ?? `an apps/v1 ${c.kind}`}'s selector is immutable, so the API server rejects the update ("field is immutable"); delete and re-create the ${c.kind} (its pods go with it), or give it a new name`
     drafts.push({
       rule: 'immutable-selector-change',
-      severity: rc ? 'warning' : undefined,
+      severity: policy.mutable ? 'warning' : undefined,
       message,
       subject: obj,
       ...selectorAnchor(obj),
@@ -92,70 +88,4 @@ export function immutableDrafts(objects: readonly CheckObject[], previous: Previ
     })
   }
   return drafts
-}
-
-/**
- * immutable-claim-templates-change: a StatefulSet's volumeClaimTemplates against the same
- * StatefulSet live or in a previous render (ValidateStatefulSetUpdate forbids any change of them).
- * Compared as stored: apiVersion, kind and status dropped, volumeMode defaulted, quantities by value.
- */
-export function claimTemplateDrafts(objects: readonly CheckObject[], previous: Previous, identity: (o: CheckObject) => string): Draft[] {
-  const drafts: Draft[] = []
-  for (const obj of objects) {
-    if (obj.kind !== 'StatefulSet' || obj.group !== 'apps' || obj.name === '') continue
-    const before = previous.objects.get(identity(obj))
-    if (!before || before.kind !== 'StatefulSet') continue
-    const now = claimTemplates(obj.src.raw)
-    const then = claimTemplates(before.src.raw)
-    if (JSON.stringify(now) === JSON.stringify(then)) continue
-    const where = previous.source.type === 'cluster' ? `the live ${describeObject(before)}` : `the previous render (${before.src.file})`
-    const names = (ts: unknown[]) => ts.map((t) => (t as {metadata?: {name?: string}}).metadata?.name ?? '?').join(', ') || 'none'
-    const changed = names(now) !== names(then) ? `the templates ${names(then)} become ${names(now)}` : `template ${firstDifference(now, then)} changes`
-    drafts.push({
-      rule: 'immutable-claim-templates-change',
-      message: `spec.volumeClaimTemplates differ from ${where} (${changed}): they cannot be changed on an existing StatefulSet, so the API server rejects the update (Forbidden); delete it with --cascade=orphan and create it again (its pods and claims stay), and resize existing claims on their own`,
-      subject: obj,
-      path: ['spec', 'volumeClaimTemplates'],
-      atKey: true,
-      related: previous.source.type === 'directory' ? [{object: before, path: ['spec', 'volumeClaimTemplates'], atKey: true, message: 'the volumeClaimTemplates in the previous render'}] : undefined,
-    })
-  }
-  return drafts
-}
-
-function claimTemplates(raw: Raw): unknown[] {
-  const spec = isMapping(raw.spec) ? raw.spec : {}
-  const list = Array.isArray(spec.volumeClaimTemplates) ? spec.volumeClaimTemplates : []
-  return list.map((t) => {
-    if (!isMapping(t)) return t
-    const {apiVersion: _a, kind: _k, status: _s, ...rest} = t
-    const metadata = isMapping(rest.metadata) ? Object.fromEntries(Object.entries(rest.metadata).filter(([k]) => k !== 'creationTimestamp')) : rest.metadata
-    const spec = isMapping(rest.spec) ? {volumeMode: 'Filesystem', ...rest.spec} : rest.spec
-    return canonicalJson(quantities({...rest, metadata, spec}))
-  })
-}
-
-/** resources.requests/limits (and dataSourceRef-free specs) with quantities in canonical form. */
-function quantities(v: unknown, key = ''): unknown {
-  if (Array.isArray(v)) return v.map((x) => quantities(x))
-  if (!isMapping(v)) return v
-  const out: Raw = {}
-  for (const [k, x] of Object.entries(v)) {
-    if ((key === 'requests' || key === 'limits') && (typeof x === 'string' || typeof x === 'number')) {
-      try {
-        out[k] = quantityString(storedQuantity(quantityText(x), true))
-      } catch (error) {
-        if (!(error instanceof QuantityError)) throw error
-        out[k] = x
-      }
-    } else out[k] = quantities(x, k)
-  }
-  return out
-}
-
-function firstDifference(now: unknown[], then: unknown[]): string {
-  for (const [i, t] of now.entries()) {
-    if (JSON.stringify(t) !== JSON.stringify(then[i])) return (t as {metadata?: {name?: string}}).metadata?.name ?? String(i)
-  }
-  return '?'
 }

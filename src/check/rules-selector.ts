@@ -1,9 +1,13 @@
 // One controller at a time: invalid-selector, empty-selector, rc-selector-defaulted and
 // selector-template-mismatch (docs/replicaset-controller.md §5.1, §5.4, §5.5; a Job's generated selector: §5.4.6).
+// What differs by kind (a ReplicationController's map, a Job's generated selector, their wording)
+// the controller's check part says (SelectorPolicy); rc-selector-defaulted is the replicaset's own rule.
 import {requirementMatches} from '../reconcile/selector.js'
+import {checkedKind} from './controllers.js'
 import {describeObject, selectorAnchor, type Draft} from './draft.js'
 import {satisfiable} from './intersect.js'
 import type {CheckObject} from './objects.js'
+import type {SelectorPolicy} from './part.js'
 import {formatLabels, formatRequirements, whyNot} from './selectors.js'
 
 export function selectorDrafts(obj: CheckObject): Draft[] {
@@ -31,17 +35,6 @@ export function selectorDrafts(obj: CheckObject): Draft[] {
       break
   }
   const out: Draft[] = []
-  if (s.origin === 'defaulted' && c.kind === 'ReplicationController') {
-    const meta = obj.src.raw.metadata as Record<string, unknown> | undefined
-    const own = meta && typeof meta === 'object' ? meta.labels : undefined
-    const ownLabelsToo = !own || typeof own !== 'object' || Object.keys(own).length === 0
-    out.push({
-      rule: 'rc-selector-defaulted',
-      message: `${c.rawSelector === undefined || c.rawSelector === null ? 'no spec.selector' : 'spec.selector is empty'}: the API server sets it to the template labels ${formatLabels(c.templateLabels ?? {})}${ownLabelsToo ? ' (and the RC\'s own labels too)' : ''}, so the RC owns every orphaned pod that carries them; write the selector out`,
-      subject: obj,
-      ...selectorAnchor(obj),
-    })
-  }
   if (c.templateLabels === undefined) return out // no template: invalid-field says so
   if (!satisfiable(s.requirements)) {
     out.push({
@@ -55,10 +48,7 @@ export function selectorDrafts(obj: CheckObject): Draft[] {
   const failing = s.requirements.filter((r) => !requirementMatches(r, c.podLabels))
   if (failing.length === 0) return out
   const reasons = failing.map((r) => whyNot(r, c.podLabels, 'the template'))
-  const tail =
-    c.kind === 'Job' && !c.manualSelector
-      ? 'the API server rejects this Job ("selector does not match template labels"); leave the selector out and let it be generated, or set manualSelector: true'
-      : `the API server rejects this ${obj.kind} ("selector does not match template labels")`
+  const tail = selectorPolicy(obj).mismatchTail ?? `the API server rejects this ${obj.kind} ("selector does not match template labels")`
   out.push({
     rule: 'selector-template-mismatch',
     message: `selector does not match the pod template's labels: it ${reasons.join('; it ')}; ${tail}`,
@@ -72,12 +62,13 @@ export function selectorDrafts(obj: CheckObject): Draft[] {
 function emptyMessage(obj: CheckObject, state: 'missing' | 'empty'): string {
   const c = obj.controller!
   const template = c.templateLabels && Object.keys(c.templateLabels).length > 0 ? `; the template's labels would do: ${formatLabels(c.templateLabels)}` : ''
-  if (c.kind === 'ReplicationController') {
-    return `${state === 'missing' ? 'no spec.selector' : 'spec.selector is empty'} and no template labels to default it from: the API server rejects this ReplicationController`
-  }
-  if (c.kind === 'Job') {
-    return `manualSelector is true but spec.selector is ${state === 'missing' ? 'missing' : 'empty'}: the API server rejects this Job${template}`
-  }
+  const own = selectorPolicy(obj).empty
+  if (own) return own(state, template)
   if (state === 'missing') return `spec.selector is required for ${obj.apiVersion} ${obj.kind}: the API server rejects ${describeObject(obj)} without one${template}`
   return `spec.selector is empty, which would select every pod in the namespace: the API server rejects it${template}`
+}
+
+/** How the controller of `obj` judges its selector (`view`: the object's, or the same object's earlier one). */
+export function selectorPolicy(obj: CheckObject, view = obj.controller!): SelectorPolicy {
+  return checkedKind(obj)?.selector?.(view) ?? {}
 }

@@ -7,11 +7,12 @@ import {basename, resolve} from 'node:path'
 
 import {loadBaseline} from '../check/baseline.js'
 import {CONFIG_FILE, loadConfig} from '../check/config.js'
+import {checkedKind} from '../check/controllers.js'
 import {DEFAULT_K8S_MINOR, formatMinor, parseK8sVersion} from '../check/deprecations.js'
 import {buildReport, effectiveRules, type EngineInput} from '../check/engine.js'
 import {PathMatcher} from '../check/glob.js'
-import {identityOf, readCheckObject, type CheckObject} from '../check/objects.js'
-import type {Previous} from '../check/rules-immutable.js'
+import {identityOf, type CheckObject, type Previous} from '../check/objects.js'
+import {readCheckObject} from '../check/read.js'
 import {UserError} from '../errors.js'
 import {isRuleId, SEVERITIES, type CheckOptions, type CheckReport, type EffectiveRule, type RuleId, type Severity} from '../model/check.js'
 import {openSources, readDocuments, SourceFile, type SourceObject} from '../sources/documents.js'
@@ -176,16 +177,6 @@ export async function runCheck(req: CheckRequest): Promise<CheckResult> {
 // ---------------------------------------------------------------------------------------------
 // --against-cluster
 
-/** Where each controller kind is served (the current versions: what a stored object is read as). */
-const LIVE_PATHS: Record<string, {prefix: string; plural: string; apiVersion: string}> = {
-  ReplicationController: {prefix: '/api/v1', plural: 'replicationcontrollers', apiVersion: 'v1'},
-  ReplicaSet: {prefix: '/apis/apps/v1', plural: 'replicasets', apiVersion: 'apps/v1'},
-  Deployment: {prefix: '/apis/apps/v1', plural: 'deployments', apiVersion: 'apps/v1'},
-  StatefulSet: {prefix: '/apis/apps/v1', plural: 'statefulsets', apiVersion: 'apps/v1'},
-  DaemonSet: {prefix: '/apis/apps/v1', plural: 'daemonsets', apiVersion: 'apps/v1'},
-  Job: {prefix: '/apis/batch/v1', plural: 'jobs', apiVersion: 'batch/v1'},
-}
-
 const CONCURRENCY = 8
 
 async function readLive(
@@ -205,13 +196,14 @@ async function readLive(
   } catch (error) {
     if (!(error instanceof ApiError)) throw error // unreachable: say so now
   }
-  const wanted = objects.filter((o) => o.controller && o.name !== '' && LIVE_PATHS[o.kind])
+  // Where each controller kind is served (the current versions: what a stored object is read as).
+  const wanted = objects.filter((o) => o.controller && o.name !== '' && checkedKind(o)?.live)
   const found: Array<Record<string, unknown>> = []
   let next = 0
   const worker = async () => {
     while (next < wanted.length) {
       const o = wanted[next++]
-      const r = LIVE_PATHS[o.kind]
+      const r = checkedKind(o)!.live!
       const namespace = o.explicitNamespace ? o.namespace : liveDefault
       const path = `${r.prefix}/namespaces/${encodeURIComponent(namespace)}/${r.plural}/${encodeURIComponent(o.name)}`
       try {

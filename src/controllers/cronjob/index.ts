@@ -2,10 +2,12 @@
 import type {ControllerDescriptor} from '../descriptor.js'
 import {planCronJobs} from './planner.js'
 import {cronJobWatch} from './watch.js'
+import {cronJobChecks} from './rules.js'
 
 export const cronjob: ControllerDescriptor = {
   name: 'cronjob',
   kinds: ['CronJob'],
   plan: planCronJobs,
   watch: cronJobWatch,
+  check: cronJobChecks,
 }

@@ -2,10 +2,12 @@
 import type {ControllerDescriptor} from '../descriptor.js'
 import {planDaemonSets} from './planner.js'
 import {daemonSetWatch} from './watch.js'
+import {daemonSetChecks} from './rules.js'
 
 export const daemonset: ControllerDescriptor = {
   name: 'daemonset',
   kinds: ['DaemonSet'],
   plan: planDaemonSets,
   watch: daemonSetWatch,
+  check: daemonSetChecks,
 }

@@ -5,10 +5,12 @@ import {planController} from '../../reconcile/planner.js'
 import type {ControllerDescriptor} from '../descriptor.js'
 import {planDeployments} from './planner.js'
 import {deploymentWatch} from './watch.js'
+import {deploymentChecks} from './rules.js'
 
 export const deployment: ControllerDescriptor = {
   name: 'deployment',
   kinds: ['Deployment'],
   plan: (snapshot, world) => planDeployments(snapshot.deployments ?? [], snapshot.replicaSets, world, planController),
   watch: deploymentWatch,
+  check: deploymentChecks,
 }

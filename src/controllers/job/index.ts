@@ -2,10 +2,12 @@
 import type {ControllerDescriptor} from '../descriptor.js'
 import {planJobs} from './planner.js'
 import {jobWatch} from './watch.js'
+import {jobChecks} from './rules.js'
 
 export const job: ControllerDescriptor = {
   name: 'job',
   kinds: ['Job'],
   plan: planJobs,
   watch: jobWatch,
+  check: jobChecks,
 }

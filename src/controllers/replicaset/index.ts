@@ -3,6 +3,7 @@
 import {byKindNamespaceName, contestedAdoptions, planController} from '../../reconcile/planner.js'
 import type {ControllerDescriptor} from '../descriptor.js'
 import {replicaSetWatch} from './watch.js'
+import {replicaSetChecks} from './rules.js'
 
 export const replicaset: ControllerDescriptor = {
   name: 'replicaset',
@@ -13,4 +14,5 @@ export const replicaset: ControllerDescriptor = {
     return plans
   },
   watch: replicaSetWatch,
+  check: replicaSetChecks,
 }

@@ -5,6 +5,7 @@
 import type {ControllerDescriptor} from '../descriptor.js'
 import {planServices} from './planner.js'
 import {serviceWatch} from './watch.js'
+import {serviceChecks} from './rules.js'
 
 /** The registry name under which Services are planned. */
 export const SERVICES_CONTROLLER = 'endpointslice'
@@ -14,4 +15,5 @@ export const service: ControllerDescriptor = {
   kinds: ['Service'],
   plan: (snapshot, world) => planServices(snapshot, world, world.options.maxEndpointsPerSlice),
   watch: serviceWatch,
+  check: serviceChecks,
 }

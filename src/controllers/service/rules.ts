@@ -5,11 +5,15 @@
 //   publish-not-ready-without-probe  publishNotReadyAddresses over templates without a readiness probe;
 //   lb-local-selects-nothing      externalTrafficPolicy Local on a LoadBalancer that selects nothing.
 // Label sets are indexed by label, so each Service looks only at the sets that carry its rarest label.
+// Also what `kctl check` reads of a Service (its selector and type) and invalid-field's checks of its fields.
 import type {Labels} from '../../model/objects.js'
 import type {Path, RawObject} from '../../sources/documents.js'
 import {describeObject, type Draft} from '../../check/draft.js'
 import type {CheckObject} from '../../check/objects.js'
-import {formatLabels} from '../../check/selectors.js'
+import {INT32_MAX, metadata, oneOf, specOf} from '../../check/fields.js'
+import type {ControllerChecks} from '../../check/part.js'
+import type {Ctx} from '../../sources/normalize.js'
+import {formatLabels, mapSelectorProblemsAt} from '../../check/selectors.js'
 
 const isMapping = (v: unknown): v is RawObject => typeof v === 'object' && v !== null && !Array.isArray(v)
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
@@ -192,4 +196,49 @@ function commonPrefix(a: string, b: string): number {
   let i = 0
   while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++
   return i
+}
+
+/** A Service's view: its selector (when it is a mapping of strings) and type. */
+function readService(obj: CheckObject, spec: RawObject | undefined): void {
+  const selectorProblems = mapSelectorProblemsAt(spec?.selector, ['spec', 'selector'])
+  obj.service = {
+    selector: selectorProblems.length === 0 && isMapping(spec?.selector) ? (spec.selector as Labels) : undefined,
+    selectorProblems,
+    type: typeof spec?.type === 'string' ? spec.type : 'ClusterIP',
+  }
+}
+
+/** invalid-field: a Service's fields. */
+function service(ctx: Ctx, raw: RawObject): void {
+  metadata(ctx, raw, 'dns1035')
+  const spec = specOf(ctx, raw)
+  if (spec.type !== undefined) oneOf(ctx, spec.type, ['spec', 'type'], ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'])
+  const ports = spec.ports
+  if (ports === undefined || ports === null) return
+  if (!Array.isArray(ports)) {
+    ctx.fail(['spec', 'ports'], 'expected a list of ports')
+    return
+  }
+  ports.forEach((p, i) => {
+    const at = ['spec', 'ports', i]
+    const pm = ctx.mapping(p, at)
+    if (!pm) return
+    if (pm.port === undefined || pm.port === null) ctx.fail([...at, 'port'], 'a port number is required')
+    else {
+      const port = ctx.int(pm.port, [...at, 'port'], 0, INT32_MAX)
+      if (port !== undefined && (port < 1 || port > 65535)) ctx.fail([...at, 'port'], `must be between 1 and 65535, got ${port}`)
+    }
+    if (pm.protocol !== undefined) oneOf(ctx, pm.protocol, [...at, 'protocol'], ['TCP', 'UDP', 'SCTP'])
+    const target = pm.targetPort
+    if (typeof target === 'number') {
+      if (!Number.isInteger(target) || target < 1 || target > 65535) ctx.fail([...at, 'targetPort'], `must be a port number between 1 and 65535 or a port name, got ${target}`)
+    } else if (target !== undefined && target !== null && typeof target !== 'string') {
+      ctx.fail([...at, 'targetPort'], 'expected a port number or a port name')
+    }
+  })
+}
+
+export const serviceChecks: ControllerChecks = {
+  kinds: [{kind: 'Service', groups: [''], read: readService, validate: service}],
+  setDrafts: serviceDrafts,
 }

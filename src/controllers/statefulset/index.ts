@@ -2,10 +2,12 @@
 import type {ControllerDescriptor} from '../descriptor.js'
 import {planStatefulSets} from './planner.js'
 import {statefulSetWatch} from './watch.js'
+import {statefulSetChecks} from './rules.js'
 
 export const statefulset: ControllerDescriptor = {
   name: 'statefulset',
   kinds: ['StatefulSet'],
   plan: planStatefulSets,
   watch: statefulSetWatch,
+  check: statefulSetChecks,
 }

@@ -1,0 +1,25 @@
+// The controllers' check parts (part.ts), from the registry: which kind an object is, as the rules
+// see it. The HorizontalPodAutoscaler has no controller folder yet; its reading lives in hpa.ts.
+import {CONTROLLERS} from '../controllers/registry.js'
+import {hpaKind} from './hpa.js'
+import type {CheckedKind, ControllerChecks} from './part.js'
+
+let byKind: Map<string, CheckedKind> | undefined
+
+function kinds(): Map<string, CheckedKind> {
+  if (!byKind) {
+    byKind = new Map()
+    for (const k of [...CONTROLLERS.flatMap((c) => c.check.kinds), hpaKind]) for (const group of k.groups) byKind.set(`${group}|${k.kind}`, k)
+  }
+  return byKind
+}
+
+/** The part of the controller that syncs objects of this kind (in the API group as written), if any. */
+export function checkedKind(o: {kind: string; group: string}): CheckedKind | undefined {
+  return kinds().get(`${o.group}|${o.kind}`)
+}
+
+/** Every controller's check part, in registry order. */
+export function controllerChecks(): ControllerChecks[] {
+  return CONTROLLERS.map((c) => c.check)
+}

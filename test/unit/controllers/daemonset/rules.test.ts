@@ -1,0 +1,25 @@
+// daemonset-no-eligible-node (src/controllers/daemonset/rules.ts).
+import {describe, expect, it} from 'vitest'
+
+import {at, check, ofRule, RULES_FX} from '../../check/helpers.js'
+
+describe('daemonset-no-eligible-node', () => {
+  it('finds the DaemonSets no Node of the input would run, and says why node by node', async () => {
+    const r = await check([`${RULES_FX}/references/daemonset-nodes.yaml`])
+    const found = ofRule(r, 'daemonset-no-eligible-node')
+    expect(found.map((f) => `${at(f)} ${f.name} ${f.field}`)).toEqual([
+      'daemonset-no-eligible-node@28:7 gpu-agent spec.template.spec.nodeSelector',
+      'daemonset-no-eligible-node@58:5 db-agent spec.template.spec',
+    ])
+    expect(found[0].message).toBe(
+      'none of the 2 Nodes in the input would run its pod: the nodeSelector matches no node\'s labels (node-a, node-b); the DaemonSet would run no pods (desiredNumberScheduled 0)',
+    )
+    expect(found[1].message).toContain('an untolerated taint dedicated=db:NoSchedule (node-a); the required node affinity matches no node (node-b)')
+  })
+
+  it('says nothing when the input holds no Node', async () => {
+    // The same DaemonSet that no node runs above, alone: the cluster's nodes are unknown.
+    const r = await check([`${RULES_FX}/references/daemonset-without-nodes.yaml`])
+    expect(r.findings.filter((f) => f.kind === 'DaemonSet')).toEqual([])
+  })
+})

@@ -1,0 +1,72 @@
+// The Service rules (src/controllers/service/rules.ts).
+// One positive and one negative fixture per rule (test/fixtures/check/rules/<rule>/), with every
+// finding's position asserted exactly: line AND column of the field, not of the document.
+import {describe, expect, it} from 'vitest'
+
+import {at, check, ofRule, RULES_FX} from '../../check/helpers.js'
+
+const fx = (rule: string, file: string) => `${RULES_FX}/${rule}/${file}`
+
+describe('service-selects-nothing', () => {
+  it('reports the Service selector and the closest template', async () => {
+    const r = await check([fx('service-selects-nothing', 'bad.yaml')])
+    const found = ofRule(r, 'service-selects-nothing')
+    expect(found.map(at)).toEqual(['service-selects-nothing@17:3', 'service-selects-nothing@29:3'])
+    expect(found[0].message).toContain('closest is the template of Deployment default/web, which has tier=backend, not tier=frontend')
+    expect(found[1].message).toContain('in namespace prod: the input has none there')
+  })
+
+  it('counts Deployments, CronJobs and bare Pods, and skips selector-less and ExternalName Services', async () => {
+    expect((await check([fx('service-selects-nothing', 'good.yaml')])).findings).toEqual([])
+  })
+})
+
+describe('service-target-port-undefined', () => {
+  it('points at a named targetPort that no selected template defines for its protocol', async () => {
+    const r = await check([fx('service-target-port-undefined', 'bad.yaml')])
+    const found = ofRule(r, 'service-target-port-undefined')
+    expect(found.map((f) => `${at(f)} ${f.name} ${f.field}`)).toEqual([
+      'service-target-port-undefined@23:17 web spec.ports[0].targetPort',
+      'service-target-port-undefined@48:58 dns spec.ports[1].targetPort',
+    ])
+    expect(found[0]).toMatchObject({severity: 'warning', kind: 'Service'})
+    expect(found[0].message).toContain('targetPort web of port http (80/TCP) names no TCP container port of the pods it selects (Deployment default/web)')
+    expect(found[0].message).toContain('name a container port web (protocol TCP), or give the number')
+    expect(found[1].message).toContain('names no UDP container port')
+  })
+
+  it('finds ports on containers and sidecars, on any one selected template, and never looks numbers up', async () => {
+    expect((await check([fx('service-target-port-undefined', 'good.yaml')])).findings).toEqual([])
+  })
+})
+
+describe('publish-not-ready-without-probe', () => {
+  it('points at publishNotReadyAddresses when a selected template has no readiness probe, and says why it matters', async () => {
+    const r = await check([fx('publish-not-ready-without-probe', 'bad.yaml')])
+    const found = ofRule(r, 'publish-not-ready-without-probe')
+    expect(found.map((f) => `${at(f)} ${f.field}`)).toEqual(['publish-not-ready-without-probe@18:29 spec.publishNotReadyAddresses'])
+    expect(found[0].message).toContain('StatefulSet default/db has no readiness probe')
+    expect(found[0].message).toContain('starting and terminating ones too')
+    expect(found[0].message).toContain('turns true as soon as the containers start')
+  })
+
+  it('is quiet with a readiness probe, or with publishNotReadyAddresses false', async () => {
+    expect((await check([fx('publish-not-ready-without-probe', 'good.yaml')])).findings).toEqual([])
+  })
+})
+
+describe('lb-local-selects-nothing', () => {
+  it('points at externalTrafficPolicy of a Local LoadBalancer whose selector matches nothing, beside service-selects-nothing', async () => {
+    const r = await check([fx('lb-local-selects-nothing', 'bad.yaml')])
+    expect(r.findings.map((f) => `${at(f)} ${f.field}`)).toEqual([
+      'lb-local-selects-nothing@17:26 spec.externalTrafficPolicy',
+      'service-selects-nothing@18:3 spec.selector',
+    ])
+    expect(r.findings[0].message).toContain('every node fails it and the load balancer has no backend')
+  })
+
+  it('says nothing of a Local one with pods, and leaves a Cluster one to service-selects-nothing', async () => {
+    const r = await check([fx('lb-local-selects-nothing', 'good.yaml')])
+    expect(r.findings.map((f) => `${f.rule} ${f.name}`)).toEqual(['service-selects-nothing store'])
+  })
+})
