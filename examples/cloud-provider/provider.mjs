@@ -3,7 +3,7 @@
 // is a JSON file (KCTL_EXAMPLE_CLOUD_STATE, default kctl-example-cloud.json in the temp
 // directory) in which each load balancer is an address from 198.51.100.0/24 and the hosts it was
 // last sent. kctl runs it once per call with one JSON request on stdin and reads one JSON answer
-// on stdout (see the README, "Cloud providers"). A Service annotated
+// on stdout (see docs/reconcile.md, "Cloud providers"). A Service annotated
 // `cloud.example/fail: <message>` makes EnsureLoadBalancer fail, to show what a failure does.
 import {mkdirSync, readFileSync, rmdirSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'

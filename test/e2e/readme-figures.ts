@@ -1,14 +1,18 @@
-// The README's figures about the oracles are the numbers the oracles compute: each e2e test that
-// produces one checks that the README says exactly that (whitespace and line breaks aside).
-import {readFileSync} from 'node:fs'
+// The documentation's figures about the oracles are the numbers the oracles compute: each e2e test
+// that produces one checks that the documentation (README.md, CONTRIBUTING.md, docs/*.md) says
+// exactly that (whitespace and line breaks aside).
+import {readdirSync, readFileSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
 
-const README = fileURLToPath(new URL('../../README.md', import.meta.url))
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const FILES = ['README.md', 'CONTRIBUTING.md', ...readdirSync(`${ROOT}docs`).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)]
 
-/** The README as one line: runs of whitespace become one space. */
+/** The documentation as one line: runs of whitespace become one space. */
 export function readmeText(): string {
-  return readFileSync(README, 'utf8').replace(/\s+/g, ' ')
+  return FILES.map((f) => readFileSync(`${ROOT}${f}`, 'utf8'))
+    .join('\n')
+    .replace(/\s+/g, ' ')
 }
 
-/** 2000 → "2,000", as the README writes numbers. */
+/** 2000 → "2,000", as the documentation writes numbers. */
 export const figure = (n: number) => n.toLocaleString('en-US')

@@ -1,5 +1,5 @@
-// The README's JSON example is the program's real output, key for key: its keys are compared, in
-// order, with `kctl plan -f examples/tie -o json` at every level the example spells out.
+// The plan JSON example of docs/plan.md is the program's real output, key for key: its keys are
+// compared, in order, with `kctl plan -f examples/tie -o json` at every level the example spells out.
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 
@@ -8,12 +8,12 @@ import {describe, expect, it} from 'vitest'
 import {kctl, NOW, ROOT} from './run-cli.js'
 
 function readmeExample(): any {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+  const readme = readFileSync(join(ROOT, 'docs', 'plan.md'), 'utf8')
   const block = /```jsonc\n([\s\S]*?)```/.exec(readme)![1]
   return JSON.parse(block.replace(/\/\/.*$/gm, ''))
 }
 
-describe('the README', () => {
+describe('docs/plan.md', () => {
   it('shows the plan JSON with the keys kctl prints, in its order', () => {
     const example = readmeExample()
     const real = JSON.parse(kctl(['plan', '-f', 'examples/tie', '--now', NOW, '-o', 'json']).stdout)

@@ -34,10 +34,16 @@ describe('kctl simulate', () => {
     golden(example, file, run.stdout)
   })
 
-  it.each(['rollout', 'rollout-statefulset'])('the README shows the timeline of examples/%s exactly as printed', (example) => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
-    const block = new RegExp(`simulate -f examples/${example} --now 2026-11-22T10:00:00Z\n\`\`\`\n\n\`\`\`\n([\\s\\S]*?)\`\`\``).exec(readme)
+  it.each(['rollout', 'rollout-statefulset'])('docs/simulate.md shows the timeline of examples/%s exactly as printed', (example) => {
+    const readme = readFileSync(join(ROOT, 'docs', 'simulate.md'), 'utf8')
+    const block = new RegExp(`\\$ kctl simulate -f examples/${example} --now 2026-11-22T10:00:00Z -o table\n([\\s\\S]*?)\`\`\``).exec(readme)
     expect(block?.[1]).toBe(readFileSync(join(ROOT, `test/golden/${example}/simulate.txt`), 'utf8'))
+  })
+
+  it('the README shows the timeline of examples/rollout exactly as printed', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+    const block = /\$ kctl simulate -f examples\/rollout --now 2026-11-22T10:00:00Z -o table\n([\s\S]*?)```/.exec(readme)
+    expect(block?.[1]).toBe(readFileSync(join(ROOT, 'test/golden/rollout/simulate.txt'), 'utf8'))
   })
 
   it('prints the same bytes twice', () => {
