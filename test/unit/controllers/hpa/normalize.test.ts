@@ -20,13 +20,14 @@ import {
   stabilizeLegacy,
   stabilizeWithBehavior,
   storeScaleEvent,
+  type ScaleEvents,
 } from '../../../../src/controllers/hpa/normalize.js'
 import {HPA_NOW, agoNs} from '../../../helpers/hpa.js'
 
 const ok = (replicas: number, name: string): MetricProposal => ({index: 0, type: 'Resource', name, replicas, status: {type: 'Resource'}, numbers: {}})
 const bad = (reason: string): MetricProposal => ({index: 0, type: 'Pods', name: '', status: {type: ''}, error: {reason, message: reason, wrapped: `w ${reason}`}, numbers: {}})
 const ev = (change: number, secondsAgo: number, outdated = false): TimestampedScaleEvent => ({change, at: agoNs(secondsAgo), outdated})
-const NONE = {up: [], down: []}
+const NONE: ScaleEvents = {up: [], down: []}
 
 describe('H3 computeReplicasForMetrics', () => {
   it('largest wins; a tie keeps the first name', () => {
@@ -78,7 +79,7 @@ describe('H5 with behavior', () => {
     const s = stabilizeWithBehavior(hist, 5, 5, HPA_NOW, 60, 60)
     expect([s.upFloor, s.downCeil, s.stabilized]).toEqual([5, 9, 5])
     expect(s.recommendations).toEqual([hist[0], hist[1], {replicas: 5, at: HPA_NOW}])
-    // scale up held by the up window: best 8, a 4 within the up window → 4... raised from current 3
+    // A scale-up held by the up window: best 8, a 4 within it, current 3 → raised to 4 only.
     const up = stabilizeWithBehavior([{replicas: 4, at: agoNs(10)}], 8, 3, HPA_NOW, 60, 0)
     expect([up.stabilized, up.reason]).toEqual([4, 'ScaleUpStabilized'])
   })
@@ -112,7 +113,7 @@ describe('H5 with behavior', () => {
     expect(run(4, 20, 1, 8)).toMatchObject({desired: 8, limit: 'TooManyReplicas'})
     expect(run(10, 3, 1, 20)).toMatchObject({desired: 8, limit: 'ScaleDownLimit'})
     expect(run(10, 3, 9, 20)).toMatchObject({desired: 9, limit: 'TooFewReplicas'})
-    // Already added 9 in the period: the limit (4+... ) falls below spec and is raised to it.
+    // Already added 9 in the period: base 1, limit max(1+4, ceil(1·2)) = 5 falls below spec and is raised to it.
     expect(run(10, 20, 1, 30, {up: [ev(9, 5)], down: []})).toMatchObject({desired: 10, limit: 'ScaleUpLimit', rateLimit: 10})
     expect(run(5, 5, 1, 30)).toMatchObject({desired: 5, limit: 'DesiredWithinRange'})
   })
