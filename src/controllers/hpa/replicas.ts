@@ -313,7 +313,9 @@ function perPodReplicas(usage: bigint, target: bigint, ctx: ProposalContext, cap
     const c = Math.ceil(Number(usage) / Number(target))
     replicas = cap && c > INT32_MAX ? INT32_MAX : ceilInt32(c)
   }
-  const average = Number(usage) >= 2 ** 63 ? 2n ** 63n - 1n : BigInt(Math.ceil(Number(usage) / ctx.statusReplicas))
+  const perPod = Math.ceil(Number(usage) / ctx.statusReplicas)
+  // int64(float64) of ±Inf or NaN (status.replicas 0) is platform-defined in Go; amd64 gives the minimum.
+  const average = Number(usage) >= 2 ** 63 ? 2n ** 63n - 1n : Number.isFinite(perPod) && Math.abs(perPod) < 2 ** 63 ? BigInt(perPod) : -(2n ** 63n)
   return {replicas, average, numbers: {ratio, statusReplicas: ctx.statusReplicas, average: String(average)}}
 }
 
@@ -367,7 +369,8 @@ function clientError(answer: MetricAnswer, api: 'resource' | 'custom' | 'externa
  * computeReplicasForMetric and its computeStatusFor* helpers: one metric's proposal, its status
  * entry and name, or its failure worded as upstream words it.
  */
-export function computeProposal(metric: MetricSpec, index: number, answer: MetricAnswer, ctx: ProposalContext): MetricProposal {
+export function computeProposal(metric: MetricSpec, index: number, given: MetricAnswer, ctx: ProposalContext): MetricProposal {
+  const answer = decodable(given)
   switch (metric.type) {
     case 'Resource':
     case 'ContainerResource':
@@ -383,6 +386,21 @@ export function computeProposal(metric: MetricSpec, index: number, answer: Metri
       return failed(index, metric.type, 'InvalidMetricSourceType', err, err)
     }
   }
+}
+
+/** An answer whose values are not quantities is one the client cannot decode: a fetch error. */
+function decodable(answer: MetricAnswer): MetricAnswer {
+  if (answer.kind === 'error' || answer.kind === 'missing') return answer
+  const values: string[] =
+    answer.kind === 'podMetrics' ? answer.items.flatMap((i) => i.containers.flatMap((c) => Object.values(c.usage))) : (answer.items as readonly {value: string}[]).map((i) => i.value)
+  for (const v of values) {
+    try {
+      milliValue(v)
+    } catch {
+      return {kind: 'error', message: `quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$': ${JSON.stringify(v)}`}
+    }
+  }
+  return answer
 }
 
 /** computeStatusForResourceMetricGeneric (GetRawResourceReplicas / GetResourceReplicas). */

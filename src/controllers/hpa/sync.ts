@@ -220,12 +220,18 @@ export function syncHpa(input: HpaSyncInput): HpaPlanDetail {
       }
       metricStatuses = proposals.map((p) => p.status)
       const combined = combineProposals(proposals, current)
-      if (combined.abort) {
-        const first = combined.firstError!
+      if (combined.abort && combined.firstError) {
+        const first = combined.firstError
         set({type: 'ScalingActive', status: 'False', reason: first.reason, message: `the HPA was unable to compute the replica count: ${first.message}`})
         failure = combined.error
       } else {
-        set({type: 'ScalingActive', status: 'True', reason: 'ValidMetricFound', message: `the HPA was able to successfully calculate a replica count from ${combined.metric}`})
+        if (combined.abort) {
+          // No metric at all (unreachable after defaulting): upstream sets an empty condition and goes on with 0.
+          set({type: '', status: '', reason: '', message: ''})
+          assumes.push('the HPA has no metrics (the API server defaults one); the sync goes on with a proposal of 0')
+        } else {
+          set({type: 'ScalingActive', status: 'True', reason: 'ValidMetricFound', message: `the HPA was able to successfully calculate a replica count from ${combined.metric}`})
+        }
         detail.best = combined.best
         detail.bestMetric = combined.metric
         desired = Math.max(desired, combined.best)

@@ -260,6 +260,11 @@ describe('H2.6–H2.9 Object and External metrics', () => {
     expect(p.error?.wrapped).toBe(`failed to get queue external metric value: failed to get external metric queue: ${p.error?.message}`)
     expect(computeProposal(ext({type: 'Value'}), 0, vals('1'), ctx()).error?.message).toBe('invalid external metric source: neither a value target nor an average value target was set')
   })
+  it('a value that is not a quantity is an answer the client cannot decode; status.replicas 0 does not throw', () => {
+    expect(computeProposal(CPU_50, 0, cpuSamples({p0: 'lots'}), ctx()).error?.message).toMatch(/^failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: quantities must match/)
+    const p = computeProposal(ext({type: 'AverageValue', averageValue: '10'}), 0, vals('40'), ctx({statusReplicas: 0}))
+    expect(p.replicas).toBe(4)
+  })
   it('an unknown type and a metric the planner did not read', () => {
     expect(computeProposal({type: 'Foo'}, 0, {kind: 'missing'}, ctx()).error).toEqual({reason: 'InvalidMetricSourceType', message: 'unknown metric source type "Foo"', wrapped: 'unknown metric source type "Foo"'})
     expect(computeProposal(CPU_50, 0, {kind: 'missing'}, ctx()).error?.reason).toBe('FailedGetResourceMetric')

@@ -97,6 +97,16 @@ describe('H1.6 pre-checks and H7 writes', () => {
   })
 })
 
+describe('H3 with no metric at all (computeReplicasForMetrics; unreachable after defaulting)', () => {
+  it('an empty condition is added and the sync goes on with a proposal of 0', () => {
+    const hpa = hpaView()
+    const r = runHpa({hpa: {...hpa, spec: {...hpa.spec, metrics: []}}, spec: 3, metrics: []})
+    expect(r.status.conditions.map((c) => c.type)).toEqual(['AbleToScale', '', 'ScalingLimited'])
+    expect(r.scaleWrite?.to).toBe(1)
+    expect(r.rescaleReason).toBe('All metrics below target')
+  })
+})
+
 describe('H6 HPAScaleToZero (shouldComputeMetricsForZeroReplicas)', () => {
   it('2 → 0 on an External value of 0 sets ScaledToZero=True', () => {
     const r = runHpa({hpa: hpaView({minReplicas: 0, metrics: [QUEUE]}), gates: GATE_ON, spec: 2, metrics: [queue('0')]})
