@@ -339,7 +339,9 @@ export interface HpaPlanDetail {
   desired: number
   limit?: LimitReason
   rescaleReason: string
-  /** The scale write, when the sync sends one. */
+  /** The scale subresource the write goes to (the target's kind, apiVersion and name as the scale GET answered). */
+  target?: {kind: string; apiVersion: string; name: string}
+  /** The scale write (spec.replicas of the Scale read, replaced), when the sync sends one. */
   scaleWrite?: {from: number; to: number; outcome: 'written' | 'failed'}
   /** The status the sync ends with, and whether it differs from the one read (a PUT of /status). */
   status: HpaStatus
@@ -349,6 +351,6 @@ export interface HpaPlanDetail {
   history: HpaHistory
   /** What the plan takes for granted that only the controller's memory knows. */
   assumes: string[]
-  /** The next sync: one sync period after this one ends (NewDefaultHPARateLimiter). */
-  requeueSeconds: number
+  /** The next sync: one sync period after this one (NewDefaultHPARateLimiter; strictly, after it ends). RFC 3339. */
+  requeue: {at: string; seconds: number}
 }

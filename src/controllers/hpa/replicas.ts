@@ -3,6 +3,7 @@
 // wrappers of horizontal.go that name the metric, build its status and word its errors. Pure: the
 // pods, the answers and the clock come in.
 import type {LabelSelector} from '../../model/objects.js'
+import {compileLabelSelector, SelectorError} from '../../reconcile/selector.js'
 import {objectTime, seconds} from '../../reconcile/time.js'
 import {approximateFloat, formatMilli, milliValue} from './defaults.js'
 import type {ContainerResourceMetricSource, HpaControllerConfig, HpaFeatureGates, HpaPod, HpaSpec, MetricAnswer, MetricProposal, MetricSpec, MetricStatus, MetricTarget} from './model.js'
@@ -458,11 +459,24 @@ function resourceProposal(
   }
 }
 
+/** LabelSelectorAsSelector on a metric selector: its error, when it has one (the wording is kctl's). */
+function metricSelectorError(selector: LabelSelector | undefined): string | undefined {
+  try {
+    compileLabelSelector(selector ?? null)
+    return undefined
+  } catch (e) {
+    if (e instanceof SelectorError) return e.message
+    throw e
+  }
+}
+
 /** computeStatusForPodsMetric (GetMetricReplicas). */
 function podsProposal(metric: Extract<MetricSpec, {type: 'Pods'}>, index: number, answer: MetricAnswer, ctx: ProposalContext): MetricProposal {
   const {metric: id, target} = metric.pods
   const reason = 'FailedGetPodsMetric'
   const fail = (inner: string) => failed(index, 'Pods', reason, inner, `failed to get pods metric value: ${inner}`)
+  const selectorErr = metricSelectorError(id.selector)
+  if (selectorErr !== undefined) return fail(selectorErr)
   const clientErr = clientError(answer, 'custom')
   if (clientErr !== undefined) return fail(`unable to get metric ${id.name}: ${clientErr}`)
   if (answer.kind !== 'podValues') return fail(`unable to get metric ${id.name}: unexpected answer ${answer.kind}`)
@@ -483,6 +497,8 @@ function objectProposal(metric: Extract<MetricSpec, {type: 'Object'}>, index: nu
   const {metric: id, target, describedObject: ref} = metric.object
   const reason = 'FailedGetObjectMetric'
   const wrap = (err: string) => `failed to get object metric value: ${err}`
+  const selectorErr = metricSelectorError(id.selector)
+  if (selectorErr !== undefined) return failed(index, 'Object', reason, selectorErr, wrap(selectorErr))
   const isValue = target.type === 'Value' && target.value !== undefined
   const isAverage = target.type === 'AverageValue' && target.averageValue !== undefined
   if (!isValue && !isAverage) {
@@ -528,12 +544,16 @@ function externalProposal(metric: Extract<MetricSpec, {type: 'External'}>, index
   const wrap = (err: string) => `failed to get ${id.name} external metric value: ${err}`
   const name = `external metric ${id.name}(${goSelector(id.selector)})`
   const fetchError = (err: string) => `unable to get external metric ${ctx.namespace}/${id.name}/${goSelector(id.selector)}: ${err}`
+  // GetExternal*MetricReplicas convert the metric selector first and return its error as is.
+  const selectorErr = metricSelectorError(id.selector)
   let clientErr = clientError(answer, 'external')
   if (clientErr === undefined && answer.kind !== 'externalValues') clientErr = `unexpected answer ${answer.kind}`
+  const fetchOrSelector = (err: string) => selectorErr ?? fetchError(err)
+  if (selectorErr !== undefined) clientErr = selectorErr
   const values = () => (answer as Extract<MetricAnswer, {kind: 'externalValues'}>).items.map((i) => milliValue(i.value))
   if (target.averageValue !== undefined) {
     if (clientErr !== undefined) {
-      const inner = fetchError(clientErr)
+      const inner = fetchOrSelector(clientErr)
       return failed(index, 'External', reason, inner, wrap(`failed to get ${id.name} external metric: ${inner}`))
     }
     // GetExternalPerPodMetricReplicas sums with its own overflow check; the same result for any real input.
@@ -544,7 +564,7 @@ function externalProposal(metric: Extract<MetricSpec, {type: 'External'}>, index
   }
   if (target.value !== undefined) {
     const fail = (inner: string) => failed(index, 'External', reason, inner, wrap(`failed to get external metric ${id.name}: ${inner}`))
-    if (clientErr !== undefined) return fail(fetchError(clientErr))
+    if (clientErr !== undefined) return fail(fetchOrSelector(clientErr))
     const usage = externalSum(values())
     try {
       const r = usageRatioReplicaCount(Number(usage) / Number(milliValue(target.value)), ctx)

@@ -152,7 +152,7 @@ export function syncHpa(input: HpaSyncInput): HpaPlanDetail {
     events,
     history,
     assumes,
-    requeueSeconds: config.syncPeriodSeconds,
+    requeue: {at: nextSync(now, config), seconds: config.syncPeriodSeconds},
   })
 
   // H1.4: the scale target. Only the group of apiVersion matters; the mapping and GET are the reader's.
@@ -181,7 +181,7 @@ export function syncHpa(input: HpaSyncInput): HpaPlanDetail {
   let needsMetrics = true
   let metricStatuses: MetricStatus[] | null = null
   let proposals: MetricProposal[] = []
-  const detail: Partial<HpaPlanDetail> = {currentReplicas: current, statusReplicas: scale.statusReplicas}
+  const detail: Partial<HpaPlanDetail> = {currentReplicas: current, statusReplicas: scale.statusReplicas, target: {kind: scale.kind, apiVersion: scale.apiVersion, name: scale.name}}
   let path: HpaSyncPath = 'normalized'
 
   // H1.6 pre-checks (shouldComputeMetricsForZeroReplicas).

@@ -265,6 +265,16 @@ describe('H2.6–H2.9 Object and External metrics', () => {
     const p = computeProposal(ext({type: 'AverageValue', averageValue: '10'}), 0, vals('40'), ctx({statusReplicas: 0}))
     expect(p.replicas).toBe(4)
   })
+  it('an invalid metric selector fails the metric before any fetch (LabelSelectorAsSelector)', () => {
+    const badSel = {matchExpressions: [{key: 'q', operator: 'In' as const, values: []}]}
+    const pods: MetricSpec = {type: 'Pods', pods: {metric: {name: 'rps', selector: badSel}, target: {type: 'AverageValue', averageValue: '1'}}}
+    const p = computeProposal(pods, 0, {kind: 'podValues', items: [{pod: 'p0', value: '1'}]}, ctx())
+    expect(p.error?.reason).toBe('FailedGetPodsMetric')
+    expect(p.error?.wrapped).toBe(`failed to get pods metric value: ${p.error?.message}`)
+    const e = computeProposal(ext({type: 'Value', value: '1'}, badSel as never), 0, vals('1'), ctx())
+    expect(e.error?.wrapped).toBe(`failed to get queue external metric value: failed to get external metric queue: ${e.error?.message}`)
+    expect(e.error?.message).not.toMatch(/^unable to get external metric/)
+  })
   it('an unknown type and a metric the planner did not read', () => {
     expect(computeProposal({type: 'Foo'}, 0, {kind: 'missing'}, ctx()).error).toEqual({reason: 'InvalidMetricSourceType', message: 'unknown metric source type "Foo"', wrapped: 'unknown metric source type "Foo"'})
     expect(computeProposal(CPU_50, 0, {kind: 'missing'}, ctx()).error?.reason).toBe('FailedGetResourceMetric')

@@ -19,7 +19,7 @@ describe('H1.4 scale target (reconcileAutoscaler, scaleForResourceMappings)', ()
     expect(r.events).toEqual([{type: 'Warning', reason: 'FailedGetScale', message: 'deployments.apps "web" not found'}])
     expect(r.status).toEqual({...hpa.status, conditions: [{type: 'AbleToScale', status: 'False', reason: 'FailedGetScale', message: 'the HPA controller was unable to get the target\'s current scale: deployments.apps "web" not found', lastTransitionTime: HPA_NOW_TEXT}]})
     expect(r.history.recommendations).toBeUndefined()
-    expect(r.requeueSeconds).toBe(15)
+    expect(r.requeue).toEqual({at: '2026-01-01T12:00:15Z', seconds: 15})
   })
   it('an apiVersion that does not parse fails the same way', () => {
     const hpa = hpaView({scaleTargetRef: {apiVersion: 'a/b/c', kind: 'Deployment', name: 'web'}})
