@@ -74,7 +74,17 @@ function removeCondition(list: HpaCondition[], type: string): HpaCondition[] {
 
 /** apiequality.Semantic.DeepEqual on two statuses: quantities and times by value, nil and empty lists alike. */
 export function statusEqual(a: HpaStatus, b: HpaStatus): boolean {
-  return JSON.stringify(canonicalStatus(a)) === JSON.stringify(canonicalStatus(b))
+  return stableJson(canonicalStatus(a)) === stableJson(canonicalStatus(b))
+}
+
+/** JSON with keys sorted and undefined fields left out: field order as read does not matter. */
+function stableJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`
+  if (v !== null && typeof v === 'object') {
+    const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined)
+    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, x]) => `${JSON.stringify(k)}:${stableJson(x)}`).join(',')}}`
+  }
+  return JSON.stringify(v)
 }
 
 function canonicalQuantity(q: string | undefined): string | undefined {
@@ -116,7 +126,8 @@ function canonicalStatus(s: HpaStatus): unknown {
     currentReplicas: s.currentReplicas,
     desiredReplicas: s.desiredReplicas,
     currentMetrics: (s.currentMetrics ?? []).map(canonicalMetric),
-    conditions: s.conditions.map((c) => ({...c, lastTransitionTime: canonicalTime(c.lastTransitionTime)})),
+    // An omitted string is Go's "": equal to an empty one.
+    conditions: s.conditions.map((c) => ({type: c.type, status: c.status, reason: c.reason ?? '', message: c.message ?? '', lastTransitionTime: canonicalTime(c.lastTransitionTime)})),
   }
 }
 

@@ -1,9 +1,10 @@
 // H1, H6 and H7 through the whole sync (reconcileAutoscaler): the error paths, the status write
 // and its conditions, and scale-to-zero behind its gate.
+import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 import {DEFAULT_HPA_GATES, type HpaCondition, type MetricSpec} from '../../../../src/controllers/hpa/model.js'
 import {statusEqual, syncHpa} from '../../../../src/controllers/hpa/sync.js'
-import {HPA_NOW, HPA_NOW_TEXT, STALE_HISTORY, conditionsOf, hpaView, pods, runHpa, sameSamples} from '../../../helpers/hpa.js'
+import {EMPTY_STATUS as EMPTY, HPA_NOW, HPA_NOW_TEXT, STALE_HISTORY, conditionsOf, hpaView, pods, runHpa, sameSamples} from '../../../helpers/hpa.js'
 
 const T0 = '2025-12-31T00:00:00Z'
 const GATE_ON = {...DEFAULT_HPA_GATES, HPAScaleToZero: true}
@@ -94,6 +95,10 @@ describe('H1.6 pre-checks and H7 writes', () => {
     const respelled = {...first.status, currentMetrics: [{type: 'Resource', resource: {name: 'cpu', current: {averageUtilization: 50, averageValue: '0.5'}}}]}
     expect(statusEqual(first.status, respelled)).toBe(true)
     expect(statusEqual(first.status, {...first.status, desiredReplicas: 4})).toBe(false)
+    // Field order as read and omitted empty strings do not count.
+    const reordered = {...first.status, conditions: first.status.conditions.map(({lastTransitionTime, message, reason, status, type}) => ({lastTransitionTime, message, reason, status, type}))}
+    expect(statusEqual(first.status, reordered)).toBe(true)
+    expect(statusEqual({...EMPTY, conditions: [{type: 'A', status: 'True', message: ''}]}, {...EMPTY, conditions: [{type: 'A', status: 'True'}]})).toBe(true)
   })
 })
 
@@ -132,5 +137,36 @@ describe('H6 HPAScaleToZero (shouldComputeMetricsForZeroReplicas)', () => {
     const r = runHpa({hpa, gates: GATE_ON, spec: 0, pods: [], history: STALE_HISTORY, metrics: [queue('5')]})
     expect([r.best, r.scaleWrite?.to]).toEqual([1, 2])
     expect(r.rescaleReason).toBe('external metric queue(nil) above target')
+  })
+})
+
+describe('property: the whole sync', () => {
+  it('with a nonzero target, any scale write and the desired count lie within [min, max]; a zero target is never written', () => {
+    const behaviors = fc.option(
+      fc.record({
+        scaleUp: fc.record({selectPolicy: fc.constantFrom('Max' as const, 'Min' as const, 'Disabled' as const), stabilizationWindowSeconds: fc.integer({min: 0, max: 120})}, {requiredKeys: []}),
+        scaleDown: fc.record({selectPolicy: fc.constantFrom('Max' as const, 'Min' as const, 'Disabled' as const), stabilizationWindowSeconds: fc.integer({min: 0, max: 120})}, {requiredKeys: []}),
+      }),
+      {nil: undefined},
+    )
+    fc.assert(
+      fc.property(fc.integer({min: 1, max: 8}), fc.integer({min: 0, max: 12}), fc.integer({min: 0, max: 25}), fc.array(fc.integer({min: 0, max: 5000}), {minLength: 25, maxLength: 25}), behaviors, (min, extra, spec, usage, behavior) => {
+        const max = min + extra
+        const samples = Object.fromEntries(usage.slice(0, spec).map((u, i) => [`p${i}`, `${u}m`]))
+        const r = runHpa({hpa: hpaView({minReplicas: min, maxReplicas: max, behavior}), spec, pods: pods(spec), metrics: [{kind: 'podMetrics', items: Object.entries(samples).map(([name, value]) => ({name, timestamp: '2026-01-01T11:59:55Z', windowSeconds: 60, containers: [{name: 'app', usage: {cpu: value}}]}))}]})
+        if (spec === 0) {
+          expect(r.scaleWrite).toBeUndefined()
+          return
+        }
+        if (r.scaleWrite) {
+          expect(r.scaleWrite.to).toBeGreaterThanOrEqual(min)
+          expect(r.scaleWrite.to).toBeLessThanOrEqual(max)
+        }
+        if (r.path === 'normalized' || r.path === 'out-of-range') {
+          expect(r.status.desiredReplicas).toBeGreaterThanOrEqual(min)
+          expect(r.status.desiredReplicas).toBeLessThanOrEqual(max)
+        }
+      }),
+    )
   })
 })
