@@ -40,7 +40,7 @@ describe('H3 computeReplicasForMetrics', () => {
     expect(combineProposals([ok(4, 'a'), bad('X')], 4)).toMatchObject({abort: false, best: 4, error: 'invalid metrics (1 invalid out of 2), first error is: w X'})
     expect(combineProposals([ok(5, 'a'), bad('X')], 4).abort).toBe(false)
   })
-  it('H3.4 rescale reason in both directions and none', () => {
+  it('H3.4 rescale reason (reconcileAutoscaler) in both directions and none', () => {
     expect([rescaleReason(6, 'm', 4), rescaleReason(2, 'm', 4), rescaleReason(4, 'm', 4)]).toEqual(['m above target', 'All metrics below target', ''])
   })
 })
@@ -59,22 +59,22 @@ describe('H4 without behavior (stabilizeRecommendation, convertDesiredReplicasWi
     expect(convertWithRules(3, 6, 1, 10)).toEqual({desired: 6, limit: 'DesiredWithinRange'})
     expect(convertWithRules(3, 1, 2, 10)).toEqual({desired: 2, limit: 'TooFewReplicas'})
   })
-  it('conditions: ScaleDownStabilized vs ReadyForNewScale, ScalingLimited False when unclamped', () => {
+  it('normalizeDesiredReplicas conditions: ScaleDownStabilized vs ReadyForNewScale, ScalingLimited False when unclamped', () => {
     const n = normalizeLegacy({history: [{replicas: 5, at: agoNs(10)}], best: 2, current: 5, min: 1, max: 10, now: HPA_NOW, windowSeconds: 300})
     expect(n.conditions.map((c) => `${c.type}=${c.status} ${c.reason}`)).toEqual(['AbleToScale=True ScaleDownStabilized', 'ScalingLimited=False DesiredWithinRange'])
   })
 })
 
-describe('H5 with behavior', () => {
+describe('H5 with behavior (normalizeDesiredReplicasWithBehaviors)', () => {
   const behavior = (b: Parameters<typeof defaultBehavior>[0]) => defaultBehavior(b)!
-  it('H5.1 defaults field by field; H5.3 a nil scale-down window is the flag', () => {
+  it('H5.1 defaults field by field (GenerateHPAScaleUpRules, copyHPAScalingRules); H5.3 a nil scale-down window is the flag (maybeInitScaleDownStabilizationWindow)', () => {
     const b = behavior({scaleUp: {selectPolicy: 'Min'}, scaleDown: {policies: [{type: 'Pods', value: 1, periodSeconds: 60}]}})
     expect(b.scaleUp).toEqual({stabilizationWindowSeconds: 0, selectPolicy: 'Min', policies: [{type: 'Pods', value: 4, periodSeconds: 15}, {type: 'Percent', value: 100, periodSeconds: 15}]})
     expect(b.scaleDown).toEqual({selectPolicy: 'Max', policies: [{type: 'Pods', value: 1, periodSeconds: 60}]})
     expect(scaleDownWindow(b, 300)).toBe(300)
     expect(scaleDownWindow(behavior({scaleDown: {stabilizationWindowSeconds: 0}}), 300)).toBe(0)
   })
-  it('H5.4 windows count entries strictly newer than the cutoff; the entry older than both is reused', () => {
+  it('H5.4 (stabilizeRecommendationWithBehaviors) windows count entries strictly newer than the cutoff; the entry older than both is reused', () => {
     const hist = [{replicas: 3, at: agoNs(60)}, {replicas: 9, at: agoNs(60) + 1n}, {replicas: 1, at: agoNs(200)}]
     const s = stabilizeWithBehavior(hist, 5, 5, HPA_NOW, 60, 60)
     expect([s.upFloor, s.downCeil, s.stabilized]).toEqual([5, 9, 5])
@@ -83,7 +83,7 @@ describe('H5 with behavior', () => {
     const up = stabilizeWithBehavior([{replicas: 4, at: agoNs(10)}], 8, 3, HPA_NOW, 60, 0)
     expect([up.stabilized, up.reason]).toEqual([4, 'ScaleUpStabilized'])
   })
-  it('H5.6 periods: an event exactly at now − period is out, one nanosecond newer is in', () => {
+  it('H5.6 (getReplicasChangePerPeriod, calculateScaleUpLimitWithScalingRules) periods: an event exactly at now − period is out, one nanosecond newer is in', () => {
     const events = [{change: 4, at: agoNs(60), outdated: false}]
     expect(changeInPeriod(60, events, HPA_NOW)).toBe(0)
     expect(changeInPeriod(60, [{...events[0], at: agoNs(60) + 1n}], HPA_NOW)).toBe(4)
@@ -91,7 +91,7 @@ describe('H5 with behavior', () => {
     expect(scaleUpLimit(14, {up: events, down: []}, rules, HPA_NOW)).toBe(18)
     expect(scaleUpLimit(14, {up: [{...events[0], at: agoNs(60) + 1n}], down: []}, rules, HPA_NOW)).toBe(14)
   })
-  it('H5.6 Percent in float64: 3 at 10% → 4, 10 at 10% → 11; Max and Min; scale-down events raise the base', () => {
+  it('H5.6 (calculateScaleUpLimitWithScalingRules) Percent in float64: 3 at 10% → 4, 10 at 10% → 11; Max and Min; scale-down events raise the base', () => {
     const pct = (v: number, sel: 'Max' | 'Min' = 'Max') => behavior({scaleUp: {selectPolicy: sel, policies: [{type: 'Percent', value: v, periodSeconds: 15}, {type: 'Pods', value: 2, periodSeconds: 15}]}}).scaleUp
     expect(scaleUpLimit(3, NONE, pct(10), HPA_NOW)).toBe(5)
     expect(scaleUpLimit(3, NONE, pct(10, 'Min'), HPA_NOW)).toBe(4)
@@ -99,14 +99,14 @@ describe('H5 with behavior', () => {
     expect(scaleUpLimit(10, {up: [], down: [ev(3, 5)]}, pct(10, 'Min'), HPA_NOW)).toBe(15)
     expect(scaleUpLimit(10, NONE, behavior({scaleUp: {selectPolicy: 'Disabled'}}).scaleUp, HPA_NOW)).toBe(10)
   })
-  it('H5.7 scale-down: Max takes the smallest, Min the largest, Percent truncates and goes negative above 100', () => {
+  it('H5.7 (calculateScaleDownLimitWithBehaviors) scale-down: Max takes the smallest, Min the largest, Percent truncates and goes negative above 100', () => {
     const rules = (sel: 'Max' | 'Min') => behavior({scaleDown: {selectPolicy: sel, policies: [{type: 'Percent', value: 30, periodSeconds: 15}, {type: 'Pods', value: 1, periodSeconds: 15}]}}).scaleDown
     expect(scaleDownLimit(10, NONE, rules('Max'), HPA_NOW)).toBe(7)
     expect(scaleDownLimit(10, NONE, rules('Min'), HPA_NOW)).toBe(9)
     expect(scaleDownLimit(10, {up: [ev(2, 5)], down: []}, rules('Min'), HPA_NOW)).toBe(7)
     expect(scaleDownLimit(10, NONE, behavior({scaleDown: {policies: [{type: 'Percent', value: 150, periodSeconds: 15}]}}).scaleDown, HPA_NOW)).toBe(-5)
   })
-  it('H5.5 bounds: ScaleUpLimit vs TooManyReplicas, ScaleDownLimit vs TooFewReplicas, lim never past spec', () => {
+  it('H5.5 (convertDesiredReplicasWithBehaviorRate) bounds: ScaleUpLimit vs TooManyReplicas, ScaleDownLimit vs TooFewReplicas, lim never past spec', () => {
     const b: Behavior = behavior({scaleDown: {policies: [{type: 'Pods', value: 2, periodSeconds: 15}]}})
     const run = (current: number, stabilized: number, min: number, max: number, events = NONE) => convertWithBehaviorRate({current, stabilized, min, max, behavior: b, events, now: HPA_NOW})
     expect(run(4, 20, 1, 30)).toMatchObject({desired: 8, limit: 'ScaleUpLimit'})
@@ -117,7 +117,7 @@ describe('H5 with behavior', () => {
     expect(run(10, 20, 1, 30, {up: [ev(9, 5)], down: []})).toMatchObject({desired: 10, limit: 'ScaleUpLimit', rateLimit: 10})
     expect(run(5, 5, 1, 30)).toMatchObject({desired: 5, limit: 'DesiredWithinRange'})
   })
-  it('H5.8 storeScaleEvent: outdated events are reused (the last one), per direction; nothing without behavior', () => {
+  it('H5.8 (storeScaleEvent, markScaleEventsOutdated, getLongestPolicyPeriod): outdated events are reused (the last one), per direction; nothing without behavior', () => {
     const b = behavior({})
     const events = {up: [ev(1, 100), ev(2, 50), ev(3, 10)], down: [ev(5, 1)]}
     const s = storeScaleEvent(b, events, 4, 6, HPA_NOW)
@@ -128,7 +128,7 @@ describe('H5 with behavior', () => {
   })
 })
 
-describe('properties', () => {
+describe('properties (normalizeDesiredReplicas, normalizeDesiredReplicasWithBehaviors, stabilizeRecommendation*)', () => {
   const recs = fc.array(fc.record({replicas: fc.integer({min: 0, max: 60}), at: fc.integer({min: 0, max: 900}).map((s) => agoNs(s))}), {maxLength: 8})
   const evs = fc.array(fc.record({change: fc.integer({min: 1, max: 20}), at: fc.integer({min: 0, max: 120}).map((s) => agoNs(s)), outdated: fc.boolean()}), {maxLength: 5})
   const rules = fc.record({

@@ -208,7 +208,7 @@ describe('H2.5 Pods metrics (GetMetricReplicas, calcPlainMetricReplicas)', () =>
   })
 })
 
-describe('H2.6–H2.9 Object and External metrics', () => {
+describe('H2.6–H2.9 Object and External metrics (GetObjectMetricReplicas, getUsageRatioReplicaCount, getReadyPodsCount, GetObjectPerPodMetricReplicas, GetExternalMetricReplicas, GetExternalPerPodMetricReplicas)', () => {
   const obj = (target: MetricSpec extends never ? never : {type: string; value?: string; averageValue?: string}): MetricSpec => ({
     type: 'Object',
     object: {describedObject: {apiVersion: 'v1', kind: 'Service', name: 'front'}, metric: {name: 'rps'}, target},

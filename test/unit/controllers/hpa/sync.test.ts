@@ -53,7 +53,7 @@ describe('H1.7 selector (validateAndParseSelector)', () => {
   })
 })
 
-describe('H1.6 pre-checks and H7 writes', () => {
+describe('H1.6 pre-checks and H7 writes (reconcileAutoscaler, setStatus, setConditionInList, updateStatusIfNeeded, storeScaleEvent)', () => {
   it('out of range keeps old ScalingActive/ScalingLimited and sets currentMetrics null', () => {
     const old: HpaCondition[] = [
       {type: 'AbleToScale', status: 'True', reason: 'ReadyForNewScale', message: 'm', lastTransitionTime: T0},
@@ -112,7 +112,7 @@ describe('H3 with no metric at all (computeReplicasForMetrics; unreachable after
   })
 })
 
-describe('H6 HPAScaleToZero (shouldComputeMetricsForZeroReplicas)', () => {
+describe('H6 HPAScaleToZero (shouldComputeMetricsForZeroReplicas, getScaledToZeroConditionStatus, hasObjectOrExternalMetrics)', () => {
   it('2 → 0 on an External value of 0 sets ScaledToZero=True', () => {
     const r = runHpa({hpa: hpaView({minReplicas: 0, metrics: [QUEUE]}), gates: GATE_ON, spec: 2, metrics: [queue('0')]})
     expect(r.scaleWrite?.to).toBe(0)
@@ -140,7 +140,7 @@ describe('H6 HPAScaleToZero (shouldComputeMetricsForZeroReplicas)', () => {
   })
 })
 
-describe('property: the whole sync', () => {
+describe('property: the whole sync (reconcileAutoscaler)', () => {
   it('with a nonzero target, any scale write and the desired count lie within [min, max]; a zero target is never written', () => {
     const behaviors = fc.option(
       fc.record({
