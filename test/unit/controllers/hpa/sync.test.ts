@@ -4,6 +4,7 @@ import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 import {DEFAULT_HPA_GATES, type HpaCondition, type MetricSpec} from '../../../../src/controllers/hpa/model.js'
 import {statusEqual, syncHpa} from '../../../../src/controllers/hpa/sync.js'
+import {defaultHpaSpec} from '../../../../src/controllers/hpa/defaults.js'
 import {EMPTY_STATUS as EMPTY, HPA_NOW, HPA_NOW_TEXT, STALE_HISTORY, conditionsOf, hpaView, pods, runHpa, sameSamples} from '../../../helpers/hpa.js'
 
 const T0 = '2025-12-31T00:00:00Z'
@@ -99,6 +100,27 @@ describe('H1.6 pre-checks and H7 writes (reconcileAutoscaler, setStatus, setCond
     const reordered = {...first.status, conditions: first.status.conditions.map(({lastTransitionTime, message, reason, status, type}) => ({lastTransitionTime, message, reason, status, type}))}
     expect(statusEqual(first.status, reordered)).toBe(true)
     expect(statusEqual({...EMPTY, conditions: [{type: 'A', status: 'True', message: ''}]}, {...EMPTY, conditions: [{type: 'A', status: 'True'}]})).toBe(true)
+  })
+})
+
+describe('H1.5 initial recommendation (recordInitialRecommendation) and H5.1 defaults (SetDefaults_HorizontalPodAutoscaler)', () => {
+  it('with a scale-up window the seed also holds a scale-up for that window', () => {
+    const hpa = hpaView({behavior: {scaleUp: {stabilizationWindowSeconds: 60}}})
+    const r = runHpa({hpa, spec: 3, history: undefined, metrics: [sameSamples(3, '2')]})
+    expect([r.best, r.stabilized, r.scaleWrite]).toEqual([12, 3, undefined])
+    expect(conditionsOf(r.status)[0]).toBe('AbleToScale=True ScaleUpStabilized')
+    expect(r.assumes[0]).toMatch(/first sync since the controller started/)
+    // Without the up window it scales up at once (limited to max(3+4, 6) = 7).
+    expect(runHpa({hpa: hpaView({behavior: {}}), spec: 3, history: undefined, metrics: [sameSamples(3, '2')]}).scaleWrite?.to).toBe(7)
+  })
+  it('minReplicas defaults to 1 and no metrics become CPU at 80%', () => {
+    const spec = defaultHpaSpec({scaleTargetRef: {kind: 'Deployment', name: 'web', apiVersion: 'apps/v1'}, maxReplicas: 5})
+    expect(spec).toEqual({
+      scaleTargetRef: {kind: 'Deployment', name: 'web', apiVersion: 'apps/v1'},
+      minReplicas: 1,
+      maxReplicas: 5,
+      metrics: [{type: 'Resource', resource: {name: 'cpu', target: {type: 'Utilization', averageUtilization: 80}}}],
+    })
   })
 })
 
