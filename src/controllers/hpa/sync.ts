@@ -149,8 +149,9 @@ export function syncHpa(input: HpaSyncInput): HpaPlanDetail {
   const warn = (reason: string, message: string) => events.push({type: 'Warning', reason, message})
   const assumes: string[] = []
   let history: HpaHistory = input.history ?? {scaleUpEvents: [], scaleDownEvents: []}
-  if (!input.history) assumes.push('the controller keeps no recommendations or scale events for this HPA (its first sync since the controller started)')
-  else assumes.push('the recommendations and scale events given are the controller\'s memory for this HPA')
+  if (!input.history?.recommendations) assumes.push('the controller keeps no recommendations for this HPA (its first sync since the controller started)')
+  else assumes.push('the recommendations given are the controller\'s memory for this HPA')
+  if (!input.history) assumes.push('the controller keeps no scale events for this HPA: the behavior rate limits start from an empty history')
 
   const finish = (path: HpaSyncPath, status: HpaStatus, extra: Partial<HpaPlanDetail> = {}): HpaPlanDetail => ({
     path,
