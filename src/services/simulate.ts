@@ -9,8 +9,8 @@ import {PLAN_API_VERSION, SIMULATION_KIND, type Simulation, type SimulationSetti
 import {planSnapshot} from '../reconcile/planner.js'
 import {formatRfc3339, parseRfc3339, seconds} from '../reconcile/time.js'
 import {applyManifest, applyScale, applySetImage, parseScale, parseSetImage, type ImageChange, type ScaleChange} from '../simulate/changes.js'
-import {DEFAULT_RUN_FOR} from '../controllers/job/simulate.js'
-import {TERMINATE_CAP_SECONDS} from '../simulate/kubelet.js'
+import {simulatedControllers} from '../simulate/controllers.js'
+import {DEFAULT_RUN_FOR, TERMINATE_CAP_SECONDS} from '../simulate/kubelet.js'
 import {runLoop} from '../simulate/loop.js'
 import {parseDuration} from '../watch/duration.js'
 import {gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
@@ -64,7 +64,8 @@ export async function simulate(req: SimulateRequest): Promise<Simulation> {
   clock.now = start
   const changes = await applyChanges(opened, whatIfs)
   const warnings: string[] = []
-  if (until === undefined && (opened.memory.snapshot().cronJobs ?? []).some((cj) => !cj.suspend)) {
+  const world = opened.memory.snapshot()
+  if (until === undefined && simulatedControllers().some((c) => c.simulation.endless?.(world))) {
     until = durationFlag('--until', DEFAULT_CRONJOB_UNTIL)
     warnings.push(`a CronJob never goes quiet: simulated ${DEFAULT_CRONJOB_UNTIL} (the default with a CronJob); pass --until for more or less`)
   }

@@ -1,9 +1,11 @@
 // The DaemonSet controller (kube-controller-manager's `daemonset`, pkg/controller/daemon).
 import type {ControllerDescriptor} from '../descriptor.js'
 import {planDaemonSets} from './planner.js'
+import {daemonSetSimulation} from './simulate.js'
 
 export const daemonset: ControllerDescriptor = {
   name: 'daemonset',
   kinds: ['DaemonSet'],
   plan: planDaemonSets,
+  simulation: daemonSetSimulation,
 }

@@ -4,9 +4,11 @@
 import {planController} from '../../reconcile/planner.js'
 import type {ControllerDescriptor} from '../descriptor.js'
 import {planDeployments} from './planner.js'
+import {deploymentSimulation} from './simulate.js'
 
 export const deployment: ControllerDescriptor = {
   name: 'deployment',
   kinds: ['Deployment'],
   plan: (snapshot, world) => planDeployments(snapshot.deployments ?? [], snapshot.replicaSets, world, planController),
+  simulation: deploymentSimulation,
 }

@@ -1,9 +1,11 @@
 // The Job controller (kube-controller-manager's `job`, pkg/controller/job).
 import type {ControllerDescriptor} from '../descriptor.js'
 import {planJobs} from './planner.js'
+import {jobSimulation} from './simulate.js'
 
 export const job: ControllerDescriptor = {
   name: 'job',
   kinds: ['Job'],
   plan: planJobs,
+  simulation: jobSimulation,
 }

@@ -7,8 +7,7 @@ import {describe, expect, it} from 'vitest'
 import {DEFAULT_FEATURE_GATES} from '../../../../src/model/plan.js'
 import {formatRfc3339, parseRfc3339, seconds} from '../../../../src/reconcile/time.js'
 import {fixtureWorld} from '../../../../src/services/reconcile.js'
-import {kubeletAt, kubeletWakeAt} from '../../../../src/controllers/job/simulate.js'
-import type {KubeletModel} from '../../../../src/simulate/kubelet.js'
+import {kubeletAt, kubeletWakeAt, type KubeletModel} from '../../../../src/simulate/kubelet.js'
 import {runLoop, type LoopResult} from '../../../../src/simulate/loop.js'
 
 const T0 = parseRfc3339('2026-11-22T10:00:00Z')!

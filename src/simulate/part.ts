@@ -1,0 +1,102 @@
+// What a controller tells `kctl simulate`: how its pods run and end beyond the shared kubelet
+// model, when it asks to be woken, what its steps count, what it remembers over a run and the
+// timelines it builds from it, how its timelines read in the text and markdown reports, and what
+// the what-if flags may change on its objects. The loop (loop.ts), the kubelet model (kubelet.ts),
+// the what-ifs (changes.ts) and the report (render/simulation.ts) ask the registry's descriptors
+// for these; src/controllers/<name>/simulate.ts answers.
+import type {ActionResult} from '../model/apply.js'
+import type {Snapshot} from '../model/objects.js'
+import type {ControllerKind, ControllerPlan, FeatureGates, PlannerOptions, ReconcilePlan} from '../model/plan.js'
+import type {Simulation, SimulationStep} from '../model/simulation.js'
+import type {KubeletModel} from './kubelet.js'
+
+type Obj = Record<string, any>
+
+/** A step's fields that say where the controller stands after its round. */
+export type StepFields = Omit<SimulationStep, 'time' | 'offsetSeconds' | 'round' | 'controller' | 'actions'>
+
+/** The Simulation document's per-controller timelines. */
+export type TimelineField = 'deployments' | 'statefulSets' | 'daemonSets' | 'jobs' | 'cronJobs'
+export type Timelines = Partial<Pick<Simulation, TimelineField>>
+
+/** The shared kubelet model's pod behaviour, handed to a controller whose pods do more (they run to completion). */
+export interface PodModel {
+  podAt(pod: Obj, now: bigint, model: KubeletModel): Obj | null | undefined
+  podWakeAt(pod: Obj, now: bigint, model: KubeletModel, minReadySeconds: number): bigint | undefined
+  isFailing(pod: Obj, fail: readonly string[]): boolean
+}
+
+/** A controller's pods when the shared model is not the whole story. */
+export interface PodBehaviour {
+  /** Whether this controller's model is the one for the pod. */
+  owns(pod: Obj): boolean
+  /** The pod at `now`: changed, `null` when gone, undefined when unchanged. */
+  at(pod: Obj, now: bigint, model: KubeletModel, base: PodModel): Obj | null | undefined
+  /** The next instant after `now` the model changes the pod. */
+  wakeAt(pod: Obj, now: bigint, model: KubeletModel, base: PodModel): bigint | undefined
+}
+
+/** What a controller keeps over one run of the loop, and the timelines it builds at the end. */
+export interface SimulationRun {
+  /** Planner options its syncs need from the run's memory (the Job controller's backoff records). */
+  plannerOptions?: Partial<PlannerOptions>
+  /** Each view of the world, before anything is planned from it. */
+  sample?(snapshot: Snapshot, now: bigint): void
+  /** Each view of the world with what was planned from it. */
+  observe?(snapshot: Snapshot, plan: ReconcilePlan, now: bigint): void
+  /** What a round carried out: the warnings it gives (each said once). */
+  warnings?(results: readonly ActionResult[]): string[]
+  /** What a round carried out, remembered. */
+  remember?(acting: readonly ControllerPlan[], results: readonly ActionResult[]): void
+  timelines(snapshot: Snapshot, plan: ReconcilePlan, steps: readonly SimulationStep[]): Timelines
+}
+
+/** A report section: one table in markdown, rows from every controller that shares its header. */
+export interface MarkdownTable {
+  header: readonly string[]
+  rows(sim: Simulation): string[]
+}
+
+/** A controller's timelines in the text and markdown reports. */
+export interface Report {
+  /** Where they stand (lower first; a CronJob's before its Jobs'). */
+  order: number
+  /** One block of lines per timeline. */
+  summaries(sim: Simulation): string[][]
+  markdown?: MarkdownTable
+}
+
+export interface ControllerSimulation {
+  /** minReadySeconds of each of its objects that counts pods as available, by uid. */
+  minReady?(snapshot: Snapshot): Iterable<readonly [string, number]>
+  pods?: PodBehaviour
+  /** The instants it asked to sync again at (requeues, deadlines, schedules). */
+  wakeTimes?(snapshot: Snapshot, plan: ReconcilePlan): Iterable<bigint | undefined>
+  /** Counting after a round, from one view of the world: a step's fields for one of its plans. */
+  counter(snapshot: Snapshot, now: bigint): (cp: ControllerPlan) => StepFields
+  /** A new run's memory; absent: it keeps nothing and has no timeline. */
+  start?(ctx: {start: bigint; featureGates: FeatureGates}): SimulationRun
+  /** How its timelines read in `-o table` and `-o markdown`; absent: it has none. */
+  report?: Report
+  /** Its status writes that change a condition are listed in the timeline (others are counted). */
+  listsConditions?: true
+  /** The timeline's controller column for its steps, when it is not `<kind> <name>`. */
+  label?(step: SimulationStep): string | undefined
+  /** --scale and --set-image: the KIND words (`deployment`, `deploy`, ...) naming its kinds. */
+  targets?: Readonly<Record<string, ControllerKind>>
+  /** --scale refused, and why (its objects have no replicas). */
+  unscalable?: string
+  /** The revision name --fail also matches for its pod whose controller-revision-hash label is `hash` (the label itself always matches). */
+  podRevisionName?(owner: {name: string}, hash: string): string
+  /** What the API server adds to a spec update besides generation (its strategy's PrepareForUpdate). */
+  storedSpec?(before: Obj, spec: Obj, metadata: Obj): Obj
+  /** Its objects never go quiet (a schedule): without --until the simulation stops at a default. */
+  endless?(snapshot: Snapshot): boolean
+  /** An update that changes only its annotations raises its generation too. */
+  annotationsRaiseGeneration?: true
+}
+
+export interface SimulatePart {
+  /** Absent: not simulated (`kctl simulate` leaves its objects as read). */
+  simulation?: ControllerSimulation
+}
