@@ -24,6 +24,7 @@
 // What the API server does after the merge (defaults, status kept, generation) is the caller's.
 
 import {deepEqual} from '../reconcile/deep-equal.js'
+import {simulationOf} from './controllers.js'
 
 type Obj = Record<string, any>
 type Path = Array<string | number>
@@ -134,7 +135,7 @@ export function storedUpdate(live: Obj, merged: Obj): StoredUpdate {
   else object.status = live.status
   const specChanged = !deepEqual(object.spec ?? {}, live.spec ?? {})
   const annotationsChanged = !deepEqual(object.metadata.annotations ?? {}, meta.annotations ?? {})
-  if (specChanged || (live.kind === 'Deployment' && annotationsChanged)) object.metadata.generation = Number(meta.generation ?? 1) + 1
+  if (specChanged || (annotationsChanged && simulationOf(String(live.kind))?.annotationsRaiseGeneration)) object.metadata.generation = Number(meta.generation ?? 1) + 1
   return {object, changed: !deepEqual(object, live), specChanged}
 }
 
