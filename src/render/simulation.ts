@@ -4,9 +4,7 @@
 // condition are counted, not listed (the JSON document has every one).
 import {Chalk, type ChalkInstance} from 'chalk'
 import type {Simulation, SimulationStep} from '../model/simulation.js'
-import type {DaemonDeleteReason} from '../controllers/daemonset/model.js'
-import type {DeleteStatefulPodAction} from '../controllers/statefulset/model.js'
-import {reports, simulationOf} from '../simulate/controllers.js'
+import {reports, simulatedControllers, simulationOf} from '../simulate/controllers.js'
 import {offset} from '../simulate/report.js'
 import {formatDuration} from '../watch/duration.js'
 import {count} from './words.js'
@@ -18,24 +16,12 @@ interface Line {
   sign: '+' | '-' | '~'
 }
 
-const STATEFUL_DELETE: Record<DeleteStatefulPodAction['reason'], string> = {
-  failed: 'failed, to be re-created',
-  succeeded: 'succeeded, to be re-created',
-  condemned: 'its ordinal is beyond replicas',
-  update: 'not at the update revision',
-}
-
-const DAEMON_DELETE: Record<DaemonDeleteReason, string> = {
-  failed: 'failed',
-  succeeded: 'succeeded',
-  duplicate: 'a second pod on the node',
-  'not-eligible': 'the node no longer runs it',
-  'no-node': 'its node is gone',
-  update: 'an old revision',
-  'surge-replaced': 'its replacement is available',
-}
-
+/** An action's line: its controller's words for its own actions (part.ts `describe`), else the shared actions' (revisions, pods, status). */
 function describe(a: SimulationStep['actions'][number], step: SimulationStep): Pick<Line, 'text' | 'sign'> | undefined {
+  for (const c of simulatedControllers()) {
+    const own = c.simulation.describe?.(a, step)
+    if (own) return own
+  }
   switch (a.type) {
     case 'createControllerRevision':
       return {sign: '+', text: `create ControllerRevision ${a.name ?? '(name unknown)'} (revision ${a.revision})`}
@@ -46,40 +32,6 @@ function describe(a: SimulationStep['actions'][number], step: SimulationStep): P
     case 'adoptControllerRevision':
     case 'releaseControllerRevision':
       return {sign: '~', text: `${a.type === 'adoptControllerRevision' ? 'adopt' : 'release'} ControllerRevision ${a.name}`}
-    case 'createStatefulPod':
-      return {sign: '+', text: `create pod ${a.pod} (revision ${a.revision ?? 'unknown'})`}
-    case 'deleteStatefulPod':
-      return {sign: '-', text: `delete pod ${a.pod} (${STATEFUL_DELETE[a.reason]})`}
-    case 'updatePod':
-      return {sign: '~', text: `update pod ${a.pod} (${a.fixes.join(', ')})`}
-    case 'createClaim':
-      return {sign: '+', text: `create PersistentVolumeClaim ${a.claim} (for pod ${a.pod})`}
-    case 'updateClaim':
-      return {sign: '~', text: `update PersistentVolumeClaim ${a.claim} owners (retention policy)`}
-    case 'createDaemonPod':
-      return {sign: '+', text: `create pod ${a.pod ?? `${a.nameBase}<random>`} on node ${a.node}${a.reason === 'surge' ? ' (surge)' : ''}`}
-    case 'deleteDaemonPod':
-      return {sign: '-', text: `delete pod ${a.pod} on node ${a.node} (${DAEMON_DELETE[a.reason]})`}
-    case 'chooseDaemonPods': {
-      // Upstream picks at random among the candidates; the simulation takes the first by node name.
-      const of = `${a.count} of ${count(a.candidates.length, 'candidate')}, the first by name`
-      if (a.operation === 'delete') return {sign: '-', text: `delete pod ${(a.chosen ?? []).join(', ')} (an old revision; ${of})`}
-      return {sign: '+', text: `create pod ${(a.pods ?? []).join(', ')} on node ${(a.chosen ?? []).join(', ')} (surge; ${of})`}
-    }
-    case 'createReplicaSet':
-      return {sign: '+', text: `create ReplicaSet ${a.name ?? '(name unknown)'} (${a.replicas})`}
-    case 'scaleReplicaSet':
-      return {sign: '~', text: `scale ReplicaSet ${a.replicaSet} ${a.from}→${a.to} (${a.rule})`}
-    case 'deleteReplicaSet':
-      return {sign: '-', text: `delete ReplicaSet ${a.replicaSet} (revision ${a.revision}, beyond revisionHistoryLimit)`}
-    case 'updateReplicaSet':
-      return {sign: '~', text: `update ReplicaSet ${a.replicaSet} (annotations, minReadySeconds ${a.minReadySeconds})`}
-    case 'adoptReplicaSet':
-      return {sign: '~', text: `adopt ReplicaSet ${a.replicaSet}`}
-    case 'releaseReplicaSet':
-      return {sign: '~', text: `release ReplicaSet ${a.replicaSet}`}
-    case 'rollback':
-      return {sign: '~', text: `rollback to revision ${a.toRevision} (${a.outcome})`}
     case 'create':
       return {sign: '+', text: `create pod ${a.pod ?? `${a.nameBase}<random>`}`}
     case 'delete':
@@ -88,14 +40,6 @@ function describe(a: SimulationStep['actions'][number], step: SimulationStep): P
       return {sign: '~', text: `adopt pod ${a.pod}`}
     case 'release':
       return {sign: '~', text: `release pod ${a.pod}`}
-    case 'createJobPod':
-      return {sign: '+', text: `create pod ${a.pod ?? `${a.nameBase}<random>`}${a.index === undefined ? '' : ` (index ${a.index})`}`}
-    case 'deleteJobPod':
-      return {sign: '-', text: `delete pod ${a.pod} (${JOB_DELETE_WORDS[a.reason]})`}
-    case 'createJob':
-      return {sign: '+', text: `create Job ${a.name} (scheduled ${a.scheduledTime})`}
-    case 'deleteJob':
-      return {sign: '-', text: `delete Job ${a.name} (${a.reason === 'replace' ? 'concurrencyPolicy Replace' : 'beyond the history limit'})`}
     case 'updateStatus': {
       if (!simulationOf(step.controller.kind)?.listsConditions || !('conditions' in a.to)) return undefined
       const from = new Map(('conditions' in a.from ? a.from.conditions : []).map((c) => [c.type, `${c.status}/${c.reason ?? ''}`]))
@@ -107,8 +51,6 @@ function describe(a: SimulationStep['actions'][number], step: SimulationStep): P
       return {sign: '~', text: a.type}
   }
 }
-
-const JOB_DELETE_WORDS = {finished: 'the Job finished', suspended: 'the Job is suspended', excess: 'more active than wanted', 'duplicate-index': 'a second pod of its index', 'invalid-index': 'no valid index'} as const
 
 /** The controller column: its kind and name, unless its controller says otherwise (a CronJob's Job is shown under it). */
 function controllerLabel(step: SimulationStep): string {

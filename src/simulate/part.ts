@@ -51,6 +51,15 @@ export interface SimulationRun {
   timelines(snapshot: Snapshot, plan: ReconcilePlan, steps: readonly SimulationStep[]): Timelines
 }
 
+/** One action of a step, as the step lists it. */
+export type StepAction = SimulationStep['actions'][number]
+
+/** An action's line in the report's timeline: what it does, and whether it adds, removes or changes. */
+export interface Described {
+  sign: '+' | '-' | '~'
+  text: string
+}
+
 /** A report section: one table in markdown, rows from every controller that shares its header. */
 export interface MarkdownTable {
   header: readonly string[]
@@ -78,6 +87,8 @@ export interface ControllerSimulation {
   start?(ctx: {start: bigint; featureGates: FeatureGates}): SimulationRun
   /** How its timelines read in `-o table` and `-o markdown`; absent: it has none. */
   report?: Report
+  /** Its own actions' lines in the report's timeline (undefined for an action that is not its own). */
+  describe?(a: StepAction, step: SimulationStep): Described | undefined
   /** Its status writes that change a condition are listed in the timeline (others are counted). */
   listsConditions?: true
   /** The timeline's controller column for its steps, when it is not `<kind> <name>`. */

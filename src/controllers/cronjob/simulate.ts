@@ -6,7 +6,7 @@ import type {ReconcilePlan} from '../../model/plan.js'
 import type {CronJobTimeline, Simulation, SimulationStep} from '../../model/simulation.js'
 import {formatRfc3339} from '../../reconcile/time.js'
 import {cmp} from '../../simulate/collections.js'
-import type {ControllerSimulation, SimulationRun} from '../../simulate/part.js'
+import type {ControllerSimulation, Described, StepAction, SimulationRun} from '../../simulate/part.js'
 import {offset} from '../../simulate/report.js'
 import {count} from '../../render/words.js'
 import {requeueTimes} from '../job/simulate.js'
@@ -77,6 +77,18 @@ function cronJobSummary(c: CronJobTimeline): string[] {
   return out
 }
 
+/** Its own actions' lines in the simulation's timeline. */
+function describeAction(a: StepAction): Described | undefined {
+  switch (a.type) {
+    case 'createJob':
+      return {sign: '+', text: `create Job ${a.name} (scheduled ${a.scheduledTime})`}
+    case 'deleteJob':
+      return {sign: '-', text: `delete Job ${a.name} (${a.reason === 'replace' ? 'concurrencyPolicy Replace' : 'beyond the history limit'})`}
+    default:
+      return undefined
+  }
+}
+
 /** The CronJob controller in `kctl simulate`. */
 export const cronJobSimulation: ControllerSimulation = {
   wakeTimes: (_snapshot, plan) => requeueTimes(plan, 'CronJob'),
@@ -93,4 +105,5 @@ export const cronJobSimulation: ControllerSimulation = {
   },
   // A CronJob never goes quiet: a simulation without --until stops at a default.
   endless: (snapshot) => (snapshot.cronJobs ?? []).some((cj) => !cj.suspend),
+  describe: describeAction,
 }

@@ -5,10 +5,10 @@
 import type {ReconcilePlan} from '../../model/plan.js'
 import type {Snapshot} from '../../model/objects.js'
 import type {DaemonSetTimeline, Simulation, SimulationStep} from '../../model/simulation.js'
-import type {DaemonSetView} from './model.js'
+import type {DaemonDeleteReason, DaemonSetView} from './model.js'
 import {daemonUpdateBudget} from './sync.js'
 import {cmp, push} from '../../simulate/collections.js'
-import type {ControllerSimulation, SimulationRun} from '../../simulate/part.js'
+import type {ControllerSimulation, Described, StepAction, SimulationRun} from '../../simulate/part.js'
 import {byNamespaceName, RevisionSetSampler, RevisionSetView, setTimelineParts} from '../../simulate/revision-sets.js'
 import {bound, minAvailableLine, podsLine, SET_TABLE_HEADER, setRow} from '../../simulate/report.js'
 import {count} from '../../render/words.js'
@@ -94,6 +94,34 @@ function daemonSetSummary(d: DaemonSetTimeline): string[] {
 /** A DaemonSet's template generation, which the API server raises with each change of its template. */
 const TEMPLATE_GENERATION = 'deprecated.daemonset.template.generation'
 
+const DAEMON_DELETE: Record<DaemonDeleteReason, string> = {
+  failed: 'failed',
+  succeeded: 'succeeded',
+  duplicate: 'a second pod on the node',
+  'not-eligible': 'the node no longer runs it',
+  'no-node': 'its node is gone',
+  update: 'an old revision',
+  'surge-replaced': 'its replacement is available',
+}
+
+/** Its own actions' lines in the simulation's timeline. */
+function describeAction(a: StepAction): Described | undefined {
+  switch (a.type) {
+    case 'createDaemonPod':
+      return {sign: '+', text: `create pod ${a.pod ?? `${a.nameBase}<random>`} on node ${a.node}${a.reason === 'surge' ? ' (surge)' : ''}`}
+    case 'deleteDaemonPod':
+      return {sign: '-', text: `delete pod ${a.pod} on node ${a.node} (${DAEMON_DELETE[a.reason]})`}
+    case 'chooseDaemonPods': {
+      // Upstream picks at random among the candidates; the simulation takes the first by node name.
+      const of = `${a.count} of ${count(a.candidates.length, 'candidate')}, the first by name`
+      if (a.operation === 'delete') return {sign: '-', text: `delete pod ${(a.chosen ?? []).join(', ')} (an old revision; ${of})`}
+      return {sign: '+', text: `create pod ${(a.pods ?? []).join(', ')} on node ${(a.chosen ?? []).join(', ')} (surge; ${of})`}
+    }
+    default:
+      return undefined
+  }
+}
+
 /** The DaemonSet controller in `kctl simulate`. */
 export const daemonSetSimulation: ControllerSimulation = {
   minReady: (snapshot) => daemonSets(snapshot).map((s) => [s.uid, s.minReadySeconds] as const),
@@ -124,4 +152,5 @@ export const daemonSetSimulation: ControllerSimulation = {
     }
     return metadata
   },
+  describe: describeAction,
 }

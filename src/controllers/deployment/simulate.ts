@@ -9,7 +9,7 @@ import type {ReconcilePlan} from '../../model/plan.js'
 import type {DeploymentTimeline, Simulation, SimulationStep} from '../../model/simulation.js'
 import {objectTime} from '../../reconcile/time.js'
 import {cmp} from '../../simulate/collections.js'
-import type {ControllerSimulation, SimulationRun} from '../../simulate/part.js'
+import type {ControllerSimulation, Described, StepAction, SimulationRun} from '../../simulate/part.js'
 import {availabilityKept, bound} from '../../simulate/report.js'
 import {count} from '../../render/words.js'
 import {formatDuration} from '../../watch/duration.js'
@@ -97,6 +97,28 @@ function markdownRow(d: DeploymentTimeline): string {
   return `| ${d.namespace}/${d.name} | ${d.strategy} | ${d.steps} | ${formatDuration(d.durationSeconds * 1000)} | ${d.observed.minAvailable} (≥ ${d.bounds.minAvailable}) | ${d.observed.maxPods} (≤ ${d.bounds.maxPods}) | ${f.replicaSets.map((r) => `\`${r.name}\`=${r.replicas}`).join(' ')} | ${f.conditions.map((x) => `${x.type}=${x.status}${x.reason ? ` (${x.reason})` : ''}`).join(', ')} |`
 }
 
+/** Its own actions' lines in the simulation's timeline. */
+function describeAction(a: StepAction): Described | undefined {
+  switch (a.type) {
+    case 'createReplicaSet':
+      return {sign: '+', text: `create ReplicaSet ${a.name ?? '(name unknown)'} (${a.replicas})`}
+    case 'scaleReplicaSet':
+      return {sign: '~', text: `scale ReplicaSet ${a.replicaSet} ${a.from}→${a.to} (${a.rule})`}
+    case 'deleteReplicaSet':
+      return {sign: '-', text: `delete ReplicaSet ${a.replicaSet} (revision ${a.revision}, beyond revisionHistoryLimit)`}
+    case 'updateReplicaSet':
+      return {sign: '~', text: `update ReplicaSet ${a.replicaSet} (annotations, minReadySeconds ${a.minReadySeconds})`}
+    case 'adoptReplicaSet':
+      return {sign: '~', text: `adopt ReplicaSet ${a.replicaSet}`}
+    case 'releaseReplicaSet':
+      return {sign: '~', text: `release ReplicaSet ${a.replicaSet}`}
+    case 'rollback':
+      return {sign: '~', text: `rollback to revision ${a.toRevision} (${a.outcome})`}
+    default:
+      return undefined
+  }
+}
+
 /** The Deployment controller in `kctl simulate`. */
 export const deploymentSimulation: ControllerSimulation = {
   // Its progress deadline check (requeueStuckDeployment).
@@ -123,4 +145,5 @@ export const deploymentSimulation: ControllerSimulation = {
   listsConditions: true,
   targets: {deployment: 'Deployment', deployments: 'Deployment', deploy: 'Deployment'},
   annotationsRaiseGeneration: true,
+  describe: describeAction,
 }

@@ -15,7 +15,7 @@ import {formatRfc3339, objectTime, parseRfc3339} from '../../reconcile/time.js'
 import {parseDuration} from '../../watch/duration.js'
 import {cmp} from '../../simulate/collections.js'
 import type {KubeletModel} from '../../simulate/kubelet.js'
-import type {ControllerSimulation, PodBehaviour, PodModel, SimulationRun} from '../../simulate/part.js'
+import type {ControllerSimulation, Described, StepAction, PodBehaviour, PodModel, SimulationRun} from '../../simulate/part.js'
 import {conditionsText, offset} from '../../simulate/report.js'
 import {count} from '../../render/words.js'
 
@@ -202,6 +202,20 @@ function jobSummary(j: JobTimeline): string[] {
   ]
 }
 
+const JOB_DELETE_WORDS = {finished: 'the Job finished', suspended: 'the Job is suspended', excess: 'more active than wanted', 'duplicate-index': 'a second pod of its index', 'invalid-index': 'no valid index'} as const
+
+/** Its own actions' lines in the simulation's timeline. */
+function describeAction(a: StepAction): Described | undefined {
+  switch (a.type) {
+    case 'createJobPod':
+      return {sign: '+', text: `create pod ${a.pod ?? `${a.nameBase}<random>`}${a.index === undefined ? '' : ` (index ${a.index})`}`}
+    case 'deleteJobPod':
+      return {sign: '-', text: `delete pod ${a.pod} (${JOB_DELETE_WORDS[a.reason]})`}
+    default:
+      return undefined
+  }
+}
+
 /** The Job controller in `kctl simulate`. */
 export const jobSimulation: ControllerSimulation = {
   pods: jobPods,
@@ -220,4 +234,5 @@ export const jobSimulation: ControllerSimulation = {
   listsConditions: true,
   // The controller column: a CronJob's Job is shown under it (CronJob → Job → its pods' lines).
   label: (step) => (step.cronJob ? `CronJob ${step.cronJob} → ${step.controller.kind} ${step.controller.name}` : undefined),
+  describe: describeAction,
 }

@@ -5,12 +5,12 @@
 import type {FeatureGates, ReconcilePlan} from '../../model/plan.js'
 import type {Snapshot} from '../../model/objects.js'
 import type {Simulation, SimulationStep, StatefulSetTimeline} from '../../model/simulation.js'
-import type {StatefulSetView} from './model.js'
+import type {DeleteStatefulPodAction, StatefulSetView} from './model.js'
 import {WORKLOAD_SKIP} from './apply.js'
 import type {ActionResult} from '../../model/apply.js'
 import {parseOrdinal, statefulSetMaxUnavailable} from './sync.js'
 import {cmp} from '../../simulate/collections.js'
-import type {ControllerSimulation, SimulationRun} from '../../simulate/part.js'
+import type {ControllerSimulation, Described, StepAction, SimulationRun} from '../../simulate/part.js'
 import {byNamespaceName, RevisionSetSampler, RevisionSetView, setTimelineParts} from '../../simulate/revision-sets.js'
 import {minAvailableLine, podsLine, SET_TABLE_HEADER, setRow} from '../../simulate/report.js'
 import {count} from '../../render/words.js'
@@ -120,6 +120,31 @@ function statefulSetSummary(s: StatefulSetTimeline): string[] {
   ]
 }
 
+const STATEFUL_DELETE: Record<DeleteStatefulPodAction['reason'], string> = {
+  failed: 'failed, to be re-created',
+  succeeded: 'succeeded, to be re-created',
+  condemned: 'its ordinal is beyond replicas',
+  update: 'not at the update revision',
+}
+
+/** Its own actions' lines in the simulation's timeline. */
+function describeAction(a: StepAction): Described | undefined {
+  switch (a.type) {
+    case 'createStatefulPod':
+      return {sign: '+', text: `create pod ${a.pod} (revision ${a.revision ?? 'unknown'})`}
+    case 'deleteStatefulPod':
+      return {sign: '-', text: `delete pod ${a.pod} (${STATEFUL_DELETE[a.reason]})`}
+    case 'updatePod':
+      return {sign: '~', text: `update pod ${a.pod} (${a.fixes.join(', ')})`}
+    case 'createClaim':
+      return {sign: '+', text: `create PersistentVolumeClaim ${a.claim} (for pod ${a.pod})`}
+    case 'updateClaim':
+      return {sign: '~', text: `update PersistentVolumeClaim ${a.claim} owners (retention policy)`}
+    default:
+      return undefined
+  }
+}
+
 /** The StatefulSet controller in `kctl simulate`. */
 export const statefulSetSimulation: ControllerSimulation = {
   minReady: (snapshot) => statefulSets(snapshot).map((s) => [s.uid, s.minReadySeconds] as const),
@@ -137,4 +162,5 @@ export const statefulSetSimulation: ControllerSimulation = {
     },
   },
   targets: {statefulset: 'StatefulSet', statefulsets: 'StatefulSet', sts: 'StatefulSet'},
+  describe: describeAction,
 }
