@@ -19,54 +19,27 @@
 // - the manifest is written, without the annotation, as the new annotation (sorted keys, HTML
 //   characters escaped, a final newline, as Go's JSON encoder writes it).
 //
-// The patch strategies are those of the Go types of the kinds kctl applies (Deployment,
-// ReplicaSet, ReplicationController, Pod): PATCH_STRATEGIES below, from k8s.io/api's struct tags.
+// The patch strategies are those of the Go types of the kinds kctl applies, from k8s.io/api's
+// struct tags: each controller's simulate part gives its kinds' (`manifests`, built of
+// patch-strategies.ts), and patchStrategy finds them.
 // What the API server does after the merge (defaults, status kept, generation) is the caller's.
 
 import {deepEqual} from '../reconcile/deep-equal.js'
-import {simulationOf} from './controllers.js'
-import {type Fields, type FieldStrategy, goJson, isMap, MergeError, strategicMergePatch, threeWayMergePatch} from './strategic-merge.js'
+import {manifestKind, simulationOf} from './controllers.js'
+import {type FieldStrategy, goJson, isMap, MergeError, strategicMergePatch, threeWayMergePatch} from './strategic-merge.js'
 
 // The merge itself (strategicpatch's rules, Go's JSON encoder): strategic-merge.ts.
 export {goJson, MergeError, strategicMergePatch, threeWayMergePatch} from './strategic-merge.js'
 
 type Obj = Record<string, any>
 
+/** The patch strategy of a kind kctl applies (its Go type's struct tags); undefined for any other kind. */
+export function patchStrategy(kind: string): FieldStrategy | undefined {
+  return manifestKind(kind)?.patchStrategy
+}
+
 export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration'
 
-// From the patchStrategy/patchMergeKey tags in k8s.io/api core/v1, apps/v1 and meta/v1.
-const OBJECT_META: Fields = {ownerReferences: {mergeKey: 'uid'}, finalizers: {mergeKey: ''}}
-const CONTAINER: Fields = {
-  ports: {mergeKey: 'containerPort'},
-  env: {mergeKey: 'name'},
-  volumeMounts: {mergeKey: 'mountPath'},
-  volumeDevices: {mergeKey: 'devicePath'},
-}
-const POD_SPEC: Fields = {
-  volumes: {mergeKey: 'name', retainKeys: true},
-  initContainers: {mergeKey: 'name', fields: CONTAINER},
-  containers: {mergeKey: 'name', fields: CONTAINER},
-  ephemeralContainers: {mergeKey: 'name', fields: CONTAINER},
-  imagePullSecrets: {mergeKey: 'name'},
-  hostAliases: {mergeKey: 'ip'},
-  topologySpreadConstraints: {mergeKey: 'topologyKey'},
-  schedulingGates: {mergeKey: 'name'},
-  resourceClaims: {mergeKey: 'name', retainKeys: true},
-}
-const TEMPLATE: FieldStrategy = {fields: {metadata: {fields: OBJECT_META}, spec: {fields: POD_SPEC}}}
-const CONDITIONS: FieldStrategy = {fields: {conditions: {mergeKey: 'type'}}}
-const POD_STATUS: FieldStrategy = {fields: {conditions: {mergeKey: 'type'}, podIPs: {mergeKey: 'ip'}, hostIPs: {mergeKey: 'ip'}}}
-
-export const PATCH_STRATEGIES: Readonly<Record<string, FieldStrategy>> = {
-  Deployment: {fields: {metadata: {fields: OBJECT_META}, spec: {fields: {template: TEMPLATE, strategy: {retainKeys: true}}}, status: CONDITIONS}},
-  ReplicaSet: {fields: {metadata: {fields: OBJECT_META}, spec: {fields: {template: TEMPLATE}}, status: CONDITIONS}},
-  ReplicationController: {fields: {metadata: {fields: OBJECT_META}, spec: {fields: {template: TEMPLATE}}, status: CONDITIONS}},
-  StatefulSet: {fields: {metadata: {fields: OBJECT_META}, spec: {fields: {template: TEMPLATE}}, status: CONDITIONS}},
-  DaemonSet: {fields: {metadata: {fields: OBJECT_META}, spec: {fields: {template: TEMPLATE}}, status: CONDITIONS}},
-  Job: {fields: {metadata: {fields: OBJECT_META}, spec: {fields: {template: TEMPLATE}}, status: CONDITIONS}},
-  CronJob: {fields: {metadata: {fields: OBJECT_META}, spec: {fields: {jobTemplate: {fields: {metadata: {fields: OBJECT_META}, spec: {fields: {template: TEMPLATE}}}}}}}},
-  Pod: {fields: {metadata: {fields: OBJECT_META}, spec: {fields: POD_SPEC}, status: POD_STATUS}},
-}
 
 export interface KubectlApply {
   /** The object after the merge, as the API server would store it before its own rules (defaults, status, generation). */
@@ -83,7 +56,7 @@ export interface KubectlApply {
  */
 export function kubectlApply(manifest: Obj, live: Obj | undefined, namespace: string): KubectlApply {
   const modified = withLastApplied(manifest, namespace)
-  const strategy = PATCH_STRATEGIES[String(manifest.kind)]
+  const strategy = patchStrategy(String(manifest.kind))
   if (!live) return {object: modified, threeWay: false}
   const original = lastApplied(live)
   const patch = threeWayMergePatch(original, modified, live, strategy)

@@ -9,6 +9,7 @@ import type {Snapshot} from '../model/objects.js'
 import type {ControllerKind, ControllerPlan, FeatureGates, PlannerOptions, ReconcilePlan} from '../model/plan.js'
 import type {Simulation, SimulationStep} from '../model/simulation.js'
 import type {KubeletModel} from './kubelet.js'
+import type {FieldStrategy} from './strategic-merge.js'
 
 type Obj = Record<string, any>
 
@@ -75,6 +76,15 @@ export interface Report {
   markdown?: MarkdownTable
 }
 
+/** A kind --apply-manifests applies: where the API server serves it, and how kubectl merges it. */
+export interface ManifestKind {
+  /** The API group's path (`/apis/apps/v1`, `/api/v1`) and the resource's plural. */
+  group: string
+  plural: string
+  /** Its Go type's patch strategies (patch-strategies.ts has the building blocks). */
+  patchStrategy: FieldStrategy
+}
+
 export interface ControllerSimulation {
   /** minReadySeconds of each of its objects that counts pods as available, by uid. */
   minReady?(snapshot: Snapshot): Iterable<readonly [string, number]>
@@ -93,6 +103,8 @@ export interface ControllerSimulation {
   listsConditions?: true
   /** The timeline's controller column for its steps, when it is not `<kind> <name>`. */
   label?(step: SimulationStep): string | undefined
+  /** --apply-manifests: the kinds it syncs, as the API server serves them and kubectl merges them. */
+  manifests: Readonly<Partial<Record<ControllerKind, ManifestKind>>>
   /** --scale and --set-image: the KIND words (`deployment`, `deploy`, ...) naming its kinds. */
   targets?: Readonly<Record<string, ControllerKind>>
   /** --scale refused, and why (its objects have no replicas). */

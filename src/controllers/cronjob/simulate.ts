@@ -7,6 +7,7 @@ import type {CronJobTimeline, Simulation, SimulationStep} from '../../model/simu
 import {formatRfc3339} from '../../reconcile/time.js'
 import {cmp} from '../../simulate/collections.js'
 import type {ControllerSimulation, Described, StepAction, SimulationRun} from '../../simulate/part.js'
+import {OBJECT_META, TEMPLATE} from '../../simulate/patch-strategies.js'
 import {offset} from '../../simulate/report.js'
 import {count} from '../../render/words.js'
 import {requeueTimes} from '../job/simulate.js'
@@ -91,6 +92,9 @@ function describeAction(a: StepAction): Described | undefined {
 
 /** The CronJob controller in `kctl simulate`. */
 export const cronJobSimulation: ControllerSimulation = {
+  manifests: {
+    CronJob: {group: '/apis/batch/v1', plural: 'cronjobs', patchStrategy: {fields: {metadata: {fields: OBJECT_META}, spec: {fields: {jobTemplate: {fields: {metadata: {fields: OBJECT_META}, spec: {fields: {template: TEMPLATE}}}}}}}}},
+  },
   wakeTimes: (_snapshot, plan) => requeueTimes(plan, 'CronJob'),
   // A CronJob's step: its name, no pods of its own (its Jobs' steps count theirs).
   counter: () => (cp) => ({counts: {replicaSets: [], pods: {total: 0, ready: 0, available: 0, terminating: 0}}, cronJob: cp.name}),

@@ -9,6 +9,7 @@ import type {DaemonDeleteReason, DaemonSetView} from './model.js'
 import {daemonUpdateBudget} from './sync.js'
 import {cmp, push} from '../../simulate/collections.js'
 import type {ControllerSimulation, Described, StepAction, SimulationRun} from '../../simulate/part.js'
+import {WORKLOAD_STRATEGY} from '../../simulate/patch-strategies.js'
 import {byNamespaceName, RevisionSetSampler, RevisionSetView, setTimelineParts} from '../../simulate/revision-sets.js'
 import {bound, minAvailableLine, podsLine, SET_TABLE_HEADER, setRow} from '../../simulate/report.js'
 import {count} from '../../render/words.js'
@@ -124,6 +125,7 @@ function describeAction(a: StepAction): Described | undefined {
 
 /** The DaemonSet controller in `kctl simulate`. */
 export const daemonSetSimulation: ControllerSimulation = {
+  manifests: {DaemonSet: {group: '/apis/apps/v1', plural: 'daemonsets', patchStrategy: WORKLOAD_STRATEGY}},
   minReady: (snapshot) => daemonSets(snapshot).map((s) => [s.uid, s.minReadySeconds] as const),
   counter(snapshot, now) {
     const view = daemonSetView(snapshot, now)

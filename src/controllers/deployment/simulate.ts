@@ -10,6 +10,7 @@ import type {DeploymentTimeline, Simulation, SimulationStep} from '../../model/s
 import {objectTime} from '../../reconcile/time.js'
 import {cmp} from '../../simulate/collections.js'
 import type {ControllerSimulation, Described, StepAction, SimulationRun} from '../../simulate/part.js'
+import {CONDITIONS, OBJECT_META, TEMPLATE} from '../../simulate/patch-strategies.js'
 import {availabilityKept, bound} from '../../simulate/report.js'
 import {count} from '../../render/words.js'
 import {formatDuration} from '../../watch/duration.js'
@@ -121,6 +122,14 @@ function describeAction(a: StepAction): Described | undefined {
 
 /** The Deployment controller in `kctl simulate`. */
 export const deploymentSimulation: ControllerSimulation = {
+  manifests: {
+    Deployment: {
+      group: '/apis/apps/v1',
+      plural: 'deployments',
+      // Its strategy has the retainKeys strategy: switching to Recreate drops its rollingUpdate.
+      patchStrategy: {fields: {metadata: {fields: OBJECT_META}, spec: {fields: {template: TEMPLATE, strategy: {retainKeys: true}}}, status: CONDITIONS}},
+    },
+  },
   // Its progress deadline check (requeueStuckDeployment).
   *wakeTimes(snapshot) {
     for (const d of snapshot.deployments ?? []) {

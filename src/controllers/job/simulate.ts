@@ -16,6 +16,7 @@ import {parseDuration} from '../../watch/duration.js'
 import {cmp} from '../../simulate/collections.js'
 import type {KubeletModel} from '../../simulate/kubelet.js'
 import type {ControllerSimulation, Described, StepAction, PodBehaviour, PodModel, SimulationRun} from '../../simulate/part.js'
+import {WORKLOAD_STRATEGY} from '../../simulate/patch-strategies.js'
 import {conditionsText, offset} from '../../simulate/report.js'
 import {count} from '../../render/words.js'
 
@@ -218,6 +219,7 @@ function describeAction(a: StepAction): Described | undefined {
 
 /** The Job controller in `kctl simulate`. */
 export const jobSimulation: ControllerSimulation = {
+  manifests: {Job: {group: '/apis/batch/v1', plural: 'jobs', patchStrategy: WORKLOAD_STRATEGY}},
   pods: jobPods,
   wakeTimes: (_snapshot, plan) => requeueTimes(plan, 'Job'),
   counter: (snapshot) => (cp) => jobCounts(snapshot, cp),

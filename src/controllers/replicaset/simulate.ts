@@ -7,6 +7,7 @@ import type {WorldCounts} from '../../model/simulation.js'
 import {objectTime, seconds} from '../../reconcile/time.js'
 import {cmp, push} from '../../simulate/collections.js'
 import type {ControllerSimulation} from '../../simulate/part.js'
+import {WORKLOAD_STRATEGY} from '../../simulate/patch-strategies.js'
 
 /** A snapshot grouped for counting: ReplicaSets by owner, pods by controller. */
 export class WorldView {
@@ -66,6 +67,10 @@ export class WorldView {
 
 /** The ReplicaSet controller (with ReplicationControllers) in `kctl simulate`. */
 export const replicaSetSimulation: ControllerSimulation = {
+  manifests: {
+    ReplicaSet: {group: '/apis/apps/v1', plural: 'replicasets', patchStrategy: WORKLOAD_STRATEGY},
+    ReplicationController: {group: '/api/v1', plural: 'replicationcontrollers', patchStrategy: WORKLOAD_STRATEGY},
+  },
   minReady: (snapshot) => snapshot.replicaSets.map((rs) => [rs.uid, rs.minReadySeconds] as const),
   /** Counts for a ReplicaSet's Deployment (its owner), or for the ReplicaSet itself. */
   counter(snapshot, now) {

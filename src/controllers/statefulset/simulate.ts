@@ -11,6 +11,7 @@ import type {ActionResult} from '../../model/apply.js'
 import {parseOrdinal, statefulSetMaxUnavailable} from './sync.js'
 import {cmp} from '../../simulate/collections.js'
 import type {ControllerSimulation, Described, StepAction, SimulationRun} from '../../simulate/part.js'
+import {WORKLOAD_STRATEGY} from '../../simulate/patch-strategies.js'
 import {byNamespaceName, RevisionSetSampler, RevisionSetView, setTimelineParts} from '../../simulate/revision-sets.js'
 import {minAvailableLine, podsLine, SET_TABLE_HEADER, setRow} from '../../simulate/report.js'
 import {count} from '../../render/words.js'
@@ -147,6 +148,7 @@ function describeAction(a: StepAction): Described | undefined {
 
 /** The StatefulSet controller in `kctl simulate`. */
 export const statefulSetSimulation: ControllerSimulation = {
+  manifests: {StatefulSet: {group: '/apis/apps/v1', plural: 'statefulsets', patchStrategy: WORKLOAD_STRATEGY}},
   minReady: (snapshot) => statefulSets(snapshot).map((s) => [s.uid, s.minReadySeconds] as const),
   counter(snapshot, now) {
     const view = statefulSetView(snapshot, now)
