@@ -11,13 +11,17 @@ export interface Simulated {
   simulation: ControllerSimulation
 }
 
-export function simulatedControllers(): Simulated[] {
-  return CONTROLLERS.flatMap((c) => (c.simulation ? [{name: c.name, kinds: c.kinds, simulation: c.simulation}] : []))
+let simulated: readonly Simulated[] | undefined
+
+/** In the registry's order; built on first use (the kubelet model asks for every pod at every instant). */
+export function simulatedControllers(): readonly Simulated[] {
+  simulated ??= CONTROLLERS.flatMap((c) => (c.simulation ? [{name: c.name, kinds: c.kinds, simulation: c.simulation}] : []))
+  return simulated
 }
 
 /** The simulate part of the controller that syncs objects of `kind`. */
 export function simulationOf(kind: string): ControllerSimulation | undefined {
-  return CONTROLLERS.find((c) => c.kinds.includes(kind as never))?.simulation
+  return simulatedControllers().find((c) => c.kinds.includes(kind))?.simulation
 }
 
 /** The reports of the simulated controllers, in their order (a CronJob's before its Jobs'). */

@@ -88,6 +88,7 @@ export interface ManifestKind {
 export interface ControllerSimulation {
   /** minReadySeconds of each of its objects that counts pods as available, by uid. */
   minReady?(snapshot: Snapshot): Iterable<readonly [string, number]>
+  /** Its pods, when they do more than the shared kubelet model (a Job's run to completion). */
   pods?: PodBehaviour
   /** The instants it asked to sync again at (requeues, deadlines, schedules). */
   wakeTimes?(snapshot: Snapshot, plan: ReconcilePlan): Iterable<bigint | undefined>
@@ -111,7 +112,7 @@ export interface ControllerSimulation {
   unscalable?: string
   /** The revision name --fail also matches for its pod whose controller-revision-hash label is `hash` (the label itself always matches). */
   podRevisionName?(owner: {name: string}, hash: string): string
-  /** What the API server adds to a spec update besides generation (its strategy's PrepareForUpdate). */
+  /** What the API server adds to a spec update besides generation (its strategy's PrepareForUpdate): the metadata to store. */
   storedSpec?(before: Obj, spec: Obj, metadata: Obj): Obj
   /** Its objects never go quiet (a schedule): without --until the simulation stops at a default. */
   endless?(snapshot: Snapshot): boolean
