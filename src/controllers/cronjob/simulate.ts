@@ -3,7 +3,8 @@
 // from the steps. Its Jobs and their pods are the Job controller's (../job/simulate.ts).
 import type {Snapshot} from '../../model/objects.js'
 import type {ReconcilePlan} from '../../model/plan.js'
-import type {CronJobTimeline, Simulation, SimulationStep} from '../../model/simulation.js'
+import type {Simulation, SimulationStep} from '../../model/simulation.js'
+import type {CronJobTimeline} from './timeline.js'
 import {formatRfc3339} from '../../reconcile/time.js'
 import {cmp} from '../../simulate/collections.js'
 import type {ControllerSimulation, Described, StepAction, SimulationRun} from '../../simulate/part.js'

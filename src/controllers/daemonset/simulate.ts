@@ -4,7 +4,8 @@
 // seen in all and on one node, and each set's timeline at the end.
 import type {ReconcilePlan} from '../../model/plan.js'
 import type {Snapshot} from '../../model/objects.js'
-import type {DaemonSetTimeline, Simulation, SimulationStep} from '../../model/simulation.js'
+import type {Simulation, SimulationStep} from '../../model/simulation.js'
+import type {DaemonSetTimeline} from './timeline.js'
 import type {DaemonDeleteReason, DaemonSetView} from './model.js'
 import {daemonUpdateBudget} from './sync.js'
 import {cmp, push} from '../../simulate/collections.js'

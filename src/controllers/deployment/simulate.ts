@@ -6,7 +6,8 @@
 // runs any pod.
 import type {DeploymentView, Snapshot, Workload} from '../../model/objects.js'
 import type {ReconcilePlan} from '../../model/plan.js'
-import type {DeploymentTimeline, Simulation, SimulationStep} from '../../model/simulation.js'
+import type {Simulation, SimulationStep} from '../../model/simulation.js'
+import type {DeploymentTimeline} from './timeline.js'
 import {objectTime} from '../../reconcile/time.js'
 import {cmp} from '../../simulate/collections.js'
 import type {ControllerSimulation, Described, StepAction, SimulationRun} from '../../simulate/part.js'

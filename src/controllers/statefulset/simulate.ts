@@ -4,7 +4,8 @@
 // DaemonSets), the lowest availability and the most pods seen, and each set's timeline at the end.
 import type {FeatureGates, ReconcilePlan} from '../../model/plan.js'
 import type {Snapshot} from '../../model/objects.js'
-import type {Simulation, SimulationStep, StatefulSetTimeline} from '../../model/simulation.js'
+import type {Simulation, SimulationStep} from '../../model/simulation.js'
+import type {StatefulSetTimeline} from './timeline.js'
 import type {DeleteStatefulPodAction, StatefulSetView} from './model.js'
 import {WORKLOAD_SKIP} from './apply.js'
 import type {ActionResult} from '../../model/apply.js'
