@@ -4,7 +4,7 @@ import {ExitCode} from '../cli/exit-codes.js'
 import {changeFlags, changeRequest, outputFlag, sourceFlags} from '../cli/flags.js'
 import {renderDocumentChunks} from '../render/document.js'
 import {renderSimulationMarkdown, renderSimulationTable} from '../render/simulation.js'
-import {DEFAULT_RUN_FOR} from '../controllers/job/simulate.js'
+import {DEFAULT_RUN_FOR} from '../simulate/kubelet.js'
 import {DEFAULT_CRONJOB_UNTIL, DEFAULT_READY_AFTER, simulate} from '../services/simulate.js'
 
 export default class Simulate extends BaseCommand {

@@ -1,10 +1,18 @@
 // The Simulation document: a rollout's whole timeline as `kctl simulate` runs it in virtual time.
-import type {DeploymentCondition, PlanSource} from './objects.js'
-import type {DeleteJobAction} from '../controllers/cronjob/model.js'
+import type {PlanSource} from './objects.js'
 import type {Action, ControllerKind} from './plan.js'
+import type {CronJobTimeline} from '../controllers/cronjob/timeline.js'
+import type {DaemonSetTimeline} from '../controllers/daemonset/timeline.js'
+import type {DeploymentTimeline} from '../controllers/deployment/timeline.js'
+import type {JobTimeline} from '../controllers/job/timeline.js'
+import type {StatefulSetTimeline} from '../controllers/statefulset/timeline.js'
 import {PLAN_API_VERSION} from './plan.js'
 
 export const SIMULATION_KIND = 'Simulation'
+
+// Each controller's timeline is its own (src/controllers/<name>/timeline.ts); the document joins them.
+export type {CronJobTimeline, DaemonSetTimeline, DeploymentTimeline, JobTimeline, StatefulSetTimeline}
+export type {StatefulPodFinal} from '../controllers/statefulset/timeline.js'
 
 /** Pods and ReplicaSet sizes of one Deployment (or of a ReplicaSet without one) at an instant. */
 export interface WorldCounts {
@@ -43,76 +51,6 @@ export interface SimulationStep {
   job?: {active: number; succeeded: number; failed: number}
 }
 
-/** One Job over the simulation: its pods in waves (the instants its syncs created them), and how it ended. */
-export interface JobTimeline {
-  namespace: string
-  name: string
-  /** The CronJob that created it. */
-  cronJob?: string
-  completions?: number
-  parallelism: number
-  completionMode: string
-  /** Each instant the Job's sync created pods: how many, and their names. */
-  waves: Array<{time: string; offsetSeconds: number; created: number; pods: string[]}>
-  /** Pods that ended Succeeded or Failed, and pods the Job deleted. */
-  pods: {created: number; succeeded: number; failed: number; deleted: number}
-  /** Seconds from its first step to its last. */
-  durationSeconds: number
-  /** Deleted during the simulation (a CronJob's history limit or Replace): when. */
-  deletedAt?: string
-  final: {
-    active: number
-    succeeded: number
-    failed: number
-    completedIndexes?: string
-    conditions: Array<{type: string; status: string; reason?: string}>
-    startTime?: string
-    completionTime?: string
-  }
-}
-
-/** One CronJob over the simulation: the Jobs it started, the runs it skipped, the Jobs it deleted. */
-export interface CronJobTimeline {
-  namespace: string
-  name: string
-  schedule: string
-  timeZone?: string
-  concurrencyPolicy: string
-  runs: Array<{time: string; offsetSeconds: number; scheduledTime: string; job: string}>
-  /**
-   * Schedule times not started when due (concurrencyPolicy Forbid with a Job running). Without a
-   * startingDeadlineSeconds the latest one starts late, when the running Job finishes: `startedAs` names it.
-   */
-  skipped: Array<{time: string; offsetSeconds: number; scheduledTime: string; reason: string; startedAs?: {job: string; offsetSeconds: number}}>
-  deleted: Array<{time: string; offsetSeconds: number; job: string; reason: DeleteJobAction['reason']}>
-  final: {active: string[]; lastScheduleTime?: string; lastSuccessfulTime?: string}
-}
-
-export interface DeploymentTimeline {
-  namespace: string
-  name: string
-  replicas: number
-  strategy: string
-  /** What the strategy promises: at least `minAvailable` available, at most `maxPods` pods. */
-  bounds: {minAvailable: number; maxPods: number; maxSurge: number; maxUnavailable: number}
-  /**
-   * What the simulation went through. Availability below the bound is only a breach when the
-   * Deployment started above it (a new Deployment starts with none).
-   */
-  observed: {startAvailable: number; minAvailable: number; maxPods: number; maxPodsWithTerminating: number}
-  steps: number
-  /** Seconds from the start to this Deployment's last step. */
-  durationSeconds: number
-  final: {
-    replicaSets: Array<{name: string; replicas: number; revision?: string}>
-    revision?: string
-    replicasStatus: {replicas: number; updated: number; ready: number; available: number}
-    conditions: Array<Pick<DeploymentCondition, 'type' | 'status' | 'reason'>>
-    /** The rollout's state in a few words, as the plan says it. */
-    rollout?: string
-  }
-}
-
 /** What a StatefulSet's or DaemonSet's rollout went through, at the instants the simulation looked. */
 export interface WorkloadObserved {
   startAvailable: number
@@ -122,73 +60,6 @@ export interface WorkloadObserved {
   /** Pods not terminating. */
   maxPods: number
   maxPodsWithTerminating: number
-}
-
-/** A StatefulSet pod at the end, in ordinal order. */
-export interface StatefulPodFinal {
-  name: string
-  revision: string
-  ready: boolean
-}
-
-export interface StatefulSetTimeline {
-  namespace: string
-  name: string
-  replicas: number
-  podManagementPolicy: 'OrderedReady' | 'Parallel'
-  /** RollingUpdate or OnDelete. */
-  strategy: string
-  /** RollingUpdate: ordinals below it keep the current revision. */
-  partition?: number
-  /**
-   * What the controller promises: at least `minAvailable` available during a rolling update
-   * (replicas − maxUnavailable: 1 unless the MaxUnavailableStatefulSet gate is on), never more
-   * pods than `maxPods` (a StatefulSet never surges), and with OrderedReady at most
-   * `maxInFlight` (1) pods unavailable or terminating at once.
-   */
-  bounds: {minAvailable: number; maxPods: number; maxUnavailable: number; maxInFlight: number}
-  observed: WorkloadObserved & {maxInFlight: number}
-  steps: number
-  /** Seconds from the start to this StatefulSet's last step. */
-  durationSeconds: number
-  final: {
-    currentRevision: string
-    updateRevision: string
-    /** Its ControllerRevisions by number, oldest first. */
-    revisions: Array<{name: string; revision: number}>
-    pods: StatefulPodFinal[]
-    /** The PersistentVolumeClaims named after its claim templates and ordinals, by name. */
-    claims: string[]
-    replicasStatus: {replicas: number; ready: number; current: number; updated: number; available: number}
-    rollout?: string
-  }
-}
-
-export interface DaemonSetTimeline {
-  namespace: string
-  name: string
-  /** Nodes that should run its pod (at the end). */
-  desiredNodes: number
-  /** RollingUpdate or OnDelete. */
-  strategy: string
-  /**
-   * What the rolling update promises, against the desired nodes: at least `minAvailable`
-   * (desired − maxUnavailable) available, at most `maxPods` (desired + maxSurge) pods, and on one
-   * node at most `maxPodsPerNode` (2 with a surge, else 1; terminating pods not counted).
-   */
-  bounds: {minAvailable: number; maxPods: number; maxSurge: number; maxUnavailable: number; maxPodsPerNode: number}
-  observed: WorkloadObserved & {maxPodsPerNode: number}
-  steps: number
-  durationSeconds: number
-  final: {
-    /** The revision of its current template. */
-    updateRevision?: string
-    revisions: Array<{name: string; revision: number}>
-    /** Per node with a pod, by node name: the revision of each of its pods. */
-    nodes: Array<{node: string; revisions: string[]}>
-    replicasStatus: {desired: number; current: number; updated: number; ready: number; available: number; misscheduled: number}
-    rollout?: string
-  }
 }
 
 export interface SimulationSettings {

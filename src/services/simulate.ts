@@ -9,8 +9,8 @@ import {PLAN_API_VERSION, SIMULATION_KIND, type Simulation, type SimulationSetti
 import {planSnapshot} from '../reconcile/planner.js'
 import {formatRfc3339, parseRfc3339, seconds} from '../reconcile/time.js'
 import {applyManifest, applyScale, applySetImage, parseScale, parseSetImage, type ImageChange, type ScaleChange} from '../simulate/changes.js'
-import {DEFAULT_RUN_FOR} from '../controllers/job/simulate.js'
-import {TERMINATE_CAP_SECONDS} from '../simulate/kubelet.js'
+import {manifestKind, simulatedControllers} from '../simulate/controllers.js'
+import {DEFAULT_RUN_FOR, TERMINATE_CAP_SECONDS} from '../simulate/kubelet.js'
 import {runLoop} from '../simulate/loop.js'
 import {parseDuration} from '../watch/duration.js'
 import {gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
@@ -64,7 +64,8 @@ export async function simulate(req: SimulateRequest): Promise<Simulation> {
   clock.now = start
   const changes = await applyChanges(opened, whatIfs)
   const warnings: string[] = []
-  if (until === undefined && (opened.memory.snapshot().cronJobs ?? []).some((cj) => !cj.suspend)) {
+  const world = opened.memory.snapshot()
+  if (until === undefined && simulatedControllers().some((c) => c.simulation.endless?.(world))) {
     until = durationFlag('--until', DEFAULT_CRONJOB_UNTIL)
     warnings.push(`a CronJob never goes quiet: simulated ${DEFAULT_CRONJOB_UNTIL} (the default with a CronJob); pass --until for more or less`)
   }
@@ -184,7 +185,7 @@ async function applyChanges(opened: OpenedWorld, {manifests, scales, images}: Pa
     const {readAllDocuments} = await import('../sources/fixtures.js')
     for (const doc of await readAllDocuments(manifests)) {
       const m = doc.raw as Record<string, any>
-      if (!(String(m.kind) in APPLY_PATHS)) {
+      if (!manifestKind(String(m.kind))) {
         done.push(`${m.kind} ${m.metadata?.name ?? ''}: left out (kctl simulates Deployments, ReplicaSets, ReplicationControllers, StatefulSets, DaemonSets, Jobs, CronJobs and Pods)`)
         continue
       }
@@ -207,24 +208,13 @@ function toNs(ms: number): bigint {
   return seconds(0) + BigInt(Math.round(ms * 1e6))
 }
 
-const APPLY_PATHS: Record<string, {group: string; plural: string}> = {
-  Deployment: {group: '/apis/apps/v1', plural: 'deployments'},
-  ReplicaSet: {group: '/apis/apps/v1', plural: 'replicasets'},
-  ReplicationController: {group: '/api/v1', plural: 'replicationcontrollers'},
-  StatefulSet: {group: '/apis/apps/v1', plural: 'statefulsets'},
-  DaemonSet: {group: '/apis/apps/v1', plural: 'daemonsets'},
-  Pod: {group: '/api/v1', plural: 'pods'},
-  Job: {group: '/apis/batch/v1', plural: 'jobs'},
-  CronJob: {group: '/apis/batch/v1', plural: 'cronjobs'},
-}
-
 /**
  * A server-side apply with dryRun=All: the API server answers with the object as it would store
  * it (defaults, managed fields, generation) and keeps nothing.
  */
 async function applyDryRun(client: import('../sources/cluster-client.js').ClusterClient, manifest: RawObject, defaultNamespace: string): Promise<RawObject> {
   const m = manifest as Record<string, any>
-  const at = APPLY_PATHS[String(m.kind)]
+  const at = manifestKind(String(m.kind))!
   const namespace = typeof m.metadata?.namespace === 'string' && m.metadata.namespace !== '' ? m.metadata.namespace : defaultNamespace
   const name = String(m.metadata?.name ?? '')
   const path = `${at.group}/namespaces/${encodeURIComponent(namespace)}/${at.plural}/${encodeURIComponent(name)}`

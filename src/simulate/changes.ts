@@ -5,6 +5,7 @@ import type {MemoryWorld, RawObject} from '../apply/memory-world.js'
 import {UserError} from '../errors.js'
 import type {Origin} from '../model/objects.js'
 import {kubectlApply, MergeError, storedUpdate, type KubectlApply} from './apply-merge.js'
+import {simulatedControllers, simulationOf} from './controllers.js'
 
 type Obj = Record<string, any>
 
@@ -23,34 +24,26 @@ export interface ImageChange {
   image: string
 }
 
-const KINDS: Record<string, string> = {
-  deployment: 'Deployment',
-  deployments: 'Deployment',
-  deploy: 'Deployment',
-  replicaset: 'ReplicaSet',
-  replicasets: 'ReplicaSet',
-  rs: 'ReplicaSet',
-  replicationcontroller: 'ReplicationController',
-  replicationcontrollers: 'ReplicationController',
-  rc: 'ReplicationController',
-  statefulset: 'StatefulSet',
-  statefulsets: 'StatefulSet',
-  sts: 'StatefulSet',
-  daemonset: 'DaemonSet',
-  daemonsets: 'DaemonSet',
-  ds: 'DaemonSet',
+/** The KIND words of --scale and --set-image, from the simulated controllers' parts (deployment, deploy, rs, sts, ...). */
+function kindNamed(word: string): string | undefined {
+  for (const c of simulatedControllers()) {
+    const kind = c.simulation.targets?.[word]
+    if (kind !== undefined && Object.hasOwn(c.simulation.targets!, word)) return kind
+  }
+  return undefined
 }
 
 function parseTarget(text: string, flag: string, example: string): {kind: string; name: string; rest: string} {
   const m = /^([A-Za-z]+)\/([a-z0-9.-]+)=(.*)$/.exec(text.trim())
-  const kind = m ? KINDS[m[1].toLowerCase()] : undefined
+  const kind = m ? kindNamed(m[1].toLowerCase()) : undefined
   if (!m || !kind) throw new UserError(`invalid ${flag} "${text}": expected ${example}`)
   return {kind, name: m[2], rest: m[3]}
 }
 
 export function parseScale(text: string): ScaleChange {
   const {kind, name, rest} = parseTarget(text, '--scale', 'KIND/NAME=REPLICAS, e.g. deployment/web=10')
-  if (kind === 'DaemonSet') throw new UserError(`invalid --scale "${text}": a DaemonSet has no replicas (it runs one pod per matching node)`)
+  const unscalable = simulationOf(kind)?.unscalable
+  if (unscalable !== undefined) throw new UserError(`invalid --scale "${text}": ${unscalable}`)
   if (!/^\d+$/.test(rest) || Number(rest) > 2 ** 31 - 1) throw new UserError(`invalid --scale "${text}": "${rest}" is not a replica count`)
   return {kind, name, replicas: Number(rest)}
 }
@@ -145,20 +138,14 @@ function located(world: MemoryWorld, kind: string, namespace: string, name: stri
   return at
 }
 
-/** A DaemonSet's template generation, which the API server raises with each change of its template. */
-const TEMPLATE_GENERATION = 'deprecated.daemonset.template.generation'
-
 /**
- * A spec change as the API server stores it: generation + 1, a new resourceVersion; for a
- * DaemonSet whose template changed, its template generation + 1 too (the DaemonSet strategy's
- * PrepareForUpdate), which is how the controller tells old pods from new.
+ * A spec change as the API server stores it: generation + 1, a new resourceVersion, and what the
+ * kind's strategy adds (a DaemonSet whose template changed: its template generation + 1, which is
+ * how the controller tells old pods from new).
  */
 function withSpec(world: MemoryWorld, o: Obj, spec: Obj): Obj {
   const generation = Number(o.metadata?.generation ?? 1)
   const metadata: Obj = {...o.metadata, generation: generation + 1, resourceVersion: world.nextResourceVersion()}
-  const templateGeneration = o.metadata?.annotations?.[TEMPLATE_GENERATION]
-  if (o.kind === 'DaemonSet' && templateGeneration !== undefined && JSON.stringify(spec.template) !== JSON.stringify(o.spec?.template)) {
-    metadata.annotations = {...metadata.annotations, [TEMPLATE_GENERATION]: String(Number(templateGeneration) + 1)}
-  }
-  return {...o, metadata, spec}
+  const stored = simulationOf(String(o.kind))?.storedSpec
+  return {...o, metadata: stored ? stored(o, spec, metadata) : metadata, spec}
 }

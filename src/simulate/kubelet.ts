@@ -11,9 +11,13 @@
 //     that from the Ready condition's time; the model only says when to look again);
 //   - a terminating pod is gone `terminateAfter` after its deletion started (default its grace
 //     period, capped).
+//   - a controller whose pods do more (a Job's run to completion) says so in its simulate part
+//     (part.ts `pods`): kubeletAt and kubeletWakeAt hand such a pod to it, with this model.
 // Times are nanoseconds since the epoch (bigint), as reconcile/time.ts counts them.
 import {formatRfc3339, objectTime, seconds} from '../reconcile/time.js'
 import {podWorkloadFields} from '../controllers/statefulset/read.js'
+import {simulatedControllers, simulationOf} from './controllers.js'
+import type {PodModel} from './part.js'
 
 type Obj = Record<string, any>
 
@@ -35,10 +39,28 @@ export interface KubeletModel {
   readyAfter: bigint
   /** Absent: each pod's grace period, capped at TERMINATE_CAP_SECONDS. */
   terminateAfter?: bigint
-  /** Images, or pod-template-hash or controller-revision-hash values, whose pods never become Ready (a Job's pods exit non-zero instead: batch.ts). */
+  /** Images, or pod-template-hash or controller-revision-hash values, whose pods never become Ready (a Job's pods exit non-zero instead: controllers/job/simulate.ts). */
   fail: readonly string[]
-  /** How long a Job's pod runs once Ready (batch.ts); absent: 10s. */
+  /** How long a Job's pod runs once Ready (controllers/job/simulate.ts); absent: 10s. */
   runFor?: bigint
+}
+
+/** How long a Job's pod runs once Ready when neither --run-for nor its annotation says. */
+export const DEFAULT_RUN_FOR = '10s'
+
+/** This model, as a controller's pod behaviour is handed it. */
+const BASE: PodModel = {podAt, podWakeAt, isFailing}
+
+/** The model at `now` for any pod: its controller's, when its controller's pods do more (they run to completion). */
+export function kubeletAt(pod: Obj, now: bigint, model: KubeletModel): Obj | null | undefined {
+  for (const c of simulatedControllers()) if (c.simulation.pods?.owns(pod)) return c.simulation.pods.at(pod, now, model, BASE)
+  return podAt(pod, now, model)
+}
+
+/** The next instant after `now` the model changes this pod (its controller's, as kubeletAt). */
+export function kubeletWakeAt(pod: Obj, now: bigint, model: KubeletModel, minReadySeconds: number): bigint | undefined {
+  for (const c of simulatedControllers()) if (c.simulation.pods?.owns(pod)) return c.simulation.pods.wakeAt(pod, now, model, BASE)
+  return podWakeAt(pod, now, model, minReadySeconds)
 }
 
 /** What the model makes of one pod at `now`: the changed pod, `null` when it is gone, or undefined (no change). */
@@ -85,9 +107,10 @@ export function isFailing(pod: Obj, fail: readonly string[]): boolean {
   if (fail.length === 0) return false
   const labels = pod.metadata?.labels ?? {}
   for (const key of ['pod-template-hash', 'controller-revision-hash']) if (labels[key] !== undefined && fail.includes(labels[key])) return true
-  // A DaemonSet's revision is named <set>-<hash>; its pods carry only the hash.
-  const owner = (pod.metadata?.ownerReferences as Obj[] | undefined)?.find((r) => r.controller === true && r.kind === 'DaemonSet')
-  if (owner && labels['controller-revision-hash'] !== undefined && fail.includes(`${owner.name}-${labels['controller-revision-hash']}`)) return true
+  // A controller may name its revisions otherwise than its pods' label (a DaemonSet's is <set>-<hash>; its pods carry only the hash).
+  const owner = (pod.metadata?.ownerReferences as Obj[] | undefined)?.find((r) => r.controller === true && simulationOf(String(r.kind))?.podRevisionName !== undefined)
+  const named = owner && simulationOf(String(owner.kind))?.podRevisionName
+  if (owner && named && labels['controller-revision-hash'] !== undefined && fail.includes(named({name: String(owner.name)}, labels['controller-revision-hash']))) return true
   const containers: Obj[] = Array.isArray(pod.spec?.containers) ? pod.spec.containers : []
   return containers.some((c) => fail.includes(String(c.image)))
 }

@@ -17,29 +17,26 @@
 //   4. the clock moves to the earliest instant something is due: a pod Ready, available
 //      (minReadySeconds of its ReplicaSet, StatefulSet or DaemonSet), exited or gone, a
 //      Deployment's progress deadline check (requeueStuckDeployment), or a Job's or CronJob's
-//      requeue (backoff, active deadline, next schedule time; batch.ts, which also keeps the Job
-//      controller's backoff memory).
+//      requeue (backoff, active deadline, next schedule time; the Job controller's simulate part
+//      also keeps its backoff memory).
 // It stops when nothing is due, or at --until.
+// What is particular to one controller — how its pods run, when it asks to be woken, what its
+// steps count, what it remembers and its timelines — is its simulate part (part.ts), in
+// src/controllers/<name>/simulate.ts; the loop asks the registry's descriptors for it.
 import {executePlan} from '../apply/executor.js'
 import type {MemoryWorld} from '../apply/memory-world.js'
-import type {DeploymentView, PodView, Snapshot, Workload} from '../model/objects.js'
+import type {Snapshot} from '../model/objects.js'
 import type {ControllerPlan, FeatureGates, ReconcilePlan} from '../model/plan.js'
-import type {DeploymentTimeline, Simulation, SimulationStep, WorldCounts} from '../model/simulation.js'
-import {maxSurge, maxUnavailable, revisionOf} from '../controllers/deployment/util.js'
-import {progressCheckAt} from '../controllers/deployment/sync.js'
+import type {Simulation, SimulationStep} from '../model/simulation.js'
 import {planSnapshot} from '../reconcile/planner.js'
 import {actionToWire} from '../render/wire.js'
-import {formatRfc3339, objectTime, seconds} from '../reconcile/time.js'
+import {formatRfc3339} from '../reconcile/time.js'
 import {BURST_REPLICAS} from '../services/options.js'
-import {BatchTracker, batchCounts, kubeletAt, kubeletWakeAt, requeueTimes} from '../controllers/job/simulate.js'
-import {cmp, push} from './collections.js'
-import type {KubeletModel} from './kubelet.js'
-import {isWorkloadKind, minReadyByController, unsentRevisionWarnings, WorkloadTracker, WorkloadView} from '../controllers/statefulset/simulate.js'
+import {simulatedControllers, simulationOf} from './controllers.js'
+import {kubeletAt, kubeletWakeAt, type KubeletModel} from './kubelet.js'
+import type {StepFields, Timelines} from './part.js'
 
 type Obj = Record<string, any>
-
-/** The controllers simulated (registry names): those the executor carries out. */
-export const SIMULATED_CONTROLLERS = ['deployment', 'replicaset', 'statefulset', 'daemonset', 'job', 'cronjob'] as const
 
 /** Rounds at one instant before the loop gives up on it (a controller that writes on every sync). */
 export const MAX_ROUNDS_PER_INSTANT = 50
@@ -68,9 +65,10 @@ export async function runLoop(world: MemoryWorld, opts: LoopOptions): Promise<Lo
   clock.now = start
   const steps: SimulationStep[] = []
   const warnings: string[] = []
-  const tracker = new Tracker()
-  const workloads = new WorkloadTracker(opts.featureGates)
-  const batch = new BatchTracker(start)
+  const simulated = simulatedControllers()
+  const only = simulated.map((c) => c.name)
+  const runs = simulated.flatMap((c) => (c.simulation.start ? [c.simulation.start({start, featureGates: opts.featureGates})] : []))
+  const plannerOptions = Object.assign({}, ...runs.map((r) => r.plannerOptions ?? {}))
   let rounds = 0
   let syncs = 0
   let last: {snapshot: Snapshot; plan: ReconcilePlan} | undefined
@@ -86,11 +84,10 @@ export async function runLoop(world: MemoryWorld, opts: LoopOptions): Promise<Lo
       actKubelet(world, now, kubelet)
       const snapshot = world.snapshot()
       settle(snapshot)
-      tracker.sample(snapshot, now)
-      workloads.sample(snapshot, now)
-      const plan = planSnapshot(snapshot, {now: formatRfc3339(now), featureGates: opts.featureGates, burstReplicas: BURST_REPLICAS, jobBackoff: batch.backoff}, SIMULATED_CONTROLLERS)
+      for (const r of runs) r.sample?.(snapshot, now)
+      const plan = planSnapshot(snapshot, {now: formatRfc3339(now), featureGates: opts.featureGates, burstReplicas: BURST_REPLICAS, ...plannerOptions}, only)
       last = {snapshot, plan}
-      batch.observe(snapshot, plan, now)
+      for (const r of runs) r.observe?.(snapshot, plan, now)
       const acting = plan.controllers.filter((c) => c.actions.length > 0)
       if (acting.length === 0) break
       if (i >= MAX_ROUNDS_PER_INSTANT) {
@@ -102,8 +99,8 @@ export async function runLoop(world: MemoryWorld, opts: LoopOptions): Promise<Lo
       syncs += acting.length
       const exec = await executePlan({...plan, controllers: acting}, {control: world.control(false), now: () => formatRfc3339(now), round: rounds})
       done = {acting, results: exec.results, round: rounds}
-      for (const w of unsentRevisionWarnings(exec.results)) if (!warnings.includes(w)) warnings.push(w)
-      batch.remember(acting, exec.results)
+      for (const r of runs) for (const w of r.warnings?.(exec.results) ?? []) if (!warnings.includes(w)) warnings.push(w)
+      for (const r of runs) r.remember?.(acting, exec.results)
       if (world.writes === writes) {
         settle((last = {snapshot: world.snapshot(), plan}).snapshot)
         break
@@ -118,7 +115,9 @@ export async function runLoop(world: MemoryWorld, opts: LoopOptions): Promise<Lo
   function finish(endedBy: 'quiet' | 'until'): LoopResult {
     const end = endedBy === 'until' ? opts.until! : clock.now
     const {snapshot, plan} = last!
-    return {steps, deployments: tracker.timelines(snapshot, plan, steps), ...workloads.timelines(snapshot, plan, steps), ...batch.timelines(snapshot, steps), rounds, syncs, end, endedBy, warnings}
+    const timelines: Required<Timelines> = {deployments: [], statefulSets: [], daemonSets: [], jobs: [], cronJobs: []}
+    for (const r of runs) Object.assign(timelines, r.timelines(snapshot, plan, steps))
+    return {steps, ...timelines, rounds, syncs, end, endedBy, warnings}
   }
 }
 
@@ -137,7 +136,8 @@ function actKubelet(world: MemoryWorld, now: bigint, model: KubeletModel): void 
 
 /** The earliest instant after `now` when a pod changes, a Deployment's progress is checked, or a Job or CronJob asked to sync again. */
 function nextInstant(world: MemoryWorld, {snapshot, plan}: {snapshot: Snapshot; plan: ReconcilePlan}, now: bigint, model: KubeletModel): bigint | undefined {
-  const minReady = minReadyByController(snapshot)
+  const simulated = simulatedControllers()
+  const minReady = new Map(simulated.flatMap((c) => [...(c.simulation.minReady?.(snapshot) ?? [])]))
   let next: bigint | undefined
   const consider = (t: bigint | undefined) => {
     if (t !== undefined && t > now && (next === undefined || t < next)) next = t
@@ -147,12 +147,7 @@ function nextInstant(world: MemoryWorld, {snapshot, plan}: {snapshot: Snapshot; 
     const owner = ((o as Obj).metadata?.ownerReferences as Obj[] | undefined)?.find((r) => r.controller === true)
     consider(kubeletWakeAt(o as Obj, now, model, owner ? (minReady.get(owner.uid) ?? 0) : 0))
   }
-  for (const t of requeueTimes(plan)) consider(t)
-  for (const d of snapshot.deployments ?? []) {
-    if (d.paused) continue
-    const at = progressCheckAt(d, d.status)
-    consider(at === undefined ? undefined : objectTime(at))
-  }
+  for (const c of simulated) for (const t of c.simulation.wakeTimes?.(snapshot, plan) ?? []) consider(t)
   return next
 }
 
@@ -190,135 +185,17 @@ function stepsOf(
   return steps
 }
 
-/** Counts for a controller's Deployment (a ReplicaSet's owner), or for the ReplicaSet itself. */
-function countsOf(snapshot: Snapshot, now: bigint): (cp: ControllerPlan) => Omit<SimulationStep, 'time' | 'offsetSeconds' | 'round' | 'controller' | 'actions'> {
-  const view = new WorldView(snapshot, now)
-  const sets = new WorkloadView(snapshot, now)
+/** A step's counts, by the controller's simulate part, from one view of the world (each part's counting built once, when first asked). */
+function countsOf(snapshot: Snapshot, now: bigint): (cp: ControllerPlan) => StepFields {
+  const counters = new Map<string, (cp: ControllerPlan) => StepFields>()
   return (cp) => {
-    if (cp.kind === 'Job' || cp.kind === 'CronJob') return batchCounts(snapshot, cp)
-    if (isWorkloadKind(cp.kind)) return {counts: sets.counts(cp.uid)}
-    if (cp.kind === 'Deployment') return {deployment: cp.name, counts: view.deploymentCounts(cp.uid)}
-    const rs = view.replicaSet(cp.uid)
-    const owner = rs?.ownerReferences.find((r) => r.controller && r.kind === 'Deployment')
-    if (owner && view.hasDeployment(owner.uid)) return {deployment: owner.name, counts: view.deploymentCounts(owner.uid)}
-    return {counts: view.counts(rs ? [rs] : [])}
-  }
-}
-
-/** A snapshot grouped for counting: ReplicaSets by owner, pods by controller. */
-class WorldView {
-  private readonly rsByOwner = new Map<string, Workload[]>()
-  private readonly rsByUid = new Map<string, Workload>()
-  private readonly podsByOwner = new Map<string, PodView[]>()
-  private readonly deploymentUids: Set<string>
-
-  constructor(
-    snapshot: Snapshot,
-    private readonly now: bigint,
-  ) {
-    this.deploymentUids = new Set((snapshot.deployments ?? []).map((d) => d.uid))
-    for (const rs of snapshot.replicaSets) {
-      this.rsByUid.set(rs.uid, rs)
-      const owner = rs.ownerReferences.find((r) => r.controller)
-      if (owner) push(this.rsByOwner, owner.uid, rs)
+    let counter = counters.get(cp.kind)
+    if (!counter) {
+      const part = simulationOf(cp.kind)
+      if (!part) throw new Error(`${cp.kind} ${cp.namespace}/${cp.name}: its controller is not simulated`)
+      counter = part.counter(snapshot, now)
+      counters.set(cp.kind, counter)
     }
-    for (const pod of snapshot.pods) {
-      const owner = pod.ownerReferences.find((r) => r.controller)
-      if (owner) push(this.podsByOwner, owner.uid, pod)
-    }
+    return counter(cp)
   }
-
-  replicaSet(uid: string): Workload | undefined {
-    return this.rsByUid.get(uid)
-  }
-
-  hasDeployment(uid: string): boolean {
-    return this.deploymentUids.has(uid)
-  }
-
-  deploymentCounts(uid: string): WorldCounts {
-    return this.counts(this.rsByOwner.get(uid) ?? [])
-  }
-
-  counts(replicaSets: readonly Workload[]): WorldCounts {
-    const ordered = [...replicaSets].sort((a, b) => cmp(a.creationTimestamp ?? '', b.creationTimestamp ?? '') || cmp(a.name, b.name))
-    const pods = {total: 0, ready: 0, available: 0, terminating: 0}
-    for (const rs of ordered) {
-      for (const pod of this.podsByOwner.get(rs.uid) ?? []) {
-        if (pod.deletionTimestamp) {
-          pods.terminating++
-          continue
-        }
-        if (pod.phase === 'Succeeded' || pod.phase === 'Failed') continue
-        pods.total++
-        if (!pod.ready) continue
-        pods.ready++
-        const since = objectTime(pod.readySince) ?? 0n
-        if (rs.minReadySeconds === 0 || since + seconds(rs.minReadySeconds) <= this.now) pods.available++
-      }
-    }
-    return {replicaSets: ordered.map((rs) => ({name: rs.name, replicas: rs.replicas})), pods}
-  }
-}
-
-/** Per Deployment: the lowest availability and the most pods seen at any instant. */
-class Tracker {
-  private readonly seen = new Map<string, DeploymentTimeline['observed']>()
-
-  sample(snapshot: Snapshot, now: bigint): void {
-    const view = new WorldView(snapshot, now)
-    for (const d of snapshot.deployments ?? []) {
-      const {pods} = view.deploymentCounts(d.uid)
-      const s = this.seen.get(d.uid)
-      const all = pods.total + pods.terminating
-      if (!s) this.seen.set(d.uid, {startAvailable: pods.available, minAvailable: pods.available, maxPods: pods.total, maxPodsWithTerminating: all})
-      else {
-        s.minAvailable = Math.min(s.minAvailable, pods.available)
-        s.maxPods = Math.max(s.maxPods, pods.total)
-        s.maxPodsWithTerminating = Math.max(s.maxPodsWithTerminating, all)
-      }
-    }
-  }
-
-  timelines(snapshot: Snapshot, plan: ReconcilePlan, steps: readonly SimulationStep[]): DeploymentTimeline[] {
-    const view = new WorldView(snapshot, 0n)
-    const rollout = new Map(plan.controllers.filter((c) => c.kind === 'Deployment').map((c) => [c.uid, c.rolloutStep]))
-    return [...(snapshot.deployments ?? [])]
-      .sort((a, b) => cmp(a.namespace, b.namespace) || cmp(a.name, b.name))
-      .map((d) => {
-        const mine = steps.filter((s) => s.controller.namespace === d.namespace && s.deployment === d.name)
-        const rss = view.deploymentCounts(d.uid).replicaSets
-        return {
-          namespace: d.namespace,
-          name: d.name,
-          replicas: d.replicas,
-          strategy: d.strategy.type,
-          bounds: boundsOf(d),
-          observed: this.seen.get(d.uid) ?? {startAvailable: 0, minAvailable: 0, maxPods: 0, maxPodsWithTerminating: 0},
-          steps: mine.length,
-          durationSeconds: mine.length === 0 ? 0 : mine[mine.length - 1].offsetSeconds,
-          final: {
-            replicaSets: rss.map((r) => {
-              const rev = revisionText(snapshot.replicaSets.find((x) => x.namespace === d.namespace && x.name === r.name))
-              return rev === undefined ? r : {...r, revision: rev}
-            }),
-            ...(d.annotations['deployment.kubernetes.io/revision'] ? {revision: d.annotations['deployment.kubernetes.io/revision']} : {}),
-            replicasStatus: {replicas: d.status.replicas, updated: d.status.updatedReplicas, ready: d.status.readyReplicas, available: d.status.availableReplicas},
-            conditions: d.status.conditions.map((c) => ({type: c.type, status: c.status, ...(c.reason ? {reason: c.reason} : {})})),
-            ...(rollout.get(d.uid) ? {rollout: rollout.get(d.uid)} : {}),
-          },
-        }
-      })
-  }
-}
-
-function boundsOf(d: DeploymentView): DeploymentTimeline['bounds'] {
-  const surge = maxSurge(d)
-  const unavailable = d.strategy.type === 'Recreate' ? d.replicas : maxUnavailable(d)
-  return {minAvailable: Math.max(0, d.replicas - unavailable), maxPods: d.replicas + surge, maxSurge: surge, maxUnavailable: unavailable}
-}
-
-function revisionText(rs: Workload | undefined): string | undefined {
-  if (!rs) return undefined
-  return revisionOf(rs.annotations) === undefined ? undefined : rs.annotations['deployment.kubernetes.io/revision']
 }

@@ -3,6 +3,7 @@ import type {ControllerDescriptor} from '../descriptor.js'
 import {planCronJobs} from './planner.js'
 import {cronJobWatch} from './watch.js'
 import {cronJobChecks} from './rules.js'
+import {cronJobSimulation} from './simulate.js'
 
 export const cronjob: ControllerDescriptor = {
   name: 'cronjob',
@@ -10,4 +11,5 @@ export const cronjob: ControllerDescriptor = {
   plan: planCronJobs,
   watch: cronJobWatch,
   check: cronJobChecks,
+  simulation: cronJobSimulation,
 }

@@ -3,6 +3,7 @@ import type {ControllerDescriptor} from '../descriptor.js'
 import {planDaemonSets} from './planner.js'
 import {daemonSetWatch} from './watch.js'
 import {daemonSetChecks} from './rules.js'
+import {daemonSetSimulation} from './simulate.js'
 
 export const daemonset: ControllerDescriptor = {
   name: 'daemonset',
@@ -10,4 +11,5 @@ export const daemonset: ControllerDescriptor = {
   plan: planDaemonSets,
   watch: daemonSetWatch,
   check: daemonSetChecks,
+  simulation: daemonSetSimulation,
 }

@@ -6,6 +6,7 @@ import type {ControllerDescriptor} from '../descriptor.js'
 import {planDeployments} from './planner.js'
 import {deploymentWatch} from './watch.js'
 import {deploymentChecks} from './rules.js'
+import {deploymentSimulation} from './simulate.js'
 
 export const deployment: ControllerDescriptor = {
   name: 'deployment',
@@ -13,4 +14,5 @@ export const deployment: ControllerDescriptor = {
   plan: (snapshot, world) => planDeployments(snapshot.deployments ?? [], snapshot.replicaSets, world, planController),
   watch: deploymentWatch,
   check: deploymentChecks,
+  simulation: deploymentSimulation,
 }

@@ -3,6 +3,7 @@ import type {ControllerDescriptor} from '../descriptor.js'
 import {planJobs} from './planner.js'
 import {jobWatch} from './watch.js'
 import {jobChecks} from './rules.js'
+import {jobSimulation} from './simulate.js'
 
 export const job: ControllerDescriptor = {
   name: 'job',
@@ -10,4 +11,5 @@ export const job: ControllerDescriptor = {
   plan: planJobs,
   watch: jobWatch,
   check: jobChecks,
+  simulation: jobSimulation,
 }

@@ -1,6 +1,6 @@
-// Jobs and CronJobs in the simulation: the kubelet model of a Job's pod (it runs to completion),
-// the instants the Job and CronJob controllers ask to be woken at, and the per-Job and per-CronJob
-// timelines built from the steps.
+// Jobs in the simulation: the kubelet model of a Job's pod (it runs to completion), the instants
+// the Job controller asks to be woken at, its backoff memory, and the per-Job timelines built from
+// the steps (CronJobs: ../cronjob/simulate.ts).
 //
 // A Job's pod is bound at once and becomes Ready after --ready-after, as any pod (kubelet.ts); it
 // then exits `runFor` after it became Ready — the pod's `stage.kctl.io/complete-after` annotation,
@@ -10,42 +10,44 @@
 import type {BackoffRecord, JobView} from './model.js'
 import type {Snapshot} from '../../model/objects.js'
 import type {ControllerPlan, ReconcilePlan} from '../../model/plan.js'
-import type {CronJobTimeline, JobTimeline, SimulationStep, WorldCounts} from '../../model/simulation.js'
+import type {Simulation, SimulationStep, WorldCounts} from '../../model/simulation.js'
+import type {JobTimeline} from './timeline.js'
 import {formatRfc3339, objectTime, parseRfc3339} from '../../reconcile/time.js'
 import {parseDuration} from '../../watch/duration.js'
 import {cmp} from '../../simulate/collections.js'
-import {type KubeletModel, isFailing, podAt, podWakeAt} from '../../simulate/kubelet.js'
+import type {KubeletModel} from '../../simulate/kubelet.js'
+import type {ControllerSimulation, Described, StepAction, PodBehaviour, PodModel, SimulationRun} from '../../simulate/part.js'
+import {WORKLOAD_STRATEGY} from '../../simulate/patch-strategies.js'
+import {conditionsText, offset} from '../../simulate/report.js'
+import {count} from '../../render/words.js'
 
 type Obj = Record<string, any>
 
 export const COMPLETE_AFTER_ANNOTATION = 'stage.kctl.io/complete-after'
 export const EXIT_CODE_ANNOTATION = 'stage.kctl.io/exit-code'
-/** How long a Job's pod runs once Ready when neither --run-for nor its annotation says. */
-export const DEFAULT_RUN_FOR = '10s'
 
 const jobOwner = (pod: Obj): Obj | undefined => (pod.metadata?.ownerReferences as Obj[] | undefined)?.find((r) => r.controller === true && r.kind === 'Job')
 
-/** The kubelet model at `now` for any pod: a Job's pod also runs to its end. */
-export function kubeletAt(pod: Obj, now: bigint, model: KubeletModel): Obj | null | undefined {
-  const owner = jobOwner(pod)
-  if (!owner) return podAt(pod, now, model)
-  // A Job's failing pod does become Ready: it fails by exiting, not by never starting.
-  const next = podAt(pod, now, {...model, fail: []})
-  if (next === null) return null
-  const current = next ?? pod
-  const exit = exitAt(current, model)
-  if (exit !== undefined && exit <= now) return exited(current, formatRfc3339(exit), exitCode(current, owner, model))
-  return next
-}
-
-/** The next instant after `now` the model changes this pod. */
-export function kubeletWakeAt(pod: Obj, now: bigint, model: KubeletModel, minReadySeconds: number): bigint | undefined {
-  const owner = jobOwner(pod)
-  if (!owner) return podWakeAt(pod, now, model, minReadySeconds)
-  const wake = podWakeAt(pod, now, {...model, fail: []}, 0)
-  const exit = exitAt(pod, model)
-  const later = exit !== undefined && exit > now ? exit : undefined
-  return wake === undefined ? later : later === undefined || wake < later ? wake : later
+/** A Job's pod: the shared model, then it runs to its end. */
+export const jobPods: PodBehaviour = {
+  owns: (pod) => jobOwner(pod) !== undefined,
+  at(pod, now, model, base) {
+    const owner = jobOwner(pod)
+    if (!owner) return base.podAt(pod, now, model)
+    // A Job's failing pod does become Ready: it fails by exiting, not by never starting.
+    const next = base.podAt(pod, now, {...model, fail: []})
+    if (next === null) return null
+    const current = next ?? pod
+    const exit = exitAt(current, model)
+    if (exit !== undefined && exit <= now) return exited(current, formatRfc3339(exit), exitCode(current, owner, model, base))
+    return next
+  },
+  wakeAt(pod, now, model, base) {
+    const wake = base.podWakeAt(pod, now, {...model, fail: []}, 0)
+    const exit = exitAt(pod, model)
+    const later = exit !== undefined && exit > now ? exit : undefined
+    return wake === undefined ? later : later === undefined || wake < later ? wake : later
+  },
 }
 
 /** When a Running, Ready Job pod exits. */
@@ -60,10 +62,10 @@ function exitAt(pod: Obj, model: KubeletModel): bigint | undefined {
   return since + (ms === undefined ? (model.runFor ?? 10_000_000_000n) : BigInt(Math.round(ms * 1e6)))
 }
 
-function exitCode(pod: Obj, owner: Obj, model: KubeletModel): number {
+function exitCode(pod: Obj, owner: Obj, model: KubeletModel, base: PodModel): number {
   const annotated = pod.metadata?.annotations?.[EXIT_CODE_ANNOTATION]
   if (annotated !== undefined && /^\d+$/.test(String(annotated))) return Number(annotated)
-  return isFailing(pod, model.fail) || model.fail.includes(String(owner.name)) ? 1 : 0
+  return base.isFailing(pod, model.fail) || model.fail.includes(String(owner.name)) ? 1 : 0
 }
 
 /** What kwok's pod-complete stage writes: the terminal phase, Ready false, every container terminated with the code. */
@@ -85,21 +87,20 @@ function exited(pod: Obj, at: string, code: number): Obj {
   }
 }
 
-/** The instants the Job and CronJob controllers asked to sync again at (backoff, active deadline, next schedule). */
-export function requeueTimes(plan: ReconcilePlan): bigint[] {
+/** The instants the controller's syncs of `kind` asked to sync again at (backoff, active deadline, next schedule). */
+export function requeueTimes(plan: ReconcilePlan, kind: string): bigint[] {
   const out: bigint[] = []
   for (const cp of plan.controllers) {
-    if ((cp.kind !== 'Job' && cp.kind !== 'CronJob') || !cp.requeue) continue
+    if (cp.kind !== kind || !cp.requeue) continue
     const at = parseRfc3339(cp.requeue.at)
     if (at !== undefined) out.push(at)
   }
   return out
 }
 
-/** A Job's or CronJob's step fields: its pods' counts, the Job's counters, and the CronJob it belongs to. */
-export function batchCounts(snapshot: Snapshot, cp: ControllerPlan): {counts: WorldCounts; cronJob?: string; job?: {active: number; succeeded: number; failed: number}} {
+/** A Job's step fields: its pods' counts, the Job's counters, and the CronJob it belongs to. */
+export function jobCounts(snapshot: Snapshot, cp: ControllerPlan): {counts: WorldCounts; cronJob?: string; job?: {active: number; succeeded: number; failed: number}} {
   const pods = {total: 0, ready: 0, available: 0, terminating: 0}
-  if (cp.kind === 'CronJob') return {counts: {replicaSets: [], pods}, cronJob: cp.name}
   for (const p of snapshot.pods) {
     if (!p.ownerReferences.some((r) => r.controller && r.uid === cp.uid)) continue
     if (p.deletionTimestamp) pods.terminating++
@@ -124,24 +125,15 @@ function cronJobOf(job: {ownerReferences: readonly {kind: string; name: string; 
   return job.ownerReferences.find((r) => r.controller && r.kind === 'CronJob')?.name
 }
 
-/** What the Job and CronJob timelines need beyond the steps: every Job ever seen, and the runs Forbid skipped. */
-export class BatchTracker {
+/** What the Job timelines need beyond the steps: every Job ever seen; and the Job controller's backoff memory. */
+export class JobRun implements SimulationRun {
   private readonly jobs = new Map<string, {job: JobView; lastSeen: bigint}>()
-  private readonly skipped = new Map<string, CronJobTimeline['skipped']>()
   /** The Job controller's backoff records, kept as its memory would keep them across syncs. */
   readonly backoff = new Map<string, BackoffRecord>()
+  readonly plannerOptions = {jobBackoff: this.backoff}
 
-  constructor(private readonly start: bigint) {}
-
-  observe(snapshot: Snapshot, plan: ReconcilePlan, now: bigint): void {
+  observe(snapshot: Snapshot, _plan: ReconcilePlan, now: bigint): void {
     for (const j of snapshot.jobs ?? []) this.jobs.set(j.uid, {job: j, lastSeen: now})
-    for (const cp of plan.controllers) {
-      if (cp.kind !== 'CronJob' || !cp.scheduledTime || !cp.rolloutStep?.includes('Forbid')) continue
-      const list = this.skipped.get(cp.uid) ?? []
-      if (list.some((s) => s.scheduledTime === cp.scheduledTime)) continue
-      list.push({time: formatRfc3339(now), offsetSeconds: this.offset(now), scheduledTime: cp.scheduledTime, reason: 'concurrencyPolicy Forbid: a Job is running'})
-      this.skipped.set(cp.uid, list)
-    }
   }
 
   /** A Job's sync stores its new backoff record with its first status write (flushUncountedAndRemoveFinalizers). */
@@ -152,49 +144,12 @@ export class BatchTracker {
     }
   }
 
-  private offset(t: bigint): number {
-    return Number(t - this.start) / 1e9
-  }
-
-  timelines(snapshot: Snapshot, steps: readonly SimulationStep[]): {jobs: JobTimeline[]; cronJobs: CronJobTimeline[]} {
+  timelines(snapshot: Snapshot, _plan: ReconcilePlan, steps: readonly SimulationStep[]): {jobs: JobTimeline[]} {
     const present = new Set((snapshot.jobs ?? []).map((j) => j.uid))
     const jobs = [...this.jobs.values()]
       .sort((a, b) => cmp(a.job.namespace, b.job.namespace) || cmp(a.job.name, b.job.name))
       .map(({job, lastSeen}) => jobTimeline(job, steps.filter((s) => s.controller.kind === 'Job' && s.controller.namespace === job.namespace && s.controller.name === job.name), present.has(job.uid) ? undefined : lastSeen))
-    const cronJobs = [...(snapshot.cronJobs ?? [])]
-      .sort((a, b) => cmp(a.namespace, b.namespace) || cmp(a.name, b.name))
-      .map((cj): CronJobTimeline => {
-        const mine = steps.filter((s) => s.controller.kind === 'CronJob' && s.controller.namespace === cj.namespace && s.controller.name === cj.name)
-        const runs: CronJobTimeline['runs'] = []
-        const deleted: CronJobTimeline['deleted'] = []
-        for (const s of mine) {
-          for (const a of s.actions) {
-            if (a.type === 'createJob') runs.push({time: s.time, offsetSeconds: s.offsetSeconds, scheduledTime: a.scheduledTime, job: a.name})
-            if (a.type === 'deleteJob') deleted.push({time: s.time, offsetSeconds: s.offsetSeconds, job: a.name, reason: a.reason})
-          }
-        }
-        return {
-          namespace: cj.namespace,
-          name: cj.name,
-          schedule: cj.schedule,
-          ...(cj.timeZone ? {timeZone: cj.timeZone} : {}),
-          concurrencyPolicy: cj.concurrencyPolicy,
-          runs,
-          // A run held back in one round and started in a later round of the same instant was not held back.
-          skipped: (this.skipped.get(cj.uid) ?? []).flatMap((x) => {
-            const late = runs.find((run) => run.scheduledTime === x.scheduledTime)
-            if (late?.offsetSeconds === x.offsetSeconds) return []
-            return [late ? {...x, startedAs: {job: late.job, offsetSeconds: late.offsetSeconds}} : x]
-          }),
-          deleted,
-          final: {
-            active: cj.status.active.map((r) => r.name),
-            ...(cj.status.lastScheduleTime ? {lastScheduleTime: cj.status.lastScheduleTime} : {}),
-            ...(cj.status.lastSuccessfulTime ? {lastSuccessfulTime: cj.status.lastSuccessfulTime} : {}),
-          },
-        }
-      })
-    return {jobs, cronJobs}
+    return {jobs}
   }
 }
 
@@ -237,4 +192,50 @@ function jobTimeline(job: JobView, steps: readonly SimulationStep[], deletedAt: 
       ...(s.completionTime ? {completionTime: s.completionTime} : {}),
     },
   }
+}
+
+function jobSummary(j: JobTimeline): string[] {
+  const want = j.completions === undefined ? 'work queue' : `${count(j.completions, 'completion')}`
+  const waves = j.waves.map((w) => `${offset(w.offsetSeconds)}: ${w.created}`).join(', ')
+  const f = j.final
+  return [
+    `Job ${j.namespace}/${j.name}${j.cronJob ? ` (CronJob ${j.cronJob})` : ''}  ${j.completionMode}, ${want}, parallelism ${j.parallelism}: ${count(j.pods.created, 'pod')} created${waves ? ` in waves ${waves}` : ''}${j.deletedAt ? `; deleted at ${j.deletedAt}` : ''}`,
+    `  final: ${f.active} active, ${f.succeeded} succeeded, ${f.failed} failed${f.completedIndexes ? `, indexes ${f.completedIndexes}` : ''}; conditions: ${conditionsText(f.conditions) || 'none'}`,
+  ]
+}
+
+const JOB_DELETE_WORDS = {finished: 'the Job finished', suspended: 'the Job is suspended', excess: 'more active than wanted', 'duplicate-index': 'a second pod of its index', 'invalid-index': 'no valid index'} as const
+
+/** Its own actions' lines in the simulation's timeline. */
+function describeAction(a: StepAction): Described | undefined {
+  switch (a.type) {
+    case 'createJobPod':
+      return {sign: '+', text: `create pod ${a.pod ?? `${a.nameBase}<random>`}${a.index === undefined ? '' : ` (index ${a.index})`}`}
+    case 'deleteJobPod':
+      return {sign: '-', text: `delete pod ${a.pod} (${JOB_DELETE_WORDS[a.reason]})`}
+    default:
+      return undefined
+  }
+}
+
+/** The Job controller in `kctl simulate`. */
+export const jobSimulation: ControllerSimulation = {
+  manifests: {Job: {group: '/apis/batch/v1', plural: 'jobs', patchStrategy: WORKLOAD_STRATEGY}},
+  pods: jobPods,
+  wakeTimes: (_snapshot, plan) => requeueTimes(plan, 'Job'),
+  counter: (snapshot) => (cp) => jobCounts(snapshot, cp),
+  start: () => new JobRun(),
+  report: {
+    // After the CronJobs: a CronJob's lines, then its Jobs'.
+    order: 50,
+    summaries: (sim: Simulation) => (sim.jobs ?? []).map(jobSummary),
+    markdown: {
+      header: ['| Job | pods per wave | final | conditions |', '| --- | --- | --- | --- |'],
+      rows: (sim) => (sim.jobs ?? []).map((j) => `| ${j.namespace}/${j.name} | ${j.waves.map((w) => `${offset(w.offsetSeconds)}: ${w.created}`).join(', ')} | ${j.final.succeeded} succeeded, ${j.final.failed} failed | ${conditionsText(j.final.conditions)} |`),
+    },
+  },
+  listsConditions: true,
+  // The controller column: a CronJob's Job is shown under it (CronJob → Job → its pods' lines).
+  label: (step) => (step.cronJob ? `CronJob ${step.cronJob} → ${step.controller.kind} ${step.controller.name}` : undefined),
+  describe: describeAction,
 }

@@ -4,6 +4,7 @@ import {byKindNamespaceName, contestedAdoptions, planController} from '../../rec
 import type {ControllerDescriptor} from '../descriptor.js'
 import {replicaSetWatch} from './watch.js'
 import {replicaSetChecks} from './rules.js'
+import {replicaSetSimulation} from './simulate.js'
 
 export const replicaset: ControllerDescriptor = {
   name: 'replicaset',
@@ -15,4 +16,5 @@ export const replicaset: ControllerDescriptor = {
   },
   watch: replicaSetWatch,
   check: replicaSetChecks,
+  simulation: replicaSetSimulation,
 }

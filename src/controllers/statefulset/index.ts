@@ -3,6 +3,7 @@ import type {ControllerDescriptor} from '../descriptor.js'
 import {planStatefulSets} from './planner.js'
 import {statefulSetWatch} from './watch.js'
 import {statefulSetChecks} from './rules.js'
+import {statefulSetSimulation} from './simulate.js'
 
 export const statefulset: ControllerDescriptor = {
   name: 'statefulset',
@@ -10,4 +11,5 @@ export const statefulset: ControllerDescriptor = {
   plan: planStatefulSets,
   watch: statefulSetWatch,
   check: statefulSetChecks,
+  simulation: statefulSetSimulation,
 }

@@ -3,11 +3,11 @@
 // (strategicpatch.CreateThreeWayMergePatch, then StrategicMergeMapPatch).
 import {describe, expect, it} from 'vitest'
 
-import {goJson, kubectlApply, LAST_APPLIED, lastApplied, MergeError, PATCH_STRATEGIES, storedUpdate, strategicMergePatch, threeWayMergePatch, withLastApplied} from '../../../src/simulate/apply-merge.js'
+import {goJson, kubectlApply, LAST_APPLIED, lastApplied, MergeError, patchStrategy, storedUpdate, strategicMergePatch, threeWayMergePatch, withLastApplied} from '../../../src/simulate/apply-merge.js'
 
 type Json = Record<string, any>
 
-const DEPLOYMENT = PATCH_STRATEGIES.Deployment
+const DEPLOYMENT = patchStrategy('Deployment')
 
 /** A Deployment manifest with one container `c`, changed by `edit`. */
 function manifest(edit: (d: Json) => void = () => {}): Json {

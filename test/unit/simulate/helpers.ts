@@ -4,6 +4,8 @@ import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
+import {expect} from 'vitest'
+
 import type {MemoryWorld} from '../../../src/apply/memory-world.js'
 import {DEFAULT_FEATURE_GATES} from '../../../src/model/plan.js'
 import {parseRfc3339, seconds} from '../../../src/reconcile/time.js'
@@ -28,6 +30,17 @@ spec:
     metadata: {labels: {app: ${name}}}
     spec: {containers: [{name: c, image: "${extra.image ?? 'nginx:1.27'}"}]}
 `
+}
+
+/** The new image the rollouts of the loop's tests set. */
+export const NEW_IMAGE = {kind: 'Deployment', name: 'web', container: 'c', image: 'nginx:1.28'}
+
+/** A world opened and run until quiet (it must get there): the state an operator starts a rollout from. */
+export async function settled(yaml: string): Promise<Sim> {
+  const sim = await openSim(yaml)
+  const first = await sim.run()
+  expect(first.endedBy).toBe('quiet')
+  return sim
 }
 
 export interface Sim {

@@ -1,18 +1,11 @@
-// Jobs and CronJobs in the simulation: the kubelet model of a Job's pod (runs to its end), and the
-// event loop waking for Job backoffs, active deadlines and CronJob schedule times.
-import {mkdtempSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
+// Jobs in the simulation: the kubelet model of a Job's pod (runs to its end), and the event loop
+// waking for Job backoffs and active deadlines. (CronJobs: ../cronjob/simulate.test.ts.)
 import {describe, expect, it} from 'vitest'
-import {DEFAULT_FEATURE_GATES} from '../../../../src/model/plan.js'
-import {formatRfc3339, parseRfc3339, seconds} from '../../../../src/reconcile/time.js'
-import {fixtureWorld} from '../../../../src/services/reconcile.js'
-import {kubeletAt, kubeletWakeAt} from '../../../../src/controllers/job/simulate.js'
-import type {KubeletModel} from '../../../../src/simulate/kubelet.js'
-import {runLoop, type LoopResult} from '../../../../src/simulate/loop.js'
+import {formatRfc3339, seconds} from '../../../../src/reconcile/time.js'
+import {kubeletAt, kubeletWakeAt, type KubeletModel} from '../../../../src/simulate/kubelet.js'
+import type {LoopResult} from '../../../../src/simulate/loop.js'
+import {at, simulateYaml, T0} from '../../simulate/batch.js'
 
-const T0 = parseRfc3339('2026-11-22T10:00:00Z')!
-const at = (s: number) => T0 + seconds(s)
 const model: KubeletModel = {start: T0, readyAfter: seconds(10), fail: [], runFor: seconds(30)}
 type Obj = Record<string, any>
 
@@ -61,19 +54,6 @@ describe('the kubelet model of a Job\'s pod', () => {
   })
 })
 
-async function simulateYaml(yaml: string, o: {runFor?: number; fail?: string[]; untilSeconds?: number} = {}): Promise<LoopResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'kctl-sim-batch-'))
-  writeFileSync(join(dir, 'world.yaml'), yaml)
-  const clock = {now: T0}
-  const {memory} = await fixtureWorld({filename: [dir]}, () => formatRfc3339(clock.now), {gracefulPodDeletion: true})
-  return runLoop(memory, {
-    clock,
-    featureGates: {...DEFAULT_FEATURE_GATES},
-    until: o.untilSeconds === undefined ? undefined : T0 + seconds(o.untilSeconds),
-    kubelet: {start: T0, readyAfter: seconds(10), fail: o.fail ?? [], runFor: seconds(o.runFor ?? 10)},
-  })
-}
-
 const job = (name: string, spec: string) => `apiVersion: batch/v1
 kind: Job
 metadata: {name: ${name}, namespace: default, uid: 00000000-0000-4000-8000-00000000${name.length.toString().padStart(4, '0')}, resourceVersion: "1", creationTimestamp: "2026-11-22T10:00:00Z"}
@@ -86,7 +66,7 @@ spec:
 const waves = (r: LoopResult, name: string) => r.jobs.find((j) => j.name === name)!.waves.map((w) => [w.offsetSeconds, w.created])
 const conditions = (r: LoopResult, name: string) => r.jobs.find((j) => j.name === name)!.final.conditions.map((c) => `${c.type}:${c.reason}`)
 
-describe('the loop with Jobs and CronJobs', () => {
+describe('the loop with Jobs', () => {
   it('a Job of completions 3, parallelism 2: pods in waves of 2 then 1, Complete when the last ends', async () => {
     const r = await simulateYaml(job('work', 'completions: 3\n  parallelism: 2'))
     expect(waves(r, 'work')).toEqual([[0, 2], [20, 1]])
@@ -109,36 +89,5 @@ describe('the loop with Jobs and CronJobs', () => {
     const at15 = r.steps.filter((s) => s.offsetSeconds === 15).flatMap((s) => s.actions.map((a) => a.type))
     expect(at15).toContain('deleteJobPod')
     expect(conditions(r, 'slow')).toEqual(['FailureTarget:DeadlineExceeded', 'Failed:DeadlineExceeded'])
-  })
-
-  it('a CronJob every minute with Forbid: a run due while a Job runs waits for it (the latest one starts late, older ones never); the history limit deletes the oldest', async () => {
-    const r = await simulateYaml(
-      `apiVersion: batch/v1
-kind: CronJob
-metadata: {name: tick, namespace: default, uid: 00000000-0000-4000-8000-0000000000c1, resourceVersion: "1", creationTimestamp: "2026-11-22T09:58:30Z"}
-spec:
-  schedule: "* * * * *"
-  concurrencyPolicy: Forbid
-  successfulJobsHistoryLimit: 1
-  jobTemplate:
-    spec:
-      template:
-        spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}
-`,
-      {runFor: 80, untilSeconds: 300},
-    )
-    const cj = r.cronJobs[0]
-    const minute = (m: number) => `tick-${29922360 + m}`
-    // Each Job runs 90s (Ready after 10s, then 80s): the next one starts when it ends, if a schedule time is due by then.
-    expect(cj.runs.map((x) => [x.offsetSeconds, x.job])).toEqual([[0, minute(0)], [90, minute(1)], [180, minute(3)], [270, minute(4)]])
-    expect(cj.skipped.map((x) => [x.offsetSeconds, x.scheduledTime, x.startedAs?.job ?? null])).toEqual([
-      [60.1, formatRfc3339(at(60)), minute(1)],
-      [120.1, formatRfc3339(at(120)), null],
-      [240.1, formatRfc3339(at(240)), minute(4)],
-    ])
-    expect(cj.deleted.map((x) => [x.offsetSeconds, x.job, x.reason])).toEqual([[180, minute(0), 'history-limit'], [270, minute(1), 'history-limit']])
-    // The chain: the Job's steps name their CronJob.
-    expect(r.steps.find((s) => s.controller.kind === 'Job')?.cronJob).toBe('tick')
-    expect(r.endedBy).toBe('until')
   })
 })

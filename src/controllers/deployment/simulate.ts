@@ -1,0 +1,159 @@
+// Deployments in the simulation: what the event loop (loop.ts) needs to know about them besides
+// their planner and the executor — the instant their progress deadline is checked
+// (requeueStuckDeployment), their ReplicaSets' pods counted as theirs after each round, the lowest
+// availability and the most pods seen, and each Deployment's timeline at the end. Their pods are
+// their ReplicaSets' (../replicaset/simulate.ts counts them); they run as the shared kubelet model
+// runs any pod.
+import type {DeploymentView, Snapshot, Workload} from '../../model/objects.js'
+import type {ReconcilePlan} from '../../model/plan.js'
+import type {Simulation, SimulationStep} from '../../model/simulation.js'
+import type {DeploymentTimeline} from './timeline.js'
+import {objectTime} from '../../reconcile/time.js'
+import {cmp} from '../../simulate/collections.js'
+import type {ControllerSimulation, Described, StepAction, SimulationRun} from '../../simulate/part.js'
+import {CONDITIONS, OBJECT_META, TEMPLATE} from '../../simulate/patch-strategies.js'
+import {availabilityKept, bound} from '../../simulate/report.js'
+import {count} from '../../render/words.js'
+import {formatDuration} from '../../watch/duration.js'
+import {WorldView} from '../replicaset/simulate.js'
+import {progressCheckAt} from './sync.js'
+import {maxSurge, maxUnavailable, revisionOf} from './util.js'
+
+/** Per Deployment: the lowest availability and the most pods seen at any instant. */
+export class DeploymentRun implements SimulationRun {
+  private readonly seen = new Map<string, DeploymentTimeline['observed']>()
+
+  sample(snapshot: Snapshot, now: bigint): void {
+    const view = new WorldView(snapshot, now)
+    for (const d of snapshot.deployments ?? []) {
+      const {pods} = view.deploymentCounts(d.uid)
+      const s = this.seen.get(d.uid)
+      const all = pods.total + pods.terminating
+      if (!s) this.seen.set(d.uid, {startAvailable: pods.available, minAvailable: pods.available, maxPods: pods.total, maxPodsWithTerminating: all})
+      else {
+        s.minAvailable = Math.min(s.minAvailable, pods.available)
+        s.maxPods = Math.max(s.maxPods, pods.total)
+        s.maxPodsWithTerminating = Math.max(s.maxPodsWithTerminating, all)
+      }
+    }
+  }
+
+  timelines(snapshot: Snapshot, plan: ReconcilePlan, steps: readonly SimulationStep[]): {deployments: DeploymentTimeline[]} {
+    const view = new WorldView(snapshot, 0n)
+    const rollout = new Map(plan.controllers.filter((c) => c.kind === 'Deployment').map((c) => [c.uid, c.rolloutStep]))
+    const deployments = [...(snapshot.deployments ?? [])]
+      .sort((a, b) => cmp(a.namespace, b.namespace) || cmp(a.name, b.name))
+      .map((d) => {
+        const mine = steps.filter((s) => s.controller.namespace === d.namespace && s.deployment === d.name)
+        const rss = view.deploymentCounts(d.uid).replicaSets
+        return {
+          namespace: d.namespace,
+          name: d.name,
+          replicas: d.replicas,
+          strategy: d.strategy.type,
+          bounds: boundsOf(d),
+          observed: this.seen.get(d.uid) ?? {startAvailable: 0, minAvailable: 0, maxPods: 0, maxPodsWithTerminating: 0},
+          steps: mine.length,
+          durationSeconds: mine.length === 0 ? 0 : mine[mine.length - 1].offsetSeconds,
+          final: {
+            replicaSets: rss.map((r) => {
+              const rev = revisionText(snapshot.replicaSets.find((x) => x.namespace === d.namespace && x.name === r.name))
+              return rev === undefined ? r : {...r, revision: rev}
+            }),
+            ...(d.annotations['deployment.kubernetes.io/revision'] ? {revision: d.annotations['deployment.kubernetes.io/revision']} : {}),
+            replicasStatus: {replicas: d.status.replicas, updated: d.status.updatedReplicas, ready: d.status.readyReplicas, available: d.status.availableReplicas},
+            conditions: d.status.conditions.map((c) => ({type: c.type, status: c.status, ...(c.reason ? {reason: c.reason} : {})})),
+            ...(rollout.get(d.uid) ? {rollout: rollout.get(d.uid)} : {}),
+          },
+        }
+      })
+    return {deployments}
+  }
+}
+
+function boundsOf(d: DeploymentView): DeploymentTimeline['bounds'] {
+  const surge = maxSurge(d)
+  const unavailable = d.strategy.type === 'Recreate' ? d.replicas : maxUnavailable(d)
+  return {minAvailable: Math.max(0, d.replicas - unavailable), maxPods: d.replicas + surge, maxSurge: surge, maxUnavailable: unavailable}
+}
+
+function revisionText(rs: Workload | undefined): string | undefined {
+  if (!rs) return undefined
+  return revisionOf(rs.annotations) === undefined ? undefined : rs.annotations['deployment.kubernetes.io/revision']
+}
+
+function deploymentSummary(d: DeploymentTimeline): string[] {
+  const f = d.final
+  const conditions = f.conditions.map((c) => `${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}`).join(', ')
+  return [
+    `Deployment ${d.namespace}/${d.name}  ${d.strategy}, ${d.replicas} replicas: ${count(d.steps, 'step')} over ${formatDuration(d.durationSeconds * 1000)}`,
+    `  min available ${bound(d.observed.minAvailable, d.bounds.minAvailable, availabilityKept(d))} = replicas - maxUnavailable ${d.bounds.maxUnavailable}${d.observed.startAvailable < d.bounds.minAvailable ? `; it started with ${d.observed.startAvailable}` : ''}`,
+    `  max pods ${bound(d.observed.maxPods, d.bounds.maxPods, d.observed.maxPods <= d.bounds.maxPods)} = replicas + maxSurge ${d.bounds.maxSurge}; ${d.observed.maxPodsWithTerminating} with terminating pods`,
+    `  final: ${f.replicaSets.map((r) => `${r.name}=${r.replicas}`).join(' ')}${f.revision ? `, revision ${f.revision}` : ''}; ${f.replicasStatus.available} of ${d.replicas} available, ${f.replicasStatus.updated} updated${f.rollout ? ` (${f.rollout})` : ''}`,
+    `  conditions: ${conditions || 'none'}`,
+  ]
+}
+
+function markdownRow(d: DeploymentTimeline): string {
+  const f = d.final
+  return `| ${d.namespace}/${d.name} | ${d.strategy} | ${d.steps} | ${formatDuration(d.durationSeconds * 1000)} | ${d.observed.minAvailable} (≥ ${d.bounds.minAvailable}) | ${d.observed.maxPods} (≤ ${d.bounds.maxPods}) | ${f.replicaSets.map((r) => `\`${r.name}\`=${r.replicas}`).join(' ')} | ${f.conditions.map((x) => `${x.type}=${x.status}${x.reason ? ` (${x.reason})` : ''}`).join(', ')} |`
+}
+
+/** Its own actions' lines in the simulation's timeline. */
+function describeAction(a: StepAction): Described | undefined {
+  switch (a.type) {
+    case 'createReplicaSet':
+      return {sign: '+', text: `create ReplicaSet ${a.name ?? '(name unknown)'} (${a.replicas})`}
+    case 'scaleReplicaSet':
+      return {sign: '~', text: `scale ReplicaSet ${a.replicaSet} ${a.from}→${a.to} (${a.rule})`}
+    case 'deleteReplicaSet':
+      return {sign: '-', text: `delete ReplicaSet ${a.replicaSet} (revision ${a.revision}, beyond revisionHistoryLimit)`}
+    case 'updateReplicaSet':
+      return {sign: '~', text: `update ReplicaSet ${a.replicaSet} (annotations, minReadySeconds ${a.minReadySeconds})`}
+    case 'adoptReplicaSet':
+      return {sign: '~', text: `adopt ReplicaSet ${a.replicaSet}`}
+    case 'releaseReplicaSet':
+      return {sign: '~', text: `release ReplicaSet ${a.replicaSet}`}
+    case 'rollback':
+      return {sign: '~', text: `rollback to revision ${a.toRevision} (${a.outcome})`}
+    default:
+      return undefined
+  }
+}
+
+/** The Deployment controller in `kctl simulate`. */
+export const deploymentSimulation: ControllerSimulation = {
+  manifests: {
+    Deployment: {
+      group: '/apis/apps/v1',
+      plural: 'deployments',
+      // Its strategy has the retainKeys strategy: switching to Recreate drops its rollingUpdate.
+      patchStrategy: {fields: {metadata: {fields: OBJECT_META}, spec: {fields: {template: TEMPLATE, strategy: {retainKeys: true}}}, status: CONDITIONS}},
+    },
+  },
+  // Its progress deadline check (requeueStuckDeployment).
+  *wakeTimes(snapshot) {
+    for (const d of snapshot.deployments ?? []) {
+      if (d.paused) continue
+      const at = progressCheckAt(d, d.status)
+      yield at === undefined ? undefined : objectTime(at)
+    }
+  },
+  counter(snapshot, now) {
+    const view = new WorldView(snapshot, now)
+    return (cp) => ({deployment: cp.name, counts: view.deploymentCounts(cp.uid)})
+  },
+  start: () => new DeploymentRun(),
+  report: {
+    order: 10,
+    summaries: (sim: Simulation) => sim.deployments.map(deploymentSummary),
+    markdown: {
+      header: ['| Deployment | strategy | steps | duration | min available (bound) | max pods (bound) | final | conditions |', '| --- | --- | --- | --- | --- | --- | --- | --- |'],
+      rows: (sim) => sim.deployments.map(markdownRow),
+    },
+  },
+  listsConditions: true,
+  targets: {deployment: 'Deployment', deployments: 'Deployment', deploy: 'Deployment'},
+  annotationsRaiseGeneration: true,
+  describe: describeAction,
+}

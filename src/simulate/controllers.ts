@@ -1,0 +1,45 @@
+// The simulated controllers, from the registry: those whose descriptor has a simulate part.
+// Read only inside functions (the registry imports every controller, which import shared modules).
+import {CONTROLLERS} from '../controllers/registry.js'
+import type {ControllerSimulation, ManifestKind, Report} from './part.js'
+import {POD_STRATEGY} from './patch-strategies.js'
+
+export interface Simulated {
+  /** The registry name. */
+  name: string
+  kinds: readonly string[]
+  simulation: ControllerSimulation
+}
+
+let simulated: readonly Simulated[] | undefined
+
+/** In the registry's order; built on first use (the kubelet model asks for every pod at every instant). */
+export function simulatedControllers(): readonly Simulated[] {
+  simulated ??= CONTROLLERS.flatMap((c) => (c.simulation ? [{name: c.name, kinds: c.kinds, simulation: c.simulation}] : []))
+  return simulated
+}
+
+/** The simulate part of the controller that syncs objects of `kind`. */
+export function simulationOf(kind: string): ControllerSimulation | undefined {
+  return simulatedControllers().find((c) => c.kinds.includes(kind))?.simulation
+}
+
+/** The reports of the simulated controllers, in their order (a CronJob's before its Jobs'). */
+export function reports(): Report[] {
+  return simulatedControllers()
+    .flatMap((s) => (s.simulation.report ? [s.simulation.report] : []))
+    .sort((a, b) => a.order - b.order)
+}
+
+/** Pods: the one kind --apply-manifests takes that no controller syncs. */
+const POD: ManifestKind = {group: '/api/v1', plural: 'pods', patchStrategy: POD_STRATEGY}
+
+/** A kind --apply-manifests applies (a simulated controller's, or Pod); undefined for any other. */
+export function manifestKind(kind: string): ManifestKind | undefined {
+  if (kind === 'Pod') return POD
+  for (const c of simulatedControllers()) {
+    const m = c.simulation.manifests
+    if (Object.hasOwn(m, kind)) return m[kind as keyof typeof m]
+  }
+  return undefined
+}
