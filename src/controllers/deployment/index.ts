@@ -4,9 +4,11 @@
 import {planController} from '../../reconcile/planner.js'
 import type {ControllerDescriptor} from '../descriptor.js'
 import {planDeployments} from './planner.js'
+import {DEPLOYMENT_READS} from './read.js'
 
 export const deployment: ControllerDescriptor = {
   name: 'deployment',
   kinds: ['Deployment'],
   plan: (snapshot, world) => planDeployments(snapshot.deployments ?? [], snapshot.replicaSets, world, planController),
+  reads: DEPLOYMENT_READS,
 }

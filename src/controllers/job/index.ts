@@ -1,9 +1,12 @@
 // The Job controller (kube-controller-manager's `job`, pkg/controller/job).
 import type {ControllerDescriptor} from '../descriptor.js'
 import {planJobs} from './planner.js'
+import {JOB_READS, readJobPodFields} from './read.js'
 
 export const job: ControllerDescriptor = {
   name: 'job',
   kinds: ['Job'],
   plan: planJobs,
+  reads: JOB_READS,
+  podFields: readJobPodFields,
 }

@@ -2,6 +2,7 @@
 // ReplicationControllers in the ReplicaSet shape (pkg/controller/replication).
 import {byKindNamespaceName, contestedAdoptions, planController} from '../../reconcile/planner.js'
 import type {ControllerDescriptor} from '../descriptor.js'
+import {REPLICASET_READS} from './read.js'
 
 export const replicaset: ControllerDescriptor = {
   name: 'replicaset',
@@ -11,4 +12,5 @@ export const replicaset: ControllerDescriptor = {
     for (const [plan, warnings] of contestedAdoptions(plans)) plan.warnings.push(...warnings)
     return plans
   },
+  reads: REPLICASET_READS,
 }

@@ -1,9 +1,11 @@
 // The StatefulSet controller (kube-controller-manager's `statefulset`, pkg/controller/statefulset).
 import type {ControllerDescriptor} from '../descriptor.js'
 import {planStatefulSets} from './planner.js'
+import {STATEFULSET_READS} from './read.js'
 
 export const statefulset: ControllerDescriptor = {
   name: 'statefulset',
   kinds: ['StatefulSet'],
   plan: planStatefulSets,
+  reads: STATEFULSET_READS,
 }
