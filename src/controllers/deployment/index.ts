@@ -1,7 +1,7 @@
 // The Deployment controller (kube-controller-manager's `deployment`, pkg/controller/deployment).
 // Its plan chains the ReplicaSet controller's next sync of the ReplicaSets it writes, as upstream's
 // controllers chain through the API server.
-import {planController} from '../../reconcile/planner.js'
+import {planController} from '../replicaset/sync.js'
 import type {ControllerDescriptor} from '../descriptor.js'
 import {planDeployments} from './planner.js'
 import {DEPLOYMENT_READS} from './read.js'

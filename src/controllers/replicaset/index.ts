@@ -1,8 +1,9 @@
 // The ReplicaSet controller (kube-controller-manager's `replicaset`), which also runs
 // ReplicationControllers in the ReplicaSet shape (pkg/controller/replication).
-import {byKindNamespaceName, contestedAdoptions, planController} from '../../reconcile/planner.js'
+import {byKindNamespaceName} from '../../reconcile/order.js'
 import type {ControllerDescriptor} from '../descriptor.js'
 import {REPLICASET_READS} from './read.js'
+import {contestedAdoptions, planController} from './sync.js'
 
 export const replicaset: ControllerDescriptor = {
   name: 'replicaset',
