@@ -4,7 +4,7 @@
 import type {Labels, Origin} from '../model/objects.js'
 import {UserError} from '../errors.js'
 import {labelKeyProblem, labelValueProblem} from '../reconcile/selector.js'
-import type {Locator, Path, RawObject, SourceObject} from './documents.js'
+import type {Path, RawObject, SourceObject} from './documents.js'
 
 /** Something the API server would have refused, at a field of an object. */
 export interface Problem {
