@@ -64,7 +64,7 @@ type Lists = {[F in SnapshotList]: SnapshotItem<F>[]}
 export class Normalizer {
   readonly problems: Problem[] = []
   /** The Snapshot's lists, in the Snapshot's order. */
-  private readonly lists: Omit<Lists, 'loadBalancers'> = {
+  private readonly lists: Lists = {
     jobs: [],
     cronJobs: [],
     statefulSets: [],

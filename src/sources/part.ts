@@ -11,8 +11,8 @@ import type {FieldReaders} from './fields.js'
 /** Metadata as read, before it is placed on a view. */
 export type Meta = Omit<ObjectMeta, 'origin' | 'ownerReferences'> & {ownerReferences: OwnerReference[]}
 
-/** The Snapshot's lists an object can be collected into. */
-export type SnapshotList = {[F in keyof Snapshot]-?: NonNullable<Snapshot[F]> extends readonly unknown[] ? F : never}[keyof Snapshot]
+/** The Snapshot's lists an object can be collected into (load balancers come from the cloud provider, not from objects). */
+export type SnapshotList = Exclude<{[F in keyof Snapshot]-?: NonNullable<Snapshot[F]> extends readonly unknown[] ? F : never}[keyof Snapshot], 'loadBalancers'>
 export type SnapshotItem<F extends SnapshotList> = NonNullable<Snapshot[F]>[number]
 
 /** One object to read, with what the Normalizer knows about it. */
