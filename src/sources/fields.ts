@@ -25,7 +25,7 @@ export function intOrPercent(ctx: Ctx, v: unknown, path: Path): number | string 
 }
 
 /** An apps/v1 selector: required, valid (LabelSelectorAsSelector) and not empty. */
-export function labelSelector(ctx: Ctx, v: unknown, kind = 'ReplicaSet'): LabelSelector {
+export function labelSelector(ctx: Ctx, v: unknown, kind: string): LabelSelector {
   const at = ['spec', 'selector']
   if (v === undefined || v === null) {
     ctx.fail(at, 'a selector is required', `the API server rejects an apps/v1 ${kind} without spec.selector`)

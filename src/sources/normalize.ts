@@ -161,7 +161,10 @@ export class Normalizer {
 
   /** The shared field readers, as the controllers' readers receive them. */
   private get fields(): FieldReaders {
-    return (this.#fields ??= {labelSelector: (c, v, k) => labelSelector(c, v, k), template, intOrPercent, serverDefaulted: this.opts.serverDefaulted === true})
+    // The template reader is given no path, as before readers moved to the controllers: a pod
+    // template read at another path (a CronJob's jobTemplate) is reported at spec.template. Kept
+    // so that the move changes no output; passing `at` on would point at the field itself.
+    return (this.#fields ??= {labelSelector, template: (c, v) => template(c, v), intOrPercent, serverDefaulted: this.opts.serverDefaulted === true})
   }
   #fields?: FieldReaders
 

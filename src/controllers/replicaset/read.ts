@@ -94,7 +94,7 @@ function readWorkload(input: ReadInput, kind: WorkloadKind): void {
     }
     selector = {matchLabels: map}
   } else {
-    selector = labelSelector(ctx, spec.selector)
+    selector = labelSelector(ctx, spec.selector, kind)
   }
   const statusView: ReplicaSetStatusView = {
     replicas: ctx.int(status.replicas, ['status', 'replicas'], 0, INT32_MAX) ?? 0,
