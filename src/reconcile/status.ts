@@ -1,10 +1,9 @@
-// The status a ReplicaSet sync writes: calculateStatus and updateReplicaSetStatus
-// (pkg/controller/replicaset/replica_set_utils.go), IsPodAvailable (pkg/api/v1/pod/util.go).
-import type {PodView, Workload, WorkloadCondition} from '../model/objects.js'
-import type {StatusView} from '../model/plan.js'
-import {controllerOf, isPodTerminating} from './pods.js'
-import {type CompiledSelector, compileMapSelector, selectorMatches} from './selector.js'
-import {formatRfc3339, objectTime, seconds, wholeSeconds} from './time.js'
+// Status helpers more than one controller (or the executor) uses: IsPodAvailable
+// (pkg/api/v1/pod/util.go) and the ReplicaFailure condition of a failed manageReplicas
+// (pkg/controller/replicaset/replica_set_utils.go). The ReplicaSet status calculation itself is in
+// src/controllers/replicaset/status.ts.
+import type {PodView, WorkloadCondition} from '../model/objects.js'
+import {objectTime, seconds} from './time.js'
 
 /** IsPodAvailable: Ready, and either minReadySeconds is 0 or Ready since strictly before now − minReadySeconds. */
 export function isPodAvailable(pod: PodView, minReadySeconds: number, now: bigint): boolean {
@@ -12,62 +11,6 @@ export function isPodAvailable(pod: PodView, minReadySeconds: number, now: bigin
   if (minReadySeconds === 0) return true
   const since = objectTime(pod.readySince)
   return since !== undefined && since + seconds(minReadySeconds) < now
-}
-
-export interface StatusInputs {
-  workload: Workload
-  /** The claimed active pods before this sync's creates and deletes. */
-  activePods: readonly PodView[]
-  /** Every pod of the namespace that could count as terminating for this controller. */
-  namespacePods: readonly PodView[]
-  selector: CompiledSelector
-  /** The error manageReplicas returns, if any (e.g. a create refused client-side). */
-  manageError?: string
-  now: bigint
-  terminatingReplicasGate: boolean
-}
-
-/** calculateStatus: counts from the pre-action pod list, plus the ReplicaFailure condition. */
-export function calculateStatus(input: StatusInputs): StatusView {
-  const {workload, activePods, now} = input
-  const templateSelector = compileMapSelector(workload.template.labels)
-  let fullyLabeled = 0
-  let ready = 0
-  let available = 0
-  for (const pod of activePods) {
-    if (selectorMatches(templateSelector, pod.labels)) fullyLabeled++
-    if (pod.ready) {
-      ready++
-      if (isPodAvailable(pod, workload.minReadySeconds, now)) available++
-    }
-  }
-  const status: StatusView = {
-    replicas: activePods.length,
-    fullyLabeledReplicas: fullyLabeled,
-    readyReplicas: ready,
-    availableReplicas: available,
-    observedGeneration: workload.status.observedGeneration,
-    conditions: nextConditions(input),
-  }
-  // status.terminatingReplicas: ReplicaSet only, behind DeploymentReplicaSetTerminatingReplicas.
-  if (input.terminatingReplicasGate && workload.kind === 'ReplicaSet') {
-    status.terminatingReplicas = input.namespacePods.filter(
-      (pod) => isPodTerminating(pod) && controllerOf(pod)?.uid === workload.uid && selectorMatches(input.selector, pod.labels),
-    ).length
-  }
-  return status
-}
-
-/**
- * ReplicaFailure: added (reason by the sign of the diff) when manageReplicas failed and none exists;
- * an existing one is kept as is on later failures; removed after a sync without error.
- */
-function nextConditions(input: StatusInputs): WorkloadCondition[] {
-  const current = input.workload.status.conditions
-  if (input.manageError !== undefined) {
-    return withReplicaFailure(current, input.activePods.length - input.workload.replicas, input.manageError, formatRfc3339(wholeSeconds(input.now)))
-  }
-  return current.filter((c) => c.type !== 'ReplicaFailure')
 }
 
 /**
@@ -79,46 +22,4 @@ export function withReplicaFailure(current: readonly WorkloadCondition[], diff: 
   if (current.some((c) => c.type === 'ReplicaFailure')) return current.map((c) => ({...c}))
   const reason = diff < 0 ? 'FailedCreate' : diff > 0 ? 'FailedDelete' : ''
   return [...current.map((c) => ({...c})), {type: 'ReplicaFailure', status: 'True', lastTransitionTime: at, reason, message}]
-}
-
-/**
- * updateReplicaSetStatus: the write is skipped when every count, terminatingReplicas (nil vs set
- * included), the conditions and observedGeneration == generation are unchanged; otherwise the new
- * status is written with observedGeneration = generation.
- */
-export function statusToWrite(workload: Workload, next: StatusView): StatusView | undefined {
-  const cur = workload.status
-  const unchanged =
-    cur.replicas === next.replicas &&
-    cur.fullyLabeledReplicas === next.fullyLabeledReplicas &&
-    cur.readyReplicas === next.readyReplicas &&
-    cur.availableReplicas === next.availableReplicas &&
-    cur.terminatingReplicas === next.terminatingReplicas &&
-    workload.generation === cur.observedGeneration &&
-    conditionsEqual(cur.conditions, next.conditions ?? [])
-  if (unchanged) return undefined
-  return {...next, observedGeneration: workload.generation}
-}
-
-export function currentStatus(workload: Workload): StatusView {
-  const s = workload.status
-  const view: StatusView = {
-    replicas: s.replicas,
-    fullyLabeledReplicas: s.fullyLabeledReplicas,
-    readyReplicas: s.readyReplicas,
-    availableReplicas: s.availableReplicas,
-    observedGeneration: s.observedGeneration,
-    conditions: [...s.conditions],
-  }
-  if (s.terminatingReplicas !== undefined) view.terminatingReplicas = s.terminatingReplicas
-  return view
-}
-
-function conditionsEqual(a: readonly WorkloadCondition[], b: readonly WorkloadCondition[]): boolean {
-  if (a.length !== b.length) return false
-  return a.every((c, i) => {
-    const d = b[i]
-    return c.type === d.type && c.status === d.status && (c.reason ?? '') === (d.reason ?? '') &&
-      (c.message ?? '') === (d.message ?? '') && objectTime(c.lastTransitionTime) === objectTime(d.lastTransitionTime)
-  })
 }

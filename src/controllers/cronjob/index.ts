@@ -4,6 +4,7 @@ import {planCronJobs} from './planner.js'
 import {cronJobWatch} from './watch.js'
 import {cronJobChecks} from './rules.js'
 import {cronJobSimulation} from './simulate.js'
+import {CRONJOB_READS} from './read.js'
 
 export const cronjob: ControllerDescriptor = {
   name: 'cronjob',
@@ -12,4 +13,5 @@ export const cronjob: ControllerDescriptor = {
   watch: cronJobWatch,
   check: cronJobChecks,
   simulation: cronJobSimulation,
+  reads: CRONJOB_READS,
 }

@@ -4,6 +4,7 @@ import {planDaemonSets} from './planner.js'
 import {daemonSetWatch} from './watch.js'
 import {daemonSetChecks} from './rules.js'
 import {daemonSetSimulation} from './simulate.js'
+import {DAEMONSET_READS} from './read.js'
 
 export const daemonset: ControllerDescriptor = {
   name: 'daemonset',
@@ -12,4 +13,5 @@ export const daemonset: ControllerDescriptor = {
   watch: daemonSetWatch,
   check: daemonSetChecks,
   simulation: daemonSetSimulation,
+  reads: DAEMONSET_READS,
 }

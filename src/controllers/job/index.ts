@@ -4,6 +4,7 @@ import {planJobs} from './planner.js'
 import {jobWatch} from './watch.js'
 import {jobChecks} from './rules.js'
 import {jobSimulation} from './simulate.js'
+import {JOB_READS, readJobPodFields} from './read.js'
 
 export const job: ControllerDescriptor = {
   name: 'job',
@@ -12,4 +13,6 @@ export const job: ControllerDescriptor = {
   watch: jobWatch,
   check: jobChecks,
   simulation: jobSimulation,
+  reads: JOB_READS,
+  podFields: readJobPodFields,
 }

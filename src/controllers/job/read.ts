@@ -1,22 +1,35 @@
-// Jobs, CronJobs and the pod fields only the Job controller reads, as the API server stores them:
-// defaulted as SetDefaults_Job and SetDefaults_CronJob do (pkg/apis/batch/v1/defaults.go), with the
-// selector and template labels the Job strategy generates (pkg/registry/batch/job/strategy.go).
-import type {CronJobStatusView, CronJobView} from '../cronjob/model.js'
+// Jobs and the pod fields only the Job controller reads, as the API server stores them: defaulted
+// as SetDefaults_Job does (pkg/apis/batch/v1/defaults.go), with the selector and template labels the
+// Job strategy generates (pkg/registry/batch/job/strategy.go).
 import type {JobCondition, JobStatusView, JobView, PodBatchFields, PodFailurePolicyRule, SuccessPolicyRule, TerminatedContainer} from './model.js'
-import type {LabelSelector, ObjectMeta} from '../../model/objects.js'
+import type {LabelSelector} from '../../model/objects.js'
+import {type Ctx, EMPTY_RAW as EMPTY, INT32_MAX, isMapping} from '../../sources/context.js'
 import type {Path, RawObject} from '../../sources/documents.js'
-import type {Ctx} from '../../sources/normalize.js'
-import type {FieldReaders} from '../statefulset/read.js'
+import type {FieldReaders} from '../../sources/fields.js'
+import type {KindReader, Meta, PodFieldsReader} from '../../sources/part.js'
 
-type Meta = Omit<ObjectMeta, 'origin'>
-
-const INT32_MAX = 2147483647
-const EMPTY: RawObject = Object.freeze({}) as RawObject
-const isMapping = (v: unknown): v is RawObject => typeof v === 'object' && v !== null && !Array.isArray(v)
 const CONTROLLER_UID = 'batch.kubernetes.io/controller-uid'
 const JOB_NAME = 'batch.kubernetes.io/job-name'
 
-function list(ctx: Ctx, v: unknown, at: Path): unknown[] {
+/** What the Job controller reads: every Job of the namespace read (a CronJob reads its Jobs whatever -l says). */
+export const JOB_READS: readonly KindReader[] = [
+  {
+    kind: 'Job',
+    group: 'batch',
+    version: 'v1',
+    read({ctx, fields, apiVersion, meta, raw, wanted, planned, located, collect}) {
+      const job = readJob(ctx, fields, apiVersion, meta, ctx.mapping(raw.spec, ['spec']) ?? EMPTY, ctx.mapping(raw.status, ['status']) ?? EMPTY)
+      // Every Job is kept (a CronJob reads its Jobs whatever -l says); `planned` marks those planned.
+      if (job && wanted()) collect('jobs', located(planned() ? job : Object.assign(job, {notPlanned: true})))
+    },
+  },
+]
+
+/** Only the Job controller reads these: of its pods, and of orphans it may adopt. */
+export const readJobPodFields: PodFieldsReader = (_ctx, meta, raw, spec, status) =>
+  meta.ownerReferences.some((r) => r.kind === 'Job') || !meta.ownerReferences.some((r) => r.controller === true) ? {batch: podBatchFields(raw.metadata as RawObject, spec, status)} : undefined
+
+export function list(ctx: Ctx, v: unknown, at: Path): unknown[] {
   if (v === undefined || v === null) return []
   if (!Array.isArray(v)) {
     ctx.fail(at, 'expected a list')
@@ -25,7 +38,7 @@ function list(ctx: Ctx, v: unknown, at: Path): unknown[] {
   return v
 }
 
-function oneOf<T extends string>(ctx: Ctx, v: unknown, at: Path, allowed: readonly T[], fallback: T): T {
+export function oneOf<T extends string>(ctx: Ctx, v: unknown, at: Path, allowed: readonly T[], fallback: T): T {
   const s = ctx.string(v, at) || fallback
   if (!(allowed as readonly string[]).includes(s)) {
     ctx.fail(at, `unsupported value ${JSON.stringify(s)}`, `use ${allowed.join(', ')}`)
@@ -178,52 +191,6 @@ function readJobStatus(ctx: Ctx, status: RawObject, at: Path): JobStatusView {
     view.uncountedTerminatedPods = {succeeded: uids('succeeded'), failed: uids('failed')}
   }
   return view
-}
-
-/** SetDefaults_CronJob: Allow, not suspended, 3 successful and 1 failed Jobs kept. */
-export function readCronJob(ctx: Ctx, r: FieldReaders, apiVersion: string, meta: Meta, raw: RawObject): CronJobView | undefined {
-  const spec = ctx.mapping(raw.spec, ['spec']) ?? EMPTY
-  const status = ctx.mapping(raw.status, ['status']) ?? EMPTY
-  const schedule = ctx.string(spec.schedule, ['spec', 'schedule']) ?? ''
-  if (schedule === '') ctx.fail(['spec', 'schedule'], 'a CronJob needs a schedule')
-  const jt = ctx.mapping(spec.jobTemplate, ['spec', 'jobTemplate'])
-  if (!jt) ctx.fail(['spec', 'jobTemplate'], 'a CronJob needs a jobTemplate')
-  const jtMeta = ctx.mapping(jt?.metadata, ['spec', 'jobTemplate', 'metadata']) ?? EMPTY
-  const jobSpec = ctx.mapping(jt?.spec, ['spec', 'jobTemplate', 'spec']) ?? EMPTY
-  // The template is read as a Job would be, so that mistakes in it are found where they are written.
-  const job = readJob(ctx, r, 'batch/v1', {...meta, uid: '', labels: {}, annotations: {}, ownerReferences: [], resourceVersion: ''}, jobSpec, EMPTY, ['spec', 'jobTemplate'])
-  const int = (field: string) => ctx.int(spec[field], ['spec', field], 0, INT32_MAX)
-  const activeRefs = list(ctx, status.active, ['status', 'active']).map((a, i) => {
-    const m = ctx.mapping(a, ['status', 'active', i]) ?? EMPTY
-    const ref: CronJobStatusView['active'][number] = {name: ctx.string(m.name, ['status', 'active', i, 'name']) ?? '', uid: ctx.string(m.uid, ['status', 'active', i, 'uid']) ?? ''}
-    for (const f of ['apiVersion', 'kind', 'namespace', 'resourceVersion'] as const) {
-      const s = ctx.string(m[f], ['status', 'active', i, f])
-      if (s !== undefined) ref[f] = s
-    }
-    return ref
-  })
-  const statusView: CronJobStatusView = {active: activeRefs}
-  for (const f of ['lastScheduleTime', 'lastSuccessfulTime'] as const) {
-    const t = ctx.time(status[f], ['status', f])
-    if (t !== undefined) statusView[f] = t
-  }
-  const cj: CronJobView = {
-    kind: 'CronJob',
-    apiVersion,
-    ...meta,
-    schedule,
-    concurrencyPolicy: oneOf(ctx, spec.concurrencyPolicy, ['spec', 'concurrencyPolicy'], ['Allow', 'Forbid', 'Replace'], 'Allow'),
-    suspend: ctx.bool(spec.suspend, ['spec', 'suspend']) ?? false,
-    successfulJobsHistoryLimit: int('successfulJobsHistoryLimit') ?? 3,
-    failedJobsHistoryLimit: int('failedJobsHistoryLimit') ?? 1,
-    jobTemplate: {labels: ctx.labels(jtMeta.labels, ['spec', 'jobTemplate', 'metadata', 'labels']), annotations: ctx.stringMap(jtMeta.annotations, ['spec', 'jobTemplate', 'metadata', 'annotations']), job},
-    status: statusView,
-  }
-  const tz = ctx.string(spec.timeZone, ['spec', 'timeZone'])
-  if (tz !== undefined) cj.timeZone = tz
-  const sds = ctx.int(spec.startingDeadlineSeconds, ['spec', 'startingDeadlineSeconds'], 0, Number.MAX_SAFE_INTEGER)
-  if (sds !== undefined) cj.startingDeadlineSeconds = sds
-  return cj
 }
 
 /** The fields of a pod only the Job controller reads (its finalizers, conditions and terminated containers). */

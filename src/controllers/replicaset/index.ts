@@ -1,10 +1,12 @@
 // The ReplicaSet controller (kube-controller-manager's `replicaset`), which also runs
 // ReplicationControllers in the ReplicaSet shape (pkg/controller/replication).
-import {byKindNamespaceName, contestedAdoptions, planController} from '../../reconcile/planner.js'
+import {byKindNamespaceName} from '../../reconcile/order.js'
 import type {ControllerDescriptor} from '../descriptor.js'
 import {replicaSetWatch} from './watch.js'
 import {replicaSetChecks} from './rules.js'
 import {replicaSetSimulation} from './simulate.js'
+import {REPLICASET_READS} from './read.js'
+import {contestedAdoptions, planController} from './sync.js'
 
 export const replicaset: ControllerDescriptor = {
   name: 'replicaset',
@@ -17,4 +19,5 @@ export const replicaset: ControllerDescriptor = {
   watch: replicaSetWatch,
   check: replicaSetChecks,
   simulation: replicaSetSimulation,
+  reads: REPLICASET_READS,
 }

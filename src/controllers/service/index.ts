@@ -6,6 +6,7 @@ import type {ControllerDescriptor} from '../descriptor.js'
 import {planServices} from './planner.js'
 import {serviceWatch} from './watch.js'
 import {serviceChecks} from './rules.js'
+import {readServicePodFields, SERVICE_READS} from './read.js'
 
 /** The registry name under which Services are planned. */
 export const SERVICES_CONTROLLER = 'endpointslice'
@@ -16,4 +17,6 @@ export const service: ControllerDescriptor = {
   plan: (snapshot, world) => planServices(snapshot, world, world.options.maxEndpointsPerSlice),
   watch: serviceWatch,
   check: serviceChecks,
+  reads: SERVICE_READS,
+  podFields: readServicePodFields,
 }

@@ -1,7 +1,7 @@
 // Services, EndpointSlices, Endpoints and what a pod contributes to them, as the API server
 // stores them: defaulted as SetDefaults_Service does (pkg/apis/core/v1/defaults.go) and checked
 // where the endpoint and load-balancer controllers read them.
-import type {IntOrString, ObjectMeta} from '../../model/objects.js'
+import type {IntOrString} from '../../model/objects.js'
 import type {
   ContainerPortView,
   EndpointAddressView,
@@ -16,13 +16,47 @@ import type {
   ServicePortView,
   ServiceView,
 } from './model.js'
+import {type Ctx, EMPTY_RAW as EMPTY, isMapping} from '../../sources/context.js'
 import type {Path, RawObject} from '../../sources/documents.js'
-import type {Ctx} from '../../sources/normalize.js'
+import type {KindReader, Meta, PodFieldsReader} from '../../sources/part.js'
 
-type Meta = Omit<ObjectMeta, 'origin'>
+/** What the Service controllers read: every Service of the namespace read, and its slices and Endpoints. */
+export const SERVICE_READS: readonly KindReader[] = [
+  {
+    kind: 'Service',
+    group: '',
+    version: 'v1',
+    read({ctx, fields, meta, raw, wanted, planned, located, collect}) {
+      const svc = readService(ctx, meta, raw, fields.serverDefaulted)
+      // Every Service is kept (its Endpoints object is not a leftover whatever -l says); `planned` marks those planned.
+      if (wanted()) collect('services', located(planned() ? svc : Object.assign(svc, {notPlanned: true as const})))
+    },
+  },
+  {
+    kind: 'Endpoints',
+    group: '',
+    version: 'v1',
+    read({ctx, meta, raw, wanted, collect}) {
+      const endpoints = readEndpoints(ctx, meta, raw)
+      if (wanted()) collect('endpoints', endpoints)
+    },
+  },
+  {
+    kind: 'EndpointSlice',
+    group: 'discovery.k8s.io',
+    version: 'v1',
+    read({ctx, meta, raw, wanted, collect}) {
+      const slice = readEndpointSlice(ctx, meta, raw)
+      if (wanted()) collect('endpointSlices', slice)
+    },
+  },
+]
 
-const EMPTY: RawObject = Object.freeze({}) as RawObject
-const isMapping = (v: unknown): v is RawObject => typeof v === 'object' && v !== null && !Array.isArray(v)
+/** A pod's IPs, named ports and hostname, which only the endpoint controllers read. */
+export const readServicePodFields: PodFieldsReader = (ctx, _meta, _raw, spec, status) => {
+  const network = readPodNetwork(ctx, spec, status)
+  return network === undefined ? undefined : {network}
+}
 const PORT_MAX = 65535
 const PROTOCOLS = ['TCP', 'UDP', 'SCTP']
 

@@ -4,6 +4,7 @@ import {planStatefulSets} from './planner.js'
 import {statefulSetWatch} from './watch.js'
 import {statefulSetChecks} from './rules.js'
 import {statefulSetSimulation} from './simulate.js'
+import {STATEFULSET_READS} from './read.js'
 
 export const statefulset: ControllerDescriptor = {
   name: 'statefulset',
@@ -12,4 +13,5 @@ export const statefulset: ControllerDescriptor = {
   watch: statefulSetWatch,
   check: statefulSetChecks,
   simulation: statefulSetSimulation,
+  reads: STATEFULSET_READS,
 }

@@ -36,56 +36,6 @@ function fixture(name: string, text: string): string {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
 describe('defaulting, as the API server does it', () => {
-  it('ReplicaSet: replicas 1, minReadySeconds 0, namespace default, status zeros, generation 1', async () => {
-    const snap = await read([`${FX}/list.yaml`])
-    const [rs] = snap.workloads
-    expect(rs).toMatchObject({
-      kind: 'ReplicaSet',
-      apiVersion: 'apps/v1',
-      namespace: 'default',
-      name: 'nested-rs',
-      resourceVersion: '',
-      generation: 1,
-      replicas: 1,
-      minReadySeconds: 0,
-      selector: {matchLabels: {app: 'x'}},
-      labels: {},
-      annotations: {},
-      ownerReferences: [],
-      template: {labels: {}, annotations: {}, finalizers: [], spec: {}},
-      status: {replicas: 0, fullyLabeledReplicas: 0, readyReplicas: 0, availableReplicas: 0, observedGeneration: 0, conditions: []},
-    })
-    expect(rs.uid).toMatch(UUID)
-    expect(rs.creationTimestamp).toBeUndefined()
-    expect(rs.status.terminatingReplicas).toBeUndefined()
-  })
-
-  it('ReplicationController: selector and labels from the template, replicas 1, the ReplicaSet shape', async () => {
-    const snap = await read([`${FX}/rc.yaml`])
-    expect(snap.workloads).toHaveLength(1)
-    const [rc] = snap.workloads
-    expect(rc).toMatchObject({
-      kind: 'ReplicationController',
-      apiVersion: 'v1',
-      name: 'legacy',
-      replicas: 1,
-      selector: {matchLabels: {app: 'legacy', tier: 'db'}},
-      selectorDefaulted: true,
-      labels: {app: 'legacy', tier: 'db'},
-      template: {labels: {app: 'legacy', tier: 'db'}, spec: {containers: [{name: 'db', image: 'postgres'}]}},
-    })
-    expect(snap.replicaSets).toEqual([]) // only ReplicaSets there
-  })
-
-  it('ReplicationController: an explicit selector and labels are kept', async () => {
-    const file = fixture('rc2.yaml', 'apiVersion: v1\nkind: ReplicationController\nmetadata: {name: r, labels: {own: "1"}}\nspec:\n  replicas: 0\n  selector: {app: r}\n  template:\n    metadata: {labels: {app: r, extra: x}}\n')
-    const [rc] = (await read([file])).workloads
-    expect(rc.selector).toEqual({matchLabels: {app: 'r'}})
-    expect(rc.selectorDefaulted).toBeUndefined()
-    expect(rc.labels).toEqual({own: '1'})
-    expect(rc.replicas).toBe(0)
-  })
-
   it('namespace: -n for objects that name none', async () => {
     const snap = await read([`${FX}/list.yaml`], {namespace: 'team-a', allNamespaces: true})
     expect(snap.workloads[0].namespace).toBe('team-a')

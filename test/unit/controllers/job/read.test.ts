@@ -1,5 +1,5 @@
-// Jobs, CronJobs and their pods read from files: defaulted as SetDefaults_Job / SetDefaults_CronJob
-// and the Job strategy do, and refused at the field where the API server would refuse them.
+// Jobs and their pods read from files: defaulted as SetDefaults_Job and the Job strategy do, and
+// refused at the field where the API server would refuse them.
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -63,30 +63,5 @@ describe('Jobs read from files', () => {
     expect(await errorLine(JOB('  podFailurePolicy: {rules: [{action: Explode, onExitCodes: {operator: In, values: [1]}}]}'))).toMatch(/unsupported value "Explode"/)
     expect(await errorLine(JOB('  podReplacementPolicy: TerminatingOrFailed\n  podFailurePolicy: {rules: [{action: Count, onExitCodes: {operator: In, values: [1]}}]}'))).toMatch(/podReplacementPolicy.*must be `Failed`/)
     expect(await errorLine(JOB('  completionMode: Indexed\n  parallelism: 2'))).toMatch(/completions.*required when completionMode is `Indexed`/)
-  })
-})
-
-describe('CronJobs read from files', () => {
-  const CJ = (extra: string) => `apiVersion: batch/v1
-kind: CronJob
-metadata: {name: c}
-spec:
-  schedule: "*/5 * * * *"
-${extra}
-  jobTemplate:
-    spec:
-      template:
-        spec:
-          restartPolicy: Never
-          containers: [{name: main, image: busybox}]
-`
-  it('SetDefaults_CronJob: Allow, not suspended, history 3 and 1; the template read as a Job', async () => {
-    const snapshot = await readFixtures({paths: [fixture(CJ('  timeZone: Europe/Berlin'))]})
-    expect(snapshot.cronJobs?.[0]).toMatchObject({concurrencyPolicy: 'Allow', suspend: false, successfulJobsHistoryLimit: 3, failedJobsHistoryLimit: 1, timeZone: 'Europe/Berlin'})
-    expect(snapshot.cronJobs?.[0].jobTemplate.job).toMatchObject({parallelism: 1, completions: 1, backoffLimit: 6})
-  })
-  it('refuses a bad concurrencyPolicy and a Job template mistake at its own field', async () => {
-    expect(await errorLine(CJ('  concurrencyPolicy: Sometimes'))).toMatch(/:6:\d+.*unsupported value "Sometimes"/)
-    expect(await errorLine(CJ('').replace('restartPolicy: Never', 'restartPolicy: Always'))).toMatch(/:11:\d+.*restartPolicy Never or OnFailure/)
   })
 })

@@ -1,4 +1,4 @@
-// StatefulSets, DaemonSets, Nodes, ControllerRevisions and claims read from files: defaulted as
+// StatefulSets, Nodes, ControllerRevisions and claims read from files: defaulted as
 // the API server stores them, and refused where it would refuse them, at the field.
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -50,10 +50,6 @@ describe('defaulting', () => {
     const snap = await readFixtures({paths: [fixture('sts-ru.yaml', `apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: s}\nspec:${TEMPLATE}\n  updateStrategy: {type: RollingUpdate}\n`)]})
     expect(snap.statefulSets?.[0].updateStrategy).toEqual({type: 'RollingUpdate'})
   })
-  it('DaemonSet: RollingUpdate with maxUnavailable 1 and maxSurge 0, history 10', async () => {
-    const snap = await readFixtures({paths: [fixture('ds.yaml', `apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: d}\nspec:${TEMPLATE}\n`)]})
-    expect(snap.daemonSets?.[0]).toMatchObject({updateStrategy: {type: 'RollingUpdate', maxUnavailable: 1, maxSurge: 0}, revisionHistoryLimit: 10})
-  })
   it('Node: cluster-scoped, with its taints; ControllerRevision with its number and data; a claim', async () => {
     const snap = await readFixtures({
       paths: [
@@ -88,8 +84,6 @@ describe('refused as the API server refuses them, at the field', () => {
   it.each([
     ['sts-policy.yaml', `apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: s}\nspec:${TEMPLATE}\n  podManagementPolicy: Sometimes\n`, /sts-policy\.yaml:9:\d+: spec\.podManagementPolicy: unsupported value "Sometimes"/],
     ['sts-retain.yaml', `apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: s}\nspec:${TEMPLATE}\n  persistentVolumeClaimRetentionPolicy: {whenScaled: Keep}\n`, /spec\.persistentVolumeClaimRetentionPolicy\.whenScaled: unsupported value "Keep"/],
-    ['ds-zero.yaml', `apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: d}\nspec:${TEMPLATE}\n  updateStrategy: {rollingUpdate: {maxUnavailable: 0}}\n`, /ds-zero\.yaml:9:\d+: spec\.updateStrategy\.rollingUpdate\.maxUnavailable: may not be 0 when `maxSurge` is 0/],
-    ['ds-nosel.yaml', `apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: d}\nspec:\n  template: {metadata: {labels: {app: x}}}\n`, /spec\.selector: a selector is required \(the API server rejects an apps\/v1 DaemonSet without spec\.selector\)/],
     ['node-taint.yaml', `apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nspec: {taints: [{key: k, effect: Sometimes}]}\n`, /spec\.taints\[0\]\.effect: unsupported value "Sometimes"/],
   ])('%s', async (name, text, line) => {
     expect(await errorLine(fixture(name, text))).toMatch(line)

@@ -1,0 +1,266 @@
+// Reading JSON fixture files into objects: `kubectl get -o json` lists cut into their items at the
+// byte level, JSON streams, and anything else parsed whole (see documents.ts).
+import {isAscii} from 'node:buffer'
+import {UserError} from '../errors.js'
+import {SourceFile} from './files.js'
+import {linePos} from './locate.js'
+import {bomLength, Chunk, isBlankByte, isListKind, isMapping, type RawObject, type Report, SourceObject, unpack, unpackListTail} from './source-object.js'
+import {readYaml} from './yaml-documents.js'
+
+// ---------------------------------------------------------------------------------------------
+// JSON
+
+export function* readJson(file: SourceFile, counter: {n: number}, report: Report, window: number, parsed?: readonly RawObject[]): Generator<SourceObject> {
+  // A large `kubectl get -o json` list is read a window at a time, item by item; anything else,
+  // or a list that turns out not to be laid out as expected, is parsed whole (skipping the items
+  // already handed out).
+  const handedOut = yield* readPrettyJsonList(file, counter, report, window, parsed)
+  if (handedOut === undefined) return
+  const buf = file.read()
+  yield* readJsonWhole(file, buf, bomLength(buf), counter, report, handedOut)
+}
+
+/**
+ * Objects already parsed (a live cluster's lists), read as if from `file`, which must hold exactly
+ * them as one pretty-printed JSON List (`JSON.stringify(list, null, 1)`): each item gets the chunk
+ * and locator reading the file would give it, without being parsed a second time. Anything else
+ * (a small file, another layout) is read from the file as usual.
+ */
+export function* readParsedJsonList(file: SourceFile, items: RawObject[]): Generator<SourceObject> {
+  const report: Report = (error) => {
+    throw error
+  }
+  yield* readJson(file, {n: 0}, report, WINDOW, items)
+}
+
+/** JSON.parse of the whole file (several values in a row are read as a stream). */
+function* readJsonWhole(file: SourceFile, buf: Buffer, bom: number, counter: {n: number}, report: Report, skipItems: number): Generator<SourceObject> {
+  let text: string
+  try {
+    text = buf.toString('utf8', bom)
+  } catch (error) {
+    report(new UserError(`cannot read: ${(error as Error).message}`, {origin: {file: file.name, line: 1, column: 1}, hint: 'split the input into smaller files'}))
+    return
+  }
+  const values: unknown[] = []
+  let pos = 0
+  for (;;) {
+    while (pos < text.length && /\s/.test(text[pos])) pos++
+    if (pos >= text.length) break
+    const rest = pos === 0 ? text : text.slice(pos)
+    try {
+      values.push(JSON.parse(rest))
+      break
+    } catch (error) {
+      const message = (error as Error).message
+      const trailing = /^Unexpected non-whitespace character after JSON at position (\d+)/.exec(message)
+      if (trailing) {
+        const n = Number(trailing[1])
+        values.push(JSON.parse(rest.slice(0, n)))
+        pos += n
+        continue
+      }
+      if (values.length === 0 && text[pos] !== '{' && text[pos] !== '[') {
+        // Not JSON at all: a YAML file named .json. Read it as YAML, as kubectl would.
+        const yamlFile = new SourceFile(file.name, file.fsPath, 'yaml', buf)
+        yield* readYaml(yamlFile, buf, counter, report)
+        return
+      }
+      const at = /at position (\d+)/.exec(message)
+      const offset = pos + (at ? Number(at[1]) : /end of JSON input/.test(message) ? rest.length : 0)
+      const {line, col} = linePos(text, offset)
+      report(
+        new UserError(`invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, '').replace(/ at position \d+.*$/, '')}`, {
+          origin: {file: file.name, line, column: col},
+        }),
+      )
+      return
+    }
+  }
+  text = ''
+  const chunk = new Chunk(file, bom, buf.length)
+  for (let k = 0; k < values.length; k++) {
+    const streamChunk = k === 0 ? chunk : new Chunk(file, bom, buf.length, k)
+    let value = values[k]
+    values[k] = undefined
+    if (k === 0 && skipItems > 0 && isMapping(value) && Array.isArray(value.items)) {
+      // The fast path already handed out the first items.
+      const items = value.items as unknown[]
+      for (let i = 0; i < skipItems && i < items.length; i++) items[i] = undefined
+      yield* unpackListTail(value, items, skipItems, streamChunk, counter, report)
+      value = undefined
+      continue
+    }
+    yield* unpack(value, streamChunk, [], counter, report)
+  }
+}
+
+/** Bytes read at a time from a large JSON list: an item larger than this grows the window. */
+export const WINDOW = 16 << 20
+
+/**
+ * `kubectl get -o json` output cut into items without parsing it whole, and read a window at a
+ * time (a 500 MB list is never one buffer, let alone one string): the file is a pretty-printed
+ * object whose `items` array holds one object per item, each opening with `{` and closing with `}`
+ * alone on lines at the items' indentation. JSON strings cannot hold a raw line break, so such a
+ * line is always structure (and in UTF-8 no byte of a multi-byte character is ASCII, so the search
+ * works on bytes); each item is then checked by JSON.parse itself (a slice that parses is exactly
+ * one whole value). The list's other members are read first, from the file's head and tail.
+ * Returns undefined when every item was handed out; otherwise how many were before the layout
+ * stopped matching (0: none, the file is not such a list).
+ */
+function* readPrettyJsonList(
+  file: SourceFile,
+  counter: {n: number},
+  report: Report,
+  window: number,
+  parsed?: readonly RawObject[],
+): Generator<SourceObject, number | undefined> {
+  const size = file.byteLength()
+  if (size < 1 << 16) return 0 // small files: JSON.parse is as fast
+  let buf = Buffer.allocUnsafe(Math.min(window, size))
+  /** The file offset of buf[0], and how many bytes of buf hold the file. */
+  let base = 0
+  let filled = file.readAt(buf, 0, buf.length, 0)
+  // The head: `{`, the first member's indentation, the `"items": [` line.
+  const bom = bomLength(buf)
+  let p = bom
+  while (isBlankByte(buf[p]) && p < filled) p++
+  if (buf[p] !== 0x7b) return 0
+  const nl = buf.indexOf(10, p)
+  if (nl < 0) return 0
+  let q = nl + 1
+  while (buf[q] === 0x20) q++
+  const memberIndent = buf.toString('latin1', nl + 1, q)
+  if (memberIndent.length === 0 || buf[q] !== 0x22) return 0
+  const itemsKey = Buffer.from(`\n${memberIndent}"items": [`)
+  const keyAt = buf.subarray(0, filled).indexOf(itemsKey, nl)
+  if (keyAt < 0) return 0
+  const open = keyAt + itemsKey.length // just after '['
+  // The tail: from the line closing the items to the end.
+  const closeKey = Buffer.from(`\n${memberIndent}]`)
+  const tailStart = Math.max(open, size - (1 << 20))
+  const tail = Buffer.allocUnsafe(size - tailStart)
+  file.readAt(tail, 0, tail.length, tailStart)
+  const closeInTail = tail.lastIndexOf(closeKey)
+  if (closeInTail < 0) return 0
+  const closeAt = tailStart + closeInTail
+  let envelope: unknown
+  try {
+    envelope = JSON.parse(buf.toString('utf8', bom, open) + tail.toString('utf8', closeInTail + 1 + memberIndent.length))
+  } catch {
+    return 0
+  }
+  if (!isMapping(envelope) || !isListKind(envelope.kind) || !Array.isArray(envelope.items)) return 0
+  const listDefaults = {kind: envelope.kind === 'List' ? '' : envelope.kind.slice(0, -4), apiVersion: envelope.apiVersion}
+
+  /** Moves the bytes from file offset `keep` to the front and reads on; false at the end of the file. */
+  const slide = (keep: number): boolean => {
+    if (base + filled >= size) return false
+    const kept = base + filled - keep
+    if (kept > buf.length / 2) {
+      const bigger = Buffer.allocUnsafe(buf.length * 2)
+      buf.copy(bigger, 0, keep - base, filled)
+      buf = bigger
+    } else buf.copyWithin(0, keep - base, filled)
+    base = keep
+    filled = kept + file.readAt(buf, kept, buf.length - kept, base + kept)
+    win = buf.subarray(0, filled)
+    ascii = isAscii(win)
+    return true
+  }
+  /** The bytes of the file in buf. */
+  let win = buf.subarray(0, filled)
+  let ascii = isAscii(win)
+
+  // The items, each `{` … `}` at the items' indentation, separated by `,`.
+  let handedOut = 0
+  let lineStart = buf.indexOf(10, open) + 1 // in buf; the first window holds the head
+  if (lineStart <= 0 || lineStart > closeAt) return 0
+  q = lineStart
+  while (buf[q] === 0x20) q++
+  if (buf[q] !== 0x7b) return 0
+  const width = q - lineStart
+  if (width <= memberIndent.length) return 0
+  for (;;) {
+    let close = findLineBrace(win, lineStart, width)
+    while (close < 0 && slide(base + lineStart)) {
+      lineStart = 0
+      close = findLineBrace(win, lineStart, width)
+    }
+    if (close < 0 || base + close > closeAt) return handedOut
+    let end = close + width + 2
+    let item: unknown = parsed?.[handedOut]
+    if (item === undefined) {
+      try {
+        item = JSON.parse(itemText(win, lineStart, end, ascii ? 'latin1' : 'utf8'))
+      } catch {
+        return handedOut // not laid out as expected after all: the items so far were right
+      }
+    }
+    yield* unpack(item, new Chunk(file, base + lineStart, base + end), [], counter, report, listDefaults)
+    handedOut++
+    // Then `,` and the next item on its own line, or the end of the array.
+    if (filled - end < 1 << 12 && slide(base + end)) end = 0
+    let r = end
+    while (win[r] === 0x20 || win[r] === 0x0d) r++
+    if (win[r] === 0x0a && base + r === closeAt) return undefined
+    if (win[r] !== 0x2c) return handedOut
+    const next = win.indexOf(10, r) + 1
+    if (next <= 0) return handedOut
+    r = next
+    while (win[r] === 0x20) r++
+    if (win[r] !== 0x7b || r - next !== width) return handedOut
+    lineStart = next
+  }
+}
+
+const MANAGED_FIELDS_JSON = Buffer.from('"managedFields": [')
+
+/**
+ * The text of a pretty-printed JSON item, with `metadata.managedFields` (a fifth of `kubectl get -o
+ * json` output when it is shown, never read by kctl) replaced by `[]` so JSON.parse does not build
+ * it. The array ends at the first line holding only `]` at the key's indentation (JSON strings hold
+ * no raw line breaks). `latin1` is exact (and faster) for an ASCII file.
+ */
+function itemText(buf: Buffer, start: number, end: number, encoding: 'latin1' | 'utf8'): string {
+  const found = buf.subarray(start, end).indexOf(MANAGED_FIELDS_JSON) // bounded: never search past the item
+  if (found < 0) return buf.toString(encoding, start, end)
+  const key = start + found
+  let lineStart = key
+  while (lineStart > start && buf[lineStart - 1] === 0x20) lineStart--
+  if (buf[lineStart - 1] !== 0x0a) return buf.toString(encoding, start, end)
+  const width = key - lineStart
+  const open = key + MANAGED_FIELDS_JSON.length
+  if (buf[open] !== 0x0a && !(buf[open] === 0x0d && buf[open + 1] === 0x0a)) return buf.toString(encoding, start, end)
+  // Walk its lines: each is indented deeper than the key, up to the line that is just `]` at the
+  // key's indentation. Anything else: leave the item as it is.
+  let close = -1
+  for (let nl = buf.indexOf(0x0a, open); nl >= 0 && nl < end; nl = buf.indexOf(0x0a, nl + 1)) {
+    let k = nl + 1
+    const deep = nl + 1 + width
+    while (k <= deep && buf[k] === 0x20) k++
+    if (k > deep) continue // indented deeper than the key: inside the array
+    if (k === deep && buf[k] === 0x5d) close = k
+    break
+  }
+  if (close < 0) return buf.toString(encoding, start, end)
+  return buf.toString(encoding, start, open) + buf.toString(encoding, close, end)
+}
+
+/**
+ * The offset of the next `\n` + `width` spaces + `}` from `from` (the `\n`), or -1. Searching for
+ * the single byte `}` and looking back is much faster than a multi-byte search here, where almost
+ * every line starts with the same run of spaces.
+ */
+function findLineBrace(buf: Buffer, from: number, width: number): number {
+  for (let j = buf.indexOf(0x7d, from); j >= 0; j = buf.indexOf(0x7d, j + 1)) {
+    const nl = j - width - 1
+    if (nl < from || buf[nl] !== 0x0a) continue
+    let k = nl + 1
+    while (k < j && buf[k] === 0x20) k++
+    if (k === j) return nl
+  }
+  return -1
+}
+

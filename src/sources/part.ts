@@ -1,0 +1,60 @@
+// What a controller gives the reading layer (sources → model): the kinds it reads, each validated
+// and defaulted as the API server stores it, and where in the Snapshot each object goes. The
+// Normalizer (normalize.ts) finds the reader that claims an object's apiVersion and kind among the
+// shared ones (Pods, Nodes, ControllerRevisions: shared.ts) and the registry's controllers, and
+// never names a kind itself.
+import type {ObjectMeta, OwnerReference, PodView, Snapshot} from '../model/objects.js'
+import type {Ctx} from './context.js'
+import type {Locator, RawObject} from './documents.js'
+import type {FieldReaders} from './fields.js'
+
+/** Metadata as read, before it is placed on a view. */
+export type Meta = Omit<ObjectMeta, 'origin' | 'ownerReferences'> & {ownerReferences: OwnerReference[]}
+
+/** The Snapshot's lists an object can be collected into (load balancers come from the cloud provider, not from objects). */
+export type SnapshotList = Exclude<{[F in keyof Snapshot]-?: NonNullable<Snapshot[F]> extends readonly unknown[] ? F : never}[keyof Snapshot], 'loadBalancers'>
+export type SnapshotItem<F extends SnapshotList> = NonNullable<Snapshot[F]>[number]
+
+/** One object to read, with what the Normalizer knows about it. */
+export interface ReadInput {
+  readonly ctx: Ctx
+  readonly fields: FieldReaders
+  readonly apiVersion: string
+  readonly meta: Meta
+  readonly raw: RawObject
+  readonly locator: Locator
+  /** No problem was found in the object so far. */
+  clean(): boolean
+  /** Clean, and in the namespace read (-n). */
+  wanted(): boolean
+  /** Wanted, and its labels match -l (its controller plans it). */
+  planned(): boolean
+  /** The given labels match -l (or there is none). */
+  selected(labels: ObjectMeta['labels']): boolean
+  /** The view, with its origin (read on demand) as a non-enumerable property. */
+  located<T extends object>(view: T): T
+  /** Puts the view in one of the Snapshot's lists. */
+  collect<F extends SnapshotList>(into: F, item: SnapshotItem<F>): void
+}
+
+/** The reader of one kind. */
+export interface KindReader {
+  kind: string
+  /** The API group and version it is served as ('' for the core group). */
+  group: string
+  version: string
+  /** Groups that once served the kind (before Kubernetes 1.16) and no longer do: read, then refused. */
+  retiredGroups?: readonly string[]
+  /** Reads, validates and defaults one object (problems go to input.ctx), and collects what it keeps. */
+  read(input: ReadInput): void
+}
+
+/** The fields of a pod one controller alone reads, given after the pod is read without a problem. */
+export type PodFieldsReader = (ctx: Ctx, meta: Meta, raw: RawObject, spec: RawObject, status: RawObject) => Partial<PodView> | undefined
+
+export interface ReadPart {
+  /** The kinds this controller reads into the Snapshot (its own, and the objects only it reads). */
+  reads: readonly KindReader[]
+  /** The pod fields only this controller reads, set on every PodView it returns some for. */
+  podFields?: PodFieldsReader
+}

@@ -1,0 +1,201 @@
+// Pods as the controllers read them: the fields every controller reads (phase, readiness,
+// containers), those the StatefulSet and DaemonSet controllers both read (podWorkloadFields), and
+// those only one controller reads, which its read part gives (ReadPart.podFields).
+import type {ContainerStatusView, Labels, Origin, OwnerReference, PodView} from '../model/objects.js'
+import {type Ctx, describe, EMPTY_RAW, INT32_MAX, isMapping} from './context.js'
+import type {Locator, Path, RawObject} from './documents.js'
+import type {KindReader, PodFieldsReader, ReadInput} from './part.js'
+
+/** The Pod reader, given the pod fields the controllers read. */
+export function podReader(podFields: readonly PodFieldsReader[]): KindReader {
+  return {kind: 'Pod', group: '', version: 'v1', read: (input) => readPod(input, podFields)}
+}
+
+// Paths of the fields read on every pod, built once (not on every call).
+const P = {
+  spec: ['spec'],
+  status: ['status'],
+  nodeName: ['spec', 'nodeName'],
+  initContainers: ['spec', 'initContainers'],
+  phase: ['status', 'phase'],
+  conditions: ['status', 'conditions'],
+  containerStatuses: ['status', 'containerStatuses'],
+  initContainerStatuses: ['status', 'initContainerStatuses'],
+} as const satisfies Record<string, Path>
+const NO_STATUSES: ContainerStatusView[] = Object.freeze([]) as unknown as ContainerStatusView[]
+const NO_FIELDS = Object.freeze({})
+
+class PodRecord implements PodView {
+  readonly #loc: Locator
+  constructor(
+    loc: Locator,
+    readonly namespace: string,
+    readonly name: string,
+    readonly uid: string,
+    readonly resourceVersion: string,
+    readonly generation: number,
+    readonly labels: Labels,
+    readonly annotations: Labels,
+    readonly ownerReferences: readonly OwnerReference[],
+    readonly creationTimestamp: string | undefined,
+    readonly deletionTimestamp: string | undefined,
+    readonly nodeName: string,
+    readonly phase: string,
+    readonly ready: boolean,
+    readonly readySince: string | undefined,
+    readonly containerStatuses: readonly ContainerStatusView[],
+    readonly sidecarStatuses: readonly ContainerStatusView[],
+    workloadFields: {affinityNode?: string; claimVolumes?: Labels},
+    controllerFields: readonly Partial<PodView>[],
+  ) {
+    // The fields only one controller reads (a Job's pod's batch fields, a pod's network for the
+    // Service controllers), in the registry's order; set only when present.
+    for (const fields of controllerFields) Object.assign(this, fields)
+    this.#loc = loc
+    // Set only when present, so that most pods carry no extra fields.
+    if (workloadFields.affinityNode !== undefined) this.affinityNode = workloadFields.affinityNode
+    if (workloadFields.claimVolumes !== undefined) this.claimVolumes = workloadFields.claimVolumes
+  }
+
+  declare readonly affinityNode?: string
+  declare readonly claimVolumes?: Labels
+  declare readonly batch?: PodView['batch']
+  declare readonly network?: PodView['network']
+
+  get origin(): Origin {
+    return this.#loc.origin
+  }
+}
+
+function readPod(input: ReadInput, podFields: readonly PodFieldsReader[]): void {
+  const {ctx, meta, raw} = input
+  const spec = ctx.mapping(raw.spec, P.spec) ?? EMPTY_RAW
+  const status = ctx.mapping(raw.status, P.status) ?? EMPTY_RAW
+  const nodeName = ctx.string(spec.nodeName, P.nodeName) ?? ''
+  const phase = ctx.string(status.phase, P.phase) ?? ''
+  let ready = false
+  let readySince: string | undefined
+  const conditions = status.conditions
+  if (conditions !== undefined && conditions !== null) {
+    if (!Array.isArray(conditions)) ctx.fail(P.conditions, `expected a list, got ${describe(conditions)}`)
+    else {
+      let seenReady = false
+      for (let i = 0; i < conditions.length; i++) {
+        const c = conditions[i]
+        if (!isMapping(c)) {
+          ctx.fail([...P.conditions, i], `expected a mapping, got ${describe(c)}`)
+          continue
+        }
+        const type = ctx.itemString(c, 'type', P.conditions, i, false)
+        const cstatus = ctx.itemString(c, 'status', P.conditions, i, false)
+        const since = ctx.itemTime(c, 'lastTransitionTime', P.conditions, i)
+        if (type === 'Ready' && !seenReady) {
+          // podutil.GetPodCondition: the first Ready condition counts.
+          seenReady = true
+          ready = cstatus === 'True'
+          if (ready) readySince = ctx.own(since)
+        }
+      }
+    }
+  }
+  const containerStatuses = readContainerStatuses(ctx, status.containerStatuses, P.containerStatuses)
+  let sidecarStatuses: ContainerStatusView[] = NO_STATUSES
+  if (status.initContainerStatuses !== undefined && status.initContainerStatuses !== null) {
+    const init = readContainerStatuses(ctx, status.initContainerStatuses, P.initContainerStatuses)
+    const sidecars = new Set<string>()
+    const specs = spec.initContainers
+    if (Array.isArray(specs)) {
+      for (let i = 0; i < specs.length; i++) {
+        const c = specs[i]
+        if (!isMapping(c)) continue
+        const name = ctx.itemString(c, 'name', P.initContainers, i, false)
+        const policy = ctx.itemString(c, 'restartPolicy', P.initContainers, i, false)
+        if (name !== undefined && policy === 'Always') sidecars.add(name)
+      }
+    }
+    sidecarStatuses = init.filter((s) => sidecars.has(s.name))
+  }
+  if (!input.wanted()) return
+  const controllerFields: Partial<PodView>[] = []
+  for (const read of podFields) {
+    const fields = read(ctx, meta, raw, spec, status)
+    if (fields !== undefined) controllerFields.push(fields)
+  }
+  input.collect(
+    'pods',
+    new PodRecord(
+      input.locator,
+      meta.namespace,
+      meta.name,
+      meta.uid,
+      meta.resourceVersion,
+      meta.generation,
+      meta.labels,
+      meta.annotations,
+      meta.ownerReferences,
+      meta.creationTimestamp,
+      meta.deletionTimestamp,
+      ctx.own(nodeName),
+      ctx.own(phase),
+      ready,
+      readySince,
+      containerStatuses,
+      sidecarStatuses,
+      spec.affinity === undefined && spec.volumes === undefined ? NO_FIELDS : podWorkloadFields(spec),
+      controllerFields,
+    ),
+  )
+}
+
+function readContainerStatuses(ctx: Ctx, v: unknown, path: Path): ContainerStatusView[] {
+  if (v === undefined || v === null) return NO_STATUSES
+  if (!Array.isArray(v)) {
+    ctx.fail(path, `expected a list, got ${describe(v)}`)
+    return NO_STATUSES
+  }
+  const out: ContainerStatusView[] = []
+  for (let i = 0; i < v.length; i++) {
+    const s = v[i]
+    if (!isMapping(s)) {
+      ctx.fail([...path, i], `expected a mapping, got ${describe(s)}`)
+      continue
+    }
+    const name = ctx.itemString(s, 'name', path, i, false) ?? ''
+    let restartCount = s.restartCount
+    if (typeof restartCount !== 'number' || !Number.isInteger(restartCount) || restartCount < 0 || restartCount > INT32_MAX) {
+      restartCount = ctx.int(restartCount, [...path, i, 'restartCount'], 0, INT32_MAX) ?? 0
+    }
+    out.push({name: ctx.own(name), restartCount: restartCount as number})
+  }
+  return out
+}
+
+/** What a pod's spec says for the DaemonSet and StatefulSet controllers (GetTargetNodeName, volumes). */
+export function podWorkloadFields(spec: RawObject): {affinityNode?: string; claimVolumes?: Record<string, string>} {
+  const out: {affinityNode?: string; claimVolumes?: Record<string, string>} = {}
+  const required = (spec.affinity as RawObject | undefined)?.nodeAffinity as RawObject | undefined
+  const selector = isMapping(required) ? required.requiredDuringSchedulingIgnoredDuringExecution : undefined
+  if (isMapping(selector)) {
+    out.affinityNode = ''
+    const terms = Array.isArray(selector.nodeSelectorTerms) ? selector.nodeSelectorTerms : []
+    // The first `metadata.name In` requirement decides, even with more than one value (then none).
+    search: for (const term of terms) {
+      const fields = isMapping(term) && Array.isArray(term.matchFields) ? term.matchFields : []
+      for (const f of fields) {
+        if (isMapping(f) && f.key === 'metadata.name' && f.operator === 'In') {
+          const values = Array.isArray(f.values) ? f.values : []
+          if (values.length === 1 && typeof values[0] === 'string') out.affinityNode = values[0]
+          break search
+        }
+      }
+    }
+  }
+  if (Array.isArray(spec.volumes)) {
+    for (const v of spec.volumes) {
+      if (!isMapping(v) || typeof v.name !== 'string' || !isMapping(v.persistentVolumeClaim)) continue
+      const claimName = v.persistentVolumeClaim.claimName
+      if (typeof claimName === 'string') (out.claimVolumes ??= {})[v.name] = claimName
+    }
+  }
+  return out
+}

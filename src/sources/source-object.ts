@@ -1,0 +1,210 @@
+// What reading a file yields: objects (SourceObject) that remember only where their chunk of the
+// file is (Chunk, Locator), and the unpacking of lists common to YAML and JSON. See documents.ts
+// for the design.
+import {load as loadYaml} from 'js-yaml'
+import {UserError} from '../errors.js'
+import type {Origin} from '../model/objects.js'
+import {SourceFile} from './files.js'
+import {linePos, locateInJson, locateInYaml, type Path} from './locate.js'
+import {FALLBACK, parseBlockYaml} from './fastyaml.js'
+import {KUBE_YAML_SCHEMA} from './yaml11.js'
+
+export type RawObject = Record<string, unknown>
+
+/** A span of a file that parses to one value: a YAML document, a list item, a JSON value. */
+export class Chunk {
+  constructor(
+    readonly file: SourceFile,
+    /** Byte offsets; `start` is always at the beginning of a line. */
+    readonly start: number,
+    readonly end: number,
+    /** For JSON streams: how many values to skip from `start`. */
+    readonly skip = 0,
+  ) {
+    file.chunkStarts.push(start)
+  }
+
+  text(): string {
+    return this.file.text(this.start, this.end)
+  }
+}
+
+/** Where an object is, and how to find any of its fields. Holds no parsed data. */
+export class Locator {
+  #origin?: Origin
+  constructor(
+    private readonly chunk: Chunk,
+    /** The object's path inside its chunk's value ([] for a document; ['items', 3] for a list item). */
+    private readonly inner: Path,
+  ) {}
+
+  get file(): string {
+    return this.chunk.file.name
+  }
+
+  get format(): 'yaml' | 'json' {
+    return this.chunk.file.format
+  }
+
+  /** The apply set of the input the object is in (layout.ts). */
+  get applySet(): string {
+    return this.chunk.file.applySet
+  }
+
+  /**
+   * The object parsed again from its text, managedFields and all: for the rare comparison that
+   * needs a whole object after its parsed form is gone (are two copies identical?).
+   */
+  reread(): unknown {
+    const {chunk} = this
+    if (chunk.file.format === 'json' && chunk.skip > 0) return undefined // a value inside a JSON stream: not worth a second scanner
+    let value: unknown = chunk.file.format === 'json' ? JSON.parse(chunk.text()) : parseYamlText(chunk.text())
+    for (const step of this.inner) value = isMapping(value) || Array.isArray(value) ? (value as Record<string | number, unknown>)[step] : undefined
+    return value
+  }
+
+  /** The object's own position: its first key (YAML) or its opening brace (JSON). */
+  get origin(): Origin {
+    return (this.#origin ??= this.locate([]))
+  }
+
+  /**
+   * The position of a field's value, e.g. ['spec', 'replicas']; with `key`, of its key. When the
+   * field is missing, the key of the deepest field on the path that exists.
+   */
+  locate(path: Path, opts: {key?: boolean} = {}): Origin {
+    const {chunk} = this
+    const text = chunk.text()
+    const full = this.inner.length === 0 ? path : [...this.inner, ...path]
+    const found =
+      chunk.file.format === 'json' ? locateInJson(text, full, !!opts.key, 0, chunk.skip) : locateInYaml(text, full, !!opts.key)
+    const {line, col} = linePos(text, found.offset)
+    return {file: chunk.file.name, line: chunk.file.lineOf(chunk.start) + line - 1, column: col}
+  }
+}
+
+/** One object read from the input, as parsed (minus managedFields), with its locator. */
+export class SourceObject {
+  constructor(
+    readonly raw: RawObject,
+    readonly locator: Locator,
+    /** Position in the whole input (0-based), for "first in file order". */
+    readonly ordinal: number,
+  ) {}
+
+  get apiVersion(): string {
+    return this.raw.apiVersion as string
+  }
+
+  get kind(): string {
+    return this.raw.kind as string
+  }
+
+  get file(): string {
+    return this.locator.file
+  }
+
+  get origin(): Origin {
+    return this.locator.origin
+  }
+
+  locate(path: Path, opts?: {key?: boolean}): Origin {
+    return this.locator.locate(path, opts)
+  }
+}
+
+export type Report = (error: UserError) => void
+
+// ---------------------------------------------------------------------------------------------
+// Lists and checks common to both formats
+
+export function isMapping(v: unknown): v is RawObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+export function describe(v: unknown): string {
+  if (v === null || v === undefined) return 'nothing'
+  if (Array.isArray(v)) return 'a list'
+  if (typeof v === 'object') return 'a mapping'
+  return `${typeof v} ${JSON.stringify(v)}`
+}
+
+export function isListKind(kind: unknown): kind is string {
+  return typeof kind === 'string' && kind.endsWith('List')
+}
+
+/**
+ * Yields the objects in a parsed value: the value itself, or the items of a `List` / `*List`
+ * (recursively). Items of a typed list (`PodList`) that lack kind/apiVersion get the list's, as
+ * the API server leaves them out of list responses.
+ */
+export function* unpack(
+  value: unknown,
+  chunk: Chunk,
+  inner: Path,
+  counter: {n: number},
+  report: Report,
+  listDefaults?: {kind: string; apiVersion: unknown},
+): Generator<SourceObject> {
+  const locator = new Locator(chunk, inner)
+  if (!isMapping(value)) {
+    report(
+      new UserError(`expected a Kubernetes object (a mapping with apiVersion and kind), got ${describe(value)}`, {
+        origin: locator.origin,
+      }),
+    )
+    return
+  }
+  if (listDefaults) {
+    if (value.kind === undefined && listDefaults.kind) value.kind = listDefaults.kind
+    if (value.apiVersion === undefined && typeof listDefaults.apiVersion === 'string') value.apiVersion = listDefaults.apiVersion
+  }
+  const {kind, items} = value
+  if (isListKind(kind) && (Array.isArray(items) || items === null || items === undefined)) {
+    const list = (items ?? []) as unknown[]
+    const defaults = {kind: kind === 'List' ? '' : kind.slice(0, -4), apiVersion: value.apiVersion}
+    for (let i = 0; i < list.length; i++) {
+      const item = list[i]
+      list[i] = undefined // let the parsed item go once it has been handed out
+      yield* unpack(item, chunk, [...inner, 'items', i], counter, report, defaults)
+    }
+    return
+  }
+  for (const field of ['apiVersion', 'kind'] as const) {
+    const v = value[field]
+    if (typeof v !== 'string' || v === '') {
+      report(
+        new UserError(v === undefined ? `object has no ${field}` : `${field}: expected a non-empty string, got ${describe(v)}`, {
+          origin: v === undefined ? locator.origin : locator.locate([field]),
+          hint: 'every object needs apiVersion and kind, e.g. apiVersion: apps/v1, kind: ReplicaSet',
+        }),
+      )
+      return
+    }
+  }
+  const meta = value.metadata
+  if (isMapping(meta) && meta.managedFields !== undefined) delete meta.managedFields
+  yield new SourceObject(value, locator, counter.n++)
+}
+
+export function* unpackListTail(list: RawObject, items: unknown[], from: number, chunk: Chunk, counter: {n: number}, report: Report): Generator<SourceObject> {
+  const kind = list.kind as string
+  const defaults = {kind: kind === 'List' ? '' : kind.slice(0, -4), apiVersion: list.apiVersion}
+  for (let i = from; i < items.length; i++) {
+    const item = items[i]
+    items[i] = undefined
+    yield* unpack(item, chunk, ['items', i], counter, report, defaults)
+  }
+}
+
+export function bomLength(buf: Buffer): number {
+  return buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0
+}
+
+export const isBlankByte = (c: number | undefined) => c === undefined || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
+
+/** The fast reader when it can, js-yaml otherwise (which throws on malformed YAML). */
+export function parseYamlText(text: string): unknown {
+  const value = parseBlockYaml(text)
+  return value === FALLBACK ? loadYaml(text, {schema: KUBE_YAML_SCHEMA}) : value
+}
