@@ -2,5 +2,6 @@
 // part's shape is defined by the layer that uses it (reconcile/part.ts for planning, and so on);
 // a controller folder's index.ts fills them in, and registry.ts lists the controllers.
 import type {PlanPart} from '../reconcile/part.js'
+import type {RenderPart} from '../render/part.js'
 
-export interface ControllerDescriptor extends PlanPart {}
+export interface ControllerDescriptor extends PlanPart, RenderPart {}

@@ -2,6 +2,7 @@
 // ReplicationControllers in the ReplicaSet shape (pkg/controller/replication).
 import {byKindNamespaceName, contestedAdoptions, planController} from '../../reconcile/planner.js'
 import type {ControllerDescriptor} from '../descriptor.js'
+import {planBlock, SHORT_NAMES} from './render.js'
 
 export const replicaset: ControllerDescriptor = {
   name: 'replicaset',
@@ -11,4 +12,6 @@ export const replicaset: ControllerDescriptor = {
     for (const [plan, warnings] of contestedAdoptions(plans)) plan.warnings.push(...warnings)
     return plans
   },
+  planBlock,
+  shortNames: SHORT_NAMES,
 }

@@ -4,6 +4,7 @@
 // staging/src/k8s.io/cloud-provider/controllers/service).
 import type {ControllerDescriptor} from '../descriptor.js'
 import {planServices} from './planner.js'
+import {applyLines, listFields, listTable, planBlock} from './render.js'
 
 /** The registry name under which Services are planned. */
 export const SERVICES_CONTROLLER = 'endpointslice'
@@ -12,4 +13,8 @@ export const service: ControllerDescriptor = {
   name: SERVICES_CONTROLLER,
   kinds: ['Service'],
   plan: (snapshot, world) => planServices(snapshot, world, world.options.maxEndpointsPerSlice),
+  planBlock,
+  applyLines,
+  listFields,
+  listTable,
 }
