@@ -34,13 +34,13 @@ function cronJobHead(cp: ControllerPlan, c: ChalkInstance): string {
 /** A CronJob's block: its writes, a created Job's first sync under the create. */
 export function renderCronJob(cp: ControllerPlan, head: string, c: ChalkInstance): string {
   return renderBatch(cp, head, c, cronJobActionLine, (a) =>
-    a.type === 'createJob' && cp.then ? cp.then.map((job) => indent(renderBatch(job, `${c.dim('then, in the Job controller\'s first sync of it:')}`, c, cronJobActionLine), '    ')) : [],
+    a.type === 'createJob' && cp.then ? cp.then.map((job) => indent(renderBatch(job, `${c.dim('then, in the Job controller\'s first sync of it:')}`, c), '    ')) : [],
   )
 }
 
 /** Its block of `kctl plan`'s table, with the Jobs it owns under it. */
 export const planBlock = (cp: ControllerPlan, {c, under}: PlanBlockContext): string =>
-  [renderCronJob(cp, cronJobHead(cp, c), c), ...under.map((j) => indent(renderBatch(j, jobHead(j, c), c, cronJobActionLine), '  '))].join('\n')
+  [renderCronJob(cp, cronJobHead(cp, c), c), ...under.map((j) => indent(renderBatch(j, jobHead(j, c), c), '  '))].join('\n')
 
 /** A CronJob's Jobs are shown under it, indented, rather than on their own. */
 export const showsUnder = {kind: 'Job', uids: (cj: ControllerPlan) => (cj.jobs ?? []).map((j) => j.uid)} as const
