@@ -2,7 +2,7 @@ import {BaseCommand, sourceRequest} from '../cli/base.js'
 import {outputFlag, sourceFlags} from '../cli/flags.js'
 import {renderDocument} from '../render/document.js'
 import {renderListTable} from '../render/list-table.js'
-import {controllerListToWire} from '../render/wire.js'
+import {controllerListToWire} from '../render/list-wire.js'
 import {computePlan} from '../services/plan.js'
 
 export default class List extends BaseCommand {

@@ -1,15 +1,13 @@
 // The human view of an ApplyReport: per round, one block per controller (creates grouped by
 // slow-start batch, one line per delete, adoption, release and status write, each ok or failed
-// and why), then a closing summary. Pure: a function of the report alone.
+// and why), then a closing summary. Pure: a function of the report alone. A controller's own
+// writes are worded by its render part (src/controllers/<name>/render.ts, found by the kind).
 import {Chalk, type ChalkInstance} from 'chalk'
 import type {ActionError, ActionResult, ApplyMode, ApplyReport, ControllerOutcome} from '../model/apply.js'
 import type {DeploymentStatusView} from '../model/objects.js'
-import type {Action, BatchAction, ControllerPlan, StatusView} from '../model/plan.js'
-import type {ServiceAction} from '../controllers/service/model.js'
+import type {ControllerPlan, StatusView} from '../model/plan.js'
+import {controllerOf} from './dispatch.js'
 import {count} from './words.js'
-import {batchActionLine} from '../controllers/job/render.js'
-import {actionLine as serviceActionLine} from '../controllers/service/render.js'
-import {actionLine as workloadActionLine} from '../controllers/statefulset/render.js'
 
 export interface TableStyle {
   color: boolean
@@ -75,6 +73,10 @@ function controllerBlock(mode: ApplyMode, co: ControllerOutcome, results: readon
   }
   const podWidth = Math.max(0, ...results.filter((r) => r.pod !== undefined && r.action !== 'create').map((r) => (r.pod ?? '').length))
   const rsWidth = Math.max(0, ...results.map((r) => (r.replicaSet ?? '').length))
+  // A pod's delete, adoption and release are worded alike for every controller; the rest of a
+  // result is its controller's to word (its render part), or a status write's field changes.
+  const part = controllerOf(co.controller.kind)
+  const ctx = {c, outcome, results}
   for (const r of results) {
     switch (r.action) {
       case 'delete':
@@ -84,66 +86,19 @@ function controllerBlock(mode: ApplyMode, co: ControllerOutcome, results: readon
       case 'release':
         lines.push(`  ~ ${r.action} pod ${(r.pod ?? '').padEnd(podWidth)}  ${outcome(r)}`)
         break
-      case 'createJobPod': {
-        const a = r.predicted?.type === 'createJobPod' ? r.predicted : undefined
-        lines.push(`  + create pod ${r.pod ?? `${a?.nameBase ?? ''}<random>`}${a?.index === undefined ? '' : `  (index ${a.index})`}  ${outcome(r)}${r.batch ? c.dim(`  (batch ${r.batch})`) : ''}`)
-        break
-      }
-      case 'deleteJobPod':
-      case 'removeFinalizer':
-      case 'createJob':
-      case 'deleteJob':
-        if (r.predicted) lines.push(`${batchActionLine(r.predicted as Action & BatchAction, c)}  ${outcome(r)}`)
-        break
-      case 'updateStatus': {
-        if (r.controller.kind === 'Job' || r.controller.kind === 'CronJob') {
-          const a = r.predicted as (Action & BatchAction & {type: 'updateStatus'}) | undefined
-          if (a) lines.push(`${batchActionLine(a, c)}  ${outcome(r)}`)
+      default: {
+        const own = part?.applyLines?.(r, ctx)
+        if (own) {
+          lines.push(...own)
           break
         }
+        if (r.action !== 'updateStatus') break
         const to = r.done?.status ?? (r.predicted?.type === 'updateStatus' ? r.predicted.to : undefined)
         const from = r.predicted?.type === 'updateStatus' ? r.predicted.from : undefined
         const what = to ? statusWords(from, to) : ''
         const revision = r.predicted?.type === 'updateStatus' && 'revision' in r.predicted && r.predicted.revision ? `revision ${r.predicted.revision.from ?? 'unset'}→${r.predicted.revision.to}` : ''
         const all = [what, revision].filter(Boolean).join(', ')
         lines.push(`  ~ status${all ? ` (${all})` : ''}${r.predicted ? '' : c.dim(' [after a failure: ReplicaFailure]')}  ${outcome(r)}`)
-        break
-      }
-      default: {
-        const a = r.predicted
-        const rs = (r.replicaSet ?? '').padEnd(rsWidth)
-        if (a?.type === 'createReplicaSet') {
-          const exists = r.done?.alreadyExists ? ' (the name is taken, as planned)' : ''
-          lines.push(`  + create ReplicaSet ${a.name === null ? '<name unknown>' : rs}  replicas ${a.replicas}${exists}  ${outcome(r)}`)
-        } else if (a?.type === 'scaleReplicaSet') lines.push(`  ~ scale ReplicaSet ${rs}  ${a.from}→${a.to} (${a.rule})  ${outcome(r)}`)
-        else if (a?.type === 'updateReplicaSet') lines.push(`  ~ update ReplicaSet ${rs}  annotations, minReadySeconds ${a.minReadySeconds}  ${outcome(r)}`)
-        else if (a?.type === 'deleteReplicaSet') lines.push(`  - delete ReplicaSet ${rs}  revision ${a.revision || 'unset'} (${a.reason})  ${outcome(r)}`)
-        else if (a?.type === 'adoptReplicaSet' || a?.type === 'releaseReplicaSet') lines.push(`  ~ ${a.type === 'adoptReplicaSet' ? 'adopt' : 'release'} ReplicaSet ${rs}  ${outcome(r)}`)
-        else if (a?.type === 'rollback') lines.push(`  ~ rollback to revision ${a.toRevision}  ${outcome(r)}`)
-        else if (a && r.controller.kind === 'Service') {
-          // A Service's write: the plan's line, the slice the server named, the address the cloud gave.
-          const ingress = r.done?.loadBalancer?.ingress.map((i) => i.ip ?? i.hostname).join(', ')
-          const done =
-            r.done?.name && a.type === 'createEndpointSlice'
-              ? ` → ${r.done.name}`
-              : ingress
-                ? ` → ${ingress}`
-                : r.done?.implementedElsewhere
-                  ? ' → implemented elsewhere'
-                  : r.done?.unchanged
-                    ? ' → already so, nothing written'
-                    : r.done?.existed === false
-                      ? ' → it did not exist'
-                      : ''
-          const drawn = r.done?.chosen ? c.dim(` (with ${r.done.chosen.length} of the pool, by name; the controller draws at random)`) : ''
-          lines.push(`${serviceActionLine(a as ServiceAction, c)}${done}${drawn}  ${outcome(r)}`)
-        } else if (a) {
-          // A StatefulSet's or DaemonSet's write: the plan's line, the name the server gave, what a choice picked.
-          const line = workloadActionLine(a, c)
-          const named = r.done?.name && a.type === 'createDaemonPod' ? ` → ${r.done.name}` : ''
-          const chosen = r.done?.chosen ? c.dim(` → chose ${r.done.chosen.join(', ')} (the first ${r.done.chosen.length} by name; the controller picks at random)`) : ''
-          if (line) lines.push(`${line}${named}${chosen}  ${outcome(r)}`)
-        }
         break
       }
     }

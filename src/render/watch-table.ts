@@ -7,6 +7,7 @@ import {Chalk} from 'chalk'
 
 import {podChange, readyAndAvailable, type ControllerPlan} from '../model/plan.js'
 import type {ChangedField, PlanChange, WatchStatus} from '../model/watch.js'
+import {controllerOf} from './dispatch.js'
 import {humanDuration, signed} from './words.js'
 
 export type Column = 'desired' | 'active' | 'ready' | 'diff' | 'next'
@@ -52,10 +53,10 @@ export function nextActions(plan: ControllerPlan): string {
   return parts.length === 0 ? 'in sync' : parts.join(' ')
 }
 
-const SHORT: Record<string, string> = {ReplicaSet: 'rs', ReplicationController: 'rc'}
-
+/** `rs/web`: the kind as kubectl's short name when its controller gives one (render part's shortNames). */
 export function controllerName(kind: string, name: string): string {
-  return `${SHORT[kind] ?? kind}/${name}`
+  const short = (controllerOf(kind)?.shortNames as Readonly<Record<string, string>> | undefined)?.[kind]
+  return `${short ?? kind}/${name}`
 }
 
 function columns(changed: readonly ChangedField[]): Column[] {

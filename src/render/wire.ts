@@ -7,14 +7,13 @@ import type {DeploymentCondition, DeploymentStatusView, OwnerReference, PlanSour
 import type {Action, ControllerPlan, RankFacts, ReconcilePlan, StatusView} from '../model/plan.js'
 import {PLAN_API_VERSION, readyAndAvailable} from '../model/plan.js'
 import {LazyList} from './document.js'
-import {updatedCount} from './list-table.js'
 import {deleteReasons} from './reasons.js'
 
-type Json = null | boolean | number | string | Json[] | {[key: string]: Json}
+export type Json = null | boolean | number | string | Json[] | {[key: string]: Json}
 type JsonObject = {[key: string]: Json}
 
 /** Copies `value`'s defined fields: `order` first, then the rest sorted; `convert` may reshape some. */
-function ordered<T extends object>(
+export function ordered<T extends object>(
   value: T,
   order: readonly string[],
   convert: Partial<Record<string, (v: never) => Json>> = {},
@@ -154,7 +153,7 @@ export function controllerToWire(c: ControllerPlan, now: string): Json {
   )
 }
 
-const source = (s: PlanSource): Json => ordered(s, ['type', 'paths', 'context', 'server'])
+export const source = (s: PlanSource): Json => ordered(s, ['type', 'paths', 'context', 'server'])
 
 /**
  * `kctl plan -o json|yaml`: the ReconcilePlan document. `lazy`: its controllers as a LazyList,
@@ -205,62 +204,4 @@ export interface ControllerListItem {
   loadBalancer?: string
   /** The nodes EnsureLoadBalancer is given, when the controller ensures one. */
   loadBalancerHosts?: number
-}
-
-const LIST_ITEM_ORDER = ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'desired', 'active', 'ready', 'available', 'diff', 'pending', 'inSync', 'updated', 'rolloutStep', 'serviceType', 'selectedPods', 'endpoints', 'readyEndpoints', 'slices', 'loadBalancer', 'loadBalancerHosts']
-
-/** A Service's load balancer in a word or two: its addresses, pending, being deleted, or why none. */
-export function loadBalancerState(c: ControllerPlan): string | undefined {
-  const lb = c.service?.loadBalancer
-  if (!lb) return undefined
-  if (lb.path === 'delete') return 'deleting'
-  if (lb.path === 'none') return lb.why === 'not-load-balancer' ? 'none' : 'other class'
-  const ingress = 'loadBalancer' in c.status ? c.status.loadBalancer.ingress : []
-  return ingress.length > 0 ? ingress.map((i) => i.ip ?? i.hostname ?? '?').join(',') : 'pending'
-}
-
-function serviceListFields(c: ControllerPlan): Partial<ControllerListItem> {
-  const s = c.service
-  if (!s) return {}
-  const lb = loadBalancerState(c)
-  return {
-    serviceType: s.type,
-    selectedPods: s.pods.length,
-    endpoints: s.endpoints.reduce((n, t) => n + t.total, 0),
-    readyEndpoints: s.endpoints.reduce((n, t) => n + t.ready, 0),
-    slices: s.endpoints.reduce((n, t) => n + t.slices, 0),
-    ...(lb !== undefined ? {loadBalancer: lb} : {}),
-    ...(s.loadBalancer?.path === 'ensure' ? {loadBalancerHosts: s.loadBalancer.hosts.length} : {}),
-  }
-}
-
-export function controllerListItem(c: ControllerPlan): ControllerListItem {
-  return {
-    kind: c.kind,
-    apiVersion: c.apiVersion,
-    namespace: c.namespace,
-    name: c.name,
-    uid: c.uid,
-    desired: c.desired,
-    active: c.active,
-    ...readyAndAvailable(c.status),
-    diff: c.diff,
-    pending: c.pending,
-    inSync: c.inSync,
-    ...(c.applySet !== undefined ? {applySet: c.applySet} : {}),
-    ...(updatedCount(c) !== undefined ? {updated: updatedCount(c)} : {}),
-    ...(c.rolloutStep !== undefined ? {rolloutStep: c.rolloutStep} : {}),
-    ...serviceListFields(c),
-  }
-}
-
-/** `kctl list -o json|yaml`: `{apiVersion, kind: ControllerList, now, source, items}`. */
-export function controllerListToWire(plan: ReconcilePlan): Json {
-  return {
-    apiVersion: PLAN_API_VERSION,
-    kind: CONTROLLER_LIST_KIND,
-    now: plan.now,
-    source: source(plan.source),
-    items: plan.controllers.map((c) => ordered(controllerListItem(c), LIST_ITEM_ORDER)),
-  }
 }

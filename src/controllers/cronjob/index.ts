@@ -5,6 +5,7 @@ import {cronJobWatch} from './watch.js'
 import {cronJobChecks} from './rules.js'
 import {cronJobSimulation} from './simulate.js'
 import {CRONJOB_READS} from './read.js'
+import {applyLines, planBlock, showsUnder} from './render.js'
 
 export const cronjob: ControllerDescriptor = {
   name: 'cronjob',
@@ -14,4 +15,8 @@ export const cronjob: ControllerDescriptor = {
   check: cronJobChecks,
   simulation: cronJobSimulation,
   reads: CRONJOB_READS,
+  planBlock,
+  showsUnder,
+  applyLines,
+  listRollout: true,
 }

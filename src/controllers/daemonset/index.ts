@@ -5,6 +5,7 @@ import {daemonSetWatch} from './watch.js'
 import {daemonSetChecks} from './rules.js'
 import {daemonSetSimulation} from './simulate.js'
 import {DAEMONSET_READS} from './read.js'
+import {applyLines, planBlock} from './render.js'
 
 export const daemonset: ControllerDescriptor = {
   name: 'daemonset',
@@ -14,4 +15,7 @@ export const daemonset: ControllerDescriptor = {
   check: daemonSetChecks,
   simulation: daemonSetSimulation,
   reads: DAEMONSET_READS,
+  planBlock,
+  applyLines,
+  listRollout: true,
 }

@@ -8,6 +8,7 @@ import {deploymentWatch} from './watch.js'
 import {deploymentChecks} from './rules.js'
 import {deploymentSimulation} from './simulate.js'
 import {DEPLOYMENT_READS} from './read.js'
+import {applyLines, planBlock, showsUnder} from './render.js'
 
 export const deployment: ControllerDescriptor = {
   name: 'deployment',
@@ -17,4 +18,8 @@ export const deployment: ControllerDescriptor = {
   check: deploymentChecks,
   simulation: deploymentSimulation,
   reads: DEPLOYMENT_READS,
+  planBlock,
+  showsUnder,
+  applyLines,
+  listRollout: true,
 }

@@ -5,6 +5,7 @@ import {jobWatch} from './watch.js'
 import {jobChecks} from './rules.js'
 import {jobSimulation} from './simulate.js'
 import {JOB_READS, readJobPodFields} from './read.js'
+import {applyLines, planBlock} from './render.js'
 
 export const job: ControllerDescriptor = {
   name: 'job',
@@ -15,4 +16,7 @@ export const job: ControllerDescriptor = {
   simulation: jobSimulation,
   reads: JOB_READS,
   podFields: readJobPodFields,
+  planBlock,
+  applyLines,
+  listRollout: true,
 }

@@ -1,10 +1,13 @@
-// The table view of a Job's or CronJob's plan: the header with the state in a few words, one line
-// per write in the controller's order (status writes as field changes), the requeue, and for a
-// CronJob the Job it creates with that Job's first sync under it.
+// The table view of a Job's plan: the header with the state in a few words, one line per write in
+// the controller's order (status writes as field changes), the requeue. The CronJob's block
+// (cronjob/render.ts) is drawn with the same lines, and its Jobs' blocks with this one.
 import type {ChalkInstance} from 'chalk'
-import type {Action, AdoptAction, BatchAction, ControllerPlan, ReleaseAction, Requeue} from '../../model/plan.js'
+import type {ActionResult} from '../../model/apply.js'
+import type {Action, AdoptAction, BatchAction, ControllerPlan, ReleaseAction} from '../../model/plan.js'
 import type {JobStatusView} from './model.js'
-import type {CronJobStatusView} from '../cronjob/model.js'
+import type {ApplyLineContext, PlanBlockContext} from '../../render/part.js'
+import {applySetNote} from '../../render/plan-lines.js'
+import {requeueLine} from '../../render/requeue.js'
 import {count} from '../../render/words.js'
 
 /** Creates of one Job are listed one per line up to this many, then counted. */
@@ -18,22 +21,14 @@ const DELETE_WORDS: Record<string, string> = {
   'invalid-index': 'no valid completion index below completions',
 }
 
-const REQUEUE_WORDS: Record<Requeue['reason'], string> = {
-  backoff: 'when the pod-failure backoff ends',
-  'backoff-per-index': "when an index's backoff ends",
-  'active-deadline': 'at the active deadline',
-  'next-schedule': 'at the next schedule time',
-  'sync-error': 'retried after the error that ends this sync (the queue backs off 1 s, 2 s, 4 s … to 1000 s; a Node event does not re-sync it)',
-  'ttl-after-finished': 'when its ttlSecondsAfterFinished has passed (the ttl-after-finished controller deletes it then)',
-}
+/** One line of a batch controller's write. */
+export type BatchActionLine = (a: BatchAction | AdoptAction | ReleaseAction, c: ChalkInstance) => string
 
-const DELETE_JOB_WORDS: Record<string, string> = {
-  replace: 'concurrencyPolicy Replace',
-  'history-limit': 'beyond the history limit',
-  'ttl-after-finished': 'its ttlSecondsAfterFinished has passed (by the ttl-after-finished controller, propagation Foreground)',
-}
+/** A Job's or CronJob's status, as a status write carries it. */
+type BatchStatus = Extract<BatchAction, {type: 'updateStatus'}>['from']
 
-export function renderBatch(cp: ControllerPlan, head: string, c: ChalkInstance): string {
+/** `line` words each write; `after` adds the lines that follow one (a CronJob's created Job). */
+export function renderBatch(cp: ControllerPlan, head: string, c: ChalkInstance, line: BatchActionLine = batchActionLine, after: (a: BatchAction | AdoptAction | ReleaseAction) => string[] = () => []): string {
   const lines = [cp.inSync ? `${head}  ${c.green('(in sync)')}` : head]
   const creates = cp.actions.filter((a) => a.type === 'createJobPod')
   let createsShown = 0
@@ -43,10 +38,8 @@ export function renderBatch(cp: ControllerPlan, head: string, c: ChalkInstance):
       else if (createsShown === MAX_CREATE_LINES + 1) lines.push(c.green(`  + … and ${count(creates.length - MAX_CREATE_LINES, 'more pod')}`))
       continue
     }
-    lines.push(batchActionLine(a, c))
-    if (a.type === 'createJob' && cp.then) {
-      for (const job of cp.then) lines.push(indent(renderBatch(job, `${c.dim('then, in the Job controller\'s first sync of it:')}`, c), '    '))
-    }
+    lines.push(line(a, c))
+    lines.push(...after(a))
   }
   if (cp.requeue) lines.push(requeueLine(cp.requeue, c))
   for (const e of cp.events ?? []) if (e.startsWith('Warning')) lines.push(c.yellow(`  ! event ${e}`))
@@ -54,17 +47,13 @@ export function renderBatch(cp: ControllerPlan, head: string, c: ChalkInstance):
   return lines.join('\n')
 }
 
-/** One line of a Job's or CronJob's write (also reconcile's report of it). */
+/** One line of a Job's write (also reconcile's report of it). */
 export function batchActionLine(a: BatchAction | AdoptAction | ReleaseAction, c: ChalkInstance): string {
   switch (a.type) {
     case 'deleteJobPod':
       return c.red(`  - delete pod ${a.pod}  because: ${DELETE_WORDS[a.reason]}`)
     case 'removeFinalizer':
       return c.yellow(`  ~ remove finalizer of pod ${a.pod}${a.counts === 'none' ? '' : `  (counted ${a.counts})`}${a.by ? '  (by the orphan worker)' : ''}`)
-    case 'createJob':
-      return c.green(`  + create Job ${a.name}  (scheduled ${a.annotations['batch.kubernetes.io/cronjob-scheduled-timestamp'] ?? a.scheduledTime})`)
-    case 'deleteJob':
-      return c.red(`  - delete Job ${a.name}  because: ${DELETE_JOB_WORDS[a.reason]}`)
     case 'adopt':
       return c.yellow(`  ~ adopt pod ${a.pod}  (an orphan the selector matches: owner reference${a.finalizer ? ' and tracking finalizer' : ''} added)`)
     case 'release':
@@ -77,7 +66,7 @@ export function batchActionLine(a: BatchAction | AdoptAction | ReleaseAction, c:
 }
 
 /** What a Job or CronJob status write changes, field by field. */
-export function batchStatusChange(from: JobStatusView | CronJobStatusView, to: JobStatusView | CronJobStatusView): string {
+export function batchStatusChange(from: BatchStatus, to: BatchStatus): string {
   const parts: string[] = []
   const f = from as unknown as Record<string, unknown>
   const t = to as unknown as Record<string, unknown>
@@ -107,18 +96,37 @@ function show(v: unknown): string {
   return typeof v === 'string' ? JSON.stringify(v) : String(v)
 }
 
-function seconds(s: number): string {
-  const whole = Math.floor(s)
-  const h = Math.floor(whole / 3600)
-  const m = Math.floor((whole % 3600) / 60)
-  const rest = s - h * 3600 - m * 60
-  const sec = Number.isInteger(rest) ? String(rest) : rest.toFixed(1)
-  return [h > 0 ? `${h}h` : '', m > 0 ? `${m}m` : '', rest > 0 || (h === 0 && m === 0) ? `${sec}s` : ''].join('')
+/** A Job's header: its counts, and the rollout step when there is one. */
+export function jobHead(cp: ControllerPlan, c: ChalkInstance): string {
+  const what = `${cp.active} active, want ${cp.desired}`
+  return `${c.bold(`${cp.kind} ${cp.namespace}/${cp.name}`)}${applySetNote(cp, c)}  ${what}${cp.rolloutStep ? `, ${cp.rolloutStep}` : ''}`
 }
 
-const indent = (block: string, by: string) => block.split('\n').map((l) => `${by}${l}`).join('\n')
+/** Its block of `kctl plan`'s table. */
+export const planBlock = (cp: ControllerPlan, {c}: PlanBlockContext): string => renderBatch(cp, jobHead(cp, c), c)
 
-/** When the controller syncs again by itself, and why. */
-export function requeueLine(r: Requeue, c: ChalkInstance): string {
-  return c.dim(`  … syncs again in ${seconds(r.seconds)} (${r.at}), ${REQUEUE_WORDS[r.reason]}`)
+/** Its lines of `kctl reconcile`'s report (a CronJob's too, with its own words for its writes). */
+export function applyLines(r: ActionResult, {c, outcome}: ApplyLineContext, line: BatchActionLine = batchActionLine): string[] | undefined {
+  const lines: string[] = []
+  switch (r.action) {
+    case 'createJobPod': {
+      const a = r.predicted?.type === 'createJobPod' ? r.predicted : undefined
+      lines.push(`  + create pod ${r.pod ?? `${a?.nameBase ?? ''}<random>`}${a?.index === undefined ? '' : `  (index ${a.index})`}  ${outcome(r)}${r.batch ? c.dim(`  (batch ${r.batch})`) : ''}`)
+      break
+    }
+    case 'deleteJobPod':
+    case 'removeFinalizer':
+    case 'createJob':
+    case 'deleteJob':
+      if (r.predicted) lines.push(`${line(r.predicted as Action & BatchAction, c)}  ${outcome(r)}`)
+      break
+    case 'updateStatus': {
+      const a = r.predicted as (Action & BatchAction & {type: 'updateStatus'}) | undefined
+      if (a) lines.push(`${line(a, c)}  ${outcome(r)}`)
+      break
+    }
+    default:
+      return undefined
+  }
+  return lines
 }

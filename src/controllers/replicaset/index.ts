@@ -7,6 +7,7 @@ import {replicaSetChecks} from './rules.js'
 import {replicaSetSimulation} from './simulate.js'
 import {REPLICASET_READS} from './read.js'
 import {contestedAdoptions, planController} from './sync.js'
+import {planBlock, SHORT_NAMES} from './render.js'
 
 export const replicaset: ControllerDescriptor = {
   name: 'replicaset',
@@ -20,4 +21,6 @@ export const replicaset: ControllerDescriptor = {
   check: replicaSetChecks,
   simulation: replicaSetSimulation,
   reads: REPLICASET_READS,
+  planBlock,
+  shortNames: SHORT_NAMES,
 }

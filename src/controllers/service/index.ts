@@ -7,6 +7,7 @@ import {planServices} from './planner.js'
 import {serviceWatch} from './watch.js'
 import {serviceChecks} from './rules.js'
 import {readServicePodFields, SERVICE_READS} from './read.js'
+import {applyLines, listFields, listTable, planBlock} from './render.js'
 
 /** The registry name under which Services are planned. */
 export const SERVICES_CONTROLLER = 'endpointslice'
@@ -19,4 +20,8 @@ export const service: ControllerDescriptor = {
   check: serviceChecks,
   reads: SERVICE_READS,
   podFields: readServicePodFields,
+  planBlock,
+  applyLines,
+  listFields,
+  listTable,
 }

@@ -1,9 +1,14 @@
 // The table view of a Service's plan: which pods get endpoints and why the others do not, the
 // slices and Endpoints written, and what the load balancer is told, in the controllers' order.
 import type {ChalkInstance} from 'chalk'
+import type {ActionResult} from '../../model/apply.js'
 import type {ControllerPlan} from '../../model/plan.js'
 import type {EndpointConditions, EndpointExclusion, EndpointPortView, EndpointView, HostExclusion, PodEndpointVerdict, ServiceAction} from './model.js'
-import {requeueLine} from '../job/render.js'
+import {formatColumns} from '../../render/columns.js'
+import type {ApplyLineContext, PlanBlockContext} from '../../render/part.js'
+import {applySetNote} from '../../render/plan-lines.js'
+import {requeueLine} from '../../render/requeue.js'
+import type {ControllerListItem} from '../../render/wire.js'
 import {count} from '../../render/words.js'
 
 /** Pods (and endpoints of a slice) are named one by one up to this many, then counted. */
@@ -141,3 +146,67 @@ function changeWords(from: EndpointConditions, to: EndpointConditions): string {
 }
 
 const ingressWords = (ingress: readonly {ip?: string; hostname?: string}[]): string => ingress.map((i) => i.ip ?? i.hostname ?? '?').join(', ')
+
+/** Its block of `kctl plan`'s table. */
+export const planBlock = (cp: ControllerPlan, {c}: PlanBlockContext): string => renderService(cp, `${c.bold(`Service ${cp.namespace}/${cp.name}`)}${applySetNote(cp, c)}`, c)
+
+/** Its lines of `kctl reconcile`'s report: the plan's line, the slice the server named, the address the cloud gave. */
+export function applyLines(r: ActionResult, {c, outcome}: ApplyLineContext): string[] | undefined {
+  const a = r.predicted
+  if (r.action === 'updateStatus' || !a) return undefined
+  // A Service's write: the plan's line, the slice the server named, the address the cloud gave.
+  const ingress = r.done?.loadBalancer?.ingress.map((i) => i.ip ?? i.hostname).join(', ')
+  const done =
+    r.done?.name && a.type === 'createEndpointSlice'
+      ? ` → ${r.done.name}`
+      : ingress
+        ? ` → ${ingress}`
+        : r.done?.implementedElsewhere
+          ? ' → implemented elsewhere'
+          : r.done?.unchanged
+            ? ' → already so, nothing written'
+            : r.done?.existed === false
+              ? ' → it did not exist'
+              : ''
+  const drawn = r.done?.chosen ? c.dim(` (with ${r.done.chosen.length} of the pool, by name; the controller draws at random)`) : ''
+  return [`${actionLine(a as ServiceAction, c)}${done}${drawn}  ${outcome(r)}`]
+}
+
+/** A Service's load balancer in a word or two: its addresses, pending, being deleted, or why none. */
+export function loadBalancerState(c: ControllerPlan): string | undefined {
+  const lb = c.service?.loadBalancer
+  if (!lb) return undefined
+  if (lb.path === 'delete') return 'deleting'
+  if (lb.path === 'none') return lb.why === 'not-load-balancer' ? 'none' : 'other class'
+  const ingress = 'loadBalancer' in c.status ? c.status.loadBalancer.ingress : []
+  return ingress.length > 0 ? ingress.map((i) => i.ip ?? i.hostname ?? '?').join(',') : 'pending'
+}
+
+/** Its fields of a `kctl list` item: the Service's type, pods, endpoints, slices and load balancer. */
+export function listFields(c: ControllerPlan): Partial<ControllerListItem> {
+  const s = c.service
+  if (!s) return {}
+  const lb = loadBalancerState(c)
+  return {
+    serviceType: s.type,
+    selectedPods: s.pods.length,
+    endpoints: s.endpoints.reduce((n, t) => n + t.total, 0),
+    readyEndpoints: s.endpoints.reduce((n, t) => n + t.ready, 0),
+    slices: s.endpoints.reduce((n, t) => n + t.slices, 0),
+    ...(lb !== undefined ? {loadBalancer: lb} : {}),
+    ...(s.loadBalancer?.path === 'ensure' ? {loadBalancerHosts: s.loadBalancer.hosts.length} : {}),
+  }
+}
+
+const SERVICE_HEADER = ['KIND', 'NAMESPACE', 'NAME', 'TYPE', 'PODS', 'ENDPOINTS', 'READY', 'SLICES', 'LOAD BALANCER', 'IN SYNC']
+
+/** `kctl list`'s table of Services: selected pods, endpoints (and ready ones) and slices once the sync is done, the load balancer's state and the hosts it is given. */
+export function listTable(services: readonly ControllerPlan[]): string {
+  const rows = services.map((c) => {
+    const item = listFields(c)
+    const hosts = item.loadBalancerHosts === undefined ? '' : ` → ${item.loadBalancerHosts} host${item.loadBalancerHosts === 1 ? '' : 's'}`
+    return [c.kind, c.namespace, c.name, item.serviceType || '-', String(item.selectedPods ?? 0), String(item.endpoints ?? 0), String(item.readyEndpoints ?? 0), String(item.slices ?? 0), `${item.loadBalancer ?? '-'}${hosts}`, c.inSync ? 'yes' : 'no']
+  })
+  if (services.some((c) => c.applySet !== undefined)) return formatColumns([...SERVICE_HEADER, 'APPLY SET'], rows.map((r, i) => [...r, services[i].applySet || '-']))
+  return formatColumns(SERVICE_HEADER, rows)
+}

@@ -5,6 +5,7 @@ import {statefulSetWatch} from './watch.js'
 import {statefulSetChecks} from './rules.js'
 import {statefulSetSimulation} from './simulate.js'
 import {STATEFULSET_READS} from './read.js'
+import {applyLines, planBlock} from './render.js'
 
 export const statefulset: ControllerDescriptor = {
   name: 'statefulset',
@@ -14,4 +15,7 @@ export const statefulset: ControllerDescriptor = {
   check: statefulSetChecks,
   simulation: statefulSetSimulation,
   reads: STATEFULSET_READS,
+  planBlock,
+  applyLines,
+  listRollout: true,
 }

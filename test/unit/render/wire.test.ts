@@ -3,7 +3,8 @@ import {parse} from 'yaml'
 
 import {renderDocument} from '../../../src/render/document.js'
 import {renderListTable} from '../../../src/render/list-table.js'
-import {controllerListToWire, planToWire} from '../../../src/render/wire.js'
+import {controllerListToWire} from '../../../src/render/list-wire.js'
+import {planToWire} from '../../../src/render/wire.js'
 import {controller, create, del, NOW, plan, status} from './plans.js'
 
 const scaleDown = () =>

@@ -1,11 +1,11 @@
-// The table lines of Job and CronJob plans that the examples' goldens do not show.
+// The table lines of Job plans that the examples' goldens do not show.
 import {describe, expect, it} from 'vitest'
 import {renderPlanTable} from '../../../../src/render/plan-table.js'
-import {before, cronJob, job, jobPod, planObjects} from '../../../helpers/batch.js'
+import {before, job, jobPod, planObjects} from '../../../helpers/batch.js'
 
 const table = (objects: Record<string, any>[], now?: string) => renderPlanTable(planObjects(objects, now)).split('\n')
 
-describe('Job and CronJob table lines', () => {
+describe('Job table lines', () => {
   it('a suspended Job: each pod loses its finalizer, then is deleted, not counted', () => {
     const lines = table([job('s', {suspend: true}, {active: 1, startTime: before(60)}), jobPod('s', 'a')])
     expect(lines).toContain('  ~ remove finalizer of pod a')
@@ -23,10 +23,5 @@ describe('Job and CronJob table lines', () => {
   it("a finished Job's leftover finalizer goes through the orphan worker", () => {
     const lines = table([job('f', {}, {succeeded: 1, conditions: [{type: 'SuccessCriteriaMet', status: 'True'}, {type: 'Complete', status: 'True'}]}), jobPod('f', 'a', {phase: 'Succeeded', exit: 0})])
     expect(lines).toContain('  ~ remove finalizer of pod a  (by the orphan worker)')
-  })
-  it('a CronJob with nothing due says when it runs next', () => {
-    const lines = table([cronJob('c', {}, {}, {creationTimestamp: '2026-11-23T12:01:00Z'})], '2026-11-23T12:03:00Z')
-    expect(lines[0]).toBe('CronJob ns/c  0 active Jobs, next run 2026-11-23T12:05:00Z  (in sync)')
-    expect(lines[1]).toBe('  … syncs again in 2m0.1s (2026-11-23T12:05:00.1Z), at the next schedule time')
   })
 })
