@@ -24,6 +24,7 @@ import {
   type SideObject,
 } from './pod-control.js'
 import {generateName, SeededRandom} from './names.js'
+import {CONTROLLERS} from '../controllers/registry.js'
 
 export type RawObject = Record<string, unknown>
 
@@ -355,8 +356,9 @@ class MemoryPodControl implements PodControl {
     if (this.dryRun) return {resourceVersion: rv}
     const next = this.world.nextResourceVersion()
     const metadata: Obj = {...found.object.metadata, resourceVersion: next}
-    // A Deployment's status write also carries its annotations (the revision); spec and labels stay.
-    if (key.kind === 'Deployment') {
+    // A Deployment's status write also carries its annotations (the revision; its part's
+    // statusWritesAnnotations); spec and labels stay.
+    if (CONTROLLERS.some((c) => c.apply.statusWritesAnnotations && c.kinds.includes(key.kind))) {
       const annotations = (object.metadata as Obj | undefined)?.annotations
       if (annotations && Object.keys(annotations).length > 0) metadata.annotations = {...annotations}
       else delete metadata.annotations

@@ -1,9 +1,18 @@
 // The CronJob controller (kube-controller-manager's `cronjob`, pkg/controller/cronjob).
 import type {ControllerDescriptor} from '../descriptor.js'
 import {planCronJobs} from './planner.js'
+import {batchAction} from '../job/saved.js'
+import {CronJobSync} from './apply.js'
 
 export const cronjob: ControllerDescriptor = {
   name: 'cronjob',
   kinds: ['CronJob'],
   plan: planCronJobs,
+  apply: {
+    phase: 1,
+    // The Jobs it deleted: their plans are of Jobs now gone.
+    overtakes: (results) => results.filter((r) => r.action === 'deleteJob' && r.outcome === 'ok' && !r.done?.alreadyGone).map((r) => `Job/${r.controller.namespace}/${(r.predicted as {name: string}).name}`),
+    sync: (run, cp) => new CronJobSync(run, cp),
+    parseAction: batchAction,
+  },
 }

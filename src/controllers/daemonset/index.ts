@@ -1,9 +1,19 @@
 // The DaemonSet controller (kube-controller-manager's `daemonset`, pkg/controller/daemon).
 import type {ControllerDescriptor} from '../descriptor.js'
 import {planDaemonSets} from './planner.js'
+import type {UpdateStatusAction} from '../../model/plan.js'
+import {setStatusObject} from '../../apply/revisioned-objects.js'
+import {DaemonSetSync, daemonSetNotes} from './apply.js'
+import {daemonSetAction} from './saved.js'
 
 export const daemonset: ControllerDescriptor = {
   name: 'daemonset',
   kinds: ['DaemonSet'],
   plan: planDaemonSets,
+  apply: {
+    sync: (run, cp) => new DaemonSetSync(run, cp),
+    parseAction: daemonSetAction,
+    notes: daemonSetNotes,
+    settledStatus: {object: (write, raw) => ({...raw, status: setStatusObject((write as UpdateStatusAction).to as object as Record<string, unknown>, (raw as {status?: Record<string, unknown>}).status)})},
+  },
 }

@@ -4,9 +4,31 @@
 import {planController} from '../../reconcile/planner.js'
 import type {ControllerDescriptor} from '../descriptor.js'
 import {planDeployments} from './planner.js'
+import type {UpdateDeploymentStatusAction} from '../../model/plan.js'
+import {DeploymentSync} from './apply.js'
+import {deploymentScaleToZero, keptByRollout} from './guards.js'
+import {deploymentWithStatus} from './objects.js'
+import {deploymentAction} from './saved.js'
 
 export const deployment: ControllerDescriptor = {
   name: 'deployment',
   kinds: ['Deployment'],
   plan: (snapshot, world) => planDeployments(snapshot.deployments ?? [], snapshot.replicaSets, world, planController),
+  apply: {
+    phase: 0,
+    // The ReplicaSets its writes changed: their controller acts on the new version in the next round.
+    overtakes: (results) => results.filter((r) => r.replicaSet !== undefined && r.outcome === 'ok' && !r.done?.alreadyExists && !r.done?.alreadyGone).map((r) => `ReplicaSet/${r.controller.namespace}/${r.replicaSet}`),
+    sync: (run, cp) => new DeploymentSync(run, cp),
+    parseAction: deploymentAction,
+    guard: {scales: 'ReplicaSet', scaleToZero: deploymentScaleToZero, keptByRollout},
+    owned: (cp) => (cp.replicaSets ?? []).map((rs) => `ReplicaSet/${cp.namespace}/${rs.name}`),
+    statusWritesAnnotations: true,
+    settledStatus: {
+      last: true,
+      object: (write, raw) => {
+        const {to, revision} = write as UpdateDeploymentStatusAction
+        return deploymentWithStatus(raw, to, revision)
+      },
+    },
+  },
 }

@@ -2,6 +2,10 @@
 // ReplicationControllers in the ReplicaSet shape (pkg/controller/replication).
 import {byKindNamespaceName, contestedAdoptions, planController} from '../../reconcile/planner.js'
 import type {ControllerDescriptor} from '../descriptor.js'
+import {ReplicaSetSync} from './apply.js'
+import {statusObject} from './objects.js'
+import {replicaSetAction} from './saved.js'
+import type {UpdateStatusAction} from '../../model/plan.js'
 
 export const replicaset: ControllerDescriptor = {
   name: 'replicaset',
@@ -10,5 +14,11 @@ export const replicaset: ControllerDescriptor = {
     const plans = [...snapshot.workloads].sort(byKindNamespaceName).map((w) => planController(w, world))
     for (const [plan, warnings] of contestedAdoptions(plans)) plan.warnings.push(...warnings)
     return plans
+  },
+  apply: {
+    // A Deployment's sync of this round wrote the ReplicaSet of this name: its plan is not carried out.
+    sync: (run, cp, _opts, overtaken) => new ReplicaSetSync(run, cp, overtaken('ReplicaSet', cp.namespace, cp.name)),
+    parseAction: replicaSetAction,
+    settledStatus: {object: (write, raw) => ({...raw, status: statusObject((write as UpdateStatusAction).to)})},
   },
 }

@@ -4,6 +4,9 @@
 // staging/src/k8s.io/cloud-provider/controllers/service).
 import type {ControllerDescriptor} from '../descriptor.js'
 import {planServices} from './planner.js'
+import {LOAD_BALANCER_ACTIONS, ServiceSync} from './apply.js'
+import {serviceNotes, servicePlanWarnings} from './notes.js'
+import {serviceAction} from './saved.js'
 
 /** The registry name under which Services are planned. */
 export const SERVICES_CONTROLLER = 'endpointslice'
@@ -12,4 +15,14 @@ export const service: ControllerDescriptor = {
   name: SERVICES_CONTROLLER,
   kinds: ['Service'],
   plan: (snapshot, world) => planServices(snapshot, world, world.options.maxEndpointsPerSlice),
+  apply: {
+    sync: (run, cp, opts) => new ServiceSync(run, cp, opts.services, opts.cloud),
+    parseAction: serviceAction,
+    replannedWritesMustMatch: true,
+    clusterOnly: true,
+    needsCloud: (a) => LOAD_BALANCER_ACTIONS.has(a.type),
+    idleInSync: true,
+    planWarnings: servicePlanWarnings,
+    notes: serviceNotes,
+  },
 }

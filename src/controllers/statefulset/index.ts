@@ -1,9 +1,18 @@
 // The StatefulSet controller (kube-controller-manager's `statefulset`, pkg/controller/statefulset).
 import type {ControllerDescriptor} from '../descriptor.js'
 import {planStatefulSets} from './planner.js'
+import type {UpdateStatusAction} from '../../model/plan.js'
+import {StatefulSetSync} from './apply.js'
+import {statefulSetStatusObject} from './objects.js'
+import {statefulSetAction} from './saved.js'
 
 export const statefulset: ControllerDescriptor = {
   name: 'statefulset',
   kinds: ['StatefulSet'],
   plan: planStatefulSets,
+  apply: {
+    sync: (run, cp) => new StatefulSetSync(run, cp),
+    parseAction: statefulSetAction,
+    settledStatus: {object: (write, raw) => ({...raw, status: statefulSetStatusObject((write as UpdateStatusAction).to as object as Record<string, unknown>, (raw as {status?: Record<string, unknown>}).status)})},
+  },
 }
