@@ -11,6 +11,8 @@ import type {Fail} from './saved-actions.js'
 
 export interface ApplyPart {
   apply: {
+    /** Where the API server serves each of its kinds: the group-version path (`/apis/apps/v1`) and the resource as its errors name it (`replicasets.apps`). */
+    resources: Partial<Record<ControllerKind, {apiPath: string; resource: string}>>
     /**
      * The executor's order: every controller of a lower phase is synced (concurrently) before any of
      * a higher one (default 2: the deployment controller's syncs go first, then the CronJob

@@ -228,35 +228,6 @@ export function releasePatch(podUid: string, ownerUid: string, finalizer?: strin
   return {metadata: {uid: podUid, ownerReferences: [{$patch: 'delete', uid: ownerUid}], ...(finalizer ? {'$deleteFromPrimitiveList/finalizers': [finalizer]} : {})}}
 }
 
-/** The resource (plural.group) of a controller kind, as the API server names it in errors. */
-export const RESOURCE: Record<ControllerKind | SideKind | 'Pod', string> = {
-  Pod: 'pods',
-  ControllerRevision: 'controllerrevisions.apps',
-  PersistentVolumeClaim: 'persistentvolumeclaims',
-  ReplicaSet: 'replicasets.apps',
-  ReplicationController: 'replicationcontrollers',
-  Deployment: 'deployments.apps',
-  StatefulSet: 'statefulsets.apps',
-  DaemonSet: 'daemonsets.apps',
-  Job: 'jobs.batch',
-  CronJob: 'cronjobs.batch',
-  Service: 'services',
-}
-
-/** REST path of a controller (or, with `sub`, one of its subresources). */
-export function controllerPath(key: ControllerKey, sub?: string): string {
-  const base = key.kind === 'ReplicationController' || key.kind === 'Service' ? '/api/v1' : key.kind === 'Job' || key.kind === 'CronJob' ? '/apis/batch/v1' : '/apis/apps/v1'
-  const plural = RESOURCE[key.kind].split('.')[0]
-  return `${base}/namespaces/${encodeURIComponent(key.namespace)}/${plural}/${encodeURIComponent(key.name)}${sub ? `/${sub}` : ''}`
-}
-
-/** REST path of a ControllerRevision or claim (or of the collection, without a name). */
-export function sidePath(kind: SideKind | 'Pod', namespace: string, name?: string): string {
-  if (kind === 'Pod') return podsPath(namespace, name)
-  const base = kind === 'Job' ? `/apis/batch/v1/namespaces/${encodeURIComponent(namespace)}/jobs` : kind === 'ControllerRevision' ? `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/controllerrevisions` : `/api/v1/namespaces/${encodeURIComponent(namespace)}/persistentvolumeclaims`
-  return name === undefined ? base : `${base}/${encodeURIComponent(name)}`
-}
-
 export function replicaSetsPath(namespace: string, name?: string): string {
   return `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/replicasets${name === undefined ? '' : `/${encodeURIComponent(name)}`}`
 }

@@ -9,6 +9,7 @@ export const cronjob: ControllerDescriptor = {
   kinds: ['CronJob'],
   plan: planCronJobs,
   apply: {
+    resources: {CronJob: {apiPath: '/apis/batch/v1', resource: 'cronjobs.batch'}},
     phase: 1,
     // The Jobs it deleted: their plans are of Jobs now gone.
     overtakes: (results) => results.filter((r) => r.action === 'deleteJob' && r.outcome === 'ok' && !r.done?.alreadyGone).map((r) => `Job/${r.controller.namespace}/${(r.predicted as {name: string}).name}`),

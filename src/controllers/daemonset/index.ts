@@ -11,6 +11,7 @@ export const daemonset: ControllerDescriptor = {
   kinds: ['DaemonSet'],
   plan: planDaemonSets,
   apply: {
+    resources: {DaemonSet: {apiPath: '/apis/apps/v1', resource: 'daemonsets.apps'}},
     sync: (run, cp) => new DaemonSetSync(run, cp),
     parseAction: daemonSetAction,
     notes: daemonSetNotes,

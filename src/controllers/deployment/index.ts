@@ -15,6 +15,7 @@ export const deployment: ControllerDescriptor = {
   kinds: ['Deployment'],
   plan: (snapshot, world) => planDeployments(snapshot.deployments ?? [], snapshot.replicaSets, world, planController),
   apply: {
+    resources: {Deployment: {apiPath: '/apis/apps/v1', resource: 'deployments.apps'}},
     phase: 0,
     // The ReplicaSets its writes changed: their controller acts on the new version in the next round.
     overtakes: (results) => results.filter((r) => r.replicaSet !== undefined && r.outcome === 'ok' && !r.done?.alreadyExists && !r.done?.alreadyGone).map((r) => `ReplicaSet/${r.controller.namespace}/${r.replicaSet}`),

@@ -9,6 +9,7 @@ export const job: ControllerDescriptor = {
   kinds: ['Job'],
   plan: planJobs,
   apply: {
+    resources: {Job: {apiPath: '/apis/batch/v1', resource: 'jobs.batch'}},
     // A CronJob's sync of this round deleted this Job: its plan is not carried out.
     sync: (run, cp, _opts, overtaken) => new JobSync(run, cp, overtaken('Job', cp.namespace, cp.name)),
     parseAction: batchAction,

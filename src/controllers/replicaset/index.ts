@@ -16,6 +16,7 @@ export const replicaset: ControllerDescriptor = {
     return plans
   },
   apply: {
+    resources: {ReplicaSet: {apiPath: '/apis/apps/v1', resource: 'replicasets.apps'}, ReplicationController: {apiPath: '/api/v1', resource: 'replicationcontrollers'}},
     // A Deployment's sync of this round wrote the ReplicaSet of this name: its plan is not carried out.
     sync: (run, cp, _opts, overtaken) => new ReplicaSetSync(run, cp, overtaken('ReplicaSet', cp.namespace, cp.name)),
     parseAction: replicaSetAction,

@@ -16,6 +16,7 @@ export const service: ControllerDescriptor = {
   kinds: ['Service'],
   plan: (snapshot, world) => planServices(snapshot, world, world.options.maxEndpointsPerSlice),
   apply: {
+    resources: {Service: {apiPath: '/api/v1', resource: 'services'}},
     sync: (run, cp, opts) => new ServiceSync(run, cp, opts.services, opts.cloud),
     parseAction: serviceAction,
     replannedWritesMustMatch: true,

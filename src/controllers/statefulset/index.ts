@@ -11,6 +11,7 @@ export const statefulset: ControllerDescriptor = {
   kinds: ['StatefulSet'],
   plan: planStatefulSets,
   apply: {
+    resources: {StatefulSet: {apiPath: '/apis/apps/v1', resource: 'statefulsets.apps'}},
     sync: (run, cp) => new StatefulSetSync(run, cp),
     parseAction: statefulSetAction,
     settledStatus: {object: (write, raw) => ({...raw, status: statefulSetStatusObject((write as UpdateStatusAction).to as object as Record<string, unknown>, (raw as {status?: Record<string, unknown>}).status)})},
