@@ -5,6 +5,7 @@
 // ReplicaSet controller then deletes, so it counts n against --max-delete (and those deletes, when
 // a later round of the same run sends them, are not counted again). Deleting an old ReplicaSet
 // (history cleanup) removes no pod: the controller deletes only ReplicaSets already at 0.
+// What each action takes away, and which deletes replace a pod, each controller's part says (guard).
 import type {ActionResult} from '../model/apply.js'
 import type {Action, ReconcilePlan} from '../model/plan.js'
 import {CONTROLLERS, type ControllerDescriptor} from '../controllers/registry.js'
@@ -29,7 +30,7 @@ export class RemovalLedger {
     let n = 0
     for (const c of plan.controllers) {
       for (const a of c.actions) if (a.type === 'scaleReplicaSet' && !a.conflict && a.to < a.from) n += a.from - a.to
-      const deletes = c.actions.reduce((n, a) => n + podDeletes(a), 0)
+      const deletes = c.actions.reduce((n, a) => n + podDeletes(c.kind, a), 0)
       n += Math.max(0, deletes - (this.credit.get(`${c.kind}/${c.namespace}/${c.name}`) ?? 0))
     }
     return n
@@ -44,11 +45,11 @@ export class RemovalLedger {
         const key = `${guardOf(r.controller.kind)?.scales}/${r.controller.namespace}/${a.replicaSet}`
         this.credit.set(key, (this.credit.get(key) ?? 0) + a.from - a.to)
         this.counted += a.from - a.to
-      } else if (a && podDeletes(a) > 0 && r.done?.alreadyGone !== true) {
+      } else if (a && podDeletes(r.controller.kind, a) > 0 && r.done?.alreadyGone !== true) {
         const key = `${r.controller.kind}/${r.controller.namespace}/${r.controller.name}`
         const credit = this.credit.get(key) ?? 0
         if (credit > 0) this.credit.set(key, credit - 1)
-        else this.counted += podDeletes(a)
+        else this.counted += podDeletes(r.controller.kind, a)
       }
     }
   }
@@ -76,7 +77,8 @@ export function guardViolations(plan: ReconcilePlan, opts: GuardOptions): string
         if (violation !== undefined) out.push(violation)
         continue
       }
-      const n = c.actions.reduce((k, a) => k + (replaces(a) ? 0 : podDeletes(a)), 0)
+      const guard = guardOf(c.kind)
+      const n = c.actions.reduce((k, a) => k + (guard?.replaces?.(a) ? 0 : podDeletes(c.kind, a)), 0)
       if (n === 0 || kept.has(`${c.namespace}/${c.name}`)) continue
       // A Job's plan counts its active pods after the sync; the others', before it.
       const active = guardOf(c.kind)?.activeAfterSync ? c.active + n : c.active
@@ -93,17 +95,7 @@ function guardOf(kind: string): ControllerDescriptor['apply']['guard'] {
   return CONTROLLERS.find((c) => (c.kinds as readonly string[]).includes(kind))?.apply.guard
 }
 
-/** Pods an action deletes: a ReplicaSet's, StatefulSet's or DaemonSet's delete, or the deletes a choice picks. */
-function podDeletes(a: Action): number {
-  if (a.type === 'delete' || a.type === 'deleteStatefulPod' || a.type === 'deleteDaemonPod' || a.type === 'deleteJobPod') return 1
-  return a.type === 'chooseDaemonPods' && a.operation === 'delete' ? a.count : 0
-}
-
-/** A delete that replaces the pod (a rolling update, a failed pod) or ends a finished Job's: not a workload losing it. */
-function replaces(a: Action): boolean {
-  if (a.type === 'deleteStatefulPod') return a.reason !== 'condemned'
-  if (a.type === 'deleteDaemonPod') return a.reason === 'update' || a.reason === 'surge-replaced' || a.reason === 'failed' || a.reason === 'succeeded'
-  // A Job that reached its end stops its pods; a pod of a duplicate or invalid index is a stray.
-  if (a.type === 'deleteJobPod') return a.reason !== 'suspended' && a.reason !== 'excess'
-  return a.type === 'chooseDaemonPods'
+/** Pods an action of a controller of `kind` deletes (its part's podDeletes). */
+function podDeletes(kind: string, a: Action): number {
+  return guardOf(kind)?.podDeletes?.(a) ?? 0
 }

@@ -31,6 +31,10 @@ export interface ApplyPart {
     parseAction(a: unknown, at: string, fail: Fail): Action
     /** The guards (apply/guards.ts). */
     guard?: {
+      /** Pods one of its actions takes away (its pod deletes, or the deletes a choice picks); absent: none. */
+      podDeletes?(a: Action): number
+      /** A delete that replaces the pod (a rolling update, a failed pod) or ends a finished one's: not a workload losing it. */
+      replaces?(a: Action): boolean
       /** The kind of the objects its scale-downs resize: their controller deletes the pods, which are counted once, at the scale-down. */
       scales?: ControllerKind
       /** Its own scale-to-zero check, instead of the pod-count one: the violation, or undefined. */

@@ -3,6 +3,7 @@
 // deletes all at once (syncNodes in daemon_controller.go); a `chooseDaemonPods` sends the writes
 // of the candidates it takes (apply/revisioned-sync.ts says which).
 import type {ActionResult} from '../../model/apply.js'
+import type {Action} from '../../model/plan.js'
 import {PodControlError} from '../../apply/pod-control.js'
 import {type Block, RevisionedSync, type Write} from '../../apply/revisioned-sync.js'
 import {setStatusObject} from '../../apply/revisioned-objects.js'
@@ -56,4 +57,16 @@ export class DaemonSetSync extends RevisionedSync {
   protected override createsByGenerateName(a: Write['action']): boolean {
     return a.type === 'createDaemonPod'
   }
+}
+
+/** Pods an action takes away (the guards' count): a pod delete, or the deletes a choice picks. */
+export function daemonSetPodDeletes(a: Action): number {
+  if (a.type === 'deleteDaemonPod') return 1
+  return a.type === 'chooseDaemonPods' && a.operation === 'delete' ? a.count : 0
+}
+
+/** A delete that replaces the pod (a rolling update, a surge, a finished pod), or a choice: not the set losing it. */
+export function daemonSetReplaces(a: Action): boolean {
+  if (a.type === 'deleteDaemonPod') return a.reason === 'update' || a.reason === 'surge-replaced' || a.reason === 'failed' || a.reason === 'succeeded'
+  return a.type === 'chooseDaemonPods'
 }

@@ -3,7 +3,7 @@ import type {ControllerDescriptor} from '../descriptor.js'
 import {planDaemonSets} from './planner.js'
 import type {UpdateStatusAction} from '../../model/plan.js'
 import {setStatusObject} from '../../apply/revisioned-objects.js'
-import {DaemonSetSync, daemonSetNotes} from './apply.js'
+import {daemonSetNotes, daemonSetPodDeletes, daemonSetReplaces, DaemonSetSync} from './apply.js'
 import {daemonSetAction} from './saved.js'
 
 export const daemonset: ControllerDescriptor = {
@@ -14,6 +14,7 @@ export const daemonset: ControllerDescriptor = {
     resources: {DaemonSet: {apiPath: '/apis/apps/v1', resource: 'daemonsets.apps'}},
     sync: (run, cp) => new DaemonSetSync(run, cp),
     parseAction: daemonSetAction,
+    guard: {podDeletes: daemonSetPodDeletes, replaces: daemonSetReplaces},
     notes: daemonSetNotes,
     settledStatus: {object: (write, raw) => ({...raw, status: setStatusObject((write as UpdateStatusAction).to as object as Record<string, unknown>, (raw as {status?: Record<string, unknown>}).status)})},
   },

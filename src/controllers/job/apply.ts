@@ -23,7 +23,7 @@
 import type {ActionError, ActionResult} from '../../model/apply.js'
 import type {DeleteJobAction} from '../cronjob/model.js'
 import type {CreateJobPodAction, DeleteJobPodAction, JobStatusView, RemoveFinalizerAction, UpdateJobStatusAction} from './model.js'
-import type {AdoptAction, ControllerPlan, ReleaseAction} from '../../model/plan.js'
+import type {Action, AdoptAction, ControllerPlan, ReleaseAction} from '../../model/plan.js'
 import {finalizerPatch, jobPodObject, jobStatusObject} from './objects.js'
 import {type ControllerObject, actionError, adoptPatch, releasePatch} from '../../apply/pod-control.js'
 import {type Run, SKIP, SyncBase} from '../../apply/sync.js'
@@ -208,4 +208,14 @@ export class JobSync extends SyncBase {
     if (error.code === 409) this.conflicted(r, error, `${this.label} changed since planning`)
     else this.settle(r, 'failed', error)
   }
+}
+
+/** Pods an action takes away (the guards' count): a pod delete. */
+export function jobPodDeletes(a: Action): number {
+  return a.type === 'deleteJobPod' ? 1 : 0
+}
+
+/** A Job that reached its end stops its pods; a pod of a duplicate or invalid index is a stray: not the Job losing it. */
+export function jobReplaces(a: Action): boolean {
+  return a.type === 'deleteJobPod' && a.reason !== 'suspended' && a.reason !== 'excess'
 }

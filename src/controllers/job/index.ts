@@ -1,7 +1,7 @@
 // The Job controller (kube-controller-manager's `job`, pkg/controller/job).
 import type {ControllerDescriptor} from '../descriptor.js'
 import {planJobs} from './planner.js'
-import {JobSync} from './apply.js'
+import {jobPodDeletes, jobReplaces, JobSync} from './apply.js'
 import {batchAction} from './saved.js'
 
 export const job: ControllerDescriptor = {
@@ -13,6 +13,6 @@ export const job: ControllerDescriptor = {
     // A CronJob's sync of this round deleted this Job: its plan is not carried out.
     sync: (run, cp, _opts, overtaken) => new JobSync(run, cp, overtaken('Job', cp.namespace, cp.name)),
     parseAction: batchAction,
-    guard: {activeAfterSync: true},
+    guard: {podDeletes: jobPodDeletes, replaces: jobReplaces, activeAfterSync: true},
   },
 }

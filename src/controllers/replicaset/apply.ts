@@ -136,3 +136,8 @@ export function withFailure(from: StatusView, to: StatusView, diff: number, mess
 function wholeSeconds(time: string): string {
   return time.replace(/\.\d+Z$/, 'Z')
 }
+
+/** Pods an action takes away (the guards' count): a delete. */
+export function replicaSetPodDeletes(a: Action): number {
+  return a.type === 'delete' ? 1 : 0
+}

@@ -2,7 +2,7 @@
 // ReplicationControllers in the ReplicaSet shape (pkg/controller/replication).
 import {byKindNamespaceName, contestedAdoptions, planController} from '../../reconcile/planner.js'
 import type {ControllerDescriptor} from '../descriptor.js'
-import {ReplicaSetSync} from './apply.js'
+import {replicaSetPodDeletes, ReplicaSetSync} from './apply.js'
 import {statusObject} from './objects.js'
 import {replicaSetAction} from './saved.js'
 import type {UpdateStatusAction} from '../../model/plan.js'
@@ -20,6 +20,7 @@ export const replicaset: ControllerDescriptor = {
     // A Deployment's sync of this round wrote the ReplicaSet of this name: its plan is not carried out.
     sync: (run, cp, _opts, overtaken) => new ReplicaSetSync(run, cp, overtaken('ReplicaSet', cp.namespace, cp.name)),
     parseAction: replicaSetAction,
+    guard: {podDeletes: replicaSetPodDeletes},
     settledStatus: {object: (write, raw) => ({...raw, status: statusObject((write as UpdateStatusAction).to)})},
   },
 }

@@ -8,6 +8,7 @@
 //     batches also hold pods with nothing to do; here only pods with a write count, so a failure may
 //     stop the sync a batch earlier or later than upstream's.
 import type {ActionResult} from '../../model/apply.js'
+import type {Action} from '../../model/plan.js'
 import {parseOrdinal} from './sync.js'
 import {PodControlError} from '../../apply/pod-control.js'
 import {type Block, RevisionedSync, type Write} from '../../apply/revisioned-sync.js'
@@ -83,4 +84,14 @@ function blockKey(a: Write['action'], parallel: boolean, start: number, end: num
   const {ordinal} = parseOrdinal(a.pod)
   if (ordinal >= start && ordinal < end) return 'replicas'
   return a.type === 'updateClaim' ? 'condemned-claims' : 'condemned'
+}
+
+/** Pods an action takes away (the guards' count): a pod delete. */
+export function statefulSetPodDeletes(a: Action): number {
+  return a.type === 'deleteStatefulPod' ? 1 : 0
+}
+
+/** A delete that replaces the pod (an update, a failed pod): not the set losing it. */
+export function statefulSetReplaces(a: Action): boolean {
+  return a.type === 'deleteStatefulPod' && a.reason !== 'condemned'
 }

@@ -2,7 +2,7 @@
 import type {ControllerDescriptor} from '../descriptor.js'
 import {planStatefulSets} from './planner.js'
 import type {UpdateStatusAction} from '../../model/plan.js'
-import {StatefulSetSync} from './apply.js'
+import {statefulSetPodDeletes, statefulSetReplaces, StatefulSetSync} from './apply.js'
 import {statefulSetStatusObject} from './objects.js'
 import {statefulSetAction} from './saved.js'
 
@@ -14,6 +14,7 @@ export const statefulset: ControllerDescriptor = {
     resources: {StatefulSet: {apiPath: '/apis/apps/v1', resource: 'statefulsets.apps'}},
     sync: (run, cp) => new StatefulSetSync(run, cp),
     parseAction: statefulSetAction,
+    guard: {podDeletes: statefulSetPodDeletes, replaces: statefulSetReplaces},
     settledStatus: {object: (write, raw) => ({...raw, status: statefulSetStatusObject((write as UpdateStatusAction).to as object as Record<string, unknown>, (raw as {status?: Record<string, unknown>}).status)})},
   },
 }
