@@ -1,10 +1,9 @@
 // One sync of a controller that keeps its history in ControllerRevisions (the StatefulSet and
 // DaemonSet controllers), carried out as planned, in the plan's order (which is the controller's:
 // revisions, pods, status, history), with the preconditions a person-driven tool owes. Each
-// controller's part (src/controllers/<controller>/apply.ts) says how its own writes go out; a
-// `chooseDaemonPods` (upstream picks `count` of the candidates in Go's map order, i.e. at random):
-// reconcile takes the first `count` in the plan's order (by name) and says which in the result
-// (`done.chosen`).
+// controller's part (src/controllers/<controller>/apply.ts) says how its own writes go out, and
+// which of its actions are choices among candidates (choiceOf): a choice's writes are sent, and
+// its result says which were taken (`done.chosen`).
 // Deletes and updates carry the planned uid and resourceVersion as preconditions; creates by exact
 // name fail with AlreadyExists when the name was taken since planning. A precondition that fails
 // stops the whole run (the world changed); after any other failure only the status write is
@@ -18,7 +17,7 @@ import {revisionJson, revisionObject} from './revisioned-objects.js'
 
 type Obj = Record<string, any>
 
-/** A write to send: a planned action, or one chosen from a `chooseDaemonPods`. */
+/** A write to send: a planned action, or one a choice picked (choiceOf). */
 export interface Write {
   index: number
   action: Exclude<Action, {type: 'chooseDaemonPods'}>
@@ -100,11 +99,12 @@ export abstract class RevisionedSync extends SyncBase {
       block.writes.push(w)
     }
     for (const [index, action] of this.cp.actions.entries()) {
-      if (action.type === 'chooseDaemonPods') {
-        for (const chosen of (action.choices ?? []).slice(0, action.count)) add(blockOf(chosen), {index, action: chosen})
+      const choice = this.choiceOf(action)
+      if (choice) {
+        for (const chosen of choice.writes) add(blockOf(chosen), {index, action: chosen})
         continue
       }
-      add(blockOf(action), {index, action})
+      add(blockOf(action as Write['action']), {index, action: action as Write['action']})
     }
     flush()
     return steps
@@ -142,7 +142,8 @@ export abstract class RevisionedSync extends SyncBase {
       this.stop(SKIP.afterUnsent)
       return false
     }
-    if (planned.type !== 'chooseDaemonPods') {
+    const choice = this.choiceOf(planned)
+    if (!choice) {
       if (done) r.done = {...(r.done ?? {}), ...done}
       this.settle(r, 'ok')
       return true
@@ -150,7 +151,7 @@ export abstract class RevisionedSync extends SyncBase {
     // One of the writes a choice picked: the choice is done when all of them are.
     r.done = {...(r.done ?? {}), chosen: [...(r.done?.chosen ?? []), this.chosen(w.action)]}
     if (done?.name) r.done.names = [...(r.done.names ?? []), done.name]
-    if (r.done.chosen!.length === planned.count && r.outcome !== 'failed') this.settle(r, 'ok')
+    if (r.done.chosen!.length === choice.count && r.outcome !== 'failed') this.settle(r, 'ok')
     return true
   }
 
@@ -203,6 +204,13 @@ export abstract class RevisionedSync extends SyncBase {
   protected abstract statusObject(view: Obj, before: Obj | undefined): Obj
   /** Its ControllerRevisions copy the set's annotations (constructHistory). */
   protected copiesAnnotationsToRevisions = false
+  /**
+   * A planned action that picks among candidates (a DaemonSet's chooseDaemonPods): the writes it
+   * takes, and how many it picks; undefined: the action is one write.
+   */
+  protected choiceOf(_a: Action): {writes: Array<Write['action']>; count: number} | undefined {
+    return undefined
+  }
   /** What a choice's write picked (a node to create on, a pod to delete). */
   protected chosen(a: Write['action']): string {
     return 'pod' in a ? String(a.pod) : ''
@@ -243,8 +251,8 @@ export abstract class RevisionedSync extends SyncBase {
     const removal = this.removes(a) || a.type === 'deleteControllerRevision' || a.type === 'release' || a.type === 'releaseControllerRevision'
     if (removal && error.code === 404) {
       r.done = {...(r.done ?? {}), alreadyGone: true}
-      const choice = this.cp.actions[w.index]
-      if (choice.type !== 'chooseDaemonPods') this.settle(r, 'ok')
+      const choice = this.choiceOf(this.cp.actions[w.index])
+      if (!choice) this.settle(r, 'ok')
       else {
         r.done.chosen = [...(r.done.chosen ?? []), this.chosen(a)]
         if (r.done.chosen.length === choice.count && r.outcome !== 'failed') this.settle(r, 'ok')

@@ -46,6 +46,14 @@ export class DaemonSetSync extends RevisionedSync {
     return setStatusObject(view, before)
   }
 
+  /**
+   * A `chooseDaemonPods` (upstream picks `count` of the candidates in Go's map order, i.e. at
+   * random): reconcile takes the first `count` in the plan's order (by name).
+   */
+  protected override choiceOf(a: Action): {writes: Array<Write['action']>; count: number} | undefined {
+    return a.type === 'chooseDaemonPods' ? {writes: (a.choices ?? []).slice(0, a.count), count: a.count} : undefined
+  }
+
   protected override chosen(a: Write['action']): string {
     return a.type === 'createDaemonPod' ? a.node : super.chosen(a)
   }
