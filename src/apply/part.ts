@@ -53,11 +53,6 @@ export interface ApplyPart {
     /** Its status write also writes the object's annotations (the in-memory world keeps them). */
     statusWritesAnnotations?: true
     /**
-     * --out on fixtures: the object the controller's next status write PUTs once it has seen this
-     * sync's writes (`write`: the planned updateStatus, `raw`: the object as read). Absent: its own
-     * sync already counts its writes in its status.
-     */
-    /**
      * The objects it owns now that its plan lists, as `Kind/namespace/name` (a Deployment's
      * ReplicaSets, created by an earlier round): a saved plan's scope takes them in.
      */
@@ -72,10 +67,15 @@ export interface ApplyPart {
     planWarnings?(cp: ControllerPlan, cloud: boolean): string[]
     /** The report's notes its results call for (`results`: those of its kinds; `fixtures`: the in-memory world's snapshot, on fixtures). */
     notes?(results: readonly ActionResult[], fixtures: Snapshot | undefined): string[]
+    /**
+     * --out on fixtures: the object the controller's next status write PUTs once it has seen this
+     * sync's writes (`write`: the planned updateStatus, `raw`: the object as read). Absent: its own
+     * sync already counts its writes in its status.
+     */
     settledStatus?: {
       /** Written after the other controllers' (it counts their statuses). */
       last?: true
-      object(write: Action, raw: Record<string, unknown>, kind: ControllerKind): Record<string, unknown>
+      object(write: Action, raw: Record<string, unknown>): Record<string, unknown>
     }
   }
 }

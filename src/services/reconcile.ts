@@ -344,7 +344,7 @@ async function settleStatuses(memory: MemoryWorld, plan: (s: Snapshot) => Reconc
       const write = cp.actions.find((a) => a.type === 'updateStatus')
       if (!write || write.type !== 'updateStatus' || ('conflict' in write && write.conflict)) continue
       const controller = await control.getController(cp)
-      await control.updateStatus(cp, settled.object(write, controller.raw, cp.kind))
+      await control.updateStatus(cp, settled.object(write, controller.raw))
     }
   }
 }
