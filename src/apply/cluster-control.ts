@@ -16,11 +16,10 @@ import {
   type SideKind,
   type SideObject,
   actionError,
-  sidePath,
-  controllerPath,
   podsPath,
   replicaSetsPath,
 } from './pod-control.js'
+import {controllerPath, sidePath} from './resources.js'
 
 /** The part of the API client used here (sources/cluster-client.ts's ClusterClient fits it). */
 export interface ApiRequester {

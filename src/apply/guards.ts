@@ -5,8 +5,10 @@
 // ReplicaSet controller then deletes, so it counts n against --max-delete (and those deletes, when
 // a later round of the same run sends them, are not counted again). Deleting an old ReplicaSet
 // (history cleanup) removes no pod: the controller deletes only ReplicaSets already at 0.
+// What each action takes away, and which deletes replace a pod, each controller's part says (guard).
 import type {ActionResult} from '../model/apply.js'
-import type {Action, ControllerPlan, ReconcilePlan} from '../model/plan.js'
+import type {Action, ReconcilePlan} from '../model/plan.js'
+import {CONTROLLERS, type ControllerDescriptor} from '../controllers/registry.js'
 
 export interface GuardOptions {
   /** --max-delete: at most this many pods taken away over the whole run. */
@@ -20,7 +22,7 @@ export interface GuardOptions {
 /** Pods taken away so far in a run, and the scale-downs whose pod deletes are already counted. */
 export class RemovalLedger {
   counted = 0
-  /** `namespace/ReplicaSet` → replicas taken away by a scale-down whose pods are not deleted yet. */
+  /** `Kind/namespace/name` of a scaled object → replicas taken away by a scale-down whose pods are not deleted yet. */
   private readonly credit = new Map<string, number>()
 
   /** How many pods `plan` takes away beyond what was counted. */
@@ -28,8 +30,8 @@ export class RemovalLedger {
     let n = 0
     for (const c of plan.controllers) {
       for (const a of c.actions) if (a.type === 'scaleReplicaSet' && !a.conflict && a.to < a.from) n += a.from - a.to
-      const deletes = c.actions.reduce((n, a) => n + podDeletes(a), 0)
-      n += Math.max(0, deletes - (c.kind === 'ReplicaSet' ? (this.credit.get(`${c.namespace}/${c.name}`) ?? 0) : 0))
+      const deletes = c.actions.reduce((n, a) => n + podDeletes(c.kind, a), 0)
+      n += Math.max(0, deletes - (this.credit.get(`${c.kind}/${c.namespace}/${c.name}`) ?? 0))
     }
     return n
   }
@@ -40,14 +42,14 @@ export class RemovalLedger {
       if (r.outcome !== 'ok') continue
       const a = r.predicted
       if (a?.type === 'scaleReplicaSet' && a.to < a.from) {
-        const key = `${r.controller.namespace}/${a.replicaSet}`
+        const key = `${guardOf(r.controller.kind)?.scales}/${r.controller.namespace}/${a.replicaSet}`
         this.credit.set(key, (this.credit.get(key) ?? 0) + a.from - a.to)
         this.counted += a.from - a.to
-      } else if (a && podDeletes(a) > 0 && r.done?.alreadyGone !== true) {
-        const key = `${r.controller.namespace}/${r.controller.name}`
-        const credit = r.controller.kind === 'ReplicaSet' ? (this.credit.get(key) ?? 0) : 0
+      } else if (a && podDeletes(r.controller.kind, a) > 0 && r.done?.alreadyGone !== true) {
+        const key = `${r.controller.kind}/${r.controller.namespace}/${r.controller.name}`
+        const credit = this.credit.get(key) ?? 0
         if (credit > 0) this.credit.set(key, credit - 1)
-        else this.counted += podDeletes(a)
+        else this.counted += podDeletes(r.controller.kind, a)
       }
     }
   }
@@ -67,20 +69,19 @@ export function guardViolations(plan: ReconcilePlan, opts: GuardOptions): string
     )
   }
   if (!opts.allowScaleToZero) {
-    const kept = keptByRollout(plan)
+    const kept = new Set(plan.controllers.flatMap((c) => [...(guardOf(c.kind)?.keptByRollout?.(c) ?? [])]))
     for (const c of plan.controllers) {
-      if (c.kind === 'Deployment') {
-        const before = (c.replicaSets ?? []).reduce((n, rs) => n + rs.from, 0)
-        const after = (c.replicaSets ?? []).reduce((n, rs) => n + rs.replicas, 0)
-        if (before > 0 && after === 0 && c.actions.some((a) => a.type === 'scaleReplicaSet' && !a.conflict)) {
-          out.push(`Deployment ${c.namespace}/${c.name}: the plan scales every ReplicaSet to 0 (${before} replicas${c.desired === 0 ? ', desired 0' : ', a Recreate rollout'}); pass --allow-scale-to-zero to allow it`)
-        }
+      const own = guardOf(c.kind)?.scaleToZero
+      if (own) {
+        const violation = own(c)
+        if (violation !== undefined) out.push(violation)
         continue
       }
-      const n = c.actions.reduce((k, a) => k + (replaces(a) ? 0 : podDeletes(a)), 0)
+      const guard = guardOf(c.kind)
+      const n = c.actions.reduce((k, a) => k + (guard?.replaces?.(a) ? 0 : podDeletes(c.kind, a)), 0)
       if (n === 0 || kept.has(`${c.namespace}/${c.name}`)) continue
       // A Job's plan counts its active pods after the sync; the others', before it.
-      const active = c.kind === 'Job' ? c.active + n : c.active
+      const active = guardOf(c.kind)?.activeAfterSync ? c.active + n : c.active
       if (n >= active || c.desired === 0) {
         out.push(`${c.kind} ${c.namespace}/${c.name}: the plan deletes ${n === active ? `all ${n}` : `${n} of its ${active}`} active pods (desired ${c.desired}); pass --allow-scale-to-zero to allow it`)
       }
@@ -89,31 +90,12 @@ export function guardViolations(plan: ReconcilePlan, opts: GuardOptions): string
   return out
 }
 
-/**
- * ReplicaSets of a Deployment whose other ReplicaSets still want pods: emptying one of them is a
- * rollout moving its pods, not a workload losing all of them.
- */
-function keptByRollout(plan: ReconcilePlan): Set<string> {
-  const out = new Set<string>()
-  for (const d of plan.controllers as ControllerPlan[]) {
-    if (d.kind !== 'Deployment' || !d.replicaSets) continue
-    const total = d.replicaSets.reduce((n, rs) => n + rs.replicas, 0)
-    for (const rs of d.replicaSets) if (total - rs.replicas > 0) out.add(`${d.namespace}/${rs.name}`)
-  }
-  return out
+/** The guard part of the controller of `kind`. */
+function guardOf(kind: string): ControllerDescriptor['apply']['guard'] {
+  return CONTROLLERS.find((c) => (c.kinds as readonly string[]).includes(kind))?.apply.guard
 }
 
-/** Pods an action deletes: a ReplicaSet's, StatefulSet's or DaemonSet's delete, or the deletes a choice picks. */
-function podDeletes(a: Action): number {
-  if (a.type === 'delete' || a.type === 'deleteStatefulPod' || a.type === 'deleteDaemonPod' || a.type === 'deleteJobPod') return 1
-  return a.type === 'chooseDaemonPods' && a.operation === 'delete' ? a.count : 0
-}
-
-/** A delete that replaces the pod (a rolling update, a failed pod) or ends a finished Job's: not a workload losing it. */
-function replaces(a: Action): boolean {
-  if (a.type === 'deleteStatefulPod') return a.reason !== 'condemned'
-  if (a.type === 'deleteDaemonPod') return a.reason === 'update' || a.reason === 'surge-replaced' || a.reason === 'failed' || a.reason === 'succeeded'
-  // A Job that reached its end stops its pods; a pod of a duplicate or invalid index is a stray.
-  if (a.type === 'deleteJobPod') return a.reason !== 'suspended' && a.reason !== 'excess'
-  return a.type === 'chooseDaemonPods'
+/** Pods an action of a controller of `kind` deletes (its part's podDeletes). */
+function podDeletes(kind: string, a: Action): number {
+  return guardOf(kind)?.podDeletes?.(a) ?? 0
 }

@@ -16,7 +16,6 @@ import {
   type PodControl,
   PodControlError,
   type PodManifest,
-  RESOURCE,
   type ReplicaSetManifest,
   type ReplicaSetPatch,
   type ObjectPatch,
@@ -24,6 +23,8 @@ import {
   type SideObject,
 } from './pod-control.js'
 import {generateName, SeededRandom} from './names.js'
+import {resourceName} from './resources.js'
+import {CONTROLLERS} from '../controllers/registry.js'
 
 export type RawObject = Record<string, unknown>
 
@@ -63,17 +64,27 @@ interface Located {
   object: Obj
 }
 
-const KIND_GROUP: Record<string, string> = {
-  ReplicaSet: 'apps',
-  ReplicationController: '',
-  Pod: '',
-  Deployment: 'apps',
-  StatefulSet: 'apps',
-  DaemonSet: 'apps',
-  ControllerRevision: 'apps',
-  PersistentVolumeClaim: '',
-  Job: 'batch',
-  CronJob: 'batch',
+/** Pods and the objects besides controllers a sync writes, held in the index, with their API groups. */
+const OTHER_GROUPS: ReadonlyArray<[string, string]> = [
+  ['Pod', ''],
+  ['ControllerRevision', 'apps'],
+  ['PersistentVolumeClaim', ''],
+]
+
+let heldGroups: Map<string, string> | undefined
+
+/**
+ * The kinds the world indexes (kinds kctl carries out on files: the parts not `clusterOnly`, and
+ * pods, revisions, claims) and their API groups (from the parts' `resources`).
+ */
+function kindGroups(): Map<string, string> {
+  if (heldGroups) return heldGroups
+  const groups = new Map<string, string>(OTHER_GROUPS)
+  for (const c of CONTROLLERS) {
+    if (c.apply.clusterOnly) continue
+    for (const [kind, r] of Object.entries(c.apply.resources)) groups.set(kind, /^\/apis\/([^/]+)\//.exec(r!.apiPath)?.[1] ?? '')
+  }
+  return (heldGroups = groups)
 }
 
 export class MemoryWorld {
@@ -112,7 +123,7 @@ export class MemoryWorld {
 
   private indexObject(file: WorldFile, o: Obj): void {
     const kind = o.kind
-    if (typeof kind !== 'string' || !(kind in KIND_GROUP) || groupOf(o.apiVersion) !== KIND_GROUP[kind]) return
+    if (typeof kind !== 'string' || !kindGroups().has(kind) || groupOf(o.apiVersion) !== kindGroups().get(kind)) return
     const key = this.key(kind, this.namespaceOf(o), String(o.metadata?.name))
     if (!this.index.has(key)) this.index.set(key, {file, object: o})
   }
@@ -144,7 +155,7 @@ export class MemoryWorld {
 
   uidOf(o: Obj, kind: string, namespace: string): string {
     const uid = o.metadata?.uid
-    return typeof uid === 'string' && uid !== '' ? uid : this.opts.inventedUid(KIND_GROUP[kind] ?? groupOf(o.apiVersion), kind, namespace, String(o.metadata?.name))
+    return typeof uid === 'string' && uid !== '' ? uid : this.opts.inventedUid(kindGroups().get(kind) ?? groupOf(o.apiVersion), kind, namespace, String(o.metadata?.name))
   }
 
   /** An owner reference's uid as the reader fills it in when absent: the owner's, or one invented from its name. */
@@ -209,7 +220,7 @@ class MemoryPodControl implements PodControl {
 
   async getController(key: ControllerKey): Promise<ControllerObject> {
     const found = this.world.find(key.kind, key.namespace, key.name)
-    if (!found) throw notFound(RESOURCE[key.kind], key.name)
+    if (!found) throw notFound(resourceName(key.kind), key.name)
     const o = found.object
     return {
       uid: this.world.uidOf(o, key.kind, key.namespace),
@@ -348,15 +359,16 @@ class MemoryPodControl implements PodControl {
 
   async updateStatus(key: ControllerKey, object: Record<string, unknown>): Promise<{resourceVersion?: string}> {
     const found = this.world.find(key.kind, key.namespace, key.name)
-    if (!found) throw notFound(RESOURCE[key.kind], key.name)
+    if (!found) throw notFound(resourceName(key.kind), key.name)
     const want = String((object.metadata as Obj | undefined)?.resourceVersion ?? '')
     const rv = rvOf(found.object)
-    if (want !== '' && want !== rv) throw modified(RESOURCE[key.kind], key.name)
+    if (want !== '' && want !== rv) throw modified(resourceName(key.kind), key.name)
     if (this.dryRun) return {resourceVersion: rv}
     const next = this.world.nextResourceVersion()
     const metadata: Obj = {...found.object.metadata, resourceVersion: next}
-    // A Deployment's status write also carries its annotations (the revision); spec and labels stay.
-    if (key.kind === 'Deployment') {
+    // A Deployment's status write also carries its annotations (the revision; its part's
+    // statusWritesAnnotations); spec and labels stay.
+    if (CONTROLLERS.some((c) => c.apply.statusWritesAnnotations && c.kinds.includes(key.kind))) {
       const annotations = (object.metadata as Obj | undefined)?.annotations
       if (annotations && Object.keys(annotations).length > 0) metadata.annotations = {...annotations}
       else delete metadata.annotations
@@ -389,12 +401,12 @@ class MemoryPodControl implements PodControl {
   }
 
   async patchReplicaSet(namespace: string, name: string, patch: OwnerPatch | ReplicaSetPatch): Promise<{resourceVersion?: string}> {
-    if (!('spec' in patch)) return this.patchOwners('ReplicaSet', RESOURCE.ReplicaSet, namespace, name, patch)
+    if (!('spec' in patch)) return this.patchOwners('ReplicaSet', resourceName('ReplicaSet'), namespace, name, patch)
     const found = this.world.find('ReplicaSet', namespace, name)
-    if (!found) throw notFound(RESOURCE.ReplicaSet, name)
+    if (!found) throw notFound(resourceName('ReplicaSet'), name)
     const o = found.object
     const rv = rvOf(o)
-    if (patch.metadata.resourceVersion !== rv) throw modified(RESOURCE.ReplicaSet, name)
+    if (patch.metadata.resourceVersion !== rv) throw modified(resourceName('ReplicaSet'), name)
     if (patch.metadata.uid !== this.world.uidOf(o, 'ReplicaSet', namespace)) {
       throw new PodControlError({code: 422, reason: 'Invalid', message: `ReplicaSet "${name}" is invalid: metadata.uid: Invalid value: "${patch.metadata.uid}": field is immutable`})
     }
@@ -414,18 +426,18 @@ class MemoryPodControl implements PodControl {
   }
 
   deleteReplicaSet(namespace: string, name: string, pre: DeletePreconditions): Promise<void> {
-    return this.delete('ReplicaSet', RESOURCE.ReplicaSet, namespace, name, pre)
+    return this.delete('ReplicaSet', resourceName('ReplicaSet'), namespace, name, pre)
   }
 
   async getObject(kind: SideKind, namespace: string, name: string): Promise<Record<string, unknown>> {
     const found = this.world.find(kind, namespace, name)
-    if (!found) throw notFound(RESOURCE[kind], name)
+    if (!found) throw notFound(resourceName(kind), name)
     return found.object
   }
 
   async createObject(object: SideObject): Promise<{name: string; uid?: string; resourceVersion?: string}> {
     const {namespace, name} = object.metadata
-    if (this.world.find(object.kind, namespace, name)) throw alreadyExists(RESOURCE[object.kind], name)
+    if (this.world.find(object.kind, namespace, name)) throw alreadyExists(resourceName(object.kind), name)
     const owner = object.metadata.ownerReferences?.[0]
     const uid = this.world.randomFor(owner?.uid ?? '').uuid()
     if (this.dryRun) return {name, uid}
@@ -441,15 +453,15 @@ class MemoryPodControl implements PodControl {
 
   async patchObject(kind: SideKind | 'Pod', namespace: string, name: string, patch: ObjectPatch | OwnerPatch, type: 'merge' | 'strategic'): Promise<{resourceVersion?: string}> {
     if (type === 'strategic' && FINALIZER_DELETE in patch.metadata) return this.removeFinalizers(kind, namespace, name, patch as ObjectPatch)
-    if (type === 'strategic') return this.patchOwners(kind, RESOURCE[kind], namespace, name, patch as OwnerPatch)
+    if (type === 'strategic') return this.patchOwners(kind, resourceName(kind), namespace, name, patch as OwnerPatch)
     const found = this.world.find(kind, namespace, name)
-    if (!found) throw notFound(RESOURCE[kind], name)
+    if (!found) throw notFound(resourceName(kind), name)
     const o = found.object
     const {uid, resourceVersion, ...metadata} = (patch as ObjectPatch).metadata
     if (uid !== this.world.uidOf(o, kind, namespace)) {
       throw new PodControlError({code: 422, reason: 'Invalid', message: `${kind} "${name}" is invalid: metadata.uid: Invalid value: "${uid}": field is immutable`})
     }
-    if (resourceVersion !== undefined && resourceVersion !== rvOf(o)) throw modified(RESOURCE[kind], name)
+    if (resourceVersion !== undefined && resourceVersion !== rvOf(o)) throw modified(resourceName(kind), name)
     if (this.dryRun) return {resourceVersion: rvOf(o)}
     const next = mergePatch(o, {...patch, metadata}) as Obj
     next.metadata = {...next.metadata, resourceVersion: this.world.nextResourceVersion()}
@@ -460,11 +472,11 @@ class MemoryPodControl implements PodControl {
   /** A strategic-merge patch `$deleteFromPrimitiveList/finalizers` (the Job controller's); uid and resourceVersion in it are preconditions. */
   private async removeFinalizers(kind: SideKind | 'Pod', namespace: string, name: string, patch: ObjectPatch): Promise<{resourceVersion?: string}> {
     const found = this.world.find(kind, namespace, name)
-    if (!found) throw notFound(RESOURCE[kind], name)
+    if (!found) throw notFound(resourceName(kind), name)
     const o = found.object
     const {uid, resourceVersion} = patch.metadata
     if (uid !== this.world.uidOf(o, kind, namespace)) throw conflict(`Precondition failed: UID in precondition: ${uid}, UID in object meta: ${this.world.uidOf(o, kind, namespace)}`)
-    if (resourceVersion !== undefined && resourceVersion !== rvOf(o)) throw modified(RESOURCE[kind], name)
+    if (resourceVersion !== undefined && resourceVersion !== rvOf(o)) throw modified(resourceName(kind), name)
     if (this.dryRun) return {resourceVersion: rvOf(o)}
     const metadata: Obj = {...o.metadata, resourceVersion: this.world.nextResourceVersion()}
     const finalizers = patchFinalizers(metadata, [], patch.metadata[FINALIZER_DELETE] as string[])
@@ -479,7 +491,7 @@ class MemoryPodControl implements PodControl {
   }
 
   deleteObject(kind: SideKind, namespace: string, name: string, pre: DeletePreconditions): Promise<void> {
-    return this.delete(kind, RESOURCE[kind], namespace, name, pre)
+    return this.delete(kind, resourceName(kind), namespace, name, pre)
   }
 }
 

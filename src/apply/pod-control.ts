@@ -2,10 +2,9 @@
 // PodControlInterface and RSControlInterface (pkg/controller/controller_utils.go), with a cluster implementation
 // (cluster-control.ts), an in-memory one for fixtures (memory-world.ts) and a recording one for
 // tests (test/helpers/recording-control.ts). The request bodies the controller sends are built here, once.
-import type {DeploymentStatusView, LabelSelector, OwnerReference} from '../model/objects.js'
+import type {LabelSelector, OwnerReference} from '../model/objects.js'
 import type {ActionError} from '../model/apply.js'
-import type {ControllerKind, CreateAction, CreateReplicaSetAction, StatusView} from '../model/plan.js'
-import {ANNOTATION} from '../controllers/deployment/util.js'
+import type {ControllerKind, CreateAction} from '../model/plan.js'
 
 /** Which controller, and the version the plan saw. */
 export interface ControllerKey {
@@ -229,96 +228,8 @@ export function releasePatch(podUid: string, ownerUid: string, finalizer?: strin
   return {metadata: {uid: podUid, ownerReferences: [{$patch: 'delete', uid: ownerUid}], ...(finalizer ? {'$deleteFromPrimitiveList/finalizers': [finalizer]} : {})}}
 }
 
-/** The status as the API stores it (RC has no terminatingReplicas; unset stays unset). */
-export function statusObject(view: StatusView): Record<string, unknown> {
-  const status: Record<string, unknown> = {
-    replicas: view.replicas,
-    fullyLabeledReplicas: view.fullyLabeledReplicas,
-    readyReplicas: view.readyReplicas,
-    availableReplicas: view.availableReplicas,
-  }
-  if (view.terminatingReplicas !== undefined) status.terminatingReplicas = view.terminatingReplicas
-  status.observedGeneration = view.observedGeneration
-  if (view.conditions && view.conditions.length > 0) status.conditions = view.conditions.map((c) => ({...c}))
-  return status
-}
-
-/** The resource (plural.group) of a controller kind, as the API server names it in errors. */
-export const RESOURCE: Record<ControllerKind | SideKind | 'Pod', string> = {
-  Pod: 'pods',
-  ControllerRevision: 'controllerrevisions.apps',
-  PersistentVolumeClaim: 'persistentvolumeclaims',
-  ReplicaSet: 'replicasets.apps',
-  ReplicationController: 'replicationcontrollers',
-  Deployment: 'deployments.apps',
-  StatefulSet: 'statefulsets.apps',
-  DaemonSet: 'daemonsets.apps',
-  Job: 'jobs.batch',
-  CronJob: 'cronjobs.batch',
-  Service: 'services',
-}
-
-/** REST path of a controller (or, with `sub`, one of its subresources). */
-export function controllerPath(key: ControllerKey, sub?: string): string {
-  const base = key.kind === 'ReplicationController' || key.kind === 'Service' ? '/api/v1' : key.kind === 'Job' || key.kind === 'CronJob' ? '/apis/batch/v1' : '/apis/apps/v1'
-  const plural = RESOURCE[key.kind].split('.')[0]
-  return `${base}/namespaces/${encodeURIComponent(key.namespace)}/${plural}/${encodeURIComponent(key.name)}${sub ? `/${sub}` : ''}`
-}
-
-/** REST path of a ControllerRevision or claim (or of the collection, without a name). */
-export function sidePath(kind: SideKind | 'Pod', namespace: string, name?: string): string {
-  if (kind === 'Pod') return podsPath(namespace, name)
-  const base = kind === 'Job' ? `/apis/batch/v1/namespaces/${encodeURIComponent(namespace)}/jobs` : kind === 'ControllerRevision' ? `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/controllerrevisions` : `/api/v1/namespaces/${encodeURIComponent(namespace)}/persistentvolumeclaims`
-  return name === undefined ? base : `${base}/${encodeURIComponent(name)}`
-}
-
 export function replicaSetsPath(namespace: string, name?: string): string {
   return `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/replicasets${name === undefined ? '' : `/${encodeURIComponent(name)}`}`
-}
-
-/**
- * getNewReplicaSet's new ReplicaSet (deployment/sync.go): the exact name, labels, selector,
- * annotations, size and owner the plan holds, and the Deployment's template (as read now) with the
- * plan's labels (pod-template-hash added).
- */
-export function replicaSetFromPlan(action: CreateReplicaSetAction & {name: string}, namespace: string, deploymentTemplate: unknown): ReplicaSetManifest {
-  const template = structuredClone((deploymentTemplate ?? {}) as Record<string, any>)
-  template.metadata = {...(template.metadata ?? {}), labels: {...action.labels}}
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'ReplicaSet',
-    metadata: {
-      name: action.name,
-      namespace,
-      labels: {...action.labels},
-      annotations: {...action.annotations},
-      ownerReferences: [{...action.ownerReference, controller: true, blockOwnerDeletion: true}],
-    },
-    spec: {replicas: action.replicas, minReadySeconds: action.minReadySeconds, selector: structuredClone(action.selector), template},
-  }
-}
-
-/**
- * The Deployment as the controller's UpdateStatus sends it: the object as read, with the status,
- * the revision annotation when the sync changes it, and (when given) the resourceVersion to write over.
- */
-export function deploymentWithStatus(raw: Record<string, unknown>, to: DeploymentStatusView, revision?: {to: string}, resourceVersion?: string): Record<string, unknown> {
-  const object = structuredClone(raw) as Record<string, any>
-  object.metadata = {...(object.metadata ?? {})}
-  if (resourceVersion !== undefined) object.metadata.resourceVersion = resourceVersion
-  if (revision) object.metadata.annotations = {...(object.metadata.annotations ?? {}), [ANNOTATION.revision]: revision.to}
-  object.status = deploymentStatusObject(to)
-  return object
-}
-
-/** The DeploymentStatus as the API stores it (unset stays unset). */
-export function deploymentStatusObject(view: DeploymentStatusView): Record<string, unknown> {
-  const status: Record<string, unknown> = {observedGeneration: view.observedGeneration}
-  for (const k of ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas'] as const) if (view[k] !== 0) status[k] = view[k]
-  if (view.terminatingReplicas !== undefined) status.terminatingReplicas = view.terminatingReplicas
-  if (view.conditions.length > 0) status.conditions = view.conditions.map((c) => ({...c}))
-  if (view.collisionCount !== undefined) status.collisionCount = view.collisionCount
-  return status
 }
 
 export function podsPath(namespace: string, name?: string): string {

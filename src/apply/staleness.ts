@@ -10,6 +10,7 @@
 import type {PodView, Snapshot, Workload} from '../model/objects.js'
 import type {Action, ControllerPlan, ReconcilePlan} from '../model/plan.js'
 import {deepEqual} from '../reconcile/deep-equal.js'
+import {CONTROLLERS} from '../controllers/registry.js'
 
 /**
  * What changed, one line each (empty: the plan is fresh). `fresh` is a plan of `world` by the same
@@ -29,6 +30,7 @@ export function staleness(plan: ReconcilePlan, world: Snapshot, fresh: Reconcile
   const replicaSets = new Map<string, Workload>(world.replicaSets.map((w) => [`${w.namespace}/${w.name}`, w]))
   const pods = new Map<string, PodView>(world.pods.map((p) => [`${p.namespace}/${p.name}`, p]))
   const freshPlans = new Map<string, ControllerPlan>(fresh.controllers.map((c) => [`${c.kind}/${c.namespace}/${c.name}`, c]))
+  const mustMatch = new Set<string>(CONTROLLERS.filter((c) => c.apply.replannedWritesMustMatch).flatMap((c) => c.kinds))
   const out: string[] = []
   for (const cp of plan.controllers) {
     if (cp.actions.length === 0 && cp.pending === 0) continue
@@ -67,8 +69,9 @@ export function staleness(plan: ReconcilePlan, world: Snapshot, fresh: Reconcile
     }
     if (out.length > before) continue
     const now = freshPlans.get(key)
-    // A Service's writes follow its pods and nodes, which carry no precondition: planned again, they must be the same.
-    if (now && cp.kind === 'Service' && !deepEqual(now.actions, cp.actions)) out.push(`${label}: its pods, nodes or load balancer changed, so its writes are not the ones planned`)
+    // A Service's writes follow its pods and nodes, which carry no precondition: planned again, they
+    // must be the same (its part's replannedWritesMustMatch).
+    if (now && mustMatch.has(cp.kind) && !deepEqual(now.actions, cp.actions)) out.push(`${label}: its pods, nodes or load balancer changed, so its writes are not the ones planned`)
     else if (now && now.active !== cp.active) out.push(`${label} now has ${now.active} active pods; the plan counted ${cp.active}`)
   }
   // One line per object, though several writes name it.

@@ -12,9 +12,8 @@ import {executePlan} from '../apply/executor.js'
 import {checkOutDir, writeWorld} from '../apply/fixture-writer.js'
 import {guardViolations, RemovalLedger} from '../apply/guards.js'
 import {MemoryWorld, type MemoryWorldOptions, type RawObject, type WorldFile} from '../apply/memory-world.js'
-import {deploymentWithStatus, type PodControl, statusObject} from '../apply/pod-control.js'
+import type {PodControl} from '../apply/pod-control.js'
 import {parseSavedPlan} from '../apply/saved-plan.js'
-import {workloadStatusObject} from '../controllers/statefulset/objects.js'
 import {staleness} from '../apply/staleness.js'
 import {initialResult} from '../apply/sync.js'
 import {UserError} from '../errors.js'
@@ -31,14 +30,13 @@ import type {
 } from '../model/apply.js'
 import {APPLY_REPORT_KIND} from '../model/apply.js'
 import type {PlanSource, Snapshot} from '../model/objects.js'
-import type {ActionType, FeatureGates, ReconcilePlan, UpdateDeploymentStatusAction, UpdateStatusAction} from '../model/plan.js'
+import type {ActionType, ControllerPlan, FeatureGates, ReconcilePlan} from '../model/plan.js'
 import {PLAN_API_VERSION} from '../model/plan.js'
 import {planSnapshot, summarize} from '../reconcile/planner.js'
-import {CARRIED_OUT, SERVICES_CONTROLLER} from '../controllers/registry.js'
+import {CARRIED_OUT, CONTROLLERS, type ControllerDescriptor} from '../controllers/registry.js'
 import {checkCloudFlags, type CloudRequest, cloudOf, withLoadBalancers} from '../cloud/index.js'
 import type {Cloud} from '../cloud/provider.js'
 import type {ServiceControl} from '../controllers/service/control.js'
-import {LOAD_BALANCER_ACTIONS, SERVICE_SKIP} from '../controllers/service/apply.js'
 import {gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
 import type {PlanRequest} from './plan.js'
 import {clusterRequest} from './snapshot.js'
@@ -99,17 +97,9 @@ const NOTES = {
   dryRunFixtures: 'dry run on fixtures: the calls were answered in memory (preconditions as the API server checks them; no admission, quota or RBAC); nothing was written',
   status:
     'status is written as the controller writes it: counted before this sync\'s creates and deletes (upstream calculateStatus), with the resourceVersion the plan saw (a conflict is reported, not retried); the next sync (--until-converged) brings the counts up to date',
-  chosen:
-    'a DaemonSet\'s random choice (chooseDaemonPods): the controller picks in Go\'s map order, so which pods or nodes it takes cannot be known; reconcile took the first ones in name order (done.chosen says which)',
   settled:
     '--out: each controller\'s status is the one the controller writes once it has seen this sync\'s pods (its next status write), so kctl plan -f on the result shows only the work left',
-  noCloud:
-    'load balancers: no cloud provider was given, so the service controller\'s writes (finalizer, provider call, status) were not sent; pass --lb-pool CIDR (the built-in local provider) or --cloud-provider-exec PATH',
-  drawn:
-    'a Service\'s pool (service.pools): the controller puts the pool\'s endpoints into the slices in Go\'s map order, so which slice gets which cannot be known; reconcile filled them in the plan\'s order with the pods in name order (done.chosen says which went where)',
-  noCloudPlanned: 'no cloud provider given (--lb-pool or --cloud-provider-exec): the load-balancer writes will not be sent',
   waitsForCloud: '--until-converged: only load-balancer writes are left, and they wait for a cloud provider (--lb-pool or --cloud-provider-exec)',
-  fixtureServices: 'Services: their endpoint and load-balancer writes are carried out against a cluster only; on files they are planned (kctl plan -f) but not carried out',
 } as const
 
 export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
@@ -140,7 +130,7 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
 
   const world = fixtures ? await fixtureWorld(req, clockNow) : await clusterWorld(req)
   // Every controller kctl plans: the deployment controller's syncs, then the ReplicaSet controller's.
-  const carriedOut = fixtures ? CARRIED_OUT.filter((c) => c !== SERVICES_CONTROLLER) : CARRIED_OUT
+  const carriedOut = fixtures ? CARRIED_OUT.filter((name) => !CONTROLLERS.find((c) => c.name === name)?.apply.clusterOnly) : CARRIED_OUT
   const plan = (snapshot: Snapshot, gates: FeatureGates = featureGates) => withoutCloudSaid(planSnapshot(snapshot, plannerOptions(clockNow(), gates, req.maxEndpointsPerSlice), carriedOut), world.cloud)
   const scope = saved ? namespacesOf(saved) : undefined
   const restrict = (p: ReconcilePlan) => (saved ? onlyControllersOf(p, saved) : p)
@@ -190,7 +180,7 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
       break
     }
     // Without a provider, what is left for load balancers can never be sent: another round would plan it again.
-    if (round > 1 && !world.cloud && current.controllers.every((c) => c.actions.every((a) => LOAD_BALANCER_ACTIONS.has(a.type)))) {
+    if (round > 1 && !world.cloud && current.controllers.every((c) => c.actions.every((a) => partOf(c.kind).needsCloud?.(a) ?? false))) {
       report.converged = false
       report.notes.push(NOTES.waitsForCloud)
       break
@@ -262,10 +252,12 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
     report.out = req.out
   }
   if (mode === 'dry-run') report.notes.push(fixtures ? NOTES.dryRunFixtures : NOTES.dryRunCluster)
-  if (report.results.some((r) => r.action === 'chooseDaemonPods' && r.done?.chosen)) report.notes.push(NOTES.chosen)
-  if (report.results.some((r) => r.controller.kind === 'Service' && r.done?.chosen)) report.notes.push(NOTES.drawn)
-  if (report.results.some((r) => r.skipReason === SERVICE_SKIP.noCloud)) report.notes.push(NOTES.noCloud)
-  if (world.memory?.snapshot().services?.some((s) => !s.notPlanned)) report.notes.push(NOTES.fixtureServices)
+  // The notes the controllers' results call for, in the registry's order.
+  const fixturesNow = world.memory?.snapshot()
+  for (const c of CONTROLLERS) {
+    const kinds: readonly string[] = c.kinds
+    report.notes.push(...(c.apply.notes?.(report.results.filter((r) => kinds.includes(r.controller.kind)), fixturesNow) ?? []))
+  }
   if (mode === 'apply' && !report.out && !report.converged && report.results.some((r) => r.action === 'updateStatus' && r.outcome === 'ok')) report.notes.push(NOTES.status)
   return finish(report)
 }
@@ -338,30 +330,21 @@ export async function fixtureWorld(req: PlanRequest, now: () => string, memoryOp
 
 /**
  * The status writes the controllers' next syncs make once they have seen this sync's writes
- * (fixtures only): the ReplicaSet controller's first, then the deployment controller's, which
- * counts the ReplicaSets' statuses.
+ * (fixtures only), as each controller's part writes them (settledStatus): the ReplicaSet
+ * controller's first, then the deployment controller's (`last`), which counts the ReplicaSets' statuses.
  */
 async function settleStatuses(memory: MemoryWorld, plan: (s: Snapshot) => ReconcilePlan): Promise<void> {
   const control = memory.control(false)
-  for (const deployments of [false, true]) {
+  for (const last of [false, true]) {
     const next = plan(memory.snapshot())
     for (const cp of next.controllers) {
-      if ((cp.kind === 'Deployment') !== deployments) continue
-      // A Job's and a CronJob's own sync already counts its creates and deletes in its status.
-      if (cp.kind === 'Job' || cp.kind === 'CronJob') continue
+      // A Job's and a CronJob's own sync already counts its creates and deletes in its status: no settledStatus.
+      const settled = partOf(cp.kind).settledStatus
+      if (!settled || (settled.last ?? false) !== last) continue
       const write = cp.actions.find((a) => a.type === 'updateStatus')
       if (!write || write.type !== 'updateStatus' || ('conflict' in write && write.conflict)) continue
       const controller = await control.getController(cp)
-      if (cp.kind === 'StatefulSet' || cp.kind === 'DaemonSet') {
-        await control.updateStatus(cp, {...controller.raw, status: workloadStatusObject(cp.kind, (write as UpdateStatusAction).to as object as Record<string, unknown>, (controller.raw as {status?: Record<string, unknown>}).status)})
-        continue
-      }
-      if (cp.kind !== 'Deployment') {
-        await control.updateStatus(cp, {...controller.raw, status: statusObject((write as UpdateStatusAction).to)})
-        continue
-      }
-      const {to, revision} = write as UpdateDeploymentStatusAction
-      await control.updateStatus(cp, deploymentWithStatus(controller.raw, to, revision))
+      await control.updateStatus(cp, settled.object(write, controller.raw))
     }
   }
 }
@@ -401,27 +384,33 @@ function namespacesOf(plan: ReconcilePlan): string[] {
 function onlyControllersOf(fresh: ReconcilePlan, saved: ReconcilePlan): ReconcilePlan {
   const names = new Set(saved.controllers.map((c) => `${c.kind}/${c.namespace}/${c.name}`))
   for (const d of fresh.controllers) {
-    if (d.kind !== 'Deployment' || !names.has(`Deployment/${d.namespace}/${d.name}`)) continue
-    for (const rs of d.replicaSets ?? []) names.add(`ReplicaSet/${d.namespace}/${rs.name}`)
+    const owned = partOf(d.kind).owned
+    if (!owned || !names.has(`${d.kind}/${d.namespace}/${d.name}`)) continue
+    for (const key of owned(d)) names.add(key)
   }
   const controllers = fresh.controllers.filter((c) => names.has(`${c.kind}/${c.namespace}/${c.name}`))
   return {...fresh, controllers, summary: summarize(controllers)}
 }
 
-/** Without a provider, each Service plan with load-balancer writes says, before anything is sent, that they will not be. */
+/** Without a provider, each Service plan with load-balancer writes says, before anything is sent, that they will not be (its part's planWarnings). */
 function withoutCloudSaid(plan: ReconcilePlan, cloud: Cloud | undefined): ReconcilePlan {
   if (cloud) return plan
-  for (const c of plan.controllers) {
-    if (c.kind === 'Service' && !c.inSync && c.actions.some((a) => LOAD_BALANCER_ACTIONS.has(a.type))) c.warnings.push(NOTES.noCloudPlanned)
-  }
+  for (const c of plan.controllers) c.warnings.push(...(partOf(c.kind).planWarnings?.(c, false) ?? []))
   return plan
 }
 
 /**
  * Nothing to send: no action, or a Service in sync whose only actions are the re-ensure a fresh
- * service controller makes (it writes nothing when the load balancer is as wanted).
+ * service controller makes (it writes nothing when the load balancer is as wanted: idleInSync).
  */
-const idle = (c: ReconcilePlan['controllers'][number]): boolean => c.actions.length === 0 || (c.kind === 'Service' && c.inSync)
+const idle = (c: ReconcilePlan['controllers'][number]): boolean => c.actions.length === 0 || (c.inSync && partOf(c.kind).idleInSync === true)
+
+/** The apply part of the controller of `kind`. */
+function partOf(kind: ControllerPlan['kind']): ControllerDescriptor['apply'] {
+  const c = CONTROLLERS.find((d) => d.kinds.includes(kind))
+  if (!c) throw new Error(`internal: no controller carries out ${kind}`)
+  return c.apply
+}
 
 function roundOf(round: number, plan: ReconcilePlan): RoundReport {
   return {round, now: plan.now, summary: plan.summary, inSync: plan.controllers.every((c) => c.inSync), plan}

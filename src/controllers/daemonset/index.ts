@@ -6,6 +6,10 @@ import {daemonSetChecks} from './rules.js'
 import {daemonSetSimulation} from './simulate.js'
 import {DAEMONSET_READS} from './read.js'
 import {applyLines, planBlock} from './render.js'
+import type {UpdateStatusAction} from '../../model/plan.js'
+import {setStatusObject} from '../../apply/revisioned-objects.js'
+import {daemonSetNotes, daemonSetPodDeletes, daemonSetReplaces, DaemonSetSync} from './apply.js'
+import {daemonSetAction} from './saved.js'
 
 export const daemonset: ControllerDescriptor = {
   name: 'daemonset',
@@ -18,4 +22,12 @@ export const daemonset: ControllerDescriptor = {
   planBlock,
   applyLines,
   listRollout: true,
+  apply: {
+    resources: {DaemonSet: {apiPath: '/apis/apps/v1', resource: 'daemonsets.apps'}},
+    sync: (run, cp) => new DaemonSetSync(run, cp),
+    parseAction: daemonSetAction,
+    guard: {podDeletes: daemonSetPodDeletes, replaces: daemonSetReplaces},
+    notes: daemonSetNotes,
+    settledStatus: {object: (write, raw) => ({...raw, status: setStatusObject((write as UpdateStatusAction).to as object as Record<string, unknown>, (raw as {status?: Record<string, unknown>}).status)})},
+  },
 }

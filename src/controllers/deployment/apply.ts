@@ -15,15 +15,8 @@
 // controller's returns its error.
 import type {ActionError, ActionResult} from '../../model/apply.js'
 import type {CreateReplicaSetAction, DeploymentAction, UpdateDeploymentStatusAction} from '../../model/plan.js'
-import {
-  type ControllerObject,
-  type ReplicaSetPatch,
-  actionError,
-  adoptPatch,
-  deploymentWithStatus,
-  releasePatch,
-  replicaSetFromPlan,
-} from '../../apply/pod-control.js'
+import {type ControllerObject, type ReplicaSetPatch, actionError, adoptPatch, releasePatch} from '../../apply/pod-control.js'
+import {deploymentWithStatus, replicaSetFromPlan} from './objects.js'
 import {SKIP, SyncBase} from '../../apply/sync.js'
 
 type Obj = Record<string, any>

@@ -1,5 +1,5 @@
-// One sync of the Job or CronJob controller, carried out as planned, in the controller's order, with
-// the preconditions a person-driven tool owes.
+// One sync of the Job controller, carried out as planned, in the controller's order, with the
+// preconditions a person-driven tool owes.
 //
 // Job (Controller.syncJob, manageJob, trackJobStatusAndRemoveFinalizers in job_controller.go):
 //   0. getPodsForJob's claim: orphans adopted (owner reference and tracking finalizer in one patch),
@@ -18,17 +18,13 @@
 //   unfinished in write #2. A finishing Job's delete that failed ends the sync there (upstream
 //   writes the status without the terminal condition then; kctl writes none).
 //   5. A finished Job past its ttlSecondsAfterFinished is deleted (the ttl-after-finished controller).
-// CronJob (ControllerV2.sync, cleanupFinishedJobs, syncCronJob in cronjob_controllerv2.go): the
-//   Job deletes (history limits, then Replace), one at a time, propagationPolicy Background with the
-//   Job's uid as precondition; the Job create by its exact name; then one status write, whose
-//   `active` names the created Job by the uid and resourceVersion the server gave it.
 // Pod deletes and finalizer patches carry the planned uid and resourceVersion (a pod changed since
 // planning stops the run); a NotFound answer to either is "already done", as upstream treats it.
 import type {ActionError, ActionResult} from '../../model/apply.js'
-import type {CreateJobAction, CronJobStatusView, DeleteJobAction, UpdateCronJobStatusAction} from '../cronjob/model.js'
+import type {DeleteJobAction} from '../cronjob/model.js'
 import type {CreateJobPodAction, DeleteJobPodAction, JobStatusView, RemoveFinalizerAction, UpdateJobStatusAction} from './model.js'
 import type {Action, AdoptAction, ControllerPlan, ReleaseAction} from '../../model/plan.js'
-import {cronJobJobObject, cronJobStatusObject, finalizerPatch, jobPodObject, jobStatusObject} from './objects.js'
+import {finalizerPatch, jobPodObject, jobStatusObject} from './objects.js'
 import {type ControllerObject, actionError, adoptPatch, releasePatch} from '../../apply/pod-control.js'
 import {type Run, SKIP, SyncBase} from '../../apply/sync.js'
 
@@ -214,60 +210,12 @@ export class JobSync extends SyncBase {
   }
 }
 
-export class CronJobSync extends SyncBase {
-  protected async steps(): Promise<void> {
-    const controller = await this.readController()
-    if (!controller) return
-    const ns = this.cp.namespace
-    // The created Job's reference in status.active: the server's uid and resourceVersion.
-    let created: {name: string; uid: string; resourceVersion: string} | undefined
-    for (const [i, a] of this.cp.actions.entries()) {
-      const halt = this.run.stopReason()
-      if (halt) return this.stop(halt)
-      if (this.stopped) return
-      const r = this.results[i]
-      try {
-        created = (await this.run.calls.run(() => this.write(a, controller, created))) ?? created
-        this.settle(r, 'ok')
-      } catch (e) {
-        const error = actionError(e)
-        if (a.type === 'deleteJob' && error.code === 404) {
-          r.done = {alreadyGone: true}
-          this.settle(r, 'ok')
-          continue
-        }
-        // A Job changed or re-created (uid precondition), a name taken since planning, or the CronJob written meanwhile.
-        if (error.code === 409 || error.code === 422) this.conflicted(r, error, `${a.type === 'updateStatus' ? this.label : `Job ${ns}/${(a as DeleteJobAction | CreateJobAction).name}`} changed since planning`)
-        else this.settle(r, 'failed', error)
-        return this.stop(this.run.stopReason() ?? SKIP.afterFailedWrite)
-      }
-    }
-  }
+/** Pods an action takes away (the guards' count): a pod delete. */
+export function jobPodDeletes(a: Action): number {
+  return a.type === 'deleteJobPod' ? 1 : 0
+}
 
-  private async write(a: Action, controller: ControllerObject, created: {name: string; uid: string; resourceVersion: string} | undefined) {
-    const ns = this.cp.namespace
-    const r = this.results[this.cp.actions.indexOf(a)]
-    switch (a.type) {
-      case 'deleteJob':
-        await this.control.deleteObject('Job', ns, a.name, {uid: a.uid, propagationPolicy: 'Background'})
-        return undefined
-      case 'createJob': {
-        const made = await this.control.createObject(cronJobJobObject(a, ns, controller.raw as Obj))
-        r.done = {name: made.name, ...(made.uid ? {uid: made.uid} : {})}
-        return {name: made.name, uid: made.uid ?? '', resourceVersion: made.resourceVersion ?? ''}
-      }
-      case 'updateStatus': {
-        const planned = (a as UpdateCronJobStatusAction).to
-        const to: CronJobStatusView = {...planned, active: planned.active.map((ref) => (created && ref.name === created.name && ref.uid === '' ? {...ref, uid: created.uid, resourceVersion: created.resourceVersion} : ref))}
-        const object = structuredClone(controller.raw) as Obj
-        object.metadata = {...(object.metadata ?? {}), resourceVersion: this.cp.resourceVersion}
-        object.status = cronJobStatusObject(to)
-        const written = await this.control.updateStatus(this.cp, object)
-        r.done = {status: to, ...(written.resourceVersion ? {resourceVersion: written.resourceVersion} : {})}
-        return undefined
-      }
-      default:
-        throw new Error(`internal: ${a.type} is not a CronJob write`)
-    }
-  }
+/** A Job that reached its end stops its pods; a pod of a duplicate or invalid index is a stray: not the Job losing it. */
+export function jobReplaces(a: Action): boolean {
+  return a.type === 'deleteJobPod' && a.reason !== 'suspended' && a.reason !== 'excess'
 }

@@ -6,6 +6,8 @@ import {jobChecks} from './rules.js'
 import {jobSimulation} from './simulate.js'
 import {JOB_READS, readJobPodFields} from './read.js'
 import {applyLines, planBlock} from './render.js'
+import {jobPodDeletes, jobReplaces, JobSync} from './apply.js'
+import {batchAction} from './saved.js'
 
 export const job: ControllerDescriptor = {
   name: 'job',
@@ -19,4 +21,11 @@ export const job: ControllerDescriptor = {
   planBlock,
   applyLines,
   listRollout: true,
+  apply: {
+    resources: {Job: {apiPath: '/apis/batch/v1', resource: 'jobs.batch'}},
+    // A CronJob's sync of this round deleted this Job: its plan is not carried out.
+    sync: (run, cp, _opts, overtaken) => new JobSync(run, cp, overtaken('Job', cp.namespace, cp.name)),
+    parseAction: batchAction,
+    guard: {podDeletes: jobPodDeletes, replaces: jobReplaces, activeAfterSync: true},
+  },
 }

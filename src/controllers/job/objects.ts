@@ -1,9 +1,8 @@
-// The request bodies of the Job and CronJob controllers' writes, built from the plan's action and
+// The request bodies of the Job controller's writes, built from the plan's action and
 // the controller as read now (whose resourceVersion is the plan's, so its template is the one
 // planned from).
 import {JOB_COMPLETION_INDEX, JOB_TRACKING_FINALIZER, type CreateJobPodAction, type JobStatusView} from './model.js'
-import {type CreateJobAction, type CronJobStatusView} from '../cronjob/model.js'
-import type {ObjectPatch, PodManifest, SideObject} from '../../apply/pod-control.js'
+import type {ObjectPatch, PodManifest} from '../../apply/pod-control.js'
 
 type Obj = Record<string, any>
 
@@ -50,19 +49,6 @@ export function finalizerPatch(uid: string, resourceVersion: string): ObjectPatc
   return {metadata: {uid, resourceVersion, '$deleteFromPrimitiveList/finalizers': [JOB_TRACKING_FINALIZER]}}
 }
 
-/** getJobFromTemplate2 (cronjob/utils.go): the template's spec under the plan's name, labels, annotations and owner. */
-export function cronJobJobObject(action: CreateJobAction, namespace: string, cronJob: Obj): SideObject {
-  const ref = action.ownerReference
-  const metadata: SideObject['metadata'] = {
-    name: action.name,
-    namespace,
-    labels: {...action.labels},
-    annotations: {...action.annotations},
-    ownerReferences: [{apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, uid: ref.uid, controller: true, blockOwnerDeletion: true}],
-  }
-  return {apiVersion: 'batch/v1', kind: 'Job', metadata, spec: structuredClone(cronJob.spec?.jobTemplate?.spec ?? {})}
-}
-
 /** A JobStatus as the API stores it: the counters, the pointers (ready, terminating, failedIndexes) and uncountedTerminatedPods as planned. */
 export function jobStatusObject(view: JobStatusView): Obj {
   const status: Obj = {}
@@ -73,14 +59,5 @@ export function jobStatusObject(view: JobStatusView): Obj {
   if (view.ready !== undefined) status.ready = view.ready
   const u = view.uncountedTerminatedPods ?? {succeeded: [], failed: []}
   status.uncountedTerminatedPods = {...(u.succeeded.length > 0 ? {succeeded: [...u.succeeded]} : {}), ...(u.failed.length > 0 ? {failed: [...u.failed]} : {})}
-  return status
-}
-
-/** A CronJobStatus as the API stores it. */
-export function cronJobStatusObject(view: CronJobStatusView): Obj {
-  const status: Obj = {}
-  if (view.active.length > 0) status.active = view.active.map((r) => ({...r}))
-  if (view.lastScheduleTime !== undefined) status.lastScheduleTime = view.lastScheduleTime
-  if (view.lastSuccessfulTime !== undefined) status.lastSuccessfulTime = view.lastSuccessfulTime
   return status
 }

@@ -8,6 +8,10 @@ import {replicaSetSimulation} from './simulate.js'
 import {REPLICASET_READS} from './read.js'
 import {contestedAdoptions, planController} from './sync.js'
 import {planBlock, SHORT_NAMES} from './render.js'
+import {replicaSetPodDeletes, ReplicaSetSync} from './apply.js'
+import {statusObject} from './objects.js'
+import {replicaSetAction} from './saved.js'
+import type {UpdateStatusAction} from '../../model/plan.js'
 
 export const replicaset: ControllerDescriptor = {
   name: 'replicaset',
@@ -23,4 +27,12 @@ export const replicaset: ControllerDescriptor = {
   reads: REPLICASET_READS,
   planBlock,
   shortNames: SHORT_NAMES,
+  apply: {
+    resources: {ReplicaSet: {apiPath: '/apis/apps/v1', resource: 'replicasets.apps'}, ReplicationController: {apiPath: '/api/v1', resource: 'replicationcontrollers'}},
+    // A Deployment's sync of this round wrote the ReplicaSet of this name: its plan is not carried out.
+    sync: (run, cp, _opts, overtaken) => new ReplicaSetSync(run, cp, overtaken('ReplicaSet', cp.namespace, cp.name)),
+    parseAction: replicaSetAction,
+    guard: {podDeletes: replicaSetPodDeletes},
+    settledStatus: {object: (write, raw) => ({...raw, status: statusObject((write as UpdateStatusAction).to)})},
+  },
 }

@@ -8,6 +8,9 @@ import {serviceWatch} from './watch.js'
 import {serviceChecks} from './rules.js'
 import {readServicePodFields, SERVICE_READS} from './read.js'
 import {applyLines, listFields, listTable, planBlock} from './render.js'
+import {LOAD_BALANCER_ACTIONS, ServiceSync} from './apply.js'
+import {serviceNotes, servicePlanWarnings} from './notes.js'
+import {serviceAction} from './saved.js'
 
 /** The registry name under which Services are planned. */
 export const SERVICES_CONTROLLER = 'endpointslice'
@@ -24,4 +27,15 @@ export const service: ControllerDescriptor = {
   applyLines,
   listFields,
   listTable,
+  apply: {
+    resources: {Service: {apiPath: '/api/v1', resource: 'services'}},
+    sync: (run, cp, opts) => new ServiceSync(run, cp, opts.services, opts.cloud),
+    parseAction: serviceAction,
+    replannedWritesMustMatch: true,
+    clusterOnly: true,
+    needsCloud: (a) => LOAD_BALANCER_ACTIONS.has(a.type),
+    idleInSync: true,
+    planWarnings: servicePlanWarnings,
+    notes: serviceNotes,
+  },
 }

@@ -165,7 +165,7 @@ describe('§3.5 tricky scenarios (ownership)', () => {
   })
 
   // 3.5.7 (the fresh GET before adopting finds the RS deleted → the sync aborts) is a live read at sync time,
-  // which no plan can make: the executor re-reads the controller before acting (test/unit/apply/executor.test.ts).
+  // which no plan can make: the executor re-reads the controller before acting (test/unit/controllers/replicaset/apply.test.ts).
 
   it('3.5.8 an owned Failed pod whose labels no longer match: untouched (not active, never passed to claiming)', () => {
     const rs = replicaSet('web', {replicas: 1})

@@ -1,5 +1,6 @@
-// The executor carrying out Job and CronJob syncs: on the memory world (the objects it leaves, read
-// back and planned again), and against the recording PodControl where a failure must be scripted.
+// The executor carrying out Job syncs: on the memory world (the objects it leaves, read back and
+// planned again), and against the recording PodControl where a failure must be scripted (CronJobs:
+// test/unit/controllers/cronjob/apply.test.ts).
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -11,7 +12,7 @@ import {DEFAULT_FEATURE_GATES, type ControllerPlan, type ReconcilePlan} from '..
 import {planSnapshot} from '../../../../src/reconcile/planner.js'
 import {CARRIED_OUT} from '../../../../src/controllers/registry.js'
 import {fixtureWorld} from '../../../../src/services/reconcile.js'
-import {BATCH_NOW, before, childJob, cronJob, job, jobPod, planOne, steps, type Obj} from '../../../helpers/batch.js'
+import {BATCH_NOW, before, cronJob, job, jobPod, planOne, steps, type Obj} from '../../../helpers/batch.js'
 import {RecordingPodControl} from '../../../helpers/recording-control.js'
 
 const now = () => BATCH_NOW
@@ -134,31 +135,6 @@ describe('executor: Job syncs on the memory world', () => {
     const exec = await executePlan(plan, {control: world.control(true), now})
     expect(exec.results.filter((r) => r.predicted).every((r) => r.outcome === 'ok')).toBe(true)
     expect(world.writes).toBe(0)
-  })
-})
-
-describe('executor: CronJob syncs on the memory world', () => {
-  it('Replace and the history limit delete Jobs (with their pods, Background), then the Job of the due time is created and named in status.active', async () => {
-    const world = await worldOf([
-      cronJob('every', {concurrencyPolicy: 'Replace', successfulJobsHistoryLimit: 1}, {active: [{apiVersion: 'batch/v1', kind: 'Job', name: 'every-old', namespace: 'ns', uid: 'uid-every-old'}], lastScheduleTime: before(300)}),
-      childJob('every', 'every-done1', {started: before(3000), complete: before(2900)}),
-      childJob('every', 'every-done2', {started: before(2000), complete: before(1900)}),
-      childJob('every', 'every-old', {started: before(300)}),
-      jobPod('every-old', 'every-old-pod'),
-    ])
-    const planned = planNamed(world, 'every')
-    const due = `every-${Math.floor(Date.parse(BATCH_NOW) / 60_000)}`
-    expect(steps(planned)).toEqual(['-job:every-done1', '-job:every-old', `+job:${due}`, 'W'])
-    await sync(world, 'every')
-    expect(objectsOf(world, 'Job').map((j) => j.metadata.name).sort()).toEqual([due, 'every-done2'])
-    expect(objectsOf(world, 'Pod')).toEqual([])
-    const created = world.find('Job', 'ns', due)!.object as Obj
-    expect(created.metadata.annotations['batch.kubernetes.io/cronjob-scheduled-timestamp']).toBe(BATCH_NOW)
-    expect(created.metadata.ownerReferences[0]).toMatchObject({kind: 'CronJob', name: 'every', uid: 'uid-every', controller: true})
-    const status = statusOf(world, 'CronJob', 'every')
-    expect(status.active).toEqual([{apiVersion: 'batch/v1', kind: 'Job', name: due, namespace: 'ns', uid: created.metadata.uid, resourceVersion: created.metadata.resourceVersion}])
-    expect(status.lastScheduleTime).toBe(BATCH_NOW)
-    expect(planNamed(world, 'every').inSync).toBe(true)
   })
 })
 

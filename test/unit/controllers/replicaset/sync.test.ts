@@ -159,7 +159,7 @@ describe('§1.3 the diff (manageReplicas)', () => {
   })
 
   // §1.3 rule 4 (a create refused with NamespaceTerminating counts as success): the executor's, tested in
-  // test/unit/apply/executor.test.ts and, on the real API server, test/e2e/reconcile.e2e.test.ts.
+  // test/unit/controllers/replicaset/apply.test.ts and, on the real API server, test/e2e/reconcile.e2e.test.ts.
 
   it('§1.3 too many, rule 1: n = min(diff, 500)', () => {
     const rs = replicaSet('web', {replicas: 1})
@@ -249,7 +249,7 @@ describe('§1.5 building a pod from the template', () => {
   })
 
   // §1.5.6 (the spec deep-copied from the template, the controller's namespace): podFromTemplate, tested in
-  // test/unit/apply/executor.test.ts.
+  // test/unit/controllers/replicaset/apply.test.ts.
 
   // §1.5.8 (events: SuccessfulCreate, FailedCreate, …) are not part of a plan, and kctl writes none.
 
@@ -311,7 +311,7 @@ describe('§1.8 tricky scenarios (RS)', () => {
   })
 
   // 1.8.1 (rest: ReplicaFailure=True FailedCreate with the quota message after a mid-batch failure): the
-  // executor's, tested in test/unit/apply/executor.test.ts and test/e2e/reconcile.e2e.test.ts.
+  // executor's, tested in test/unit/controllers/replicaset/apply.test.ts and test/e2e/reconcile.e2e.test.ts.
 
   it('1.8.2 replicas=600, 0 pods: 500 creates in batches 1…128, 245; pending 100', () => {
     const rs = replicaSet('web', {replicas: 600})

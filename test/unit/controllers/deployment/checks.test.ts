@@ -6,17 +6,17 @@ import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
 
-import {guardViolations, RemovalLedger} from '../../../src/apply/guards.js'
-import {parseSavedPlan} from '../../../src/apply/saved-plan.js'
-import {staleness} from '../../../src/apply/staleness.js'
-import type {ActionResult} from '../../../src/model/apply.js'
-import type {ControllerPlan, ReconcilePlan, ReplicaSetStep} from '../../../src/model/plan.js'
-import {planSnapshot} from '../../../src/reconcile/planner.js'
-import {planToWire} from '../../../src/render/wire.js'
-import {computePlan} from '../../../src/services/plan.js'
-import {reconcile} from '../../../src/services/reconcile.js'
-import {readSnapshot} from '../../../src/services/snapshot.js'
-import {controller, del, NOW, planOf} from './plans.js'
+import {guardViolations, RemovalLedger} from '../../../../src/apply/guards.js'
+import {parseSavedPlan} from '../../../../src/apply/saved-plan.js'
+import {staleness} from '../../../../src/apply/staleness.js'
+import type {ActionResult} from '../../../../src/model/apply.js'
+import type {ControllerPlan, ReconcilePlan, ReplicaSetStep} from '../../../../src/model/plan.js'
+import {planSnapshot} from '../../../../src/reconcile/planner.js'
+import {planToWire} from '../../../../src/render/wire.js'
+import {computePlan} from '../../../../src/services/plan.js'
+import {reconcile} from '../../../../src/services/reconcile.js'
+import {readSnapshot} from '../../../../src/services/snapshot.js'
+import {controller, del, NOW, planOf} from '../../apply/plans.js'
 
 const options = {now: NOW, featureGates: {PodDeletionCost: true, LogarithmicScaleDown: true, DeploymentReplicaSetTerminatingReplicas: true}, burstReplicas: 500}
 

@@ -2,10 +2,10 @@
 // results it reports out.
 import {describe, expect, it} from 'vitest'
 
-import {executePlan, SKIP} from '../../../src/apply/executor.js'
-import {RecordingPodControl, type RecordedCall} from '../../helpers/recording-control.js'
-import type {ActionError} from '../../../src/model/apply.js'
-import {adopt, controller, controllersOf, creates, del, NOW, planOf, release, status, statusWrite} from './plans.js'
+import {executePlan, SKIP} from '../../../../src/apply/executor.js'
+import {RecordingPodControl, type RecordedCall} from '../../../helpers/recording-control.js'
+import type {ActionError} from '../../../../src/model/apply.js'
+import {adopt, controller, controllersOf, creates, del, NOW, planOf, release, status, statusWrite} from '../../apply/plans.js'
 
 const now = () => NOW
 const forbidden = (what: string): ActionError => ({code: 403, reason: 'Forbidden', message: `${what} is forbidden: User "restricted" cannot do it`})

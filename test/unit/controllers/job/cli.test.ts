@@ -6,7 +6,7 @@ import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
 
-import {kctl, NOW} from '../cli/run-cli.js'
+import {kctl, NOW} from '../../cli/run-cli.js'
 
 const EXAMPLES = ['-f', 'examples/job', '-f', 'examples/cronjob']
 const tmp = () => mkdtempSync(join(tmpdir(), 'kctl-batch-'))
