@@ -67,7 +67,7 @@ const fastest = (n, fn) => Math.min(...Array.from({length: n}, fn))
 
 async function main() {
   const o = args()
-  const {podTemplateHash} = await import(pathToFileURL(join(root, 'dist/controllers/deployment/hash/index.js')).href)
+  const {podTemplateHash} = await import(pathToFileURL(join(root, 'dist/reconcile/hash/index.js')).href)
   mkdirSync(out, {recursive: true})
   const items = world(o, podTemplateHash)
   const withDeployments = join(out, 'deployments.json')

@@ -50,7 +50,7 @@ function world({deployments, replicas}, podTemplateHash) {
 
 async function main() {
   const o = numberArgs({deployments: 1000, replicas: 10, repeat: 1})
-  const {podTemplateHash} = await import(pathToFileURL(join(root, 'dist/controllers/deployment/hash/index.js')).href)
+  const {podTemplateHash} = await import(pathToFileURL(join(root, 'dist/reconcile/hash/index.js')).href)
   mkdirSync(out, {recursive: true})
   const file = join(out, 'simulate-world.json')
   const items = world(o, podTemplateHash)

@@ -86,7 +86,7 @@ function world(o, podTemplateHash) {
 
 async function main() {
   const o = args()
-  const {podTemplateHash} = await import(pathToFileURL(join(root, 'dist/controllers/deployment/hash/index.js')).href)
+  const {podTemplateHash} = await import(pathToFileURL(join(root, 'dist/reconcile/hash/index.js')).href)
   mkdirSync(out, {recursive: true})
   const items = world(o, podTemplateHash)
   const file = join(out, 'workloads.json')

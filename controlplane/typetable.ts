@@ -1,5 +1,5 @@
 /**
- * Writes src/controllers/deployment/hash/pod-template-types.ts: the Go type graph of core/v1
+ * Writes src/reconcile/hash/pod-template-types.ts: the Go type graph of core/v1
  * PodTemplateSpec (every struct's fields in declaration order, with their Go type strings) for the
  * pinned Kubernetes version, printed by the typetable tool that build.ts compiles beside the
  * control plane. pod-template-hash depends on that exact layout, so the table is regenerated with
@@ -15,7 +15,7 @@ import {fileURLToPath} from 'node:url'
 import {ensureGoTools} from './build.js'
 import {readVersions} from './gen-gomod.js'
 
-export const TABLE_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'reconcile', 'deployment', 'hash', 'pod-template-types.ts')
+export const TABLE_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'reconcile', 'hash', 'pod-template-types.ts')
 
 /** The module text for a table printed by the typetable tool. */
 export function tableModule(json: string, kubernetes: string): string {

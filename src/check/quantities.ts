@@ -1,5 +1,5 @@
 // Quantities as the API server stores them, for comparing what is written with what is stored.
-import {QuantityError, quantityString, quantityText, storedQuantity} from '../controllers/deployment/hash/quantity.js'
+import {QuantityError, quantityString, quantityText, storedQuantity} from '../reconcile/hash/quantity.js'
 import {isMapping} from './objects.js'
 
 /** resources.requests/limits (and dataSourceRef-free specs) with quantities in canonical form. */

@@ -1,8 +1,9 @@
 // The planner's state kept up to date object by object, for watch mode: the same pod lookups and
 // ReplicaSet groups planSnapshot builds once, updated by pod and controller adds, updates and
 // deletes, so that an event re-plans only the controllers it can affect — through the same
-// planController and contestedAdoptions planSnapshot uses. At any moment, planning every controller
-// of this state gives exactly planSnapshot's plans for a snapshot of the same objects.
+// ReplicaSet sync and contested-adoption warnings planSnapshot uses (asked of the controllers'
+// watch parts). At any moment, planning every controller of this state gives exactly
+// planSnapshot's plans for a snapshot of the same objects.
 //
 // What an event can change (mirrors the event handlers of docs/replicaset-controller.md §1.6, widened to
 // everything a plan shows, warnings included):
@@ -20,7 +21,7 @@ import type {DeploymentView, Labels, PodView, Workload} from '../model/objects.j
 import type {ControllerPlan, FeatureGates, PlannerOptions} from '../model/plan.js'
 import {CONTROLLERS} from '../controllers/registry.js'
 import {addTo, PodIndex, removeFrom} from './pod-index.js'
-import {byKindNamespaceName, contestedAdoptions, planController, planningWorld, type World} from './planner.js'
+import {byKindNamespaceName, planningWorld, type World} from './planner.js'
 import {controllerOf, isPodActive} from './pods.js'
 import {type CompiledSelector, compileLabelSelector, NOTHING, selectorMatches} from './selector.js'
 import {objectTime, seconds} from './time.js'
@@ -38,24 +39,34 @@ export interface IncrementalOptions {
 }
 
 /**
- * What the controllers' watch parts (src/watch/part.ts) tell the incremental planner: which
- * objects it keeps grouped by their controller owner (every one, -l or not, as planSnapshot's
- * `snapshot.replicaSets`), and how an owner of grouped objects (a Deployment) is planned.
+ * What the controllers' watch parts (src/watch/part.ts) tell the incremental planner: how one of
+ * the objects it keeps pod by pod is planned (a ReplicaSet's sync) and the warnings of plans that
+ * adopt one pod together; which objects it keeps grouped by their controller owner (every one, -l
+ * or not, as planSnapshot's `snapshot.replicaSets`), and how an owner of grouped objects (a
+ * Deployment) is planned.
  */
-interface OwnerGroups {
+interface ObjectPlanners {
+  plan(w: Workload, world: World): ControllerPlan
+  adoptionWarnings(plans: readonly ControllerPlan[]): Map<ControllerPlan, string[]>
   grouped(w: Workload): boolean
   planOwner(owner: DeploymentView, owned: Workload[], world: World): ControllerPlan | undefined
 }
 
-function ownerGroups(): OwnerGroups {
+function objectPlanners(): ObjectPlanners {
   const parts = CONTROLLERS.flatMap((c) => (c.watch.by === 'object' ? [c.watch] : []))
-  const planners = parts.flatMap((p) => (p.planOwner ? [p.planOwner] : []))
+  const one = <K extends 'planObject' | 'adoptionWarnings' | 'planOwner'>(field: K) => {
+    const found = parts.flatMap((p) => (p[field] ? [p[field]] : []))
+    if (found.length !== 1) throw new Error(`expected one watch part with ${field}, found ${found.length}`)
+    return found[0]!
+  }
+  const planObject = one('planObject')
+  const adoptionWarnings = one('adoptionWarnings')
+  const planOwner = one('planOwner')
   return {
+    plan: (w, world) => planObject(w, world),
+    adoptionWarnings: (plans) => adoptionWarnings(plans),
     grouped: (w) => parts.some((p) => p.groupedByOwner?.(w) === true),
-    planOwner: (owner, owned, world) => {
-      for (const plan of planners) return plan(owner, owned, world)
-      return undefined
-    },
+    planOwner: (owner, owned, world) => planOwner(owner, owned, world),
   }
 }
 
@@ -111,7 +122,7 @@ export class IncrementalPlanner {
   private readonly deployments = new Map<string, DeploymentEntry>()
   private readonly removedDeployments = new Map<string, DeploymentEntry>()
   private readonly replicaSetsByNamespace = new Map<string, Set<Workload>>()
-  private readonly groups: OwnerGroups = ownerGroups()
+  private readonly groups: ObjectPlanners = objectPlanners()
 
   constructor(private readonly options: IncrementalOptions) {}
 
@@ -322,7 +333,7 @@ export class IncrementalPlanner {
       let base: ControllerPlan | undefined
       if (entry.planned) {
         try {
-          base = planController(entry.workload, world)
+          base = this.groups.plan(entry.workload, world)
         } catch (error) {
           failed.set(key, error)
           continue
@@ -416,7 +427,7 @@ export class IncrementalPlanner {
     if (group.size === 1) return base
     const plans = [...group].map((k) => this.entries.get(k)?.base).filter((p): p is ControllerPlan => p !== undefined)
     plans.sort(byKindNamespaceName)
-    const warnings = contestedAdoptions(plans).get(base)
+    const warnings = this.groups.adoptionWarnings(plans).get(base)
     return warnings ? {...base, warnings: [...base.warnings, ...warnings]} : base
   }
 

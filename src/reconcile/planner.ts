@@ -14,13 +14,12 @@ import {parseRfc3339} from './time.js'
 export {byKindNamespaceName} from './order.js'
 
 // Watch mode's incremental planner (incremental.ts) plans ReplicaSets one at a time with these.
-export {contestedAdoptions, planController} from '../controllers/replicaset/sync.js'
 
 /** `only`: the controllers (registry names) to plan; all of them when absent. */
 export function planSnapshot(snapshot: Snapshot, options: PlannerOptions, only?: readonly string[]): ReconcilePlan {
   // Build the state (an index over the snapshot's pods, ReplicaSets grouped by owner), then plan
   // every controller in it. Watch mode keeps the same state up to date instead and plans only the
-  // controllers an event touched (incremental.ts), through the same planController.
+  // controllers an event touched (incremental.ts), through the same ReplicaSet sync.
   // Every controller the snapshot holds: those planned, and every ReplicaSet (some outside -l).
   const byUid = new Map([...snapshot.replicaSets, ...snapshot.workloads].map((w) => [w.uid, w]))
   const world = planningWorld(new PodIndex(snapshot.pods), groupByController(snapshot.replicaSets), options, (uid) => byUid.get(uid))

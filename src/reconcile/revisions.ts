@@ -2,10 +2,10 @@
 // (pkg/controller/history/controller_history.go): the template a revision records, equality of
 // templates, the order of revisions, and the StatefulSet's revision hash.
 import type {ControllerRevisionView} from '../model/objects.js'
-import {DEFAULTS} from '../controllers/deployment/hash/defaults.js'
-import {podTemplateDump, safeEncode, UnhashableTemplate} from '../controllers/deployment/hash/index.js'
-import {POD_TEMPLATE_TYPES} from '../controllers/deployment/hash/pod-template-types.js'
-import {QuantityError, quantityString, quantityText, storedQuantity} from '../controllers/deployment/hash/quantity.js'
+import {DEFAULTS} from './hash/defaults.js'
+import {podTemplateDump, safeEncode, UnhashableTemplate} from './hash/index.js'
+import {POD_TEMPLATE_TYPES} from './hash/pod-template-types.js'
+import {QuantityError, quantityString, quantityText, storedQuantity} from './hash/quantity.js'
 import {objectTime} from './time.js'
 
 export const REVISION_HASH_LABEL = 'controller-revision-hash'

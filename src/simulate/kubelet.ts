@@ -15,7 +15,7 @@
 //     (part.ts `pods`): kubeletAt and kubeletWakeAt hand such a pod to it, with this model.
 // Times are nanoseconds since the epoch (bigint), as reconcile/time.ts counts them.
 import {formatRfc3339, objectTime, seconds} from '../reconcile/time.js'
-import {podWorkloadFields} from '../controllers/statefulset/read.js'
+import {podWorkloadFields} from '../sources/pods.js'
 import {simulatedControllers, simulationOf} from './controllers.js'
 import type {PodModel} from './part.js'
 

@@ -69,6 +69,10 @@ export interface ObjectWatchPart extends WatchCommon {
   groupedByOwner?(w: Workload): boolean
   /** The next sync of an owner of grouped objects (a Deployment), given the grouped objects of its namespace. */
   planOwner?(owner: DeploymentView, owned: Workload[], world: World): ControllerPlan | undefined
+  /** The next sync of one of its own objects, kept pod by pod by the incremental planner (a ReplicaSet). */
+  planObject?(w: Workload, world: World): ControllerPlan
+  /** The warnings its plans get when several of them adopt one pod (they are planned together). */
+  adoptionWarnings?(plans: readonly ControllerPlan[]): Map<ControllerPlan, string[]>
 }
 
 /** Planned by namespace: what its sync reads of a namespace, and which events mark one. */

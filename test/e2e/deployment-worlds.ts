@@ -2,7 +2,7 @@
 // ReplicaSets it owns (their status written through /status, as a ReplicaSet controller would),
 // and pods where Recreate looks at them; and the end state the tests compare. Shared by the
 // Deployment oracle and the reconcile tests.
-import {podTemplateHash} from '../../src/controllers/deployment/hash/index.js'
+import {podTemplateHash} from '../../src/reconcile/hash/index.js'
 import {apiOk, newNamespace} from './setup/cluster.js'
 import {completedStatus as available, replicaSetAnnotations, type ReplicaSetShape} from '../helpers/deployments.js'
 

@@ -14,7 +14,7 @@ import {readVersions} from '../../controlplane/gen-gomod.js'
 import {TABLE_FILE, tableModule} from '../../controlplane/typetable.js'
 // The benchmarks' seeded generator (plain JavaScript).
 import {prng as rng} from '../../bench/generate.mjs'
-import {podTemplateDump, podTemplateHash, UnhashableTemplate} from '../../src/controllers/deployment/hash/index.js'
+import {podTemplateDump, podTemplateHash, UnhashableTemplate} from '../../src/reconcile/hash/index.js'
 
 type Json = Record<string, any>
 

@@ -10,7 +10,7 @@
 import {REVISION_HASH_LABEL, statefulSetRevisionData, statefulSetRevisionHash} from '../../src/reconcile/revisions.js'
 import {POD_INDEX_LABEL, POD_NAME_LABEL} from '../../src/controllers/statefulset/sync.js'
 import {createFakeNodes, type FakeNodeOptions, waitForReadyNodes} from '../../controlplane/fake-nodes.js'
-import {podTemplateHash} from '../../src/controllers/deployment/hash/index.js'
+import {podTemplateHash} from '../../src/reconcile/hash/index.js'
 import {daemonPodAffinity, daemonTolerations} from '../../src/controllers/daemonset/nodes.js'
 import {apiOk, controlPlane, makeNode, setPodStatus, waitUntil} from './setup/cluster.js'
 

@@ -5,7 +5,7 @@ import type {ControllerRevisionView, IntOrString, Labels, NodeView, OwnerReferen
 import type {Action, ControllerPlan} from '../../model/plan.js'
 import type {ChooseDaemonPodsAction, CreateDaemonPodAction, DaemonDeleteReason, DaemonNode, DaemonSetStatusView, DaemonSetView, DeleteDaemonPodAction} from './model.js'
 import {GENERATED_BASE_LENGTH} from '../../reconcile/create.js'
-import {podTemplateHash, UnhashableTemplate} from '../deployment/hash/index.js'
+import {podTemplateHash, UnhashableTemplate} from '../../reconcile/hash/index.js'
 import {claimPods} from '../../reconcile/ownership.js'
 import {isServerShaped, maxRevision, REVISION_HASH_LABEL, revisionTemplate, sortRevisions, statefulSetRevisionData, storedRevisionData, templateKey} from '../../reconcile/revisions.js'
 import type {CompiledSelector} from '../../reconcile/selector.js'

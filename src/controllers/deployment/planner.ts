@@ -9,7 +9,7 @@ import type {SiblingLookup, World} from '../../reconcile/planner.js'
 import {formatRfc3339, wholeSeconds} from '../../reconcile/time.js'
 import {templateKey} from '../../reconcile/revisions.js'
 import {byNamespace} from '../../reconcile/workload-plan.js'
-import {podTemplateHash, UnhashableTemplate} from './hash/index.js'
+import {podTemplateHash, UnhashableTemplate} from '../../reconcile/hash/index.js'
 import {syncDeployment, type DeploymentSync, type DeploymentWorld} from './sync.js'
 import {POD_TEMPLATE_HASH} from './util.js'
 

@@ -3,7 +3,7 @@
 // A Deployment is kept whole but for managedFields: the Deployment planner compares templates and
 // reads the revision annotations.
 import type {DeploymentView} from '../../model/objects.js'
-import {planController} from '../../reconcile/planner.js'
+import {planController} from '../replicaset/sync.js'
 import {deepFreeze, isMap, normalizeStripped, type NormalizeResult, stripMeta} from '../../watch/objects.js'
 import type {ObjectWatchPart} from '../../watch/part.js'
 import type {RawObject} from '../../watch/reflector.js'

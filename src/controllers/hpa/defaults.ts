@@ -1,6 +1,6 @@
 // The API server's defaulting of an autoscaling/v2 HPA (pkg/apis/autoscaling/v2/defaults.go), and
 // the quantity arithmetic the controller does on targets and samples.
-import {parseQuantity, quantityString, roundUp, type Quantity} from '../deployment/hash/quantity.js'
+import {parseQuantity, quantityString, roundUp, type Quantity} from '../../reconcile/hash/quantity.js'
 import type {Behavior, HpaSpec, MetricSpec, ScalingPolicy, ScalingRules, SelectPolicy} from './model.js'
 
 /** A scaling-rules block as written: every field optional (nil). */

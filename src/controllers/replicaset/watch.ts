@@ -8,6 +8,7 @@ import type {PodTemplateView, Workload} from '../../model/objects.js'
 import {deepFreeze, EMPTY, type Interner, isMap, normalizeStripped, type NormalizeResult, pick, stripMeta} from '../../watch/objects.js'
 import type {ObjectWatchPart} from '../../watch/part.js'
 import type {RawObject} from '../../watch/reflector.js'
+import {contestedAdoptions, planController} from './sync.js'
 
 type SetKind = 'ReplicaSet' | 'ReplicationController'
 
@@ -29,6 +30,8 @@ export const replicaSetWatch: ObjectWatchPart = {
   // A ReplicaSet is grouped with its siblings under its controller owner (a Deployment), which
   // reads them all; a ReplicationController has no such owner.
   groupedByOwner: (w) => w.kind === 'ReplicaSet',
+  planObject: planController,
+  adoptionWarnings: contestedAdoptions,
   planned: (s) => s.workloads.length,
 }
 

@@ -108,5 +108,3 @@ function claimTemplates(ctx: Ctx, v: unknown): ClaimTemplate[] {
   return out
 }
 
-// The simulated kubelet reads this as the controllers do (it now lives with the pod reader).
-export {podWorkloadFields} from '../../sources/pods.js'

@@ -3,7 +3,7 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 import type {ControllerPlan, DeploymentAction} from '../../../../src/model/plan.js'
-import {podTemplateDump, podTemplateHash} from '../../../../src/controllers/deployment/hash/index.js'
+import {podTemplateDump, podTemplateHash} from '../../../../src/reconcile/hash/index.js'
 import {maxSurge, maxUnavailable, newRSNewReplicas, resolveFenceposts, type RsState} from '../../../../src/controllers/deployment/util.js'
 import {computePlan} from '../../../../src/services/plan.js'
 import {completedStatus as available, replicaSetAnnotations, type ReplicaSetShape} from '../../../helpers/deployments.js'
