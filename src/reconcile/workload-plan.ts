@@ -1,13 +1,12 @@
 // What the StatefulSet and DaemonSet planners share: the plan a sync starts from, with the
 // controller's selector compiled (a selector that does not compile stops every sync), and the
 // grouping of a namespace's objects.
+import type {TemplateOwnerView} from '../model/objects.js'
 import type {ControllerPlan} from '../model/plan.js'
-import type {DaemonSetView} from '../controllers/daemonset/model.js'
-import type {StatefulSetView} from '../controllers/statefulset/model.js'
 import {type CompiledSelector, compileLabelSelector, SelectorError} from './selector.js'
 
 /** A plan with no actions yet, and the compiled selector (undefined, with a warning, when it does not compile). */
-export function startPlan(o: StatefulSetView | DaemonSetView, desired: number): {plan: ControllerPlan; selector?: CompiledSelector} {
+export function startPlan(o: TemplateOwnerView & Pick<ControllerPlan, 'kind' | 'status'>, desired: number): {plan: ControllerPlan; selector?: CompiledSelector} {
   const plan: ControllerPlan = {
     kind: o.kind,
     apiVersion: o.apiVersion,
