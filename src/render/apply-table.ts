@@ -87,7 +87,7 @@ function controllerBlock(mode: ApplyMode, co: ControllerOutcome, results: readon
         lines.push(`  ~ ${r.action} pod ${(r.pod ?? '').padEnd(podWidth)}  ${outcome(r)}`)
         break
       default: {
-        const own = part?.applyLines?.(r, ctx)
+        const own = part?.render.applyLines?.(r, ctx)
         if (own) {
           lines.push(...own)
           break

@@ -11,12 +11,12 @@ const HEADER = ['KIND', 'NAMESPACE', 'NAME', 'DESIRED', 'ACTIVE', 'READY', 'AVAI
 
 export function renderListTable(plan: ReconcilePlan): string {
   if (plan.controllers.length === 0) return 'No Deployments, ReplicaSets or ReplicationControllers found.\n'
-  const own = CONTROLLERS.filter((d) => d.listTable !== undefined)
+  const own = CONTROLLERS.filter((d) => d.render.listTable !== undefined)
     .map((d) => ({d, plans: plan.controllers.filter((c) => (d.kinds as readonly string[]).includes(c.kind))}))
     .filter((t) => t.plans.length > 0)
   if (own.length === 0) return renderControllers(plan.controllers)
-  const others = plan.controllers.filter((c) => controllerOf(c.kind)?.listTable === undefined)
-  return [...(others.length > 0 ? [renderControllers(others)] : []), ...own.map((t) => t.d.listTable!(t.plans))].join('\n')
+  const others = plan.controllers.filter((c) => controllerOf(c.kind)?.render.listTable === undefined)
+  return [...(others.length > 0 ? [renderControllers(others)] : []), ...own.map((t) => t.d.render.listTable!(t.plans))].join('\n')
 }
 
 function renderControllers(controllers: readonly ControllerPlan[]): string {
@@ -33,7 +33,7 @@ function renderControllers(controllers: readonly ControllerPlan[]): string {
   ])
   let header = HEADER
   // Deployments, StatefulSets, DaemonSets: how far the rollout is (updated replicas, and the step in words).
-  if (controllers.some((c) => controllerOf(c.kind)?.listRollout)) {
+  if (controllers.some((c) => controllerOf(c.kind)?.render.listRollout)) {
     header = [...header.slice(0, 5), 'UPDATED', ...header.slice(5), 'ROLLOUT']
     rows = rows.map((r, i) => {
       const c = controllers[i]

@@ -9,7 +9,7 @@ const LIST_ITEM_ORDER = ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'desi
 
 /** Replicas (nodes, for a DaemonSet) at the current template, as the status the sync writes says. */
 export function updatedCount(c: ControllerPlan): number | undefined {
-  if (!controllerOf(c.kind)?.listRollout) return undefined
+  if (!controllerOf(c.kind)?.render.listRollout) return undefined
   if ('updatedNumberScheduled' in c.status) return c.status.updatedNumberScheduled
   return 'updatedReplicas' in c.status ? c.status.updatedReplicas : undefined
 }
@@ -30,7 +30,7 @@ export function controllerListItem(c: ControllerPlan): ControllerListItem {
     ...(c.applySet !== undefined ? {applySet: c.applySet} : {}),
     ...(updatedCount(c) !== undefined ? {updated: updatedCount(c)} : {}),
     ...(c.rolloutStep !== undefined ? {rolloutStep: c.rolloutStep} : {}),
-    ...controllerOf(c.kind)?.listFields?.(c),
+    ...controllerOf(c.kind)?.render.listFields?.(c),
   }
 }
 

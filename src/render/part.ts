@@ -25,7 +25,8 @@ export interface ApplyLineContext {
   results: readonly ActionResult[]
 }
 
-export interface RenderPart {
+/** How a controller's plans are drawn in the tables of plan, list, reconcile and watch. */
+export interface ControllerRender {
   /** Its block of `kctl plan`'s table for one plan of its kinds. */
   planBlock(cp: ControllerPlan, ctx: PlanBlockContext): string
   /**
@@ -50,4 +51,8 @@ export interface RenderPart {
   listTable?(plans: readonly ControllerPlan[]): string
   /** `kctl watch`: kubectl's short names of its kinds, where the table uses them. */
   shortNames?: Readonly<Partial<Record<ControllerKind, string>>>
+}
+
+export interface RenderPart {
+  render: ControllerRender
 }

@@ -19,8 +19,8 @@ export function renderPlanTable(plan: ReconcilePlan, style: TableStyle = {color:
   const shownUnder = new Map<string, ControllerPlan[]>()
   const nested = new Set<ControllerPlan>()
   for (const d of CONTROLLERS) {
-    if (!d.showsUnder) continue
-    const {kind, uids} = d.showsUnder
+    if (!d.render.showsUnder) continue
+    const {kind, uids} = d.render.showsUnder
     const byUid = new Map(plan.controllers.filter((cp) => cp.kind === kind).map((cp) => [cp.uid, cp]))
     for (const parent of plan.controllers) {
       if (!(d.kinds as readonly string[]).includes(parent.kind)) continue
@@ -33,7 +33,7 @@ export function renderPlanTable(plan: ReconcilePlan, style: TableStyle = {color:
     .filter((cp) => !nested.has(cp))
     .map((cp) => {
       const part = controllerOf(cp.kind)
-      return part ? part.planBlock(cp, {plan, c, under: shownUnder.get(cp.uid) ?? []}) : unknownBlock(cp, c)
+      return part ? part.render.planBlock(cp, {plan, c, under: shownUnder.get(cp.uid) ?? []}) : unknownBlock(cp, c)
     })
   const footer = [...ignoredLine(plan), summaryLine(plan, c)]
   return [...blocks, footer.join('\n')].map((b) => `${b}\n`).join('\n')

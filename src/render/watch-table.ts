@@ -55,7 +55,7 @@ export function nextActions(plan: ControllerPlan): string {
 
 /** `rs/web`: the kind as kubectl's short name when its controller gives one (render part's shortNames). */
 export function controllerName(kind: string, name: string): string {
-  const short = (controllerOf(kind)?.shortNames as Readonly<Record<string, string>> | undefined)?.[kind]
+  const short = (controllerOf(kind)?.render.shortNames as Readonly<Record<string, string>> | undefined)?.[kind]
   return `${short ?? kind}/${name}`
 }
 

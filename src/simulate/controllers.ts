@@ -15,7 +15,7 @@ let simulated: readonly Simulated[] | undefined
 
 /** In the registry's order; built on first use (the kubelet model asks for every pod at every instant). */
 export function simulatedControllers(): readonly Simulated[] {
-  simulated ??= CONTROLLERS.flatMap((c) => (c.simulation ? [{name: c.name, kinds: c.kinds, simulation: c.simulation}] : []))
+  simulated ??= CONTROLLERS.flatMap((c) => (c.simulate ? [{name: c.name, kinds: c.kinds, simulation: c.simulate}] : []))
   return simulated
 }
 

@@ -122,5 +122,5 @@ export interface ControllerSimulation {
 
 export interface SimulatePart {
   /** Absent: not simulated (`kctl simulate` leaves its objects as read). */
-  simulation?: ControllerSimulation
+  simulate?: ControllerSimulation
 }

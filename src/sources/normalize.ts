@@ -51,9 +51,9 @@ export function groupOf(apiVersion: string): string {
 let READERS: Map<string, KindReader> | undefined
 function readerOf(kind: string): KindReader | undefined {
   if (!READERS) {
-    const podFields = CONTROLLERS.flatMap((c) => (c.podFields ? [c.podFields] : []))
+    const podFields = CONTROLLERS.flatMap((c) => (c.read.podFields ? [c.read.podFields] : []))
     READERS = new Map()
-    for (const reader of [podReader(podFields), nodeReader, controllerRevisionReader, ...CONTROLLERS.flatMap((c) => c.reads)]) READERS.set(reader.kind, reader)
+    for (const reader of [podReader(podFields), nodeReader, controllerRevisionReader, ...CONTROLLERS.flatMap((c) => c.read.kinds)]) READERS.set(reader.kind, reader)
   }
   return READERS.get(kind)
 }

@@ -52,9 +52,14 @@ export interface KindReader {
 /** The fields of a pod one controller alone reads, given after the pod is read without a problem. */
 export type PodFieldsReader = (ctx: Ctx, meta: Meta, raw: RawObject, spec: RawObject, status: RawObject) => Partial<PodView> | undefined
 
-export interface ReadPart {
+/** How a controller's objects are read into the Snapshot. */
+export interface ControllerRead {
   /** The kinds this controller reads into the Snapshot (its own, and the objects only it reads). */
-  reads: readonly KindReader[]
+  kinds: readonly KindReader[]
   /** The pod fields only this controller reads, set on every PodView it returns some for. */
   podFields?: PodFieldsReader
+}
+
+export interface ReadPart {
+  read: ControllerRead
 }

@@ -1,6 +1,6 @@
 // Pods as the controllers read them: the fields every controller reads (phase, readiness,
 // containers), those the StatefulSet and DaemonSet controllers both read (podWorkloadFields), and
-// those only one controller reads, which its read part gives (ReadPart.podFields).
+// those only one controller reads, which its read part gives (ControllerRead.podFields).
 import type {ContainerStatusView, Labels, Origin, OwnerReference, PodView} from '../model/objects.js'
 import {type Ctx, describe, EMPTY_RAW, INT32_MAX, isMapping} from './context.js'
 import type {Locator, Path, RawObject} from './documents.js'

@@ -1,26 +1,27 @@
 // The CronJob controller (kube-controller-manager's `cronjob`, pkg/controller/cronjob).
 import type {ControllerDescriptor} from '../descriptor.js'
-import {planCronJobs} from './planner.js'
-import {cronJobWatch} from './watch.js'
-import {cronJobChecks} from './rules.js'
-import {cronJobSimulation} from './simulate.js'
-import {CRONJOB_READS} from './read.js'
-import {applyLines, planBlock, showsUnder} from './render.js'
 import {batchAction} from '../job/saved.js'
 import {CronJobSync} from './apply.js'
+import {planCronJobs} from './planner.js'
+import {CRONJOB_READS} from './read.js'
+import {applyLines, planBlock, showsUnder} from './render.js'
+import {cronJobChecks} from './rules.js'
+import {cronJobSimulation} from './simulate.js'
+import {cronJobWatch} from './watch.js'
 
 export const cronjob: ControllerDescriptor = {
   name: 'cronjob',
   kinds: ['CronJob'],
+  read: {
+    kinds: CRONJOB_READS,
+  },
   plan: planCronJobs,
-  watch: cronJobWatch,
-  check: cronJobChecks,
-  simulation: cronJobSimulation,
-  reads: CRONJOB_READS,
-  planBlock,
-  showsUnder,
-  applyLines,
-  listRollout: true,
+  render: {
+    planBlock,
+    showsUnder,
+    applyLines,
+    listRollout: true,
+  },
   apply: {
     resources: {CronJob: {apiPath: '/apis/batch/v1', resource: 'cronjobs.batch'}},
     phase: 1,
@@ -29,4 +30,7 @@ export const cronjob: ControllerDescriptor = {
     sync: (run, cp) => new CronJobSync(run, cp),
     parseAction: batchAction,
   },
+  watch: cronJobWatch,
+  simulate: cronJobSimulation,
+  check: cronJobChecks,
 }

@@ -1,32 +1,33 @@
 // The Deployment controller (kube-controller-manager's `deployment`, pkg/controller/deployment).
 // Its plan chains the ReplicaSet controller's next sync of the ReplicaSets it writes, as upstream's
 // controllers chain through the API server.
-import {planController} from '../replicaset/sync.js'
-import type {ControllerDescriptor} from '../descriptor.js'
-import {planDeployments} from './planner.js'
-import {deploymentWatch} from './watch.js'
-import {deploymentChecks} from './rules.js'
-import {deploymentSimulation} from './simulate.js'
-import {DEPLOYMENT_READS} from './read.js'
-import {applyLines, planBlock, showsUnder} from './render.js'
 import type {UpdateDeploymentStatusAction} from '../../model/plan.js'
+import type {ControllerDescriptor} from '../descriptor.js'
+import {planController} from '../replicaset/sync.js'
 import {DeploymentSync} from './apply.js'
 import {deploymentScaleToZero, keptByRollout} from './guards.js'
 import {deploymentWithStatus} from './objects.js'
+import {planDeployments} from './planner.js'
+import {DEPLOYMENT_READS} from './read.js'
+import {applyLines, planBlock, showsUnder} from './render.js'
+import {deploymentChecks} from './rules.js'
 import {deploymentAction} from './saved.js'
+import {deploymentSimulation} from './simulate.js'
+import {deploymentWatch} from './watch.js'
 
 export const deployment: ControllerDescriptor = {
   name: 'deployment',
   kinds: ['Deployment'],
+  read: {
+    kinds: DEPLOYMENT_READS,
+  },
   plan: (snapshot, world) => planDeployments(snapshot.deployments ?? [], snapshot.replicaSets, world, planController),
-  watch: deploymentWatch,
-  check: deploymentChecks,
-  simulation: deploymentSimulation,
-  reads: DEPLOYMENT_READS,
-  planBlock,
-  showsUnder,
-  applyLines,
-  listRollout: true,
+  render: {
+    planBlock,
+    showsUnder,
+    applyLines,
+    listRollout: true,
+  },
   apply: {
     resources: {Deployment: {apiPath: '/apis/apps/v1', resource: 'deployments.apps'}},
     phase: 0,
@@ -45,4 +46,7 @@ export const deployment: ControllerDescriptor = {
       },
     },
   },
+  watch: deploymentWatch,
+  simulate: deploymentSimulation,
+  check: deploymentChecks,
 }

@@ -1,26 +1,27 @@
 // The Job controller (kube-controller-manager's `job`, pkg/controller/job).
 import type {ControllerDescriptor} from '../descriptor.js'
+import {jobPodDeletes, jobReplaces, JobSync} from './apply.js'
 import {planJobs} from './planner.js'
-import {jobWatch} from './watch.js'
-import {jobChecks} from './rules.js'
-import {jobSimulation} from './simulate.js'
 import {JOB_READS, readJobPodFields} from './read.js'
 import {applyLines, planBlock} from './render.js'
-import {jobPodDeletes, jobReplaces, JobSync} from './apply.js'
+import {jobChecks} from './rules.js'
 import {batchAction} from './saved.js'
+import {jobSimulation} from './simulate.js'
+import {jobWatch} from './watch.js'
 
 export const job: ControllerDescriptor = {
   name: 'job',
   kinds: ['Job'],
+  read: {
+    kinds: JOB_READS,
+    podFields: readJobPodFields,
+  },
   plan: planJobs,
-  watch: jobWatch,
-  check: jobChecks,
-  simulation: jobSimulation,
-  reads: JOB_READS,
-  podFields: readJobPodFields,
-  planBlock,
-  applyLines,
-  listRollout: true,
+  render: {
+    planBlock,
+    applyLines,
+    listRollout: true,
+  },
   apply: {
     resources: {Job: {apiPath: '/apis/batch/v1', resource: 'jobs.batch'}},
     // A CronJob's sync of this round deleted this Job: its plan is not carried out.
@@ -28,4 +29,7 @@ export const job: ControllerDescriptor = {
     parseAction: batchAction,
     guard: {podDeletes: jobPodDeletes, replaces: jobReplaces, activeAfterSync: true},
   },
+  watch: jobWatch,
+  simulate: jobSimulation,
+  check: jobChecks,
 }

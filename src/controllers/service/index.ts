@@ -3,14 +3,14 @@
 // endpointslicemirroring) with the service controller's (cloud-controller-manager's service-lb,
 // staging/src/k8s.io/cloud-provider/controllers/service).
 import type {ControllerDescriptor} from '../descriptor.js'
-import {planServices} from './planner.js'
-import {serviceWatch} from './watch.js'
-import {serviceChecks} from './rules.js'
-import {readServicePodFields, SERVICE_READS} from './read.js'
-import {applyLines, listFields, listTable, planBlock} from './render.js'
 import {LOAD_BALANCER_ACTIONS, ServiceSync} from './apply.js'
 import {serviceNotes, servicePlanWarnings} from './notes.js'
+import {planServices} from './planner.js'
+import {readServicePodFields, SERVICE_READS} from './read.js'
+import {applyLines, listFields, listTable, planBlock} from './render.js'
+import {serviceChecks} from './rules.js'
 import {serviceAction} from './saved.js'
+import {serviceWatch} from './watch.js'
 
 /** The registry name under which Services are planned. */
 export const SERVICES_CONTROLLER = 'endpointslice'
@@ -18,15 +18,17 @@ export const SERVICES_CONTROLLER = 'endpointslice'
 export const service: ControllerDescriptor = {
   name: SERVICES_CONTROLLER,
   kinds: ['Service'],
+  read: {
+    kinds: SERVICE_READS,
+    podFields: readServicePodFields,
+  },
   plan: (snapshot, world) => planServices(snapshot, world, world.options.maxEndpointsPerSlice),
-  watch: serviceWatch,
-  check: serviceChecks,
-  reads: SERVICE_READS,
-  podFields: readServicePodFields,
-  planBlock,
-  applyLines,
-  listFields,
-  listTable,
+  render: {
+    planBlock,
+    applyLines,
+    listFields,
+    listTable,
+  },
   apply: {
     resources: {Service: {apiPath: '/api/v1', resource: 'services'}},
     sync: (run, cp, opts) => new ServiceSync(run, cp, opts.services, opts.cloud),
@@ -38,4 +40,6 @@ export const service: ControllerDescriptor = {
     planWarnings: servicePlanWarnings,
     notes: serviceNotes,
   },
+  watch: serviceWatch,
+  check: serviceChecks,
 }
