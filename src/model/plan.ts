@@ -3,8 +3,8 @@
 import type {DeploymentStatusView, LabelSelector, Labels, OwnerReference, PlanSource, ReplicaSetStatusView, WorkloadKind} from './objects.js'
 import type {ChooseDaemonPodsAction, CreateDaemonPodAction, DaemonNode, DaemonSetStatusView, DeleteDaemonPodAction} from '../controllers/daemonset/model.js'
 import type {CreateClaimAction, CreateStatefulPodAction, DeleteStatefulPodAction, StatefulSetStatusView, UpdateClaimAction, UpdateStatefulPodAction} from '../controllers/statefulset/model.js'
-import type {BackoffRecord, CreateJobPodAction, DeleteJobPodAction, JobStatusView, JobTtl, RemoveFinalizerAction, UpdateJobStatusAction} from '../controllers/job/model.js'
-import type {CreateJobAction, CronJobStatusView, DeleteJobAction, UpdateCronJobStatusAction} from '../controllers/cronjob/model.js'
+import type {BackoffRecord, CreateJobPodAction, DeleteJobAction, DeleteJobPodAction, JobStatusView, JobTtl, RemoveFinalizerAction, UpdateJobStatusAction} from '../controllers/job/model.js'
+import type {CreateJobAction, CronJobStatusView, UpdateCronJobStatusAction} from '../controllers/cronjob/model.js'
 import type {ServiceAction, ServicePlanDetail, ServiceStatusView} from '../controllers/service/model.js'
 import type {AdoptControllerRevisionAction, CreateControllerRevisionAction, DeleteControllerRevisionAction, UpdateControllerRevisionAction} from './revisions.js'
 

@@ -6,7 +6,8 @@
 // A Job changed or re-created, or a name taken since planning, stops the run; a Job already gone is
 // "already done", as upstream treats it.
 import type {Action} from '../../model/plan.js'
-import type {CreateJobAction, CronJobStatusView, DeleteJobAction, UpdateCronJobStatusAction} from './model.js'
+import type {CreateJobAction, CronJobStatusView, UpdateCronJobStatusAction} from './model.js'
+import type {DeleteJobAction} from '../job/model.js'
 import {cronJobJobObject, cronJobStatusObject} from './objects.js'
 import {type ControllerObject, actionError} from '../../apply/pod-control.js'
 import {SKIP, SyncBase} from '../../apply/sync.js'

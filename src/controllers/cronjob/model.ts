@@ -37,21 +37,6 @@ export interface CreateJobAction {
   ownerReference: OwnerReference
 }
 
-export interface DeleteJobAction {
-  type: 'deleteJob'
-  name: string
-  uid: string
-  /**
-   * `replace`: concurrencyPolicy Replace; `history-limit`: beyond successful/failedJobsHistoryLimit
-   * (both the CronJob's); `ttl-after-finished`: the Job's own ttlSecondsAfterFinished has passed.
-   */
-  reason: 'replace' | 'history-limit' | 'ttl-after-finished'
-  /** Background for the CronJob's deletes, Foreground for the ttl-after-finished controller's. */
-  propagationPolicy: 'Background' | 'Foreground'
-  /** `ttl-after-finished`: the ttl-after-finished controller deletes it, not the Job's own sync. */
-  by?: 'ttl-after-finished'
-}
-
 export interface UpdateCronJobStatusAction {
   type: 'updateStatus'
   from: CronJobStatusView

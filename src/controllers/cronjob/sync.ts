@@ -1,7 +1,8 @@
 // One sync of the CronJob controller (v2) for one CronJob: ControllerV2.sync, cleanupFinishedJobs
 // and syncCronJob (pkg/controller/cronjob/cronjob_controllerv2.go, utils.go), in their order.
 // Pure: the clock comes in as an option; the controller's own zone is UTC.
-import {CRONJOB_SCHEDULED_TIMESTAMP, type CronJobStatusView, type CronJobView, type DeleteJobAction} from './model.js'
+import {CRONJOB_SCHEDULED_TIMESTAMP, type CronJobStatusView, type CronJobView} from './model.js'
+import type {DeleteJobAction} from '../job/model.js'
 import {type JobView} from '../job/model.js'
 import {type Requeue} from '../../model/plan.js'
 import type {OwnerReference} from '../../model/objects.js'

@@ -1,5 +1,5 @@
 // A CronJob's timeline in the Simulation document (model/simulation.ts joins the controllers' timelines).
-import type {DeleteJobAction} from './model.js'
+import type {DeleteJobAction} from '../job/model.js'
 
 /** One CronJob over the simulation: the Jobs it started, the runs it skipped, the Jobs it deleted. */
 export interface CronJobTimeline {

@@ -21,7 +21,7 @@
 // Pod deletes and finalizer patches carry the planned uid and resourceVersion (a pod changed since
 // planning stops the run); a NotFound answer to either is "already done", as upstream treats it.
 import type {ActionError, ActionResult} from '../../model/apply.js'
-import type {DeleteJobAction} from '../cronjob/model.js'
+import type {DeleteJobAction} from './model.js'
 import type {CreateJobPodAction, DeleteJobPodAction, JobStatusView, RemoveFinalizerAction, UpdateJobStatusAction} from './model.js'
 import type {Action, AdoptAction, ControllerPlan, ReleaseAction} from '../../model/plan.js'
 import {finalizerPatch, jobPodObject, jobStatusObject} from './objects.js'

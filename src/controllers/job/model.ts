@@ -156,3 +156,19 @@ export interface JobTtl {
   expireAt: string
   seconds: number
 }
+
+/** A Job deleted: by a CronJob (its history limits, concurrencyPolicy Replace) or by the ttl-after-finished controller. */
+export interface DeleteJobAction {
+  type: 'deleteJob'
+  name: string
+  uid: string
+  /**
+   * `replace`: concurrencyPolicy Replace; `history-limit`: beyond successful/failedJobsHistoryLimit
+   * (both the CronJob's); `ttl-after-finished`: the Job's own ttlSecondsAfterFinished has passed.
+   */
+  reason: 'replace' | 'history-limit' | 'ttl-after-finished'
+  /** Background for the CronJob's deletes, Foreground for the ttl-after-finished controller's. */
+  propagationPolicy: 'Background' | 'Foreground'
+  /** `ttl-after-finished`: the ttl-after-finished controller deletes it, not the Job's own sync. */
+  by?: 'ttl-after-finished'
+}
