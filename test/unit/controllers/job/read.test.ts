@@ -1,31 +1,11 @@
 // Jobs and their pods read from files: defaulted as SetDefaults_Job and the Job strategy do, and
 // refused at the field where the API server would refuse them.
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
-import {afterAll, describe, expect, it} from 'vitest'
-import {UserError} from '../../../../src/errors.js'
+import {describe, expect, it} from 'vitest'
 import {readFixtures} from '../../../../src/sources/fixtures.js'
+import {fixtureFiles, readError} from '../../../helpers/fixture-files.js'
 
-const tmp = mkdtempSync(join(tmpdir(), 'kctl-normalize-batch-'))
-afterAll(() => rmSync(tmp, {recursive: true, force: true}))
-
-let n = 0
-function fixture(text: string): string {
-  const file = join(tmp, `f${n++}.yaml`)
-  writeFileSync(file, text)
-  return file
-}
-
-async function errorLine(text: string): Promise<string> {
-  try {
-    await readFixtures({paths: [fixture(text)]})
-  } catch (error) {
-    if (error instanceof UserError) return error.line
-    throw error
-  }
-  throw new Error('expected an error')
-}
+const {yaml: fixture} = fixtureFiles('read-job')
+const errorLine = (text: string) => readError([fixture(text)])
 
 const JOB = (spec: string) => `apiVersion: batch/v1
 kind: Job

@@ -1,30 +1,11 @@
 // StatefulSets, Nodes, ControllerRevisions and claims read from files: defaulted as
 // the API server stores them, and refused where it would refuse them, at the field.
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
-import {afterAll, describe, expect, it} from 'vitest'
-import {UserError} from '../../../../src/errors.js'
+import {describe, expect, it} from 'vitest'
 import {readFixtures} from '../../../../src/sources/fixtures.js'
+import {fixtureFiles, readError} from '../../../helpers/fixture-files.js'
 
-const tmp = mkdtempSync(join(tmpdir(), 'kctl-normalize-wl-'))
-afterAll(() => rmSync(tmp, {recursive: true, force: true}))
-
-function fixture(name: string, text: string): string {
-  const file = join(tmp, name)
-  writeFileSync(file, text)
-  return file
-}
-
-async function errorLine(file: string): Promise<string> {
-  try {
-    await readFixtures({paths: [file]})
-  } catch (error) {
-    if (error instanceof UserError) return error.line
-    throw error
-  }
-  throw new Error('expected an error')
-}
+const {file: fixture} = fixtureFiles('read-statefulset')
+const errorLine = (file: string) => readError([file])
 
 const TEMPLATE = `
   selector: {matchLabels: {app: x}}
