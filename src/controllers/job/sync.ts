@@ -411,7 +411,8 @@ function reconcileSuspended(job: JobView, status: MutableStatus, stamp: string, 
     const c: JobCondition = {type: 'Suspended', status: 'True', reason: 'JobSuspended', message: 'Job suspended', lastProbeTime: stamp, lastTransitionTime: stamp}
     status.conditions = cur ? status.conditions.map((x, j) => (j === i ? c : x)) : [...status.conditions, c]
     plan.events!.push('Normal Suspended: Job suspended')
-  } else if (cur && cur.status === 'True') {
+  } else if (cur && !(cur.status === 'False' && cur.reason === 'JobResumed' && cur.message === 'Job resumed')) {
+    // ensureJobConditionStatus: an existing condition that differs in status, reason or message is replaced.
     status.conditions = status.conditions.map((x, j) => (j === i ? {type: 'Suspended', status: 'False', reason: 'JobResumed', message: 'Job resumed', lastProbeTime: stamp, lastTransitionTime: stamp} : x))
     status.startTime = stamp
     plan.events!.push('Normal Resumed: Job resumed')

@@ -380,6 +380,13 @@ describe('J11 successPolicy, J6.3 deletion, J13 suspend', () => {
     expect(written(cp, 1)).toMatchObject({active: 2, startTime: BATCH_NOW})
     expect(written(cp, 1).conditions[0]).toMatchObject({type: 'Suspended', status: 'False', reason: 'JobResumed', message: 'Job resumed'})
   })
+  it('J13.3 a False Suspended condition with another reason is replaced by JobResumed, and startTime reset', () => {
+    const other = {type: 'Suspended', status: 'False', reason: 'Other', message: 'set by hand', lastProbeTime: before(300), lastTransitionTime: before(300)}
+    const cp = planOne([job('s22b', {parallelism: 1, completions: 1}, {conditions: [other], ...started(600)})], 's22b')
+    expect(written(cp, 1).conditions[0]).toMatchObject({type: 'Suspended', status: 'False', reason: 'JobResumed', message: 'Job resumed', lastTransitionTime: BATCH_NOW})
+    expect(written(cp, 1).startTime).toBe(BATCH_NOW)
+    expect(cp.events).toContain('Normal Resumed: Job resumed')
+  })
 })
 
 describe('J7 index strings', () => {
