@@ -230,7 +230,7 @@ export function heldBackPods(
     const candidates = list.filter((p) => !list.some((q) => q !== p && atLeast(q, p) && !atLeast(p, q)))
     if (plan && candidates.length > 1) {
       plan.warnings.push(
-        `failed pods ${listNames(candidates.map((p) => p.name))} of index ${i} tie for the one that keeps its finalizer until the index is replaced (failure count and finish time): the controller's pick follows its lister order; this plan keeps ${cur!.name}`,
+        `failed pods ${listNames(candidates.map((p) => p.name))} of index ${i} tie for the one that keeps its finalizer until the index is replaced and whose failure counts the replacement carries (failure count and finish time): the controller's pick follows its lister order; this plan keeps ${cur!.name}`,
       )
     }
   }
