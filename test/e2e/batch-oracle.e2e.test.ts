@@ -179,7 +179,8 @@ function plannedSync(cp: Json): SyncSeen {
     writes: of('updateStatus').map((a: Json) => a.to),
     created: of('createJobPod').map((a: Json) => createdShape({generateName: a.generateName, labels: a.labels, annotations: a.annotations, finalizers: a.finalizers, hostname: a.hostname, owner: a.ownerReference})),
     deleted: of('deleteJobPod').map((a: Json) => a.pod),
-    finalizersRemoved: of('removeFinalizer').filter((a: Json) => a.by === undefined).map((a: Json) => a.pod),
+    // Once per pod: a second patch of a pod whose finalizer is already gone changes nothing, so no watch event shows it.
+    finalizersRemoved: [...new Set<string>(of('removeFinalizer').filter((a: Json) => a.by === undefined).map((a: Json) => a.pod))],
     adopted: of('adopt').map((a: Json) => a.pod),
     released: of('release').map((a: Json) => a.pod),
   }
@@ -474,6 +475,114 @@ describe('Jobs: one run of the job controller, the next sync of each Job', () =>
       expect(cp.actions.filter((a: Json) => a.type === 'deleteJobPod')).toHaveLength(2)
       expect(exact(lastWrite(cp))).toMatchObject({failed: 3, failedIndexes: '1', conditions: ['FailureTarget=True:MaxFailedIndexesExceeded:Job has exceeded the specified maximal number of failed indexes']})
     })
+  })
+})
+
+// ---- Hand-made worlds: where random Job worlds found kctl and the controller apart --------------
+//
+// Each Job's pods are written by hand with no controller running — owned by it, with or without the
+// tracking finalizer, in the phase a kubelet would report — and its status where the world needs
+// one; then one plan and one run of the job controller, compared as above.
+
+describe('Jobs: the first sync of hand-made worlds', () => {
+  const plans = new Map<string, Json>()
+  let seen: Map<string, SyncSeen>
+
+  /** A pod of Job `j` made by hand: unbound, with the Job's labels and owner reference, in `o.phase`. */
+  async function handPod(j: Json, name: string, o: {index?: number; failureCount?: number; finalizers?: string[]; phase?: 'Pending' | 'Running' | 'Succeeded' | 'Failed'; ago?: number; restarts?: number} = {}): Promise<Json> {
+    const labels: Json = {...j.spec.template.metadata.labels}
+    const annotations: Json = {}
+    if (o.index !== undefined) labels['batch.kubernetes.io/job-completion-index'] = annotations['batch.kubernetes.io/job-completion-index'] = String(o.index)
+    if (o.failureCount !== undefined) annotations['batch.kubernetes.io/job-index-failure-count'] = String(o.failureCount)
+    const pod = await apiOk('POST', `/api/v1/namespaces/${ns}/pods`, {
+      body: {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {name, labels, annotations, finalizers: o.finalizers ?? [TRACKING], ownerReferences: [{apiVersion: 'batch/v1', kind: 'Job', name: j.metadata.name, uid: j.metadata.uid, controller: true, blockOwnerDeletion: true}]},
+        spec: {restartPolicy: j.spec.template.spec.restartPolicy, containers: [{name: 'main', image: 'registry.invalid/job:1'}]},
+      },
+    })
+    if (o.phase === 'Running') await runningPod(pod, o.restarts ?? 0)
+    if (o.phase === 'Succeeded' || o.phase === 'Failed') await finishPod(pod, o.phase === 'Succeeded' ? 0 : 1, o.ago ?? 0)
+    return pod
+  }
+  const setStatus = (name: string, status: Json) => apiOk('PATCH', `/apis/batch/v1/namespaces/${ns}/jobs/${name}/status`, {contentType: 'application/merge-patch+json', body: {status}})
+  const INDEXED = {completionMode: 'Indexed', backoffLimitPerIndex: 1}
+
+  beforeAll(async () => {
+    await controllerManager.stop()
+    // 1. An excess pod without the tracking finalizer: deleted, no finalizer patch (deleteJobPods).
+    const nofin = await createJob('h-nofin', {parallelism: 1})
+    await handPod(nofin, 'h-nofin-kept', {phase: 'Running'})
+    await handPod(nofin, 'h-nofin-bare', {finalizers: []})
+    // 2. Already suspended, with a startTime: kept (cleared only when Suspended=True is newly set).
+    await createJob('h-still', {suspend: true})
+    await setStatus('h-still', {startTime: NOW(), conditions: [{type: 'Suspended', status: 'True', reason: 'JobSuspended', message: 'Job suspended', lastProbeTime: NOW(), lastTransitionTime: NOW()}]})
+    // 3. The sync deletes a pod, then the Job completes: that pod's finalizer is patched again (not seen: it is gone).
+    const done = await createJob('h-done', {completions: 1, parallelism: 2})
+    await handPod(done, 'h-done-ok', {phase: 'Succeeded'})
+    await handPod(done, 'h-done-extra')
+    // 4. A failed pod whose index was active before manageJob deleted that index's pod: counted, not held back.
+    const hold = await createJob('h-hold', {...INDEXED, completions: 2, parallelism: 1})
+    await handPod(hold, 'h-hold-0-a', {index: 0, failureCount: 0, phase: 'Failed', ago: 30})
+    await handPod(hold, 'h-hold-0-b', {index: 0, failureCount: 1})
+    await handPod(hold, 'h-hold-1-a', {index: 1, phase: 'Running'})
+    // 5. A held-back pod while the Job fails (past its deadline): its finalizer goes too.
+    const late = await createJob('h-late', {...INDEXED, completions: 2, parallelism: 2, activeDeadlineSeconds: 30})
+    await setStatus('h-late', {startTime: new Date(Date.now() - 60_000).toISOString().replace(/\.\d+Z$/, 'Z')})
+    await handPod(late, 'h-late-0-a', {index: 0, failureCount: 0, phase: 'Failed', ago: 5})
+    await handPod(late, 'h-late-1-a', {index: 1})
+    // 7. OnFailure: the restarts of a terminating pod count (it keeps a finalizer of its own, so it stays).
+    const rst = await createJob('h-rst', {backoffLimit: 3, template: {spec: {restartPolicy: 'OnFailure', containers: [{name: 'main', image: 'registry.invalid/job:1'}]}}})
+    await handPod(rst, 'h-rst-a', {phase: 'Running', restarts: 1})
+    await handPod(rst, 'h-rst-b', {phase: 'Running', restarts: 2, finalizers: [TRACKING, 'example.com/hold']})
+    await apiOk('DELETE', `/api/v1/namespaces/${ns}/pods/h-rst-b`)
+    // 6. Index 0 in its per-index backoff (its fourth failure just now: 80 s) is not replaced by index 1
+    //    (one slot); with two slots only index 1 is created.
+    const wait = await createJob('h-wait', {completionMode: 'Indexed', backoffLimitPerIndex: 6, completions: 3, parallelism: 1})
+    const wait2 = await createJob('h-wait2', {completionMode: 'Indexed', backoffLimitPerIndex: 6, completions: 3, parallelism: 2})
+    await handPod(wait, 'h-wait-0-a', {index: 0, failureCount: 3, phase: 'Failed'})
+    await handPod(wait2, 'h-wait2-0-a', {index: 0, failureCount: 3, phase: 'Failed'})
+
+    const plan = await planJson(['-n', ns, '--now', NOW()])
+    for (const name of ['h-nofin', 'h-still', 'h-done', 'h-hold', 'h-late', 'h-rst', 'h-wait', 'h-wait2']) plans.set(name, planOf(plan, 'Job', name))
+    seen = await observeSyncs([...plans.values()].filter((cp) => cp.actions.length > 0))
+  }, 180_000)
+
+  function expectPlannedSync(name: string): Json {
+    const cp = plans.get(name)!
+    const sorted = (x: SyncSeen) => ({...x, writes: x.writes.map(exact), created: [...x.created].sort(), deleted: [...x.deleted].sort(), finalizersRemoved: [...x.finalizersRemoved].sort(), adopted: [...x.adopted].sort(), released: [...x.released].sort()})
+    expect(sorted(seen.get(name)!), `Job ${name}: what the job controller did in its next sync`).toEqual(sorted(plannedSync(cp)))
+    return cp
+  }
+  const steps = (cp: Json) => cp.actions.map((a: Json) => (a.type === 'updateStatus' ? `W${a.write}` : `${a.type}:${a.pod ?? a.index ?? ''}`))
+
+  it('J5.6: an excess pod without the tracking finalizer gets its DELETE and no patch', () => {
+    expect(steps(expectPlannedSync('h-nofin'))).toEqual(['deleteJobPod:h-nofin-bare', 'W1'])
+  })
+  it('J13.2: a Job already suspended keeps its startTime (its first sync writes ready and terminating only)', () => {
+    const cp = expectPlannedSync('h-still')
+    expect(steps(cp)).toEqual(['W1'])
+    expect(cp.actions[0].to).toMatchObject({startTime: cp.status.startTime, ready: 0, terminating: 0})
+    expect(cp.status.startTime).toBeDefined()
+  })
+  it('J5.1: a pod deleted in the sync that completes the Job is walked again (its second patch finds it gone)', () => {
+    expect(steps(expectPlannedSync('h-done'))).toEqual(['removeFinalizer:h-done-extra', 'deleteJobPod:h-done-extra', 'W1', 'removeFinalizer:h-done-extra', 'removeFinalizer:h-done-ok', 'W2'])
+  })
+  it('J10.4: the held-back pods are chosen before manageJob — the failed pod of an index active then is counted', () => {
+    expect(steps(expectPlannedSync('h-hold'))).toEqual(['removeFinalizer:h-hold-0-b', 'deleteJobPod:h-hold-0-b', 'W1', 'removeFinalizer:h-hold-0-a', 'W2'])
+  })
+  it('J5.1: a pending outcome frees the held-back pod (canRemoveFinalizer)', () => {
+    expect(steps(expectPlannedSync('h-late'))).toEqual(['deleteJobPod:h-late-1-a', 'W1', 'removeFinalizer:h-late-0-a', 'removeFinalizer:h-late-1-a', 'W2'])
+  })
+  it('J8.6: OnFailure restarts of a terminating pod count — BackoffLimitExceeded', () => {
+    const cp = expectPlannedSync('h-rst')
+    expect(cp.actions.find((a: Json) => a.type === 'updateStatus').to.conditions.map((c: Json) => c.reason)).toEqual(['BackoffLimitExceeded'])
+  })
+  it('J10.5: an index in backoff is not replaced by a later one; of two slots, only the index out of backoff is created', () => {
+    expect(steps(expectPlannedSync('h-wait'))).toEqual(['W1'])
+    expect(plans.get('h-wait')!.requeue).toMatchObject({reason: 'backoff-per-index'})
+    expect(steps(expectPlannedSync('h-wait2'))).toEqual(['createJobPod:1', 'W1'])
   })
 })
 

@@ -101,7 +101,7 @@ export const MUTANTS = [
   {id: 'J04', file: 'controllers/job/sync.ts', rule: 'J4.6 an Ignored failure is not counted', from: "&& !ignored.has(p)) {\n", to: ') {\n'},
   {id: 'J05', file: 'controllers/job/manage.ts', rule: 'J6.3 no pod is created in a sync that deletes pods', from: '    return {created: 0, deleted: batch.map((x) => x.pod)}', to: '    return {created: 0, deleted: []}'},
   {id: 'J06', file: 'controllers/job/manage.ts', rule: 'J6.4 unassigned pods are deleted first', from: "return a.nodeName === '' ? -1 : 1", to: "return a.nodeName === '' ? 1 : -1"},
-  {id: 'J07', file: 'controllers/job/sync.ts', rule: 'J10.4 the latest failed pod of an open index keeps its finalizer', from: 'if (!considered || held.has(p)) continue', to: 'if (!considered) continue'},
+  {id: 'J07', file: 'controllers/job/sync.ts', rule: 'J10.4 the latest failed pod of an open index keeps its finalizer', from: 'if (!always && (!isPodFailed(p, job) || heldBack.has(p))) continue', to: 'if (!always && !isPodFailed(p, job)) continue'},
   {id: 'J08', file: 'controllers/job/sync.ts', rule: 'J13.2 suspending clears startTime', from: 'if (clearStartTime) delete status.startTime', to: ''},
   {id: 'J09', file: 'controllers/job/sync.ts', rule: 'J12 the deadline is reached at exactly activeDeadlineSeconds', from: 'if (!finished && left <= 0n)', to: 'if (!finished && left < 0n)'},
   {id: 'J10', file: 'controllers/job/failure.ts', rule: 'J8.2 the backoff doubles from 10 s', from: 'DEFAULT_POD_FAILURE_BACKOFF_S * 2 ** (n - 1)', to: 'DEFAULT_POD_FAILURE_BACKOFF_S * 2 ** n'},

@@ -48,6 +48,8 @@ export class JobSync extends SyncBase {
   private missedDeletes = 0
   /** Counting finalizer removals that failed: their pods stay in uncountedTerminatedPods. */
   private readonly uncounted: RemoveFinalizerAction[] = []
+  /** Pods whose finalizer this run already patched away before deleting them (deleteJobPods). */
+  private readonly removedBeforeDelete = new Set<string>()
 
   protected async steps(): Promise<void> {
     if (this.deleted) return this.stop(SKIP.ownerDeleted)
@@ -113,6 +115,7 @@ export class JobSync extends SyncBase {
       if (!this.run.stopReason()) this.results[del].skipReason = SKIP.afterFailedWrite
       return false
     }
+    this.removedBeforeDelete.add((this.cp.actions[remove] as RemoveFinalizerAction).uid)
     const ok = await this.deletePod(del)
     if (!ok) this.missedDeletes++
     return ok
@@ -122,7 +125,10 @@ export class JobSync extends SyncBase {
     const a = this.cp.actions[i] as RemoveFinalizerAction
     const r = this.results[i]
     return this.send(r, `pod ${this.cp.namespace}/${a.pod}`, async () => {
-      const patched = await this.control.patchObject('Pod', this.cp.namespace, a.pod, finalizerPatch(a.uid, a.resourceVersion), 'strategic')
+      // A pod deleted earlier in this run is patched again when the Job then finishes (the sync walks
+      // the pods as listed before it): it changed since planning, so no resourceVersion precondition.
+      const version = this.removedBeforeDelete.has(a.uid) ? undefined : a.resourceVersion
+      const patched = await this.control.patchObject('Pod', this.cp.namespace, a.pod, finalizerPatch(a.uid, version), 'strategic')
       if (!this.control.dryRun && patched.resourceVersion) this.versions.set(a.uid, patched.resourceVersion)
     }, () => {
       if (a.counts !== 'none') this.uncounted.push(a)

@@ -4,7 +4,7 @@
 import {JOB_COMPLETION_INDEX, JOB_INDEX_FAILURE_COUNT, JOB_INDEX_IGNORED_FAILURE_COUNT, JOB_TRACKING_FINALIZER, type CreateJobPodAction, type DeleteJobPodAction, type JobDeleteReason, type JobView, type RemoveFinalizerAction} from './model.js'
 import {type Requeue} from '../../model/plan.js'
 import type {PodView} from '../../model/objects.js'
-import type {ControllerPlan} from '../../model/plan.js'
+import type {ControllerPlan, TieGroup} from '../../model/plan.js'
 import {GENERATED_BASE_LENGTH} from '../../reconcile/create.js'
 import {isPodTerminating, phaseOrdinal, maxRestarts} from '../../reconcile/pods.js'
 import {formatRfc3339, objectTime, seconds} from '../../reconcile/time.js'
@@ -23,29 +23,31 @@ export interface ManageInput {
   now: bigint
   plan: ControllerPlan
   hasFinalizer: (p: PodView) => boolean
+  /** getPodsWithDelayedDeletionPerIndex, computed by the sync before manageJob: per index, the failed pod held back. */
+  held: ReadonlyMap<number, PodView>
 }
 
 /** manageJob (J6): suspend, delete the excess, or create what is missing once the backoff allows. */
 export function manageJob(job: JobView, m: ManageInput): {created: number; deleted: PodView[]; requeue?: Requeue} {
   const {activePods, plan, now} = m
-  const removeAll = (pods: readonly PodView[], reason: JobDeleteReason) => {
-    for (const p of pods) {
-      plan.actions.push(removeFinalizer(p, 'none'))
-      plan.actions.push(deleteAction(p, reason, true))
-    }
-    return {created: 0, deleted: [...pods]}
+  // deleteJobPods: the finalizer patch only when removeTrackingFinalizerPatch makes one (the pod
+  // carries the finalizer), then the DELETE.
+  const remove = (p: PodView, reason: JobDeleteReason) => {
+    const patched = m.hasFinalizer(p)
+    if (patched) plan.actions.push(removeFinalizer(p, 'none'))
+    plan.actions.push(deleteAction(p, reason, patched))
   }
-  if (job.suspend) return removeAll(activePods, 'suspended')
+  if (job.suspend) {
+    for (const p of activePods) remove(p, 'suspended')
+    return {created: 0, deleted: [...activePods]}
+  }
   const want = wantActive(job, m.succeeded, activePods.length)
   const rmAtLeast = Math.max(activePods.length - want, 0)
   const toDelete = activePodsForRemoval(job, activePods, rmAtLeast, plan)
   if (toDelete.length > 0) {
     const batch = toDelete.slice(0, MAX_POD_CREATE_DELETE_PER_SYNC)
     if (toDelete.length > batch.length) plan.pending = toDelete.length - batch.length
-    for (const {pod, reason} of batch) {
-      plan.actions.push(removeFinalizer(pod, 'none'))
-      plan.actions.push(deleteAction(pod, reason, true))
-    }
+    for (const {pod, reason} of batch) remove(pod, reason)
     return {created: 0, deleted: batch.map((x) => x.pod)}
   }
   let diff = want - activePods.length - (onlyReplaceFailedPods(job) ? m.terminating : 0)
@@ -66,24 +68,22 @@ export function manageJob(job: JobView, m: ManageInput): {created: number; delet
     for (let i = 0; i < diff; i++) plan.actions.push(createPod(job))
     return {created: diff, deleted: []}
   }
-  // firstPendingIndexes (J7.3), then the per-index backoff (J10.5).
+  // firstPendingIndexes (J7.3): the first `diff` indexes not succeeded, active, failed (or, when
+  // only failed pods are replaced, terminating).
   const taken = new Set<number>([...m.succeededIndexes, ...activePods.map(completionIndex), ...(m.failedIndexes ?? [])])
   if (onlyReplaceFailedPods(job)) for (const p of m.pods) if (isPodTerminating(p)) taken.add(completionIndex(p))
-  const held = perIndex ? heldBackPods(m.pods, job, m.succeededIndexes, m.failedIndexes ?? new Set(), activePods, m.hasFinalizer) : new Set<PodView>()
-  const heldByIndex = new Map([...held].map((p) => [completionIndex(p), p]))
+  const pendingIndexes: number[] = []
+  for (let i = 0; i < (job.completions ?? 0) && pendingIndexes.length < diff; i++) if (!taken.has(i)) pendingIndexes.push(i)
+  // getPodCreationInfoForIndependentIndexes (J10.5): of those, the indexes whose held-back pod's
+  // backoff is over; an index still in backoff is not replaced by a later one.
+  const heldByIndex = m.held
   const indexes: number[] = []
   let soonest: bigint | undefined
-  for (let i = 0; i < (job.completions ?? 0) && indexes.length < diff; i++) {
-    if (taken.has(i)) continue
-    const prev = heldByIndex.get(i)
-    if (prev) {
-      const left = remainingBackoff(failureCount(prev) + 1, finishTime(prev), now)
-      if (left > 0n) {
-        soonest = soonest === undefined || left < soonest ? left : soonest
-        continue
-      }
-    }
-    indexes.push(i)
+  for (const i of pendingIndexes) {
+    const prev = perIndex ? heldByIndex.get(i) : undefined
+    const left = prev ? remainingBackoff(failureCount(prev) + 1, finishTime(prev), now) : 0n
+    if (left === 0n) indexes.push(i)
+    else if (soonest === undefined || left < soonest) soonest = left
   }
   for (const i of indexes) {
     const prev = heldByIndex.get(i)
@@ -128,7 +128,14 @@ function activePodsForRemoval(job: JobView, active: readonly PodView[], rmAtLeas
     const chosen = rest.slice(0, n)
     const boundary = rest[n]
     if (boundary && chosen.length > 0 && compareActivePods(chosen.at(-1)!, boundary) === 0) {
-      plan.warnings.push(`pods ${chosen.at(-1)!.name} and ${boundary.name} tie in the controller's ranking: which of them is deleted is not decided`)
+      // The sort is not stable: every pod ranked equal with the boundary may be the one deleted.
+      const tied = rest.filter((p) => compareActivePods(p, boundary) === 0)
+      const deleted = tied.filter((p) => chosen.includes(p))
+      const group: TieGroup = {id: (plan.ties?.length ?? 0) + 1, pods: [...deleted, ...tied.filter((p) => !chosen.includes(p))].map((p) => p.name), delete: deleted.length}
+      plan.ties = [...(plan.ties ?? []), group]
+      plan.warnings.push(
+        `pods ${listNames(group.pods)} tie in the controller's ranking (ActivePods): it deletes ${deleted.length} of them, which ones is not decided; this plan deletes ${listNames(deleted.map((p) => p.name))}`,
+      )
     }
     for (const p of chosen) out.push({pod: p, reason: 'excess'})
   }
@@ -188,7 +195,14 @@ function createPod(job: JobView, index?: number, failureCount?: number, ignoredC
   return a
 }
 
-/** getPodsWithDelayedDeletionPerIndex (J10.4): per open index, the latest failed pod keeps its finalizer. */
+/**
+ * getPodsWithDelayedDeletionPerIndex (J10.4): per open index (not active, succeeded or failed), the
+ * failed pod with the tracking finalizer that keeps it. Upstream walks the pods in lister order and
+ * takes a pod when its failure count and its finish time are both at least the kept one's; so with
+ * several pods no other pod beats in both (a tie), the one kept follows lister order, which the
+ * controller does not fix. This plan takes the same walk in the order the pods were read, and names
+ * each tie in a warning.
+ */
 export function heldBackPods(
   pods: readonly PodView[],
   job: JobView,
@@ -196,17 +210,36 @@ export function heldBackPods(
   failed: ReadonlySet<number>,
   active: readonly PodView[],
   hasFinalizer: (p: PodView) => boolean,
-): Set<PodView> {
+  plan?: ControllerPlan,
+): Map<number, PodView> {
   const busy = new Set(active.map(completionIndex))
-  const latest = new Map<number, PodView>()
+  const byIndex = new Map<number, PodView[]>()
   for (const p of pods) {
     if (!hasFinalizer(p) || !isPodFailed(p, job)) continue
     const i = completionIndex(p)
     if (i < 0 || i >= (job.completions ?? 0) || succeeded.has(i) || failed.has(i) || busy.has(i)) continue
-    const cur = latest.get(i)
-    if (!cur || failureCount(p) > failureCount(cur) || (failureCount(p) === failureCount(cur) && finishTime(p) > finishTime(cur))) latest.set(i, p)
+    byIndex.set(i, [...(byIndex.get(i) ?? []), p])
   }
-  return new Set(latest.values())
+  const atLeast = (p: PodView, q: PodView) => failureCount(p) >= failureCount(q) && finishTime(p) >= finishTime(q)
+  const kept = new Map<number, PodView>()
+  for (const [i, list] of [...byIndex].sort(([a], [b]) => a - b)) {
+    let cur: PodView | undefined
+    for (const p of list) if (!cur || atLeast(p, cur)) cur = p
+    kept.set(i, cur!)
+    // The pods lister order can leave kept: those no other pod is at least as far as and ahead of.
+    const candidates = list.filter((p) => !list.some((q) => q !== p && atLeast(q, p) && !atLeast(p, q)))
+    if (plan && candidates.length > 1) {
+      plan.warnings.push(
+        `failed pods ${listNames(candidates.map((p) => p.name))} of index ${i} tie for the one that keeps its finalizer until the index is replaced and whose failure counts the replacement carries (failure count and finish time): the controller's pick follows its lister order; this plan keeps ${cur!.name}`,
+      )
+    }
+  }
+  return kept
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function listNames(names: readonly string[]): string {
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
 }
 
 export const failureCount = (p: PodView) => annotationCount(p, JOB_INDEX_FAILURE_COUNT) + annotationCount(p, JOB_INDEX_IGNORED_FAILURE_COUNT)

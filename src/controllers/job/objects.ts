@@ -45,8 +45,8 @@ export function jobPodObject(action: CreateJobPodAction, namespace: string, job:
  * removeTrackingFinalizerPatch: a strategic-merge patch taking the tracking finalizer off a pod,
  * with the pod's uid and the resourceVersion the plan saw as preconditions (upstream sends none).
  */
-export function finalizerPatch(uid: string, resourceVersion: string): ObjectPatch {
-  return {metadata: {uid, resourceVersion, '$deleteFromPrimitiveList/finalizers': [JOB_TRACKING_FINALIZER]}}
+export function finalizerPatch(uid: string, resourceVersion: string | undefined): ObjectPatch {
+  return {metadata: {uid, ...(resourceVersion === undefined ? {} : {resourceVersion}), '$deleteFromPrimitiveList/finalizers': [JOB_TRACKING_FINALIZER]}}
 }
 
 /** A JobStatus as the API stores it: the counters, the pointers (ready, terminating, failedIndexes) and uncountedTerminatedPods as planned. */

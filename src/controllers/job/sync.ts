@@ -143,7 +143,7 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
       }
     }
   }
-  if (!finished && (failed > job.backoffLimit || pastBackoffLimitOnFailure(job, activePods))) finished = fail('BackoffLimitExceeded')
+  if (!finished && (failed > job.backoffLimit || pastBackoffLimitOnFailure(job, pods))) finished = fail('BackoffLimitExceeded')
   let requeue: Requeue | undefined
   const startTime = objectTime(job.status.startTime)
   if (job.activeDeadlineSeconds !== undefined && startTime !== undefined && !job.suspend) {
@@ -153,6 +153,7 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   }
   let succeededIndexes = new Set<number>()
   let failedIndexes: Set<number> | undefined
+  let held = new Map<number, PodView>()
   if (indexed && completions !== undefined) {
     succeededIndexes = intervalSet(parseIndexes(from.completedIndexes, completions))
     for (const p of newSucceeded) succeededIndexes.add(completionIndex(p))
@@ -163,6 +164,8 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
       if (!finished && job.maxFailedIndexes !== undefined && failedIndexes.size > job.maxFailedIndexes) finished = fail('MaxFailedIndexesExceeded')
       else if (!finished && failedIndexes.size > 0 && failedIndexes.size + succeededIndexes.size >= completions) finished = fail('FailedIndexes')
     }
+    // getPodsWithDelayedDeletionPerIndex, before manageJob: from the pods active now.
+    if (job.backoffLimitPerIndex !== undefined) held = heldBackPods(pods, job, succeededIndexes, failedIndexes ?? new Set(), activePods, hasFinalizer, plan)
     if (!finished && job.successPolicy && succeededIndexes.size > 0) {
       const rule = matchSuccessPolicy(job, completions, succeededIndexes)
       if (rule !== undefined) finished = {type: 'Complete', interim: 'SuccessCriteriaMet', reason: 'SuccessPolicy', message: `Matched rules at index ${rule}`, present: false}
@@ -172,7 +175,6 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
 
   // ---- J3 steps 14–15: delete the active pods of a finishing Job, or manage the pods ----
   const deleted = new Set<string>()
-  const finalizerGone = new Set<string>()
   if (finished) {
     for (const p of activePods) {
       plan.actions.push(deleteAction(p, 'finished', false))
@@ -182,10 +184,9 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
     ready -= activePods.filter((p) => p.ready).length
     activePods = []
   } else if (job.deletionTimestamp === undefined) {
-    const managed = manageJob(job, {pods, activePods, terminating, succeeded, succeededIndexes, failedIndexes, newFailed, backoff, now, plan, hasFinalizer})
+    const managed = manageJob(job, {pods, activePods, terminating, succeeded, succeededIndexes, failedIndexes, newFailed, backoff, now, plan, hasFinalizer, held})
     for (const p of managed.deleted) {
       deleted.add(p.uid)
-      finalizerGone.add(p.uid)
       if (p.ready) ready--
     }
     terminating += managed.deleted.length
@@ -202,7 +203,9 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   status.terminating = terminating
 
   // ---- J5: move finished pods into uncountedTerminatedPods, remove finalizers, count ----
-  const withFinalizer = new Set(pods.filter((p) => hasFinalizer(p) && !finalizerGone.has(p.uid)).map((p) => p.uid))
+  // trackJobStatusAndRemoveFinalizers walks the pods as listed before this sync: a pod manageJob
+  // deleted still shows its finalizer (deleteJobPods records no finalizer expectation).
+  const withFinalizer = new Set(pods.filter(hasFinalizer).map((p) => p.uid))
   // cleanUncountedPodsWithoutFinalizers: UIDs whose finalizer is already gone are counted now.
   const moveCounted = (gone: (uid: string) => boolean) => {
     const s = uncounted.succeeded.filter(gone)
@@ -213,7 +216,7 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
     uncounted.failed = uncounted.failed.filter((u) => !gone(u))
   }
   moveCounted((uid) => !withFinalizer.has(uid))
-  const held = indexed && job.backoffLimitPerIndex !== undefined ? heldBackPods(pods, job, succeededIndexes, failedIndexes ?? new Set(), activePods, hasFinalizer) : new Set<PodView>()
+  const heldBack = new Set(held.values())
   const order = indexed ? [...pods].sort((a, b) => completionIndex(a) - completionIndex(b)) : pods
   const patches: RemoveFinalizerAction[] = []
   const patched = new Set<string>()
@@ -221,9 +224,11 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   let capped = false
   const countedIndexes = indexed ? intervalSet(parseIndexes(from.completedIndexes, completions ?? 0)) : new Set<number>()
   for (const p of order) {
-    if (!hasFinalizer(p) || finalizerGone.has(p.uid)) continue
-    const considered = job.deletionTimestamp !== undefined || finished !== undefined || p.phase === 'Succeeded' || isPodFailed(p, job)
-    if (!considered || held.has(p)) continue
+    if (!hasFinalizer(p)) continue
+    // canRemoveFinalizer: a Job being deleted, a pending outcome or a succeeded pod first; only then
+    // a failed pod, unless it is its index's held-back pod.
+    const always = job.deletionTimestamp !== undefined || finished !== undefined || p.phase === 'Succeeded'
+    if (!always && (!isPodFailed(p, job) || heldBack.has(p))) continue
     if (newIndexes + uncounted.succeeded.length + uncounted.failed.length >= MAX_UNCOUNTED_PODS) {
       capped = true
       break
@@ -360,11 +365,14 @@ function condition(type: string, reason: string, message: string, stamp: string)
   return {type, status: 'True', reason, message, lastProbeTime: stamp, lastTransitionTime: stamp}
 }
 
-/** J8.6: with restartPolicy OnFailure, container restarts of running and pending pods count against backoffLimit. */
-function pastBackoffLimitOnFailure(job: JobView, active: readonly PodView[]): boolean {
+/**
+ * pastBackoffLimitOnFailure (J8.6): with restartPolicy OnFailure, container restarts of every pod of
+ * the Job in phase Running or Pending — terminating ones too — count against backoffLimit.
+ */
+function pastBackoffLimitOnFailure(job: JobView, pods: readonly PodView[]): boolean {
   if (job.restartPolicy !== 'OnFailure') return false
   let restarts = 0
-  for (const p of active) if (p.phase === 'Running' || p.phase === 'Pending') restarts += p.batch?.totalRestarts ?? 0
+  for (const p of pods) if (p.phase === 'Running' || p.phase === 'Pending') restarts += p.batch?.totalRestarts ?? 0
   return job.backoffLimit === 0 ? restarts > 0 : restarts >= job.backoffLimit
 }
 
@@ -397,12 +405,14 @@ function reconcileSuspended(job: JobView, status: MutableStatus, stamp: string, 
   const i = status.conditions.findIndex((c) => c.type === 'Suspended')
   const cur = i >= 0 ? status.conditions[i] : undefined
   if (job.suspend) {
-    if (clearStartTime) delete status.startTime
     if (cur?.status === 'True' && cur.reason === 'JobSuspended' && cur.message === 'Job suspended') return
+    // startTime is cleared only when this sync sets the condition (ensureJobConditionStatus updated it).
+    if (clearStartTime) delete status.startTime
     const c: JobCondition = {type: 'Suspended', status: 'True', reason: 'JobSuspended', message: 'Job suspended', lastProbeTime: stamp, lastTransitionTime: stamp}
     status.conditions = cur ? status.conditions.map((x, j) => (j === i ? c : x)) : [...status.conditions, c]
     plan.events!.push('Normal Suspended: Job suspended')
-  } else if (cur && cur.status === 'True') {
+  } else if (cur && !(cur.status === 'False' && cur.reason === 'JobResumed' && cur.message === 'Job resumed')) {
+    // ensureJobConditionStatus: an existing condition that differs in status, reason or message is replaced.
     status.conditions = status.conditions.map((x, j) => (j === i ? {type: 'Suspended', status: 'False', reason: 'JobResumed', message: 'Job resumed', lastProbeTime: stamp, lastTransitionTime: stamp} : x))
     status.startTime = stamp
     plan.events!.push('Normal Resumed: Job resumed')

@@ -102,6 +102,20 @@ describe('executor: Job syncs on the memory world', () => {
     expect(statusOf(world, 'Job', 'wide')).toMatchObject({active: 1, terminating: 1})
   })
 
+  it('an excess pod without the finalizer is just deleted; a pod deleted in a sync that completes the Job is patched again, and the Job completes', async () => {
+    const world = await worldOf([
+      job('done', {completions: 1, parallelism: 2}, {active: 2, startTime: before(600)}),
+      jobPod('done', 'done-a', {phase: 'Succeeded', exit: 0, finishedAgo: 5}),
+      jobPod('done', 'done-b', {ready: true}),
+      jobPod('done', 'done-c', {finalizer: false}),
+    ])
+    expect(steps(planNamed(world, 'done'))).toEqual(['-pod:done-c', '~fin:done-b', '-pod:done-b', 'W1', '~fin:done-a', '~fin:done-b', 'W2'])
+    const exec = await sync(world)
+    expect(exec.results.map((r) => `${r.action}:${r.outcome}`)).toEqual(['deleteJobPod:ok', 'removeFinalizer:ok', 'deleteJobPod:ok', 'updateStatus:ok', 'removeFinalizer:ok', 'removeFinalizer:ok', 'updateStatus:ok'])
+    expect(objectsOf(world, 'Pod').map((p) => p.metadata.name)).toEqual(['done-a'])
+    expect(statusOf(world, 'Job', 'done')).toMatchObject({succeeded: 1, terminating: 2})
+  })
+
   it('a Job past its backoffLimit: failure counted through the two status writes, the finalizer removed in between', async () => {
     const world = await worldOf([
       job('flaky', {backoffLimit: 0}, {active: 1, startTime: before(600)}),
@@ -152,6 +166,19 @@ describe('executor: Job failures as the controller handles them (recording contr
     expect(exec.results.map((r) => `${r.action}:${r.outcome}`)).toEqual(['createJobPod:ok', 'createJobPod:failed', 'createJobPod:ok', 'createJobPod:skipped', 'updateStatus:ok'])
     expect(c.callsOf('createPod')).toHaveLength(3)
     expect((c.callsOf('updateStatus')[0].object as Obj).status.active).toBe(2)
+  })
+
+  it('the second finalizer patch of a pod this run deleted has no resourceVersion precondition (the pod changed since planning: upstream sends none)', async () => {
+    const cp = planOne([job('work', {completions: 1, parallelism: 2}, {active: 1, startTime: before(600)}), jobPod('work', 'a', {phase: 'Succeeded', exit: 0}), jobPod('work', 'b')], 'work')
+    const c = control(() => undefined)
+    const exec = await run(cp, c)
+    expect(exec.results.every((r) => r.outcome === 'ok')).toBe(true)
+    const patches = c.callsOf('patchObject').map((p) => [p.name, (p.patch as Obj).metadata.resourceVersion])
+    expect(patches).toEqual([
+      ['b', '1'],
+      ['a', '1'],
+      ['b', undefined],
+    ])
   })
 
   it('a delete that fails leaves its pod active in the status written', async () => {

@@ -380,6 +380,13 @@ describe('J11 successPolicy, J6.3 deletion, J13 suspend', () => {
     expect(written(cp, 1)).toMatchObject({active: 2, startTime: BATCH_NOW})
     expect(written(cp, 1).conditions[0]).toMatchObject({type: 'Suspended', status: 'False', reason: 'JobResumed', message: 'Job resumed'})
   })
+  it('J13.3 a False Suspended condition with another reason is replaced by JobResumed, and startTime reset', () => {
+    const other = {type: 'Suspended', status: 'False', reason: 'Other', message: 'set by hand', lastProbeTime: before(300), lastTransitionTime: before(300)}
+    const cp = planOne([job('s22b', {parallelism: 1, completions: 1}, {conditions: [other], ...started(600)})], 's22b')
+    expect(written(cp, 1).conditions[0]).toMatchObject({type: 'Suspended', status: 'False', reason: 'JobResumed', message: 'Job resumed', lastTransitionTime: BATCH_NOW})
+    expect(written(cp, 1).startTime).toBe(BATCH_NOW)
+    expect(cp.events).toContain('Normal Resumed: Job resumed')
+  })
 })
 
 describe('J7 index strings', () => {
@@ -471,5 +478,116 @@ describe('J15.4 ttlSecondsAfterFinished (the ttl-after-finished controller)', ()
     const cp = planOne([job('kept', {}, {succeeded: 1, conditions: [{type: 'Complete', status: 'True', lastTransitionTime: before(9999)}]})], 'kept')
     expect(cp.actions).toEqual([])
     expect(cp.ttl).toBeUndefined()
+  })
+})
+
+// Issue 32: the minimal worlds in which the first sync's plan differed from the job controller of
+// 1.36.4; each test fails on the old reading.
+describe('the first sync, where random Job worlds found kctl and the controller apart', () => {
+  const deletes = (cp: ReturnType<typeof planOne>) => cp.actions.filter((a) => a.type === 'deleteJobPod')
+  it('J5.6 (deleteJobPods) an excess pod without the tracking finalizer is deleted with no finalizer patch', () => {
+    const cp = planOne(
+      [job('nofin', {parallelism: 1}, {active: 2, ready: 1, ...started(600)}), jobPod('nofin', 'kept', {ready: true}), jobPod('nofin', 'bare', {finalizer: false})],
+      'nofin',
+    )
+    expect(steps(cp)).toEqual(['-pod:bare', 'W1'])
+    expect(deletes(cp)).toMatchObject([{pod: 'bare', reason: 'excess', finalizerRemovedFirst: false}])
+    expect(written(cp, 1)).toMatchObject({active: 1, terminating: 1})
+  })
+  it('J5.6 suspending: only the pods that carry the finalizer get the patch before their delete', () => {
+    const cp = planOne([job('nofin2', {suspend: true, parallelism: 2, completions: 2}, {active: 2, ...started(60)}), jobPod('nofin2', 'a'), jobPod('nofin2', 'b', {finalizer: false})], 'nofin2')
+    expect(steps(cp)).toEqual(['~fin:a', '-pod:a', '-pod:b', 'W1'])
+  })
+  it('J13.2 a Job already suspended keeps its startTime: it is cleared only when Suspended=True is newly set', () => {
+    const suspended = {type: 'Suspended', status: 'True', reason: 'JobSuspended', message: 'Job suspended', lastProbeTime: before(300), lastTransitionTime: before(300)}
+    const cp = planOne([job('still', {suspend: true}, {conditions: [suspended], ...started(600)})], 'still')
+    expect(steps(cp)).toEqual([])
+    expect(cp.status).toMatchObject({startTime: before(600)})
+  })
+  it('J5.1 a pod deleted in a sync that then completes the Job gets a second finalizer patch (the walk sees it as listed)', () => {
+    const cp = planOne(
+      [job('fin2', {completions: 1, parallelism: 2}, {active: 1, ...started(600)}), jobPod('fin2', 'done', {phase: 'Succeeded', exit: 0, finishedAgo: 5}), jobPod('fin2', 'extra')],
+      'fin2',
+    )
+    expect(steps(cp)).toEqual(['~fin:extra', '-pod:extra', 'W1', '~fin:done', '~fin:extra', 'W2'])
+    expect(finalizers(cp).map((a) => [a.pod, a.counts])).toEqual([
+      ['extra', 'none'],
+      ['done', 'succeeded'],
+      ['extra', 'none'],
+    ])
+    expect(conds(written(cp, 1))).toEqual(['SuccessCriteriaMet:CompletionsReached'])
+    expect(written(cp, 2)).toMatchObject({succeeded: 1, terminating: 1, uncountedTerminatedPods: {succeeded: [], failed: []}})
+  })
+  it('J10.4 the held-back pods are chosen before manageJob: a failed pod whose index was active is counted even when that pod is deleted', () => {
+    const cp = planOne(
+      [
+        job('hold', {completionMode: 'Indexed', completions: 2, parallelism: 1, backoffLimitPerIndex: 1}, {active: 2, ready: 1, failedIndexes: '', ...started(600)}),
+        jobPod('hold', '0-a', {phase: 'Failed', exit: 1, finishedAgo: 30, index: 0, failureCount: 0}),
+        jobPod('hold', '0-b', {index: 0, failureCount: 1}),
+        jobPod('hold', '1-a', {index: 1, ready: true}),
+      ],
+      'hold',
+    )
+    expect(steps(cp)).toEqual(['~fin:0-b', '-pod:0-b', 'W1', '~fin:0-a', 'W2'])
+    expect(finalizers(cp).at(-1)).toMatchObject({pod: '0-a', counts: 'failed'})
+    expect(written(cp, 2)).toMatchObject({failed: 1, active: 1, failedIndexes: ''})
+  })
+  it('J5.1 a held-back pod loses its finalizer as soon as an outcome is pending (canRemoveFinalizer)', () => {
+    const cp = planOne(
+      [
+        job('late', {completionMode: 'Indexed', completions: 2, parallelism: 2, backoffLimitPerIndex: 1, activeDeadlineSeconds: 30}, {active: 1, failedIndexes: '', ...started(60)}),
+        jobPod('late', '0-a', {phase: 'Failed', exit: 1, finishedAgo: 5, index: 0, failureCount: 0}),
+        jobPod('late', '1-a', {index: 1}),
+      ],
+      'late',
+    )
+    expect(steps(cp)).toEqual(['-pod:1-a', 'W1', '~fin:0-a', '~fin:1-a', 'W2'])
+    expect(conds(written(cp, 1))).toEqual(['FailureTarget:DeadlineExceeded'])
+    expect(written(cp, 2)).toMatchObject({failed: 2})
+  })
+  it('J10.5 an index in its backoff is not replaced by a later one: nothing is created, the Job waits for it', () => {
+    const cp = planOne(
+      [job('wait', {completionMode: 'Indexed', completions: 3, parallelism: 1, backoffLimitPerIndex: 2}, {failedIndexes: '', ...started(600)}), jobPod('wait', '0-a', {phase: 'Failed', exit: 1, finishedAgo: 2, index: 0, failureCount: 0})],
+      'wait',
+    )
+    expect(creates(cp)).toEqual([])
+    expect(cp.requeue).toMatchObject({seconds: 8, reason: 'backoff-per-index'})
+    expect(cp.pending).toBe(1)
+  })
+  it('J10.5 of the first pending indexes, those out of backoff are created and the one in backoff waits', () => {
+    const cp = planOne(
+      [job('wait2', {completionMode: 'Indexed', completions: 3, parallelism: 2, backoffLimitPerIndex: 2}, {failedIndexes: '', ...started(600)}), jobPod('wait2', '0-a', {phase: 'Failed', exit: 1, finishedAgo: 2, index: 0, failureCount: 0})],
+      'wait2',
+    )
+    expect(creates(cp).map((c) => c.index)).toEqual([1])
+    expect(cp.requeue).toBeUndefined()
+  })
+  it('J8.6 OnFailure: restarts of a terminating pod count against backoffLimit', () => {
+    const j = job('rst', {backoffLimit: 3}, {active: 1, ...started(60)})
+    j.spec.template.spec.restartPolicy = 'OnFailure'
+    const cp = planOne([j, jobPod('rst', 'a', {restarts: 1}), jobPod('rst', 'b', {restarts: 2, deleting: {at: before(-30), grace: 30}})], 'rst')
+    expect(conds(written(cp, 1))).toEqual(['FailureTarget:BackoffLimitExceeded'])
+    expect(steps(cp)).toEqual(['-pod:a', 'W1', '~fin:a', '~fin:b', 'W2'])
+  })
+  it('J6.4 a deletion tie of three pods names all three and says how many of them go', () => {
+    const cp = planOne([job('tie3', {parallelism: 1}, {active: 3, ...started(600)}), jobPod('tie3', 'p'), jobPod('tie3', 'q'), jobPod('tie3', 'r')], 'tie3')
+    expect(deletes(cp)).toHaveLength(2)
+    expect(cp.ties).toEqual([{id: 1, pods: [...deletes(cp).map((a) => (a as {pod: string}).pod), expect.any(String)], delete: 2}])
+    expect(new Set(cp.ties![0].pods)).toEqual(new Set(['p', 'q', 'r']))
+    expect(cp.warnings.join('\n')).toMatch(/pods p, q and r tie .* it deletes 2 of them/)
+  })
+  it('J10.4 two failed pods of an index with the same failure count and finish time: the held-back pod is a choice, both named', () => {
+    const cp = planOne(
+      [
+        job('twin', {completionMode: 'Indexed', completions: 1, parallelism: 1, backoffLimitPerIndex: 3}, {failedIndexes: '', ...started(600)}),
+        jobPod('twin', 'x', {phase: 'Failed', exit: 1, finishedAgo: 30, index: 0, failureCount: 1}),
+        jobPod('twin', 'y', {phase: 'Failed', exit: 1, finishedAgo: 30, index: 0, failureCount: 1}),
+      ],
+      'twin',
+    )
+    expect(cp.warnings.join('\n')).toMatch(/failed pods x and y of index 0 tie .* this plan keeps [xy]/)
+    // One of them keeps its finalizer, the other is counted; the replacement carries failure-count 2 either way.
+    expect(finalizers(cp)).toHaveLength(1)
+    expect(creates(cp)[0].annotations['batch.kubernetes.io/job-index-failure-count']).toBe('2')
   })
 })
