@@ -211,16 +211,21 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
 
   hints(svc, [...creates, ...updates].map((x) => x.draft), existing, updates, types, result.pools, {desired: desiredAll, nodesKnown: input.nodesKnown, warnings: result.warnings})
 
-  // finalize: a create takes the name of a slice being deleted (last create, first delete).
+  // finalize runs once per address type (reconcileByAddressType calls it with that type's lists):
+  // the type's last create takes the name of its first slice being deleted that the Service owns,
+  // and so on. A create never takes the name of a slice of the other family.
   const recycled: {draft: Draft; addressType: string; name: EndpointSliceView}[] = []
-  for (let i = 0; i < deletes.length && creates.length > 0; ) {
-    const del = deletes[i].slice
-    const last = creates[creates.length - 1]
-    if (del.addressType === last.addressType && ownedBy(del, svc)) {
-      creates.pop()
-      recycled.push({...last, name: del})
-      deletes.splice(i, 1)
-    } else i++
+  for (const addressType of types) {
+    const pending = creates.filter((c) => c.addressType === addressType)
+    for (let i = 0; i < deletes.length && pending.length > 0; ) {
+      const del = deletes[i].slice
+      if (del.addressType === addressType && ownedBy(del, svc)) {
+        const last = pending.pop()!
+        creates.splice(creates.indexOf(last), 1)
+        recycled.push({...last, name: del})
+        deletes.splice(i, 1)
+      } else i++
+    }
   }
 
   const owner = serviceOwner(svc)
@@ -363,22 +368,13 @@ function reconcileByPorts(
   return {creates, updates, deletes}
 }
 
-/** placeholderSliceCompare: an empty slice with the right labels and owner. */
+/**
+ * placeholderSliceCompare: an empty slice of the type with exactly the Service's slice labels. Its
+ * metadata is compared by namespace and labels only, so the owner reference is not looked at: a
+ * placeholder left by an earlier Service of the same name counts as this one's.
+ */
 function isPlaceholder(slice: EndpointSliceView, svc: ServiceView, labels: Record<string, string>): boolean {
-  const owner = serviceOwner(svc)
-  const refs = slice.ownerReferences
-  return (
-    slice.endpoints.length === 0 &&
-    slice.ports.length === 0 &&
-    sameLabels(slice.labels, labels) &&
-    refs.length === 1 &&
-    refs[0].uid === owner.uid &&
-    refs[0].kind === owner.kind &&
-    refs[0].name === owner.name &&
-    refs[0].apiVersion === owner.apiVersion &&
-    refs[0].controller === true &&
-    refs[0].blockOwnerDeletion === true
-  )
+  return slice.namespace === svc.namespace && slice.endpoints.length === 0 && slice.ports.length === 0 && sameLabels(slice.labels, labels)
 }
 
 /**

@@ -323,6 +323,35 @@ describe('E8: placement', () => {
     expect(deletes(r.actions)).toEqual([expect.objectContaining({name: 'web-stale', reason: 'not-owned'})])
   })
 
+  it('ES-28/E8.1/E8.8: an empty placeholder left by an earlier Service of the same name counts as the placeholder: nothing is written', () => {
+    const old = slice('web-old', [], {ports: [], ownerReferences: [{apiVersion: 'v1', kind: 'Service', name: 'web', uid: 'old-uid', controller: true, blockOwnerDeletion: true}]})
+    expect(sync(svc(), [], [old]).actions).toEqual([])
+    // With other labels it is not the placeholder: deleted, and a new one created.
+    const r = sync(svc(), [], [{...old, labels: {...old.labels, team: 'x'}}])
+    expect(deletes(r.actions)).toEqual([expect.objectContaining({name: 'web-old', reason: 'not-owned'})])
+    expect(creates(r.actions)).toEqual([expect.objectContaining({placeholder: true})])
+  })
+
+  it('ES-29/E8.9: dual-stack: each family\'s new slice takes the name of that family\'s slice being deleted', () => {
+    const dual = svc({ipFamilies: ['IPv4', 'IPv6']})
+    const gone = pod('a', {ips: ['10.1.0.1', 'fd00::1']})
+    const b = pod('bb', {ips: ['10.1.0.2', 'fd00::2']})
+    const v4 = slice('web-v4', [{...ep(gone, {ready: true}), addresses: ['10.1.0.1']}], {}, dual)
+    const v6 = slice('web-v6', [{...ep(gone, {ready: true}), addresses: ['fd00::1']}], {addressType: 'IPv6'}, dual)
+    const r = sync(dual, [b], [v4, v6])
+    expect(creates(r.actions)).toEqual([])
+    expect(deletes(r.actions)).toEqual([])
+    expect(updates(r.actions).map((u) => [u.name, u.addressType, u.recycled, u.endpoints.flatMap((e) => e.addresses)]).sort()).toEqual([
+      ['web-v4', 'IPv4', true, ['10.1.0.2']],
+      ['web-v6', 'IPv6', true, ['fd00::2']],
+    ])
+    // Only the IPv6 family has a slice to recycle: the IPv4 one is created.
+    const r2 = sync(dual, [b], [v6])
+    expect(creates(r2.actions).map((c) => c.addressType)).toEqual(['IPv4'])
+    expect(updates(r2.actions).map((u) => [u.name, u.recycled])).toEqual([['web-v6', true]])
+    expect(deletes(r2.actions)).toEqual([])
+  })
+
   it('ES-16: a targetPort change rewrites the slice under its name with the new ports', () => {
     const a = pod('a')
     const r = sync(svc({ports: [{name: 'http', port: 80, protocol: 'TCP', targetPort: 9090, appProtocol: 'http'}]}), [a], [slice('S', [ep(a, {ready: true})])])
