@@ -438,6 +438,29 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
         {name: 'dual-v4only', app: 'dual', ports: WEB_PORT},
       ],
     },
+    // ES-28: an empty placeholder left by an earlier Service of the same name is taken as the
+    // placeholder (placeholderSliceCompare looks at namespace and labels only): nothing is written.
+    {name: 'heir', rule: 'ES-28', pods: [], slices: [{pods: [], owner: 'foreign'}]},
+    // ES-29: dual-stack, both families' slices hold only a pod that is gone: each family's new
+    // slice is written under the name of that family's old one (finalize runs per address type).
+    {
+      name: 'recycle',
+      rule: 'ES-29',
+      spec: {ipFamilyPolicy: 'RequireDualStack', ipFamilies: ['IPv4', 'IPv6']},
+      pods: [{name: 'recycle-a', app: 'recycle', ports: WEB_PORT, ipv6: 'fd00:0:0:0::29'}],
+      slices: [{pods: ['~ghost']}, {pods: ['~ghost'], addressType: 'IPv6'}],
+    },
+    // ES-30: a named port resolving differently per pod, beside a numeric one: the Endpoints
+    // object has one subset per set of addresses, each with every port that set offers.
+    {
+      name: 'regroup',
+      rule: 'ES-30',
+      spec: {ports: [{name: 'http', port: 80, targetPort: 'web'}, {name: 'metrics', port: 9100, targetPort: 9100}]},
+      pods: [
+        {name: 'regroup-a', app: 'regroup', ports: WEB_PORT},
+        {name: 'regroup-b', app: 'regroup', ports: [{name: 'web', containerPort: 9090}], ready: false, node: 'b'},
+      ],
+    },
   ]
 
   function range(app: string, from: number, to: number): string[] {
@@ -480,7 +503,7 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
       for (const [i, s] of (w.slices ?? []).entries()) {
         const endpoints = s.pods.map((name) =>
           name === '~ghost'
-            ? {addresses: [nthIP('10.78.0.0', 4000)], conditions: {ready: true, serving: true, terminating: false}, nodeName: nodeA(), zone: 'zone-1', targetRef: {kind: 'Pod', namespace: ns, name: `${w.name}-ghost`, uid: '00000000-0000-4000-8000-000000000001'}}
+            ? {addresses: [s.addressType === 'IPv6' ? 'fd00::4000' : nthIP('10.78.0.0', 4000)], conditions: {ready: true, serving: true, terminating: false}, nodeName: nodeA(), zone: 'zone-1', targetRef: {kind: 'Pod', namespace: ns, name: `${w.name}-ghost`, uid: '00000000-0000-4000-8000-000000000001'}}
             : {...endpointOf(pods.get(name), !(s.notReady ?? []).includes(name)), ...(s.hints ? {hints: {forZones: [{name: 'zone-1'}]}} : {})},
         )
         const owner = s.owner === 'foreign' ? {name: w.name, uid: '00000000-0000-4000-8000-0000000000ff'} : {name: w.name, uid: svc.metadata.uid}
@@ -567,10 +590,18 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
     expect(planOf('stripped').actions.filter((a: Json) => a.type === 'updateEndpointSlice').map((a: Json) => a.hintsChanged)).toEqual([true])
     expect(kinds('lost')).toEqual(['createEndpointSlice:1'])
     expect(kinds('dual')).toEqual(['createEndpointSlice:1', 'createEndpointSlice:2'])
+    expect(kinds('heir')).toEqual([])
+    const recycled = planOf('recycle').actions.filter((a: Json) => a.type.endsWith('EndpointSlice')).map((a: Json) => [a.type, a.name, a.addressType, a.recycled]).sort()
+    expect(recycled).toEqual([
+      ['updateEndpointSlice', 'recycle-old0', 'IPv4', true],
+      ['updateEndpointSlice', 'recycle-old1', 'IPv6', true],
+    ])
+    const [regroup] = planOf('regroup').actions.filter((a: Json) => a.type === 'writeEndpoints')
+    expect(regroup.subsets.map((x: Json) => x.ports.map((p: Json) => p.port).sort())).toHaveLength(3)
     expect(planOf('going').actions.filter((a: Json) => a.type === 'createEndpointSlice').map((a: Json) => a.skipped)).toEqual(['service-deleting'])
   })
 
-  it.each(['pack', 'lost', 'dual', 'going'])('%s: the Endpoints object written is the one planned', async (name) => {
+  it.each(['pack', 'lost', 'dual', 'going', 'regroup'])('%s: the Endpoints object written is the one planned', async (name) => {
     const [write] = planOf(name).actions.filter((a: Json) => a.type === 'writeEndpoints')
     const got = await waitUntil(async () => {
       const r = await api('GET', `/api/v1/namespaces/${ns}/endpoints/${name}`)
@@ -585,5 +616,7 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
       {quietMs: 3000, what: 'the slices of the namespace'},
     )
     expect(await sliceList('going')).toEqual([])
+    // ES-28: the earlier Service's placeholder is still there, untouched.
+    expect((await sliceList('heir')).map((x: Json) => [x.metadata.name, x.metadata.resourceVersion])).toEqual(before.get('heir')!.map((x: Json) => [x.metadata.name, x.metadata.resourceVersion]))
   })
 })
