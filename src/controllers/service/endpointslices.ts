@@ -19,6 +19,7 @@ import type {
   PodEndpointVerdict,
   ServiceAction,
   ServiceView,
+  SliceChoice,
   SliceDeleteReason,
   UpdateEndpointSliceAction,
 } from './model.js'
@@ -57,6 +58,8 @@ export interface SliceSyncResult {
   /** Per pod: its endpoint's conditions, or why it has none (the `slice` half of the verdict). */
   verdicts: Map<string, Pick<PodEndpointVerdict, 'slice' | 'missingPorts'>>
   pools: EndpointPool[]
+  /** The controller's random choices the plan states (which name a new slice takes, which slice keeps a duplicate). */
+  choices: SliceChoice[]
   /** Endpoints per address type once the sync is done. */
   totals: {addressType: string; ready: number; total: number; slices: number}[]
   warnings: string[]
@@ -131,14 +134,15 @@ interface Draft {
 
 export function syncSlices(input: SliceSyncInput): SliceSyncResult {
   const {svc} = input
-  const result: SliceSyncResult = {actions: [], verdicts: new Map(), pools: [], totals: [], warnings: []}
+  const result: SliceSyncResult = {actions: [], verdicts: new Map(), pools: [], choices: [], totals: [], warnings: []}
   const types = addressTypes(svc)
   const existing = managedSlices(svc, input.slices)
   const labels = sliceLabels(svc)
   const time = triggerTime(svc)
   const creates: {draft: Draft; addressType: string}[] = []
   const updates: {draft: Draft; addressType: string}[] = []
-  const deletes: {slice: EndpointSliceView; reason: SliceDeleteReason}[] = []
+  /** `group`: the port list a delete was found under (finalize takes them per port list, in map order). */
+  const deletes: {slice: EndpointSliceView; reason: SliceDeleteReason; group?: string}[] = []
   const typeDeletes: EndpointSliceView[] = []
   /** Every endpoint wanted, of every address type (the topology allocator looks at the ones written). */
   const desiredAll: EndpointView[] = []
@@ -196,9 +200,9 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
       const r = reconcileByPorts(owned.get(key) ?? [], group.ports, group.endpoints, svc, input.maxEndpointsPerSlice, result, addressType)
       for (const d of r.updates) updates.push({draft: d, addressType})
       for (const d of r.creates) creates.push({draft: d, addressType})
-      for (const s of r.deletes) deletes.push({slice: s, reason: 'no-endpoints'})
+      for (const s of r.deletes) deletes.push({slice: s, reason: 'no-endpoints', group: key})
     }
-    for (const [key, slices] of owned) if (!desired.has(key)) for (const slice of slices) deletes.push({slice, reason: 'ports-not-desired'})
+    for (const [key, slices] of owned) if (!desired.has(key)) for (const slice of slices) deletes.push({slice, reason: 'ports-not-desired', group: key})
 
     // E8.8: every slice of the type goes and none comes: a placeholder instead.
     const goneOfType = deletes.length - typeDeletesBefore
@@ -217,6 +221,11 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
   const recycled: {draft: Draft; addressType: string; name: EndpointSliceView}[] = []
   for (const addressType of types) {
     const pending = creates.filter((c) => c.addressType === addressType)
+    const choice = recycleChoice(addressType, pending, deletes.filter((d) => d.slice.addressType === addressType && ownedBy(d.slice, svc)))
+    if (choice) {
+      result.choices.push(choice)
+      result.warnings.push(recycleWords(choice))
+    }
     for (let i = 0; i < deletes.length && pending.length > 0; ) {
       const del = deletes[i].slice
       if (del.addressType === addressType && ownedBy(del, svc)) {
@@ -290,6 +299,24 @@ function reconcileByPorts(
   const unchanged: Draft[] = []
   const deletes: EndpointSliceView[] = []
   const svcLabels = serviceLabels(svc, RESERVED)
+  // Step 1 walks the slices in the informer cache's order (random); here by name. An endpoint that
+  // more than one slice holds stays in the first one walked: a choice the plan states (E8.4).
+  const holders = new Map<string, string[]>()
+  for (const slice of slices) {
+    for (const ep of slice.endpoints) {
+      const id = endpointId(ep)
+      const names = holders.get(id) ?? []
+      if (want.has(id) && !names.includes(slice.name)) holders.set(id, [...names, slice.name])
+    }
+  }
+  for (const [id, names] of holders) {
+    if (names.length < 2) continue
+    const pod = podOf(want.get(id)!)
+    result.choices.push({kind: 'duplicateEndpoint', addressType, pod, slices: names, shown: names[0]})
+    result.warnings.push(
+      `pod ${pod}'s ${addressType} endpoint is in slices ${names.join(', ')}: the controller walks them in its cache's order (random), the first keeps it and the others drop it; shown: ${names[0]} keeps it`,
+    )
+  }
   for (const slice of slices) {
     const kept: EndpointView[] = []
     let changed = false
@@ -366,6 +393,54 @@ function reconcileByPorts(
     for (const d of receivers) d.pool = id
   }
   return {creates, updates, deletes}
+}
+
+/** What makes two new slices' writes differ: ports, size, placeholder. */
+const shapeOf = (d: {draft: Draft}): string => `${portsKey(d.draft.ports)}|${d.draft.endpoints.length + d.draft.random}|${d.draft.placeholder ? 'p' : ''}`
+
+/**
+ * finalize's random part (E8.9): the type's deletes come per port list in map order, each list's in
+ * set order (those left empty first, then those whose port list is no longer wanted), so the names
+ * the new slices take are a draw; so is which new content goes under which name when they differ.
+ * Undefined when the outcome is certain.
+ */
+function recycleChoice(
+  addressType: string,
+  pending: readonly {draft: Draft}[],
+  owned: readonly {slice: EndpointSliceView; reason: SliceDeleteReason; group?: string}[],
+): Extract<SliceChoice, {kind: 'recycledName'}> | undefined {
+  const k = Math.min(pending.length, owned.length)
+  if (k === 0) return undefined
+  const emptied = owned.filter((d) => d.reason === 'no-endpoints')
+  const unwanted = owned.filter((d) => d.reason !== 'no-endpoints')
+  const certain = k > emptied.length ? emptied.map((d) => d.slice.name) : []
+  const pool = k > emptied.length ? unwanted : emptied
+  const take = k - certain.length
+  const byGroup = new Map<string, string[]>()
+  for (const d of pool) byGroup.set(d.group ?? '', [...(byGroup.get(d.group ?? '') ?? []), d.slice.name])
+  const taken = pending.slice(pending.length - k)
+  const shapes = new Set(taken.map(shapeOf))
+  const groupsOfCreates = new Set(pending.map((c) => portsKey(c.draft.ports)))
+  const pairing = (k >= 2 && shapes.size > 1) || (k < pending.length && groupsOfCreates.size > 1 && new Set(pending.map(shapeOf)).size > 1)
+  if ((take === 0 || take === pool.length) && !pairing) return undefined
+  return {
+    kind: 'recycledName',
+    addressType,
+    certain,
+    take,
+    groups: [...byGroup.values()],
+    shown: owned.slice(0, k).map((d) => d.slice.name),
+    ...(pairing ? {pairing: true as const} : {}),
+  }
+}
+
+function recycleWords(c: Extract<SliceChoice, {kind: 'recycledName'}>): string {
+  const names = c.groups.flat()
+  const drawn = c.take > 0 && c.take < names.length
+  const sure = drawn ? c.certain : [...c.certain, ...names]
+  const parts = [...(sure.length > 0 ? [sure.join(', ')] : []), ...(drawn ? [`${c.take} of ${names.join(', ')} (the controller takes the slices to delete in map order)`] : [])]
+  const pairing = c.pairing ? '; which new content goes under which name, and which stays a create, is random' : ''
+  return `new ${c.addressType} slices take the names of ${parts.join(' and ')}${pairing}; shown: ${c.shown.join(', ')}`
 }
 
 /**

@@ -352,6 +352,36 @@ describe('E8: placement', () => {
     expect(deletes(r2.actions)).toEqual([])
   })
 
+  it('ES-31/E8.9: which deleted slice\'s name a new slice takes is the controller\'s draw: the plan names the candidates and shows one', () => {
+    const c = pod('c', {ips: ['10.1.0.3']})
+    const a = slice('A', [ep(pod('gone1', {ips: ['10.1.0.1']}), {ready: true})])
+    const b = slice('B', [ep(pod('gone2', {ips: ['10.1.0.2']}), {ready: true})])
+    const r = sync(svc(), [c], [a, b], 3)
+    expect(r.choices).toEqual([{kind: 'recycledName', addressType: 'IPv4', certain: [], take: 1, groups: [['A', 'B']], shown: ['A']}])
+    // The actions are the outcome shown: A rewritten, B deleted.
+    expect(updates(r.actions).map((u) => [u.name, u.recycled, members(u)])).toEqual([['A', true, ['c']]])
+    expect(deletes(r.actions).map((d) => (d as {name: string}).name)).toEqual(['B'])
+    expect(r.warnings.join('\n')).toContain('new IPv4 slices take the names of 1 of A, B')
+    // Two new slices of different sizes under both names: the names are certain, the pairing is not.
+    const three = ['c', 'dd', 'eee'].map((n, i) => pod(n, {ips: [`10.1.0.${10 + i}`]}))
+    const r2 = sync(svc(), three, [a, b], 2)
+    expect(r2.choices).toEqual([{kind: 'recycledName', addressType: 'IPv4', certain: [], take: 2, groups: [['A', 'B']], shown: ['A', 'B'], pairing: true}])
+    expect(updates(r2.actions).map((u) => [u.name, u.size]).sort()).toEqual([['A', 1], ['B', 2]])
+    // One slice going, one coming: certain, no choice stated.
+    expect(sync(svc(), [c], [a], 3).choices).toEqual([])
+  })
+
+  it('ES-32/E8.4: an endpoint two slices hold stays in the one the controller walks first: the plan names both and shows one', () => {
+    const x = pod('x', {ips: ['10.1.0.1']})
+    const y = pod('y', {ips: ['10.1.0.2']})
+    const r = sync(svc(), [x, y], [slice('A', [ep(x, {ready: true})]), slice('B', [ep(x, {ready: true}), ep(y, {ready: true})])])
+    expect(r.choices).toEqual([{kind: 'duplicateEndpoint', addressType: 'IPv4', pod: 'x', slices: ['A', 'B'], shown: 'A'}])
+    expect(updates(r.actions).map((u) => [u.name, u.removed])).toEqual([['B', ['x']]])
+    expect(r.warnings.join('\n')).toContain("pod x's IPv4 endpoint is in slices A, B")
+    // Held once: nothing to choose.
+    expect(sync(svc(), [x, y], [slice('A', [ep(x, {ready: true})]), slice('B', [ep(y, {ready: true})])]).choices).toEqual([])
+  })
+
   it('ES-16: a targetPort change rewrites the slice under its name with the new ports', () => {
     const a = pod('a')
     const r = sync(svc({ports: [{name: 'http', port: 80, protocol: 'TCP', targetPort: 9090, appProtocol: 'http'}]}), [a], [slice('S', [ep(a, {ready: true})])])
