@@ -193,7 +193,7 @@ describe('Services: the plan against the real endpoint controllers', () => {
     }
     plan = await planJson(['-n', ns, '--now', NOW()])
     await controllerManager.start(['endpointslice', 'endpoint', 'endpointslicemirroring'])
-  }, 120_000)
+  }, 300_000)
 
   afterAll(async () => {
     await controllerManager.stop()
@@ -386,6 +386,8 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
     pods: PodSpec[]
     /** Being deleted (held by a finalizer of ours) before the controller runs. */
     deleting?: boolean
+    /** The plan states a random choice (service.choices): judged on its own, below. */
+    choice?: boolean
     /** Slices present before the controller runs: pod names (`~ghost` for a pod that no longer exists), and how the slice is off. */
     slices?: {pods: string[]; owner?: 'foreign'; addressType?: 'IPv6'; notReady?: string[]; labels?: Record<string, string>; hints?: boolean}[]
   }
@@ -450,6 +452,11 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
       pods: [{name: 'recycle-a', app: 'recycle', ports: WEB_PORT, ipv6: 'fd00:0:0:0::29'}],
       slices: [{pods: ['~ghost']}, {pods: ['~ghost'], addressType: 'IPv6'}],
     },
+    // ES-31: both slices hold only a pod that is gone, one pod is new: the new slice takes one of
+    // the two names, the controller's draw (finalize takes the deletes in map order).
+    {name: 'draw', rule: 'ES-31', choice: true, pods: manyPods('draw', 1), slices: [{pods: ['~ghost']}, {pods: ['~ghost']}]},
+    // ES-32: both slices hold twice-0's endpoint: the one the controller walks first keeps it.
+    {name: 'twice', rule: 'ES-32', choice: true, pods: manyPods('twice', 2), slices: [{pods: ['twice-0']}, {pods: ['twice-0', 'twice-1']}]},
     // ES-30: a named port resolving differently per pod, beside a numeric one: the Endpoints
     // object has one subset per set of addresses, each with every port that set offers.
     {
@@ -543,7 +550,7 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
 
   const planOf = (name: string): Json => plan.controllers.find((c: Json) => c.kind === 'Service' && c.name === name)
 
-  it.each(WORLDS.filter((w) => !w.deleting).map((w) => [w.rule, w.name]))('%s (%s): slices updated, deleted, kept and created as planned', async (_rule, name) => {
+  it.each(WORLDS.filter((w) => !w.deleting && !w.choice).map((w) => [w.rule, w.name]))('%s (%s): slices updated, deleted, kept and created as planned', async (_rule, name) => {
     const cp = planOf(name)
     const writes = cp.actions.filter((a: Json) => a.type.endsWith('EndpointSlice'))
     const updates = new Map<string, Json>(writes.filter((a: Json) => a.type === 'updateEndpointSlice').map((a: Json) => [a.name, a]))
@@ -575,6 +582,43 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
     judgeCreated(creates, created, cp.service.pools)
     // E9: a fresh controller stamps what it writes with the Service's creation time.
     for (const s of created) expect(s.metadata.annotations?.[TRIGGER_TIME]).toBe(creates[0].triggerTime)
+  })
+
+  // A choice agrees when the controller's outcome is one the plan names; when it is the one shown,
+  // the slices must be exactly the planned ones.
+  it('ES-31 (draw): the new slice takes one of the names the plan names; the other slice goes', async () => {
+    const cp = planOf('draw')
+    const [choice] = cp.service.choices
+    expect(choice).toMatchObject({kind: 'recycledName', take: 1, groups: [['draw-old0', 'draw-old1']]})
+    const [update] = cp.actions.filter((a: Json) => a.type === 'updateEndpointSlice')
+    expect(update).toMatchObject({name: choice.shown[0], recycled: true})
+    const got = await waitUntil(async () => {
+      const now = await sliceList('draw')
+      return now.length === 1 && (now[0].endpoints ?? []).length === 1 ? now : undefined
+    }, {what: 'one slice of draw', timeoutMs: 30_000})
+    expect(choice.groups.flat()).toContain(got[0].metadata.name)
+    expect(sliceKey(got[0].addressType, got[0].ports, got[0].endpoints ?? [])).toEqual(sliceKey(update.addressType, update.ports, update.endpoints))
+  })
+
+  it('ES-32 (twice): the endpoint both slices hold stays in one the plan names, and only there', async () => {
+    const cp = planOf('twice')
+    const [choice] = cp.service.choices
+    expect(choice).toMatchObject({kind: 'duplicateEndpoint', pod: 'twice-0', slices: ['twice-old0', 'twice-old1']})
+    const old = before.get('twice')!
+    const got = await waitUntil(async () => {
+      const now = await sliceList('twice')
+      const holders = now.filter((x: Json) => (x.endpoints ?? []).some((e: Json) => e.targetRef?.name === 'twice-0'))
+      return holders.length === 1 && now.flatMap((x: Json) => x.endpoints ?? []).length === 2 ? now : undefined
+    }, {what: 'twice-0 in one slice', timeoutMs: 30_000})
+    const keeper = got.find((x: Json) => (x.endpoints ?? []).some((e: Json) => e.targetRef?.name === 'twice-0'))
+    expect(choice.slices).toContain(keeper.metadata.name)
+    if (keeper.metadata.name === choice.shown) {
+      // The outcome shown: the keeper untouched, the other slice updated as planned.
+      const [update] = cp.actions.filter((a: Json) => a.type === 'updateEndpointSlice')
+      expect(keeper.metadata.resourceVersion).toBe(old.find((x) => x.metadata.name === choice.shown)!.metadata.resourceVersion)
+      const other = got.find((x: Json) => x.metadata.name === update.name)
+      expect(sliceKey(other.addressType, other.ports, other.endpoints ?? [])).toEqual(sliceKey(update.addressType, update.ports, update.endpoints))
+    }
   })
 
   it('the plans say what each scenario is about', () => {
