@@ -193,7 +193,7 @@ describe('Services: the plan against the real endpoint controllers', () => {
     }
     plan = await planJson(['-n', ns, '--now', NOW()])
     await controllerManager.start(['endpointslice', 'endpoint', 'endpointslicemirroring'])
-  }, 120_000)
+  }, 300_000)
 
   afterAll(async () => {
     await controllerManager.stop()
@@ -386,6 +386,8 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
     pods: PodSpec[]
     /** Being deleted (held by a finalizer of ours) before the controller runs. */
     deleting?: boolean
+    /** The plan states a random choice (service.choices): judged on its own, below. */
+    choice?: boolean
     /** Slices present before the controller runs: pod names (`~ghost` for a pod that no longer exists), and how the slice is off. */
     slices?: {pods: string[]; owner?: 'foreign'; addressType?: 'IPv6'; notReady?: string[]; labels?: Record<string, string>; hints?: boolean}[]
   }
@@ -438,6 +440,34 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
         {name: 'dual-v4only', app: 'dual', ports: WEB_PORT},
       ],
     },
+    // ES-28: an empty placeholder left by an earlier Service of the same name is taken as the
+    // placeholder (placeholderSliceCompare looks at namespace and labels only): nothing is written.
+    {name: 'heir', rule: 'ES-28', pods: [], slices: [{pods: [], owner: 'foreign'}]},
+    // ES-29: dual-stack, both families' slices hold only a pod that is gone: each family's new
+    // slice is written under the name of that family's old one (finalize runs per address type).
+    {
+      name: 'recycle',
+      rule: 'ES-29',
+      spec: {ipFamilyPolicy: 'RequireDualStack', ipFamilies: ['IPv4', 'IPv6']},
+      pods: [{name: 'recycle-a', app: 'recycle', ports: WEB_PORT, ipv6: 'fd00:0:0:0::29'}],
+      slices: [{pods: ['~ghost']}, {pods: ['~ghost'], addressType: 'IPv6'}],
+    },
+    // ES-31: both slices hold only a pod that is gone, one pod is new: the new slice takes one of
+    // the two names, the controller's draw (finalize takes the deletes in map order).
+    {name: 'draw', rule: 'ES-31', choice: true, pods: manyPods('draw', 1), slices: [{pods: ['~ghost']}, {pods: ['~ghost']}]},
+    // ES-32: both slices hold twice-0's endpoint: the one the controller walks first keeps it.
+    {name: 'twice', rule: 'ES-32', choice: true, pods: manyPods('twice', 2), slices: [{pods: ['twice-0']}, {pods: ['twice-0', 'twice-1']}]},
+    // ES-30: a named port resolving differently per pod, beside a numeric one: the Endpoints
+    // object has one subset per set of addresses, each with every port that set offers.
+    {
+      name: 'regroup',
+      rule: 'ES-30',
+      spec: {ports: [{name: 'http', port: 80, targetPort: 'web'}, {name: 'metrics', port: 9100, targetPort: 9100}]},
+      pods: [
+        {name: 'regroup-a', app: 'regroup', ports: WEB_PORT},
+        {name: 'regroup-b', app: 'regroup', ports: [{name: 'web', containerPort: 9090}], ready: false, node: 'b'},
+      ],
+    },
   ]
 
   function range(app: string, from: number, to: number): string[] {
@@ -480,7 +510,7 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
       for (const [i, s] of (w.slices ?? []).entries()) {
         const endpoints = s.pods.map((name) =>
           name === '~ghost'
-            ? {addresses: [nthIP('10.78.0.0', 4000)], conditions: {ready: true, serving: true, terminating: false}, nodeName: nodeA(), zone: 'zone-1', targetRef: {kind: 'Pod', namespace: ns, name: `${w.name}-ghost`, uid: '00000000-0000-4000-8000-000000000001'}}
+            ? {addresses: [s.addressType === 'IPv6' ? 'fd00::4000' : nthIP('10.78.0.0', 4000)], conditions: {ready: true, serving: true, terminating: false}, nodeName: nodeA(), zone: 'zone-1', targetRef: {kind: 'Pod', namespace: ns, name: `${w.name}-ghost`, uid: '00000000-0000-4000-8000-000000000001'}}
             : {...endpointOf(pods.get(name), !(s.notReady ?? []).includes(name)), ...(s.hints ? {hints: {forZones: [{name: 'zone-1'}]}} : {})},
         )
         const owner = s.owner === 'foreign' ? {name: w.name, uid: '00000000-0000-4000-8000-0000000000ff'} : {name: w.name, uid: svc.metadata.uid}
@@ -520,7 +550,7 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
 
   const planOf = (name: string): Json => plan.controllers.find((c: Json) => c.kind === 'Service' && c.name === name)
 
-  it.each(WORLDS.filter((w) => !w.deleting).map((w) => [w.rule, w.name]))('%s (%s): slices updated, deleted, kept and created as planned', async (_rule, name) => {
+  it.each(WORLDS.filter((w) => !w.deleting && !w.choice).map((w) => [w.rule, w.name]))('%s (%s): slices updated, deleted, kept and created as planned', async (_rule, name) => {
     const cp = planOf(name)
     const writes = cp.actions.filter((a: Json) => a.type.endsWith('EndpointSlice'))
     const updates = new Map<string, Json>(writes.filter((a: Json) => a.type === 'updateEndpointSlice').map((a: Json) => [a.name, a]))
@@ -554,6 +584,43 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
     for (const s of created) expect(s.metadata.annotations?.[TRIGGER_TIME]).toBe(creates[0].triggerTime)
   })
 
+  // A choice agrees when the controller's outcome is one the plan names; when it is the one shown,
+  // the slices must be exactly the planned ones.
+  it('ES-31 (draw): the new slice takes one of the names the plan names; the other slice goes', async () => {
+    const cp = planOf('draw')
+    const [choice] = cp.service.choices
+    expect(choice).toMatchObject({kind: 'recycledName', take: 1, groups: [['draw-old0', 'draw-old1']]})
+    const [update] = cp.actions.filter((a: Json) => a.type === 'updateEndpointSlice')
+    expect(update).toMatchObject({name: choice.shown[0], recycled: true})
+    const got = await waitUntil(async () => {
+      const now = await sliceList('draw')
+      return now.length === 1 && (now[0].endpoints ?? []).length === 1 ? now : undefined
+    }, {what: 'one slice of draw', timeoutMs: 30_000})
+    expect(choice.groups.flat()).toContain(got[0].metadata.name)
+    expect(sliceKey(got[0].addressType, got[0].ports, got[0].endpoints ?? [])).toEqual(sliceKey(update.addressType, update.ports, update.endpoints))
+  })
+
+  it('ES-32 (twice): the endpoint both slices hold stays in one the plan names, and only there', async () => {
+    const cp = planOf('twice')
+    const [choice] = cp.service.choices
+    expect(choice).toMatchObject({kind: 'duplicateEndpoint', pod: 'twice-0', slices: ['twice-old0', 'twice-old1']})
+    const old = before.get('twice')!
+    const got = await waitUntil(async () => {
+      const now = await sliceList('twice')
+      const holders = now.filter((x: Json) => (x.endpoints ?? []).some((e: Json) => e.targetRef?.name === 'twice-0'))
+      return holders.length === 1 && now.flatMap((x: Json) => x.endpoints ?? []).length === 2 ? now : undefined
+    }, {what: 'twice-0 in one slice', timeoutMs: 30_000})
+    const keeper = got.find((x: Json) => (x.endpoints ?? []).some((e: Json) => e.targetRef?.name === 'twice-0'))
+    expect(choice.slices).toContain(keeper.metadata.name)
+    if (keeper.metadata.name === choice.shown) {
+      // The outcome shown: the keeper untouched, the other slice updated as planned.
+      const [update] = cp.actions.filter((a: Json) => a.type === 'updateEndpointSlice')
+      expect(keeper.metadata.resourceVersion).toBe(old.find((x) => x.metadata.name === choice.shown)!.metadata.resourceVersion)
+      const other = got.find((x: Json) => x.metadata.name === update.name)
+      expect(sliceKey(other.addressType, other.ports, other.endpoints ?? [])).toEqual(sliceKey(update.addressType, update.ports, update.endpoints))
+    }
+  })
+
   it('the plans say what each scenario is about', () => {
     const kinds = (name: string) => planOf(name).actions.filter((a: Json) => a.type.endsWith('EndpointSlice')).map((a: Json) => `${a.type}:${a.size ?? ''}`).sort()
     expect(kinds('pack')).toEqual(['createEndpointSlice:10', 'createEndpointSlice:10', 'createEndpointSlice:3'])
@@ -567,10 +634,18 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
     expect(planOf('stripped').actions.filter((a: Json) => a.type === 'updateEndpointSlice').map((a: Json) => a.hintsChanged)).toEqual([true])
     expect(kinds('lost')).toEqual(['createEndpointSlice:1'])
     expect(kinds('dual')).toEqual(['createEndpointSlice:1', 'createEndpointSlice:2'])
+    expect(kinds('heir')).toEqual([])
+    const recycled = planOf('recycle').actions.filter((a: Json) => a.type.endsWith('EndpointSlice')).map((a: Json) => [a.type, a.name, a.addressType, a.recycled]).sort()
+    expect(recycled).toEqual([
+      ['updateEndpointSlice', 'recycle-old0', 'IPv4', true],
+      ['updateEndpointSlice', 'recycle-old1', 'IPv6', true],
+    ])
+    const [regroup] = planOf('regroup').actions.filter((a: Json) => a.type === 'writeEndpoints')
+    expect(regroup.subsets.map((x: Json) => x.ports.map((p: Json) => p.port).sort())).toHaveLength(3)
     expect(planOf('going').actions.filter((a: Json) => a.type === 'createEndpointSlice').map((a: Json) => a.skipped)).toEqual(['service-deleting'])
   })
 
-  it.each(['pack', 'lost', 'dual', 'going'])('%s: the Endpoints object written is the one planned', async (name) => {
+  it.each(['pack', 'lost', 'dual', 'going', 'regroup'])('%s: the Endpoints object written is the one planned', async (name) => {
     const [write] = planOf(name).actions.filter((a: Json) => a.type === 'writeEndpoints')
     const got = await waitUntil(async () => {
       const r = await api('GET', `/api/v1/namespaces/${ns}/endpoints/${name}`)
@@ -585,5 +660,7 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
       {quietMs: 3000, what: 'the slices of the namespace'},
     )
     expect(await sliceList('going')).toEqual([])
+    // ES-28: the earlier Service's placeholder is still there, untouched.
+    expect((await sliceList('heir')).map((x: Json) => [x.metadata.name, x.metadata.resourceVersion])).toEqual(before.get('heir')!.map((x: Json) => [x.metadata.name, x.metadata.resourceVersion]))
   })
 })

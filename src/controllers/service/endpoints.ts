@@ -146,28 +146,42 @@ export function byteOrder(a: string, b: string): number {
   return a.length - b.length
 }
 
-/** RepackSubsets: addresses grouped by the exact set of ports they serve; not ready on any port is not ready. */
+/**
+ * RepackSubsets: per port, the addresses that offer it (an address is not ready on a port when any
+ * entry lists it not ready there); then ports whose addresses and readiness are exactly the same
+ * share one subset. So there is one subset per distinct set of addresses (with their readiness),
+ * carrying every port that set offers. An address is one IP and pod UID, kept as first seen;
+ * entries without ports (a headless Service without ports) count under one portless key.
+ */
 function repack(entries: readonly {address: EndpointAddressView; ports: readonly EndpointPortView[]; ready: boolean}[]): EndpointSubsetView[] {
-  const byAddress = new Map<string, {address: EndpointAddressView; ports: Map<string, EndpointPortView>; ready: boolean}>()
+  const firstSeen = new Map<string, EndpointAddressView>()
+  const byPort = new Map<string, {port?: EndpointPortView; ready: Map<string, boolean>}>()
   for (const e of entries) {
     const key = addressKey(e.address)
-    let entry = byAddress.get(key)
-    if (!entry) byAddress.set(key, (entry = {address: e.address, ports: new Map(), ready: true}))
-    for (const p of e.ports) entry.ports.set(portsKey([p]), p)
-    if (!e.ready) entry.ready = false
+    if (!firstSeen.has(key)) firstSeen.set(key, e.address)
+    for (const port of e.ports.length > 0 ? e.ports : [undefined]) {
+      const portKey = port ? portsKey([port]) : ''
+      let entry = byPort.get(portKey)
+      if (!entry) byPort.set(portKey, (entry = {port, ready: new Map()}))
+      if (entry.ready.get(key) !== false) entry.ready.set(key, e.ready)
+    }
   }
-  const subsets = new Map<string, {ports: EndpointPortView[]; ready: EndpointAddressView[]; notReady: EndpointAddressView[]}>()
-  for (const {address, ports, ready} of byAddress.values()) {
-    const list = [...ports.values()]
-    const key = portsKey(list)
-    let subset = subsets.get(key)
-    if (!subset) subsets.set(key, (subset = {ports: sortPorts(list), ready: [], notReady: []}))
-    ;(ready ? subset.ready : subset.notReady).push(address)
+  const groups = new Map<string, {ports: EndpointPortView[]; ready: Map<string, boolean>}>()
+  for (const {port, ready} of byPort.values()) {
+    const groupKey = [...ready.entries()].map(([k, r]) => `${k}\u0000${r}`).sort().join('\u0001')
+    let group = groups.get(groupKey)
+    if (!group) groups.set(groupKey, (group = {ports: [], ready}))
+    if (port) group.ports.push(port)
   }
   const order = (a: EndpointAddressView, b: EndpointAddressView) => byteOrder(a.ip, b.ip) || byteOrder(a.targetRef?.uid ?? '', b.targetRef?.uid ?? '')
-  return [...subsets.entries()]
-    .sort(([a], [b]) => byteOrder(a, b))
-    .map(([, s]) => ({addresses: s.ready.sort(order), notReadyAddresses: s.notReady.sort(order), ports: s.ports}))
+  // Upstream orders subsets by a hash of each; here by their ports, then their addresses.
+  return [...groups.entries()]
+    .map(([groupKey, {ports, ready}]) => {
+      const of = (want: boolean) => [...ready.entries()].filter(([, r]) => r === want).map(([k]) => firstSeen.get(k)!).sort(order)
+      return {key: `${portsKey(ports)}\u0002${groupKey}`, subset: {addresses: of(true), notReadyAddresses: of(false), ports: sortPorts(ports)}}
+    })
+    .sort((a, b) => byteOrder(a.key, b.key))
+    .map((x) => x.subset)
 }
 
 function flatten(subsets: readonly EndpointSubsetView[]): {address: EndpointAddressView; ports: EndpointPortView[]; ready: boolean}[] {

@@ -19,6 +19,7 @@ import type {
   PodEndpointVerdict,
   ServiceAction,
   ServiceView,
+  SliceChoice,
   SliceDeleteReason,
   UpdateEndpointSliceAction,
 } from './model.js'
@@ -57,6 +58,8 @@ export interface SliceSyncResult {
   /** Per pod: its endpoint's conditions, or why it has none (the `slice` half of the verdict). */
   verdicts: Map<string, Pick<PodEndpointVerdict, 'slice' | 'missingPorts'>>
   pools: EndpointPool[]
+  /** The controller's random choices the plan states (which name a new slice takes, which slice keeps a duplicate). */
+  choices: SliceChoice[]
   /** Endpoints per address type once the sync is done. */
   totals: {addressType: string; ready: number; total: number; slices: number}[]
   warnings: string[]
@@ -131,14 +134,15 @@ interface Draft {
 
 export function syncSlices(input: SliceSyncInput): SliceSyncResult {
   const {svc} = input
-  const result: SliceSyncResult = {actions: [], verdicts: new Map(), pools: [], totals: [], warnings: []}
+  const result: SliceSyncResult = {actions: [], verdicts: new Map(), pools: [], choices: [], totals: [], warnings: []}
   const types = addressTypes(svc)
   const existing = managedSlices(svc, input.slices)
   const labels = sliceLabels(svc)
   const time = triggerTime(svc)
   const creates: {draft: Draft; addressType: string}[] = []
   const updates: {draft: Draft; addressType: string}[] = []
-  const deletes: {slice: EndpointSliceView; reason: SliceDeleteReason}[] = []
+  /** `group`: the port list a delete was found under (finalize takes them per port list, in map order). */
+  const deletes: {slice: EndpointSliceView; reason: SliceDeleteReason; group?: string}[] = []
   const typeDeletes: EndpointSliceView[] = []
   /** Every endpoint wanted, of every address type (the topology allocator looks at the ones written). */
   const desiredAll: EndpointView[] = []
@@ -196,9 +200,9 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
       const r = reconcileByPorts(owned.get(key) ?? [], group.ports, group.endpoints, svc, input.maxEndpointsPerSlice, result, addressType)
       for (const d of r.updates) updates.push({draft: d, addressType})
       for (const d of r.creates) creates.push({draft: d, addressType})
-      for (const s of r.deletes) deletes.push({slice: s, reason: 'no-endpoints'})
+      for (const s of r.deletes) deletes.push({slice: s, reason: 'no-endpoints', group: key})
     }
-    for (const [key, slices] of owned) if (!desired.has(key)) for (const slice of slices) deletes.push({slice, reason: 'ports-not-desired'})
+    for (const [key, slices] of owned) if (!desired.has(key)) for (const slice of slices) deletes.push({slice, reason: 'ports-not-desired', group: key})
 
     // E8.8: every slice of the type goes and none comes: a placeholder instead.
     const goneOfType = deletes.length - typeDeletesBefore
@@ -211,16 +215,26 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
 
   hints(svc, [...creates, ...updates].map((x) => x.draft), existing, updates, types, result.pools, {desired: desiredAll, nodesKnown: input.nodesKnown, warnings: result.warnings})
 
-  // finalize: a create takes the name of a slice being deleted (last create, first delete).
+  // finalize runs once per address type (reconcileByAddressType calls it with that type's lists):
+  // the type's last create takes the name of its first slice being deleted that the Service owns,
+  // and so on. A create never takes the name of a slice of the other family.
   const recycled: {draft: Draft; addressType: string; name: EndpointSliceView}[] = []
-  for (let i = 0; i < deletes.length && creates.length > 0; ) {
-    const del = deletes[i].slice
-    const last = creates[creates.length - 1]
-    if (del.addressType === last.addressType && ownedBy(del, svc)) {
-      creates.pop()
-      recycled.push({...last, name: del})
-      deletes.splice(i, 1)
-    } else i++
+  for (const addressType of types) {
+    const pending = creates.filter((c) => c.addressType === addressType)
+    const choice = recycleChoice(addressType, pending, deletes.filter((d) => d.slice.addressType === addressType && ownedBy(d.slice, svc)))
+    if (choice) {
+      result.choices.push(choice)
+      result.warnings.push(recycleWords(choice))
+    }
+    for (let i = 0; i < deletes.length && pending.length > 0; ) {
+      const del = deletes[i].slice
+      if (del.addressType === addressType && ownedBy(del, svc)) {
+        const last = pending.pop()!
+        creates.splice(creates.indexOf(last), 1)
+        recycled.push({...last, name: del})
+        deletes.splice(i, 1)
+      } else i++
+    }
   }
 
   const owner = serviceOwner(svc)
@@ -285,6 +299,24 @@ function reconcileByPorts(
   const unchanged: Draft[] = []
   const deletes: EndpointSliceView[] = []
   const svcLabels = serviceLabels(svc, RESERVED)
+  // Step 1 walks the slices in the informer cache's order (random); here by name. An endpoint that
+  // more than one slice holds stays in the first one walked: a choice the plan states (E8.4).
+  const holders = new Map<string, string[]>()
+  for (const slice of slices) {
+    for (const ep of slice.endpoints) {
+      const id = endpointId(ep)
+      const names = holders.get(id) ?? []
+      if (want.has(id) && !names.includes(slice.name)) holders.set(id, [...names, slice.name])
+    }
+  }
+  for (const [id, names] of holders) {
+    if (names.length < 2) continue
+    const pod = podOf(want.get(id)!)
+    result.choices.push({kind: 'duplicateEndpoint', addressType, pod, slices: names, shown: names[0]})
+    result.warnings.push(
+      `pod ${pod}'s ${addressType} endpoint is in slices ${names.join(', ')}: the controller walks them in its cache's order (random), the first keeps it and the others drop it; shown: ${names[0]} keeps it`,
+    )
+  }
   for (const slice of slices) {
     const kept: EndpointView[] = []
     let changed = false
@@ -363,22 +395,61 @@ function reconcileByPorts(
   return {creates, updates, deletes}
 }
 
-/** placeholderSliceCompare: an empty slice with the right labels and owner. */
+/** What makes two new slices' writes differ: ports, size, placeholder. */
+const shapeOf = (d: {draft: Draft}): string => `${portsKey(d.draft.ports)}|${d.draft.endpoints.length + d.draft.random}|${d.draft.placeholder ? 'p' : ''}`
+
+/**
+ * finalize's random part (E8.9): the type's deletes come per port list in map order, each list's in
+ * set order (those left empty first, then those whose port list is no longer wanted), so the names
+ * the new slices take are a draw; so is which new content goes under which name when they differ.
+ * Undefined when the outcome is certain.
+ */
+function recycleChoice(
+  addressType: string,
+  pending: readonly {draft: Draft}[],
+  owned: readonly {slice: EndpointSliceView; reason: SliceDeleteReason; group?: string}[],
+): Extract<SliceChoice, {kind: 'recycledName'}> | undefined {
+  const k = Math.min(pending.length, owned.length)
+  if (k === 0) return undefined
+  const emptied = owned.filter((d) => d.reason === 'no-endpoints')
+  const unwanted = owned.filter((d) => d.reason !== 'no-endpoints')
+  const certain = k > emptied.length ? emptied.map((d) => d.slice.name) : []
+  const pool = k > emptied.length ? unwanted : emptied
+  const take = k - certain.length
+  const byGroup = new Map<string, string[]>()
+  for (const d of pool) byGroup.set(d.group ?? '', [...(byGroup.get(d.group ?? '') ?? []), d.slice.name])
+  const taken = pending.slice(pending.length - k)
+  const shapes = new Set(taken.map(shapeOf))
+  const groupsOfCreates = new Set(pending.map((c) => portsKey(c.draft.ports)))
+  const pairing = (k >= 2 && shapes.size > 1) || (k < pending.length && groupsOfCreates.size > 1 && new Set(pending.map(shapeOf)).size > 1)
+  if ((take === 0 || take === pool.length) && !pairing) return undefined
+  return {
+    kind: 'recycledName',
+    addressType,
+    certain,
+    take,
+    groups: [...byGroup.values()],
+    shown: owned.slice(0, k).map((d) => d.slice.name),
+    ...(pairing ? {pairing: true as const} : {}),
+  }
+}
+
+function recycleWords(c: Extract<SliceChoice, {kind: 'recycledName'}>): string {
+  const names = c.groups.flat()
+  const drawn = c.take > 0 && c.take < names.length
+  const sure = drawn ? c.certain : [...c.certain, ...names]
+  const parts = [...(sure.length > 0 ? [sure.join(', ')] : []), ...(drawn ? [`${c.take} of ${names.join(', ')} (the controller takes the slices to delete in map order)`] : [])]
+  const pairing = c.pairing ? '; which new content goes under which name, and which stays a create, is random' : ''
+  return `new ${c.addressType} slices take the names of ${parts.join(' and ')}${pairing}; shown: ${c.shown.join(', ')}`
+}
+
+/**
+ * placeholderSliceCompare: an empty slice of the type with exactly the Service's slice labels. Its
+ * metadata is compared by namespace and labels only, so the owner reference is not looked at: a
+ * placeholder left by an earlier Service of the same name counts as this one's.
+ */
 function isPlaceholder(slice: EndpointSliceView, svc: ServiceView, labels: Record<string, string>): boolean {
-  const owner = serviceOwner(svc)
-  const refs = slice.ownerReferences
-  return (
-    slice.endpoints.length === 0 &&
-    slice.ports.length === 0 &&
-    sameLabels(slice.labels, labels) &&
-    refs.length === 1 &&
-    refs[0].uid === owner.uid &&
-    refs[0].kind === owner.kind &&
-    refs[0].name === owner.name &&
-    refs[0].apiVersion === owner.apiVersion &&
-    refs[0].controller === true &&
-    refs[0].blockOwnerDeletion === true
-  )
+  return slice.namespace === svc.namespace && slice.endpoints.length === 0 && slice.ports.length === 0 && sameLabels(slice.labels, labels)
 }
 
 /**

@@ -289,6 +289,24 @@ export interface EndpointPool {
   endpoints?: EndpointView[]
 }
 
+/**
+ * A random choice of the EndpointSlice controller that the plan states rather than makes: every
+ * outcome the controller can take, and the one the plan's actions show (and reconcile carries out).
+ *
+ * `recycledName` (finalize, E8.9): `take` more of the slices being deleted give their names to
+ * new slices, besides the `certain` ones; the controller lists the deletes per port list in map
+ * order, so the names taken are whole `groups` (in any order) and then the first names of one more
+ * group, in any order. With `pairing`, which new content goes under which taken name (or stays a
+ * create) is random too.
+ *
+ * `duplicateEndpoint` (reconcileByPortMapping step 1, E8.4): `pod`'s endpoint is held by every slice in
+ * `slices`; the controller walks the slices in its cache's order, the first one keeps it and the
+ * others lose it. `shown` is the one the plan walks first (by name).
+ */
+export type SliceChoice =
+  | {kind: 'recycledName'; addressType: string; certain: string[]; take: number; groups: string[][]; shown: string[]; pairing?: true}
+  | {kind: 'duplicateEndpoint'; addressType: string; pod: string; slices: string[]; shown: string}
+
 /** Why a node is or is not a load-balancer host (stableNodeSetPredicates). */
 export type HostExclusion = 'deleting' | 'exclude-label' | 'to-be-deleted-taint'
 
@@ -326,6 +344,8 @@ export interface ServicePlanDetail {
   /** Endpoints per address type after the sync (ready of total), certain whatever the random order. */
   endpoints: {addressType: string; ready: number; total: number; slices: number}[]
   pools?: EndpointPool[]
+  /** Random choices of the EndpointSlice controller: the outcomes allowed, and the one shown. */
+  choices?: SliceChoice[]
   loadBalancer?: LoadBalancerPlan
   /** The key's Service does not exist: the plan is the Endpoints controller's sync of its leftover Endpoints object. */
   absent?: true

@@ -154,6 +154,7 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
   const current = managedSlices(svc, w.slices)
   let totals: NonNullable<ControllerPlan['service']>['endpoints'] = []
   let pools: NonNullable<ControllerPlan['service']>['pools']
+  let choices: NonNullable<ControllerPlan['service']>['choices']
   let requeueAfterError = false
   if (svc.type === 'ExternalName') {
     warnings.push('type ExternalName: the endpoint controllers write nothing for it')
@@ -177,6 +178,7 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
     }
     totals = slices.totals
     if (slices.pools.length > 0) pools = slices.pools
+    if (slices.choices.length > 0) choices = slices.choices
     for (const pod of selected) {
       const s = slices.verdicts.get(pod.name)!
       verdicts.push({pod: pod.name, uid: pod.uid, slice: s.slice, endpoints: legacy.verdicts.get(pod.name)!, ...(s.missingPorts ? {missingPorts: s.missingPorts} : {})})
@@ -216,6 +218,7 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
       pods: verdicts,
       endpoints: totals,
       ...(pools ? {pools} : {}),
+      ...(choices ? {choices} : {}),
       ...(lb ? {loadBalancer: lb.plan} : {}),
     },
   }

@@ -323,6 +323,65 @@ describe('E8: placement', () => {
     expect(deletes(r.actions)).toEqual([expect.objectContaining({name: 'web-stale', reason: 'not-owned'})])
   })
 
+  it('ES-28/E8.1/E8.8: an empty placeholder left by an earlier Service of the same name counts as the placeholder: nothing is written', () => {
+    const old = slice('web-old', [], {ports: [], ownerReferences: [{apiVersion: 'v1', kind: 'Service', name: 'web', uid: 'old-uid', controller: true, blockOwnerDeletion: true}]})
+    expect(sync(svc(), [], [old]).actions).toEqual([])
+    // With other labels it is not the placeholder: deleted, and a new one created.
+    const r = sync(svc(), [], [{...old, labels: {...old.labels, team: 'x'}}])
+    expect(deletes(r.actions)).toEqual([expect.objectContaining({name: 'web-old', reason: 'not-owned'})])
+    expect(creates(r.actions)).toEqual([expect.objectContaining({placeholder: true})])
+  })
+
+  it('ES-29/E8.9: dual-stack: each family\'s new slice takes the name of that family\'s slice being deleted', () => {
+    const dual = svc({ipFamilies: ['IPv4', 'IPv6']})
+    const gone = pod('a', {ips: ['10.1.0.1', 'fd00::1']})
+    const b = pod('bb', {ips: ['10.1.0.2', 'fd00::2']})
+    const v4 = slice('web-v4', [{...ep(gone, {ready: true}), addresses: ['10.1.0.1']}], {}, dual)
+    const v6 = slice('web-v6', [{...ep(gone, {ready: true}), addresses: ['fd00::1']}], {addressType: 'IPv6'}, dual)
+    const r = sync(dual, [b], [v4, v6])
+    expect(creates(r.actions)).toEqual([])
+    expect(deletes(r.actions)).toEqual([])
+    expect(updates(r.actions).map((u) => [u.name, u.addressType, u.recycled, u.endpoints.flatMap((e) => e.addresses)]).sort()).toEqual([
+      ['web-v4', 'IPv4', true, ['10.1.0.2']],
+      ['web-v6', 'IPv6', true, ['fd00::2']],
+    ])
+    // Only the IPv6 family has a slice to recycle: the IPv4 one is created.
+    const r2 = sync(dual, [b], [v6])
+    expect(creates(r2.actions).map((c) => c.addressType)).toEqual(['IPv4'])
+    expect(updates(r2.actions).map((u) => [u.name, u.recycled])).toEqual([['web-v6', true]])
+    expect(deletes(r2.actions)).toEqual([])
+  })
+
+  it('ES-31/E8.9: which deleted slice\'s name a new slice takes is the controller\'s draw: the plan names the candidates and shows one', () => {
+    const c = pod('c', {ips: ['10.1.0.3']})
+    const a = slice('A', [ep(pod('gone1', {ips: ['10.1.0.1']}), {ready: true})])
+    const b = slice('B', [ep(pod('gone2', {ips: ['10.1.0.2']}), {ready: true})])
+    const r = sync(svc(), [c], [a, b], 3)
+    expect(r.choices).toEqual([{kind: 'recycledName', addressType: 'IPv4', certain: [], take: 1, groups: [['A', 'B']], shown: ['A']}])
+    // The actions are the outcome shown: A rewritten, B deleted.
+    expect(updates(r.actions).map((u) => [u.name, u.recycled, members(u)])).toEqual([['A', true, ['c']]])
+    expect(deletes(r.actions).map((d) => (d as {name: string}).name)).toEqual(['B'])
+    expect(r.warnings.join('\n')).toContain('new IPv4 slices take the names of 1 of A, B')
+    // Two new slices of different sizes under both names: the names are certain, the pairing is not.
+    const three = ['c', 'dd', 'eee'].map((n, i) => pod(n, {ips: [`10.1.0.${10 + i}`]}))
+    const r2 = sync(svc(), three, [a, b], 2)
+    expect(r2.choices).toEqual([{kind: 'recycledName', addressType: 'IPv4', certain: [], take: 2, groups: [['A', 'B']], shown: ['A', 'B'], pairing: true}])
+    expect(updates(r2.actions).map((u) => [u.name, u.size]).sort()).toEqual([['A', 1], ['B', 2]])
+    // One slice going, one coming: certain, no choice stated.
+    expect(sync(svc(), [c], [a], 3).choices).toEqual([])
+  })
+
+  it('ES-32/E8.4: an endpoint two slices hold stays in the one the controller walks first: the plan names both and shows one', () => {
+    const x = pod('x', {ips: ['10.1.0.1']})
+    const y = pod('y', {ips: ['10.1.0.2']})
+    const r = sync(svc(), [x, y], [slice('A', [ep(x, {ready: true})]), slice('B', [ep(x, {ready: true}), ep(y, {ready: true})])])
+    expect(r.choices).toEqual([{kind: 'duplicateEndpoint', addressType: 'IPv4', pod: 'x', slices: ['A', 'B'], shown: 'A'}])
+    expect(updates(r.actions).map((u) => [u.name, u.removed])).toEqual([['B', ['x']]])
+    expect(r.warnings.join('\n')).toContain("pod x's IPv4 endpoint is in slices A, B")
+    // Held once: nothing to choose.
+    expect(sync(svc(), [x, y], [slice('A', [ep(x, {ready: true})]), slice('B', [ep(y, {ready: true})])]).choices).toEqual([])
+  })
+
   it('ES-16: a targetPort change rewrites the slice under its name with the new ports', () => {
     const a = pod('a')
     const r = sync(svc({ports: [{name: 'http', port: 80, protocol: 'TCP', targetPort: 9090, appProtocol: 'http'}]}), [a], [slice('S', [ep(a, {ready: true})])])
@@ -458,6 +517,41 @@ describe('E12: the legacy Endpoints object', () => {
     // Read from a file (no resourceVersion): equal is still equal.
     expect(syncEndpoints(svc({labels: {team: 'x'}}), pods, {...existing, resourceVersion: ''}).action).toBeUndefined()
     expect(syncEndpoints(svc({labels: {team: 'y'}}), pods, existing).action).toMatchObject({verb: 'update', resourceVersion: '3'})
+  })
+
+  it('ES-30/E12.6: one subset per set of addresses with their readiness, carrying every port that set offers', () => {
+    const two = svc({ports: [
+      {name: 'http', port: 80, protocol: 'TCP', targetPort: 'web'},
+      {name: 'metrics', port: 9100, protocol: 'TCP', targetPort: 9100},
+    ]})
+    const a = pod('a', {ips: ['10.1.0.1']})
+    const b = pod('b', {ips: ['10.1.0.2'], ready: false, ports: [{name: 'web', containerPort: 9090, protocol: 'TCP'}]})
+    const subsets = syncEndpoints(two, [a, b], undefined).action!.subsets
+    const shape = (ss: typeof subsets) => ss.map((x) => [x.addresses.map((e) => e.ip), x.notReadyAddresses.map((e) => e.ip), x.ports.map((p) => `${p.name}:${p.port}`)]).sort((x, y) => JSON.stringify(x) < JSON.stringify(y) ? -1 : 1)
+    expect(shape(subsets)).toEqual([
+      [['10.1.0.1'], ['10.1.0.2'], ['metrics:9100']],
+      [['10.1.0.1'], [], ['http:8080']],
+      [[], ['10.1.0.2'], ['http:9090']],
+    ])
+    const stored = (ss: typeof subsets): EndpointsView => ({
+      namespace: 'ns', name: 'web', uid: 'e', resourceVersion: '3', generation: 0, labels: {'endpoints.kubernetes.io/managed-by': 'endpoint-controller'}, annotations: {}, ownerReferences: [], subsets: ss,
+    })
+    // Stored as the controller writes it, or grouped by address (repacked before comparing): no write.
+    expect(syncEndpoints(two, [a, b], stored(subsets)).action).toBeUndefined()
+    const byAddress = [
+      {addresses: [subsets[0].addresses[0] ?? subsets[1].addresses[0]], notReadyAddresses: [], ports: [{name: 'http', port: 8080, protocol: 'TCP'}, {name: 'metrics', port: 9100, protocol: 'TCP'}]},
+    ]
+    expect(syncEndpoints(two, [a], stored(byAddress)).action).toBeUndefined()
+    // Readiness is per port: stored ready on one port and not on the other, the pod not ready now: a write.
+    const notReady = pod('a', {ips: ['10.1.0.1'], ready: false})
+    const addr = subsets.find((x) => x.addresses.length > 0)!.addresses[0]
+    const split = [
+      {addresses: [addr], notReadyAddresses: [], ports: [{name: 'http', port: 8080, protocol: 'TCP'}]},
+      {addresses: [], notReadyAddresses: [addr], ports: [{name: 'metrics', port: 9100, protocol: 'TCP'}]},
+    ]
+    const w = syncEndpoints(two, [notReady], stored(split)).action!
+    expect(w).toMatchObject({verb: 'update'})
+    expect(shape(w.subsets)).toEqual([[[], ['10.1.0.1'], ['http:8080', 'metrics:9100']]])
   })
 
   it('ES-25/E12.8: over 1000 addresses: every ready one kept, not-ready ones cut to fit, annotated', () => {
