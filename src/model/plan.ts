@@ -132,7 +132,8 @@ export type PodAction = CreateAction | DeleteAction | AdoptAction | ReleaseActio
 /**
  * Set on a write the API server refuses with 409 Conflict: the sync sent it with a
  * resourceVersion an earlier write of the same sync already replaced. The sync ends there and the
- * next one (requeued at once) does the rest.
+ * next one (requeued at once) does the rest — unless the controller swallows that error and goes
+ * on (reconcileOldReplicaSets does, for its scale-downs): then later writes follow it.
  */
 export interface MayConflict {
   conflict?: true
@@ -214,6 +215,11 @@ export interface UpdateDeploymentStatusAction extends MayConflict {
   to: DeploymentStatusView
   /** The Deployment's revision annotation, when this write changes it. */
   revision?: {from?: string; to: string}
+  /**
+   * It carries what is stored already: the API server stores nothing and keeps the
+   * resourceVersion, so a later write of the same sync does not conflict.
+   */
+  unchanged?: true
 }
 
 /** The legacy rollback annotation handled (D8): an Update of the Deployment itself. */

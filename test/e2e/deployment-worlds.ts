@@ -8,6 +8,8 @@ import {completedStatus as available, replicaSetAnnotations, type ReplicaSetShap
 
 export type Json = Record<string, any>
 
+export const ANN = 'deployment.kubernetes.io/'
+
 export const IMAGES = {A: 'nginx:1.27', B: 'nginx:1.28', C: 'nginx:1.29'} as const
 export type TemplateName = keyof typeof IMAGES
 
@@ -47,6 +49,15 @@ export interface Scenario {
   replicaSets?: RsSpec[]
   /** Pods of the (first) old ReplicaSet, by phase. */
   oldPods?: string[]
+}
+
+/** The status getNewReplicaSet leaves after creating `name` (a minute ago, well within the progress deadline). */
+function recordedCreation(name: string): Json {
+  const t = new Date(Date.now() - 60_000).toISOString().replace(/\.\d+Z$/, 'Z')
+  return {
+    observedGeneration: 1,
+    conditions: [{type: 'Progressing', status: 'True', reason: 'NewReplicaSetCreated', message: `Created new replica set "${name}"`, lastUpdateTime: t, lastTransitionTime: t}],
+  }
 }
 
 export const recreate = {type: 'Recreate'}
@@ -174,6 +185,20 @@ export const SCENARIOS: Scenario[] = [
       {template: 'C', replicas: 3, status: [3, 0, 0], revision: 3, sized: [10, 11]},
     ],
   },
+  {
+    id: 'adopt-stale',
+    title: 'D2.5 an adopted ReplicaSet with an old template and no replica available: its scale conflicts, reconcileOldReplicaSets swallows it, the status is written',
+    deployments: [{template: 'B', replicas: 3, strategy: rolling(2, 0), annotations: {[`${ANN}revision`]: '1'}, status: available(3)}],
+    replicaSets: [
+      {template: 'B', replicas: 3, status: [3, 3, 3], revision: 1, sized: [3, 5]},
+      {template: 'A', replicas: 2, status: [2, 0, 0], owned: false, name: 'web-orphan', labels: {app: 'web'}},
+    ],
+  },
+  {
+    id: 'recorded-status',
+    title: 'D2.4 the new ReplicaSet deleted by hand: the status write after the create stores nothing, and the rollout status after it succeeds',
+    deployments: [{template: 'A', replicas: 2, annotations: {[`${ANN}revision`]: '1'}, status: recordedCreation('web-8448b6f544')}],
+  },
   {id: 'no-annotation', title: 'D7.1 an old ReplicaSet without desired-replicas never makes a scaling event', deployments: [{template: 'B', replicas: 3}], replicaSets: [{template: 'A', replicas: 5, status: [5, 5, 5], revision: 1}]},
 ]
 
@@ -258,7 +283,6 @@ export async function world(ns: string): Promise<Json[]> {
   return out
 }
 
-export const ANN = 'deployment.kubernetes.io/'
 
 /** What is compared at the end. */
 export function endState(objects: Json[]): Json {

@@ -94,6 +94,8 @@ export const MUTANTS = [
   {id: 'D23', file: 'controllers/deployment/sync.ts', rule: 'a Deployment scaled to 0 allows no surge', from: 'const allowed = d.replicas > 0 ? d.replicas + maxSurge(d) : 0', to: 'const allowed = d.replicas + maxSurge(d)'},
   {id: 'D24', file: 'controllers/deployment/sync.ts', rule: 'the rounding leftover goes to the first (largest) ReplicaSet', from: 'if (i === 0 && toAdd !== 0)', to: 'if (i === all.length - 1 && toAdd !== 0)'},
   {id: 'D25', file: 'controllers/deployment/sync.ts', rule: 'Recreate waits for old pods that are not Failed or Succeeded', from: "p.phase !== 'Failed' && p.phase !== 'Succeeded'", to: "p.phase !== 'Failed'"},
+  {id: 'D26', file: 'controllers/deployment/sync.ts', rule: 'D2.5 reconcileOldReplicaSets swallows a refused scale and the sync goes on', from: 'return this.scaleDownOld(activeOld, newRS, minAvailable, maxScaledDown)\n    } catch (e) {\n      if (!(e instanceof SyncEnded)) throw e\n', to: 'return this.scaleDownOld(activeOld, newRS, minAvailable, maxScaledDown)\n    } catch (e) {\n      throw e\n'},
+  {id: 'D27', file: 'controllers/deployment/sync-state.ts', rule: 'D2.4 a status write that stores nothing keeps the resourceVersion', from: 'if (sameStatus(this.stored.status, to) && this.stored.revision === revisionNow) {', to: 'if (false) {'},
   // ---- job/: the Job controller (batch semantics J…) ----
   {id: 'J01', file: 'controllers/job/sync.ts', rule: 'J8.1 the Job fails when failed > backoffLimit, not ≥', from: 'failed > job.backoffLimit ||', to: 'failed >= job.backoffLimit ||'},
   {id: 'J02', file: 'controllers/job/sync.ts', rule: 'J14.1 the final condition waits for terminating pods', from: '&& status.terminating === 0) {', to: ') {'},

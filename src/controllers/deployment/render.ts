@@ -12,7 +12,7 @@ function renderDeployment(cp: ControllerPlan, replicaSets: ControllerPlan[], pla
   const set = applySetNote(cp, c)
   const head = `${c.bold(`Deployment ${cp.namespace}/${cp.name}`)}${set}  ${cp.desired} replicas${cp.rolloutStep ? `, ${cp.rolloutStep}` : ''}`
   const lines = [cp.inSync ? `${head}  ${c.green('(in sync)')}` : head]
-  for (const a of cp.actions) lines.push(deploymentActionLine(a, c))
+  cp.actions.forEach((a, i) => lines.push(deploymentActionLine(a, c, i === cp.actions.length - 1)))
   for (const w of cp.warnings) lines.push(c.yellow(`  ! ${w}`))
   for (const rs of replicaSets) lines.push(indent(renderController(rs, plan, c), '  '))
   if (cp.then && cp.then.length > 0) {
@@ -32,8 +32,10 @@ const SCALE_RULES: Record<string, string> = {
   recreate: 'Recreate',
 }
 
-function deploymentActionLine(a: Action, c: ChalkInstance): string {
-  const conflict = 'conflict' in a && a.conflict ? c.red('  [409 Conflict: this write fails and ends the sync]') : ''
+/** `last`: no write follows it; a conflict that is not last was swallowed and the sync went on. */
+function deploymentActionLine(a: Action, c: ChalkInstance, last: boolean): string {
+  const refused = last ? 'this write fails and ends the sync' : 'this write fails; the controller swallows the error and goes on'
+  const conflict = 'conflict' in a && a.conflict ? c.red(`  [409 Conflict: ${refused}]`) : ''
   switch (a.type) {
     case 'createReplicaSet': {
       const name = a.name ?? '<name unknown>'
@@ -54,7 +56,8 @@ function deploymentActionLine(a: Action, c: ChalkInstance): string {
       return c.yellow(`  ~ update ReplicaSet ${a.replicaSet}  (annotations: revision ${a.annotations['deployment.kubernetes.io/revision'] ?? '?'}; minReadySeconds ${a.minReadySeconds})${conflict}`)
     case 'updateStatus': {
       const revision = 'revision' in a && a.revision ? `, revision ${a.revision.from ?? 'unset'}→${a.revision.to}` : ''
-      return c.yellow(`  ~ status ${statusChange(a.from, a.to)}${revision}${conflict}`)
+      const unchanged = 'unchanged' in a && a.unchanged ? c.dim('  [nothing stored: the resourceVersion stays]') : ''
+      return c.yellow(`  ~ status ${statusChange(a.from, a.to)}${revision}${conflict}`) + unchanged
     }
     case 'rollback':
       return c.yellow(`  ~ rollback to revision ${a.toRevision}: ${a.event}${conflict}`)

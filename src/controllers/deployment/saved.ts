@@ -12,6 +12,7 @@ export function deploymentAction(a: unknown, at: string, fail: Fail): Action {
     if (!isObj(a[f])) throw fail(`${at}.${f}`, 'expected a mapping')
   }
   if (a.conflict !== undefined && a.conflict !== true) throw fail(`${at}.conflict`, 'expected true or nothing')
+  if (a.unchanged !== undefined && a.unchanged !== true) throw fail(`${at}.unchanged`, 'expected true or nothing')
   switch (a.type) {
     case 'adoptReplicaSet':
     case 'releaseReplicaSet':

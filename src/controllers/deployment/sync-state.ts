@@ -116,7 +116,13 @@ export class SyncState {
   status: DeploymentStatusView
   annotations: Record<string, string>
   written?: DeploymentStatusView
-  protected deploymentWrites = 0
+  /**
+   * The Deployment as the API server stores it now: its status and revision annotation. A write
+   * that would store exactly this is not stored, and leaves the resourceVersion as it was.
+   */
+  protected stored: {status: DeploymentStatusView; revision: string | undefined}
+  /** A write of this sync stored a new version: the in-memory Deployment names a replaced resourceVersion. */
+  protected deploymentStale = false
   protected readonly nowText: string
   protected readonly cache = new Map<string, Cached>()
   protected rsList: Cached[] = []
@@ -134,6 +140,7 @@ export class SyncState {
   ) {
     this.status = {...d.status, conditions: d.status.conditions.map((c) => ({...c}))}
     this.annotations = {...d.annotations}
+    this.stored = {status: d.status, revision: d.annotations[ANNOTATION.revision]}
     // metav1.Time keeps seconds: a condition written now reads back truncated.
     this.nowText = formatRfc3339(wholeSeconds(world.now))
   }
@@ -184,17 +191,30 @@ export class SyncState {
     this.actions.push(action)
   }
 
-  /** UpdateStatus of the Deployment: a second Deployment write in one sync conflicts (D2.4). */
+  /**
+   * UpdateStatus of the Deployment (D2.4). Every write of one sync names the resourceVersion the
+   * sync read (the controller throws away what UpdateStatus returns): once a write of this sync has
+   * stored a new version, the next one conflicts. A write that would store exactly what is stored
+   * (GuaranteedUpdate finds the new bytes equal to the old) is not stored and keeps the
+   * resourceVersion: it succeeds, marked `unchanged`, and the next write goes through too.
+   */
   protected writeStatus(to: DeploymentStatusView): true {
     const revisionBefore = this.d.annotations[ANNOTATION.revision]
     const revisionNow = this.annotations[ANNOTATION.revision]
     const action: UpdateDeploymentStatusAction = {type: 'updateStatus', from: this.d.status, to}
     if (revisionNow !== undefined && revisionNow !== revisionBefore) action.revision = revisionBefore === undefined ? {to: revisionNow} : {from: revisionBefore, to: revisionNow}
-    if (this.deploymentWrites++ > 0) {
+    if (this.deploymentStale) {
       this.actions.push({...action, conflict: true})
       throw new SyncEnded('a second write to the Deployment in this sync is sent with its old resourceVersion and conflicts')
     }
+    if (sameStatus(this.stored.status, to) && this.stored.revision === revisionNow) {
+      this.actions.push({...action, unchanged: true})
+      this.written = to
+      return true
+    }
     this.actions.push(action)
+    this.stored = {status: to, revision: revisionNow}
+    this.deploymentStale = true
     this.written = to
     return true
   }

@@ -3,9 +3,10 @@
 // recreate,rollback,progress}.go). Pure: the world, the clock and the hash come in as arguments.
 //
 // A sync reads one snapshot and writes in program order. What the controller writes with a
-// stale resourceVersion (a second write to the Deployment, a second update of the same cached
-// ReplicaSet) fails with 409 Conflict and ends the sync: such a write is planned with
-// `conflict: true` and nothing after it is.
+// stale resourceVersion (a second write to the Deployment after one that stored something, a
+// second update of the same cached ReplicaSet, a scale of a ReplicaSet adopted in this sync) fails
+// with 409 Conflict: such a write is planned with `conflict: true`. It ends the sync where the
+// caller returns the error, and not where the caller swallows it (reconcileOldReplicaSets).
 import type {DeploymentView, Labels, Workload} from '../../model/objects.js'
 import type {CreateReplicaSetAction} from '../../model/plan.js'
 import {controllerOf} from '../../reconcile/pods.js'
@@ -395,6 +396,20 @@ class Sync extends SyncState {
     const newUnavailable = newRS.replicas - newRS.status.availableReplicas
     const maxScaledDown = sumSpec(all) - minAvailable - newUnavailable
     if (maxScaledDown <= 0) return false
+    // A refused scale in either step (an adopted ReplicaSet scaled through the copy read before
+    // its adoption) is swallowed here: reconcileOldReplicaSets answers "nothing scaled, no error",
+    // so rolloutRolling goes on to the history cleanup and the rollout status.
+    try {
+      return this.scaleDownOld(activeOld, newRS, minAvailable, maxScaledDown)
+    } catch (e) {
+      if (!(e instanceof SyncEnded)) throw e
+      this.warnings.push(`${e.reason}; reconcileOldReplicaSets swallows the error and the sync goes on as if nothing was scaled down`)
+      return false
+    }
+  }
+
+  /** cleanupUnhealthyReplicas, then scaleDownOldReplicaSetsForRollingUpdate: whether either scaled. */
+  private scaleDownOld(activeOld: RsState[], newRS: RsState, minAvailable: number, maxScaledDown: number): boolean {
     // cleanupUnhealthyReplicas: replicas asked for but not available go first, oldest ReplicaSet first.
     const old = [...activeOld].sort(byCreation)
     let cleaned = 0
@@ -480,7 +495,9 @@ class Sync extends SyncState {
 
   /** updateDeploymentAndClearRollbackTo: an Update of the Deployment (it conflicts after a status write). */
   private clearRollback(toRevision: string, outcome: 'rolled-back' | 'revision-not-found' | 'template-unchanged', event: string): void {
-    const conflicts = this.deploymentWrites++ > 0
+    // The Update always stores something (the rollback annotation goes), so it replaces the resourceVersion.
+    const conflicts = this.deploymentStale
+    this.deploymentStale = true
     // The event of a rollback is recorded only when the Update succeeds; the warnings before it.
     if (outcome !== 'rolled-back' || !conflicts) this.events.push(event)
     this.actions.push({type: 'rollback', toRevision, outcome, event: event.split(' ').slice(2).join(' '), ...(conflicts ? {conflict: true as const} : {})})

@@ -221,4 +221,26 @@ describe('a Deployment plan, carried out', () => {
     const exec = await executePlan(planOf(deployment([{type: 'rollback', toRevision: '1', outcome: 'rolled-back', event: 'Rolled back'}])), {control, now})
     expect(exec.results[0]).toMatchObject({outcome: 'skipped', skipReason: SKIP.rollback})
   })
+
+  it('a conflict the controller swallows (D2.5): that write is not sent, the writes after it are', async () => {
+    const actions: DeploymentAction[] = [{type: 'adoptReplicaSet', ...ref('orphan')}, {...scale('orphan', 2, 0), conflict: true}, statusWrite()]
+    const control = new RecordingPodControl({controllers: {'Deployment/ns/web': {uid: 'uid-d', resourceVersion: '50'}}})
+    const exec = await executePlan(planOf(deployment(actions)), {control, now})
+    expect(kinds(control.calls)).toEqual(['getController', 'patch orphan', 'updateStatus'])
+    expect(exec.results.map((r) => [r.action, r.outcome, r.skipReason])).toEqual([
+      ['adoptReplicaSet', 'ok', undefined],
+      ['scaleReplicaSet', 'skipped', SKIP.plannedConflict],
+      ['updateStatus', 'ok', undefined],
+    ])
+  })
+
+  it('a status write that stores nothing (D2.4, "unchanged"), then another: both sent, both with the resourceVersion the plan saw', async () => {
+    const same = dStatus()
+    const actions: DeploymentAction[] = [{type: 'updateStatus', from: same, to: same, unchanged: true}, statusWrite()]
+    const control = new RecordingPodControl({controllers: {'Deployment/ns/web': {uid: 'uid-d', resourceVersion: '50'}}})
+    const exec = await executePlan(planOf(deployment(actions)), {control, now})
+    const writes = control.callsOf('updateStatus') as Array<{object: any}>
+    expect(writes.map((w) => [w.object.metadata.resourceVersion, w.object.status.observedGeneration])).toEqual([['50', 1], ['50', 2]])
+    expect(exec.results.map((r) => r.outcome)).toEqual(['ok', 'ok'])
+  })
 })

@@ -295,6 +295,78 @@ describe('D3–D11 one sync of the Deployment controller', () => {
     expect(cp.events ?? []).toEqual([])
   })
 
+  describe('D2.5 which refused writes end the sync', () => {
+    const orphan = (t: string, replicas: number, status: [number, number, number], more: RsOptions = {}) => replicaSet(t, replicas, {owned: false, name: 'web-orphan', labels: {app: 'web'}, status, ...more})
+
+    it('cleanupUnhealthyReplicas: the refused scale of an adopted ReplicaSet is swallowed; the rollout status is still written', async () => {
+      const d = deployment('B', 3, {...rolling(1, 3), spec: {strategy: {type: 'RollingUpdate', rollingUpdate: {maxSurge: 2, maxUnavailable: 0}}}})
+      const cp = await plan(d, replicaSet('B', 3, {revision: 1, sized: [3, 5]}), orphan('A', 2, [2, 0, 0]))
+      expect(writes(cp)).toEqual(['adoptReplicaSet web-orphan', 'scale web-orphan 2→0 unhealthy (conflict)', 'status'])
+      expect(cp.endedBy).toBeUndefined()
+      expect(cp.events ?? []).toEqual([])
+      const s = cp.status as Json
+      expect([s.replicas, s.updatedReplicas, s.availableReplicas, s.unavailableReplicas]).toEqual([5, 3, 3, 2])
+      // Nothing was scaled: the ReplicaSet controller's next sync has nothing to follow.
+      expect(cp.replicaSets!.find((r) => r.name === 'web-orphan')!.replicas).toBe(2)
+      expect(cp.then ?? []).toEqual([])
+    })
+
+    it('scaleDownOldReplicaSetsForRollingUpdate: swallowed too; the history cleanup of a complete rollout follows', async () => {
+      const d = deployment('B', 3, {...rolling(2, 3), spec: {strategy: {type: 'RollingUpdate', rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}, revisionHistoryLimit: 0}})
+      const cp = await plan(d, replicaSet('A', 0, {revision: 1, status: [0, 0, 0]}), replicaSet('B', 3, {revision: 2, sized: [3, 4]}), orphan('C', 1, [1, 1, 1]))
+      expect(writes(cp)).toEqual(['adoptReplicaSet web-orphan', 'scale web-orphan 1→0 availability (conflict)', 'delete web-8448b6f544', 'status'])
+      expect(cp.endedBy).toBeUndefined()
+    })
+
+    it('reconcileNewReplicaSet returns the error: the refused scale of the adopted new ReplicaSet ends the sync', async () => {
+      const cp = await plan(deployment('A', 3, rolling(1, 3)), orphan('A', 2, [2, 2, 2], {revision: 1, sized: [3, 4]}))
+      expect(writes(cp)).toEqual(['adoptReplicaSet web-orphan', 'scale web-orphan 2→3 new-replica-set (conflict)'])
+      expect(cp.endedBy).toContain('adopted in this sync')
+    })
+
+    it('Recreate returns the error: the refused scale-down ends the sync, no status', async () => {
+      const cp = await plan(deployment('B', 2, {spec: {strategy: {type: 'Recreate'}}}), orphan('A', 2, [2, 2, 2]))
+      expect(writes(cp)).toEqual(['adoptReplicaSet web-orphan', 'scale web-orphan 2→0 recreate (conflict)'])
+      expect(cp.endedBy).toContain('adopted in this sync')
+    })
+  })
+
+  describe('D2.4 a write that stores nothing keeps the resourceVersion', () => {
+    // The new ReplicaSet was deleted by hand: the Deployment still says revision 1, NewReplicaSetCreated.
+    const recorded = {
+      metadata: {annotations: {'deployment.kubernetes.io/revision': '1'}},
+      status: {
+        observedGeneration: 1,
+        conditions: [{type: 'Progressing', status: 'True', reason: 'NewReplicaSetCreated', message: 'Created new replica set "web-8448b6f544"', lastUpdateTime: '2026-11-22T09:59:00Z', lastTransitionTime: '2026-11-22T09:59:00Z'}],
+      },
+    }
+
+    it('getNewReplicaSet\'s status write repeats the recorded revision and condition: unchanged, and the rollout status after it succeeds', async () => {
+      const cp = await plan(deployment('A', 2, recorded))
+      expect(writes(cp)).toEqual(['create web-8448b6f544 2', 'status', 'status'])
+      const [, first, second] = cp.actions as Json[]
+      expect(first.unchanged).toBe(true)
+      expect(first.revision).toBeUndefined()
+      expect(second.unchanged).toBeUndefined()
+      expect(second.to.conditions.find((c: Json) => c.type === 'Available')).toMatchObject({status: 'False', reason: 'MinimumReplicasUnavailable'})
+      expect([second.to.replicas, second.to.unavailableReplicas]).toEqual([0, 2])
+      expect(cp.endedBy).toBeUndefined()
+    })
+
+    it('another condition recorded: the first write stores it, and the second conflicts', async () => {
+      const other = {...recorded, status: {...recorded.status, conditions: [{...recorded.status.conditions[0], reason: 'ReplicaSetUpdated'}]}}
+      const cp = await plan(deployment('A', 2, other))
+      expect(writes(cp)).toEqual(['create web-8448b6f544 2', 'status', 'status (conflict)'])
+      expect((cp.actions[1] as Json).unchanged).toBeUndefined()
+    })
+
+    it('the rollback Update after an unchanged status write succeeds', async () => {
+      const withRollback = {...recorded, metadata: {annotations: {...recorded.metadata.annotations, 'deprecated.deployment.rollback.to': '0'}}}
+      const cp = await plan(deployment('A', 2, withRollback))
+      expect(writes(cp)).toEqual(['create web-8448b6f544 2', 'status', 'rollback 0 revision-not-found'])
+    })
+  })
+
   it('D4.4 the new ReplicaSet\'s annotations follow the Deployment\'s; the repeated update conflicts (T35)', async () => {
     const cp = await plan(deployment('A', 3, {metadata: {annotations: {'example.com/note': 'hello'}}}), replicaSet('A', 3, {revision: 1, sized: [3, 4]}))
     expect(writes(cp)).toEqual(['updateReplicaSet web-8448b6f544', 'updateReplicaSet web-8448b6f544 (conflict)'])
