@@ -50,7 +50,7 @@ export async function executePlan(plan: ReconcilePlan, opts: ExecuteOptions): Pr
   const byKind = new Map(CONTROLLERS.flatMap((c) => c.kinds.map((k) => [k as string, c] as const)))
   const partOf = (cp: ControllerPlan) => {
     const c = byKind.get(cp.kind)
-    if (!c) throw new Error(`internal: no controller carries out ${cp.kind}`)
+    if (!c?.apply) throw new Error(`internal: no controller carries out ${cp.kind}`)
     return c.apply
   }
   const phases = [...new Set(plan.controllers.map((cp) => partOf(cp).phase ?? DEFAULT_PHASE))].sort((a, b) => a - b)

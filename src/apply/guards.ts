@@ -91,8 +91,8 @@ export function guardViolations(plan: ReconcilePlan, opts: GuardOptions): string
 }
 
 /** The guard part of the controller of `kind`. */
-function guardOf(kind: string): ControllerDescriptor['apply']['guard'] {
-  return CONTROLLERS.find((c) => (c.kinds as readonly string[]).includes(kind))?.apply.guard
+function guardOf(kind: string): NonNullable<ControllerDescriptor['apply']>['guard'] {
+  return CONTROLLERS.find((c) => (c.kinds as readonly string[]).includes(kind))?.apply?.guard
 }
 
 /** Pods an action of a controller of `kind` deletes (its part's podDeletes). */

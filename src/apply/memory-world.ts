@@ -81,7 +81,7 @@ function kindGroups(): Map<string, string> {
   if (heldGroups) return heldGroups
   const groups = new Map<string, string>(OTHER_GROUPS)
   for (const c of CONTROLLERS) {
-    if (c.apply.clusterOnly) continue
+    if (!c.apply || c.apply.clusterOnly) continue
     for (const [kind, r] of Object.entries(c.apply.resources)) groups.set(kind, /^\/apis\/([^/]+)\//.exec(r!.apiPath)?.[1] ?? '')
   }
   return (heldGroups = groups)
@@ -368,7 +368,7 @@ class MemoryPodControl implements PodControl {
     const metadata: Obj = {...found.object.metadata, resourceVersion: next}
     // A Deployment's status write also carries its annotations (the revision; its part's
     // statusWritesAnnotations); spec and labels stay.
-    if (CONTROLLERS.some((c) => c.apply.statusWritesAnnotations && c.kinds.includes(key.kind))) {
+    if (CONTROLLERS.some((c) => c.apply?.statusWritesAnnotations && c.kinds.includes(key.kind))) {
       const annotations = (object.metadata as Obj | undefined)?.annotations
       if (annotations && Object.keys(annotations).length > 0) metadata.annotations = {...annotations}
       else delete metadata.annotations

@@ -13,7 +13,7 @@ const OTHERS: Record<string, {apiPath: string; resource: string}> = {
 }
 
 function served(kind: string): {apiPath: string; resource: string} {
-  const r = OTHERS[kind] ?? CONTROLLERS.map((c) => c.apply.resources[kind as ControllerKind]).find((x) => x !== undefined)
+  const r = OTHERS[kind] ?? CONTROLLERS.map((c) => c.apply?.resources[kind as ControllerKind]).find((x) => x !== undefined)
   if (!r) throw new Error(`internal: no resource for ${kind}`)
   return r
 }

@@ -55,7 +55,9 @@ function controller(c: unknown, at: string, fail: Fail): ControllerPlan {
   for (const f of ['desired', 'active', 'diff', 'pending']) if (typeof c[f] !== 'number') throw fail(`${at}.${f}`, 'expected a number')
   if (!isObj(c.status)) throw fail(`${at}.status`, 'expected a mapping')
   if (!Array.isArray(c.actions)) throw fail(`${at}.actions`, 'expected a list')
-  const actions = c.actions.map((a: unknown, j: number) => part.apply.parseAction(a, `${at}.actions[${j}]`, fail))
+  const apply = part.apply
+  if (!apply) throw fail(`${at}.kind`, `${String(c.kind)} is planned only: kctl reconcile does not carry out its writes`)
+  const actions = c.actions.map((a: unknown, j: number) => apply.parseAction(a, `${at}.actions[${j}]`, fail))
   return {
     ...(c as Obj),
     warnings: Array.isArray(c.warnings) ? c.warnings : [],

@@ -30,7 +30,7 @@ export function staleness(plan: ReconcilePlan, world: Snapshot, fresh: Reconcile
   const replicaSets = new Map<string, Workload>(world.replicaSets.map((w) => [`${w.namespace}/${w.name}`, w]))
   const pods = new Map<string, PodView>(world.pods.map((p) => [`${p.namespace}/${p.name}`, p]))
   const freshPlans = new Map<string, ControllerPlan>(fresh.controllers.map((c) => [`${c.kind}/${c.namespace}/${c.name}`, c]))
-  const mustMatch = new Set<string>(CONTROLLERS.filter((c) => c.apply.replannedWritesMustMatch).flatMap((c) => c.kinds))
+  const mustMatch = new Set<string>(CONTROLLERS.filter((c) => c.apply?.replannedWritesMustMatch).flatMap((c) => c.kinds))
   const out: string[] = []
   for (const cp of plan.controllers) {
     if (cp.actions.length === 0 && cp.pending === 0) continue

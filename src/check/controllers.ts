@@ -1,7 +1,6 @@
 // The controllers' check parts (part.ts), from the registry: which kind an object is, as the rules
-// see it. The HorizontalPodAutoscaler has no controller folder yet; its reading lives in hpa.ts.
+// see it.
 import {CONTROLLERS} from '../controllers/registry.js'
-import {hpaKind} from './hpa.js'
 import type {CheckedKind, ControllerChecks} from './part.js'
 
 let byKind: Map<string, CheckedKind> | undefined
@@ -9,7 +8,7 @@ let byKind: Map<string, CheckedKind> | undefined
 function kinds(): Map<string, CheckedKind> {
   if (!byKind) {
     byKind = new Map()
-    for (const k of [...CONTROLLERS.flatMap((c) => c.check.kinds), hpaKind]) for (const group of k.groups) byKind.set(`${group}|${k.kind}`, k)
+    for (const k of CONTROLLERS.flatMap((c) => c.check.kinds)) for (const group of k.groups) byKind.set(`${group}|${k.kind}`, k)
   }
   return byKind
 }

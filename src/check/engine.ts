@@ -25,7 +25,6 @@ import type {PathMatcher} from './glob.js'
 import {ignores, IGNORE_ANNOTATION} from './ignore.js'
 import type {CheckObject, Previous} from './objects.js'
 import {checkedKind, controllerChecks} from './controllers.js'
-import {hpaDrafts} from './rules-hpa.js'
 import {immutableDrafts} from './rules-immutable.js'
 import {overlapDrafts} from './rules-overlap.js'
 import {referenceDrafts, workloadDrafts} from './rules-references.js'
@@ -109,7 +108,6 @@ export function collectDrafts(input: EngineInput, enabled: ReadonlySet<RuleId>):
   for (const objects of byApplySet(input.objects)) {
     if (on('overlapping-selectors')) for (const d of overlapDrafts(objects)) drafts.push(d)
     for (const c of controllers) for (const d of c.setDrafts?.(objects) ?? []) if (on(d.rule)) drafts.push(d)
-    if (on('hpa-replicas-conflict')) for (const d of hpaDrafts(objects)) drafts.push(d)
     for (const d of referenceDrafts(objects)) if (on(d.rule)) drafts.push(d)
   }
   if (on('image-latest')) for (const o of input.objects) for (const d of workloadDrafts(o)) if (on(d.rule)) drafts.push(d)

@@ -134,6 +134,24 @@ export const RULES: readonly RuleInfo[] = [
     configurable: true,
   },
   {
+    id: 'hpa-replicas-out-of-range',
+    severity: 'warning',
+    summary: 'A workload without spec.replicas (so 1) is scaled by a HorizontalPodAutoscaler whose minReplicas is higher.',
+    explanation:
+      "At each sync the HPA controller compares the target's replicas with minReplicas and maxReplicas before it reads any metric, and scales a target outside the range straight to the nearer bound (reconcileAutoscaler: Current number of replicas below Spec.MinReplicas). A workload created without spec.replicas is stored with 1, so it starts below the range and the autoscaler's first decision ignores the metrics. A written count outside the range is reported by hpa-replicas-conflict, whose message says so.",
+    kinds: ['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController'],
+    configurable: true,
+  },
+  {
+    id: 'hpa-target-missing',
+    severity: 'warning',
+    summary: "A HorizontalPodAutoscaler's scaleTargetRef names no workload in the input, or names it in another API group.",
+    explanation:
+      "The HPA controller reads its target through the scale subresource of the kind in the group scaleTargetRef.apiVersion names (only the group is read; an apiVersion left out is the core group, where no Deployment, StatefulSet or ReplicaSet is served). When that fails it records FailedGetScale, sets AbleToScale False and scales nothing. Only kinds the input holds objects of are judged, so an HPA of a custom resource applied elsewhere is not reported.",
+    kinds: ['HorizontalPodAutoscaler'],
+    configurable: true,
+  },
+  {
     id: 'deprecated-api',
     severity: 'error',
     severities: 'warning while the apiVersion is only deprecated in --k8s-version',

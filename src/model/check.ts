@@ -37,6 +37,8 @@ export const RULE_IDS = [
   'publish-not-ready-without-probe',
   'lb-local-selects-nothing',
   'hpa-replicas-conflict',
+  'hpa-replicas-out-of-range',
+  'hpa-target-missing',
   'invalid-ignore',
   'unknown-field',
   'invalid-type',

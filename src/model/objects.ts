@@ -5,6 +5,7 @@ import type {JobView, PodBatchFields} from '../controllers/job/model.js'
 import type {CloudLoadBalancerView, EndpointSliceView, EndpointsView, PodNetworkView, ServiceView} from '../controllers/service/model.js'
 import type {ClaimView, StatefulSetView} from '../controllers/statefulset/model.js'
 import type {DaemonSetView} from '../controllers/daemonset/model.js'
+import type {CustomMetricFixture, ExternalMetricFixture, HpaObject, HpaPodFields, PodMetricsFixture} from '../controllers/hpa/model.js'
 
 
 /** Where an object (or a field of it) was read from; line and column are 1-based. */
@@ -86,6 +87,8 @@ export interface PodView extends ObjectMeta {
   batch?: PodBatchFields
   /** IPs, hostname and named ports (absent when the pod has none of them). */
   network?: PodNetworkView
+  /** What the HPA's replica calculator reads: start time, the Ready condition, requests. */
+  autoscaling?: HpaPodFields
 }
 
 export type WorkloadKind = 'ReplicaSet' | 'ReplicationController'
@@ -213,6 +216,11 @@ export interface Snapshot {
   loadBalancers?: readonly CloudLoadBalancerView[]
   /** Deployments to plan (after -n and -l). */
   deployments?: readonly DeploymentView[]
+  /** HorizontalPodAutoscalers to plan (after -n and -l), and the metrics APIs' answers read beside them. */
+  hpas?: readonly HpaObject[]
+  podMetrics?: readonly PodMetricsFixture[]
+  customMetrics?: readonly CustomMetricFixture[]
+  externalMetrics?: readonly ExternalMetricFixture[]
   workloads: readonly Workload[]
   pods: readonly PodView[]
   /** Every ReplicaSet, including ones not planned (e.g. outside a label filter), for related-pod ranking. */

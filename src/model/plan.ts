@@ -6,6 +6,7 @@ import type {CreateClaimAction, CreateStatefulPodAction, DeleteStatefulPodAction
 import type {BackoffRecord, CreateJobPodAction, DeleteJobAction, DeleteJobPodAction, JobStatusView, JobTtl, RemoveFinalizerAction, UpdateJobStatusAction} from '../controllers/job/model.js'
 import type {CreateJobAction, CronJobStatusView, UpdateCronJobStatusAction} from '../controllers/cronjob/model.js'
 import type {ServiceAction, ServicePlanDetail, ServiceStatusView} from '../controllers/service/model.js'
+import type {HpaAction, HpaPlanView, HpaStatus} from '../controllers/hpa/model.js'
 import type {AdoptControllerRevisionAction, CreateControllerRevisionAction, DeleteControllerRevisionAction, UpdateControllerRevisionAction} from './revisions.js'
 
 export const PLAN_API_VERSION = 'kctl/v1alpha1'
@@ -240,11 +241,11 @@ export type DeploymentAction =
   | UpdateDeploymentStatusAction
   | RollbackAction
 
-export type Action = PodAction | DeploymentAction | WorkloadAction | UpdateWorkloadStatusAction | BatchAction | ServiceAction
+export type Action = PodAction | DeploymentAction | WorkloadAction | UpdateWorkloadStatusAction | BatchAction | ServiceAction | HpaAction
 export type ActionType = Action['type']
 
 /** Every kind kctl plans a controller's sync for. */
-export type ControllerKind = WorkloadKind | 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Job' | 'CronJob' | 'Service'
+export type ControllerKind = WorkloadKind | 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Job' | 'CronJob' | 'Service' | 'HorizontalPodAutoscaler'
 
 /** A Deployment's ReplicaSet as its sync leaves it (the plan's chain view). */
 export interface ReplicaSetStep {
@@ -275,7 +276,7 @@ export interface ControllerPlan {
   actions: Action[]
   /** The part of |diff| this sync leaves for later (burst limit; a controller being deleted). */
   pending: number
-  status: StatusView | DeploymentStatusView | StatefulSetStatusView | DaemonSetStatusView | JobStatusView | CronJobStatusView | ServiceStatusView
+  status: StatusView | DeploymentStatusView | StatefulSetStatusView | DaemonSetStatusView | JobStatusView | CronJobStatusView | ServiceStatusView | HpaStatus
   warnings: string[]
   /** True when this sync would neither create, delete, adopt, release nor write status. */
   inSync: boolean
@@ -324,6 +325,9 @@ export interface ControllerPlan {
   // ---- Services ----
   /** Which pods get endpoints and why the others do not, the slices' totals, the load balancer. */
   service?: ServicePlanDetail
+  // ---- HorizontalPodAutoscalers ----
+  /** Each metric's proposal, the stabilization and limits, the conditions, what was assumed. */
+  hpa?: HpaPlanView
 }
 
 /** Why a StatefulSet sync waits on a pod (processReplica, processCondemned, the rolling update). */
@@ -368,6 +372,9 @@ export interface PlanSummary {
   updateLoadBalancerHosts: number
   ensureLoadBalancerDeleted: number
   writeLoadBalancerStatus: number
+  /** HPA writes: present only when a plan has one (older plans' summaries are unchanged). */
+  scaleTarget?: number
+  updateHpaStatus?: number
 }
 
 export interface ReconcilePlan {
@@ -439,8 +446,8 @@ export interface Requeue {
   /** RFC 3339, full precision. */
   at: string
   seconds: number
-  /** `sync-error`: a Service's sync that ends in an error is retried after the queue's backoff. */
-  reason: 'backoff' | 'active-deadline' | 'next-schedule' | 'backoff-per-index' | 'ttl-after-finished' | 'sync-error'
+  /** `sync-period`: an HPA is synced again one --horizontal-pod-autoscaler-sync-period later. `sync-error`: a Service's sync that ends in an error is retried after the queue's backoff. */
+  reason: 'backoff' | 'active-deadline' | 'next-schedule' | 'backoff-per-index' | 'ttl-after-finished' | 'sync-error' | 'sync-period'
 }
 
 export type WorkloadAction =

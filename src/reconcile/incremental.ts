@@ -53,7 +53,7 @@ interface ObjectPlanners {
 }
 
 function objectPlanners(): ObjectPlanners {
-  const parts = CONTROLLERS.flatMap((c) => (c.watch.by === 'object' ? [c.watch] : []))
+  const parts = CONTROLLERS.flatMap((c) => (c.watch?.by === 'object' ? [c.watch] : []))
   const one = <K extends 'planObject' | 'adoptionWarnings' | 'planOwner'>(field: K) => {
     const found = parts.flatMap((p) => (p[field] ? [p[field]] : []))
     if (found.length !== 1) throw new Error(`expected one watch part with ${field}, found ${found.length}`)

@@ -139,7 +139,11 @@ export function summarize(controllers: readonly ControllerPlan[]): PlanSummary {
   for (const c of controllers) {
     if (c.inSync) summary.inSync++
     summary.pending += c.pending
-    for (const a of c.actions) if (!('conflict' in a && a.conflict)) summary[podChange(a) ?? (a.type as SummaryCounted)]++
+    for (const a of c.actions) {
+      if ('conflict' in a && a.conflict) continue
+      const key = podChange(a) ?? (a.type as SummaryCounted)
+      summary[key] = (summary[key] ?? 0) + 1
+    }
   }
   return summary
 }

@@ -80,7 +80,8 @@ function summaryLine(plan: ReconcilePlan, c: ChalkInstance): string {
     parts.push(c.cyan(count(s.ensureLoadBalancer + s.updateLoadBalancerHosts + s.ensureLoadBalancerDeleted, 'load-balancer call')))
   }
   if (s.chooseDaemonPods > 0) parts.push(c.yellow(count(s.chooseDaemonPods, 'random choice')))
-  if (s.updateStatus > 0) parts.push(c.yellow(count(s.updateStatus, 'status update')))
+  if ((s.scaleTarget ?? 0) > 0) parts.push(c.yellow(count(s.scaleTarget!, 'scale write')))
+  if (s.updateStatus + (s.updateHpaStatus ?? 0) > 0) parts.push(c.yellow(count(s.updateStatus + (s.updateHpaStatus ?? 0), 'status update')))
   const tail = [
     ...(s.pending > 0 ? [`${count(s.pending, 'pod')} pending`] : []),
     ...(s.inSync > 0 ? [`${s.inSync} in sync`] : []),

@@ -10,6 +10,7 @@ const REQUEUE_WORDS: Record<Requeue['reason'], string> = {
   'next-schedule': 'at the next schedule time',
   'sync-error': 'retried after the error that ends this sync (the queue backs off 1 s, 2 s, 4 s … to 1000 s; a Node event does not re-sync it)',
   'ttl-after-finished': 'when its ttlSecondsAfterFinished has passed (the ttl-after-finished controller deletes it then)',
+  'sync-period': 'one sync period later (--horizontal-pod-autoscaler-sync-period)',
 }
 
 function seconds(s: number): string {

@@ -130,7 +130,7 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
 
   const world = fixtures ? await fixtureWorld(req, clockNow) : await clusterWorld(req)
   // Every controller kctl plans: the deployment controller's syncs, then the ReplicaSet controller's.
-  const carriedOut = fixtures ? CARRIED_OUT.filter((name) => !CONTROLLERS.find((c) => c.name === name)?.apply.clusterOnly) : CARRIED_OUT
+  const carriedOut = fixtures ? CARRIED_OUT.filter((name) => !CONTROLLERS.find((c) => c.name === name)?.apply?.clusterOnly) : CARRIED_OUT
   const plan = (snapshot: Snapshot, gates: FeatureGates = featureGates) => withoutCloudSaid(planSnapshot(snapshot, plannerOptions(clockNow(), gates, req.maxEndpointsPerSlice), carriedOut), world.cloud)
   const scope = saved ? namespacesOf(saved) : undefined
   const restrict = (p: ReconcilePlan) => (saved ? onlyControllersOf(p, saved) : p)
@@ -256,7 +256,7 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
   const fixturesNow = world.memory?.snapshot()
   for (const c of CONTROLLERS) {
     const kinds: readonly string[] = c.kinds
-    report.notes.push(...(c.apply.notes?.(report.results.filter((r) => kinds.includes(r.controller.kind)), fixturesNow) ?? []))
+    report.notes.push(...(c.apply?.notes?.(report.results.filter((r) => kinds.includes(r.controller.kind)), fixturesNow) ?? []))
   }
   if (mode === 'apply' && !report.out && !report.converged && report.results.some((r) => r.action === 'updateStatus' && r.outcome === 'ok')) report.notes.push(NOTES.status)
   return finish(report)
@@ -406,9 +406,9 @@ function withoutCloudSaid(plan: ReconcilePlan, cloud: Cloud | undefined): Reconc
 const idle = (c: ReconcilePlan['controllers'][number]): boolean => c.actions.length === 0 || (c.inSync && partOf(c.kind).idleInSync === true)
 
 /** The apply part of the controller of `kind`. */
-function partOf(kind: ControllerPlan['kind']): ControllerDescriptor['apply'] {
+function partOf(kind: ControllerPlan['kind']): NonNullable<ControllerDescriptor['apply']> {
   const c = CONTROLLERS.find((d) => d.kinds.includes(kind))
-  if (!c) throw new Error(`internal: no controller carries out ${kind}`)
+  if (!c?.apply) throw new Error(`internal: no controller carries out ${kind}`)
   return c.apply
 }
 

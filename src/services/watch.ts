@@ -268,7 +268,7 @@ async function watchFixtures(req: WatchRequest, featureGates: FeatureGates, cloc
 
 /** The objects of a snapshot that get a plan: every controller's, as its watch part counts them. */
 function plannedObjects(s: Snapshot): number {
-  return CONTROLLERS.reduce((n, c) => n + c.watch.planned(s), 0)
+  return CONTROLLERS.reduce((n, c) => n + (c.watch?.planned(s) ?? 0), 0)
 }
 
 // ---------------------------------------------------------------------------------------------

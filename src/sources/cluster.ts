@@ -40,6 +40,7 @@ const RESOURCES = [
   {kind: 'Service', apiVersion: 'v1', group: '/api/v1', plural: 'services', optional: true},
   {kind: 'EndpointSlice', apiVersion: 'discovery.k8s.io/v1', group: '/apis/discovery.k8s.io/v1', plural: 'endpointslices', optional: true},
   {kind: 'Endpoints', apiVersion: 'v1', group: '/api/v1', plural: 'endpoints', optional: true},
+  {kind: 'HorizontalPodAutoscaler', apiVersion: 'autoscaling/v2', group: '/apis/autoscaling/v2', plural: 'horizontalpodautoscalers', optional: true},
   // Cluster-scoped: listed whole whatever the namespace (the DaemonSet controller reads every node).
   {kind: 'Node', apiVersion: 'v1', group: '/api/v1', plural: 'nodes', optional: true, clusterScoped: true},
 ] as const

@@ -76,6 +76,10 @@ export class Normalizer {
     endpointSlices: [],
     endpoints: [],
     deployments: [],
+    hpas: [],
+    podMetrics: [],
+    customMetrics: [],
+    externalMetrics: [],
     workloads: [],
     pods: [],
     replicaSets: [],
@@ -119,7 +123,8 @@ export class Normalizer {
       if (!this.remember(ctx, group, kind, raw, undefined, false)) this.ignored[key] = (this.ignored[key] ?? 0) + 1
       return
     }
-    if (apiVersion !== `${known.group === '' ? '' : `${known.group}/`}${known.version}`) {
+    const served = (v: string) => `${known.group === '' ? '' : `${known.group}/`}${v}` === apiVersion
+    if (!served(known.version) && !known.servedVersions?.some(served)) {
       const want = `${known.group === '' ? '' : `${known.group}/`}${known.version}`
       ctx.fail(['apiVersion'], `${kind} is not served as ${apiVersion} by Kubernetes 1.36`, `use apiVersion: ${want}`)
       return
@@ -127,6 +132,13 @@ export class Normalizer {
     // Every field is checked even after a first problem, so that `kctl check` reports them all;
     // an object with any problem is not added to the snapshot.
     const before = this.problems.length
+    if (known.unnamed) {
+      // A metrics API's value (MetricValue, ExternalMetricValue) carries no metadata.
+      const namespace = this.defaultNamespace
+      const meta: Meta = {namespace, name: '', uid: '', resourceVersion: '', generation: 0, labels: {}, annotations: {}, ownerReferences: NO_OWNERS}
+      known.read(this.input(ctx, apiVersion, meta, raw, before))
+      return
+    }
     const meta = this.meta(ctx, group, kind, raw)
     if (!meta) return
     known.read(this.input(ctx, apiVersion, meta, raw, before))

@@ -45,6 +45,10 @@ export interface KindReader {
   version: string
   /** Groups that once served the kind (before Kubernetes 1.16) and no longer do: read, then refused. */
   retiredGroups?: readonly string[]
+  /** Other versions of the kind the API server still serves: read too (the reader converts them). */
+  servedVersions?: readonly string[]
+  /** Its objects carry no metadata (a metrics API's values): read as they are, in the default namespace. */
+  unnamed?: true
   /** Reads, validates and defaults one object (problems go to input.ctx), and collects what it keeps. */
   read(input: ReadInput): void
 }

@@ -18,9 +18,11 @@ export type WatchGroup = (GroupCommon & {by: 'object'; part: ObjectWatchPart}) |
 
 export function watchGroups(): WatchGroup[] {
   const groups: WatchGroup[] = []
-  for (const c of CONTROLLERS) {
+  // A planOnly controller without a watch part is not watched.
+  const watched = CONTROLLERS.flatMap((c) => (c.watch ? [{...c, watch: c.watch}] : []))
+  for (const c of watched) {
     if (c.watch.by === 'namespace' && c.watch.plannedWith !== undefined) continue
-    const members = [c, ...CONTROLLERS.filter((o) => o.watch.by === 'namespace' && o.watch.plannedWith === c.name)]
+    const members = [c, ...watched.filter((o) => o.watch.by === 'namespace' && o.watch.plannedWith === c.name)]
     const what = names(members.flatMap((m) => m.watch.resources.map((r) => r.resource)))
     const requires = members.flatMap((m) => m.watch.requires ?? [])
     if (c.watch.by === 'object') {

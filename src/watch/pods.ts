@@ -59,7 +59,7 @@ class CachedPod implements PodView {
  * through the Normalizer, and returns what the cache keeps.
  */
 export function normalizePods(raws: readonly RawObject[], interner: Interner): NormalizeResult<PodView> {
-  const readers = CONTROLLERS.flatMap((c) => (c.watch.podFields ? [c.watch.podFields] : []))
+  const readers = CONTROLLERS.flatMap((c) => (c.watch?.podFields ? [c.watch.podFields] : []))
   const {snapshot, problems} = normalizeStripped('Pod', raws.map((raw) => stripPod(raw, readers)))
   return {objects: snapshot.pods.map((p) => compactPod(p, interner)), problems}
 }

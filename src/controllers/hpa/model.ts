@@ -1,7 +1,7 @@
 // The horizontal pod autoscaler as its controller reads it (autoscaling/v2 after the API server's
 // defaulting), the scale target and the metrics it asks for, the memory it keeps between syncs,
 // and what one sync decides (pkg/controller/podautoscaler, v1.36).
-import type {LabelSelector, Labels} from '../../model/objects.js'
+import type {LabelSelector, Labels, ObjectMeta} from '../../model/objects.js'
 
 /** The controller's name and the source of its events. */
 export const HPA_CONTROLLER_NAME = 'horizontal-pod-autoscaler-controller'
@@ -353,4 +353,80 @@ export interface HpaPlanDetail {
   assumes: string[]
   /** The next sync: one sync period after this one (NewDefaultHPARateLimiter; strictly, after it ends). RFC 3339. */
   requeue: {at: string; seconds: number}
+}
+
+// ---- As kctl reads them (read.ts) and plans them (planner.ts) ----
+
+/** An HPA as read from a file or the cluster: autoscaling/v2 after the API server's defaulting. */
+export interface HpaObject extends ObjectMeta, HpaView {
+  kind: 'HorizontalPodAutoscaler'
+  /** As written: autoscaling/v2, or autoscaling/v1 (converted as the API server converts it). */
+  apiVersion: string
+}
+
+/** The pod fields only the HPA's replica calculator reads (PodView.autoscaling). */
+export interface HpaPodFields {
+  startTime?: string
+  readyCondition?: {status: string; lastTransitionTime?: string}
+  containers: readonly ContainerRequests[]
+  sidecars: readonly ContainerRequests[]
+  podRequests?: Readonly<Record<string, string>>
+}
+
+/** A metrics.k8s.io/v1beta1 PodMetrics (an item of `kubectl get --raw …/pods`). */
+export interface PodMetricsFixture extends PodMetricsItem {
+  namespace: string
+  /** The pod's labels, as metrics-server copies them; absent when the fixture has none. */
+  labels?: Labels
+}
+
+/** A custom.metrics.k8s.io/v1beta2 MetricValue: one value of one metric for one object. */
+export interface CustomMetricFixture {
+  describedObject: {kind: string; namespace: string; name: string; apiVersion?: string}
+  metric: string
+  value: string
+  timestamp?: string
+}
+
+/** An external.metrics.k8s.io/v1beta1 ExternalMetricValue. */
+export interface ExternalMetricFixture {
+  /** The namespace the list was read in (the fixture's metadata, or the list's); '' applies to every namespace. */
+  namespace: string
+  metricName: string
+  metricLabels: Labels
+  value: string
+  timestamp?: string
+}
+
+/** The scale write: PUT of the target's scale subresource, spec.replicas replaced. */
+export interface ScaleTargetAction {
+  type: 'scaleTarget'
+  target: {kind: string; apiVersion: string; name: string}
+  from: number
+  to: number
+  /** The rescale reason upstream records in its SuccessfulRescale event. */
+  reason: string
+}
+
+/** The status write: PUT of the HPA's status (only when it differs from the status read). */
+export interface UpdateHpaStatusAction {
+  type: 'updateHpaStatus'
+  from: HpaStatus
+  to: HpaStatus
+}
+
+export type HpaAction = ScaleTargetAction | UpdateHpaStatusAction
+
+/**
+ * The `hpa` detail of a plan: one sync's decision, without the controller's in-memory history (the
+ * status, events, assumptions and requeue are the plan's own fields).
+ */
+export type HpaPlanView = Omit<HpaPlanDetail, 'history' | 'status' | 'events' | 'assumes' | 'requeue'> & {
+  /** spec.minReplicas and spec.maxReplicas after defaulting. */
+  min: number
+  max: number
+  /** Each metric that kctl could not find in the input, by index and type. */
+  missing: {index: number; type: string; name: string}[]
+  /** The stabilization window's and the rate limits' memory after the sync (RFC 3339 times). */
+  memory: {recommendations: {replicas: number; at: string}[]; scaleUpEvents: number; scaleDownEvents: number}
 }

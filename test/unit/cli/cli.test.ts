@@ -144,12 +144,16 @@ describe('kctl list', () => {
   it('-o table has one row per controller under a header, with the values -o json gives', () => {
     const run = kctl(['list', '-f', 'examples', '-o', 'table', '--now', NOW])
     expect(run.status).toBe(0)
-    // The controllers' table, then the Services' (below).
-    const [controllers, services] = run.stdout.trimEnd().split('\n\n')
+    // The controllers' table, then the Services' (below), then the HPAs'.
+    const [controllers, services, hpas] = run.stdout.trimEnd().split('\n\n')
+    expect(hpas.split('\n')).toEqual([
+      expect.stringMatching(/^KIND\s+NAMESPACE\s+NAME\s+REFERENCE\s+TARGETS\s+MINPODS\s+MAXPODS\s+REPLICAS\s+DESIRED\s+IN SYNC$/),
+      expect.stringMatching(/^HorizontalPodAutoscaler\s+autoscale\s+web\s+Deployment\/web\s+100%\s+2\s+10\s+3\s+6\s+no$/),
+    ])
     const lines = controllers.split('\n')
     expect(lines[0]).toMatch(/^KIND\s+NAMESPACE\s+NAME\s+DESIRED\s+ACTIVE\s+UPDATED\s+READY\s+AVAILABLE\s+DIFF\s+IN SYNC\s+ROLLOUT$/)
     const all = JSON.parse(kctl(['list', '-f', 'examples', '-o', 'json', '--now', NOW]).stdout).items
-    const items = all.filter((i: {kind: string}) => i.kind !== 'Service')
+    const items = all.filter((i: {kind: string}) => i.kind !== 'Service' && i.kind !== 'HorizontalPodAutoscaler')
     const serviceLines = services.split('\n')
     expect(serviceLines[0]).toMatch(/^KIND\s+NAMESPACE\s+NAME\s+TYPE\s+PODS\s+ENDPOINTS\s+READY\s+SLICES\s+LOAD BALANCER\s+IN SYNC$/)
     expect(serviceLines.slice(1).map((l) => l.split(/\s{2,}/))).toEqual(

@@ -1,0 +1,384 @@
+// HorizontalPodAutoscalers as the API server stores them, and the metrics APIs' answers as
+// `kubectl get --raw` prints them. autoscaling/v2 is validated as ValidateHorizontalPodAutoscaler
+// does (pkg/apis/autoscaling/validation) and defaulted as SetDefaults_HorizontalPodAutoscaler does;
+// autoscaling/v1 is converted first (Convert_v1_HorizontalPodAutoscaler_To_autoscaling_...).
+import {parseQuantity} from '../../reconcile/hash/quantity.js'
+import {type Ctx, EMPTY_RAW as EMPTY, INT32_MAX} from '../../sources/context.js'
+import type {Path, RawObject} from '../../sources/documents.js'
+import type {KindReader, Meta, PodFieldsReader} from '../../sources/part.js'
+import {parseDuration} from '../../watch/duration.js'
+import {defaultHpaSpec, type HpaSpecInput, type ScalingRulesInput} from './defaults.js'
+import type {
+  ContainerRequests,
+  CustomMetricFixture,
+  ExternalMetricFixture,
+  HpaCondition,
+  HpaObject,
+  HpaPodFields,
+  HpaStatus,
+  MetricIdentifier,
+  MetricSpec,
+  MetricStatus,
+  MetricTarget,
+  PodMetricsFixture,
+  ScalingPolicy,
+} from './model.js'
+
+const V1_CONDITIONS = 'autoscaling.alpha.kubernetes.io/conditions'
+
+/** What the HPA controller reads: its HPAs, and the metrics fixtures its metric answers come from. */
+export const HPA_READS: readonly KindReader[] = [
+  {
+    kind: 'HorizontalPodAutoscaler',
+    group: 'autoscaling',
+    version: 'v2',
+    // autoscaling/v1 is still served: read and converted by readHpa.
+    servedVersions: ['v1'],
+    read({ctx, apiVersion, meta, raw, planned, located, collect}) {
+      const hpa = readHpa(ctx, apiVersion, meta, raw)
+      if (hpa && planned()) collect('hpas', located(hpa))
+    },
+  },
+  {
+    kind: 'PodMetrics',
+    group: 'metrics.k8s.io',
+    version: 'v1beta1',
+    read({ctx, meta, raw, clean, collect}) {
+      const m = readPodMetrics(ctx, meta, raw)
+      if (m && clean()) collect('podMetrics', m)
+    },
+  },
+  {
+    kind: 'MetricValue',
+    group: 'custom.metrics.k8s.io',
+    version: 'v1beta2',
+    unnamed: true,
+    read({ctx, meta, raw, clean, collect}) {
+      const m = readMetricValue(ctx, meta, raw)
+      if (m && clean()) collect('customMetrics', m)
+    },
+  },
+  {
+    kind: 'ExternalMetricValue',
+    group: 'external.metrics.k8s.io',
+    version: 'v1beta1',
+    unnamed: true,
+    read({ctx, raw, clean, collect}) {
+      const m = readExternalValue(ctx, raw)
+      if (m && clean()) collect('externalMetrics', m)
+    },
+  },
+]
+
+// ---- The HPA ----
+
+function list(ctx: Ctx, v: unknown, path: Path): {item: RawObject; path: Path}[] {
+  if (v === undefined || v === null) return []
+  if (!Array.isArray(v)) {
+    ctx.fail(path, 'expected a list')
+    return []
+  }
+  return v.flatMap((x, i) => {
+    const m = ctx.mapping(x, [...path, i])
+    return m ? [{item: m, path: [...path, i]}] : []
+  })
+}
+
+function quantity(ctx: Ctx, v: unknown, path: Path): string | undefined {
+  if (typeof v === 'number') v = String(v)
+  const s = ctx.string(v, path)
+  if (s === undefined) return undefined
+  try {
+    parseQuantity(s)
+    return s
+  } catch {
+    ctx.fail(path, `${JSON.stringify(s)} is not a quantity`)
+    return undefined
+  }
+}
+
+function requireString(ctx: Ctx, v: unknown, path: Path, what: string): string {
+  const s = ctx.string(v, path)
+  if (s === undefined || s === '') ctx.fail(path, `${what} is required`)
+  return s ?? ''
+}
+
+/** validateMetricTarget: the type names which value is read, and that value must be positive. */
+function readTarget(ctx: Ctx, v: unknown, path: Path, allowed: readonly string[]): MetricTarget {
+  const m = ctx.mapping(v, path)
+  if (!m) {
+    ctx.fail(path, 'target is required')
+    return {type: ''}
+  }
+  const type = requireString(ctx, m.type, [...path, 'type'], 'type')
+  if (type !== '' && !allowed.includes(type)) ctx.fail([...path, 'type'], `must be one of ${allowed.join(', ')}`)
+  const t: MetricTarget = {type}
+  const value = quantity(ctx, m.value, [...path, 'value'])
+  const averageValue = quantity(ctx, m.averageValue, [...path, 'averageValue'])
+  const utilization = ctx.int(m.averageUtilization, [...path, 'averageUtilization'], 1, INT32_MAX)
+  if (value !== undefined) t.value = value
+  if (averageValue !== undefined) t.averageValue = averageValue
+  if (utilization !== undefined) t.averageUtilization = utilization
+  const needs = type === 'Utilization' ? 'averageUtilization' : type === 'Value' ? 'value' : type === 'AverageValue' ? 'averageValue' : undefined
+  if (needs && m[needs] === undefined) ctx.fail([...path, needs], `must be set when type is ${type}`)
+  return t
+}
+
+function readIdentifier(ctx: Ctx, v: unknown, path: Path): MetricIdentifier {
+  const m = ctx.mapping(v, path) ?? EMPTY
+  const id: MetricIdentifier = {name: requireString(ctx, m.name, [...path, 'name'], 'metric name')}
+  if (m.selector !== undefined && m.selector !== null) {
+    const sel = ctx.mapping(m.selector, [...path, 'selector'])
+    if (sel) id.selector = sel as unknown as MetricIdentifier['selector']
+  }
+  return id
+}
+
+/** validateMetricSpec: the source field its type names, and only that one. */
+function readMetric(ctx: Ctx, item: RawObject, path: Path): MetricSpec | undefined {
+  const type = requireString(ctx, item.type, [...path, 'type'], 'type')
+  const at = (f: string) => [...path, f]
+  const source = (f: string) => {
+    const m = ctx.mapping(item[f], at(f))
+    if (!m) ctx.fail(at(f), `must be set when type is ${type}`)
+    return m ?? EMPTY
+  }
+  switch (type) {
+    case 'Resource': {
+      const s = source('resource')
+      return {type, resource: {name: requireString(ctx, s.name, [...at('resource'), 'name'], 'resource name'), target: readTarget(ctx, s.target, [...at('resource'), 'target'], ['Utilization', 'AverageValue'])}}
+    }
+    case 'ContainerResource': {
+      const s = source('containerResource')
+      const p = at('containerResource')
+      return {
+        type,
+        containerResource: {
+          name: requireString(ctx, s.name, [...p, 'name'], 'resource name'),
+          container: requireString(ctx, s.container, [...p, 'container'], 'container'),
+          target: readTarget(ctx, s.target, [...p, 'target'], ['Utilization', 'AverageValue']),
+        },
+      }
+    }
+    case 'Pods': {
+      const s = source('pods')
+      return {type, pods: {metric: readIdentifier(ctx, s.metric, [...at('pods'), 'metric']), target: readTarget(ctx, s.target, [...at('pods'), 'target'], ['AverageValue'])}}
+    }
+    case 'Object': {
+      const s = source('object')
+      const p = at('object')
+      const d = ctx.mapping(s.describedObject, [...p, 'describedObject']) ?? EMPTY
+      const describedObject = {kind: requireString(ctx, d.kind, [...p, 'describedObject', 'kind'], 'kind'), name: requireString(ctx, d.name, [...p, 'describedObject', 'name'], 'name')} as {kind: string; name: string; apiVersion?: string}
+      const av = ctx.string(d.apiVersion, [...p, 'describedObject', 'apiVersion'])
+      if (av !== undefined) describedObject.apiVersion = av
+      return {type, object: {describedObject, metric: readIdentifier(ctx, s.metric, [...p, 'metric']), target: readTarget(ctx, s.target, [...p, 'target'], ['Value', 'AverageValue'])}}
+    }
+    case 'External': {
+      const s = source('external')
+      return {type, external: {metric: readIdentifier(ctx, s.metric, [...at('external'), 'metric']), target: readTarget(ctx, s.target, [...at('external'), 'target'], ['Value', 'AverageValue'])}}
+    }
+    case '':
+      return undefined
+    default:
+      ctx.fail(at('type'), 'must be one of Resource, ContainerResource, Pods, Object, External')
+      return undefined
+  }
+}
+
+/** validateScalingRules: window 0–3600 s, a known selectPolicy, each policy positive with a period of 1–1800 s. */
+function readRules(ctx: Ctx, v: unknown, path: Path): ScalingRulesInput | undefined {
+  const m = ctx.mapping(v, path)
+  if (!m) return undefined
+  const out: ScalingRulesInput = {}
+  const window = ctx.int(m.stabilizationWindowSeconds, [...path, 'stabilizationWindowSeconds'], 0, 3600)
+  if (window !== undefined) out.stabilizationWindowSeconds = window
+  const select = ctx.string(m.selectPolicy, [...path, 'selectPolicy'])
+  if (select !== undefined) {
+    if (select === 'Max' || select === 'Min' || select === 'Disabled') out.selectPolicy = select
+    else ctx.fail([...path, 'selectPolicy'], 'must be one of Max, Min, Disabled')
+  }
+  if (m.policies !== undefined && m.policies !== null) {
+    const policies: ScalingPolicy[] = []
+    for (const {item, path: p} of list(ctx, m.policies, [...path, 'policies'])) {
+      const type = requireString(ctx, item.type, [...p, 'type'], 'type')
+      if (type !== '' && type !== 'Pods' && type !== 'Percent') ctx.fail([...p, 'type'], 'must be Pods or Percent')
+      const value = ctx.int(item.value, [...p, 'value'], 1, INT32_MAX)
+      if (item.value === undefined) ctx.fail([...p, 'value'], 'must be greater than zero')
+      const periodSeconds = ctx.int(item.periodSeconds, [...p, 'periodSeconds'], 1, 1800)
+      if (item.periodSeconds === undefined) ctx.fail([...p, 'periodSeconds'], 'must be greater than zero')
+      policies.push({type: type as ScalingPolicy['type'], value: value ?? 0, periodSeconds: periodSeconds ?? 0})
+    }
+    if (policies.length === 0 && select !== 'Disabled') ctx.fail([...path, 'policies'], 'must specify at least one Policy')
+    out.policies = policies
+  }
+  const tolerance = quantity(ctx, m.tolerance, [...path, 'tolerance'])
+  if (tolerance !== undefined) out.tolerance = tolerance
+  return out
+}
+
+function readConditions(ctx: Ctx, v: unknown, path: Path): HpaCondition[] {
+  return list(ctx, v, path).map(({item, path: p}) => {
+    const c: HpaCondition = {type: ctx.string(item.type, [...p, 'type']) ?? '', status: ctx.string(item.status, [...p, 'status']) ?? ''}
+    for (const f of ['reason', 'message'] as const) {
+      const s = ctx.string(item[f], [...p, f])
+      if (s !== undefined) c[f] = s
+    }
+    const t = ctx.time(item.lastTransitionTime, [...p, 'lastTransitionTime'])
+    if (t !== undefined) c.lastTransitionTime = t
+    return c
+  })
+}
+
+function readMetricStatuses(ctx: Ctx, v: unknown, path: Path): MetricStatus[] | null {
+  if (v === undefined || v === null) return null
+  // Kept as stored: the sync only compares them with what it computes.
+  return list(ctx, v, path).map(({item}) => item as unknown as MetricStatus)
+}
+
+/** One HPA, v2 or v1, validated and defaulted; undefined when it has a problem. */
+export function readHpa(ctx: Ctx, apiVersion: string, meta: Meta, raw: RawObject): HpaObject | undefined {
+  const spec = ctx.mapping(raw.spec, ['spec']) ?? EMPTY
+  const status = ctx.mapping(raw.status, ['status']) ?? EMPTY
+  const v1 = apiVersion === 'autoscaling/v1'
+  const refRaw = ctx.mapping(spec.scaleTargetRef, ['spec', 'scaleTargetRef'])
+  if (!refRaw) ctx.fail(['spec', 'scaleTargetRef'], 'required: the workload to scale (kind and name)')
+  const ref = refRaw ?? EMPTY
+  const scaleTargetRef = {kind: requireString(ctx, ref.kind, ['spec', 'scaleTargetRef', 'kind'], 'kind'), name: requireString(ctx, ref.name, ['spec', 'scaleTargetRef', 'name'], 'name')} as HpaSpecInput['scaleTargetRef']
+  const refVersion = ctx.string(ref.apiVersion, ['spec', 'scaleTargetRef', 'apiVersion'])
+  if (refVersion !== undefined) scaleTargetRef.apiVersion = refVersion
+  const min = ctx.int(spec.minReplicas, ['spec', 'minReplicas'], 0, INT32_MAX)
+  // minReplicas 0 needs the alpha HPAScaleToZero gate, off in 1.36 (validateMinReplicas).
+  if (min === 0) ctx.fail(['spec', 'minReplicas'], 'must be greater than or equal to 1 (0 needs the alpha HPAScaleToZero feature gate)')
+  if (spec.maxReplicas === undefined || spec.maxReplicas === null) ctx.fail(['spec', 'maxReplicas'], 'required')
+  const max = ctx.int(spec.maxReplicas, ['spec', 'maxReplicas'], 1, INT32_MAX)
+  if (max !== undefined && (min ?? 1) > max) ctx.fail(['spec', 'minReplicas'], `must be less than or equal to maxReplicas (${max})`)
+  const input: HpaSpecInput = {scaleTargetRef, maxReplicas: max ?? 0}
+  if (min !== undefined) input.minReplicas = min
+  let currentMetrics: MetricStatus[] | null
+  if (v1) {
+    // The v1 object's CPU target becomes one Resource metric; without it the v2 default (80%) applies.
+    const cpu = ctx.int(spec.targetCPUUtilizationPercentage, ['spec', 'targetCPUUtilizationPercentage'], 1, INT32_MAX)
+    if (cpu !== undefined) input.metrics = [{type: 'Resource', resource: {name: 'cpu', target: {type: 'Utilization', averageUtilization: cpu}}}]
+    const current = ctx.int(status.currentCPUUtilizationPercentage, ['status', 'currentCPUUtilizationPercentage'], 0, INT32_MAX)
+    currentMetrics = current === undefined ? null : [{type: 'Resource', resource: {name: 'cpu', current: {averageUtilization: current}}}]
+  } else {
+    const metrics = list(ctx, spec.metrics, ['spec', 'metrics']).flatMap(({item, path}) => {
+      const m = readMetric(ctx, item, path)
+      return m ? [m] : []
+    })
+    if (metrics.length > 0) input.metrics = metrics
+    const behavior = ctx.mapping(spec.behavior, ['spec', 'behavior'])
+    if (behavior) {
+      input.behavior = {}
+      const up = readRules(ctx, behavior.scaleUp, ['spec', 'behavior', 'scaleUp'])
+      const down = readRules(ctx, behavior.scaleDown, ['spec', 'behavior', 'scaleDown'])
+      if (up) input.behavior.scaleUp = up
+      if (down) input.behavior.scaleDown = down
+    }
+    currentMetrics = readMetricStatuses(ctx, status.currentMetrics, ['status', 'currentMetrics'])
+  }
+  let conditions = readConditions(ctx, status.conditions, ['status', 'conditions'])
+  if (v1 && typeof meta.annotations[V1_CONDITIONS] === 'string') {
+    // v1 keeps the conditions in an annotation (JSON), which the conversion reads back.
+    try {
+      conditions = readConditions(ctx, JSON.parse(meta.annotations[V1_CONDITIONS]), ['metadata', 'annotations', V1_CONDITIONS])
+    } catch {
+      ctx.fail(['metadata', 'annotations', V1_CONDITIONS], 'is not a JSON list of conditions')
+    }
+  }
+  const hpaStatus: HpaStatus = {
+    currentReplicas: ctx.int(status.currentReplicas, ['status', 'currentReplicas'], 0, INT32_MAX) ?? 0,
+    desiredReplicas: ctx.int(status.desiredReplicas, ['status', 'desiredReplicas'], 0, INT32_MAX) ?? 0,
+    currentMetrics,
+    conditions,
+  }
+  const og = ctx.int(status.observedGeneration, ['status', 'observedGeneration'], 0, Number.MAX_SAFE_INTEGER)
+  if (og !== undefined) hpaStatus.observedGeneration = og
+  const lst = ctx.time(status.lastScaleTime, ['status', 'lastScaleTime'])
+  if (lst !== undefined) hpaStatus.lastScaleTime = lst
+  return {kind: 'HorizontalPodAutoscaler', apiVersion, ...meta, spec: defaultHpaSpec(input), status: hpaStatus}
+}
+
+// ---- The pods' fields the replica calculator reads ----
+
+function requestsOf(ctx: Ctx, c: RawObject, path: Path): Record<string, string> {
+  const resources = ctx.mapping(c.resources, [...path, 'resources']) ?? EMPTY
+  const req = ctx.mapping(resources.requests, [...path, 'resources', 'requests']) ?? EMPTY
+  const out: Record<string, string> = {}
+  for (const [k, v] of Object.entries(req)) {
+    const q = quantity(ctx, v, [...path, 'resources', 'requests', k])
+    if (q !== undefined) out[k] = q
+  }
+  return out
+}
+
+/** startTime, the Ready condition and the requests (regular containers, sidecars, pod-level). */
+export const readHpaPodFields: PodFieldsReader = (ctx, _meta, _raw, spec, status) => {
+  const containers: ContainerRequests[] = list(ctx, spec.containers, ['spec', 'containers']).map(({item, path}) => ({name: typeof item.name === 'string' ? item.name : '', requests: requestsOf(ctx, item, path)}))
+  const sidecars: ContainerRequests[] = list(ctx, spec.initContainers, ['spec', 'initContainers'])
+    .filter(({item}) => item.restartPolicy === 'Always')
+    .map(({item, path}) => ({name: typeof item.name === 'string' ? item.name : '', requests: requestsOf(ctx, item, path)}))
+  const fields: HpaPodFields = {containers, sidecars}
+  const start = ctx.time(status.startTime, ['status', 'startTime'])
+  if (start !== undefined) fields.startTime = start
+  const ready = list(ctx, status.conditions, ['status', 'conditions']).find(({item}) => item.type === 'Ready')
+  if (ready) {
+    fields.readyCondition = {status: typeof ready.item.status === 'string' ? ready.item.status : ''}
+    const t = ctx.time(ready.item.lastTransitionTime, [...ready.path, 'lastTransitionTime'])
+    if (t !== undefined) fields.readyCondition.lastTransitionTime = t
+  }
+  const podResources = ctx.mapping(spec.resources, ['spec', 'resources'])
+  if (podResources && isSet(podResources.requests)) fields.podRequests = requestsOf(ctx, spec, ['spec'])
+  return {autoscaling: fields}
+}
+
+const isSet = (v: unknown) => v !== undefined && v !== null && typeof v === 'object' && Object.keys(v).length > 0
+
+// ---- Metrics fixtures ----
+
+/** A metrics.k8s.io/v1beta1 PodMetrics: timestamp, window, each container's usage. */
+function readPodMetrics(ctx: Ctx, meta: Meta, raw: RawObject): PodMetricsFixture | undefined {
+  const timestamp = ctx.time(raw.timestamp, ['timestamp'])
+  if (timestamp === undefined) ctx.fail(['timestamp'], 'required')
+  const windowText = ctx.string(raw.window, ['window']) ?? '0s'
+  const ms = parseDuration(windowText)
+  if (ms === undefined) ctx.fail(['window'], `${JSON.stringify(windowText)} is not a duration`)
+  const containers = list(ctx, raw.containers, ['containers']).map(({item, path}) => {
+    const usage: Record<string, string> = {}
+    for (const [k, v] of Object.entries(ctx.mapping(item.usage, [...path, 'usage']) ?? EMPTY)) {
+      const q = quantity(ctx, v, [...path, 'usage', k])
+      if (q !== undefined) usage[k] = q
+    }
+    return {name: requireString(ctx, item.name, [...path, 'name'], 'name'), usage}
+  })
+  const out: PodMetricsFixture = {namespace: meta.namespace, name: meta.name, timestamp: timestamp ?? '', windowSeconds: (ms ?? 0) / 1000, containers}
+  if (Object.keys(meta.labels).length > 0) out.labels = meta.labels
+  return out
+}
+
+/** A custom.metrics.k8s.io/v1beta2 MetricValue: the object it describes, the metric's name, the value. */
+function readMetricValue(ctx: Ctx, meta: Meta, raw: RawObject): CustomMetricFixture | undefined {
+  const d = ctx.mapping(raw.describedObject, ['describedObject']) ?? EMPTY
+  const metric = ctx.mapping(raw.metric, ['metric']) ?? EMPTY
+  const value = quantity(ctx, raw.value, ['value'])
+  if (value === undefined) ctx.fail(['value'], 'required')
+  const ns = ctx.string(d.namespace, ['describedObject', 'namespace'])
+  const out: CustomMetricFixture = {
+    describedObject: {kind: requireString(ctx, d.kind, ['describedObject', 'kind'], 'kind'), namespace: ns || meta.namespace, name: requireString(ctx, d.name, ['describedObject', 'name'], 'name')},
+    metric: requireString(ctx, metric.name, ['metric', 'name'], 'metric name'),
+    value: value ?? '0',
+  }
+  const t = ctx.time(raw.timestamp, ['timestamp'])
+  if (t !== undefined) out.timestamp = t
+  return out
+}
+
+/** An external.metrics.k8s.io/v1beta1 ExternalMetricValue: its name, labels and value. */
+function readExternalValue(ctx: Ctx, raw: RawObject): ExternalMetricFixture | undefined {
+  const value = quantity(ctx, raw.value, ['value'])
+  if (value === undefined) ctx.fail(['value'], 'required')
+  const out: ExternalMetricFixture = {namespace: '', metricName: requireString(ctx, raw.metricName, ['metricName'], 'metricName'), metricLabels: ctx.labels(raw.metricLabels, ['metricLabels']), value: value ?? '0'}
+  const t = ctx.time(raw.timestamp, ['timestamp'])
+  if (t !== undefined) out.timestamp = t
+  return out
+}

@@ -1,0 +1,155 @@
+// What `kctl check` knows about HorizontalPodAutoscalers: their scaleTargetRef and replica range
+// (invalid-field's checks of their fields), and
+//   hpa-replicas-conflict     spec.replicas written on a workload an HPA scales;
+//   hpa-replicas-out-of-range a target without spec.replicas (so 1) below minReplicas: the HPA
+//                             resizes it at its first sync, without metrics (reconcileAutoscaler's
+//                             range pre-checks; a written count outside the range is
+//                             hpa-replicas-conflict's, which says so);
+//   hpa-target-missing        a scaleTargetRef that names no object in the input, or names it in
+//                             another API group (scaleForResourceMappings fails: FailedGetScale).
+import type {RawObject} from '../../sources/documents.js'
+import type {Ctx} from '../../sources/normalize.js'
+import {checkedKind} from '../../check/controllers.js'
+import {describeObject, type Draft} from '../../check/draft.js'
+import {INT32_MAX, metadata, specOf} from '../../check/fields.js'
+import {groupOf, isMapping, resourceGroupOf, type CheckObject} from '../../check/objects.js'
+import type {CheckedKind, ControllerChecks} from '../../check/part.js'
+
+/** invalid-field: an HPA's fields. */
+function hpa(ctx: Ctx, raw: RawObject): void {
+  metadata(ctx, raw, 'subdomain')
+  const spec = specOf(ctx, raw)
+  const ref = ctx.mapping(spec.scaleTargetRef, ['spec', 'scaleTargetRef'])
+  if (!ref) {
+    if (spec.scaleTargetRef === undefined || spec.scaleTargetRef === null) ctx.fail(['spec', 'scaleTargetRef'], 'required: the workload to scale (kind and name)')
+  } else {
+    for (const field of ['kind', 'name'] as const) {
+      const v = ref[field]
+      if (v === undefined || v === null || v === '') ctx.fail(['spec', 'scaleTargetRef', field], `${field} is required`)
+      else ctx.string(v, ['spec', 'scaleTargetRef', field])
+    }
+  }
+  const min = ctx.int(spec.minReplicas, ['spec', 'minReplicas'], 0, INT32_MAX)
+  if (min === 0) ctx.fail(['spec', 'minReplicas'], 'must be at least 1 (0 needs the alpha HPAScaleToZero feature gate)')
+  if (spec.maxReplicas === undefined || spec.maxReplicas === null) ctx.fail(['spec', 'maxReplicas'], 'required')
+  const max = ctx.int(spec.maxReplicas, ['spec', 'maxReplicas'], 0, INT32_MAX)
+  if (max === 0) ctx.fail(['spec', 'maxReplicas'], 'must be at least 1')
+  else if (max !== undefined && min !== undefined && min > max) ctx.fail(['spec', 'minReplicas'], `must not be greater than maxReplicas (${max})`)
+}
+
+const hpaKind: CheckedKind = {
+  kind: 'HorizontalPodAutoscaler',
+  groups: ['autoscaling'],
+  read(obj: CheckObject, spec: RawObject | undefined): void {
+    const ref = isMapping(spec?.scaleTargetRef) ? spec.scaleTargetRef : undefined
+    obj.hpa = {
+      target:
+        ref && typeof ref.kind === 'string' && typeof ref.name === 'string'
+          ? {kind: ref.kind, name: ref.name, apiVersion: typeof ref.apiVersion === 'string' ? ref.apiVersion : undefined}
+          : undefined,
+      minReplicas: typeof spec?.minReplicas === 'number' ? spec.minReplicas : undefined,
+      maxReplicas: typeof spec?.maxReplicas === 'number' ? spec.maxReplicas : undefined,
+    }
+  },
+  validate: hpa,
+}
+
+/** The workloads an HPA can name, by namespace, kind and name. */
+function scalableTargets(objects: readonly CheckObject[]): Map<string, CheckObject[]> {
+  const targets = new Map<string, CheckObject[]>()
+  for (const o of objects) {
+    if (!o.controller || !checkedKind(o)?.scalable || o.name === '') continue
+    const key = `${o.namespace}|${o.kind}|${o.name}`
+    let list = targets.get(key)
+    if (!list) targets.set(key, (list = []))
+    list.push(o)
+  }
+  return targets
+}
+
+/** The target in the API group scaleTargetRef.apiVersion names (only the group is read; none is the core group). */
+const inGroup = (ref: NonNullable<NonNullable<CheckObject['hpa']>['target']>, target: CheckObject) => resourceGroupOf(groupOf(ref.apiVersion ?? ''), ref.kind) === target.resourceGroup
+
+/** hpa-replicas-conflict: spec.replicas written on a target; every apply resets the count. */
+function conflictDrafts(objects: readonly CheckObject[], targets: Map<string, CheckObject[]>): Draft[] {
+  const drafts: Draft[] = []
+  const reported = new Set<CheckObject>()
+  for (const hpa of objects) {
+    const ref = hpa.hpa?.target
+    if (!ref) continue
+    for (const target of targets.get(`${hpa.namespace}|${ref.kind}|${ref.name}`) ?? []) {
+      if (ref.apiVersion !== undefined && !inGroup(ref, target)) continue
+      const replicas = target.controller!.replicas
+      if (replicas === undefined || reported.has(target)) continue
+      reported.add(target)
+      const {minReplicas, maxReplicas} = hpa.hpa!
+      const min = minReplicas ?? 1
+      const outside = typeof replicas === 'number' && maxReplicas !== undefined && (replicas < min || replicas > maxReplicas) ? `, outside its range ${min}–${maxReplicas},` : ''
+      drafts.push({
+        rule: 'hpa-replicas-conflict',
+        message: `spec.replicas is set, but ${describeObject(hpa)} scales this ${target.kind}: every apply sets the count back to ${JSON.stringify(replicas)}${outside} until the autoscaler scales it again; remove spec.replicas from the manifest`,
+        subject: target,
+        path: ['spec', 'replicas'],
+        atKey: true,
+        related: [{object: hpa, path: ['spec', 'scaleTargetRef'], atKey: true, message: `the scaleTargetRef of ${describeObject(hpa)}`}],
+        also: [hpa],
+      })
+    }
+  }
+  return drafts
+}
+
+/** hpa-replicas-out-of-range and hpa-target-missing. */
+function targetDrafts(objects: readonly CheckObject[], targets: Map<string, CheckObject[]>): Draft[] {
+  const drafts: Draft[] = []
+  const scalableKinds = new Set(objects.filter((o) => checkedKind(o)?.scalable).map((o) => o.kind))
+  for (const hpa of objects) {
+    const ref = hpa.hpa?.target
+    if (!ref) continue
+    const named = targets.get(`${hpa.namespace}|${ref.kind}|${ref.name}`) ?? []
+    const found = named.filter((t) => inGroup(ref, t))
+    if (found.length === 0) {
+      // Only kinds the input holds objects of are judged: a custom resource may live elsewhere.
+      if (named.length === 0 && !scalableKinds.has(ref.kind)) continue
+      const why =
+        named.length > 0
+          ? `${ref.kind} ${hpa.namespace}/${ref.name} is in the input, but scaleTargetRef.apiVersion ${JSON.stringify(ref.apiVersion ?? '')} names the API group "${groupOf(ref.apiVersion ?? '')}", where no ${ref.kind} is served (only the group is read: set apiVersion: ${named[0].apiVersion})`
+          : `no ${ref.kind} ${hpa.namespace}/${ref.name} is in the input`
+      drafts.push({
+        rule: 'hpa-target-missing',
+        message: `${why}: the HPA controller cannot read its scale (FailedGetScale, AbleToScale False) and scales nothing`,
+        subject: hpa,
+        path: named.length > 0 ? ['spec', 'scaleTargetRef', 'apiVersion'] : ['spec', 'scaleTargetRef', 'name'],
+        atKey: named.length > 0 && ref.apiVersion === undefined,
+      })
+      continue
+    }
+    const {minReplicas, maxReplicas} = hpa.hpa!
+    const min = minReplicas ?? 1
+    if (maxReplicas === undefined) continue
+    for (const target of found) {
+      // A written count is hpa-replicas-conflict's (its message says when it lies outside the range).
+      if (target.controller!.replicas !== undefined) continue
+      // Without spec.replicas the API server stores 1; maxReplicas is at least 1.
+      if (min <= 1) continue
+      drafts.push({
+        rule: 'hpa-replicas-out-of-range',
+        message: `spec.replicas is not set, so the API server stores 1, below minReplicas ${min} of ${describeObject(hpa)}: its first sync scales this ${target.kind} to ${min} without reading any metric (Current number of replicas below Spec.MinReplicas)`,
+        subject: target,
+        path: ['spec'],
+        atKey: true,
+        related: [{object: hpa, path: ['spec', 'minReplicas'], atKey: true, message: `the minReplicas of ${describeObject(hpa)}`}],
+        also: [hpa],
+      })
+    }
+  }
+  return drafts
+}
+
+export const hpaChecks: ControllerChecks = {
+  kinds: [hpaKind],
+  setDrafts(objects) {
+    const targets = scalableTargets(objects)
+    return [...conflictDrafts(objects, targets), ...targetDrafts(objects, targets)]
+  },
+}

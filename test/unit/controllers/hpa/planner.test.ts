@@ -1,0 +1,118 @@
+// The HPA planned from files (src/controllers/hpa/planner.ts): the scale target read as its scale
+// subresource shows it (scaleForResourceMappings), the metrics fixtures' answers, one sync
+// (reconcileAutoscaler) as a freshly started controller runs it, and the target's next sync.
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterAll, describe, expect, it} from 'vitest'
+import {CARRIED_OUT} from '../../../../src/controllers/registry.js'
+import {DEFAULT_FEATURE_GATES, type ControllerPlan} from '../../../../src/model/plan.js'
+import {planSnapshot} from '../../../../src/reconcile/planner.js'
+import {readFixtures} from '../../../../src/sources/fixtures.js'
+
+const ROOT = join(import.meta.dirname, '../../../..')
+const WEB = readFileSync(join(ROOT, 'examples/hpa/web.yaml'), 'utf8')
+const METRICS = readFileSync(join(ROOT, 'examples/hpa/metrics.yaml'), 'utf8')
+const NOW = '2026-11-22T10:00:00Z'
+
+const tmp = mkdtempSync(join(tmpdir(), 'kctl-plan-hpa-'))
+afterAll(() => rmSync(tmp, {recursive: true, force: true}))
+let n = 0
+
+async function planOf(...texts: string[]): Promise<{hpa: ControllerPlan; all: ControllerPlan[]}> {
+  const paths = texts.map((t) => {
+    const file = join(tmp, `f${n++}.yaml`)
+    writeFileSync(file, t)
+    return file
+  })
+  const plan = planSnapshot(await readFixtures({paths}), {now: NOW, featureGates: DEFAULT_FEATURE_GATES, burstReplicas: 500})
+  const hpa = plan.controllers.find((c) => c.kind === 'HorizontalPodAutoscaler')
+  if (!hpa) throw new Error('no HPA plan')
+  return {hpa, all: plan.controllers}
+}
+
+/** The example's HPA alone, its spec edited. */
+const hpaOnly = (edit: (s: string) => string = (s) => s) => edit(WEB.slice(WEB.indexOf('apiVersion: autoscaling/v2')))
+const withoutHpa = WEB.slice(0, WEB.indexOf('---\napiVersion: autoscaling/v2'))
+
+describe('the HPA planned from files', () => {
+  it('examples/hpa: 100% of the CPU requested against 50% scales the Deployment 3 → 6, then the Deployment grows its ReplicaSet', async () => {
+    const {hpa} = await planOf(WEB, METRICS)
+    expect(hpa.actions.map((a) => (a.type === 'scaleTarget' ? `${a.type} ${a.target.kind}/${a.target.name} ${a.from}->${a.to}` : a.type))).toEqual([
+      'scaleTarget Deployment/web 3->6',
+      'updateHpaStatus',
+    ])
+    expect({desired: hpa.desired, active: hpa.active, inSync: hpa.inSync}).toEqual({desired: 6, active: 3, inSync: false})
+    expect(hpa.hpa!.proposals.map((p) => [p.replicas, p.numbers.utilization, p.numbers.readyCount])).toEqual([[6, 100, 3]])
+    expect(hpa.assumes!.join(' ')).toMatch(/no recommendations for this HPA/)
+    // The following step: the Deployment controller's sync at replicas 6, and its ReplicaSet's.
+    const next = hpa.then!
+    expect(next.map((p) => `${p.kind}/${p.name} ${p.desired}`)).toEqual(['Deployment/web 6'])
+    expect(next[0].actions.filter((a) => a.type === 'scaleReplicaSet').map((a) => a.type === 'scaleReplicaSet' && `${a.replicaSet} ${a.from}->${a.to}`)).toEqual(['web-5794467bd5 3->6'])
+    expect(next[0].then?.[0].actions.filter((a) => a.type === 'create')).toHaveLength(3)
+  })
+
+  it('the Deployment of the snapshot itself is untouched by the chain: its own plan stays in sync at 3', async () => {
+    const {all} = await planOf(WEB, METRICS)
+    const d = all.find((c) => c.kind === 'Deployment')!
+    expect({desired: d.desired, inSync: d.inSync}).toEqual({desired: 3, inSync: true})
+  })
+
+  it('a metric kctl cannot find is named, and no proposal is guessed: nothing is scaled', async () => {
+    const {hpa} = await planOf(WEB)
+    expect(hpa.actions.some((a) => a.type === 'scaleTarget')).toBe(false)
+    expect(hpa.hpa!.missing).toEqual([{index: 0, type: 'Resource', name: 'cpu'}])
+    expect(hpa.warnings.join('\n')).toMatch(/FailedGetResourceMetric/)
+    expect(hpa.assumes!.join('\n')).toMatch(/metric 0 \(Resource\) was not read/)
+    expect(hpa.desired).toBe(3)
+  })
+
+  it('a scale target not in the input: FailedGetScale, named in the warnings, no write to any target', async () => {
+    const {hpa} = await planOf(hpaOnly(), METRICS)
+    expect(hpa.warnings[0]).toBe('the scale target Deployment/web is not in the input')
+    expect(hpa.warnings).toContain('FailedGetScale: deployments.apps "web" not found')
+    expect(hpa.actions.map((a) => a.type)).toEqual(['updateHpaStatus'])
+    expect(hpa.hpa!.path).toBe('failed-get-scale')
+  })
+
+  it('only the group of scaleTargetRef.apiVersion is read: none is the core group, where no Deployment is served', async () => {
+    const {hpa} = await planOf(withoutHpa, hpaOnly((s) => s.replace('    apiVersion: apps/v1\n    kind: Deployment', '    kind: Deployment')), METRICS)
+    expect(hpa.warnings).toContain('FailedGetScale: no matches for kind "Deployment" in group ""')
+    expect(hpa.actions.some((a) => a.type === 'scaleTarget')).toBe(false)
+  })
+
+  it('a target below minReplicas is scaled to it without metrics (reconcileAutoscaler pre-check)', async () => {
+    const {hpa} = await planOf(withoutHpa, hpaOnly((s) => s.replace('minReplicas: 2', 'minReplicas: 4')))
+    const scale = hpa.actions.find((a) => a.type === 'scaleTarget')
+    expect(scale).toMatchObject({from: 3, to: 4, reason: 'Current number of replicas below Spec.MinReplicas'})
+    expect(hpa.hpa!.path).toBe('out-of-range')
+    expect(hpa.hpa!.missing).toEqual([])
+  })
+
+  it('an External metric answered by an ExternalMetricValueList whose labels match the metric selector', async () => {
+    const external = (selector: string) =>
+      hpaOnly((s) =>
+        s.replace(
+          /  metrics:\n[\s\S]*?averageUtilization: 50\n/,
+          `  metrics:\n    - type: External\n      external:\n        metric:\n          name: queue_depth\n          selector: {matchLabels: {queue: ${selector}}}\n        target:\n          type: AverageValue\n          averageValue: "10"\n`,
+        ),
+      )
+    const values = `kind: ExternalMetricValueList
+apiVersion: external.metrics.k8s.io/v1beta1
+metadata: {}
+items:
+  - {metricName: queue_depth, metricLabels: {queue: orders}, timestamp: "2026-11-22T09:59:50Z", value: "42"}
+`
+    const found = (await planOf(withoutHpa, external('orders'), values)).hpa
+    // GetExternalPerPodMetricReplicas: ceil(42 / 10) = 5.
+    expect(found.actions.find((a) => a.type === 'scaleTarget')).toMatchObject({from: 3, to: 5})
+    const other = (await planOf(withoutHpa, external('billing'), values)).hpa
+    expect(other.hpa!.missing).toEqual([{index: 0, type: 'External', name: 'queue_depth'}])
+    expect(other.actions.some((a) => a.type === 'scaleTarget')).toBe(false)
+  })
+
+  it('is planned only: kctl reconcile leaves it out', () => {
+    expect(CARRIED_OUT).not.toContain('horizontalpodautoscaling')
+    expect(CARRIED_OUT).toContain('deployment')
+  })
+})

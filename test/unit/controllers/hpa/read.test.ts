@@ -1,0 +1,126 @@
+// HPAs and metrics fixtures read from files (src/controllers/hpa/read.ts): autoscaling/v2 defaulted
+// as SetDefaults_HorizontalPodAutoscaler does, autoscaling/v1 converted, refusals at the field the
+// API server names, and the three metrics APIs' lists as `kubectl get --raw` prints them.
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterAll, describe, expect, it} from 'vitest'
+import {UserError} from '../../../../src/errors.js'
+import {readFixtures} from '../../../../src/sources/fixtures.js'
+
+const tmp = mkdtempSync(join(tmpdir(), 'kctl-read-hpa-'))
+afterAll(() => rmSync(tmp, {recursive: true, force: true}))
+
+let n = 0
+function fixture(text: string): string {
+  const file = join(tmp, `f${n++}.yaml`)
+  writeFileSync(file, text)
+  return file
+}
+
+async function errorLine(text: string): Promise<string> {
+  try {
+    await readFixtures({paths: [fixture(text)]})
+  } catch (error) {
+    if (error instanceof UserError) return error.line
+    throw error
+  }
+  throw new Error('expected an error')
+}
+
+const HPA = (spec: string, apiVersion = 'autoscaling/v2') => `apiVersion: ${apiVersion}
+kind: HorizontalPodAutoscaler
+metadata: {name: web, namespace: shop}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+${spec}`
+
+describe('HorizontalPodAutoscalers read from files', () => {
+  it('SetDefaults_HorizontalPodAutoscaler: minReplicas 1, CPU at 80% without metrics, no behavior unless written', async () => {
+    const s = await readFixtures({paths: [fixture(HPA('  maxReplicas: 5'))]})
+    expect(s.hpas).toHaveLength(1)
+    expect(s.hpas![0].spec).toEqual({
+      scaleTargetRef: {apiVersion: 'apps/v1', kind: 'Deployment', name: 'web'},
+      minReplicas: 1,
+      maxReplicas: 5,
+      metrics: [{type: 'Resource', resource: {name: 'cpu', target: {type: 'Utilization', averageUtilization: 80}}}],
+    })
+  })
+
+  it('a behavior block gets the default rules of each direction, the fields written winning', async () => {
+    const s = await readFixtures({paths: [fixture(HPA('  maxReplicas: 5\n  behavior:\n    scaleDown:\n      stabilizationWindowSeconds: 60\n'))]})
+    expect(s.hpas![0].spec.behavior).toEqual({
+      scaleUp: {stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{type: 'Pods', value: 4, periodSeconds: 15}, {type: 'Percent', value: 100, periodSeconds: 15}]},
+      scaleDown: {stabilizationWindowSeconds: 60, selectPolicy: 'Max', policies: [{type: 'Percent', value: 100, periodSeconds: 15}]},
+    })
+  })
+
+  it('autoscaling/v1: targetCPUUtilizationPercentage becomes a Resource metric, the current value a metric status', async () => {
+    const s = await readFixtures({
+      paths: [fixture(HPA('  maxReplicas: 4\n  targetCPUUtilizationPercentage: 70\nstatus:\n  currentReplicas: 2\n  desiredReplicas: 2\n  currentCPUUtilizationPercentage: 35\n', 'autoscaling/v1'))],
+    })
+    const hpa = s.hpas![0]
+    expect(hpa.apiVersion).toBe('autoscaling/v1')
+    expect(hpa.spec.metrics).toEqual([{type: 'Resource', resource: {name: 'cpu', target: {type: 'Utilization', averageUtilization: 70}}}])
+    expect(hpa.status.currentMetrics).toEqual([{type: 'Resource', resource: {name: 'cpu', current: {averageUtilization: 35}}}])
+  })
+
+  it('refuses what the API server refuses, at the field, in one line', async () => {
+    expect(await errorLine(HPA('  minReplicas: 2\n'))).toMatch(/spec\.maxReplicas.*required/)
+    expect(await errorLine(HPA('  minReplicas: 6\n  maxReplicas: 5\n'))).toMatch(/:6:\d+.*must be less than or equal to maxReplicas \(5\)/)
+    expect(await errorLine(HPA('  maxReplicas: 5\n  metrics:\n    - type: Pod\n'))).toMatch(/:8:13: spec\.metrics\[0\]\.type: must be one of Resource, ContainerResource, Pods, Object, External/)
+    expect(await errorLine(HPA('  maxReplicas: 5\n  metrics:\n    - type: Resource\n      resource: {name: cpu, target: {type: Utilization}}\n'))).toMatch(/must be set when type is Utilization/)
+    expect(await errorLine(HPA('  maxReplicas: 5\n', 'autoscaling/v2beta2'))).toMatch(/not served as autoscaling\/v2beta2/)
+  })
+})
+
+describe('metrics fixtures', () => {
+  it('PodMetricsList, MetricValueList and ExternalMetricValueList items, as kubectl get --raw prints them', async () => {
+    const s = await readFixtures({
+      paths: [
+        fixture(`kind: PodMetricsList
+apiVersion: metrics.k8s.io/v1beta1
+metadata: {}
+items:
+  - metadata: {name: web-1, namespace: shop, labels: {app: web}}
+    timestamp: "2026-11-22T09:59:45Z"
+    window: 1m0s
+    containers: [{name: web, usage: {cpu: 250m, memory: 64Mi}}]
+---
+kind: MetricValueList
+apiVersion: custom.metrics.k8s.io/v1beta2
+metadata: {}
+items:
+  - describedObject: {kind: Pod, namespace: shop, name: web-1, apiVersion: /v1}
+    metric: {name: requests_per_second}
+    timestamp: "2026-11-22T09:59:50Z"
+    value: 12500m
+---
+kind: ExternalMetricValueList
+apiVersion: external.metrics.k8s.io/v1beta1
+metadata: {}
+items:
+  - metricName: queue_depth
+    metricLabels: {queue: orders}
+    timestamp: "2026-11-22T09:59:50Z"
+    value: "42"
+`),
+      ],
+    })
+    expect(s.podMetrics).toEqual([{namespace: 'shop', name: 'web-1', labels: {app: 'web'}, timestamp: '2026-11-22T09:59:45Z', windowSeconds: 60, containers: [{name: 'web', usage: {cpu: '250m', memory: '64Mi'}}]}])
+    expect(s.customMetrics).toEqual([{describedObject: {kind: 'Pod', namespace: 'shop', name: 'web-1'}, metric: 'requests_per_second', value: '12500m', timestamp: '2026-11-22T09:59:50Z'}])
+    expect(s.externalMetrics).toEqual([{namespace: '', metricName: 'queue_depth', metricLabels: {queue: 'orders'}, value: '42', timestamp: '2026-11-22T09:59:50Z'}])
+  })
+
+  it('a sample that is not a quantity is refused at its field', async () => {
+    expect(
+      await errorLine(`kind: PodMetrics
+apiVersion: metrics.k8s.io/v1beta1
+metadata: {name: web-1}
+timestamp: "2026-11-22T09:59:45Z"
+window: 30s
+containers: [{name: web, usage: {cpu: lots}}]
+`),
+    ).toMatch(/:6:\d+.*"lots" is not a quantity/)
+  })
+})
