@@ -434,7 +434,8 @@ export interface Requeue {
   at: string
   seconds: number
   /** `sync-error`: a Service's sync that ends in an error is retried after the queue's backoff. */
-  reason: 'backoff' | 'active-deadline' | 'next-schedule' | 'backoff-per-index' | 'ttl-after-finished' | 'sync-error'
+  /** `retries-until-next-schedule`: a CronJob's sync ends in an error; the first of the queue's retries after the next schedule time. */
+  reason: 'backoff' | 'active-deadline' | 'next-schedule' | 'backoff-per-index' | 'ttl-after-finished' | 'sync-error' | 'retries-until-next-schedule'
 }
 
 export type WorkloadAction =
