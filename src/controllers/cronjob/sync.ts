@@ -175,7 +175,10 @@ export function planCronJob(cj: CronJobView, input: CronJobSyncInput): Controlle
   // cluster-wide path, fails NotFound, and the sync ends in that error before it looks at the Job's
   // owner. Whoever holds the name, nothing is taken in or adopted: only what cleanup and pruning
   // changed is written, and the queue retries with backoff, each retry refused the same way.
-  const existing = (input.namespaceJobs ?? children).find((j) => j.name === name)
+  // A Job this sync's cleanup or Replace deleted is gone before the create (Background; a Job's own
+  // finalizers, which would keep it, are not read).
+  const deleted = new Set(deletes.map((d) => d.uid))
+  const existing = (input.namespaceJobs ?? children).find((j) => j.name === name && !deleted.has(j.uid))
   if (existing) {
     const owner = controllerOf(existing)
     const whose = owner?.uid === cj.uid ? (active.some((r) => r.uid === existing.uid) ? "this CronJob's, in status.active" : "this CronJob's, not in status.active") : owner ? `controlled by ${owner.kind} ${owner.name}` : 'an orphan, never adopted'

@@ -196,6 +196,12 @@ describe('CJ3 concurrencyPolicy and the children', () => {
     expect(cp.warnings.join(' ')).toMatch(/controlled by CronJob other/)
     expect(cp.requeue).toEqual(retries)
   })
+  it('CJ3.12 a finished Job of the due name that the history limit deletes first no longer holds the name: the create goes through', () => {
+    const holder = childJob('cj', 'cj-29923925', {started: '2026-11-23T12:05:00Z', complete: '2026-11-23T12:05:00Z'})
+    const cp = planOne([cronJob('cj', {successfulJobsHistoryLimit: 0}, {lastScheduleTime: '2026-11-23T12:00:00Z'}), holder], 'cj', '2026-11-23T12:05:01Z')
+    expect(steps(cp)).toEqual(['-job:cj-29923925', '+job:cj-29923925', 'W'])
+    expect(cp.requeue?.reason).toBe('next-schedule')
+  })
   it('CJ3.12 the retries are at most 1000 s apart: a yearly schedule is retried within 1000 s after its next time', () => {
     const cp = planOne([cronJob('y', {schedule: '0 0 1 1 *'}, {lastScheduleTime: '2025-01-01T00:00:00Z'}), childJob('y', `y-${Date.parse('2026-01-01T00:00:00Z') / 60_000}`)], 'y', '2026-11-23T12:05:01Z')
     expect(cp.requeue?.reason).toBe('retries-until-next-schedule')
