@@ -196,7 +196,7 @@ describe('CJ3 concurrencyPolicy and the children', () => {
     expect(cp.warnings.join(' ')).toMatch(/controlled by CronJob other/)
     expect(cp.requeue).toEqual(retries)
   })
-  it('CJ3.12 a finished Job of the due name that the history limit deletes first no longer holds the name: the create goes through', () => {
+  it('C16c (CJ3.12, CJ6) a finished Job of the due name that the history limit deletes first no longer holds the name: the create goes through', () => {
     const holder = childJob('cj', 'cj-29923925', {started: '2026-11-23T12:05:00Z', complete: '2026-11-23T12:05:00Z'})
     const cp = planOne([cronJob('cj', {successfulJobsHistoryLimit: 0}, {lastScheduleTime: '2026-11-23T12:00:00Z'}), holder], 'cj', '2026-11-23T12:05:01Z')
     expect(steps(cp)).toEqual(['-job:cj-29923925', '+job:cj-29923925', 'W'])
