@@ -208,10 +208,6 @@ export function planCronJob(cj: CronJobView, input: CronJobSyncInput): Controlle
   return finish(requeue)
 }
 
-function ref(j: JobView): Ref {
-  return {apiVersion: 'batch/v1', kind: 'Job', name: j.name, namespace: j.namespace, uid: j.uid, resourceVersion: j.resourceVersion}
-}
-
 const UID_ON_CREATE = '<uid assigned on create>'
 
 function createdJob(template: JobView, name: string, cj: CronJobView, annotations: Record<string, string>, owner: OwnerReference): JobView {
