@@ -446,8 +446,12 @@ export interface Requeue {
   /** RFC 3339, full precision. */
   at: string
   seconds: number
-  /** `sync-period`: an HPA is synced again one --horizontal-pod-autoscaler-sync-period later. `sync-error`: a Service's sync that ends in an error is retried after the queue's backoff. */
-  reason: 'backoff' | 'active-deadline' | 'next-schedule' | 'backoff-per-index' | 'ttl-after-finished' | 'sync-error' | 'sync-period'
+  /**
+   * `sync-error`: a Service's sync that ends in an error is retried after the queue's backoff.
+   * `retries-until-next-schedule`: a CronJob's sync ends in an error; the first of the queue's retries after the next schedule time.
+   * `sync-period`: an HPA is synced again one --horizontal-pod-autoscaler-sync-period later.
+   */
+  reason: 'backoff' | 'active-deadline' | 'next-schedule' | 'backoff-per-index' | 'ttl-after-finished' | 'sync-error' | 'retries-until-next-schedule' | 'sync-period'
 }
 
 export type WorkloadAction =

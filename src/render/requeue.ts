@@ -9,6 +9,7 @@ const REQUEUE_WORDS: Record<Requeue['reason'], string> = {
   'active-deadline': 'at the active deadline',
   'next-schedule': 'at the next schedule time',
   'sync-error': 'retried after the error that ends this sync (the queue backs off 1 s, 2 s, 4 s … to 1000 s; a Node event does not re-sync it)',
+  'retries-until-next-schedule': "at the first of the queue's retries after the next schedule time (the sync ends in an error; retries come 5 ms, 10 ms, 20 ms … at most 1000 s apart, and each one before then ends in the same error)",
   'ttl-after-finished': 'when its ttlSecondsAfterFinished has passed (the ttl-after-finished controller deletes it then)',
   'sync-period': 'one sync period later (--horizontal-pod-autoscaler-sync-period)',
 }

@@ -5,6 +5,7 @@
 // the plan said. Most Jobs run their pods on a fake node where kwok plays the kubelet; the others'
 // pods stay unbound and their phases are written by hand, as a kubelet reports them. The scenarios
 // of each controller are set up together and synced by one run of it, so the file stays short.
+import {readFileSync} from 'node:fs'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {startKwok, type Kwok} from '../../controlplane/fake-nodes.js'
@@ -632,6 +633,8 @@ describe('CronJobs: one run of the cronjob controller over many CronJobs', () =>
   const after = new Map<string, Json>()
   const cronStatus = new Map<string, Json>()
   let events: Json[] = []
+  /** The controller's log lines of this namespace (its --v=2 output): the syncs that ended in an error. */
+  let kcmLog: string[] = []
 
   async function cron(name: string, spec: Json, status?: Json): Promise<Json> {
     const cj = await apiOk('POST', `/apis/batch/v1/namespaces/${ns}/cronjobs`, {body: {apiVersion: 'batch/v1', kind: 'CronJob', metadata: {name}, spec: {schedule: '* * * * *', jobTemplate: {spec: JOB_SPEC}, ...spec}}})
@@ -658,7 +661,7 @@ describe('CronJobs: one run of the cronjob controller over many CronJobs', () =>
   const ref = (j: Json) => ({apiVersion: 'batch/v1', kind: 'Job', name: j.metadata.name, namespace: ns, uid: j.metadata.uid})
   const jobsNow = async () => new Map<string, Json>((await apiOk('GET', `/apis/batch/v1/namespaces/${ns}/jobs`)).items.map((j: Json) => [j.metadata.name, j]))
   const statusView = (s: Json = {}) => ({active: (s.active ?? []).map((r: Json) => r.name), lastScheduleTime: s.lastScheduleTime, lastSuccessfulTime: s.lastSuccessfulTime})
-  const NAMES = ['every', 'forbid', 'stray', 'gone', 'c2-yearly', 'c3-late', 'c3b-window', 'c4-many', 'c6b-allow', 'c7-suspended', 'c8-history', 'c9-zone', 'c12-every', 'orphan-due']
+  const NAMES = ['every', 'forbid', 'stray', 'gone', 'c2-yearly', 'c3-late', 'c3b-window', 'c4-many', 'c6b-allow', 'c7-suspended', 'c8-history', 'c9-zone', 'c12-every', 'orphan-due', 'owned-due', 'owned-due-cleanup']
 
   beforeAll(async () => {
     // The plan and the controller must see the same minute, and C3 needs more than 10 s of it gone.
@@ -693,12 +696,20 @@ describe('CronJobs: one run of the cronjob controller over many CronJobs', () =>
     await cron('c12-every', {schedule: '@every 2m'}, {lastScheduleTime: iso(Math.floor(Date.now() / 1000) * 1000 - 150_000)})
     await cron('orphan-due', {}, twoAgo)
     await apiOk('POST', `/apis/batch/v1/namespaces/${ns}/jobs`, {body: {apiVersion: 'batch/v1', kind: 'Job', metadata: {name: `orphan-due-${minute / 60_000}`}, spec: JOB_SPEC}})
+    // C16: the due run's Job exists, controlled by the CronJob, missing from status.active (as after a
+    // create whose status write was lost); C16b: the same, with a finished run still listed as active.
+    await child(await cron('owned-due', {}, twoAgo), `owned-due-${minute / 60_000}`)
+    const cleanup = await cron('owned-due-cleanup', {})
+    const done = await child(cleanup, `owned-due-cleanup-${minute / 60_000 - 2}`, {complete: true, started: minute - 120_000})
+    await child(cleanup, `owned-due-cleanup-${minute / 60_000}`)
+    await apiOk('PATCH', `/apis/batch/v1/namespaces/${ns}/cronjobs/owned-due-cleanup/status`, {contentType: 'application/merge-patch+json', body: {status: {...twoAgo, active: [ref(done)]}}})
 
     before = await jobsNow()
     for (const name of NAMES) cronStatus.set(name, (await apiOk('GET', `/apis/batch/v1/namespaces/${ns}/cronjobs/${name}`)).status)
     plan = await planJson(['-n', ns, '--now', NOW()])
     const cps = NAMES.map((n) => planOf(plan, 'CronJob', n))
     await controllerManager.start(['cronjob'])
+    const logFile = controllerManager.logFile
     try {
       const t0 = Date.now()
       await waitUntil(
@@ -724,6 +735,7 @@ describe('CronJobs: one run of the cronjob controller over many CronJobs', () =>
     }
     for (const [name, j] of await jobsNow()) after.set(name, j)
     events = (await apiOk('GET', `/api/v1/namespaces/${ns}/events`)).items
+    kcmLog = logFile ? readFileSync(logFile, 'utf8').split('\n').filter((l) => l.includes(`${ns}/`)) : []
   }, 90_000)
 
   /** The CronJob's sync did what its plan says: Jobs created and deleted by name, the status, the events. */
@@ -810,5 +822,34 @@ describe('CronJobs: one run of the cronjob controller over many CronJobs', () =>
     expect(cp.actions).toEqual([])
     expect(cp.warnings.join(' ')).toMatch(/an orphan, never adopted/)
     expect(after.get(`orphan-due-${minute / 60_000}`)!.metadata.ownerReferences).toBeUndefined()
+  })
+  /** The read of the existing Job by a cluster-wide path: a 404 with no details. */
+  const NOT_FOUND = 'requeuing: the server could not find the requested resource'
+  /** The syncs of `name` that ended in an error and were requeued with backoff (the queue's HandleError line). */
+  const retried = (name: string) => kcmLog.filter((l) => l.includes('error syncing CronJobController') && l.includes(`${ns}/${name},`))
+  it('C15: the orphan\'s refused create ends the sync in an error — retried with backoff, each retry refused', async () => {
+    const cp = await expectPlanned('orphan-due')
+    expect(cp.requeue).toMatchObject({reason: 'retries-until-next-schedule'})
+    expect(retried('orphan-due').length).toBeGreaterThanOrEqual(2)
+    expect(retried('orphan-due').every((l) => l.includes(NOT_FOUND))).toBe(true)
+  })
+  it('C16 (CJ3.12): the due run\'s Job, controlled but not in status.active, is not taken in — no write, retried with backoff', async () => {
+    const cp = await expectPlanned('owned-due')
+    const due = `owned-due-${minute / 60_000}`
+    expect(cp.actions).toEqual([])
+    expect(cp.warnings.join(' ')).toMatch(new RegExp(`Job ${due} exists \\(this CronJob's, not in status\\.active\\).*retries with backoff`))
+    expect(cp.requeue).toMatchObject({reason: 'retries-until-next-schedule'})
+    const status = (await apiOk('GET', `/apis/batch/v1/namespaces/${ns}/cronjobs/owned-due`)).status
+    expect(statusView(status)).toEqual({active: [], lastScheduleTime: iso(minute - 120_000), lastSuccessfulTime: undefined})
+    expect(events.some((e) => e.involvedObject.name === 'owned-due' && e.reason === 'SuccessfulCreate')).toBe(false)
+    expect(retried('owned-due').length, 'the sync is retried, each retry refused').toBeGreaterThanOrEqual(2)
+    expect(retried('owned-due').every((l) => l.includes(NOT_FOUND))).toBe(true)
+  })
+  it('C16b: with the due Job not taken in, only the cleanup is written (SawCompletedJob, lastScheduleTime kept)', async () => {
+    const cp = await expectPlanned('owned-due-cleanup')
+    expect(cp.actions.map((a: Json) => a.type)).toEqual(['updateStatus'])
+    expect(cp.actions[0].to.active).toEqual([])
+    expect(cp.actions[0].to.lastScheduleTime).toBe(iso(minute - 120_000))
+    expect(retried('owned-due-cleanup').length).toBeGreaterThanOrEqual(2)
   })
 })

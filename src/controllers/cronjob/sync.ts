@@ -170,23 +170,25 @@ export function planCronJob(cj: CronJobView, input: CronJobSyncInput): Controlle
     }
     active = []
   }
-  // AlreadyExists: a Job of that name this CronJob controls but does not list is taken in; any
-  // other stops the sync with no requeue. The controller never adopts an orphan Job.
-  const existing = (input.namespaceJobs ?? children).find((j) => j.name === name)
+  // CJ3.12 AlreadyExists (syncCronJob): the controller reads the existing Job back with the
+  // namespace of the Job it built (getJobFromTemplate2 leaves it empty), so the read goes to the
+  // cluster-wide path, fails NotFound, and the sync ends in that error before it looks at the Job's
+  // owner. Whoever holds the name, nothing is taken in or adopted: only what cleanup and pruning
+  // changed is written, and the queue retries with backoff, each retry refused the same way.
+  // A Job this sync's cleanup or Replace deleted is gone before the create (Background; a Job's own
+  // finalizers, which would keep it, are not read).
+  const deleted = new Set(deletes.map((d) => d.uid))
+  const existing = (input.namespaceJobs ?? children).find((j) => j.name === name && !deleted.has(j.uid))
   if (existing) {
-    if (controllerOf(existing)?.uid !== cj.uid) {
-      plan.warnings.push(`Job ${name} exists and is not this CronJob's (${controllerOf(existing) ? `controlled by ${controllerOf(existing)!.kind} ${controllerOf(existing)!.name}` : 'an orphan, never adopted'}): the create fails with AlreadyExists and the controller waits for the next event`)
-      plan.rolloutStep = `${scheduledText}: blocked by Job ${name}`
-      return finish()
-    }
-    if (!active.some((r) => r.uid === existing.uid)) {
-      active = [...active, ref(existing)]
-      lastScheduleTime = scheduledText
-      changed = true
-      plan.rolloutStep = `${scheduledText}: Job ${name} exists and is taken in`
-      return finish(requeue)
-    }
-    return finish()
+    const owner = controllerOf(existing)
+    const whose = owner?.uid === cj.uid ? (active.some((r) => r.uid === existing.uid) ? "this CronJob's, in status.active" : "this CronJob's, not in status.active") : owner ? `controlled by ${owner.kind} ${owner.name}` : 'an orphan, never adopted'
+    const retry = retryRequeue(now, scheduled, schedule)
+    plan.warnings.push(
+      `Job ${name} exists (${whose}): the create fails with AlreadyExists, the controller's read of that Job goes without its namespace and fails NotFound, and the sync ends in that error — the Job is not taken in, status.active and lastScheduleTime stay; the queue retries with backoff (5 ms, doubling to 1000 s), each retry refused the same way${retry ? `, until the first retry after the next schedule time (${retry.at}, counting the backoff from now)` : ''}`,
+    )
+    plan.rolloutStep = `${scheduledText}: create of Job ${name} refused (AlreadyExists), retried with backoff`
+    if (retry) plan.assumes = ["the queue's backoff for this CronJob starts at this sync (its failure count is the controller's memory)"]
+    return finish(retry)
   }
   const annotations = {...cj.jobTemplate.annotations, [CRONJOB_SCHEDULED_TIMESTAMP]: formatInZone(scheduled, cj.timeZone ?? 'UTC')}
   const ownerReference: OwnerReference = {apiVersion: 'batch/v1', kind: 'CronJob', name: cj.name, uid: cj.uid, controller: true, blockOwnerDeletion: true}
@@ -204,10 +206,6 @@ export function planCronJob(cj: CronJobView, input: CronJobSyncInput): Controlle
     plan.then = [planJob(job, {pods: [], now, clearStartTimeOnSuspend: input.clearStartTimeOnSuspend})]
   }
   return finish(requeue)
-}
-
-function ref(j: JobView): Ref {
-  return {apiVersion: 'batch/v1', kind: 'Job', name: j.name, namespace: j.namespace, uid: j.uid, resourceVersion: j.resourceVersion}
 }
 
 const UID_ON_CREATE = '<uid assigned on create>'
@@ -270,6 +268,24 @@ export function mostRecentScheduleTime(
   let time: bigint | undefined
   for (let t = schedule.next(t1 + (missed - 2n) * between * 1_000_000_000n); t !== undefined && t <= now; t = schedule.next(t)) time = t
   return {earliest, time, missed: missed > 100n ? 'many' : 'few', tooMany: missed > 100n}
+}
+
+/** DefaultTypedControllerRateLimiter's per-item backoff: 5 ms, doubling to 1000 s. */
+const RETRY_BASE = 5_000_000n
+const RETRY_MAX = 1_000_000_000_000n
+
+/**
+ * CJ3.12: the sync ends in an error (processNextWorkItem → AddRateLimited), so the controller syncs
+ * again after 5 ms, 10 ms, 20 ms … (at most 1000 s apart). Every retry before the next schedule
+ * time sees what this sync saw and is refused the same way; the first one at or after it is the
+ * next sync that can differ. Its time, with the failures counted from this sync.
+ */
+function retryRequeue(now: bigint, scheduled: bigint, schedule: Schedule): Requeue | undefined {
+  const next = schedule.next(scheduled)
+  if (next === undefined) return undefined
+  let at = now
+  for (let delay = RETRY_BASE; at < next; delay = delay * 2n > RETRY_MAX ? RETRY_MAX : delay * 2n) at += delay
+  return {at: formatRfc3339(at), seconds: Number(at - now) / 1e9, reason: 'retries-until-next-schedule'}
 }
 
 /** nextScheduleTimeDuration (CJ5): from the most recent due time (without the deadline), the next one, plus 100 ms. */

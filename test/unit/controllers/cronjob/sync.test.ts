@@ -145,13 +145,46 @@ describe('CJ3 concurrencyPolicy and the children', () => {
     expect(cp.actions).toEqual([])
     expect(cp.warnings.join(' ')).toMatch(/UnexpectedJob/)
   })
-  it('CJ3.12 the controller adopts no orphan Job: one of the due name makes the create fail (AlreadyExists), with no requeue', () => {
+  // CJ3.12: whoever holds the due name, the create fails (AlreadyExists), the read of the existing
+  // Job goes without a namespace and fails NotFound, and the sync ends in that error.
+  const retries = {reason: 'retries-until-next-schedule', at: '2026-11-23T12:10:28.675Z', seconds: 327.675}
+  it('CJ3.12 a Job of the due name that the CronJob controls but does not list is not taken in: no write, retried with backoff', () => {
+    const cp = planOne([cronJob('cj', {}, {lastScheduleTime: '2026-11-23T12:00:00Z'}), childJob('cj', 'cj-29923925')], 'cj', '2026-11-23T12:05:01Z')
+    expect(steps(cp)).toEqual([])
+    expect(cp.inSync).toBe(true)
+    expect(cp.status).toEqual({lastScheduleTime: '2026-11-23T12:00:00Z', active: []})
+    expect(cp.events).toBeUndefined()
+    // 5 ms · (2^16 − 1) = 327.675 s: the first retry at or after 12:10:00.
+    expect(cp.requeue).toEqual(retries)
+    expect(cp.rolloutStep).toBe('2026-11-23T12:05:00Z: create of Job cj-29923925 refused (AlreadyExists), retried with backoff')
+    expect(cp.warnings).toHaveLength(2)
+    expect(cp.warnings[0]).toMatch(/UnexpectedJob/)
+    expect(cp.warnings[1]).toMatch(/^Job cj-29923925 exists \(this CronJob's, not in status\.active\): the create fails with AlreadyExists, .* fails NotFound, .* not taken in, status\.active and lastScheduleTime stay; the queue retries with backoff \(5 ms, doubling to 1000 s\), each retry refused the same way, until the first retry after the next schedule time \(2026-11-23T12:10:28\.675Z/)
+    expect(cp.assumes).toEqual(["the queue's backoff for this CronJob starts at this sync (its failure count is the controller's memory)"])
+  })
+  it('CJ3.12 with the due Job not taken in, only what cleanup changed is written: a finished child leaves active, lastScheduleTime stays', () => {
+    const cp = planOne(
+      [
+        cronJob('cj', {}, {lastScheduleTime: '2026-11-23T12:00:00Z', active: [{name: 'cj-29923920', uid: 'uid-cj-29923920'}]}),
+        childJob('cj', 'cj-29923920', {started: '2026-11-23T12:00:01Z', complete: '2026-11-23T12:01:00Z'}),
+        childJob('cj', 'cj-29923925'),
+      ],
+      'cj',
+      '2026-11-23T12:05:01Z',
+    )
+    expect(steps(cp)).toEqual(['W'])
+    expect(statusTo(cp)).toEqual({active: [], lastScheduleTime: '2026-11-23T12:00:00Z', lastSuccessfulTime: '2026-11-23T12:01:00Z'})
+    expect(cp.events).toEqual(['Normal SawCompletedJob: Saw completed job: cj-29923920, condition: Complete'])
+    expect(cp.requeue).toEqual(retries)
+  })
+  it('CJ3.12 the controller adopts no orphan Job: one of the due name ends the sync in the same error, retried with backoff', () => {
     const orphan = childJob('o', 'o-29923925', {started: '2026-11-23T12:05:00Z'})
     orphan.metadata.ownerReferences = []
     const cp = planOne([cronJob('o', {}, {lastScheduleTime: '2026-11-23T12:00:00Z'}), orphan], 'o', '2026-11-23T12:05:01Z')
     expect(steps(cp)).toEqual([])
-    expect(cp.requeue).toBeUndefined()
-    expect(cp.warnings.join(' ')).toMatch(/Job o-29923925 exists and is not this CronJob's \(an orphan, never adopted\)/)
+    expect(cp.requeue).toEqual(retries)
+    expect(cp.warnings.join(' ')).toMatch(/Job o-29923925 exists \(an orphan, never adopted\): the create fails with AlreadyExists/)
+    expect(cp.warnings.join(' ')).not.toMatch(/waits for the next event/)
   })
   it('CJ3.12 a Replace delete before the failed create is still written', () => {
     const orphan = childJob('cj', 'cj-29923925')
@@ -159,7 +192,22 @@ describe('CJ3 concurrencyPolicy and the children', () => {
     const cp = planOne([cronJob('cj', {concurrencyPolicy: 'Replace'}, status), running, orphan], 'cj', '2026-11-23T12:05:01Z')
     expect(steps(cp)).toEqual(['-job:cj-29923920', 'W'])
     expect(statusTo(cp)!.active).toEqual([])
+    expect(statusTo(cp)!.lastScheduleTime).toBe('2026-11-23T12:00:00Z')
     expect(cp.warnings.join(' ')).toMatch(/controlled by CronJob other/)
+    expect(cp.requeue).toEqual(retries)
+  })
+  it('C16c (CJ3.12, CJ6) a finished Job of the due name that the history limit deletes first no longer holds the name: the create goes through', () => {
+    const holder = childJob('cj', 'cj-29923925', {started: '2026-11-23T12:05:00Z', complete: '2026-11-23T12:05:00Z'})
+    const cp = planOne([cronJob('cj', {successfulJobsHistoryLimit: 0}, {lastScheduleTime: '2026-11-23T12:00:00Z'}), holder], 'cj', '2026-11-23T12:05:01Z')
+    expect(steps(cp)).toEqual(['-job:cj-29923925', '+job:cj-29923925', 'W'])
+    expect(cp.requeue?.reason).toBe('next-schedule')
+  })
+  it('CJ3.12 the retries are at most 1000 s apart: a yearly schedule is retried within 1000 s after its next time', () => {
+    const cp = planOne([cronJob('y', {schedule: '0 0 1 1 *'}, {lastScheduleTime: '2025-01-01T00:00:00Z'}), childJob('y', `y-${Date.parse('2026-01-01T00:00:00Z') / 60_000}`)], 'y', '2026-11-23T12:05:01Z')
+    expect(cp.requeue?.reason).toBe('retries-until-next-schedule')
+    const at = Date.parse(cp.requeue!.at)
+    expect(at).toBeGreaterThanOrEqual(Date.parse('2027-01-01T00:00:00Z'))
+    expect(at - Date.parse('2027-01-01T00:00:00Z')).toBeLessThan(1_000_000)
   })
   it('CJ7 the created Job is planned next: its first pods', () => {
     const cp = planOne([cronJob('t', {}, {}, {creationTimestamp: '2026-11-23T12:00:30Z'})], 't', '2026-11-23T12:05:10Z')
