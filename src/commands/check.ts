@@ -5,7 +5,7 @@ import chalk from 'chalk'
 
 import {BaseCommand, sourceRequest} from '../cli/base.js'
 import {ExitCode} from '../cli/exit-codes.js'
-import {sourceFlags} from '../cli/flags.js'
+import {checkFileOptions, sourceFlags} from '../cli/flags.js'
 import type {ApplySetMode} from '../sources/layout.js'
 import {UserError} from '../errors.js'
 import {reportOutcome} from '../model/check.js'
@@ -76,6 +76,7 @@ Exit codes: 0 nothing at or above --fail-on, 1 an input could not be read or par
       helpGroup: 'SOURCE',
     }),
     kustomize: sourceFlags.kustomize,
+    recursive: sourceFlags.recursive,
     'apply-set': sourceFlags['apply-set'],
     'allow-empty': sourceFlags['allow-empty'],
     namespace: Flags.string({char: 'n', summary: 'The namespace of objects that name none (default: "default").', helpGroup: 'SOURCE'}),
@@ -110,6 +111,7 @@ Exit codes: 0 nothing at or above --fail-on, 1 an input could not be read or par
       this.emit(out.format === 'json' ? `${JSON.stringify(rulesToWire(rules), null, 2)}\n` : renderRulesText(rules), out.file)
       return
     }
+    checkFileOptions(flags)
     const outputs = parseOutputs(flags.output, {githubActions: process.env.GITHUB_ACTIONS === 'true'})
     const result = await runCheck({
       filename: flags.filename,
