@@ -15,6 +15,7 @@ import {
   type Severity,
 } from '../model/check.js'
 import type {Origin} from '../model/objects.js'
+import {cutEchoes} from '../render/echo.js'
 import type {Path, SourceObject} from '../sources/documents.js'
 import {formatPath} from '../sources/normalize.js'
 import type {Baseline} from './baseline.js'
@@ -154,7 +155,8 @@ export function buildReport(input: EngineInput, settings: EngineSettings): Check
       kind: d.subject?.kind ?? '',
       namespace: d.subject?.namespace ?? '',
       name: d.subject?.name ?? '',
-      message: d.message,
+      // Cut before the baseline compares it, so that a report read back as a baseline matches.
+      message: cutEchoes(d.message),
     }
     // Parse errors are never baselined: an unreadable input always fails the run (exit 1).
     if (settings.baseline && d.rule !== 'parse-error' && settings.baseline.take(finding)) {

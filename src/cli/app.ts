@@ -9,6 +9,7 @@ export const commands = {
   plan: () => import('../commands/plan.js'),
   reconcile: () => import('../commands/reconcile.js'),
   simulate: () => import('../commands/simulate.js'),
+  version: () => import('../commands/version.js'),
   watch: () => import('../commands/watch.js'),
 }
 

@@ -3,8 +3,10 @@
 import {Command, Flags} from '@oclif/core'
 import chalk from 'chalk'
 
+import {cutEchoes} from '../render/echo.js'
 import type {ApplySetMode} from '../sources/layout.js'
 import {ExitCode} from './exit-codes.js'
+import {checkFileOptions} from './flags.js'
 
 export type OutputFormat = 'table' | 'json' | 'yaml'
 
@@ -51,7 +53,7 @@ export abstract class BaseCommand extends Command {
 
   /** Progress and warnings: stderr, so stdout keeps only the document. */
   protected note(message: string): void {
-    process.stderr.write(`${chalk.level > 0 ? chalk.yellow('warning:') : 'warning:'} ${message}\n`)
+    process.stderr.write(`${chalk.level > 0 ? chalk.yellow('warning:') : 'warning:'} ${cutEchoes(message)}\n`)
   }
 
   /** Ends the command with `code` (0 returns normally). */
@@ -64,6 +66,7 @@ export abstract class BaseCommand extends Command {
 export function sourceRequest(flags: {
   filename?: string[]
   kustomize?: string
+  recursive?: boolean
   'apply-set'?: string
   'allow-empty'?: boolean
   kubeconfig?: string
@@ -75,6 +78,7 @@ export function sourceRequest(flags: {
   now?: string
   'feature-gates'?: string
 }) {
+  checkFileOptions(flags)
   return {
     filename: flags.filename,
     kustomize: flags.kustomize,

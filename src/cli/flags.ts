@@ -1,6 +1,7 @@
 // Flags shared by every command that reads objects (docs/output.md, "Common flags").
 import {Flags} from '@oclif/core'
 
+import {UserError} from '../errors.js'
 import {APPLY_SET_MODES} from '../sources/layout.js'
 
 export const sourceFlags = {
@@ -14,6 +15,11 @@ export const sourceFlags = {
   kustomize: Flags.string({
     char: 'k',
     summary: 'Render this kustomization directory (with kustomize, or kubectl kustomize) and read the result.',
+    helpGroup: 'SOURCE',
+  }),
+  recursive: Flags.boolean({
+    char: 'R',
+    summary: "Accepted as kubectl's -R: kctl always reads -f directories recursively.",
     helpGroup: 'SOURCE',
   }),
   'apply-set': Flags.string({
@@ -97,4 +103,16 @@ export function controllerManagerRequest(flags: {'max-endpoints-per-slice'?: num
 
 export function cloudRequest(flags: {'lb-pool'?: string; 'lb-namespace'?: string; 'cloud-provider-exec'?: string; 'cluster-name'?: string}) {
   return {lbPool: flags['lb-pool'], lbNamespace: flags['lb-namespace'], cloudProviderExec: flags['cloud-provider-exec'], clusterName: flags['cluster-name']}
+}
+
+/**
+ * -f, -k and -R together, refused as kubectl refuses them, in its words
+ * (k8s.io/cli-runtime resource.FilenameOptions.validate; several at once as its aggregate prints them).
+ */
+export function checkFileOptions(flags: {filename?: readonly string[]; kustomize?: string; recursive?: boolean}): void {
+  const problems: string[] = []
+  if ((flags.filename?.length ?? 0) > 0 && flags.kustomize !== undefined && flags.kustomize !== '') problems.push('only one of -f or -k can be specified')
+  if (flags.kustomize !== undefined && flags.kustomize !== '' && flags.recursive) problems.push("the -k flag can't be used with -f or -R")
+  if (problems.length === 1) throw new UserError(problems[0])
+  if (problems.length > 1) throw new UserError(`[${problems.join(', ')}]`)
 }

@@ -3,12 +3,13 @@
 import {Errors, flush, run as runOclif} from '@oclif/core'
 
 import {InternalError, StalePlanError, UserError} from '../errors.js'
+import {cutEchoes} from '../render/echo.js'
 import {ExitCode} from './exit-codes.js'
 
 export async function run(argv: string[], binUrl: string, opts: {development?: boolean} = {}): Promise<void> {
   if (opts.development) process.env.NODE_ENV ??= 'development'
   try {
-    await runOclif(argv, binUrl)
+    await runOclif(kubectlHabits(argv), binUrl)
     await flush()
   } catch (error) {
     const {code, line} = describeFailure(error)
@@ -21,8 +22,23 @@ export async function run(argv: string[], binUrl: string, opts: {development?: b
   }
 }
 
-/** Maps anything thrown to its exit code and the single line the user sees. */
+/**
+ * What kubectl users type that oclif reads otherwise: `kctl --version` is `kctl version` (both
+ * name the Kubernetes version planned for, not only kctl's). `-h` is `--help` through package.json's
+ * additionalHelpFlags.
+ */
+export function kubectlHabits(argv: readonly string[]): string[] {
+  if (argv[0] === '--version') return ['version', ...argv.slice(1)]
+  return [...argv]
+}
+
+/** Maps anything thrown to its exit code and the single line the user sees, user input in it cut (render/echo.ts). */
 export function describeFailure(error: unknown): {code: number; line?: string} {
+  const {code, line} = failureLine(error)
+  return line === undefined ? {code} : {code, line: cutEchoes(line)}
+}
+
+function failureLine(error: unknown): {code: number; line?: string} {
   if (error instanceof Errors.ExitError) return {code: error.oclif.exit ?? ExitCode.Ok}
   if (error instanceof UserError) return {code: ExitCode.Error, line: `error: ${error.line}`}
   if (error instanceof StalePlanError) return {code: ExitCode.Refused, line: `error: ${error.message}`}

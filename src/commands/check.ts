@@ -5,7 +5,7 @@ import chalk from 'chalk'
 
 import {BaseCommand, sourceRequest} from '../cli/base.js'
 import {ExitCode} from '../cli/exit-codes.js'
-import {sourceFlags} from '../cli/flags.js'
+import {checkFileOptions, sourceFlags} from '../cli/flags.js'
 import type {ApplySetMode} from '../sources/layout.js'
 import {UserError} from '../errors.js'
 import {reportOutcome} from '../model/check.js'
@@ -20,15 +20,22 @@ import {listRules, runCheck, type CheckResult} from '../services/check.js'
 
 const FORMATS = ['text', 'json', 'sarif', 'junit', 'github', 'markdown'] as const
 type Format = (typeof FORMATS)[number]
+/** Other names a format answers to: `table`, what every other command calls its human output. */
+const ALIASES: Record<string, Format> = {table: 'text'}
 
-/** `-o FORMAT` (stdout) or `-o FORMAT=FILE`; at most one goes to stdout. */
-export function parseOutputs(values: readonly string[] | undefined, tty: boolean): Array<{format: Format; file?: string}> {
+/**
+ * `-o FORMAT` (stdout) or `-o FORMAT=FILE`; at most one goes to stdout. Without -o: text, on a
+ * terminal or not (as kubeconform and kube-linter print), and under GitHub Actions the findings
+ * as workflow annotations too.
+ */
+export function parseOutputs(values: readonly string[] | undefined, env: {githubActions?: boolean} = {}): Array<{format: Format; file?: string}> {
   const outputs = (values ?? []).map((v) => {
     const eq = v.indexOf('=')
-    const format = (eq < 0 ? v : v.slice(0, eq)).trim()
+    const given = (eq < 0 ? v : v.slice(0, eq)).trim()
+    const format = ALIASES[given] ?? given
     const file = eq < 0 ? undefined : v.slice(eq + 1)
     if (!(FORMATS as readonly string[]).includes(format)) {
-      throw new UserError(`invalid -o "${v}": expected one of ${FORMATS.join(', ')}, optionally as FORMAT=FILE`)
+      throw new UserError(`invalid -o "${v}": expected one of ${FORMATS.join(', ')} (or table, the same as text), optionally as FORMAT=FILE`)
     }
     if (file !== undefined && file.trim() === '') throw new UserError(`invalid -o "${v}": no file after "="`)
     return {format: format as Format, file}
@@ -36,7 +43,9 @@ export function parseOutputs(values: readonly string[] | undefined, tty: boolean
   if (outputs.filter((o) => o.file === undefined).length > 1) {
     throw new UserError('only one -o format can go to standard output', {hint: 'write the others to files: -o sarif=out.sarif'})
   }
-  return outputs.length > 0 ? outputs : [{format: tty ? 'text' : 'json'}]
+  if (outputs.length > 0) return outputs
+  // The annotations first: the runner turns them into notes on the files; the text, with its summary, ends the log.
+  return env.githubActions ? [{format: 'github'}, {format: 'text'}] : [{format: 'text'}]
 }
 
 export default class Check extends BaseCommand {
@@ -50,7 +59,7 @@ Configuration: .kctl.yaml in the current directory (or --config) turns rules off
 Exit codes: 0 nothing at or above --fail-on, 1 an input could not be read or parsed (or any other error), 3 a finding at or above --fail-on.`
 
   static override examples = [
-    {description: 'Check a directory of manifests:', command: '<%= config.bin %> <%= command.id %> -f deploy/'},
+    {description: 'Check a directory of manifests (text; -o json for the report as JSON):', command: '<%= config.bin %> <%= command.id %> -f deploy/'},
     {description: 'In CI: SARIF for code scanning, annotations in the log, fail on warnings too:', command: '<%= config.bin %> <%= command.id %> -f deploy/ -o sarif=kctl.sarif -o github --fail-on warning'},
     {description: 'Against the live objects (immutable selector changes, the server\'s Kubernetes version):', command: '<%= config.bin %> <%= command.id %> -f deploy/ --against-cluster --context prod'},
     {description: 'Against the previous render of a chart:', command: 'helm template app ./chart > new.yaml && <%= config.bin %> <%= command.id %> -f new.yaml --against old/'},
@@ -67,6 +76,7 @@ Exit codes: 0 nothing at or above --fail-on, 1 an input could not be read or par
       helpGroup: 'SOURCE',
     }),
     kustomize: sourceFlags.kustomize,
+    recursive: sourceFlags.recursive,
     'apply-set': sourceFlags['apply-set'],
     'allow-empty': sourceFlags['allow-empty'],
     namespace: Flags.string({char: 'n', summary: 'The namespace of objects that name none (default: "default").', helpGroup: 'SOURCE'}),
@@ -78,7 +88,7 @@ Exit codes: 0 nothing at or above --fail-on, 1 an input could not be read or par
     output: Flags.string({
       char: 'o',
       multiple: true,
-      summary: `Output format: ${FORMATS.join(', ')}; FORMAT=FILE writes to a file; repeatable. Default: text on a terminal, json otherwise.`,
+      summary: `Output format: ${FORMATS.join(', ')} (table = text); FORMAT=FILE writes to a file; repeatable. Default: text (under GitHub Actions, GITHUB_ACTIONS=true: github annotations, then text).`,
       helpGroup: 'OUTPUT',
     }),
     'fail-on': Flags.option({options: ['error', 'warning', 'info'] as const, summary: 'Exit 3 when a finding is at or above this severity (default: error).', helpGroup: 'CHECK'})(),
@@ -95,13 +105,14 @@ Exit codes: 0 nothing at or above --fail-on, 1 an input could not be read or par
     const tty = Boolean(process.stdout.isTTY)
     const color = flags.color ?? (tty && chalk.level > 0 && !process.env.NO_COLOR)
     if (flags.rules) {
-      const [out] = parseOutputs(flags.output, true)
+      const [out] = parseOutputs(flags.output)
       if (out.format !== 'text' && out.format !== 'json') throw new UserError(`--rules prints text or json, not ${out.format}`)
       const rules = listRules({config: flags.config, disable: flags.disable, enable: flags.enable})
       this.emit(out.format === 'json' ? `${JSON.stringify(rulesToWire(rules), null, 2)}\n` : renderRulesText(rules), out.file)
       return
     }
-    const outputs = parseOutputs(flags.output, tty)
+    checkFileOptions(flags)
+    const outputs = parseOutputs(flags.output, {githubActions: process.env.GITHUB_ACTIONS === 'true'})
     const result = await runCheck({
       filename: flags.filename,
       kustomize: flags.kustomize,

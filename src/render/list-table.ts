@@ -3,14 +3,14 @@
 import {type ControllerPlan, readyAndAvailable, type ReconcilePlan} from '../model/plan.js'
 import {CONTROLLERS} from '../controllers/registry.js'
 import {formatColumns} from './columns.js'
-import {controllerOf} from './dispatch.js'
+import {controllerOf, plannedKinds} from './dispatch.js'
 import {updatedCount} from './list-wire.js'
 import {signed} from './words.js'
 
 const HEADER = ['KIND', 'NAMESPACE', 'NAME', 'DESIRED', 'ACTIVE', 'READY', 'AVAILABLE', 'DIFF', 'IN SYNC']
 
 export function renderListTable(plan: ReconcilePlan): string {
-  if (plan.controllers.length === 0) return 'No Deployments, ReplicaSets or ReplicationControllers found.\n'
+  if (plan.controllers.length === 0) return `No ${plannedKinds('or')} found.\n`
   const own = CONTROLLERS.filter((d) => d.render.listTable !== undefined)
     .map((d) => ({d, plans: plan.controllers.filter((c) => (d.kinds as readonly string[]).includes(c.kind))}))
     .filter((t) => t.plans.length > 0)

@@ -5,7 +5,7 @@
 import {Chalk, type ChalkInstance} from 'chalk'
 import type {ControllerPlan, ReconcilePlan} from '../model/plan.js'
 import {CONTROLLERS} from '../controllers/registry.js'
-import {controllerOf} from './dispatch.js'
+import {controllerOf, plannedKinds} from './dispatch.js'
 import {applySetNote} from './plan-lines.js'
 import {count} from './words.js'
 
@@ -49,12 +49,12 @@ function ignoredLine(plan: ReconcilePlan): string[] {
     .filter(([, n]) => n > 0)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
   if (entries.length === 0) return []
-  return [`Not planned (kctl plans Deployments, ReplicaSets, ReplicationControllers, StatefulSets, DaemonSets, Jobs, CronJobs and Services): ${entries.map(([k, n]) => `${k} (${n})`).join(', ')}.`]
+  return [`Not planned (kctl plans ${plannedKinds()}): ${entries.map(([k, n]) => `${k} (${n})`).join(', ')}.`]
 }
 
 function summaryLine(plan: ReconcilePlan, c: ChalkInstance): string {
   const s = plan.summary
-  if (s.controllers === 0) return 'No Deployments, ReplicaSets or ReplicationControllers found.'
+  if (s.controllers === 0) return `No ${plannedKinds('or')} found.`
   const changed = s.controllers - s.inSync
   if (changed === 0) return `No changes. ${count(s.controllers, 'controller')} in sync.`
   const parts: string[] = []

@@ -7,7 +7,7 @@ import {Chalk} from 'chalk'
 
 import {podChange, readyAndAvailable, type ControllerPlan} from '../model/plan.js'
 import type {ChangedField, PlanChange, WatchStatus} from '../model/watch.js'
-import {controllerOf} from './dispatch.js'
+import {controllerOf, plannedKinds} from './dispatch.js'
 import {humanDuration, signed} from './words.js'
 
 export type Column = 'desired' | 'active' | 'ready' | 'diff' | 'next'
@@ -142,7 +142,7 @@ export function renderLiveTable(rows: readonly WatchRow[], o: LiveTableOptions):
     })
     lines.push(parts.join('  ').trimEnd())
   })
-  if (rows.length === 0) lines.push(c.dim('(no ReplicaSets or ReplicationControllers yet)'))
+  if (rows.length === 0) lines.push(c.dim(`(no ${plannedKinds('or')} yet)`))
   if (hidden > 0) lines.push(c.dim(`… ${hidden} more in sync, not shown (the terminal is too small)`))
   return lines.map((l) => cut(l, o.width))
 }

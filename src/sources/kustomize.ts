@@ -24,7 +24,7 @@ export async function renderKustomization(dir: string): Promise<Buffer> {
     const result = await run(r.command, r.args(dir))
     if (result === 'missing') continue
     if (result.code !== 0) {
-      const reason = result.stderr.trim().split('\n').filter(Boolean).pop() ?? `exit ${result.code}`
+      const reason = kustomizeFailure(result.stderr) ?? `exit ${result.code}`
       throw new UserError(`-k ${dir}: ${r.command} ${r.args(dir)[0]} failed: ${reason}`)
     }
     return result.stdout
@@ -32,6 +32,28 @@ export async function renderKustomization(dir: string): Promise<Buffer> {
   throw new UserError(`-k ${dir}: neither kustomize nor kubectl is on PATH`, {
     hint: 'install one of them, or render elsewhere and pipe the result in with -f -',
   })
+}
+
+/**
+ * The message of a failed render, as one line: kustomize's `Error: …`, kubectl's `error: …`, or the
+ * klog line newer kubectl versions log instead (`E1127 10:00:00.000000 123 run.go:72] "command
+ * failed" err="…"`), whose err value is the message.
+ */
+export function kustomizeFailure(stderr: string): string | undefined {
+  const last = stderr.trim().split('\n').filter((l) => l.trim() !== '').pop()
+  if (last === undefined) return undefined
+  const klog = /^[IWEF]\d{4} [\d:.]+\s+\d+ [^\]]+\] "((?:[^"\\]|\\.)*)"(?: err="((?:[^"\\]|\\.)*)")?/.exec(last.trim())
+  if (klog) return unquote(klog[2] ?? klog[1])
+  return last.trim().replace(/^(error|Error): /, '')
+}
+
+/** A Go-quoted string's contents (strconv.Quote escapes the way JSON does for what errors hold). */
+function unquote(body: string): string {
+  try {
+    return JSON.parse(`"${body}"`) as string
+  } catch {
+    return body
+  }
 }
 
 function run(command: string, args: string[]): Promise<'missing' | {code: number; stdout: Buffer; stderr: string}> {

@@ -13,7 +13,13 @@ function renderDeployment(cp: ControllerPlan, replicaSets: ControllerPlan[], pla
   const head = `${c.bold(`Deployment ${cp.namespace}/${cp.name}`)}${set}  ${cp.desired} replicas${cp.rolloutStep ? `, ${cp.rolloutStep}` : ''}`
   const lines = [cp.inSync ? `${head}  ${c.green('(in sync)')}` : head]
   cp.actions.forEach((a, i) => lines.push(deploymentActionLine(a, c, i === cp.actions.length - 1)))
-  for (const w of cp.warnings) lines.push(c.yellow(`  ! ${w}`))
+  // A planned 409 is the controller's own stale write, which upstream sends in every such sync
+  // (syncDeployment's second status write, an update after an adoption): normal, not an alarm.
+  const plannedConflict = cp.endedBy !== undefined && cp.actions.some((a) => 'conflict' in a && a.conflict)
+  for (const w of cp.warnings) {
+    if (plannedConflict && w === `this sync ends early: ${cp.endedBy}`) lines.push(c.dim(`  · the sync stops at that write: ${cp.endedBy}`))
+    else lines.push(c.yellow(`  ! ${w}`))
+  }
   for (const rs of replicaSets) lines.push(indent(renderController(rs, plan, c), '  '))
   if (cp.then && cp.then.length > 0) {
     lines.push(c.dim('  then, in the ReplicaSet controller\'s next sync (after this one):'))
@@ -32,10 +38,13 @@ const SCALE_RULES: Record<string, string> = {
   recreate: 'Recreate',
 }
 
-/** `last`: no write follows it; a conflict that is not last was swallowed and the sync went on. */
+/**
+ * `last`: no write follows it; a conflict that is not last was swallowed and the sync went on. A
+ * planned 409 is the controller's own stale write, upstream's normal behaviour: worded as such.
+ */
 function deploymentActionLine(a: Action, c: ChalkInstance, last: boolean): string {
-  const refused = last ? 'this write fails and ends the sync' : 'this write fails; the controller swallows the error and goes on'
-  const conflict = 'conflict' in a && a.conflict ? c.red(`  [409 Conflict: ${refused}]`) : ''
+  const after = last ? 'its next sync writes it' : 'the controller swallows the error and goes on'
+  const conflict = 'conflict' in a && a.conflict ? c.dim(`  (409 Conflict: the controller's own write conflicts here, as it always does; ${after})`) : ''
   switch (a.type) {
     case 'createReplicaSet': {
       const name = a.name ?? '<name unknown>'

@@ -121,9 +121,41 @@ describe('kctl check command line', () => {
     expect(readFileSync(junit, 'utf8')).toBe(readFileSync(join(GOLDEN, 'showcase.junit.xml'), 'utf8'))
   })
 
-  it('defaults to JSON when stdout is not a terminal', () => {
-    const run = kctl(['check', '-f', SHOWCASE])
-    expect(JSON.parse(run.stdout)).toMatchObject({apiVersion: 'kctl/v1alpha1', kind: 'CheckReport', summary: {files: 4, objects: 9, error: 3, warning: 3, info: 1}})
+  it('defaults to text when stdout is not a terminal (JSON only with -o json)', () => {
+    const run = kctl(['check', '-f', SHOWCASE], {env: {GITHUB_ACTIONS: undefined}})
+    expect(run.status).toBe(3)
+    expect(run.stdout).toBe(readFileSync(join(GOLDEN, 'showcase.txt'), 'utf8'))
+    expect(JSON.parse(kctl(['check', '-f', SHOWCASE, '-o', 'json']).stdout)).toMatchObject({apiVersion: 'kctl/v1alpha1', kind: 'CheckReport', summary: {files: 4, objects: 9, error: 3, warning: 3, info: 1}})
+  })
+
+  it('-o table is text, as in every other command, to stdout or to a file; --rules takes it too', () => {
+    const run = kctl(['check', '-f', SHOWCASE, '-o', 'table'])
+    expect(run.status).toBe(3)
+    expect(run.stdout).toBe(readFileSync(join(GOLDEN, 'showcase.txt'), 'utf8'))
+    const file = join(tmp, 'table.txt')
+    expect(kctl(['check', '-f', SHOWCASE, '-o', `table=${file}`]).status).toBe(3)
+    expect(readFileSync(file, 'utf8')).toBe(readFileSync(join(GOLDEN, 'showcase.txt'), 'utf8'))
+    const rules = kctl(['check', '--rules', '-o', 'table'])
+    expect(rules.status).toBe(0)
+    expect(rules.stdout).toBe(readFileSync(join(GOLDEN, 'rules.txt'), 'utf8'))
+  })
+
+  it('under GitHub Actions (GITHUB_ACTIONS=true) adds workflow annotations, then the text, unless -o says otherwise', () => {
+    const github = readFileSync(join(GOLDEN, 'showcase.github.txt'), 'utf8')
+    const text = readFileSync(join(GOLDEN, 'showcase.txt'), 'utf8')
+    const run = kctl(['check', '-f', SHOWCASE], {env: {GITHUB_ACTIONS: 'true'}})
+    expect(run.status).toBe(3)
+    expect(run.stderr).toBe('')
+    expect(run.stdout).toBe(github + text)
+    // -o decides alone: text only, JSON only, or a SARIF file with nothing on stdout.
+    expect(kctl(['check', '-f', SHOWCASE, '-o', 'text'], {env: {GITHUB_ACTIONS: 'true'}}).stdout).toBe(text)
+    expect(JSON.parse(kctl(['check', '-f', SHOWCASE, '-o', 'json'], {env: {GITHUB_ACTIONS: 'true'}}).stdout).kind).toBe('CheckReport')
+    const sarif = join(tmp, 'gha.sarif')
+    const toFile = kctl(['check', '-f', SHOWCASE, '-o', `sarif=${sarif}`], {env: {GITHUB_ACTIONS: 'true'}})
+    expect(toFile.stdout).toBe('')
+    expect(toFile.status).toBe(3)
+    // Any other value of the variable is not GitHub Actions.
+    expect(kctl(['check', '-f', SHOWCASE], {env: {GITHUB_ACTIONS: 'false'}}).stdout).toBe(text)
   })
 
   it('exit 0 with nothing at or above --fail-on, 3 with something', () => {
@@ -173,7 +205,7 @@ describe('kctl check command line', () => {
   it.each([
     [['check', '-f', 'nope.yaml'], 'error: nope.yaml: no such file or directory (check the -f path)'],
     [['check'], 'error: kctl check needs manifests: pass -f FILE, -f DIR, -f - or -k DIR (e.g. kctl check -f deploy/)'],
-    [['check', '-f', SHOWCASE, '-o', 'xml'], 'error: invalid -o "xml": expected one of text, json, sarif, junit, github, markdown, optionally as FORMAT=FILE'],
+    [['check', '-f', SHOWCASE, '-o', 'xml'], 'error: invalid -o "xml": expected one of text, json, sarif, junit, github, markdown (or table, the same as text), optionally as FORMAT=FILE'],
     [['check', '-f', SHOWCASE, '-o', 'text', '-o', 'json'], 'error: only one -o format can go to standard output (write the others to files: -o sarif=out.sarif)'],
     [['check', '-f', SHOWCASE, '-o', 'sarif=/nonexistent-dir/out.sarif'], 'error: cannot write /nonexistent-dir/out.sarif: ENOENT (does its directory exist?)'],
     [['check', '-f', SHOWCASE, '--k8s-version', 'latest'], 'error: invalid --k8s-version "latest": expected a Kubernetes version such as 1.29 or v1.29.3'],

@@ -13,7 +13,8 @@ export interface CliResult {
 }
 
 export function kctl(args: string[], opts: {input?: string; env?: Record<string, string | undefined>} = {}): CliResult {
-  const env: NodeJS.ProcessEnv = {...process.env, NODE_ENV: undefined, KCTL_DEBUG: undefined, NO_COLOR: undefined, FORCE_COLOR: undefined}
+  // GITHUB_ACTIONS too: a test run inside GitHub Actions must see what any other shell sees.
+  const env: NodeJS.ProcessEnv = {...process.env, NODE_ENV: undefined, KCTL_DEBUG: undefined, NO_COLOR: undefined, FORCE_COLOR: undefined, GITHUB_ACTIONS: undefined}
   for (const [k, v] of Object.entries(opts.env ?? {})) {
     if (v === undefined) delete env[k]
     else env[k] = v

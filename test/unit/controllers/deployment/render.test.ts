@@ -44,7 +44,7 @@ describe('a Deployment\'s block', () => {
       replicaSet('web-orphan', 'A', 2, [2, 0, 0], false, {}),
     )
     const scale = lines.findIndex((l) => l.includes('scale ReplicaSet web-orphan 2 → 0'))
-    expect(lines[scale]).toContain('[409 Conflict: this write fails; the controller swallows the error and goes on]')
+    expect(lines[scale]).toContain("(409 Conflict: the controller's own write conflicts here, as it always does; the controller swallows the error and goes on)")
     expect(lines[scale + 1]).toMatch(/^ {2}~ status /)
     expect(lines[scale + 1]).not.toContain('409')
   })
