@@ -22,3 +22,12 @@ export function checkedKind(o: {kind: string; group: string}): CheckedKind | und
 export function controllerChecks(): ControllerChecks[] {
   return CONTROLLERS.map((c) => c.check)
 }
+
+/**
+ * Whether a controller's reader takes objects of this kind (in this API group): kctl's own inputs
+ * that no API server schema describes, such as the metrics an HPA is planned with, are validated
+ * by that reader when planned, not reported as unvalidated.
+ */
+export function readByController(o: {kind: string; group: string}): boolean {
+  return CONTROLLERS.some((c) => c.read.kinds.some((r) => r.kind === o.kind && r.group === o.group))
+}

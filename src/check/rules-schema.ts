@@ -2,6 +2,7 @@
 // built-in kind against the schema kube-apiserver serves for it, and every custom resource whose
 // CustomResourceDefinition is in the input (or under --schemas) against its openAPIV3Schema.
 // Custom resources without a definition are counted, not guessed at.
+import {readByController} from './controllers.js'
 import {apiVerdict, formatMinor} from './deprecations.js'
 import type {Draft} from './draft.js'
 import type {CheckObject} from './objects.js'
@@ -36,7 +37,7 @@ export function schemaDrafts(objects: readonly CheckObject[], definitions: reado
         path: ['apiVersion'],
         atKey: false,
       })
-    } else {
+    } else if (!readByController(obj)) {
       const key = `${obj.group === '' ? 'core' : obj.group}/${obj.kind}`
       unvalidated.set(key, (unvalidated.get(key) ?? 0) + 1)
     }

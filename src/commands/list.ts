@@ -8,7 +8,7 @@ import {computePlan} from '../services/plan.js'
 export default class List extends BaseCommand {
   // Short enough not to wrap mid-flag; every flag is listed under its group below.
   static override usage = '<%= command.id %> [-f PATH]... [-o table|json|yaml] [FLAGS]'
-  static override summary = 'List the controllers read (Deployments, ReplicaSets, ReplicationControllers, StatefulSets, DaemonSets, Jobs, CronJobs, Services), one row each, with their counts and whether they are in sync.'
+  static override summary = 'List the controllers read (Deployments, ReplicaSets, ReplicationControllers, StatefulSets, DaemonSets, Jobs, CronJobs, Services, HorizontalPodAutoscalers), one row each, with their counts and whether they are in sync.'
   static override description = `DESIRED is spec.replicas; ACTIVE the pods that count toward it; READY and AVAILABLE the status the controller would write; DIFF is ACTIVE - DESIRED (positive: too many). Use "kctl plan" to see the actions.`
 
   static override examples = [

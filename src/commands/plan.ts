@@ -13,7 +13,7 @@ export default class Plan extends BaseCommand {
   // Short enough not to wrap mid-flag; every flag is listed under its group below.
   static override usage = '<%= command.id %> [-f PATH]... [-o table|json|yaml] [FLAGS]'
   static override summary = 'Show, pod by pod, what the workload and Service controllers will do in their next sync.'
-  static override description = `For every Deployment, ReplicaSet, ReplicationController, StatefulSet, DaemonSet, Job, CronJob and Service read, kctl lists what its controller would create, delete (with the rule that decided it), adopt or release, and the status it would write. Nothing is changed.
+  static override description = `For every Deployment, ReplicaSet, ReplicationController, StatefulSet, DaemonSet, Job, CronJob, Service and HorizontalPodAutoscaler read, kctl lists what its controller would create, delete (with the rule that decided it), adopt or release, and the status it would write. Nothing is changed.
 
 Exit codes: 0 success, 1 any error, 2 changes pending (only with --detailed-exitcode).`
 

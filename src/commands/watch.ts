@@ -13,7 +13,7 @@ export default class Watch extends BaseCommand {
   // Short enough not to wrap mid-flag; every flag is listed under its group below.
   static override usage = '<%= command.id %> [-f PATH]... [-o table|json] [FLAGS]'
   static override summary = 'Keep planning as the cluster (or the -f files) change, and show what the controllers will do next.'
-  static override description = `Lists the pods, nodes and the objects kctl plans (Deployments, ReplicaSets, ReplicationControllers, StatefulSets, DaemonSets, Jobs, CronJobs, Services) once, then watches them, and plans again each controller an event can affect. On a terminal: a table redrawn in place, one row per controller, changed cells marked. Otherwise (or with -o json): NDJSON, one PlanChange line per controller whose plan changed (its "controller" is the plan -o json gives) and WatchStatus lines for synced, relisted, disconnected and reconnected.
+  static override description = `Lists the pods, nodes and the objects kctl plans (Deployments, ReplicaSets, ReplicationControllers, StatefulSets, DaemonSets, Jobs, CronJobs, Services, HorizontalPodAutoscalers) once, then watches them, and plans again each controller an event can affect. On a terminal: a table redrawn in place, one row per controller, changed cells marked. Otherwise (or with -o json): NDJSON, one PlanChange line per controller whose plan changed (its "controller" is the plan -o json gives) and WatchStatus lines for synced, relisted, disconnected and reconnected.
 
 With -f, the files are read again whenever one changes. --now is only allowed with -f: a live cluster moves with the real clock.
 

@@ -17,8 +17,8 @@ afterAll(() => rmSync(tmp, {recursive: true, force: true}))
 const flat = (text: string) => text.replace(/\s+/g, ' ')
 
 describe('the kinds kctl plans, in words', () => {
-  it('the registry plans eight kinds', () => {
-    expect(KINDS).toHaveLength(8)
+  it('the registry plans nine kinds', () => {
+    expect(KINDS).toHaveLength(9)
   })
 
   it.each([['--help'], ['list', '--help'], ['watch', '--help'], ['plan', '--help']])('kctl %s names every kind planned', (...args) => {
@@ -44,11 +44,11 @@ describe('the kinds kctl plans, in words', () => {
   })
 
   it('objects of a kind not planned are counted under the kinds that are', () => {
-    const file = join(tmp, 'hpa.yaml')
-    writeFileSync(file, 'apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: h, namespace: default}\nspec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}, maxReplicas: 3}\n')
+    const file = join(tmp, 'pdb.yaml')
+    writeFileSync(file, 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: p, namespace: default}\nspec: {minAvailable: 1, selector: {matchLabels: {app: web}}}\n')
     const run = kctl(['plan', '-f', file, '-o', 'table', '--now', NOW])
     expect(run.status).toBe(0)
     const line = run.stdout.split('\n').find((l) => l.startsWith('Not planned'))
-    expect(line).toBe(`Not planned (kctl plans ${KINDS.slice(0, -1).map((k) => `${k}s`).join(', ')} and ${KINDS.at(-1)}s): HorizontalPodAutoscaler (1).`)
+    expect(line).toBe(`Not planned (kctl plans ${KINDS.slice(0, -1).map((k) => `${k}s`).join(', ')} and ${KINDS.at(-1)}s): PodDisruptionBudget (1).`)
   })
 })

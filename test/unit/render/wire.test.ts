@@ -81,7 +81,7 @@ describe('kctl list renderers', () => {
         '',
       ].join('\n'),
     )
-    expect(renderListTable(plan([]))).toBe('No ReplicaSets, ReplicationControllers, Deployments, DaemonSets, StatefulSets, Jobs, CronJobs or Services found.\n')
+    expect(renderListTable(plan([]))).toBe('No ReplicaSets, ReplicationControllers, Deployments, DaemonSets, StatefulSets, Jobs, CronJobs, Services or HorizontalPodAutoscalers found.\n')
   })
 
   it('gives a ControllerList document', () => {

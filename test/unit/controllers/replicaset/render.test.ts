@@ -99,7 +99,7 @@ describe('renderPlanTable', () => {
         '  + 1 pod not created in this sync',
         "  ! the selector does not match the template's labels",
         '',
-        'Not planned (kctl plans ReplicaSets, ReplicationControllers, Deployments, DaemonSets, StatefulSets, Jobs, CronJobs and Services): Deployment (1), Service (2).',
+        'Not planned (kctl plans ReplicaSets, ReplicationControllers, Deployments, DaemonSets, StatefulSets, Jobs, CronJobs, Services and HorizontalPodAutoscalers): Deployment (1), Service (2).',
         'Plan: +1 pod across 1 controller; 1 pod pending.',
         '',
       ].join('\n'),
@@ -118,7 +118,7 @@ describe('renderPlanTable', () => {
       ].join('\n'),
     )
     expect(renderPlanTable(plan([controller('a')]))).toMatch(/No changes\. 1 controller in sync\.\n$/)
-    expect(renderPlanTable(plan([]))).toBe('No ReplicaSets, ReplicationControllers, Deployments, DaemonSets, StatefulSets, Jobs, CronJobs or Services found.\n')
+    expect(renderPlanTable(plan([]))).toBe('No ReplicaSets, ReplicationControllers, Deployments, DaemonSets, StatefulSets, Jobs, CronJobs, Services or HorizontalPodAutoscalers found.\n')
   })
 
   it('shows a tie of three once, after its last victim, and names no rule when the whole choice is the tie', () => {
