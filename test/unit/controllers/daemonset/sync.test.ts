@@ -254,3 +254,30 @@ describe('DS5.2 the node affinity of a created pod', () => {
     })
   })
 })
+
+describe('DS7.4 cleanupHistory after rollbacks: revision order, not creation or name order', () => {
+  // Templates 1, 2, 3 rolled out in turn, then rollbacks to 1 (its revision becomes 4) and to 2
+  // (5), then a new template (6): the lowest revisions are neither the oldest objects nor the first names.
+  const tpl = (image: string) => ({metadata: {labels: {app: 'agent'}}, spec: {containers: [{name: 'a', image}]}})
+  const old = (name: string, rev: number, created: string): ControllerRevisionView => ({...revision(name, rev, tpl(`agent:${name}`)), creationTimestamp: created})
+  const history = [old('agent-aaa', 4, '2026-11-01T00:00:00Z'), old('agent-bbb', 5, '2026-11-02T00:00:00Z'), old('agent-ccc', 3, '2026-11-03T00:00:00Z')]
+  const current = {...CURRENT, revision: 6, creationTimestamp: '2026-11-04T00:00:00Z'}
+  const cleaned = (limit: number) =>
+    plan(ds({revisionHistoryLimit: limit}), [node('a')], [agentPod('agent-a', 'a')], [...history, current]).actions.flatMap((a) =>
+      a.type === 'deleteControllerRevision' ? [`${a.name}@${a.revision}`] : [],
+    )
+
+  it('revisionHistoryLimit 1: revisions 3 and 4 go', () => {
+    expect(cleaned(1)).toEqual(['agent-ccc@3', 'agent-aaa@4'])
+  })
+  it('revisionHistoryLimit 2: revision 3 goes', () => {
+    expect(cleaned(2)).toEqual(['agent-ccc@3'])
+  })
+  it('revisionHistoryLimit 0: every old revision no pod carries goes, lowest first', () => {
+    expect(cleaned(0)).toEqual(['agent-ccc@3', 'agent-aaa@4', 'agent-bbb@5'])
+  })
+  it('revisionHistoryLimit 0: a revision a pod still carries stays', () => {
+    const p = plan(ds({revisionHistoryLimit: 0}), [node('a'), node('b')], [agentPod('agent-a', 'a'), agentPod('agent-b', 'b', {}, history[0].labels['controller-revision-hash'])], [...history, current])
+    expect(p.actions.flatMap((a) => (a.type === 'deleteControllerRevision' ? [a.name] : []))).toEqual(['agent-ccc', 'agent-bbb'])
+  })
+})
