@@ -332,3 +332,21 @@ describe('S8 status', () => {
     expect(p.actions.map((a) => a.type)).toEqual(['updateStatus'])
   })
 })
+
+describe('S3.6 truncateHistory with revisionHistoryLimit 0', () => {
+  const revs = [1, 2, 3, 4].map((n) => revision(`web-r${n}`, n, `nginx:${n}`))
+  const at4 = (limit: number, pods = healthy().map((x) => ({...x, labels: {...x.labels, 'controller-revision-hash': 'web-r4'}}))) =>
+    plan(set({revisionHistoryLimit: limit, status: {...set().status, currentRevision: 'web-r4', updateRevision: 'web-r4'}}, 'nginx:4'), pods, revs).actions.flatMap((a) =>
+      a.type === 'deleteControllerRevision' ? [a.name] : [],
+    )
+  it('every revision that is neither current, update nor a pod\'s goes', () => {
+    expect(at4(0)).toEqual(['web-r1', 'web-r2', 'web-r3'])
+  })
+  it('a revision a pod still carries stays, even at 0', () => {
+    const pods = [member(0, {}, 'web-r4'), member(1, {}, 'web-r2'), member(2, {}, 'web-r4')]
+    expect(at4(0, pods)).toEqual(['web-r1', 'web-r3'])
+  })
+  it('limit 3 keeps all three old revisions', () => {
+    expect(at4(3)).toEqual([])
+  })
+})
