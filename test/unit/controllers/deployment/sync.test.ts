@@ -8,6 +8,8 @@ import {maxSurge, maxUnavailable, newRSNewReplicas, resolveFenceposts, type RsSt
 import {progressCheckAt} from '../../../../src/controllers/deployment/sync.js'
 import {computePlan} from '../../../../src/services/plan.js'
 import {readSnapshot} from '../../../../src/services/snapshot.js'
+import {deploymentSimulation} from '../../../../src/controllers/deployment/simulate.js'
+import {formatRfc3339} from '../../../../src/reconcile/time.js'
 import {completedStatus as available, replicaSetAnnotations, type ReplicaSetShape} from '../../../helpers/deployments.js'
 
 type Json = Record<string, any>
@@ -493,13 +495,13 @@ describe('D10 history cleanup after rollbacks: revision order, not creation or n
 })
 
 describe('D2.3 requeueStuckDeployment: the progress deadline is looked at again one second after it', () => {
-  const stuck = (deadline: number | undefined, reason = 'ReplicaSetUpdated') =>
+  const stuck = (deadline: number | undefined, reason = 'ReplicaSetUpdated', paused = false) =>
     JSON.stringify({
       apiVersion: 'v1',
       kind: 'List',
       items: [
         deployment('B', 3, {
-          spec: deadline === undefined ? {} : {progressDeadlineSeconds: deadline},
+          spec: {...(deadline === undefined ? {} : {progressDeadlineSeconds: deadline}), ...(paused ? {paused: true} : {})},
           metadata: {annotations: {'deployment.kubernetes.io/revision': '2'}},
           status: {
             observedGeneration: 1, replicas: 3, updatedReplicas: 3, readyReplicas: 1, availableReplicas: 1, unavailableReplicas: 2,
@@ -526,5 +528,15 @@ describe('D2.3 requeueStuckDeployment: the progress deadline is looked at again 
 
   it('no re-check once the deadline has been reported exceeded', async () => {
     expect(await checkAt(stuck(600, 'ProgressDeadlineExceeded'))).toBeUndefined()
+  })
+
+  it('the simulation wakes the controller at that second, and not for a paused Deployment (no deadline is checked while paused)', async () => {
+    const wakes = async (paused: boolean) => {
+      const text = stuck(600, 'ReplicaSetUpdated', paused)
+      const snapshot = await readSnapshot({filename: ['-'], readStdin: async () => text, now: NOW})
+      return [...deploymentSimulation.wakeTimes!(snapshot, undefined as never)].filter((t) => t !== undefined).map((t) => formatRfc3339(t!))
+    }
+    expect(await wakes(false)).toEqual(['2026-11-22T10:05:01Z'])
+    expect(await wakes(true)).toEqual([])
   })
 })
