@@ -11,7 +11,9 @@
 // always comes with an action); revisionHistoryLimit MaxInt32 read as a limit (no Deployment has
 // 2^31 ReplicaSets); old ReplicaSets scaled down with no room (then availability is at its minimum);
 // LastRevision without its second branch (the new ReplicaSet, last in the list, always has the highest);
-// unhealthy old replicas cleaned without sorting (the old ReplicaSets arrive sorted by creation).
+// unhealthy old replicas cleaned without sorting (the old ReplicaSets arrive sorted by creation);
+// a DaemonSet's surge candidates taken while numSurge equals maxSurge (the pick's count is then
+// maxSurge − numSurge ≤ 0, so no candidate is ever used).
 export const MUTANTS = [
   // ---- rank.ts: ActivePodsWithRanks.Less and getPodsToDelete (§2) ----
   {id: 'R01', file: 'reconcile/rank.ts', controller: 'shared', rule: 'unassigned first only when exactly one has no node', from: "(aNode === '' || bNode === '')", to: "(aNode === '' && bNode === '')"},
@@ -149,7 +151,7 @@ export const MUTANTS = [
   {id: 'DS06', file: 'controllers/daemonset/sync.ts', controller: 'daemonset', rule: 'DS4.2 a Failed daemon pod is deleted', from: "if (p.phase === 'Failed') deletes.push(deleteOf(p, node, 'failed'))", to: "if (false) deletes.push(deleteOf(p, node, 'failed'))", why: 'a failed pod would block its node forever'},
   {id: 'DS07', file: 'controllers/daemonset/sync.ts', controller: 'daemonset', rule: 'DS4.4 with surge the old pod goes once the new one is available (minReadySeconds)', from: '(!oldestOld.ready || isPodAvailable(oldestNew, c.minReadySeconds, c.now))', to: '(!oldestOld.ready || oldestNew.ready)', why: 'the old pod would go before the new one has been Ready for minReadySeconds'},
   {id: 'DS08', file: 'controllers/daemonset/sync.ts', controller: 'daemonset', rule: 'DS6 maxUnavailable counts pods already unavailable', from: 'pick(Math.min(Math.max(0, maxUnavailable - unavailable), candidates.length)', to: 'pick(Math.min(maxUnavailable, candidates.length)', why: 'more nodes than maxUnavailable would be without an available pod'},
-  {id: 'DS09', file: 'controllers/daemonset/sync.ts', controller: 'daemonset', rule: 'DS6 surge stops at maxSurge', from: 'else if (numSurge < maxSurge) candidateNew.push', to: 'else if (numSurge <= maxSurge) candidateNew.push', why: 'one surge pod more than maxSurge'},
+  {id: 'DS09', file: 'controllers/daemonset/sync.ts', controller: 'daemonset', rule: 'DS1.2 the rolling update waits while manage creates or deletes', from: 'if (created.length === 0 && deleted.length === 0 && ds.updateStrategy.type === \'RollingUpdate\') {', to: 'if (ds.updateStrategy.type === \'RollingUpdate\') {', why: 'old pods would go in the same sync that creates pods on new nodes'},
   {id: 'DS10', file: 'controllers/daemonset/sync.ts', controller: 'daemonset', rule: 'DS5 at most 250 creates and deletes per sync (burst)', from: 'const created = creates.slice(0, DAEMON_BURST)', to: 'const created = creates', why: 'a DaemonSet over many nodes would create every pod in one sync'},
   {id: 'DS11', file: 'controllers/daemonset/apply.ts', controller: 'daemonset', rule: 'executor: a choice sends only count of its candidates', from: '{writes: (a.choices ?? []).slice(0, a.count), count: a.count}', to: '{writes: a.choices ?? [], count: a.count}', why: 'reconcile would delete or create on more nodes than the controller may'},
   {id: 'DS12', file: 'controllers/daemonset/simulate.ts', controller: 'daemonset', rule: 'simulation bounds: two pods on a node only with surge', from: 'maxPodsPerNode: maxSurge > 0 ? 2 : 1', to: 'maxPodsPerNode: 2', why: 'the report would accept two pods on a node where the controller allows one'},

@@ -281,3 +281,28 @@ describe('DS7.4 cleanupHistory after rollbacks: revision order, not creation or 
     expect(p.actions.flatMap((a) => (a.type === 'deleteControllerRevision' ? [a.name] : []))).toEqual(['agent-ccc', 'agent-bbb'])
   })
 })
+
+describe('DS5 syncNodes: at most burstReplicas (250) creates and deletes per sync', () => {
+  it('260 nodes without a pod: 250 creates now, 10 pending', () => {
+    const nodes = Array.from({length: 260}, (_, i) => node(`n${String(i).padStart(3, '0')}`))
+    const p = plan(ds(), nodes, [])
+    expect(createdOn(p.actions)).toHaveLength(250)
+    expect(createdOn(p.actions).at(-1)).toBe('n249')
+    expect(p.pending).toBe(10)
+  })
+  it('exactly 250: all of them, nothing pending', () => {
+    const p = plan(ds(), Array.from({length: 250}, (_, i) => node(`n${i}`)), [])
+    expect([createdOn(p.actions).length, p.pending]).toEqual([250, 0])
+  })
+})
+
+describe('DS4.4 surge: the old pod goes once the new one is available, minReadySeconds counted', () => {
+  const set = ds({minReadySeconds: 30, updateStrategy: {type: 'RollingUpdate', maxUnavailable: 0, maxSurge: 1}})
+  const onA = (readyFor: number) => [agentPod('old-a', 'a', {created: ago(9000)}, 'old'), agentPod('new-a', 'a', {created: ago(120), readySince: ago(readyFor)})]
+  it('Ready 10 s of 30: both stay', () => {
+    expect(deleted(plan(set, [node('a')], onA(10)).actions)).toEqual([])
+  })
+  it('Ready 31 s: the old one is replaced', () => {
+    expect(deleted(plan(set, [node('a')], onA(31)).actions)).toEqual(['old-a:surge-replaced'])
+  })
+})
