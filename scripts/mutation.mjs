@@ -99,6 +99,10 @@ function copyTree() {
     cpSync(ROOT, work, {recursive: true, filter: (src) => !TOP_SKIP.has(src.slice(ROOT.length).split('/')[0])})
   }
   symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'), 'dir')
+  // Some tests list the tracked files (git ls-files): the copy is a repository with everything staged.
+  spawnSync('git', ['init', '-q'], {cwd: work})
+  writeFileSync(join(work, '.git/info/exclude'), 'node_modules\ndist\n.dist-clean\n')
+  spawnSync('git', ['add', '-A'], {cwd: work})
 }
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
@@ -125,13 +129,18 @@ function runTests(tests, timeout) {
 const SUITE = ['--exclude', NOT_IN_SUITE]
 const cleanDist = join(work, '.dist-clean')
 let suiteChecked = false
-/** The whole unit suite against the copy built with the mutant; the clean build is put back after. */
-function runSuite() {
+/**
+ * The whole unit suite against the copy built with the mutant; the clean build is put back after.
+ * The first time, the suite runs once on the clean copy (the mutant's file restored meanwhile).
+ */
+function runSuite(path, original, mutated) {
   if (!suiteChecked) {
+    writeFileSync(path, original)
     const baseline = runTests(SUITE, SUITE_TIMEOUT_MS)
     if (!baseline.ok) fail(`the whole unit suite fails without any mutant; fix it first\n${baseline.output}`)
     console.log(`  (the whole unit suite passes without a mutant in ${baseline.seconds.toFixed(1)} s)`)
     suiteChecked = true
+    writeFileSync(path, mutated)
   }
   const started = Date.now()
   const built = build()
@@ -156,11 +165,12 @@ try {
   for (const m of mutants) {
     const path = join(work, 'src', m.file)
     const original = readFileSync(path, 'utf8')
-    writeFileSync(path, original.replace(m.from, () => m.to))
+    const mutated = original.replace(m.from, () => m.to)
+    writeFileSync(path, mutated)
     let r = runTests(FIRST, FIRST_TIMEOUT_MS)
     let by = 'planner tests'
     if (r.ok) {
-      r = runSuite()
+      r = runSuite(path, original, mutated)
       by = 'whole suite'
     }
     writeFileSync(path, original)
