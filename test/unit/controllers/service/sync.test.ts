@@ -663,3 +663,11 @@ describe('E12.8 truncateEndpoints over two subsets: each subset\'s share rounded
     expect(sizes(a)).toEqual(['8080:1+0', '9090:999+0'])
   })
 })
+
+describe('E12.8 exactly 1,000 addresses', () => {
+  it('are written whole, without the over-capacity mark; 1,001 are cut', () => {
+    const pods = (n: number) => Array.from({length: n}, (_, i) => pod(`p${i}`, {ips: [`10.5.${Math.floor(i / 250)}.${i % 250}`]}))
+    expect(syncEndpoints(svc(), pods(1000), undefined).action!.truncated).toBeUndefined()
+    expect(syncEndpoints(svc(), pods(1001), undefined).action!.truncated).toEqual({from: 1001, to: 1000})
+  })
+})
