@@ -11,6 +11,7 @@ import {planSnapshot} from '../../../../src/reconcile/planner.js'
 import {CARRIED_OUT} from '../../../../src/controllers/registry.js'
 import {fixtureWorld} from '../../../../src/services/reconcile.js'
 import {BATCH_NOW, before, childJob, cronJob, jobPod, steps, type Obj} from '../../../helpers/batch.js'
+import {RecordingPodControl} from '../../../helpers/recording-control.js'
 
 const now = () => BATCH_NOW
 
@@ -53,5 +54,22 @@ describe('executor: CronJob syncs on the memory world', () => {
     expect(status.active).toEqual([{apiVersion: 'batch/v1', kind: 'Job', name: due, namespace: 'ns', uid: created.metadata.uid, resourceVersion: created.metadata.resourceVersion}])
     expect(status.lastScheduleTime).toBe(BATCH_NOW)
     expect(planNamed(world, 'every').inSync).toBe(true)
+  })
+})
+
+describe('executor: what a CronJob sync sends', () => {
+  it('a Replace delete and a history-limit delete go Background, each with the Job\'s uid as precondition', async () => {
+    const world = await worldOf([
+      cronJob('every', {concurrencyPolicy: 'Replace', successfulJobsHistoryLimit: 1}, {active: [{apiVersion: 'batch/v1', kind: 'Job', name: 'every-old', namespace: 'ns', uid: 'uid-every-old'}], lastScheduleTime: before(300)}),
+      childJob('every', 'every-done1', {started: before(3000), complete: before(2900)}),
+      childJob('every', 'every-done2', {started: before(2000), complete: before(1900)}),
+      childJob('every', 'every-old', {started: before(300)}),
+    ])
+    const cp = planNamed(world, 'every')
+    const raw = world.find('CronJob', 'ns', 'every')!.object as Obj
+    const control = new RecordingPodControl({controllers: {'CronJob/ns/every': {uid: raw.metadata.uid, resourceVersion: raw.metadata.resourceVersion, raw}}})
+    await executePlan({apiVersion: 'kctl/v1alpha1', kind: 'ReconcilePlan', now: BATCH_NOW, controllers: [cp]} as ReconcilePlan, {control, now})
+    const deletes = control.callsOf('deleteObject').map((c) => `${c.kind}/${c.name} ${c.preconditions.propagationPolicy} ${c.preconditions.uid}`)
+    expect(deletes).toEqual(['Job/every-done1 Background uid-every-done1', 'Job/every-old Background uid-every-old'])
   })
 })

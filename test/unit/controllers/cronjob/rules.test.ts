@@ -1,6 +1,9 @@
 // cronjob-schedule, cronjob-time-zone, cronjob-forbid-overlap (src/controllers/cronjob/rules.ts):
 // what the CronJob controller would silently never do. The Job's own rule: ../job/rules.test.ts.
-import {describe, expect, it} from 'vitest'
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterAll, describe, expect, it} from 'vitest'
 import {at, check, RULES_FX} from '../../check/helpers.js'
 
 const fx = (file: string) => `${RULES_FX}/batch/${file}`
@@ -19,5 +22,33 @@ describe('cronjob rules', () => {
   })
   it('leave good ones alone', async () => {
     expect((await check([fx('good.yaml')])).findings.filter((f) => RULES.has(f.rule) && f.kind === 'CronJob')).toEqual([])
+  })
+})
+
+describe('cronjob-forbid-overlap at its edge', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kctl-cronjob-rules-'))
+  afterAll(() => rmSync(dir, {recursive: true, force: true}))
+  const file = (deadline: number) => {
+    const path = join(dir, `d${deadline}.yaml`)
+    writeFileSync(path, `apiVersion: batch/v1
+kind: CronJob
+metadata: {name: edge, namespace: default}
+spec:
+  schedule: "*/10 * * * *"
+  concurrencyPolicy: Forbid
+  jobTemplate:
+    spec:
+      activeDeadlineSeconds: ${deadline}
+      template:
+        spec:
+          restartPolicy: Never
+          containers: [{name: main, image: busybox:1}]
+`)
+    return path
+  }
+  const overlaps = async (deadline: number) => (await check([file(deadline)])).findings.filter((f) => f.rule === 'cronjob-forbid-overlap').length
+  it('a Job that may run exactly the 600 s between runs does not overlap the next; 601 s does', async () => {
+    expect(await overlaps(600)).toBe(0)
+    expect(await overlaps(601)).toBe(1)
   })
 })

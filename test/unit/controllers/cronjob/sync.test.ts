@@ -244,3 +244,30 @@ describe('CJ3.6 the schedule grammar (robfig/cron ParseStandard)', () => {
     expect(formatInZone(at('2026-07-01T13:00:00Z'), 'Europe/Berlin')).toBe('2026-07-01T15:00:00+02:00')
   })
 })
+
+describe('CJ4 the schedule time is due at its exact second (mostRecentScheduleTime)', () => {
+  it('now exactly at the next schedule time: that time is due', () => {
+    const cp = planOne([cronJob('b1', {}, {lastScheduleTime: '2026-11-23T12:00:00Z'})], 'b1', '2026-11-23T12:05:00Z')
+    expect(steps(cp)).toEqual(['+job:b1-29923925', 'W'])
+    expect(cp.requeue?.at).toBe('2026-11-23T12:10:00.1Z')
+  })
+  it('one second before it: nothing is due, the requeue is 1.1 s away', () => {
+    const cp = planOne([cronJob('b2', {}, {lastScheduleTime: '2026-11-23T12:00:00Z'})], 'b2', '2026-11-23T12:04:59Z')
+    expect(cp.actions).toEqual([])
+    expect(cp.requeue?.seconds).toBe(1.1)
+  })
+  it('several missed, now exactly at the latest: the latest is the one started', () => {
+    const cp = planOne([cronJob('b3', {}, {lastScheduleTime: '2026-11-23T11:40:00Z'})], 'b3', '2026-11-23T12:05:00Z')
+    expect(steps(cp)).toEqual(['+job:b3-29923925', 'W'])
+  })
+  it('more than 100 missed, now exactly at the latest: the latest is the one started', () => {
+    const cp = planOne([cronJob('b4', {schedule: '* * * * *'}, {lastScheduleTime: '2026-11-23T09:00:00Z'})], 'b4', '2026-11-23T12:00:00Z')
+    expect(steps(cp)).toEqual(['+job:b4-29923920', 'W'])
+  })
+  it('startingDeadlineSeconds: a schedule time exactly that old no longer counts (the search starts after now − deadline)', () => {
+    const cp = planOne([cronJob('b5', {startingDeadlineSeconds: 10}, {lastScheduleTime: '2026-11-23T12:00:00Z'})], 'b5', '2026-11-23T12:05:09Z')
+    expect(steps(cp)).toEqual(['+job:b5-29923925', 'W'])
+    const late = planOne([cronJob('b6', {startingDeadlineSeconds: 10}, {lastScheduleTime: '2026-11-23T12:00:00Z'})], 'b6', '2026-11-23T12:05:10Z')
+    expect(late.actions).toEqual([])
+  })
+})

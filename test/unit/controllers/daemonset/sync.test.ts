@@ -254,3 +254,55 @@ describe('DS5.2 the node affinity of a created pod', () => {
     })
   })
 })
+
+describe('DS7.4 cleanupHistory after rollbacks: revision order, not creation or name order', () => {
+  // Templates 1, 2, 3 rolled out in turn, then rollbacks to 1 (its revision becomes 4) and to 2
+  // (5), then a new template (6): the lowest revisions are neither the oldest objects nor the first names.
+  const tpl = (image: string) => ({metadata: {labels: {app: 'agent'}}, spec: {containers: [{name: 'a', image}]}})
+  const old = (name: string, rev: number, created: string): ControllerRevisionView => ({...revision(name, rev, tpl(`agent:${name}`)), creationTimestamp: created})
+  const history = [old('agent-aaa', 4, '2026-11-01T00:00:00Z'), old('agent-bbb', 5, '2026-11-02T00:00:00Z'), old('agent-ccc', 3, '2026-11-03T00:00:00Z')]
+  const current = {...CURRENT, revision: 6, creationTimestamp: '2026-11-04T00:00:00Z'}
+  const cleaned = (limit: number) =>
+    plan(ds({revisionHistoryLimit: limit}), [node('a')], [agentPod('agent-a', 'a')], [...history, current]).actions.flatMap((a) =>
+      a.type === 'deleteControllerRevision' ? [`${a.name}@${a.revision}`] : [],
+    )
+
+  it('revisionHistoryLimit 1: revisions 3 and 4 go', () => {
+    expect(cleaned(1)).toEqual(['agent-ccc@3', 'agent-aaa@4'])
+  })
+  it('revisionHistoryLimit 2: revision 3 goes', () => {
+    expect(cleaned(2)).toEqual(['agent-ccc@3'])
+  })
+  it('revisionHistoryLimit 0: every old revision no pod carries goes, lowest first', () => {
+    expect(cleaned(0)).toEqual(['agent-ccc@3', 'agent-aaa@4', 'agent-bbb@5'])
+  })
+  it('revisionHistoryLimit 0: a revision a pod still carries stays', () => {
+    const p = plan(ds({revisionHistoryLimit: 0}), [node('a'), node('b')], [agentPod('agent-a', 'a'), agentPod('agent-b', 'b', {}, history[0].labels['controller-revision-hash'])], [...history, current])
+    expect(p.actions.flatMap((a) => (a.type === 'deleteControllerRevision' ? [a.name] : []))).toEqual(['agent-ccc', 'agent-bbb'])
+  })
+})
+
+describe('DS5 syncNodes: at most burstReplicas (250) creates and deletes per sync', () => {
+  it('260 nodes without a pod: 250 creates now, 10 pending', () => {
+    const nodes = Array.from({length: 260}, (_, i) => node(`n${String(i).padStart(3, '0')}`))
+    const p = plan(ds(), nodes, [])
+    expect(createdOn(p.actions)).toHaveLength(250)
+    expect(createdOn(p.actions).at(-1)).toBe('n249')
+    expect(p.pending).toBe(10)
+  })
+  it('exactly 250: all of them, nothing pending', () => {
+    const p = plan(ds(), Array.from({length: 250}, (_, i) => node(`n${i}`)), [])
+    expect([createdOn(p.actions).length, p.pending]).toEqual([250, 0])
+  })
+})
+
+describe('DS4.4 surge: the old pod goes once the new one is available, minReadySeconds counted', () => {
+  const set = ds({minReadySeconds: 30, updateStrategy: {type: 'RollingUpdate', maxUnavailable: 0, maxSurge: 1}})
+  const onA = (readyFor: number) => [agentPod('old-a', 'a', {created: ago(9000)}, 'old'), agentPod('new-a', 'a', {created: ago(120), readySince: ago(readyFor)})]
+  it('Ready 10 s of 30: both stay', () => {
+    expect(deleted(plan(set, [node('a')], onA(10)).actions)).toEqual([])
+  })
+  it('Ready 31 s: the old one is replaced', () => {
+    expect(deleted(plan(set, [node('a')], onA(31)).actions)).toEqual(['old-a:surge-replaced'])
+  })
+})

@@ -5,7 +5,11 @@ import {describe, expect, it} from 'vitest'
 import type {ControllerPlan, DeploymentAction} from '../../../../src/model/plan.js'
 import {podTemplateDump, podTemplateHash} from '../../../../src/reconcile/hash/index.js'
 import {maxSurge, maxUnavailable, newRSNewReplicas, resolveFenceposts, type RsState} from '../../../../src/controllers/deployment/util.js'
+import {progressCheckAt} from '../../../../src/controllers/deployment/sync.js'
 import {computePlan} from '../../../../src/services/plan.js'
+import {readSnapshot} from '../../../../src/services/snapshot.js'
+import {deploymentSimulation} from '../../../../src/controllers/deployment/simulate.js'
+import {formatRfc3339} from '../../../../src/reconcile/time.js'
 import {completedStatus as available, replicaSetAnnotations, type ReplicaSetShape} from '../../../helpers/deployments.js'
 
 type Json = Record<string, any>
@@ -527,5 +531,84 @@ describe('properties', () => {
       ),
       {numRuns: 200},
     )
+  })
+})
+
+describe('D10 history cleanup after rollbacks: revision order, not creation or name order', () => {
+  // Three templates rolled out in turn (revisions 1, 2, 3), then rollbacks to the first (its
+  // ReplicaSet takes revision 4) and the second (5), then a new template (C, revision 6). The
+  // oldest revisions are no longer the oldest ReplicaSets, nor the first names.
+  const old = (name: string, revision: number, created: string) =>
+    replicaSet('A', 0, {status: [0, 0, 0], revision, name, created, labels: {app: 'web', rs: name}})
+  const history = () => [old('web-aaa', 4, '2026-11-01T00:00:00Z'), old('web-bbb', 5, '2026-11-02T00:00:00Z'), old('web-ccc', 3, '2026-11-03T00:00:00Z')]
+  const complete = (limit: number) =>
+    plan(
+      deployment('C', 2, {spec: {strategy: {type: 'Recreate'}, revisionHistoryLimit: limit}, status: available(2)}),
+      ...history(),
+      replicaSet('C', 2, {revision: 6, sized: [2, 2], created: '2026-11-04T00:00:00Z'}),
+    )
+  const deletes = (cp: ControllerPlan) => writes(cp).filter((w) => w.startsWith('delete'))
+
+  it('revisionHistoryLimit 1: the two lowest revisions go (3, then 4), not the two oldest or first-named', async () => {
+    expect(deletes(await complete(1))).toEqual(['delete web-ccc', 'delete web-aaa'])
+  })
+
+  it('revisionHistoryLimit 2: only the lowest revision goes', async () => {
+    expect(deletes(await complete(2))).toEqual(['delete web-ccc'])
+  })
+
+  it('revisionHistoryLimit 0: every old ReplicaSet scaled to 0 goes, lowest revision first', async () => {
+    expect(deletes(await complete(0))).toEqual(['delete web-ccc', 'delete web-aaa', 'delete web-bbb'])
+  })
+
+  it('revisionHistoryLimit 3: nothing goes', async () => {
+    expect(deletes(await complete(3))).toEqual([])
+  })
+})
+
+describe('D2.3 requeueStuckDeployment: the progress deadline is looked at again one second after it', () => {
+  const stuck = (deadline: number | undefined, reason = 'ReplicaSetUpdated', paused = false) =>
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [
+        deployment('B', 3, {
+          spec: {...(deadline === undefined ? {} : {progressDeadlineSeconds: deadline}), ...(paused ? {paused: true} : {})},
+          metadata: {annotations: {'deployment.kubernetes.io/revision': '2'}},
+          status: {
+            observedGeneration: 1, replicas: 3, updatedReplicas: 3, readyReplicas: 1, availableReplicas: 1, unavailableReplicas: 2,
+            conditions: [{type: 'Progressing', status: 'True', reason, message: 'x', lastUpdateTime: '2026-11-22T09:55:00Z', lastTransitionTime: '2026-11-22T09:55:00Z'}],
+          },
+        }),
+        replicaSet('B', 3, {status: [3, 1, 1], revision: 2, sized: [3, 4]}),
+      ],
+    })
+  const checkAt = async (text: string) => {
+    const snapshot = await readSnapshot({filename: ['-'], readStdin: async () => text, now: NOW})
+    const d = snapshot.deployments![0]
+    return progressCheckAt(d, d.status)
+  }
+
+  it('lastUpdateTime + progressDeadlineSeconds + 1 s', async () => {
+    expect(await checkAt(stuck(600))).toBe('2026-11-22T10:05:01Z')
+    expect(await checkAt(stuck(30))).toBe('2026-11-22T09:55:31Z')
+  })
+
+  it('the default deadline is 600 s', async () => {
+    expect(await checkAt(stuck(undefined))).toBe('2026-11-22T10:05:01Z')
+  })
+
+  it('no re-check once the deadline has been reported exceeded', async () => {
+    expect(await checkAt(stuck(600, 'ProgressDeadlineExceeded'))).toBeUndefined()
+  })
+
+  it('the simulation wakes the controller at that second, and not for a paused Deployment (no deadline is checked while paused)', async () => {
+    const wakes = async (paused: boolean) => {
+      const text = stuck(600, 'ReplicaSetUpdated', paused)
+      const snapshot = await readSnapshot({filename: ['-'], readStdin: async () => text, now: NOW})
+      return [...deploymentSimulation.wakeTimes!(snapshot, undefined as never)].filter((t) => t !== undefined).map((t) => formatRfc3339(t!))
+    }
+    expect(await wakes(false)).toEqual(['2026-11-22T10:05:01Z'])
+    expect(await wakes(true)).toEqual([])
   })
 })

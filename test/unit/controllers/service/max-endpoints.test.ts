@@ -59,3 +59,42 @@ describe('E1.3: kctl watch and kctl reconcile take the flag too', () => {
     expect(run.stderr).not.toContain('    at ')
   })
 })
+
+describe('E1.3: the default maximum, with more than 100 endpoints and no flag', () => {
+  /** A Service over `n` Ready pods on one node, nothing written yet. */
+  const world = (n: number) =>
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [
+        {apiVersion: 'v1', kind: 'Node', metadata: {name: 'worker-1', uid: 'uid-worker-1', labels: {'topology.kubernetes.io/zone': 'zone-1'}}, spec: {}},
+        {
+          apiVersion: 'v1', kind: 'Service',
+          metadata: {name: 'big', namespace: 'shop', uid: 'uid-svc-big', creationTimestamp: '2026-01-01T00:00:00Z'},
+          spec: {selector: {app: 'big'}, clusterIP: '10.0.0.20', ipFamilies: ['IPv4'], ports: [{name: 'http', port: 80, targetPort: 8080}]},
+        },
+        ...Array.from({length: n}, (_, i) => ({
+          apiVersion: 'v1', kind: 'Pod',
+          metadata: {name: `big-${i}`, namespace: 'shop', uid: `uid-big-${i}`, labels: {app: 'big'}, creationTimestamp: '2026-01-01T00:00:00Z'},
+          spec: {nodeName: 'worker-1', containers: [{name: 'app', image: 'app:1', ports: [{containerPort: 8080, protocol: 'TCP'}]}]},
+          status: {phase: 'Running', conditions: [{type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:01:00Z'}], podIP: `10.2.${Math.floor(i / 200)}.${i % 200}`, podIPs: [{ip: `10.2.${Math.floor(i / 200)}.${i % 200}`}]},
+        })),
+      ],
+    })
+  const created = async (n: number, maxEndpointsPerSlice?: number) => {
+    const text = world(n)
+    const plan = await computePlan({filename: ['-'], readStdin: async () => text, now: NOW, maxEndpointsPerSlice})
+    return plan.controllers.flatMap((c) => c.actions).flatMap((a) => (a.type === 'createEndpointSlice' && a.controller !== 'endpointslicemirroring' ? [a.size] : []))
+  }
+
+  it('250 endpoints: slices of 100, 100 and 50', async () => {
+    expect(await created(250)).toEqual([100, 100, 50])
+  })
+  it('exactly 100 endpoints: one full slice; 101: a second one', async () => {
+    expect(await created(100)).toEqual([100])
+    expect(await created(101)).toEqual([100, 1])
+  })
+  it('the flag still overrides it', async () => {
+    expect(await created(250, 120)).toEqual([120, 120, 10])
+  })
+})

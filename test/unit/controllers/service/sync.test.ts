@@ -723,3 +723,45 @@ describe('L5: node changes', () => {
     expect(hostUpdate(lb, [tainted, other], [tainted, other, node('n-new')])).toMatchObject({hosts: ['n-new', 'n-other']})
   })
 })
+
+describe('E12.8 truncateEndpoints over two subsets: each subset\'s share rounded up, the last capped', () => {
+  // The Service's named target port resolves to 8080 on some pods and 9090 on others: two subsets.
+  const on = (port: number) => [{name: 'web', containerPort: port, protocol: 'TCP'}]
+  const ip = (i: number) => `10.${4 + Math.floor(i / 62500)}.${Math.floor(i / 250) % 250}.${i % 250}`
+  const pods = (groups: {port: number; ready: number; notReady: number}[]) => {
+    let i = 0
+    return groups.flatMap((g) => [
+      ...Array.from({length: g.ready}, () => pod(`p${i}`, {ips: [ip(i++)], ports: on(g.port)})),
+      ...Array.from({length: g.notReady}, () => pod(`p${i}`, {ips: [ip(i++)], ports: on(g.port), ready: false})),
+    ])
+  }
+  const sizes = (a: WriteEndpointsAction) => a.subsets.map((s) => `${s.ports[0].port}:${s.addresses.length}+${s.notReadyAddresses.length}`)
+
+  it('1,100 ready (350 on 9090, 750 on 8080): ready ones cut to 1,000 by share, every not-ready one dropped', () => {
+    const a = syncEndpoints(svc(), pods([{port: 9090, ready: 350, notReady: 5}, {port: 8080, ready: 750, notReady: 5}]), undefined).action!
+    expect(a.truncated).toEqual({from: 1110, to: 1000})
+    // 8080 first: ceil(750/1100 × 1000) = 682, then 9090 gets min(ceil(318.2), 318) = 318.
+    expect(sizes(a)).toEqual(['8080:682+0', '9090:318+0'])
+  })
+
+  it('ready ones fit: not-ready ones share what is left, each rounded up, the last capped by what remains', () => {
+    // 600 ready; 600 not-ready share 400: 8080 has 500 of them, ceil(333.3) = 334; 9090 keeps 66, not ceil(66.7) = 67.
+    const a = syncEndpoints(svc(), pods([{port: 8080, ready: 300, notReady: 500}, {port: 9090, ready: 300, notReady: 100}]), undefined).action!
+    expect(a.truncated).toEqual({from: 1200, to: 1000})
+    expect(sizes(a)).toEqual(['8080:300+334', '9090:300+66'])
+  })
+
+  it('a small first subset whose share is just over a whole number still rounds up', () => {
+    // 8080 holds 1 ready of 1,001: ceil(0.999) = 1; 9090 keeps 999.
+    const a = syncEndpoints(svc(), pods([{port: 8080, ready: 1, notReady: 0}, {port: 9090, ready: 1000, notReady: 0}]), undefined).action!
+    expect(sizes(a)).toEqual(['8080:1+0', '9090:999+0'])
+  })
+})
+
+describe('E12.8 exactly 1,000 addresses', () => {
+  it('are written whole, without the over-capacity mark; 1,001 are cut', () => {
+    const pods = (n: number) => Array.from({length: n}, (_, i) => pod(`p${i}`, {ips: [`10.5.${Math.floor(i / 250)}.${i % 250}`]}))
+    expect(syncEndpoints(svc(), pods(1000), undefined).action!.truncated).toBeUndefined()
+    expect(syncEndpoints(svc(), pods(1001), undefined).action!.truncated).toEqual({from: 1001, to: 1000})
+  })
+})

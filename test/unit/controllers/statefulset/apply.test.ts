@@ -172,6 +172,15 @@ describe('StatefulSet: Parallel', () => {
   })
 })
 
+describe('StatefulSet: Parallel, the rolling update', () => {
+  it('an update delete is sent alone after the replicas\' batches, never inside one', async () => {
+    const set = statefulSet([pod(0), pod(1), {type: 'deleteStatefulPod', pod: 'db-2', uid: 'u2', resourceVersion: '22', ordinal: 2, reason: 'update'}], {parallel: true})
+    const exec = await executePlan(planOf(set.cp), {control: control([set]), now})
+    expect(exec.controllers[0].batches).toEqual([1, 1])
+    expect(exec.results.map((r) => r.batch)).toEqual([1, 2, undefined])
+  })
+})
+
 describe('StatefulSet: revisions, claims and pod fixes', () => {
   it('creates a revision with the exact bytes of its data, its labels and its owner', async () => {
     const set = statefulSet([{type: 'createControllerRevision', name: 'db-abc', hash: 'abc', revision: 2, labels: {app: 'db', 'controller-revision-hash': 'abc'}, ownerReference: owner('StatefulSet', 'db')}])

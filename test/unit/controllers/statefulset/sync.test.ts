@@ -4,7 +4,7 @@ import type {ControllerRevisionView, PodView} from '../../../../src/model/object
 import type {Action} from '../../../../src/model/plan.js'
 import type {ClaimView, StatefulSetView} from '../../../../src/controllers/statefulset/model.js'
 import {statefulSetRevisionData, statefulSetRevisionHash} from '../../../../src/reconcile/revisions.js'
-import {parseOrdinal, planStatefulSet} from '../../../../src/controllers/statefulset/sync.js'
+import {parseOrdinal, planStatefulSet, statefulSetMaxUnavailable} from '../../../../src/controllers/statefulset/sync.js'
 import {parseRfc3339} from '../../../../src/reconcile/time.js'
 import {ago, FIXED_NOW, pod} from '../../../helpers/builders.js'
 
@@ -330,5 +330,35 @@ describe('S8 status', () => {
   it('SS-32 a set being deleted writes status only', () => {
     const p = plan(set({deletionTimestamp: ago(1), generation: 2}), [member(0)])
     expect(p.actions.map((a) => a.type)).toEqual(['updateStatus'])
+  })
+})
+
+describe('S3.6 truncateHistory with revisionHistoryLimit 0', () => {
+  const revs = [1, 2, 3, 4].map((n) => revision(`web-r${n}`, n, `nginx:${n}`))
+  const at4 = (limit: number, pods = healthy().map((x) => ({...x, labels: {...x.labels, 'controller-revision-hash': 'web-r4'}}))) =>
+    plan(set({revisionHistoryLimit: limit, status: {...set().status, currentRevision: 'web-r4', updateRevision: 'web-r4'}}, 'nginx:4'), pods, revs).actions.flatMap((a) =>
+      a.type === 'deleteControllerRevision' ? [a.name] : [],
+    )
+  it('every revision that is neither current, update nor a pod\'s goes', () => {
+    expect(at4(0)).toEqual(['web-r1', 'web-r2', 'web-r3'])
+  })
+  it('a revision a pod still carries stays, even at 0', () => {
+    const pods = [member(0, {}, 'web-r4'), member(1, {}, 'web-r2'), member(2, {}, 'web-r4')]
+    expect(at4(0, pods)).toEqual(['web-r1', 'web-r3'])
+  })
+  it('limit 3 keeps all three old revisions', () => {
+    expect(at4(3)).toEqual([])
+  })
+})
+
+describe('S6.6 S6.9 edges', () => {
+  it('OrderedReady scale-down: a condemned pod Ready for less than minReadySeconds blocks unless it is the first unavailable one', () => {
+    const p = plan(set({replicas: 2, minReadySeconds: 30}), [member(0), member(1), member(2, {readySince: ago(10)}), member(3, {readySince: ago(10)})])
+    expect(podWrites(p.actions)).toEqual([])
+    expect(p.blockedBy).toEqual({pod: 'web-3', reason: 'not-available'})
+  })
+  it('getStatefulSetMaxUnavailable: a percentage of replicas rounded down, at least 1', () => {
+    const budget = (maxUnavailable: number | string, replicas = 3) => statefulSetMaxUnavailable(set({replicas, updateStrategy: {type: 'RollingUpdate', rollingUpdate: {partition: 0, maxUnavailable}}}))
+    expect([budget('10%'), budget('50%'), budget('67%'), budget(2), budget('0%', 10)]).toEqual([1, 1, 2, 2, 1])
   })
 })
