@@ -26,7 +26,7 @@ const NOT_IN_SUITE = 'test/unit/mutation.test.ts'
 const FIRST_TIMEOUT_MS = 300_000
 const SUITE_TIMEOUT_MS = 2_400_000
 /** The groups a mutant belongs to: each controller kctl plans, and the machinery they share. */
-export const GROUPS = ['shared', 'replicaset', 'deployment', 'daemonset', 'statefulset', 'job', 'cronjob', 'service']
+export const GROUPS = ['shared', 'replicaset', 'deployment', 'daemonset', 'statefulset', 'job', 'cronjob', 'service', 'hpa']
 
 function fail(message) {
   console.error(`error: ${message}`)

@@ -69,7 +69,7 @@ describe('the run refuses an unsound list before copying anything (one line, exi
   })
   it('an id used twice, and a controller that is not one', () => {
     expect(run(['--dry-run', '--mutants', list('dup', [good, good])]).stderr).toBe('error: mutant id X01 is used twice; ids must be unique\n')
-    expect(run(['--dry-run', '--mutants', list('who', [{...good, controller: 'hpa'}])]).stderr).toMatch(/^error: mutant X01: controller 'hpa' is not one of shared, replicaset/)
+    expect(run(['--dry-run', '--mutants', list('who', [{...good, controller: 'autoscaler'}])]).stderr).toMatch(/^error: mutant X01: controller 'autoscaler' is not one of shared, replicaset/)
   })
   it('--only with an id the list lacks', () => {
     const r = run(['--dry-run', '--only', 'NOPE'])
