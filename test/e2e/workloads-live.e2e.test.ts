@@ -194,6 +194,6 @@ describe('StatefulSets and DaemonSets against a live cluster', () => {
     expect(JSON.parse(r.stdout).controllers.map((c: Json) => `${c.kind}/${c.name}`)).toEqual(['ReplicaSet/rs'])
     const lines = r.stderr.trim().split('\n')
     expect(lines).toHaveLength(1)
-    expect(lines[0]).toMatch(/statefulsets, daemonsets, controllerrevisions, persistentvolumeclaims, jobs, cronjobs, services, endpointslices, endpoints and nodes are left out: .*forbidden \(403\)/)
+    expect(lines[0]).toMatch(/statefulsets, daemonsets, controllerrevisions, persistentvolumeclaims, jobs, cronjobs, services, endpointslices, endpoints, horizontalpodautoscalers and nodes are left out: .*forbidden \(403\)/)
   })
 })
