@@ -1,5 +1,5 @@
-// Fixture files for reader tests: a temporary folder removed after the test file, and the one line
-// a read refused with.
+// Fixture files for tests that read them: a temporary folder removed after the test file, the one
+// line a read is refused with, and the plan table of what was read.
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -7,6 +7,9 @@ import {join} from 'node:path'
 import {afterAll} from 'vitest'
 
 import {UserError} from '../../src/errors.js'
+import {planSnapshot} from '../../src/reconcile/planner.js'
+import {renderPlanTable} from '../../src/render/plan-table.js'
+import {parseFeatureGates, plannerOptions} from '../../src/services/options.js'
 import {readFixtures} from '../../src/sources/fixtures.js'
 
 /** A temporary folder for this test file's fixtures: `file` writes a named one, `yaml` a numbered one. */
@@ -31,4 +34,10 @@ export async function readError(paths: string[]): Promise<string> {
     throw error
   }
   throw new Error('expected an error')
+}
+
+/** `kctl plan`'s table for these files, at the tests' fixed clock and the default feature gates. */
+export async function planTable(paths: string[]): Promise<string> {
+  const snapshot = await readFixtures({paths})
+  return renderPlanTable(planSnapshot(snapshot, plannerOptions('2026-11-22T10:00:00Z', parseFeatureGates(undefined))))
 }

@@ -1,23 +1,10 @@
 // The table lines of StatefulSet plans that the examples' goldens do not show: what an
 // OrderedReady sync waits on.
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
-import {afterAll, describe, expect, it} from 'vitest'
-import {planSnapshot} from '../../../../src/reconcile/planner.js'
-import {renderPlanTable} from '../../../../src/render/plan-table.js'
-import {parseFeatureGates, plannerOptions} from '../../../../src/services/options.js'
-import {readFixtures} from '../../../../src/sources/fixtures.js'
+import {describe, expect, it} from 'vitest'
+import {fixtureFiles, planTable} from '../../../helpers/fixture-files.js'
 
-const tmp = mkdtempSync(join(tmpdir(), 'kctl-wl-table-'))
-afterAll(() => rmSync(tmp, {recursive: true, force: true}))
-
-async function table(name: string, yaml: string): Promise<string> {
-  const file = join(tmp, name)
-  writeFileSync(file, yaml)
-  const snapshot = await readFixtures({paths: [file]})
-  return renderPlanTable(planSnapshot(snapshot, plannerOptions('2026-11-22T10:00:00Z', parseFeatureGates(undefined))))
-}
+const {file} = fixtureFiles('wl-table')
+const table = (name: string, yaml: string) => planTable([file(name, yaml)])
 
 const TEMPLATE = (app: string, spec = '') => `
   selector: {matchLabels: {app: ${app}}}
