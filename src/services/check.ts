@@ -159,6 +159,7 @@ export async function runCheck(req: CheckRequest): Promise<CheckResult> {
     k8sMinor: k8sMinor ?? DEFAULT_K8S_MINOR,
     previous,
     previousIdentity,
+    applySetMode: req.applySet,
   }
   const options: CheckOptions = {failOn, k8sVersion: formatMinor(input.k8sMinor)}
   if (against) options.against = against
