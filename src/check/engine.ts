@@ -45,7 +45,10 @@ export interface EngineInput {
   /** Inputs that could not be read or parsed, each with its position. */
   parseErrors: readonly UserError[]
   defaultNamespace: string
+  /** The Kubernetes version deprecations are judged against (1.`k8sMinor`). */
   k8sMinor: number
+  /** The version whose schemas validate the objects (one kctl has; default k8sMinor). */
+  schemaMinor?: number
   previous?: Previous
   /** The identity an input object has in `previous` (namespaces may default differently there). */
   previousIdentity?: (o: CheckObject) => string
@@ -57,7 +60,7 @@ export interface EngineInput {
   applySetMode?: ApplySetMode
 }
 
-const SCHEMA_RULES: readonly RuleId[] = ['unknown-field', 'invalid-type', 'missing-field', 'invalid-value', 'unknown-api-version']
+const SCHEMA_RULES: readonly RuleId[] = ['unknown-field', 'invalid-type', 'missing-field', 'invalid-value', 'unknown-api-version', 'api-version-not-enabled']
 
 export interface EngineSettings {
   rules: ReadonlyMap<RuleId, RuleSetting>
@@ -96,7 +99,7 @@ export function collectDrafts(input: EngineInput, enabled: ReadonlySet<RuleId>):
   const fields = fieldDrafts(objects, input.defaultNamespace, scope)
   for (const d of fields) if (on(d.rule)) drafts.push(d)
   if (SCHEMA_RULES.some(on)) {
-    const {drafts: schema, unvalidated} = schemaDrafts(objects, input.definitions ?? [], input.k8sMinor)
+    const {drafts: schema, unvalidated} = schemaDrafts(objects, input.definitions ?? [], input.schemaMinor ?? input.k8sMinor)
     // A field invalid-field already reports (the same check, worded for the controllers) is said once.
     const said = new Set(fields.filter((d) => d.rule === 'invalid-field').map((d) => `${d.subject?.src.ordinal}|${formatPath(d.path)}`))
     for (const d of schema) if (on(d.rule) && !said.has(`${d.subject?.src.ordinal}|${formatPath(d.path)}`)) drafts.push(d)

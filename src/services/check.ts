@@ -13,6 +13,7 @@ import {buildReport, effectiveRules, type EngineInput} from '../check/engine.js'
 import {PathMatcher} from '../check/glob.js'
 import {identityOf, type CheckObject, type Previous} from '../check/objects.js'
 import {readCheckObject} from '../check/read.js'
+import {schemaVersions} from '../check/schema.js'
 import {UserError} from '../errors.js'
 import {isRuleId, SEVERITIES, type CheckOptions, type CheckReport, type EffectiveRule, type RuleId, type Severity} from '../model/check.js'
 import {openSources, readDocuments, SourceFile, type SourceObject} from '../sources/documents.js'
@@ -88,10 +89,10 @@ export async function runCheck(req: CheckRequest): Promise<CheckResult> {
   const failOn = (req.failOn ?? config.failOn ?? 'error') as Severity
   if (!SEVERITIES.includes(failOn)) throw new UserError(`invalid --fail-on "${req.failOn}": expected error, warning or info`)
   let k8sMinor: number | undefined
-  if (req.k8sVersion !== undefined) k8sMinor = parseK8sVersion(req.k8sVersion)
+  if (req.k8sVersion !== undefined) k8sMinor = schemaMinor(parseK8sVersion(req.k8sVersion), `--k8s-version ${req.k8sVersion}`)
   else if (config.k8sVersion) {
     try {
-      k8sMinor = parseK8sVersion(config.k8sVersion.value, 'check.k8sVersion')
+      k8sMinor = schemaMinor(parseK8sVersion(config.k8sVersion.value, 'check.k8sVersion'), `check.k8sVersion ${config.k8sVersion.value}`)
     } catch (error) {
       throw new UserError((error as UserError).message, {origin: config.k8sVersion.origin})
     }
@@ -149,6 +150,11 @@ export async function runCheck(req: CheckRequest): Promise<CheckResult> {
     for (const src of readDocuments(await openSources([req.schemas], {applySet: 'all'}), {onError: (e) => parseErrors.push(e)})) definitions.push(readCheckObject(src, defaultNamespace))
   }
 
+  // The live server's version may be one kctl has no schemas for: the nearest set validates.
+  const minor = k8sMinor ?? DEFAULT_K8S_MINOR
+  const schemas = nearestSchemaMinor(minor)
+  if (schemas !== minor) req.onNote?.(`no schemas for Kubernetes ${formatMinor(minor)}: objects are validated with those of ${formatMinor(schemas)} (kctl has ${schemaVersions().join(', ')})`)
+
   const input: EngineInput = {
     definitions,
     onNote: req.onNote,
@@ -156,7 +162,8 @@ export async function runCheck(req: CheckRequest): Promise<CheckResult> {
     objects,
     parseErrors,
     defaultNamespace,
-    k8sMinor: k8sMinor ?? DEFAULT_K8S_MINOR,
+    k8sMinor: minor,
+    schemaMinor: schemas,
     previous,
     previousIdentity,
     applySetMode: req.applySet,
@@ -173,6 +180,19 @@ export async function runCheck(req: CheckRequest): Promise<CheckResult> {
     options,
   })
   return {report, rules: effectiveRules({rules: config.rules, disabled, enabled}), files: [...input.files]}
+}
+
+/** A version asked for by name must be one kctl has schemas for. */
+function schemaMinor(minor: number, asked: string): number {
+  const versions = schemaVersions()
+  if (!versions.includes(formatMinor(minor))) throw new UserError(`${asked}: kctl checks against Kubernetes ${versions.join(', ')}`)
+  return minor
+}
+
+/** The schema version nearest a Kubernetes version (the live server's, which may be any). */
+function nearestSchemaMinor(minor: number): number {
+  const minors = schemaVersions().map((v) => Number(v.split('.')[1]))
+  return minors.reduce((best, m) => (Math.abs(m - minor) < Math.abs(best - minor) ? m : best), minors[minors.length - 1])
 }
 
 // ---------------------------------------------------------------------------------------------
