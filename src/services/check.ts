@@ -12,6 +12,7 @@ import {DEFAULT_K8S_MINOR, formatMinor, parseK8sVersion} from '../check/deprecat
 import {buildReport, effectiveRules, type EngineInput} from '../check/engine.js'
 import {PathMatcher} from '../check/glob.js'
 import {identityOf, type CheckObject, type Previous} from '../check/objects.js'
+import {kustomizeReadFiles} from '../check/kustomize.js'
 import {readCheckObject} from '../check/read.js'
 import {schemaVersions} from '../check/schema.js'
 import {UserError} from '../errors.js'
@@ -119,7 +120,11 @@ export async function runCheck(req: CheckRequest): Promise<CheckResult> {
   const note = skippedNotice(skipped, 'check')
   if (note) req.onNote?.(note)
   const objects: CheckObject[] = []
-  for (const src of readDocuments(sources, {onError: (e) => parseErrors.push(e)})) objects.push(readCheckObject(src, defaultNamespace))
+  // Patches and generator inputs a kustomization names are not objects, wherever it is.
+  const notObjects = kustomizeReadFiles(paths)
+  for (const src of readDocuments(sources, {onError: (e) => parseErrors.push(e)})) {
+    if (notObjects.size === 0 || !notObjects.has(resolve(src.file))) objects.push(readCheckObject(src, defaultNamespace))
+  }
   if (objects.length === 0 && parseErrors.length === 0 && !req.allowEmpty) throw emptyInputError(paths, req.kustomize, sources.length, skipped.length)
 
   // What they replace.
