@@ -95,7 +95,7 @@ spec:
   - type: Resource
     resource: {name: memory, target: {type: AverageValue, averageValue: 500Mi}}
 `
-    const root = repo({'app/web.yaml': deployment('web', 'app: web').replace('spec:\n', 'spec:\n  replicas: 3\n'), 'autoscale/hpa.yaml': hpa, 'lost/hpa.yaml': hpa.replace('Deployment, name: web}', 'Deployment, name: api}')})
+    const root = repo({'app/web.yaml': deployment('web', 'app: web').replace('spec:\n', 'spec:\n  replicas: 3\n'), 'autoscale/hpa.yaml': hpa, 'lost/hpa.yaml': hpa.replace('Deployment, name: web}', 'Deployment, name: api}').replace('metadata: {name: web}', 'metadata: {name: api}')})
     expect(await findings(root)).toEqual(['hpa-target-missing warning lost/hpa.yaml:5:65'])
     expect(await findings(root, {applySet: 'all'})).toEqual(['hpa-replicas-conflict warning app/web.yaml:5:3', 'hpa-target-missing warning lost/hpa.yaml:5:65'])
   })
@@ -180,7 +180,7 @@ spec:
       - {name: side, image: z}
 `
     expect(await findings(repo({'w.yaml': `${two}---\n${hpa(metric('c'))}`}))).toEqual([])
-    expect(await findings(repo({'w.yaml': `${two}---\n${hpa(metric('side'))}`}))).toEqual(['hpa-missing-requests warning w.yaml:20:30'])
+    expect(await findings(repo({'w.yaml': `${two}---\n${hpa(metric('side'))}`}))).toEqual(['hpa-missing-requests warning w.yaml:21:31'])
   })
 })
 
