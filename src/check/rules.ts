@@ -38,7 +38,7 @@ export const RULES: readonly RuleInfo[] = [
     severity: 'warning',
     summary: 'Two controllers in one namespace select a common set of pods.',
     explanation:
-      "The API server has never checked this (kubernetes/kubernetes#2210). Both selectors are read as sets of requirements and kctl decides whether their conjunction can be satisfied, then reports one concrete label set both match, preferring a real one: the labels of a pod template or of a pod in the input. A pod with such labels is claimed by whichever controller syncs first once it is orphaned; a Deployment or DaemonSet may adopt the other's ReplicaSets or revisions; the controllers' counts and rollouts then interfere. Pairs are reported when the selectors constrain a common label key (e.g. app=web against app in (web,api), or against app=web,track=canary), or when a template or pod in the input matches both; two selectors over entirely different keys (app=a against team=x) intersect only for a pod that carries both, and are reported only when such a pod or template is in the input. A ReplicaSet owned by the Deployment whose selector it extends is not reported. Each pair is reported once, on the controller that overlaps more others (a broad selector is where the fix is), naming the other; a kctl.io/ignore on either one silences the pair.",
+      "Only controllers of one apply set are compared, and never a Job without manualSelector (the API server selects its pods by its own uid). The API server has never checked this (kubernetes/kubernetes#2210). Both selectors are read as sets of requirements and kctl decides whether their conjunction can be satisfied, then reports one concrete label set both match, preferring a real one: the labels of a pod template or of a pod in the input. A pod with such labels is claimed by whichever controller syncs first once it is orphaned; a Deployment or DaemonSet may adopt the other's ReplicaSets or revisions; the controllers' counts and rollouts then interfere. Pairs are reported when the selectors constrain a common label key (e.g. app=web against app in (web,api), or against app=web,track=canary), or when a template or pod in the input matches both; two selectors over entirely different keys (app=a against team=x) intersect only for a pod that carries both, and are reported only when such a pod or template is in the input. A ReplicaSet owned by the Deployment whose selector it extends is not reported. Each pair is reported once, on the controller that overlaps more others (a broad selector is where the fix is), naming the other; a kctl.io/ignore on either one silences the pair.",
     kinds: CONTROLLERS,
     configurable: true,
   },
@@ -82,9 +82,9 @@ export const RULES: readonly RuleInfo[] = [
   {
     id: 'duplicate-object',
     severity: 'error',
-    summary: 'The same object (group, kind, namespace, name) appears twice in the input.',
+    summary: 'The same object (group, kind, namespace, name) appears twice in one apply set.',
     explanation:
-      'kubectl apply would apply both copies in turn and the last one would win; the two copies usually differ. extensions and apps name the same Deployments, DaemonSets and ReplicaSets. Objects without a namespace count as being in -n (default: "default").',
+      'kubectl apply would apply both copies in turn and the last one would win; the two copies usually differ. Only objects applied together are compared (--apply-set: by default the files directly in one folder, or a kustomize root with everything below it), so alternatives in sibling folders (tutorials, a base and its overlays) are not duplicates; objects named by generateName never are. extensions and apps name the same Deployments, DaemonSets and ReplicaSets. Objects without a namespace count as being in -n (default: "default").',
     kinds: ['*'],
     configurable: true,
   },

@@ -41,7 +41,7 @@ export function fieldDrafts(objects: readonly CheckObject[], defaultNamespace: s
       if (earlier) {
         drafts.push({
           rule: 'duplicate-object',
-          message: `${describeObject(obj)} is already defined differently ${earlier.src.file === obj.src.file ? 'earlier in this file' : `in ${earlier.src.file}`}; kubectl apply would apply both, and the last one wins`,
+          message: `${describeObject(obj)} is already defined differently ${earlier.src.file === obj.src.file ? 'earlier in this file' : `in ${earlier.src.file}`}; kubectl apply would apply both, and the last one wins${earlier.src.file === obj.src.file ? '' : ' (if the files are alternatives, applied one at a time, check with --apply-set file)'}`,
           subject: obj,
           path: ['metadata', 'name'],
           atKey: true,
