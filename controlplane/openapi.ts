@@ -1,15 +1,11 @@
 // The OpenAPI v3 schemas of every built-in API group-version, as the project's own kube-apiserver
-// serves them (/openapi/v3), reduced to what `kctl check` validates with and written to
-// src/check/schemas/kubernetes.json.gz. `npx tsx controlplane/openapi.ts` regenerates the file;
-// the e2e suite checks that the committed file equals what the running control plane serves.
-import {writeFileSync} from 'node:fs'
-import {gzipSync} from 'node:zlib'
-
+// serves them (/openapi/v3), reduced as `kctl check` stores them. The committed schemas are
+// generated from the published documents of each Kubernetes version (scripts/schemas.mjs); the
+// e2e suite compares the set of the control plane's version with what this server serves.
 import {request} from './http.js'
-import {startControlPlane, type ControlPlaneInfo} from './start.js'
+import type {ControlPlaneInfo} from './start.js'
 import versions from './versions.json' with {type: 'json'}
-
-export const SCHEMA_FILE = new URL('../src/check/schemas/kubernetes.json.gz', import.meta.url)
+import {isObjectKind, reduceSchema} from '../scripts/schemas.mjs'
 
 type Json = any
 
@@ -20,24 +16,6 @@ export interface SchemaDocument {
   kinds: Record<string, string>
   /** Schema name → schema, with descriptions dropped and $refs reduced to schema names. */
   schemas: Record<string, Json>
-}
-
-const KEEP = new Set(['type', 'format', 'properties', 'additionalProperties', 'items', 'required', 'enum', 'allOf', 'oneOf', 'anyOf', '$ref', 'x-kubernetes-int-or-string', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource', 'nullable'])
-
-function reduce(schema: Json): Json {
-  if (Array.isArray(schema)) return schema.map(reduce)
-  if (schema === null || typeof schema !== 'object') return schema
-  const out: Json = {}
-  for (const key of Object.keys(schema).sort()) {
-    if (!KEEP.has(key)) continue
-    const v = schema[key]
-    if (key === '$ref') out.$ref = String(v).replace('#/components/schemas/', '')
-    else if (key === 'properties') {
-      out.properties = {}
-      for (const p of Object.keys(v).sort()) out.properties[p] = reduce(v[p])
-    } else out[key] = reduce(v)
-  }
-  return out
 }
 
 export async function fetchSchemas(cp: Pick<ControlPlaneInfo, 'server' | 'adminToken' | 'caFile'>): Promise<SchemaDocument> {
@@ -56,31 +34,14 @@ export async function fetchSchemas(cp: Pick<ControlPlaneInfo, 'server' | 'adminT
     if (!/^(api\/v1|apis\/[^/]+\/[^/]+)$/.test(path) || customGroups.has(path.split('/')[1])) continue
     const doc = await get(`/openapi/v3/${path}`)
     for (const [name, schema] of Object.entries<Json>(doc.components?.schemas ?? {})) {
-      schemas[name] ??= reduce(schema)
+      schemas[name] ??= reduceSchema(schema)
       for (const gvk of schema['x-kubernetes-group-version-kind'] ?? []) {
         // Only the kinds this group-version serves (other GVKs appear as shared types, e.g. DeleteOptions).
         const gv = gvk.group === '' ? `api/${gvk.version}` : `apis/${gvk.group}/${gvk.version}`
-        if (gv === path && !/List$/.test(gvk.kind) && gvk.kind !== 'DeleteOptions' && gvk.kind !== 'WatchEvent' && gvk.kind !== 'Status') {
-          kinds[`${gvk.group}/${gvk.version}/${gvk.kind}`] = name
-        }
+        if (gv === path && isObjectKind(gvk.kind)) kinds[`${gvk.group}/${gvk.version}/${gvk.kind}`] = name
       }
     }
   }
   const sorted = (o: Record<string, Json>) => Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]))
   return {kubernetes: versions.kubernetes, kinds: sorted(kinds), schemas: sorted(schemas)}
-}
-
-export function encodeSchemas(doc: SchemaDocument): Buffer {
-  return gzipSync(`${JSON.stringify(doc)}\n`, {level: 9})
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const cp = await startControlPlane()
-  try {
-    const doc = await fetchSchemas(cp)
-    writeFileSync(SCHEMA_FILE, encodeSchemas(doc))
-    process.stderr.write(`wrote ${SCHEMA_FILE.pathname}: ${Object.keys(doc.kinds).length} kinds, ${Object.keys(doc.schemas).length} schemas\n`)
-  } finally {
-    await cp.stop()
-  }
 }

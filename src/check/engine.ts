@@ -17,6 +17,7 @@ import {
 import type {Origin} from '../model/objects.js'
 import {cutEchoes} from '../render/echo.js'
 import type {Path, SourceObject} from '../sources/documents.js'
+import type {ApplySetMode} from '../sources/layout.js'
 import {formatPath} from '../sources/normalize.js'
 import type {Baseline} from './baseline.js'
 import type {RuleSetting} from './config.js'
@@ -28,10 +29,13 @@ import type {CheckObject, Previous} from './objects.js'
 import {checkedKind, controllerChecks} from './controllers.js'
 import {immutableDrafts} from './rules-immutable.js'
 import {overlapDrafts} from './rules-overlap.js'
+import {podDrafts} from './rules-pods.js'
 import {referenceDrafts, workloadDrafts} from './rules-references.js'
 import {schemaDrafts, unvalidatedNote} from './rules-schema.js'
 import {selectorDrafts} from './rules-selector.js'
 import {RULES} from './rules.js'
+import {Scope} from './scope.js'
+import {templateFiles, templateNote} from './templates.js'
 import {fieldDrafts} from './validate.js'
 
 export interface EngineInput {
@@ -41,7 +45,10 @@ export interface EngineInput {
   /** Inputs that could not be read or parsed, each with its position. */
   parseErrors: readonly UserError[]
   defaultNamespace: string
+  /** The Kubernetes version deprecations are judged against (1.`k8sMinor`). */
   k8sMinor: number
+  /** The version whose schemas validate the objects (one kctl has; default k8sMinor). */
+  schemaMinor?: number
   previous?: Previous
   /** The identity an input object has in `previous` (namespaces may default differently there). */
   previousIdentity?: (o: CheckObject) => string
@@ -49,9 +56,11 @@ export interface EngineInput {
   definitions?: readonly CheckObject[]
   /** Told once about what could not be validated (stderr in the CLI). */
   onNote?: (message: string) => void
+  /** --apply-set: which objects are applied together (scope.ts). */
+  applySetMode?: ApplySetMode
 }
 
-const SCHEMA_RULES: readonly RuleId[] = ['unknown-field', 'invalid-type', 'missing-field', 'invalid-value', 'unknown-api-version']
+const SCHEMA_RULES: readonly RuleId[] = ['unknown-field', 'invalid-type', 'missing-field', 'invalid-value', 'unknown-api-version', 'api-version-not-enabled']
 
 export interface EngineSettings {
   rules: ReadonlyMap<RuleId, RuleSetting>
@@ -80,17 +89,24 @@ export function collectDrafts(input: EngineInput, enabled: ReadonlySet<RuleId>):
   for (const e of input.parseErrors) {
     drafts.push({rule: 'parse-error', message: e.hint ? `${e.message} (${e.hint})` : e.message, path: [], atKey: false, origin: e.origin ?? {file: '', line: 1, column: 1}})
   }
-  const fields = fieldDrafts(input.objects, input.defaultNamespace)
+  // Templates (envsubst placeholders) are named once and judged by no rule; their objects remain
+  // what other objects may refer to (scope.all).
+  const templates = templateFiles(input.objects)
+  const templateWords = templateNote(templates)
+  if (templateWords) input.onNote?.(templateWords)
+  const objects = templates.size === 0 ? input.objects : input.objects.filter((o) => !templates.has(o.src.file))
+  const scope = new Scope(input.objects, input.applySetMode)
+  const fields = fieldDrafts(objects, input.defaultNamespace, scope)
   for (const d of fields) if (on(d.rule)) drafts.push(d)
   if (SCHEMA_RULES.some(on)) {
-    const {drafts: schema, unvalidated} = schemaDrafts(input.objects, input.definitions ?? [], input.k8sMinor)
+    const {drafts: schema, unvalidated} = schemaDrafts(objects, input.definitions ?? [], input.schemaMinor ?? input.k8sMinor)
     // A field invalid-field already reports (the same check, worded for the controllers) is said once.
     const said = new Set(fields.filter((d) => d.rule === 'invalid-field').map((d) => `${d.subject?.src.ordinal}|${formatPath(d.path)}`))
     for (const d of schema) if (on(d.rule) && !said.has(`${d.subject?.src.ordinal}|${formatPath(d.path)}`)) drafts.push(d)
     const note = unvalidatedNote(unvalidated)
     if (note) input.onNote?.(note)
   }
-  for (const obj of input.objects) {
+  for (const obj of objects) {
     if (on('deprecated-api')) {
       const verdict = apiVerdict(obj.apiVersion, obj.kind, input.k8sMinor)
       if (verdict) drafts.push({rule: 'deprecated-api', severity: verdict.severity, message: verdict.message, subject: obj, path: ['apiVersion'], atKey: false})
@@ -101,30 +117,24 @@ export function collectDrafts(input: EngineInput, enabled: ReadonlySet<RuleId>):
       }
     }
     for (const d of selectorDrafts(obj)) if (on(d.rule)) drafts.push(d)
+    if (on('volume-mount-undefined')) drafts.push(...podDrafts(obj))
     // The controller's own rules about one object of its kind.
     for (const d of checkedKind(obj)?.drafts?.(obj) ?? []) if (on(d.rule)) drafts.push(d)
   }
   const controllers = controllerChecks()
-  // Rules that compare objects compare only what is applied together: one apply set at a time.
-  for (const objects of byApplySet(input.objects)) {
-    if (on('overlapping-selectors')) for (const d of overlapDrafts(objects)) drafts.push(d)
-    for (const c of controllers) for (const d of c.setDrafts?.(objects) ?? []) if (on(d.rule)) drafts.push(d)
-    for (const d of referenceDrafts(objects)) if (on(d.rule)) drafts.push(d)
+  // Rules that judge a conflict compare only what is applied together, one apply set at a time;
+  // rules that look for what an object refers to look nearest first, through the scope.
+  for (const whole of scope.applySets()) {
+    const set = templates.size === 0 ? whole : whole.filter((o) => !templates.has(o.src.file))
+    if (set.length === 0) continue
+    if (on('overlapping-selectors')) for (const d of overlapDrafts(set)) drafts.push(d)
+    for (const c of controllers) for (const d of c.setDrafts?.(set, scope) ?? []) if (on(d.rule)) drafts.push(d)
+    for (const d of referenceDrafts(set, scope)) if (on(d.rule)) drafts.push(d)
   }
-  if (on('image-latest')) for (const o of input.objects) for (const d of workloadDrafts(o)) if (on(d.rule)) drafts.push(d)
-  if (on('immutable-selector-change') && input.previous) drafts.push(...immutableDrafts(input.objects, input.previous, input.previousIdentity!))
-  if (input.previous) for (const c of controllers) for (const d of c.previousDrafts?.(input.objects, input.previous, input.previousIdentity!) ?? []) if (on(d.rule)) drafts.push(d)
+  if (on('image-latest')) for (const o of objects) for (const d of workloadDrafts(o)) if (on(d.rule)) drafts.push(d)
+  if (on('immutable-selector-change') && input.previous) drafts.push(...immutableDrafts(objects, input.previous, input.previousIdentity!))
+  if (input.previous) for (const c of controllers) for (const d of c.previousDrafts?.(objects, input.previous, input.previousIdentity!) ?? []) if (on(d.rule)) drafts.push(d)
   return drafts
-}
-
-function byApplySet(objects: readonly CheckObject[]): CheckObject[][] {
-  const sets = new Map<string, CheckObject[]>()
-  for (const o of objects) {
-    const set = sets.get(o.src.locator.applySet)
-    if (set) set.push(o)
-    else sets.set(o.src.locator.applySet, [o])
-  }
-  return [...sets.values()]
 }
 
 export function buildReport(input: EngineInput, settings: EngineSettings): CheckReport {

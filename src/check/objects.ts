@@ -205,10 +205,3 @@ function readControllerView(kind: string, apiVersion: string, spec: RawObject, o
   }
   return {kind, selector, rawSelector, templateLabels, podLabels, replicas: spec.replicas ?? undefined, manualSelector}
 }
-
-/** The Services (objects with a Service view) of an apply set, by `namespace/name`. */
-export function servicesByName(objects: readonly CheckObject[]): Map<string, CheckObject> {
-  const out = new Map<string, CheckObject>()
-  for (const o of objects) if (o.service && o.name !== '') out.set(`${o.namespace}/${o.name}`, o)
-  return out
-}

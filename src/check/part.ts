@@ -7,6 +7,7 @@ import type {Path, RawObject} from '../sources/documents.js'
 import type {Ctx} from '../sources/normalize.js'
 import type {Draft} from './draft.js'
 import type {CheckObject, ControllerView, Previous} from './objects.js'
+import type {Scope} from './scope.js'
 
 /** How the rules judge a controller's selector; every field defaults to an apps/v1 LabelSelector. */
 export interface SelectorPolicy {
@@ -42,8 +43,10 @@ export interface CheckedKind {
   selector?(view: ControllerView): SelectorPolicy
   /** Its objects run spec.replicas pods (1 when unset): PodDisruptionBudget arithmetic and HPA targets. */
   scalable?: true
-  /** Where its pod template is (image-latest). */
+  /** Where its pod template is (image-latest, volume-mount-undefined, hpa-missing-requests). */
   podTemplate?: Path
+  /** Volumes its pods get beyond the template's spec.volumes (a StatefulSet's volumeClaimTemplates), by name. */
+  templateVolumes?(raw: RawObject): string[]
   /** Where `--against-cluster` reads it (immutable-selector-change). */
   live?: LiveResource
   /** Its own rules about one object of the kind. */
@@ -56,8 +59,11 @@ export interface CheckedKind {
 
 export interface ControllerChecks {
   kinds: readonly CheckedKind[]
-  /** Its rules over one apply set (objects are compared only with what is applied together). */
-  setDrafts?(objects: readonly CheckObject[]): Draft[]
+  /**
+   * Its rules about the objects of one apply set: conflicts are judged within `objects` (what is
+   * applied together); what they refer to is looked up nearest first through `scope` (scope.ts).
+   */
+  setDrafts?(objects: readonly CheckObject[], scope: Scope): Draft[]
   /** Its rules against what the objects replace (a previous render or the live objects). */
   previousDrafts?(objects: readonly CheckObject[], previous: Previous, identity: (o: CheckObject) => string): Draft[]
 }

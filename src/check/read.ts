@@ -17,7 +17,10 @@ export function readCheckObject(src: SourceObject, defaultNamespace: string): Ch
   const namespace = isClusterScoped(group, kind) ? '' : explicitNamespace ? (meta.namespace as string) : defaultNamespace
   const name = typeof meta.name === 'string' ? meta.name : ''
   const resourceGroup = resourceGroupOf(group, kind)
-  const uid = typeof meta.uid === 'string' && meta.uid !== '' ? meta.uid : inventedUid(resourceGroup, kind, namespace, name)
+  // An object named by generateName gets a name (and uid) of its own when created: two such
+  // objects never share one.
+  const generated = name === '' && typeof meta.generateName === 'string' ? `${meta.generateName}<${src.ordinal}>` : name
+  const uid = typeof meta.uid === 'string' && meta.uid !== '' ? meta.uid : inventedUid(resourceGroup, kind, namespace, generated)
   const annotations = stringMap(meta.annotations)
   const controllerRefs: Array<{apiVersion: string; kind: string; name: string}> = []
   if (Array.isArray(meta.ownerReferences)) {

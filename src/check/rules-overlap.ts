@@ -5,12 +5,14 @@
 //   - pairs that a real label set in the input satisfies: a pod template (the pods a controller
 //     creates) or a Pod. These pairs need not share a key (app=a and team=x, with a template
 //     that carries both labels).
-// Not reported: a controller and an object it owns (a Deployment's ReplicaSets extend its selector
+// Not reported: a Job without manualSelector (its selector is generated from its own uid), a
+// controller and an object it owns (a Deployment's ReplicaSets extend its selector
 // with pod-template-hash by design), and two copies of one object (duplicate-object says so).
 import type {Labels} from '../model/objects.js'
 import {describeObject, selectorAnchor, type Draft} from './draft.js'
 import {agreeingPairs, intersection, pinnedValues, type Pinned} from './intersect.js'
 import {identityOf, type CheckObject} from './objects.js'
+import {selectorPolicy} from './rules-selector.js'
 import {formatLabels, matchesAll, type SourcedRequirement} from './selectors.js'
 
 interface Ctrl extends Pinned {
@@ -36,7 +38,10 @@ export function overlapDrafts(objects: readonly CheckObject[]): Draft[] {
   }
   for (const obj of objects) {
     const s = obj.controller?.selector
-    if (s?.state === 'ok' && s.requirements.length > 0) ns(obj.namespace).ctrls.push({obj, reqs: s.requirements, pins: pinnedValues(s.requirements)})
+    // A selector the API server generates from the object's uid (a Job without manualSelector)
+    // selects only that object's own pods: it never overlaps another.
+    const generated = s?.state === 'ok' && selectorPolicy(obj).generated === true
+    if (s?.state === 'ok' && s.requirements.length > 0 && !generated) ns(obj.namespace).ctrls.push({obj, reqs: s.requirements, pins: pinnedValues(s.requirements)})
     if (obj.podLabels && Object.keys(obj.podLabels).length > 0) addLabelSet(ns(obj.namespace).labelSets, obj)
   }
   const drafts: Draft[] = []

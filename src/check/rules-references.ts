@@ -1,7 +1,8 @@
-// Rules about what objects refer to, within one apply set:
+// Rules about what objects refer to (looked up nearest first: scope.ts):
 //   ingress-backend-missing       an Ingress backend names a Service (or a port of it) the input lacks;
 //   pdb-selects-nothing           a PodDisruptionBudget selects no pod template or pod;
 //   pdb-blocks-eviction           a PodDisruptionBudget no eviction can ever satisfy;
+//   networkpolicy-selects-nothing a NetworkPolicy whose podSelector matches no pod template or pod;
 // and one about a workload on its own, off unless configured (an opinion):
 //   image-latest                  a container image tagged :latest, or not tagged at all.
 // What a controller's own objects refer to (a StatefulSet's serviceName, the Nodes a DaemonSet
@@ -10,7 +11,8 @@ import type {Labels} from '../model/objects.js'
 import type {Path, RawObject} from '../sources/documents.js'
 import {checkedKind} from './controllers.js'
 import {describeObject, type Draft} from './draft.js'
-import {servicesByName, type CheckObject} from './objects.js'
+import type {CheckObject} from './objects.js'
+import {customResourcesNamed, Scope} from './scope.js'
 import {labelSelectorRequirements, matchesAll} from './selectors.js'
 
 const isMapping = (v: unknown): v is RawObject => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -22,17 +24,47 @@ function at(raw: unknown, path: Path): unknown {
   return v
 }
 
-export function referenceDrafts(objects: readonly CheckObject[]): Draft[] {
-  const services = servicesByName(objects)
+/** The rules of this module over one apply set; references are looked up nearest first (scope.ts). */
+export function referenceDrafts(objects: readonly CheckObject[], scope: Scope = new Scope(objects)): Draft[] {
   const drafts: Draft[] = []
   for (const o of objects) {
-    if (o.kind === 'Ingress' && (o.group === 'networking.k8s.io' || o.group === 'extensions')) ingressDrafts(o, services, drafts)
+    if (o.kind === 'Ingress' && (o.group === 'networking.k8s.io' || o.group === 'extensions')) ingressDrafts(o, scope, drafts)
   }
-  drafts.push(...pdbDrafts(objects))
+  drafts.push(...pdbDrafts(objects, scope))
+  drafts.push(...networkPolicyDrafts(objects, scope))
   return drafts
 }
 
-function ingressDrafts(ing: CheckObject, services: Map<string, CheckObject>, drafts: Draft[]): void {
+/**
+ * networkpolicy-selects-nothing: a non-empty podSelector that no pod template or Pod of the
+ * policy's namespace, anywhere in the input, matches: the policy isolates no pod, so the traffic
+ * it was written to allow or deny flows as before. (An empty podSelector selects every pod.)
+ */
+function networkPolicyDrafts(objects: readonly CheckObject[], scope: Scope): Draft[] {
+  const drafts: Draft[] = []
+  for (const np of objects) {
+    if (np.kind !== 'NetworkPolicy' || np.resourceGroup !== 'networking.k8s.io') continue
+    const selector = at(np.src.raw, ['spec', 'podSelector'])
+    if (!isMapping(selector)) continue
+    const reqs = labelSelectorRequirements(selector, ['spec', 'podSelector'])
+    if (reqs.length === 0) continue
+    if (scope.podCarriers(np.namespace).some((o) => matchesAll(reqs, o.podLabels as Labels))) continue
+    const operator = scope.setHoldsCustomResources(np)
+    drafts.push({
+      rule: 'networkpolicy-selects-nothing',
+      message: `podSelector matches no pod template or pod in namespace ${np.namespace}: ${
+        operator ? `the pods may be created by an operator (custom resources are applied with it: ${customResourcesNamed(scope, np)}), else the policy` : 'the policy'
+      } applies to no pod, so the traffic it was written to restrict is not restricted`,
+      ...(operator ? {severity: 'info' as const} : {}),
+      subject: np,
+      path: ['spec', 'podSelector'],
+      atKey: true,
+    })
+  }
+  return drafts
+}
+
+function ingressDrafts(ing: CheckObject, scope: Scope, drafts: Draft[]): void {
   const spec = ing.src.raw.spec
   const backends: Array<{backend: unknown; path: Path}> = []
   if (isMapping(at(spec, ['defaultBackend']))) backends.push({backend: at(spec, ['defaultBackend']), path: ['spec', 'defaultBackend']})
@@ -42,7 +74,8 @@ function ingressDrafts(ing: CheckObject, services: Map<string, CheckObject>, dra
   for (const {backend, path} of backends) {
     const name = at(backend, ['service', 'name'])
     if (typeof name !== 'string') continue // a resource backend, or a field the schema rules report
-    const svc = services.get(`${ing.namespace}/${name}`)
+    const near = scope.servicesNear(ing, name)
+    const svc = near.find((s) => servesPort(s, at(backend, ['service', 'port']))) ?? near.at(-1)
     if (!svc) {
       drafts.push({rule: 'ingress-backend-missing', message: `backend Service ${name} is not in the input (namespace ${ing.namespace}): the Ingress would route to nothing (503)`, subject: ing, path: [...path, 'service', 'name'], atKey: false})
       continue
@@ -51,8 +84,7 @@ function ingressDrafts(ing: CheckObject, services: Map<string, CheckObject>, dra
     const ports = list(at(svc.src.raw, ['spec', 'ports']))
     const number = at(port, ['number'])
     const portName = at(port, ['name'])
-    const found = typeof number === 'number' ? ports.some((p) => at(p, ['port']) === number) : typeof portName === 'string' ? ports.some((p) => at(p, ['name']) === portName) : true
-    if (!found) {
+    if (!servesPort(svc, port)) {
       const wanted = typeof number === 'number' ? `port ${number}` : `port named ${portName}`
       const has = ports.map((p) => (typeof at(p, ['name']) === 'string' ? `${at(p, ['port'])} (${at(p, ['name'])})` : String(at(p, ['port'])))).join(', ') || 'none'
       drafts.push({
@@ -67,6 +99,14 @@ function ingressDrafts(ing: CheckObject, services: Map<string, CheckObject>, dra
   }
 }
 
+/** Whether a Service has the port an Ingress backend names (by number or name; none named: any). */
+function servesPort(svc: CheckObject, port: unknown): boolean {
+  const ports = list(at(svc.src.raw, ['spec', 'ports']))
+  const number = at(port, ['number'])
+  const portName = at(port, ['name'])
+  return typeof number === 'number' ? ports.some((p) => at(p, ['port']) === number) : typeof portName === 'string' ? ports.some((p) => at(p, ['name']) === portName) : true
+}
+
 /** The replicas a controller runs for the PDB's arithmetic: spec.replicas, defaulted to 1. */
 function replicasOf(o: CheckObject): number | undefined {
   if (!o.controller || !checkedKind(o)?.scalable) return undefined
@@ -74,7 +114,11 @@ function replicasOf(o: CheckObject): number | undefined {
   return r === undefined ? 1 : typeof r === 'number' ? r : undefined
 }
 
-function pdbDrafts(objects: readonly CheckObject[]): Draft[] {
+/**
+ * pdb-selects-nothing looks for the pods nearest first (its file, its apply set, the whole input);
+ * pdb-blocks-eviction, a conflict, counts only the replicas of the PDB's own apply set.
+ */
+function pdbDrafts(objects: readonly CheckObject[], scope: Scope): Draft[] {
   const drafts: Draft[] = []
   // An autoscaled controller has no fixed replica count to compare a budget with.
   const autoscaled = new Set<string>()
@@ -95,7 +139,16 @@ function pdbDrafts(objects: readonly CheckObject[]): Draft[] {
     const matched = (byNamespace.get(pdb.namespace) ?? []).filter((o) => o.kind !== 'Pod' && matchesAll(reqs, o.podLabels as Labels))
     const pods = (byNamespace.get(pdb.namespace) ?? []).filter((o) => o.kind === 'Pod' && matchesAll(reqs, o.podLabels as Labels))
     if (matched.length === 0 && pods.length === 0) {
-      drafts.push({rule: 'pdb-selects-nothing', message: `selector matches no pod template or pod in namespace ${pdb.namespace}: the budget protects nothing`, subject: pdb, path: ['spec', 'selector'], atKey: true})
+      if (scope.podCarriers(pdb.namespace).some((o) => matchesAll(reqs, o.podLabels as Labels))) continue // elsewhere in the input
+      const operator = scope.setHoldsCustomResources(pdb)
+      drafts.push({
+        rule: 'pdb-selects-nothing',
+        message: `selector matches no pod template or pod in namespace ${pdb.namespace}: ${operator ? `the pods may be created by an operator (custom resources are applied with it: ${customResourcesNamed(scope, pdb)}), else the budget protects nothing` : 'the budget protects nothing'}`,
+        ...(operator ? {severity: 'info' as const} : {}),
+        subject: pdb,
+        path: ['spec', 'selector'],
+        atKey: true,
+      })
       continue
     }
     const replicas = (o: CheckObject) => (autoscaled.has(`${o.namespace}/${o.kind}/${o.name}`) ? undefined : replicasOf(o))

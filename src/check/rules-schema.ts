@@ -15,7 +15,7 @@ export interface SchemaResult {
 }
 
 export function schemaDrafts(objects: readonly CheckObject[], definitions: readonly CheckObject[], k8sMinor: number): SchemaResult {
-  const schemas = new SchemaSet()
+  const schemas = new SchemaSet(k8sMinor)
   for (const o of [...definitions, ...objects]) {
     if (o.kind === 'CustomResourceDefinition' && o.group === 'apiextensions.k8s.io') schemas.addCustomResourceDefinition(o.src.raw)
   }
@@ -27,12 +27,21 @@ export function schemaDrafts(objects: readonly CheckObject[], definitions: reado
     const version = obj.apiVersion.slice(obj.apiVersion.indexOf('/') + 1)
     const found = schemas.lookup(obj.group, version, obj.kind)
     if ('schema' in found) {
+      if (!found.enabled) {
+        drafts.push({
+          rule: 'api-version-not-enabled',
+          message: `${obj.kind} ${obj.apiVersion} is known to Kubernetes ${formatMinor(k8sMinor)} but not served unless enabled (kube-apiserver --runtime-config=${obj.apiVersion}=true)${servedWords(schemas, obj)}`,
+          subject: obj,
+          path: ['apiVersion'],
+          atKey: false,
+        })
+      }
       for (const issue of schemas.validate(obj.src.raw, found.schema)) drafts.push({...issue, subject: obj})
     } else if (found.servedVersions.length > 0) {
       const served = found.servedVersions.map((v) => (obj.group === '' ? v : `${obj.group}/${v}`)).join(', ')
       drafts.push({
         rule: 'unknown-api-version',
-        message: `${obj.kind} is not served as ${obj.apiVersion} by Kubernetes ${formatMinor(k8sMinor)}: use ${served}`,
+        message: `${obj.kind} ${obj.apiVersion} is not known to Kubernetes ${formatMinor(k8sMinor)}: use ${served}`,
         subject: obj,
         path: ['apiVersion'],
         atKey: false,
@@ -43,6 +52,13 @@ export function schemaDrafts(objects: readonly CheckObject[], definitions: reado
     }
   }
   return {drafts, unvalidated}
+}
+
+/** `; served by default: group/v1`, when the kind has such a version. */
+function servedWords(schemas: SchemaSet, obj: CheckObject): string {
+  const found = schemas.lookup(obj.group, '', obj.kind)
+  if ('schema' in found || found.servedVersions.length === 0) return ''
+  return `; served by default: ${found.servedVersions.map((v) => (obj.group === '' ? v : `${obj.group}/${v}`)).join(', ')}`
 }
 
 /** The one line said about objects that could not be validated, or none. */

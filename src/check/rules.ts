@@ -38,7 +38,7 @@ export const RULES: readonly RuleInfo[] = [
     severity: 'warning',
     summary: 'Two controllers in one namespace select a common set of pods.',
     explanation:
-      "The API server has never checked this (kubernetes/kubernetes#2210). Both selectors are read as sets of requirements and kctl decides whether their conjunction can be satisfied, then reports one concrete label set both match, preferring a real one: the labels of a pod template or of a pod in the input. A pod with such labels is claimed by whichever controller syncs first once it is orphaned; a Deployment or DaemonSet may adopt the other's ReplicaSets or revisions; the controllers' counts and rollouts then interfere. Pairs are reported when the selectors constrain a common label key (e.g. app=web against app in (web,api), or against app=web,track=canary), or when a template or pod in the input matches both; two selectors over entirely different keys (app=a against team=x) intersect only for a pod that carries both, and are reported only when such a pod or template is in the input. A ReplicaSet owned by the Deployment whose selector it extends is not reported. Each pair is reported once, on the controller that overlaps more others (a broad selector is where the fix is), naming the other; a kctl.io/ignore on either one silences the pair.",
+      "Only controllers of one apply set are compared, and never a Job without manualSelector (the API server selects its pods by its own uid). The API server has never checked this (kubernetes/kubernetes#2210). Both selectors are read as sets of requirements and kctl decides whether their conjunction can be satisfied, then reports one concrete label set both match, preferring a real one: the labels of a pod template or of a pod in the input. A pod with such labels is claimed by whichever controller syncs first once it is orphaned; a Deployment or DaemonSet may adopt the other's ReplicaSets or revisions; the controllers' counts and rollouts then interfere. Pairs are reported when the selectors constrain a common label key (e.g. app=web against app in (web,api), or against app=web,track=canary), or when a template or pod in the input matches both; two selectors over entirely different keys (app=a against team=x) intersect only for a pod that carries both, and are reported only when such a pod or template is in the input. A ReplicaSet owned by the Deployment whose selector it extends is not reported. Each pair is reported once, on the controller that overlaps more others (a broad selector is where the fix is), naming the other; a kctl.io/ignore on either one silences the pair.",
     kinds: CONTROLLERS,
     configurable: true,
   },
@@ -82,9 +82,9 @@ export const RULES: readonly RuleInfo[] = [
   {
     id: 'duplicate-object',
     severity: 'error',
-    summary: 'The same object (group, kind, namespace, name) appears twice in the input.',
+    summary: 'The same object (group, kind, namespace, name) appears twice in one apply set.',
     explanation:
-      'kubectl apply would apply both copies in turn and the last one would win; the two copies usually differ. extensions and apps name the same Deployments, DaemonSets and ReplicaSets. Objects without a namespace count as being in -n (default: "default").',
+      'kubectl apply would apply both copies in turn and the last one would win; the two copies usually differ. Only objects applied together are compared (--apply-set: by default the files directly in one folder, or a kustomize root with everything below it), so alternatives in sibling folders (tutorials, a base and its overlays) are not duplicates; objects named by generateName never are. extensions and apps name the same Deployments, DaemonSets and ReplicaSets. Objects without a namespace count as being in -n (default: "default").',
     kinds: ['*'],
     configurable: true,
   },
@@ -93,7 +93,7 @@ export const RULES: readonly RuleInfo[] = [
     severity: 'warning',
     summary: "A Service's selector matches no pod template (and no pod) in its namespace in the input.",
     explanation:
-      'The EndpointSlice controller would publish no endpoints, so the Service would answer nothing. The finding names the template that comes closest and the labels it lacks. Pod templates are those of ReplicationControllers, ReplicaSets, Deployments, StatefulSets, DaemonSets, Jobs, CronJobs and PodTemplates, and bare Pods count too. Services without a selector (endpoints managed by hand) and ExternalName Services are not checked. If the pods are deployed from elsewhere, turn the rule off for those files or annotate the Service.',
+      'The EndpointSlice controller would publish no endpoints, so the Service would answer nothing. The finding names the template that comes closest and the labels it lacks. Pod templates are those of ReplicationControllers, ReplicaSets, Deployments, StatefulSets, DaemonSets, Jobs, CronJobs and PodTemplates, and bare Pods count too. Services without a selector (endpoints managed by hand) and ExternalName Services are not checked. The pods are looked for nearest first (the file of the Service, its apply set, then the whole input): a Service is reported only when nothing in the whole input matches. When its apply set holds custom resources, an operator may create the pods, and the finding is info. If the pods are deployed from elsewhere, turn the rule off for those files or annotate the Service.',
     kinds: ['Service'],
     configurable: true,
   },
@@ -147,7 +147,16 @@ export const RULES: readonly RuleInfo[] = [
     severity: 'warning',
     summary: "A HorizontalPodAutoscaler's scaleTargetRef names no workload in the input, or names it in another API group.",
     explanation:
-      "The HPA controller reads its target through the scale subresource of the kind in the group scaleTargetRef.apiVersion names (only the group is read; an apiVersion left out is the core group, where no Deployment, StatefulSet or ReplicaSet is served). When that fails it records FailedGetScale, sets AbleToScale False and scales nothing. Only kinds the input holds objects of are judged, so an HPA of a custom resource applied elsewhere is not reported.",
+      "The HPA controller reads its target through the scale subresource of the kind in the group scaleTargetRef.apiVersion names (only the group is read; an apiVersion left out is the core group, where no Deployment, StatefulSet or ReplicaSet is served). When that fails it records FailedGetScale, sets AbleToScale False and scales nothing. Only kinds the input holds objects of are judged, so an HPA of a custom resource applied elsewhere is not reported. The target is looked for nearest first: the HPA's file, its apply set, then the whole input.",
+    kinds: ['HorizontalPodAutoscaler'],
+    configurable: true,
+  },
+  {
+    id: 'hpa-missing-requests',
+    severity: 'warning',
+    summary: "An HPA scales on CPU or memory utilization, and a container of its target's pods sets no request for that resource.",
+    explanation:
+      "Utilization is usage divided by the pods' requests (calculatePodRequestsFromContainers): every container, sidecars included, needs a request for the resource (a limit counts: the API server copies it into the request), or for a ContainerResource metric the named container does. Otherwise the controller records FailedGetResourceMetric (missing request for cpu in container …) and the metric gives no replica count; an HPA with no metric written scales on CPU at 80% and needs CPU requests. Pod-level requests serve a Resource metric. A LimitRange may give containers default requests at admission, which kctl cannot see: annotate the HPA when one does.",
     kinds: ['HorizontalPodAutoscaler'],
     configurable: true,
   },
@@ -223,6 +232,15 @@ export const RULES: readonly RuleInfo[] = [
     configurable: true,
   },
   {
+    id: 'api-version-not-enabled',
+    severity: 'info',
+    summary: 'The apiVersion is known to the Kubernetes version checked, but not served unless enabled.',
+    explanation:
+      'Alpha versions, and beta versions introduced since 1.24, are off by default: the API server serves them only with --runtime-config=GROUP/VERSION=true (and, for most, a feature gate). A cluster that enabled it accepts the object; one that did not answers "no matches for kind". The object is validated against that version\'s published schema all the same.',
+    kinds: ['*'],
+    configurable: true,
+  },
+  {
     id: 'ingress-backend-missing',
     severity: 'warning',
     summary: 'An Ingress backend names a Service, or a port of a Service, that the input does not have.',
@@ -253,7 +271,7 @@ export const RULES: readonly RuleInfo[] = [
     id: 'pdb-selects-nothing',
     severity: 'warning',
     summary: 'A PodDisruptionBudget selects no pod template or pod in its namespace.',
-    explanation: 'The disruption controller finds no pods for it: the budget protects nothing, usually because of a label typo. Selectors are matched against the pod templates and pods of the same namespace and apply set.',
+    explanation: 'The disruption controller finds no pods for it: the budget protects nothing, usually because of a label typo. Selectors are matched against the pod templates and pods of the same namespace anywhere in the input; when none matches and the apply set holds custom resources (an operator may create the pods), the finding is info.',
     kinds: ['PodDisruptionBudget'],
     configurable: true,
   },
@@ -264,6 +282,24 @@ export const RULES: readonly RuleInfo[] = [
     explanation:
       'The eviction API refuses every voluntary disruption of the selected pods, so `kubectl drain` (and with it node upgrades and autoscaler scale-downs) waits forever on them. Replicas are the spec.replicas of the selected controllers in the input (1 when unset).',
     kinds: ['PodDisruptionBudget'],
+    configurable: true,
+  },
+  {
+    id: 'networkpolicy-selects-nothing',
+    severity: 'warning',
+    summary: "A NetworkPolicy's non-empty podSelector matches no pod template or pod in its namespace.",
+    explanation:
+      'A NetworkPolicy applies to the pods its podSelector selects in its own namespace. When none of the input\'s pod templates or pods there matches, the policy isolates nothing and the traffic it was written to allow or deny flows as before, usually because of a label typo or a wrong namespace. An empty podSelector ({}) selects every pod and is not reported. When the apply set holds custom resources (an operator may create the pods), the finding is info.',
+    kinds: ['NetworkPolicy'],
+    configurable: true,
+  },
+  {
+    id: 'volume-mount-undefined',
+    severity: 'error',
+    summary: "A container's volumeMount or volumeDevice names no volume of the pod.",
+    explanation:
+      "Every volumeMounts[].name and volumeDevices[].name must name an entry of the pod's spec.volumes (for a StatefulSet, or one of its volumeClaimTemplates): the API server rejects the object (containers[0].volumeMounts[0].name: Not found), so the apply fails. Checked in pod templates of every workload and in Pods.",
+    kinds: ['Pod', 'Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'ReplicationController', 'Job', 'CronJob', 'PodTemplate'],
     configurable: true,
   },
   {

@@ -12,13 +12,14 @@ import {servedAs} from './deprecations.js'
 import type {Draft} from './draft.js'
 import {describeObject} from './draft.js'
 import {identityOf, type CheckObject} from './objects.js'
+import {Scope} from './scope.js'
 
 const isMapping = (v: unknown): v is RawObject => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 const startsWith = (path: Path, prefix: Path) => prefix.every((step, i) => path[i] === step)
 
 /** invalid-field and duplicate-object drafts for all objects, in input order. */
-export function fieldDrafts(objects: readonly CheckObject[], defaultNamespace: string): Draft[] {
+export function fieldDrafts(objects: readonly CheckObject[], defaultNamespace: string, scope: Scope = new Scope(objects)): Draft[] {
   const drafts: Draft[] = []
   const byOrdinal = new Map<number, CheckObject>()
   const first = new Map<string, CheckObject>()
@@ -32,7 +33,7 @@ export function fieldDrafts(objects: readonly CheckObject[], defaultNamespace: s
     let nth = 0
     if (obj.name !== '') {
       // Within one apply set: alternatives (a base and its overlays) define the same objects on purpose.
-      const id = `${obj.src.locator.applySet}|${identityOf(obj)}`
+      const id = `${scope.setOf(obj)}|${identityOf(obj)}`
       nth = occurrence.get(id) ?? 0
       occurrence.set(id, nth + 1)
       const earlier = first.get(id)
@@ -40,7 +41,7 @@ export function fieldDrafts(objects: readonly CheckObject[], defaultNamespace: s
       if (earlier) {
         drafts.push({
           rule: 'duplicate-object',
-          message: `${describeObject(obj)} is already defined differently ${earlier.src.file === obj.src.file ? 'earlier in this file' : `in ${earlier.src.file}`}; kubectl apply would apply both, and the last one wins`,
+          message: `${describeObject(obj)} is already defined differently ${earlier.src.file === obj.src.file ? 'earlier in this file' : `in ${earlier.src.file}`}; kubectl apply would apply both, and the last one wins${earlier.src.file === obj.src.file ? '' : ' (if the files are alternatives, applied one at a time, check with --apply-set file)'}`,
           subject: obj,
           path: ['metadata', 'name'],
           atKey: true,
@@ -51,7 +52,7 @@ export function fieldDrafts(objects: readonly CheckObject[], defaultNamespace: s
     // The kind's own field checks, from its controller's check part (part.ts).
     const checked = checkedKind(obj)
     if (checked?.normalized || (obj.kind === 'Pod' && obj.group === '')) {
-      const key = `${nth}|${obj.src.locator.applySet}`
+      const key = `${nth}|${scope.setOf(obj)}`
       let normalizer = normalizers.get(key)
       if (!normalizer) normalizers.set(key, (normalizer = new Normalizer({paths: [], namespace: defaultNamespace, allNamespaces: true})))
       normalizer.add(asServed(obj))

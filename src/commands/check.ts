@@ -6,7 +6,7 @@ import chalk from 'chalk'
 import {BaseCommand, sourceRequest} from '../cli/base.js'
 import {ExitCode} from '../cli/exit-codes.js'
 import {checkFileOptions, sourceFlags} from '../cli/flags.js'
-import type {ApplySetMode} from '../sources/layout.js'
+import {APPLY_SET_MODES, type ApplySetMode} from '../sources/layout.js'
 import {UserError} from '../errors.js'
 import {reportOutcome} from '../model/check.js'
 import {renderCheckGithub} from '../render/check-github.js'
@@ -77,7 +77,12 @@ Exit codes: 0 nothing at or above --fail-on, 1 an input could not be read or par
     }),
     kustomize: sourceFlags.kustomize,
     recursive: sourceFlags.recursive,
-    'apply-set': sourceFlags['apply-set'],
+    'apply-set': Flags.string({
+      options: [...APPLY_SET_MODES],
+      default: 'dir',
+      helpGroup: 'SOURCE',
+      summary: 'What -f reads as applied together: dir (the files directly in one folder; a kustomize root with all below it), file, or all. Conflicts (duplicates, overlaps) are judged within one set.',
+    }),
     'allow-empty': sourceFlags['allow-empty'],
     namespace: Flags.string({char: 'n', summary: 'The namespace of objects that name none (default: "default").', helpGroup: 'SOURCE'}),
     against: Flags.string({summary: 'A previous render (file or directory) to compare selectors with.', helpGroup: 'SOURCE'}),
@@ -94,7 +99,7 @@ Exit codes: 0 nothing at or above --fail-on, 1 an input could not be read or par
     'fail-on': Flags.option({options: ['error', 'warning', 'info'] as const, summary: 'Exit 3 when a finding is at or above this severity (default: error).', helpGroup: 'CHECK'})(),
     config: Flags.string({summary: 'Configuration file (default: .kctl.yaml in the current directory, if any).', helpGroup: 'CHECK'}),
     baseline: Flags.string({summary: 'A report from kctl check -o json: its findings do not count.', helpGroup: 'CHECK'}),
-    'k8s-version': Flags.string({summary: 'Kubernetes version for deprecated-api, e.g. 1.29 (default: the live server\'s with --against-cluster, else 1.36).', helpGroup: 'CHECK'}),
+    'k8s-version': Flags.string({summary: 'Kubernetes version to check against: its OpenAPI schemas and deprecations, 1.32 to 1.36 (default: the live server\'s with --against-cluster, else 1.36).', helpGroup: 'CHECK'}),
     disable: Flags.string({multiple: true, summary: 'Turn a rule off for this run (repeatable, or comma-separated).', helpGroup: 'CHECK'}),
     enable: Flags.string({multiple: true, summary: 'Turn on a rule that is off by default or in the configuration (repeatable, or comma-separated).', helpGroup: 'CHECK'}),
     rules: Flags.boolean({summary: 'List the rules (with -o json: as JSON) and exit.', helpGroup: 'CHECK'}),

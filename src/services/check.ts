@@ -12,7 +12,9 @@ import {DEFAULT_K8S_MINOR, formatMinor, parseK8sVersion} from '../check/deprecat
 import {buildReport, effectiveRules, type EngineInput} from '../check/engine.js'
 import {PathMatcher} from '../check/glob.js'
 import {identityOf, type CheckObject, type Previous} from '../check/objects.js'
+import {kustomizeReadFiles} from '../check/kustomize.js'
 import {readCheckObject} from '../check/read.js'
+import {schemaVersions} from '../check/schema.js'
 import {UserError} from '../errors.js'
 import {isRuleId, SEVERITIES, type CheckOptions, type CheckReport, type EffectiveRule, type RuleId, type Severity} from '../model/check.js'
 import {openSources, readDocuments, SourceFile, type SourceObject} from '../sources/documents.js'
@@ -88,10 +90,10 @@ export async function runCheck(req: CheckRequest): Promise<CheckResult> {
   const failOn = (req.failOn ?? config.failOn ?? 'error') as Severity
   if (!SEVERITIES.includes(failOn)) throw new UserError(`invalid --fail-on "${req.failOn}": expected error, warning or info`)
   let k8sMinor: number | undefined
-  if (req.k8sVersion !== undefined) k8sMinor = parseK8sVersion(req.k8sVersion)
+  if (req.k8sVersion !== undefined) k8sMinor = schemaMinor(parseK8sVersion(req.k8sVersion), `--k8s-version ${req.k8sVersion}`)
   else if (config.k8sVersion) {
     try {
-      k8sMinor = parseK8sVersion(config.k8sVersion.value, 'check.k8sVersion')
+      k8sMinor = schemaMinor(parseK8sVersion(config.k8sVersion.value, 'check.k8sVersion'), `check.k8sVersion ${config.k8sVersion.value}`)
     } catch (error) {
       throw new UserError((error as UserError).message, {origin: config.k8sVersion.origin})
     }
@@ -118,7 +120,11 @@ export async function runCheck(req: CheckRequest): Promise<CheckResult> {
   const note = skippedNotice(skipped, 'check')
   if (note) req.onNote?.(note)
   const objects: CheckObject[] = []
-  for (const src of readDocuments(sources, {onError: (e) => parseErrors.push(e)})) objects.push(readCheckObject(src, defaultNamespace))
+  // Patches and generator inputs a kustomization names are not objects, wherever it is.
+  const notObjects = kustomizeReadFiles(paths)
+  for (const src of readDocuments(sources, {onError: (e) => parseErrors.push(e)})) {
+    if (notObjects.size === 0 || !notObjects.has(resolve(src.file))) objects.push(readCheckObject(src, defaultNamespace))
+  }
   if (objects.length === 0 && parseErrors.length === 0 && !req.allowEmpty) throw emptyInputError(paths, req.kustomize, sources.length, skipped.length)
 
   // What they replace.
@@ -149,6 +155,11 @@ export async function runCheck(req: CheckRequest): Promise<CheckResult> {
     for (const src of readDocuments(await openSources([req.schemas], {applySet: 'all'}), {onError: (e) => parseErrors.push(e)})) definitions.push(readCheckObject(src, defaultNamespace))
   }
 
+  // The live server's version may be one kctl has no schemas for: the nearest set validates.
+  const minor = k8sMinor ?? DEFAULT_K8S_MINOR
+  const schemas = nearestSchemaMinor(minor)
+  if (schemas !== minor) req.onNote?.(`no schemas for Kubernetes ${formatMinor(minor)}: objects are validated with those of ${formatMinor(schemas)} (kctl has ${schemaVersions().join(', ')})`)
+
   const input: EngineInput = {
     definitions,
     onNote: req.onNote,
@@ -156,9 +167,11 @@ export async function runCheck(req: CheckRequest): Promise<CheckResult> {
     objects,
     parseErrors,
     defaultNamespace,
-    k8sMinor: k8sMinor ?? DEFAULT_K8S_MINOR,
+    k8sMinor: minor,
+    schemaMinor: schemas,
     previous,
     previousIdentity,
+    applySetMode: req.applySet,
   }
   const options: CheckOptions = {failOn, k8sVersion: formatMinor(input.k8sMinor)}
   if (against) options.against = against
@@ -172,6 +185,19 @@ export async function runCheck(req: CheckRequest): Promise<CheckResult> {
     options,
   })
   return {report, rules: effectiveRules({rules: config.rules, disabled, enabled}), files: [...input.files]}
+}
+
+/** A version asked for by name must be one kctl has schemas for. */
+function schemaMinor(minor: number, asked: string): number {
+  const versions = schemaVersions()
+  if (!versions.includes(formatMinor(minor))) throw new UserError(`${asked}: kctl checks against Kubernetes ${versions.join(', ')}`)
+  return minor
+}
+
+/** The schema version nearest a Kubernetes version (the live server's, which may be any). */
+function nearestSchemaMinor(minor: number): number {
+  const minors = schemaVersions().map((v) => Number(v.split('.')[1]))
+  return minors.reduce((best, m) => (Math.abs(m - minor) < Math.abs(best - minor) ? m : best), minors[minors.length - 1])
 }
 
 // ---------------------------------------------------------------------------------------------

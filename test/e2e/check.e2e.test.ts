@@ -174,8 +174,8 @@ spec:
   })
 
   it('--k8s-version wins over the server\'s version', async () => {
-    const r = await kctl(['check', '-f', manifests(), '-n', ns, '--against-cluster', '--k8s-version', '1.29', '-o', 'json'])
-    expect(JSON.parse(r.stdout).options.k8sVersion).toBe('1.29')
+    const r = await kctl(['check', '-f', manifests(), '-n', ns, '--against-cluster', '--k8s-version', '1.33', '-o', 'json'])
+    expect(JSON.parse(r.stdout).options.k8sVersion).toBe('1.33')
   })
 
   it('a user without RBAC grants gets one 403 line, exit 1', async () => {

@@ -7,13 +7,14 @@
 //                             hpa-replicas-conflict's, which says so);
 //   hpa-target-missing        a scaleTargetRef that names no object in the input, or names it in
 //                             another API group (scaleForResourceMappings fails: FailedGetScale).
-import type {RawObject} from '../../sources/documents.js'
+import type {Path, RawObject} from '../../sources/documents.js'
 import type {Ctx} from '../../sources/normalize.js'
 import {checkedKind} from '../../check/controllers.js'
 import {describeObject, type Draft} from '../../check/draft.js'
 import {INT32_MAX, metadata, specOf} from '../../check/fields.js'
 import {groupOf, isMapping, resourceGroupOf, type CheckObject} from '../../check/objects.js'
 import type {CheckedKind, ControllerChecks} from '../../check/part.js'
+import type {Scope} from '../../check/scope.js'
 
 /** invalid-field: an HPA's fields. */
 function hpa(ctx: Ctx, raw: RawObject): void {
@@ -99,15 +100,21 @@ function conflictDrafts(objects: readonly CheckObject[], targets: Map<string, Ch
   return drafts
 }
 
-/** hpa-replicas-out-of-range and hpa-target-missing. */
-function targetDrafts(objects: readonly CheckObject[], targets: Map<string, CheckObject[]>): Draft[] {
+/**
+ * hpa-target-missing, hpa-replicas-out-of-range and hpa-missing-requests. The target is looked up
+ * nearest first (the HPA's file, its apply set, then the whole input); the range is judged only
+ * against a target of the HPA's own apply set (a conflict).
+ */
+function targetDrafts(objects: readonly CheckObject[], scope: Scope): Draft[] {
   const drafts: Draft[] = []
-  const scalableKinds = new Set(objects.filter((o) => checkedKind(o)?.scalable).map((o) => o.kind))
+  const all = scope.memo('hpa-targets', () => scalableTargets(scope.all))
+  const scalableKinds = scope.memo('hpa-scalable-kinds', () => new Set(scope.all.filter((o) => checkedKind(o)?.scalable).map((o) => o.kind)))
   for (const hpa of objects) {
     const ref = hpa.hpa?.target
     if (!ref) continue
-    const named = targets.get(`${hpa.namespace}|${ref.kind}|${ref.name}`) ?? []
+    const named = scope.nearest(hpa, all.get(`${hpa.namespace}|${ref.kind}|${ref.name}`) ?? [])
     const found = named.filter((t) => inGroup(ref, t))
+    if (found.length > 0) drafts.push(...missingRequestDrafts(hpa, found))
     if (found.length === 0) {
       // Only kinds the input holds objects of are judged: a custom resource may live elsewhere.
       if (named.length === 0 && !scalableKinds.has(ref.kind)) continue
@@ -128,6 +135,7 @@ function targetDrafts(objects: readonly CheckObject[], targets: Map<string, Chec
     const min = minReplicas ?? 1
     if (maxReplicas === undefined) continue
     for (const target of found) {
+      if (scope.setOf(target) !== scope.setOf(hpa)) continue
       // A written count is hpa-replicas-conflict's (its message says when it lies outside the range).
       if (target.controller!.replicas !== undefined) continue
       // Without spec.replicas the API server stores 1; maxReplicas is at least 1.
@@ -146,10 +154,98 @@ function targetDrafts(objects: readonly CheckObject[], targets: Map<string, Chec
   return drafts
 }
 
+/** A metric the HPA computes as a utilization of the pods' requests. */
+interface UtilizationMetric {
+  resource: string
+  /** ContainerResource: only this container's request counts. */
+  container?: string
+  path: Path
+  atKey: boolean
+}
+
+/**
+ * The utilization metrics of an HPA: Resource and ContainerResource metrics with a Utilization
+ * target (autoscaling/v2, v2beta2; v2beta1's targetAverageUtilization), autoscaling/v1's
+ * targetCPUUtilizationPercentage, and the default when no metric is written (CPU at 80%).
+ */
+function utilizationMetrics(hpa: CheckObject): UtilizationMetric[] {
+  const spec = hpa.src.raw.spec
+  if (!isMapping(spec)) return []
+  if (hpa.apiVersion === 'autoscaling/v1') {
+    return [{resource: 'cpu', path: spec.targetCPUUtilizationPercentage === undefined ? ['spec'] : ['spec', 'targetCPUUtilizationPercentage'], atKey: true}]
+  }
+  const metrics = Array.isArray(spec.metrics) ? spec.metrics : []
+  if (metrics.length === 0) return [{resource: 'cpu', path: ['spec'], atKey: true}]
+  const out: UtilizationMetric[] = []
+  metrics.forEach((m, i) => {
+    if (!isMapping(m)) return
+    const field = m.type === 'Resource' ? 'resource' : m.type === 'ContainerResource' ? 'containerResource' : undefined
+    const source = field ? m[field] : undefined
+    if (!field || !isMapping(source) || typeof source.name !== 'string') return
+    const target = isMapping(source.target) ? source.target : undefined
+    const utilization = target ? target.type === 'Utilization' : source.targetAverageUtilization !== undefined
+    if (!utilization) return
+    const container = field === 'containerResource' ? (typeof source.container === 'string' ? source.container : undefined) : undefined
+    if (field === 'containerResource' && container === undefined) return // the schema rules report it
+    out.push({resource: source.name, container, path: ['spec', 'metrics', i, field, 'name'], atKey: false})
+  })
+  return out
+}
+
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
+
+function get(raw: unknown, path: Path): unknown {
+  let v = raw
+  for (const step of path) v = isMapping(v) || Array.isArray(v) ? (v as Record<string | number, unknown>)[step] : undefined
+  return v
+}
+
+/** A request for the resource, or a limit the API server copies into it (SetDefaults_Pod). */
+const hasRequest = (resources: unknown, resource: string) => get(resources, ['requests', resource]) !== undefined || get(resources, ['limits', resource]) !== undefined
+
+/**
+ * hpa-missing-requests: the replica calculator divides usage by the pods' requests
+ * (calculateRequests, calculatePodRequestsFromContainers): every container (sidecars too) needs a
+ * request for the resource, or only the named one for a ContainerResource metric; pod-level
+ * requests serve a Resource metric (PodLevelResources, on since 1.34).
+ */
+function missingRequestDrafts(hpa: CheckObject, targets: readonly CheckObject[]): Draft[] {
+  const drafts: Draft[] = []
+  for (const metric of utilizationMetrics(hpa)) {
+    for (const target of targets) {
+      const templatePath = checkedKind(target)?.podTemplate
+      if (!templatePath) continue
+      const specPath: Path = [...templatePath, 'spec']
+      const spec = get(target.src.raw, specPath)
+      if (!isMapping(spec)) continue
+      if (metric.container === undefined && hasRequest(spec.resources, metric.resource)) continue
+      const containers = [
+        ...list(spec.containers).map((c, i) => ({c, path: [...specPath, 'containers', i] as Path})),
+        ...list(spec.initContainers)
+          .map((c, i) => ({c, path: [...specPath, 'initContainers', i] as Path}))
+          .filter(({c}) => isMapping(c) && c.restartPolicy === 'Always'),
+      ].filter(({c}) => isMapping(c) && (metric.container === undefined || c.name === metric.container))
+      const lacking = containers.find(({c}) => !hasRequest((c as RawObject).resources, metric.resource))
+      if (!lacking) continue
+      const name = String((lacking.c as RawObject).name ?? '')
+      const which = metric.path.length === 1 ? `no metric is set, so CPU utilization (80%) is the target, and it` : metric.container ? `the ${metric.resource} utilization of container ${metric.container}` : `the ${metric.resource} utilization metric`
+      drafts.push({
+        rule: 'hpa-missing-requests',
+        message: `${which} needs a ${metric.resource} request in ${metric.container ? 'that container' : 'every container'} of the pods of ${describeObject(target)}, and container ${name} sets none (nor a limit it would default from): the HPA controller cannot compute utilization (FailedGetResourceMetric: missing request for ${metric.resource}) and does not scale on it, unless a LimitRange gives the container a default request`,
+        subject: hpa,
+        path: metric.path,
+        atKey: metric.atKey,
+        related: [{object: target, path: [...lacking.path, 'name'], atKey: false, message: `container ${name} of ${describeObject(target)}`}],
+        also: [target],
+      })
+    }
+  }
+  return drafts
+}
+
 export const hpaChecks: ControllerChecks = {
   kinds: [hpaKind],
-  setDrafts(objects) {
-    const targets = scalableTargets(objects)
-    return [...conflictDrafts(objects, targets), ...targetDrafts(objects, targets)]
+  setDrafts(objects, scope) {
+    return [...conflictDrafts(objects, scalableTargets(objects)), ...targetDrafts(objects, scope)]
   },
 }

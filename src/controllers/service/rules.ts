@@ -12,36 +12,29 @@ import {describeObject, type Draft} from '../../check/draft.js'
 import type {CheckObject} from '../../check/objects.js'
 import {INT32_MAX, metadata, oneOf, specOf} from '../../check/fields.js'
 import type {ControllerChecks} from '../../check/part.js'
+import {customResourcesNamed, type Scope} from '../../check/scope.js'
 import type {Ctx} from '../../sources/normalize.js'
 import {formatLabels, mapSelectorProblemsAt} from '../../check/selectors.js'
 
 const isMapping = (v: unknown): v is RawObject => typeof v === 'object' && v !== null && !Array.isArray(v)
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
 
-export function serviceDrafts(objects: readonly CheckObject[]): Draft[] {
-  const sets = new Map<string, CheckObject[]>() // namespace → objects with pod labels
-  for (const o of objects) {
-    if (!o.podLabels) continue
-    let list = sets.get(o.namespace)
-    if (!list) sets.set(o.namespace, (list = []))
-    list.push(o)
-  }
-  const indexes = new Map<string, Map<string, CheckObject[]>>()
-  const indexOf = (namespace: string) => {
-    let idx = indexes.get(namespace)
-    if (idx) return idx
-    idx = new Map()
-    for (const o of sets.get(namespace) ?? []) {
-      for (const [k, v] of Object.entries(o.podLabels!)) {
-        const key = `${k}=${v}`
-        let list = idx.get(key)
-        if (!list) idx.set(key, (list = []))
-        list.push(o)
+export function serviceDrafts(objects: readonly CheckObject[], scope: Scope): Draft[] {
+  // Pod templates and Pods of the whole input, by namespace and label: a Service selects what it
+  // finds nearest (its file, its apply set, then anywhere), and nothing only if nothing matches.
+  const indexOf = (namespace: string) =>
+    scope.memo(`service-index|${namespace}`, () => {
+      const idx = new Map<string, CheckObject[]>()
+      for (const o of scope.podCarriers(namespace)) {
+        for (const [k, v] of Object.entries(o.podLabels!)) {
+          const key = `${k}=${v}`
+          let list = idx.get(key)
+          if (!list) idx.set(key, (list = []))
+          list.push(o)
+        }
       }
-    }
-    indexes.set(namespace, idx)
-    return idx
-  }
+      return idx
+    })
 
   const drafts: Draft[] = []
   for (const svc of objects) {
@@ -54,18 +47,21 @@ export function serviceDrafts(objects: readonly CheckObject[]): Draft[] {
     const smallest = buckets.reduce((a, b) => (b.length < a.length ? b : a))
     const selected = smallest.filter((o) => entries.every(([k, v]) => o.podLabels![k] === v))
     if (selected.length > 0) {
-      drafts.push(...selectedPodDrafts(svc, selected))
+      drafts.push(...selectedPodDrafts(svc, scope.nearest(svc, selected)))
       continue
     }
+    // An operator's custom resource beside the Service may create the pods it selects.
+    const operator = scope.setHoldsCustomResources(svc)
     drafts.push({
       rule: 'service-selects-nothing',
-      message: `selector ${formatLabels(selector)} matches no pod template or pod in namespace ${svc.namespace}: ${closest(selector, buckets, sets.get(svc.namespace)?.length ?? 0)}; the Service would have no endpoints`,
+      message: `selector ${formatLabels(selector)} matches no pod template or pod in namespace ${svc.namespace}: ${closest(selector, buckets, scope.podCarriers(svc.namespace).length)}; ${operator ? `the pods may be created by an operator (custom resources are applied with it: ${customResourcesNamed(scope, svc)}), else the Service would have no endpoints` : 'the Service would have no endpoints'}`,
+      ...(operator ? {severity: 'info' as const} : {}),
       subject: svc,
       path: ['spec', 'selector'],
       atKey: true,
     })
     const spec = svc.src.raw.spec
-    if (isMapping(spec) && spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local') {
+    if (!operator && isMapping(spec) && spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local') {
       drafts.push({
         rule: 'lb-local-selects-nothing',
         message:

@@ -4,7 +4,8 @@
 // and invalid-field's checks of its fields.
 import {describeObject, type Draft} from '../../check/draft.js'
 import {INT32_MAX, intOrPercent, metadata, oneOf, RESTART_ALWAYS, specOf, template} from '../../check/fields.js'
-import {isMapping, readWorkload, servicesByName, type CheckObject, type Previous} from '../../check/objects.js'
+import {isMapping, readWorkload, type CheckObject, type Previous} from '../../check/objects.js'
+import type {Scope} from '../../check/scope.js'
 import type {ControllerChecks} from '../../check/part.js'
 import {quantities} from '../../check/quantities.js'
 import {canonicalJson} from '../../reconcile/revisions.js'
@@ -19,20 +20,23 @@ function at(raw: unknown, path: Path): unknown {
   return v
 }
 
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
+
 const isStatefulSet = (o: CheckObject) => o.kind === 'StatefulSet' && o.group === 'apps'
 
-/** statefulset-service-missing, for the StatefulSets of one apply set. */
-function serviceNameDrafts(objects: readonly CheckObject[]): Draft[] {
-  const services = servicesByName(objects)
+/** statefulset-service-missing, for the StatefulSets of one apply set (the Service is looked up nearest first). */
+function serviceNameDrafts(objects: readonly CheckObject[], scope: Scope): Draft[] {
   const drafts: Draft[] = []
-  for (const o of objects) if (isStatefulSet(o)) statefulSetDrafts(o, services, drafts)
+  for (const o of objects) if (isStatefulSet(o)) statefulSetDrafts(o, scope, drafts)
   return drafts
 }
 
-function statefulSetDrafts(sts: CheckObject, services: Map<string, CheckObject>, drafts: Draft[]): void {
+function statefulSetDrafts(sts: CheckObject, scope: Scope, drafts: Draft[]): void {
   const name = at(sts.src.raw, ['spec', 'serviceName'])
   if (typeof name !== 'string' || name === '') return // optional since 1.30; the schema rules see a wrong type
-  const svc = services.get(`${sts.namespace}/${name}`)
+  const near = scope.servicesNear(sts, name)
+  // Of several nearest definitions, the last one read is the one applied last.
+  const svc = near.find((s) => at(s.src.raw, ['spec', 'clusterIP']) === 'None') ?? near.at(-1)
   if (!svc) {
     drafts.push({
       rule: 'statefulset-service-missing',
@@ -129,6 +133,8 @@ export const statefulSetChecks: ControllerChecks = {
       read: (obj, spec: RawObject | undefined) => readWorkload(obj, spec),
       scalable: true,
       podTemplate: ['spec', 'template'],
+      // The API server validates the template with a volume for each claim template (ValidateStatefulSetSpec).
+      templateVolumes: (raw) => list(at(raw, ['spec', 'volumeClaimTemplates'])).flatMap((t) => (typeof at(t, ['metadata', 'name']) === 'string' ? [at(t, ['metadata', 'name']) as string] : [])),
       live: {prefix: '/apis/apps/v1', plural: 'statefulsets', apiVersion: 'apps/v1'},
       validate: statefulSet,
     },

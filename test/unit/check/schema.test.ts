@@ -24,7 +24,7 @@ describe('schema rules', () => {
       'invalid-type@17:26 Deployment/web: expected an integer, got the string "http"',
       'unknown-field@18:9 Deployment/web: unknown field "resoures": did you mean "resources"?',
       'unknown-field@26:3 Ingress/web: unknown field "backend": did you mean "defaultBackend"?',
-      'unknown-api-version@39:13 StatefulSet/db: StatefulSet is not served as apps/v1beta3 by Kubernetes 1.36: use apps/v1',
+      'unknown-api-version@39:13 StatefulSet/db: StatefulSet apps/v1beta3 is not known to Kubernetes 1.36: use apps/v1',
       'missing-field@68:1 Widget/w: required field "size" is missing',
       'unknown-field@69:3 Widget/w: unknown field "colour": did you mean "color"?',
     ])

@@ -1,0 +1,40 @@
+// Files that are templates, not manifests: envsubst's `${VAR}` / `${VAR:-default}` placeholders
+// (and `{{name}}` ones) standing in a field's value. Such a file is named once, like a Helm
+// template, and its objects are not validated field by field: `replicas: ${REPLICAS:-1}` is not
+// a wrong type, it is not rendered yet. Its objects still count as what other objects refer to
+// (a Service elsewhere may select the pods of a templated Deployment).
+//
+// A placeholder counts only in a one-line string outside the fields that hold scripts or data
+// (command, args, ConfigMap and Secret data): `sh -c "echo ${HOME}"` is a shell's, not a template's.
+import type {CheckObject} from './objects.js'
+
+const PLACEHOLDER = /\$\{[A-Za-z_][A-Za-z0-9_]*(?:(?::?[-=?+])[^}]*)?\}|\{\{\s*[\w.]+\s*\}\}/
+
+/** Fields whose strings are scripts or data, where `${…}` belongs to something else. */
+const OPAQUE = new Set(['command', 'args', 'data', 'stringData', 'binaryData', 'annotations'])
+
+function hasPlaceholder(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return !value.includes('\n') && PLACEHOLDER.test(value)
+  if (depth > 64 || value === null || typeof value !== 'object') return false
+  if (Array.isArray(value)) return value.some((v) => hasPlaceholder(v, depth + 1))
+  for (const [k, v] of Object.entries(value)) {
+    if (OPAQUE.has(k)) continue
+    if (PLACEHOLDER.test(k) || hasPlaceholder(v, depth + 1)) return true
+  }
+  return false
+}
+
+/** The files of the input that are templates (any of their objects holds a placeholder). */
+export function templateFiles(objects: readonly CheckObject[]): Set<string> {
+  const files = new Set<string>()
+  for (const o of objects) if (!files.has(o.src.file) && hasPlaceholder(o.src.raw)) files.add(o.src.file)
+  return files
+}
+
+/** The one line said about them, or none. */
+export function templateNote(files: ReadonlySet<string>): string | undefined {
+  if (files.size === 0) return undefined
+  const names = [...files]
+  const first = names[0]
+  return `skipped ${names.length} template${names.length === 1 ? '' : 's'} with \${VAR} placeholders (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}): not validated field by field; render ${names.length === 1 ? 'it' : 'one'} first, e.g. envsubst < ${first} | kctl check -f -`
+}
