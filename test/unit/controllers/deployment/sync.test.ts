@@ -172,6 +172,20 @@ describe('D13 pod-template-hash', () => {
     expect(podTemplateHash(web, 1)).toBe('86db47945c')
     expect(podTemplateDump(web)).toContain('memory:{i:(resource.int64Amount){value:(int64)536870912 scale:(resource.Scale)0} d:(resource.infDecAmount){Dec:(*inf.Dec)<nil>} s:(string) Format:(resource.Format)BinarySI}')
   })
+
+  it('D13.9 a resourceFieldRef without divisor is hashed with the zero quantity the server stores', () => {
+    // The hashes are controller.ComputeHash's on the same templates decoded as the API server does.
+    const env = (ref: Json) => ({metadata: {labels: {app: 'web'}}, spec: {containers: [{name: 'web', image: 'nginx:1.27', env: [{name: 'MEM', valueFrom: {resourceFieldRef: ref}}]}]}})
+    expect(podTemplateHash(env({resource: 'limits.memory'}), undefined)).toBe('85885ffbfc')
+    expect(podTemplateHash(env({resource: 'limits.memory', divisor: '0'}), undefined)).toBe('85885ffbfc')
+    expect(podTemplateHash(env({resource: 'limits.memory', divisor: '1Mi'}), undefined)).not.toBe('85885ffbfc')
+    const volume = {
+      metadata: {labels: {app: 'web'}},
+      spec: {containers: [{name: 'web', image: 'nginx:1.27'}], volumes: [{name: 'info', downwardAPI: {items: [{path: 'cpu', resourceFieldRef: {containerName: 'web', resource: 'requests.cpu'}}]}}]},
+    }
+    expect(podTemplateHash(volume, undefined)).toBe('696984b9c')
+    expect(podTemplateDump(volume)).toContain('Divisor:(resource.Quantity){i:(resource.int64Amount){value:(int64)0 scale:(resource.Scale)0} d:(resource.infDecAmount){Dec:(*inf.Dec)<nil>} s:(string)0 Format:(resource.Format)DecimalSI}')
+  })
 })
 
 describe('D3–D11 one sync of the Deployment controller', () => {
