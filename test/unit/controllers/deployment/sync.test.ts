@@ -300,6 +300,22 @@ describe('D3–D11 one sync of the Deployment controller', () => {
     const cp = await plan(deployment('A', 2), replicaSet('C', 0, {name: 'web-8448b6f544', owned: false, labels: {app: 'other'}}))
     expect(writes(cp)).toEqual(['create web-8448b6f544 2 collision', 'status'])
     expect((cp.status as {collisionCount?: number}).collisionCount).toBe(1)
+    // The following sync is the Deployment's own: hashed with collisionCount 1, it creates web-5f46654bf,
+    // and the ReplicaSet controller's sync of it follows in its turn.
+    const next = cp.then?.[0]
+    expect([next?.kind, next?.name]).toEqual(['Deployment', 'web'])
+    expect(writes(next!)).toEqual(['create web-5f46654bf 2', 'status', 'status (conflict)'])
+    expect(next!.newReplicaSet).toEqual({name: 'web-5f46654bf', podTemplateHash: '5f46654bf', created: true})
+    expect((next!.status as {collisionCount?: number}).collisionCount).toBe(1)
+    expect(next!.then?.map((rs) => [rs.kind, rs.name])).toEqual([['ReplicaSet', 'web-5f46654bf']])
+    expect(cp.then).toHaveLength(1)
+  })
+
+  it('D4.6 an orphan of the hashed name with another template is adopted, then collides; the following sync counts it as an old ReplicaSet', async () => {
+    const cp = await plan(deployment('A', 2), replicaSet('C', 0, {name: 'web-8448b6f544', owned: false, labels: {app: 'web'}}))
+    expect(writes(cp)).toEqual(['adoptReplicaSet web-8448b6f544', 'create web-8448b6f544 2 collision', 'status'])
+    expect(writes(cp.then![0])).toEqual(['create web-5f46654bf 2', 'status', 'status (conflict)'])
+    expect(cp.then![0].replicaSets?.map((rs) => [rs.name, rs.isNew])).toEqual([['web-8448b6f544', false], ['web-5f46654bf', true]])
   })
 
   it('D4.1 an orphan with the template is adopted and becomes the new ReplicaSet; its update names the version from before the adoption and conflicts (T28)', async () => {
