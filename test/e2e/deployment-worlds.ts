@@ -40,6 +40,8 @@ export interface RsSpec extends ReplicaSetShape {
   annotations?: Json
   /** Its pods, by phase (Recreate waits for those still running). */
   pods?: string[]
+  /** Its own labels, when they differ from its selector's and template's (relabelled by hand). */
+  relabelled?: Json
 }
 
 export interface DeploymentSpec {
@@ -261,7 +263,7 @@ export async function build(s: Scenario): Promise<Built> {
     const hash = podTemplateHash(t, r.hashedWith)
     const labels = r.labels ?? {app: 'web', 'pod-template-hash': hash}
     const name = r.name ?? `web-${hash}`
-    const metadata: Json = {name, labels, annotations: {...replicaSetAnnotations(r), ...r.annotations}}
+    const metadata: Json = {name, labels: r.relabelled ?? labels, annotations: {...replicaSetAnnotations(r), ...r.annotations}}
     const controllerUid = r.foreign ? '0d1f0c2e-0000-4000-8000-00000000f0f0' : uids[owner]
     if (r.owned !== false) metadata.ownerReferences = [{apiVersion: 'apps/v1', kind: 'Deployment', name: r.foreign ? 'someone-else' : owner, uid: controllerUid, controller: true, blockOwnerDeletion: true}]
     const selector = {matchLabels: r.labels ? {...r.labels} : {app: 'web', 'pod-template-hash': hash}}
