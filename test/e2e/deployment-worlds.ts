@@ -218,6 +218,12 @@ export const SCENARIOS: Scenario[] = [
     deployments: [{template: 'A', replicas: 2, annotations: {[`${ANN}revision`]: '1'}, status: recordedCreation('web-8448b6f544')}],
   },
   {id: 'no-annotation', title: 'D7.1 an old ReplicaSet without desired-replicas never makes a scaling event', deployments: [{template: 'B', replicas: 3}], replicaSets: [{template: 'A', replicas: 5, status: [5, 5, 5], revision: 1}]},
+  {
+    id: 'released-collides',
+    title: 'D4.6 a ReplicaSet relabelled away holds the new name: released, then the create collides (the lister has seen the release)',
+    deployments: [{template: 'A', replicas: 2}],
+    replicaSets: [{template: 'A', replicas: 2, status: [2, 2, 2], revision: 1, sized: [2, 3], relabelled: {app: 'gone', 'pod-template-hash': '8448b6f544'}}],
+  },
   {id: 'no-divisor', title: 'D13.9 a resourceFieldRef without divisor: the ReplicaSet is named by the hash of the stored zero quantity', deployments: [{template: 'R', replicas: 2}]},
   {
     id: 'collision-adopted',

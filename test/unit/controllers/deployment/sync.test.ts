@@ -311,6 +311,15 @@ describe('D3–D11 one sync of the Deployment controller', () => {
     expect(cp.then).toHaveLength(1)
   })
 
+  it('D4.6 a ReplicaSet released in this sync that holds the new name is no longer ours when the create fails: a collision', async () => {
+    // The lister read after AlreadyExists sees the release (its watch event comes back before the create's answer).
+    const relabelled = replicaSet('A', 2, {revision: 1, sized: [2, 3], more: {labels: {app: 'gone', 'pod-template-hash': HASH.A}}})
+    const cp = await plan(deployment('A', 2), relabelled)
+    expect(writes(cp)).toEqual(['releaseReplicaSet web-8448b6f544', 'create web-8448b6f544 2 collision', 'status'])
+    expect((cp.status as {collisionCount?: number}).collisionCount).toBe(1)
+    expect(writes(cp.then![0])).toEqual(['create web-5f46654bf 2', 'status', 'status (conflict)'])
+  })
+
   it('D4.6 an orphan of the hashed name with another template is adopted, then collides; the following sync counts it as an old ReplicaSet', async () => {
     const cp = await plan(deployment('A', 2), replicaSet('C', 0, {name: 'web-8448b6f544', owned: false, labels: {app: 'web'}}))
     expect(writes(cp)).toEqual(['adoptReplicaSet web-8448b6f544', 'create web-8448b6f544 2 collision', 'status'])
