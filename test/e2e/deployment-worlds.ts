@@ -1,21 +1,26 @@
 // Deployment worlds built on the real control plane while no controller runs: a Deployment, the
 // ReplicaSets it owns (their status written through /status, as a ReplicaSet controller would),
-// and pods where Recreate looks at them; and the end state the tests compare. Shared by the
-// Deployment oracle and the reconcile tests.
+// and pods where Recreate looks at them; the end state the tests compare; and the oracle's
+// machinery: kctl's plans applied sync by sync, and the writes of each sync the controller logs.
+// Shared by the Deployment oracles (hand-made and random) and the reconcile tests.
 import {podTemplateHash} from '../../src/reconcile/hash/index.js'
-import {apiOk, newNamespace} from './setup/cluster.js'
+import {computePlan} from '../../src/services/plan.js'
+import {api, apiOk, newNamespace} from './setup/cluster.js'
 import {completedStatus as available, replicaSetAnnotations, type ReplicaSetShape} from '../helpers/deployments.js'
 
 export type Json = Record<string, any>
 
 export const ANN = 'deployment.kubernetes.io/'
 
-export const IMAGES = {A: 'nginx:1.27', B: 'nginx:1.28', C: 'nginx:1.29'} as const
+export const IMAGES = {A: 'nginx:1.27', B: 'nginx:1.28', C: 'nginx:1.29', D: 'nginx:1.30', E: 'nginx:1.31', R: 'nginx:1.27'} as const
 export type TemplateName = keyof typeof IMAGES
+
+/** R: template A with a downward-API resourceFieldRef that names no divisor (the server stores "0"). */
+const EXTRA: Partial<Record<TemplateName, Json>> = {R: {env: [{name: 'MEM', valueFrom: {resourceFieldRef: {resource: 'limits.memory'}}}]}}
 
 export const template = (t: TemplateName, extra: Json = {}): Json => ({
   metadata: {labels: {app: 'web'}},
-  spec: {containers: [{name: 'web', image: IMAGES[t], ...extra}]},
+  spec: {containers: [{name: 'web', image: IMAGES[t], ...EXTRA[t], ...extra}]},
 })
 
 /** Its status is written through /status with observedGeneration. */
@@ -24,6 +29,19 @@ export interface RsSpec extends ReplicaSetShape {
   replicas: number
   /** status.observedGeneration below generation (never synced since the last change). */
   stale?: boolean
+  /** Controlled by another Deployment (one that does not exist): no claim touches it. */
+  foreign?: boolean
+  /** The collision count its pod-template-hash (and name) was computed with. */
+  hashedWith?: number
+  minReadySeconds?: number
+  /** status.terminatingReplicas. */
+  terminating?: number
+  /** More annotations (revision-history, odd values). */
+  annotations?: Json
+  /** Its pods, by phase (Recreate waits for those still running). */
+  pods?: string[]
+  /** Its own labels, when they differ from its selector's and template's (relabelled by hand). */
+  relabelled?: Json
 }
 
 export interface DeploymentSpec {
@@ -200,6 +218,19 @@ export const SCENARIOS: Scenario[] = [
     deployments: [{template: 'A', replicas: 2, annotations: {[`${ANN}revision`]: '1'}, status: recordedCreation('web-8448b6f544')}],
   },
   {id: 'no-annotation', title: 'D7.1 an old ReplicaSet without desired-replicas never makes a scaling event', deployments: [{template: 'B', replicas: 3}], replicaSets: [{template: 'A', replicas: 5, status: [5, 5, 5], revision: 1}]},
+  {
+    id: 'released-collides',
+    title: 'D4.6 a ReplicaSet relabelled away holds the new name: released, then the create collides (the lister has seen the release)',
+    deployments: [{template: 'A', replicas: 2}],
+    replicaSets: [{template: 'A', replicas: 2, status: [2, 2, 2], revision: 1, sized: [2, 3], relabelled: {app: 'gone', 'pod-template-hash': '8448b6f544'}}],
+  },
+  {id: 'no-divisor', title: 'D13.9 a resourceFieldRef without divisor: the ReplicaSet is named by the hash of the stored zero quantity', deployments: [{template: 'R', replicas: 2}]},
+  {
+    id: 'collision-adopted',
+    title: 'D4.6 an orphan of the hashed name with another template is adopted, the create collides, and the next sync creates web-5f46654bf',
+    deployments: [{template: 'A', replicas: 2}],
+    replicaSets: [{template: 'C', replicas: 0, owned: false, name: 'web-8448b6f544', labels: {app: 'web'}}],
+  },
 ]
 
 export const DELETING_FINALIZER = 'kctl.test/hold'
@@ -235,52 +266,213 @@ export async function build(s: Scenario): Promise<Built> {
   const owner = s.deployments[0].name ?? 'web'
   for (const [i, r] of (s.replicaSets ?? []).entries()) {
     const t = template(r.template)
-    const hash = podTemplateHash(t, undefined)
+    const hash = podTemplateHash(t, r.hashedWith)
     const labels = r.labels ?? {app: 'web', 'pod-template-hash': hash}
     const name = r.name ?? `web-${hash}`
-    const metadata: Json = {name, labels, annotations: replicaSetAnnotations(r)}
-    if (r.owned !== false) metadata.ownerReferences = [{apiVersion: 'apps/v1', kind: 'Deployment', name: owner, uid: uids[owner], controller: true, blockOwnerDeletion: true}]
+    const metadata: Json = {name, labels: r.relabelled ?? labels, annotations: {...replicaSetAnnotations(r), ...r.annotations}}
+    const controllerUid = r.foreign ? '0d1f0c2e-0000-4000-8000-00000000f0f0' : uids[owner]
+    if (r.owned !== false) metadata.ownerReferences = [{apiVersion: 'apps/v1', kind: 'Deployment', name: r.foreign ? 'someone-else' : owner, uid: controllerUid, controller: true, blockOwnerDeletion: true}]
     const selector = {matchLabels: r.labels ? {...r.labels} : {app: 'web', 'pod-template-hash': hash}}
     const rsTemplate = {...t, metadata: {labels: {...selector.matchLabels}}}
-    const created = await apiOk('POST', `/apis/apps/v1/namespaces/${ns}/replicasets`, {
-      body: {apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata, spec: {replicas: r.replicas, selector, template: rsTemplate}},
-    })
+    const spec: Json = {replicas: r.replicas, selector, template: rsTemplate}
+    if (r.minReadySeconds !== undefined) spec.minReadySeconds = r.minReadySeconds
+    const created = await apiOk('POST', `/apis/apps/v1/namespaces/${ns}/replicasets`, {body: {apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata, spec}})
     uids[name] = created.metadata.uid
     const [replicas, ready, avail] = r.status ?? [0, 0, 0]
     if (r.status || !r.stale) {
       const observedGeneration = r.stale ? 0 : created.metadata.generation
+      const terminating = r.terminating === undefined ? {} : {terminatingReplicas: r.terminating}
       await apiOk('PUT', `/apis/apps/v1/namespaces/${ns}/replicasets/${name}/status`, {
-        body: {...created, status: {replicas, fullyLabeledReplicas: replicas, readyReplicas: ready, availableReplicas: avail, observedGeneration}},
+        body: {...created, status: {replicas, fullyLabeledReplicas: replicas, readyReplicas: ready, availableReplicas: avail, observedGeneration, ...terminating}},
       })
     }
-    if (i === 0) {
-      for (const [j, phase] of (s.oldPods ?? []).entries()) {
-        const pod = await apiOk('POST', `/api/v1/namespaces/${ns}/pods`, {
-          body: {
-            apiVersion: 'v1',
-            kind: 'Pod',
-            metadata: {name: `old-${j}`, labels, ownerReferences: [{apiVersion: 'apps/v1', kind: 'ReplicaSet', name, uid: created.metadata.uid, controller: true}]},
-            spec: t.spec,
-          },
-        })
-        await apiOk('PUT', `/api/v1/namespaces/${ns}/pods/old-${j}/status`, {body: {...pod, status: {phase}}})
-      }
+    const phases = [...(i === 0 ? (s.oldPods ?? []) : []), ...(r.pods ?? [])]
+    for (const [j, phase] of phases.entries()) {
+      const pod = await apiOk('POST', `/api/v1/namespaces/${ns}/pods`, {
+        body: {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: {name: i === 0 ? `old-${j}` : `${name}-${j}`, labels, ownerReferences: [{apiVersion: 'apps/v1', kind: 'ReplicaSet', name, uid: created.metadata.uid, controller: true}]},
+          spec: t.spec,
+        },
+      })
+      await apiOk('PUT', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}/status`, {body: {...pod, status: {phase}}})
     }
   }
   return {scenario: s, ns, uids}
 }
 
+/** Removes a world: the Deployments' test finalizers, then everything in its namespace. */
+export async function dropWorld(ns: string): Promise<void> {
+  for (const d of (await apiOk('GET', `/apis/apps/v1/namespaces/${ns}/deployments`)).items) {
+    if (d.metadata.finalizers) await api('PATCH', `/apis/apps/v1/namespaces/${ns}/deployments/${d.metadata.name}`, {body: {metadata: {finalizers: null}}, contentType: 'application/merge-patch+json'})
+  }
+  for (const path of [`/apis/apps/v1/namespaces/${ns}/deployments`, `/apis/apps/v1/namespaces/${ns}/replicasets`, `/api/v1/namespaces/${ns}/pods?gracePeriodSeconds=0`]) await api('DELETE', path)
+  await api('DELETE', `/api/v1/namespaces/${ns}`)
+}
+
 /** The objects of one namespace, as `kubectl get deployments,replicasets,pods -o json` lists them. */
 export async function world(ns: string): Promise<Json[]> {
-  const out: Json[] = []
+  return (await worlds([ns], `namespaces/${ns}/`)).get(ns)!
+}
+
+/** The objects of many namespaces, read with one list per kind (of the whole cluster, or `scope`). */
+export async function worlds(nss: readonly string[], scope = ''): Promise<Map<string, Json[]>> {
+  const out = new Map<string, Json[]>(nss.map((ns) => [ns, []]))
   for (const [path, kind, apiVersion] of [
-    [`/apis/apps/v1/namespaces/${ns}/deployments`, 'Deployment', 'apps/v1'],
-    [`/apis/apps/v1/namespaces/${ns}/replicasets`, 'ReplicaSet', 'apps/v1'],
-    [`/api/v1/namespaces/${ns}/pods`, 'Pod', 'v1'],
+    [`/apis/apps/v1/${scope}deployments`, 'Deployment', 'apps/v1'],
+    [`/apis/apps/v1/${scope}replicasets`, 'ReplicaSet', 'apps/v1'],
+    [`/api/v1/${scope}pods`, 'Pod', 'v1'],
   ]) {
-    for (const item of (await apiOk('GET', path)).items) out.push({apiVersion, kind, ...item})
+    for (const item of (await apiOk('GET', path)).items) out.get(item.metadata.namespace)?.push({apiVersion, kind, ...item})
   }
   return out
+}
+
+// ---- the oracle's machinery ------------------------------------------------------------------
+
+/** Applies one Deployment plan's writes that happen (not those that conflict) to a world. */
+export function applyPlan(objects: Json[], cp: Json, now: string): Json[] {
+  let out = structuredClone(objects)
+  const rs = (name: string) => out.find((o) => o.kind === 'ReplicaSet' && o.metadata.name === name)
+  const d = out.find((o) => o.kind === 'Deployment' && o.metadata.name === cp.name)!
+  for (const a of cp.actions) {
+    // Refused: nothing changes (the sync ends there, or the controller swallowed the error and went on).
+    if (a.conflict) continue
+    switch (a.type) {
+      case 'createReplicaSet':
+        if (a.outcome !== 'created') break
+        out.push({
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          metadata: {name: a.name, namespace: cp.namespace, uid: `uid-${a.name}`, generation: 1, creationTimestamp: now, labels: a.labels, annotations: a.annotations, ownerReferences: [a.ownerReference]},
+          spec: {replicas: a.replicas, minReadySeconds: a.minReadySeconds, selector: a.selector, template: {...d.spec.template, metadata: {...d.spec.template.metadata, labels: a.labels}}},
+          status: {replicas: 0},
+        })
+        break
+      case 'scaleReplicaSet': {
+        const x = rs(a.replicaSet)!
+        x.spec.replicas = a.to
+        x.metadata.annotations = {...x.metadata.annotations, ...a.annotations}
+        x.metadata.generation++
+        break
+      }
+      case 'updateReplicaSet': {
+        const x = rs(a.replicaSet)!
+        x.metadata.annotations = a.annotations
+        x.spec.minReadySeconds = a.minReadySeconds
+        x.metadata.generation++
+        break
+      }
+      case 'deleteReplicaSet':
+        out = out.filter((o) => !(o.kind === 'ReplicaSet' && o.metadata.name === a.replicaSet))
+        break
+      case 'adoptReplicaSet':
+        rs(a.replicaSet)!.metadata.ownerReferences = [{apiVersion: 'apps/v1', kind: 'Deployment', name: cp.name, uid: cp.uid, controller: true, blockOwnerDeletion: true}]
+        break
+      case 'releaseReplicaSet':
+        rs(a.replicaSet)!.metadata.ownerReferences = []
+        break
+      case 'updateStatus':
+        d.status = a.to
+        if (a.revision) d.metadata.annotations = {...d.metadata.annotations, [`${ANN}revision`]: a.revision.to}
+        break
+      case 'rollback': {
+        // updateDeploymentAndClearRollbackTo: the annotation goes; rolled back, the template and the
+        // annotations are the ReplicaSet's (rollbackToTemplate). Annotations changed: a new generation.
+        const annotations: Json = {...d.metadata.annotations}
+        delete annotations[ROLLBACK_TO]
+        const from = a.outcome === 'rolled-back' ? out.find((o) => o.kind === 'ReplicaSet' && o.metadata.annotations?.[`${ANN}revision`] === a.toRevision && (o.metadata.ownerReferences ?? []).some((r: Json) => r.uid === cp.uid)) : undefined
+        if (from) {
+          for (const k of Object.keys(annotations)) if (!SKIPPED_ANNOTATIONS.has(k)) delete annotations[k]
+          for (const [k, v] of Object.entries(from.metadata.annotations ?? {})) if (!SKIPPED_ANNOTATIONS.has(k)) annotations[k] = v
+          const labels = {...from.spec.template.metadata?.labels}
+          delete labels['pod-template-hash']
+          d.spec.template = {...from.spec.template, metadata: {...from.spec.template.metadata, labels}}
+        }
+        d.metadata.annotations = annotations
+        d.metadata.generation = (d.metadata.generation ?? 1) + 1
+        break
+      }
+    }
+  }
+  return out
+}
+
+export const ROLLBACK_TO = 'deprecated.deployment.rollback.to'
+/** The annotations never copied between a Deployment and its ReplicaSets (annotationsToSkip). */
+const SKIPPED_ANNOTATIONS = new Set(['kubectl.kubernetes.io/last-applied-configuration', `${ANN}revision`, `${ANN}revision-history`, `${ANN}desired-replicas`, `${ANN}max-replicas`, ROLLBACK_TO])
+
+/** One planned write as the request the controller sends and the answer it gets: `PUT deployments/web/status 200`. */
+export function request(a: Json, deployment: string): string {
+  const code = (ok: number) => (a.conflict ? 409 : ok)
+  switch (a.type) {
+    case 'adoptReplicaSet':
+    case 'releaseReplicaSet':
+      return `PATCH replicasets/${a.replicaSet} ${code(200)}`
+    case 'createReplicaSet':
+      return `POST replicasets ${a.outcome === 'created' ? code(201) : 409}`
+    case 'scaleReplicaSet':
+    case 'updateReplicaSet':
+      return `PUT replicasets/${a.replicaSet} ${code(200)}`
+    case 'deleteReplicaSet':
+      return `DELETE replicasets/${a.replicaSet} ${code(200)}`
+    case 'updateStatus':
+      return `PUT deployments/${deployment}/status ${code(200)}`
+    case 'rollback':
+      return `PUT deployments/${deployment} ${code(200)}`
+    default:
+      return `? ${a.type}`
+  }
+}
+
+/** A Deployment plan's writes as requests, and those of the Deployment's own next sync where the plan names it (after a hash collision). */
+export function plannedSyncs(cp: Json): string[][] {
+  const out = [cp.actions.map((a: Json) => request(a, cp.name))]
+  const next = (cp.then ?? []).find((p: Json) => p.kind === 'Deployment')
+  if (next) out.push(...plannedSyncs(next))
+  return out
+}
+
+/**
+ * The writes of each sync of each Deployment, in order, from kube-controller-manager's log at --v=6
+ * with one worker: "ns/name" → [[`PUT deployments/web/status 409`, …], …]. Reads (GET) and events
+ * are left out.
+ */
+export function loggedSyncs(log: string): Map<string, string[][]> {
+  const out = new Map<string, string[][]>()
+  let current: string[] | undefined
+  for (const line of log.split('\n')) {
+    const started = /"Started syncing deployment" deployment="([^"]+)"/.exec(line)
+    if (started) {
+      current = []
+      const syncs = out.get(started[1])
+      if (syncs) syncs.push(current)
+      else out.set(started[1], [current])
+      continue
+    }
+    if (line.includes('"Finished syncing deployment"')) {
+      current = undefined
+      continue
+    }
+    const response = /"Response" verb="([A-Z]+)" url="[^"]*\/apis\/apps\/v1\/namespaces\/[^/]+\/([^"?]+)(?:\?[^"]*)?" status="(\d+)/.exec(line)
+    if (current && response && response[1] !== 'GET') current.push(`${response[1]} ${response[2]} ${response[3]}`)
+  }
+  return out
+}
+
+/** kctl's end state for a namespace: plan, apply, plan again, until a sync writes nothing. */
+export async function settleWithKctl(objects: Json[], first: Json[], now: string): Promise<{objects: Json[]; syncs: number}> {
+  let current = objects
+  let plans = first
+  for (let syncs = 1; syncs <= 12; syncs++) {
+    if (plans.every((cp) => cp.actions.length === 0)) return {objects: current, syncs}
+    for (const cp of plans) current = applyPlan(current, cp, now)
+    const text = JSON.stringify({apiVersion: 'v1', kind: 'List', items: current})
+    const plan = await computePlan({filename: ['-'], readStdin: async () => text, now, allNamespaces: true})
+    plans = (plan.controllers as Json[]).filter((c) => c.kind === 'Deployment')
+  }
+  throw new Error('kctl planned more than 12 syncs without settling')
 }
 
 

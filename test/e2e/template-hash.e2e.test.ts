@@ -34,6 +34,8 @@ function template(r: () => number): {template: Json; collisionCount?: number} {
     ])
     return {...handler, ...(maybe() ? {periodSeconds: 5} : {}), ...(maybe(0.3) ? {failureThreshold: 7, initialDelaySeconds: 3} : {})}
   }
+  // Left out half the time: the server stores Go's zero quantity ("0").
+  const divisor = (d: string | undefined): Json => (d === undefined ? {} : {divisor: d})
   const resources = (): Json => {
     const list = () => Object.fromEntries(['cpu', 'memory', 'ephemeral-storage', 'nvidia.com/gpu'].filter(() => maybe(0.4)).map((k) => [k, pick(QUANTITIES)]))
     return {...(maybe() ? {requests: list()} : {}), ...(maybe() ? {limits: list()} : {})}
@@ -48,7 +50,7 @@ function template(r: () => number): {template: Json; collisionCount?: number} {
         {name: 'MODE', value: 'prod'},
         ...(maybe() ? [{name: 'POD', valueFrom: {fieldRef: {fieldPath: 'metadata.name'}}}] : []),
         ...(maybe() ? [{name: 'PW', valueFrom: {secretKeyRef: {name: 's', key: 'k', ...(maybe() ? {optional: true} : {})}}}] : []),
-        ...(maybe(0.3) ? [{name: 'MEM', valueFrom: {resourceFieldRef: {resource: 'limits.memory', divisor: pick(['1Mi', '1', '0.5'])}}}] : []),
+        ...(maybe(0.3) ? [{name: 'MEM', valueFrom: {resourceFieldRef: {resource: 'limits.memory', ...divisor(pick(['1Mi', '1', '0.5', undefined]))}}}] : []),
       ]
     }
     if (maybe(0.3)) c.envFrom = [{configMapRef: {name: 'cfg'}}]
@@ -73,7 +75,7 @@ function template(r: () => number): {template: Json; collisionCount?: number} {
       {name: 'data', configMap: {name: 'c', ...(maybe() ? {optional: true} : {})}},
       {name: 'data', hostPath: {path: '/var/log', ...(maybe() ? {type: 'Directory'} : {})}},
       {name: 'data', persistentVolumeClaim: {claimName: 'pvc'}},
-      {name: 'data', downwardAPI: {items: [{path: 'labels', fieldRef: {fieldPath: 'metadata.labels'}}]}},
+      {name: 'data', downwardAPI: {items: [{path: 'labels', fieldRef: {fieldPath: 'metadata.labels'}}, {path: 'cpu', resourceFieldRef: {containerName: 'a', resource: 'requests.cpu', ...divisor(pick(['1m', undefined]))}}]}},
       {name: 'data', projected: {sources: [{serviceAccountToken: {path: 'token', ...(maybe() ? {expirationSeconds: 600} : {})}}, {configMap: {name: 'c'}}]}},
       {name: 'data', ephemeral: {volumeClaimTemplate: {spec: {accessModes: ['ReadWriteOnce'], resources: {requests: {storage: pick(['1Gi', '1.5Gi', '100M'])}}}}}},
     ])

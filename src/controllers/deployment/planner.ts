@@ -28,9 +28,45 @@ export function planDeployments(
     const sync = syncDeployment(d, deploymentWorld(d, inNamespace, candidates, world))
     const plan = controllerPlan(d, sync)
     const then = followingStep(d, sync, candidates, world, planReplicaSet)
+    const next = afterCollision(d, sync, inNamespace, candidates, world, planReplicaSet)
+    if (next) then.unshift(next)
     if (then.length > 0) plan.then = then
     return plan
   })
+}
+
+/**
+ * After a hash collision whose status write is stored, the Deployment's own next sync: the error
+ * requeues it (getNewReplicaSet returns it) and the status update enqueues it again; that sync
+ * hashes with the new collisionCount and creates the ReplicaSet under the new name. It runs on
+ * the world this sync leaves (the Deployment's new status, its adoptions and releases), followed
+ * by the ReplicaSet controller's syncs of what it creates or resizes.
+ */
+function afterCollision(
+  d: DeploymentView,
+  sync: DeploymentSync,
+  inNamespace: readonly Workload[],
+  candidates: readonly Workload[],
+  world: World,
+  planReplicaSet: (rs: Workload, world: World) => ControllerPlan,
+): ControllerPlan | undefined {
+  const at = sync.actions.findIndex((a) => a.type === 'createReplicaSet' && a.outcome === 'collision' && !a.conflict)
+  if (at < 0) return undefined
+  const written = sync.actions.slice(at + 1).find((a) => a.type === 'updateStatus')
+  if (!written || written.conflict) return undefined
+  const after = new Map(inNamespace.map((rs) => [rs.uid, rs]))
+  for (const a of sync.actions) {
+    const changed = a.conflict ? undefined : applied(a, d, after, world)
+    if (changed) after.set(changed.uid, changed)
+  }
+  const now = (rs: Workload) => after.get(rs.uid) ?? rs
+  const next: DeploymentView = {...d, status: sync.status}
+  const nextCandidates = candidates.map(now).filter((rs) => controllerOf(rs) === undefined || controllerOf(rs)!.uid === d.uid)
+  const nextSync = syncDeployment(next, deploymentWorld(next, inNamespace.map(now), nextCandidates, world))
+  const plan = controllerPlan(next, nextSync)
+  const then = followingStep(next, nextSync, nextCandidates, world, planReplicaSet)
+  if (then.length > 0) plan.then = then
+  return plan
 }
 
 /**

@@ -21,9 +21,16 @@ function renderDeployment(cp: ControllerPlan, replicaSets: ControllerPlan[], pla
     else lines.push(c.yellow(`  ! ${w}`))
   }
   for (const rs of replicaSets) lines.push(indent(renderController(rs, plan, c), '  '))
-  if (cp.then && cp.then.length > 0) {
+  // After a hash collision: the Deployment's own next sync, with what follows it.
+  for (const next of (cp.then ?? []).filter((p) => p.kind === 'Deployment')) {
+    const count = (next.status as {collisionCount?: number} | undefined)?.collisionCount
+    lines.push(c.dim(`  then, in the Deployment controller's next sync (collisionCount ${count}):`))
+    lines.push(indent(renderDeployment(next, [], plan, c), '    '))
+  }
+  const replicaSetSyncs = (cp.then ?? []).filter((p) => p.kind !== 'Deployment')
+  if (replicaSetSyncs.length > 0) {
     lines.push(c.dim('  then, in the ReplicaSet controller\'s next sync (after this one):'))
-    for (const rs of cp.then) lines.push(indent(renderController(rs, plan, c), '    '))
+    for (const rs of replicaSetSyncs) lines.push(indent(renderController(rs, plan, c), '    '))
   }
   return lines.join('\n')
 }

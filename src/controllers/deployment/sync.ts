@@ -288,7 +288,10 @@ class Sync extends SyncState {
     const clash = this.world.replicaSets.find((rs) => rs.name === name)
     if (clash) {
       const ref = controllerOf(clash)
-      if (ref?.uid === d.uid && this.world.sameTemplate(clash)) {
+      // The AlreadyExists branch reads the ReplicaSet from the lister after the create's answer, by
+      // which time the release patch of this sync has come back through the watch: it is no longer ours.
+      const released = this.actions.some((a) => a.type === 'releaseReplicaSet' && a.uid === clash.uid && !a.conflict)
+      if (ref?.uid === d.uid && !released && this.world.sameTemplate(clash)) {
         // A slow cache: the ReplicaSet is ours already; no event, no NewReplicaSetCreated.
         this.actions.push({...action, outcome: 'exists'})
         const state = this.cache.get(clash.uid)?.state ?? stateOf(clash)

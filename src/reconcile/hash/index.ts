@@ -64,7 +64,9 @@ function value(name: string, v: unknown, path: string, tag: boolean, inline = fa
   // Types whose JSON form is not their Go layout.
   switch (name) {
     case 'resource.Quantity':
-      return prefix + quantity(v, path, false)
+      // A Quantity held by value (a ResourceFieldSelector's divisor) is not defaulted by the API
+      // server: left out, it is Go's zero Quantity, stored as its string "0" and read back parsed.
+      return prefix + quantity(v === undefined || v === null ? '0' : v, path, false)
     case 'intstr.IntOrString':
       if (typeof v === 'number' && Number.isInteger(v)) return `${prefix}{Type:(intstr.Type)0 IntVal:(int32)${v} StrVal:(string)}`
       if (typeof v === 'string') return `${prefix}{Type:(intstr.Type)1 IntVal:(int32)0 StrVal:(string)${v}}`

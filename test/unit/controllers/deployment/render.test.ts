@@ -58,4 +58,17 @@ describe('a Deployment\'s block', () => {
     ])
     expect(lines[1]).not.toContain('409')
   })
+
+  it('after a hash collision, the Deployment\'s next sync is shown, naming the ReplicaSet it creates', async () => {
+    const taken = {...replicaSet('web-8448b6f544', 'B', 0, [0, 0, 0], false, {}), metadata: {name: 'web-8448b6f544', namespace: 'default', uid: 'uid-taken', labels: {app: 'other'}}}
+    taken.spec.selector = {matchLabels: {app: 'other'}}
+    taken.spec.template.metadata.labels = {app: 'other'}
+    const lines = await table(deployment('A', 2, {}, {}), taken)
+    const at = lines.findIndex((l) => l.includes('then, in the Deployment controller\'s next sync (collisionCount 1):'))
+    expect(lines[1]).toContain('! create ReplicaSet web-8448b6f544 fails')
+    expect(at).toBe(4)
+    expect(lines[at + 1]).toMatch(/^ {4}Deployment default\/web/)
+    expect(lines[at + 2]).toBe('      + create ReplicaSet web-5f46654bf  replicas 2, revision 1')
+    expect(lines.some((l) => l.includes('then, in the ReplicaSet controller\'s next sync (after this one):'))).toBe(true)
+  })
 })

@@ -172,6 +172,20 @@ describe('D13 pod-template-hash', () => {
     expect(podTemplateHash(web, 1)).toBe('86db47945c')
     expect(podTemplateDump(web)).toContain('memory:{i:(resource.int64Amount){value:(int64)536870912 scale:(resource.Scale)0} d:(resource.infDecAmount){Dec:(*inf.Dec)<nil>} s:(string) Format:(resource.Format)BinarySI}')
   })
+
+  it('D13.9 a resourceFieldRef without divisor is hashed with the zero quantity the server stores', () => {
+    // The hashes are controller.ComputeHash's on the same templates decoded as the API server does.
+    const env = (ref: Json) => ({metadata: {labels: {app: 'web'}}, spec: {containers: [{name: 'web', image: 'nginx:1.27', env: [{name: 'MEM', valueFrom: {resourceFieldRef: ref}}]}]}})
+    expect(podTemplateHash(env({resource: 'limits.memory'}), undefined)).toBe('85885ffbfc')
+    expect(podTemplateHash(env({resource: 'limits.memory', divisor: '0'}), undefined)).toBe('85885ffbfc')
+    expect(podTemplateHash(env({resource: 'limits.memory', divisor: '1Mi'}), undefined)).not.toBe('85885ffbfc')
+    const volume = {
+      metadata: {labels: {app: 'web'}},
+      spec: {containers: [{name: 'web', image: 'nginx:1.27'}], volumes: [{name: 'info', downwardAPI: {items: [{path: 'cpu', resourceFieldRef: {containerName: 'web', resource: 'requests.cpu'}}]}}]},
+    }
+    expect(podTemplateHash(volume, undefined)).toBe('696984b9c')
+    expect(podTemplateDump(volume)).toContain('Divisor:(resource.Quantity){i:(resource.int64Amount){value:(int64)0 scale:(resource.Scale)0} d:(resource.infDecAmount){Dec:(*inf.Dec)<nil>} s:(string)0 Format:(resource.Format)DecimalSI}')
+  })
 })
 
 describe('D3–D11 one sync of the Deployment controller', () => {
@@ -286,6 +300,31 @@ describe('D3–D11 one sync of the Deployment controller', () => {
     const cp = await plan(deployment('A', 2), replicaSet('C', 0, {name: 'web-8448b6f544', owned: false, labels: {app: 'other'}}))
     expect(writes(cp)).toEqual(['create web-8448b6f544 2 collision', 'status'])
     expect((cp.status as {collisionCount?: number}).collisionCount).toBe(1)
+    // The following sync is the Deployment's own: hashed with collisionCount 1, it creates web-5f46654bf,
+    // and the ReplicaSet controller's sync of it follows in its turn.
+    const next = cp.then?.[0]
+    expect([next?.kind, next?.name]).toEqual(['Deployment', 'web'])
+    expect(writes(next!)).toEqual(['create web-5f46654bf 2', 'status', 'status (conflict)'])
+    expect(next!.newReplicaSet).toEqual({name: 'web-5f46654bf', podTemplateHash: '5f46654bf', created: true})
+    expect((next!.status as {collisionCount?: number}).collisionCount).toBe(1)
+    expect(next!.then?.map((rs) => [rs.kind, rs.name])).toEqual([['ReplicaSet', 'web-5f46654bf']])
+    expect(cp.then).toHaveLength(1)
+  })
+
+  it('D4.6 a ReplicaSet released in this sync that holds the new name is no longer ours when the create fails: a collision', async () => {
+    // The lister read after AlreadyExists sees the release (its watch event comes back before the create's answer).
+    const relabelled = replicaSet('A', 2, {revision: 1, sized: [2, 3], more: {labels: {app: 'gone', 'pod-template-hash': HASH.A}}})
+    const cp = await plan(deployment('A', 2), relabelled)
+    expect(writes(cp)).toEqual(['releaseReplicaSet web-8448b6f544', 'create web-8448b6f544 2 collision', 'status'])
+    expect((cp.status as {collisionCount?: number}).collisionCount).toBe(1)
+    expect(writes(cp.then![0])).toEqual(['create web-5f46654bf 2', 'status', 'status (conflict)'])
+  })
+
+  it('D4.6 an orphan of the hashed name with another template is adopted, then collides; the following sync counts it as an old ReplicaSet', async () => {
+    const cp = await plan(deployment('A', 2), replicaSet('C', 0, {name: 'web-8448b6f544', owned: false, labels: {app: 'web'}}))
+    expect(writes(cp)).toEqual(['adoptReplicaSet web-8448b6f544', 'create web-8448b6f544 2 collision', 'status'])
+    expect(writes(cp.then![0])).toEqual(['create web-5f46654bf 2', 'status', 'status (conflict)'])
+    expect(cp.then![0].replicaSets?.map((rs) => [rs.name, rs.isNew])).toEqual([['web-8448b6f544', false], ['web-5f46654bf', true]])
   })
 
   it('D4.1 an orphan with the template is adopted and becomes the new ReplicaSet; its update names the version from before the adoption and conflicts (T28)', async () => {
