@@ -55,18 +55,20 @@ export interface SyncSeen {
 
 /**
  * What the plan says one sync does, in the form observeSyncs reports it. The orphan worker's
- * finalizer removals (a finished Job's pods) follow only an update of the Job: with `ttl`, the
- * ttl-after-finished controller's delete is that update, so a plan that deletes the Job has them too.
+ * finalizer removals (a finished Job's pods) follow an update of the Job — with `ttl`, the
+ * ttl-after-finished controller's delete is one, so a plan that deletes the Job has them all — or
+ * the pod's own deletion (`deleting`: the pods already being deleted when the controller starts).
  */
-export function plannedSync(cp: Json, o: {ttl?: boolean} = {}): SyncSeen {
+export function plannedSync(cp: Json, o: {ttl?: boolean; deleting?: ReadonlySet<string>} = {}): SyncSeen {
   const of = (type: string) => cp.actions.filter((a: Json) => a.type === type)
   const jobDeleted = of('deleteJob').some((a: Json) => a.by === 'ttl-after-finished')
+  const byThisRun = (a: Json) => a.by === undefined || (o.ttl && jobDeleted) || o.deleting?.has(a.pod)
   const out: SyncSeen = {
     writes: of('updateStatus').map((a: Json) => a.to),
     created: of('createJobPod').map((a: Json) => createdShape({generateName: a.generateName, labels: a.labels, annotations: a.annotations, finalizers: a.finalizers, hostname: a.hostname, owner: a.ownerReference})),
     deleted: of('deleteJobPod').map((a: Json) => a.pod),
     // Once per pod: a second patch of a pod whose finalizer is already gone changes nothing, so no watch event shows it.
-    finalizersRemoved: [...new Set<string>(of('removeFinalizer').filter((a: Json) => a.by === undefined || (o.ttl && jobDeleted)).map((a: Json) => a.pod))],
+    finalizersRemoved: [...new Set<string>(of('removeFinalizer').filter(byThisRun).map((a: Json) => a.pod))],
     adopted: of('adopt').map((a: Json) => a.pod),
     released: of('release').map((a: Json) => a.pod),
   }
@@ -97,7 +99,8 @@ export async function observeSyncs(ns: string, cps: Json[], o: ObserveOptions = 
   const podWatch = watchEvents(podsPath, from)
   const jobWatch = watchEvents(jobsPath, from)
   const statusWrites = new Map<string, WatchEvent[]>()
-  const deletedJobs = new Set<string>()
+  /** Per Job deleted, how many status writes it had then (a delete after a later sync's write is not this sync's). */
+  const deletedJobs = new Map<string, number>()
   let walked = 0
   /** The Job events seen so far, folded into status writes and deletes per Job. */
   const fold = () => {
@@ -105,10 +108,10 @@ export async function observeSyncs(ns: string, cps: Json[], o: ObserveOptions = 
       const e = jobWatch.events[walked]
       const uid = e.object.metadata?.uid
       if (!uid || e.type !== 'MODIFIED') continue
-      if (e.object.metadata.deletionTimestamp) deletedJobs.add(uid)
       const prior = jobsBefore.get(uid)
       jobsBefore.set(uid, e.object)
       if (canonical(prior?.status ?? {}) !== canonical(e.object.status ?? {})) statusWrites.set(uid, [...(statusWrites.get(uid) ?? []), e])
+      if (e.object.metadata.deletionTimestamp && !deletedJobs.has(uid)) deletedJobs.set(uid, statusWrites.get(uid)?.length ?? 0)
     }
   }
   const writesOf = (cp: Json) => {
@@ -148,7 +151,7 @@ export async function observeSyncs(ns: string, cps: Json[], o: ObserveOptions = 
     const ours = (e: WatchEvent, prior: Json | undefined) => controllerUid(e.object) === cp.uid || (prior !== undefined && controllerUid(prior) === cp.uid)
     const began = Math.min(writes[0]?.receivedAt ?? Infinity, podWatch.events.find((e) => ours(e, before.get(e.object.metadata.uid)))?.receivedAt ?? Infinity)
     const seenSync: SyncSeen = {writes: writes.slice(0, n).map((e) => e.object.status), created: [], deleted: [], finalizersRemoved: [], adopted: [], released: []}
-    if (o.controllers?.includes('ttl-after-finished')) seenSync.jobDeleted = deletedJobs.has(cp.uid)
+    if (o.controllers?.includes('ttl-after-finished')) seenSync.jobDeleted = (deletedJobs.get(cp.uid) ?? Infinity) <= n
     const last = new Map(before)
     for (const e of podWatch.events) {
       const pod = e.object

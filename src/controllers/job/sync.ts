@@ -133,14 +133,14 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   else if (ft) finished = {type: 'Failed', interim: 'FailureTarget', reason: ft.reason ?? '', message: ft.message ?? '', present: true}
   const fail = (reason: string, message = MESSAGES[reason]) => ({type: 'Failed' as const, interim: 'FailureTarget' as const, reason, message, present: false})
   if (!finished && job.podFailurePolicy) {
-    // J9.5: over every owned pod in lister order, finalizer or not.
-    for (const p of pods) {
-      if (!isPodFailed(p, job)) continue
-      const m = matchPodFailurePolicy(job, p)
-      if (m?.action === 'FailJob') {
-        finished = fail('PodFailurePolicy', m.message)
-        break
-      }
+    // J9.5 (getFailJobMessage): the first failed pod in lister order, finalizer or not, that a FailJob
+    // rule matches names the failure. Lister order is a Go map's: with several such pods, which one
+    // is not decided.
+    const messages = pods.filter((p) => isPodFailed(p, job)).map((p) => matchPodFailurePolicy(job, p)).flatMap((m) => (m?.action === 'FailJob' && m.message !== undefined ? [m.message] : []))
+    if (messages.length > 0) finished = fail('PodFailurePolicy', messages[0])
+    if (messages.length > 1) {
+      plan.choices = [...(plan.choices ?? []), {what: 'FailureTarget message', chosen: messages[0], options: messages}]
+      plan.warnings.push(`${messages.length} failed pods match a FailJob rule: the controller names the one its informer lists first, which is not decided; this plan names the first read`)
     }
   }
   if (!finished && (failed > job.backoffLimit || pastBackoffLimitOnFailure(job, pods))) finished = fail('BackoffLimitExceeded')
@@ -155,12 +155,16 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   let failedIndexes: Set<number> | undefined
   let held = new Map<number, PodView>()
   if (indexed && completions !== undefined) {
+    // calculateSucceededIndexes and calculateFailedIndexes: every finished pod that still carries the
+    // finalizer adds its index, listed in uncountedTerminatedPods or not (Indexed Jobs count indexes,
+    // not UIDs).
+    const unflushed = pods.filter((p) => hasFinalizer(p) && validIndex(p))
     succeededIndexes = intervalSet(parseIndexes(from.completedIndexes, completions))
-    for (const p of newSucceeded) succeededIndexes.add(completionIndex(p))
+    for (const p of unflushed) if (p.phase === 'Succeeded') succeededIndexes.add(completionIndex(p))
     succeeded = succeededIndexes.size
     if (job.backoffLimitPerIndex !== undefined) {
       failedIndexes = intervalSet(parseIndexes(from.failedIndexes, completions))
-      for (const p of newFailed) if (indexFails(job, p)) failedIndexes.add(completionIndex(p))
+      for (const p of unflushed) if (isPodFailed(p, job) && indexFails(job, p)) failedIndexes.add(completionIndex(p))
       if (!finished && job.maxFailedIndexes !== undefined && failedIndexes.size > job.maxFailedIndexes) finished = fail('MaxFailedIndexesExceeded')
       else if (!finished && failedIndexes.size > 0 && failedIndexes.size + succeededIndexes.size >= completions) finished = fail('FailedIndexes')
     }
