@@ -591,3 +591,45 @@ describe('the first sync, where random Job worlds found kctl and the controller 
     expect(creates(cp)[0].annotations['batch.kubernetes.io/job-index-failure-count']).toBe('2')
   })
 })
+
+// Minimal worlds of the random Job oracle (test/e2e/job-random.e2e.test.ts) where kctl and the job
+// controller once differed.
+describe('random Job worlds', () => {
+  it('J7/J10 (calculateSucceededIndexes) an Indexed Job counts the index of a succeeded pod with its finalizer even when its UID is listed as uncounted', () => {
+    const cp = planOne(
+      [job('ru', {completionMode: 'Indexed', completions: 1, parallelism: 1}, {uncountedTerminatedPods: {succeeded: ['uid-a']}, ...started(60)}), jobPod('ru', 'a', {phase: 'Succeeded', exit: 0, index: 0})],
+      'ru',
+    )
+    expect(steps(cp)).toEqual(['W1', '~fin:a', 'W2'])
+    expect(written(cp, 1)).toMatchObject({completedIndexes: '0', succeeded: 1, uncountedTerminatedPods: {succeeded: ['uid-a'], failed: []}})
+    expect(conds(written(cp, 1))).toEqual(['SuccessCriteriaMet:CompletionsReached'])
+    // The UID leaves uncountedTerminatedPods with its finalizer, and counts once more.
+    expect(written(cp, 2)).toMatchObject({succeeded: 2, uncountedTerminatedPods: {succeeded: [], failed: []}})
+    expect(conds(written(cp, 2))).toEqual(['SuccessCriteriaMet:CompletionsReached', 'Complete:CompletionsReached'])
+  })
+  it('J10 (calculateFailedIndexes) a failed pod with its finalizer fails its index even when its UID is listed as uncounted', () => {
+    const cp = planOne(
+      [
+        job('rf', {completionMode: 'Indexed', completions: 2, parallelism: 1, backoffLimitPerIndex: 0}, {active: 1, uncountedTerminatedPods: {failed: ['uid-a']}, ...started(60)}),
+        jobPod('rf', 'a', {phase: 'Failed', exit: 1, finishedAgo: 1800, index: 1, failureCount: 0}),
+        jobPod('rf', 'b', {index: 0}),
+      ],
+      'rf',
+    )
+    expect(written(cp, 1)).toMatchObject({failedIndexes: '1', uncountedTerminatedPods: {succeeded: [], failed: ['uid-a']}})
+    expect(written(cp, 2)).toMatchObject({failedIndexes: '1', failed: 1})
+  })
+  it('J9.5 (getFailJobMessage) with two pods matching FailJob rules, the message the controller writes is a choice the plan names', () => {
+    const policy = {rules: [{action: 'FailJob', onExitCodes: {operator: 'In', values: [42]}}]}
+    const cp = planOne([job('rc', {parallelism: 2, completions: 2, podFailurePolicy: policy}, {...started(60)}), jobPod('rc', 'a', {phase: 'Failed', exit: 42}), jobPod('rc', 'b', {phase: 'Failed', exit: 42})], 'rc')
+    const message = (pod: string) => `Container main for pod ns/${pod} failed with exit code 42 matching FailJob rule at index 0`
+    expect(cp.choices).toEqual([{what: 'FailureTarget message', chosen: message('a'), options: [message('a'), message('b')]}])
+    expect(written(cp, 1).conditions[0].message).toBe(message('a'))
+    expect(cp.warnings.join(' ')).toMatch(/2 failed pods match a FailJob rule/)
+  })
+  it('J9.5 one pod matching a FailJob rule is no choice', () => {
+    const policy = {rules: [{action: 'FailJob', onExitCodes: {operator: 'In', values: [42]}}]}
+    const cp = planOne([job('r1', {parallelism: 2, completions: 2, podFailurePolicy: policy}, {...started(60)}), jobPod('r1', 'a', {phase: 'Failed', exit: 42}), jobPod('r1', 'b', {phase: 'Failed', exit: 1})], 'r1')
+    expect(cp.choices).toBeUndefined()
+  })
+})
