@@ -419,8 +419,19 @@ describe('Jobs: the first sync of hand-made worlds', () => {
     await handPod(wait, 'h-wait-0-a', {index: 0, failureCount: 3, phase: 'Failed'})
     await handPod(wait2, 'h-wait2-0-a', {index: 0, failureCount: 3, phase: 'Failed'})
 
+    // 8. A failed pod of a per-index Job, its UID already listed as uncounted: its index still fails
+    //    (calculateFailedIndexes reads the finalizer, not the list).
+    const unf = await createJob('h-unf', {completionMode: 'Indexed', backoffLimitPerIndex: 0, completions: 2, parallelism: 1})
+    const unfPod = await handPod(unf, 'h-unf-1-a', {index: 1, failureCount: 0, phase: 'Failed', ago: 1800})
+    await handPod(unf, 'h-unf-0-a', {index: 0, phase: 'Running'})
+    await setStatus('h-unf', {startTime: NOW(), uncountedTerminatedPods: {failed: [unfPod.metadata.uid]}})
+    // 9. A succeeded pod of an Indexed Job, its UID listed as uncounted: its index completes the Job.
+    const uns = await createJob('h-uns', {completionMode: 'Indexed', completions: 1, parallelism: 1})
+    const unsPod = await handPod(uns, 'h-uns-0-a', {index: 0, phase: 'Succeeded'})
+    await setStatus('h-uns', {startTime: NOW(), uncountedTerminatedPods: {succeeded: [unsPod.metadata.uid]}})
+
     const plan = await planJson(['-n', ns, '--now', NOW()])
-    for (const name of ['h-nofin', 'h-still', 'h-done', 'h-hold', 'h-late', 'h-rst', 'h-wait', 'h-wait2']) plans.set(name, planOf(plan, 'Job', name))
+    for (const name of ['h-nofin', 'h-still', 'h-done', 'h-hold', 'h-late', 'h-rst', 'h-wait', 'h-wait2', 'h-unf', 'h-uns']) plans.set(name, planOf(plan, 'Job', name))
     seen = await observeSyncs(ns, [...plans.values()].filter((cp) => cp.actions.length > 0))
   }, 180_000)
 
@@ -452,6 +463,15 @@ describe('Jobs: the first sync of hand-made worlds', () => {
   it('J8.6: OnFailure restarts of a terminating pod count — BackoffLimitExceeded', () => {
     const cp = expectPlannedSync('h-rst')
     expect(cp.actions.find((a: Json) => a.type === 'updateStatus').to.conditions.map((c: Json) => c.reason)).toEqual(['BackoffLimitExceeded'])
+  })
+  it('J10.2: a failed pod listed as uncounted still fails its index while it keeps its finalizer', () => {
+    const cp = expectPlannedSync('h-unf')
+    expect(cp.actions.find((a: Json) => a.type === 'updateStatus').to.failedIndexes).toBe('1')
+  })
+  it('J7.2: a succeeded pod of an Indexed Job listed as uncounted still completes its index', () => {
+    const cp = expectPlannedSync('h-uns')
+    expect(steps(cp)).toEqual(['W1', 'removeFinalizer:h-uns-0-a', 'W2'])
+    expect(cp.actions.at(-1).to.conditions.map((c: Json) => c.type)).toEqual(['SuccessCriteriaMet', 'Complete'])
   })
   it('J10.5: an index in backoff is not replaced by a later one; of two slots, only the index out of backoff is created', () => {
     expect(steps(expectPlannedSync('h-wait'))).toEqual(['W1'])
