@@ -112,7 +112,7 @@ const EXIT_CODES = [1, 2, 3, 42, 137]
 function drawPolicy(r: Rnd, perIndex: boolean): Json {
   const rules: Json[] = []
   for (let n = int(r, 1, 3); rules.length < n; ) {
-    const action = pick(r, perIndex ? ['FailJob', 'Ignore', 'Count', 'FailIndex', 'FailIndex'] : ['FailJob', 'Ignore', 'Count'])
+    const action = pick(r, perIndex ? ['FailJob', 'Ignore', 'Count', 'FailIndex', 'FailIndex'] : ['FailJob', 'Ignore', 'Count', 'Count'])
     if (chance(r, 0.25)) rules.push({action, onPodConditions: [{type: 'DisruptionTarget', status: 'True'}]})
     else {
       const values = [...new Set([pick(r, EXIT_CODES), pick(r, EXIT_CODES)])].sort((a, b) => a - b)
@@ -135,7 +135,7 @@ function generateJob(r: Rnd, name: string): JobW {
   const completions = indexed ? int(r, 1, 5) : shape === 'finish-deleting' ? int(r, 1, 2) : pick(r, [undefined, 1, 2, 3, 5])
   if (completions !== undefined) spec.completions = completions
   spec.parallelism = shape === 'bare-excess' ? int(r, 0, 1) : shape === 'finish-deleting' ? 3 : chance(r, 0.06) ? 0 : int(r, 1, 4)
-  if (chance(r, 0.7)) spec.backoffLimit = shape === 'onfailure-terminating' ? int(r, 2, 4) : pick(r, [0, 1, 2, 3, 6])
+  if (chance(r, 0.6)) spec.backoffLimit = shape === 'onfailure-terminating' ? int(r, 2, 4) : pick(r, [0, 1, 2, 3, 6, 6])
   const perIndex = indexed && (['held-before-manage', 'held-while-failing', 'indexes-in-backoff'].includes(shape) || chance(r, 0.5))
   if (perIndex) {
     spec.backoffLimitPerIndex = shape === 'indexes-in-backoff' ? int(r, 3, 6) : int(r, 0, 2)
@@ -151,7 +151,6 @@ function generateJob(r: Rnd, name: string): JobW {
     spec.successPolicy = {rules: [pick(r, [{succeededIndexes: upTo > 0 ? `0-${upTo}` : '0'}, {succeededCount: int(r, 1, c)}, {succeededIndexes: String(c - 1), succeededCount: 1}])]}
   }
   if (shape === 'held-while-failing' || chance(r, 0.12)) spec.activeDeadlineSeconds = shape === 'held-while-failing' ? 60 : pick(r, [60, 86_400])
-  if (chance(r, 0.2)) spec.ttlSecondsAfterFinished = pick(r, [0, 60, 86_400])
   const manual = chance(r, 0.2)
   const restartPolicy = onFailure ? 'OnFailure' : 'Never'
   spec.template = {metadata: {labels: {app: name}}, spec: {restartPolicy, containers: [{name: 'main', image: 'registry.invalid/job:1'}]}}
@@ -159,7 +158,8 @@ function generateJob(r: Rnd, name: string): JobW {
     spec.manualSelector = true
     spec.selector = {matchLabels: {app: name}}
   }
-  const state = shape !== 'any' ? 'running' : pick(r, ['new', 'running', 'running', 'running', 'running', 'complete', 'failed'] as const)
+  const state = shape !== 'any' ? 'running' : pick(r, ['new', 'new', 'running', 'running', 'running', 'running', 'complete', 'failed'] as const)
+  if (chance(r, state === 'complete' || state === 'failed' ? 0.7 : 0.15)) spec.ttlSecondsAfterFinished = pick(r, [0, 60, 86_400])
   const job: JobW = {name, spec, manual, state, extraSucceeded: 0, extraFailed: 0, failedIndexes: [], pods: [], counters: pick(r, ['exact', 'stale', 'unset'] as const)}
   if (shape === 'suspended' || (state === 'running' && chance(r, 0.12))) {
     spec.suspend = true
@@ -174,7 +174,7 @@ function generateJob(r: Rnd, name: string): JobW {
   const podName = () => `${name}-p${n++}`
   const finishedPod = (phase: 'Succeeded' | 'Failed', o: Partial<PodW> = {}): PodW => {
     const finalizer = state === 'running' ? chance(r, 0.75) : chance(r, 0.3)
-    const p: PodW = {name: podName(), phase, owner: 'mine', finalizer, finished: {when: chance(r, 0.5) ? 'old' : 'ahead', step: 0}, ...o}
+    const p: PodW = {name: podName(), phase, owner: 'mine', finalizer, finished: {when: chance(r, 0.7) ? 'old' : 'ahead', step: 0}, ...o}
     if (phase === 'Failed') {
       p.exitCode = pick(r, EXIT_CODES)
       if (chance(r, 0.2)) p.disruption = true
@@ -203,7 +203,7 @@ function generateJob(r: Rnd, name: string): JobW {
         continue
       }
       const k = kind === 'failures' ? int(r, 1, shape === 'indexes-in-backoff' ? 2 : 3) : 0
-      const when = shape === 'indexes-in-backoff' ? 'ahead' : chance(r, 0.5) ? 'old' : 'ahead'
+      const when = chance(r, shape === 'indexes-in-backoff' ? 0.6 : 0.35) ? 'ahead' : 'old'
       for (let j = 0; j < k; j++) job.pods.push(finishedPod('Failed', {index: i, failureCount: perIndex ? j : undefined, finished: {when, step: j - k}}))
       if (kind === 'active' || kind === 'dup' || chance(r, 0.3)) job.pods.push(activePod({index: i, failureCount: perIndex ? k : undefined}))
       if (kind === 'dup') {
@@ -219,7 +219,7 @@ function generateJob(r: Rnd, name: string): JobW {
     for (let j = 0; j < k; j++) job.pods.push(activePod())
     if (shape === 'finish-deleting') job.pods.push(finishedPod('Succeeded', {finalizer: true}))
     const f = shape === 'onfailure-terminating' ? 0 : int(r, 0, 2)
-    const when = chance(r, 0.5) ? 'old' : 'ahead'
+    const when = chance(r, 0.35) ? 'ahead' : 'old'
     for (let j = 0; j < f; j++) job.pods.push(finishedPod('Failed', {finished: {when, step: j - f}}))
     for (let j = int(r, 0, 2); j > 0; j--) job.pods.push(finishedPod('Succeeded'))
   }
@@ -227,15 +227,19 @@ function generateJob(r: Rnd, name: string): JobW {
   if (state === 'running' && manual && chance(r, 0.3) && job.pods.length > 0) pick(r, job.pods).mismatch = true
   if (state === 'running') {
     job.extraSucceeded = indexed ? 0 : chance(r, 0.2) ? int(r, 1, 2) : 0
-    job.extraFailed = chance(r, 0.25) ? int(r, 1, 3) : 0
+    job.extraFailed = chance(r, 0.15) ? int(r, 1, 3) : 0
     if (chance(r, 0.06)) job.pendingCondition = indexed && spec.successPolicy && chance(r, 0.5) ? 'SuccessCriteriaMet' : 'FailureTarget'
   }
   return job
 }
 
-/** A pod no controller owns, labelled for the Job (never with the tracking finalizer: see the header). */
+/**
+ * A pod no controller owns, labelled for the Job (never with the tracking finalizer: see the header).
+ * With an index it is Running and ready, or Succeeded: never tied with an owned pod of its index.
+ */
 function orphan(r: Rnd, name: string, index?: number): PodW {
-  return {name, phase: pick(r, ['Pending', 'Running', 'Succeeded'] as const), owner: 'none', finalizer: false, index, ready: chance(r, 0.5), readyAgo: 11, finished: {when: 'old', step: 0}}
+  const phase = pick(r, index === undefined ? (['Pending', 'Running', 'Succeeded'] as const) : (['Running', 'Succeeded'] as const))
+  return {name, phase, owner: 'none', finalizer: false, index, ready: index !== undefined || chance(r, 0.5), readyAgo: 11, finished: {when: 'old', step: 0}}
 }
 
 function generate(r: Rnd, index: number): World {
@@ -376,7 +380,9 @@ function untied(s: SyncSeen, cp: Json): SyncSeen {
   const choice = new Map<string, string>()
   for (const [k, c] of (cp.choices ?? []).entries()) for (const v of c.options) choice.set(v, `choice${k}`)
   const writes = s.writes.map((w) => ({...w, conditions: (w.conditions ?? []).map((c: Json) => (choice.has(c.message) ? {...c, message: choice.get(c.message)} : c))}))
-  return {...s, writes, deleted: s.deleted.map(name), finalizersRemoved: s.finalizersRemoved.map(name)}
+  // The finalizer patch before a tied pod's delete comes with the pod picked (only a pod with the finalizer gets one).
+  const patched = s.finalizersRemoved.filter((p) => !(group.has(p) && s.deleted.includes(p)))
+  return {...s, writes, deleted: s.deleted.map(name), finalizersRemoved: patched.map(name)}
 }
 
 const tally = {worlds: 0, agree: 0, jobs: 0, created: 0, deleted: 0, finalizers: 0, writes: 0, adopted: 0, released: 0, ttl: 0, ties: 0, disagreements: [] as string[]}
