@@ -30,10 +30,7 @@
 // - two failed pods of one index neither of which is ahead of the other in both failure count and
 //   finish time (which one is held back follows the lister's order): an index's failures come one
 //   after another, each with a higher count;
-// - an orphan carrying the tracking finalizer (the orphan worker and the adopting sync race for it);
-// - two pods of one index with the same creation second and state (which one stays follows the
-//   sort of an unordered list): a duplicate index's second pod differs from the first in phase,
-//   readiness or restarts.
+// - an orphan carrying the tracking finalizer (the orphan worker and the adopting sync race for it).
 // Events are not compared. A disagreement prints the world, both sides and a replay command.
 import {afterAll, describe, expect, it} from 'vitest'
 
@@ -207,9 +204,10 @@ function generateJob(r: Rnd, name: string): JobW {
       for (let j = 0; j < k; j++) job.pods.push(finishedPod('Failed', {index: i, failureCount: perIndex ? j : undefined, finished: {when, step: j - k}}))
       if (kind === 'active' || kind === 'dup' || chance(r, 0.3)) job.pods.push(activePod({index: i, failureCount: perIndex ? k : undefined}))
       if (kind === 'dup') {
-        // A second pod of the index: created later, and set apart from the first in state.
+        // A second pod of the index: as the first, or set apart from it in state.
         const first = job.pods.at(-1)!
-        job.pods.push(activePod({index: i, failureCount: first.failureCount, phase: first.phase === 'Pending' ? 'Running' : 'Pending', ready: first.phase === 'Pending' ? true : undefined, readyAgo: 3}))
+        if (chance(r, 0.5)) job.pods.push({...first, name: podName()})
+        else job.pods.push(activePod({index: i, failureCount: first.failureCount, phase: first.phase === 'Pending' ? 'Running' : 'Pending', ready: first.phase === 'Pending' ? true : undefined, readyAgo: 3}))
       }
       if (perIndex && kind === 'failures' && chance(r, 0.2) && !job.pods.some((p) => p.index === i && p.phase !== 'Failed')) job.failedIndexes.push(i)
     }
@@ -233,13 +231,9 @@ function generateJob(r: Rnd, name: string): JobW {
   return job
 }
 
-/**
- * A pod no controller owns, labelled for the Job (never with the tracking finalizer: see the header).
- * With an index it is Running and ready, or Succeeded: never tied with an owned pod of its index.
- */
+/** A pod no controller owns, labelled for the Job (never with the tracking finalizer: see the header). */
 function orphan(r: Rnd, name: string, index?: number): PodW {
-  const phase = pick(r, index === undefined ? (['Pending', 'Running', 'Succeeded'] as const) : (['Running', 'Succeeded'] as const))
-  return {name, phase, owner: 'none', finalizer: false, index, ready: index !== undefined || chance(r, 0.5), readyAgo: 11, finished: {when: 'old', step: 0}}
+  return {name, phase: pick(r, ['Pending', 'Running', 'Succeeded'] as const), owner: 'none', finalizer: false, index, ready: chance(r, 0.5), readyAgo: 11, finished: {when: 'old', step: 0}}
 }
 
 function generate(r: Rnd, index: number): World {

@@ -633,3 +633,24 @@ describe('random Job worlds', () => {
     expect(cp.choices).toBeUndefined()
   })
 })
+
+describe('J6.3 a duplicate index whose pods tie', () => {
+  it('two pods of one index ranked equal: which one stays is not decided, both named in a tie', () => {
+    const at = before(600)
+    const cp = planOne(
+      [job('dt', {completionMode: 'Indexed', completions: 2, parallelism: 2}, {active: 3, ...started(60)}), jobPod('dt', 'a', {index: 0, created: at}), jobPod('dt', 'b', {index: 0, created: at}), jobPod('dt', 'c', {index: 1})],
+      'dt',
+    )
+    expect(cp.actions.filter((a) => a.type === 'deleteJobPod').map((a) => a.pod)).toEqual(['a'])
+    expect(cp.ties).toEqual([{id: 1, pods: ['a', 'b'], delete: 1}])
+    expect(cp.warnings.join(' ')).toMatch(/pods a and b of index 0 tie in the controller's ranking/)
+  })
+  it('two pods of one index ranked apart: no tie', () => {
+    const cp = planOne(
+      [job('dn', {completionMode: 'Indexed', completions: 1, parallelism: 1}, {active: 2, ...started(60)}), jobPod('dn', 'a', {index: 0, created: before(1200)}), jobPod('dn', 'b', {index: 0, created: before(600)})],
+      'dn',
+    )
+    expect(cp.actions.filter((a) => a.type === 'deleteJobPod').map((a) => a.pod)).toEqual(['b'])
+    expect(cp.ties).toBeUndefined()
+  })
+})
