@@ -24,13 +24,16 @@
 // order of its informer's lists:
 // - a backoff ending during the run: a failure finished either 30 min before the world was built
 //   (every backoff, at most 10 min, is over) or is stamped 10 min ahead of the clock (a kubelet's
-//   clock ahead: its backoff is not over during the run);
+//   clock ahead: its backoff is not over during the run); a pod being deleted, which may count as
+//   failed, is not ready since such a time (its finish time: getFinishedTime);
 // - an active deadline or a TTL expiring during the run (a deadline is 1 min, passed, or 1 day;
 //   a Job finished 10 min ago with a TTL of 0 s, 1 min or 1 day);
 // - two failed pods of one index neither of which is ahead of the other in both failure count and
 //   finish time (which one is held back follows the lister's order): an index's failures come one
 //   after another, each with a higher count;
-// - an orphan carrying the tracking finalizer (the orphan worker and the adopting sync race for it).
+// - an orphan carrying the tracking finalizer (the orphan worker and the adopting sync race for it);
+// - a pod to release that is being deleted and held by the tracking finalizer alone (the release
+//   patch deletes it, and the watch cannot tell its release from a finalizer removal).
 // Events are not compared. A disagreement prints the world, both sides and a replay command.
 import {afterAll, describe, expect, it} from 'vitest'
 
@@ -187,7 +190,12 @@ function generateJob(r: Rnd, name: string): JobW {
       p.readyAgo = int(r, 1, 20) * 7
       if (onFailure || chance(r, 0.2)) p.restarts = int(r, 0, 3)
     }
-    if (chance(r, shape === 'onfailure-terminating' ? 0.5 : 0.1)) p.terminating = p.finalizer && chance(r, 0.4) ? 'tracking' : 'hold'
+    if (chance(r, shape === 'onfailure-terminating' ? 0.5 : 0.1)) {
+      p.terminating = p.finalizer && chance(r, 0.4) ? 'tracking' : 'hold'
+      // Not ready since a time away from any backoff's edge: its finish time, should it count as failed.
+      p.ready = false
+      p.finished = {when: chance(r, 0.5) ? 'old' : 'ahead', step: 0}
+    }
     return p
   }
   if (indexed) {
@@ -222,7 +230,8 @@ function generateJob(r: Rnd, name: string): JobW {
     for (let j = int(r, 0, 2); j > 0; j--) job.pods.push(finishedPod('Succeeded'))
   }
   if (state === 'running' && chance(r, 0.15)) job.pods.push(orphan(r, podName(), indexed ? int(r, 0, completions! - 1) : undefined))
-  if (state === 'running' && manual && chance(r, 0.3) && job.pods.length > 0) pick(r, job.pods).mismatch = true
+  const releasable = job.pods.filter((p) => p.terminating !== 'tracking')
+  if (state === 'running' && manual && chance(r, 0.3) && releasable.length > 0) pick(r, releasable).mismatch = true
   if (state === 'running') {
     job.extraSucceeded = indexed ? 0 : chance(r, 0.2) ? int(r, 1, 2) : 0
     job.extraFailed = chance(r, 0.15) ? int(r, 1, 3) : 0
@@ -277,12 +286,14 @@ async function buildPod(ns: string, j: Json, w: JobW, p: PodW, t0: number): Prom
   const restartCount = p.restarts ?? 0
   let status: Json | undefined
   if (p.phase === 'Running') {
-    const at = iso(t0 - (p.readyAgo ?? 5) * 1000)
+    const at = iso(p.terminating ? finishAt(p, t0) : t0 - (p.readyAgo ?? 5) * 1000)
     status = {
       phase: 'Running',
       conditions: [{type: 'Ready', status: p.ready ? 'True' : 'False', lastTransitionTime: at}],
       containerStatuses: [{name: 'main', image: 'registry.invalid/job:1', imageID: '', ready: Boolean(p.ready), restartCount, state: {running: {startedAt: at}}}],
     }
+  } else if (p.phase === 'Pending' && p.terminating) {
+    status = {conditions: [{type: 'Ready', status: 'False', lastTransitionTime: iso(finishAt(p, t0))}]}
   } else if (p.phase === 'Succeeded' || p.phase === 'Failed') {
     const at = iso(finishAt(p, t0))
     const exitCode = p.phase === 'Succeeded' ? 0 : (p.exitCode ?? 1)

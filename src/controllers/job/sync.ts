@@ -269,20 +269,35 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
     status.conditions = [...status.conditions, condition(finished.interim, finished.reason, finished.message, stamp)]
   }
   status.uncountedTerminatedPods = {succeeded: [...uncounted.succeeded], failed: [...uncounted.failed]}
-  const write1 = snapshotStatus(status)
-  if (!sameStatus(from, write1)) plan.actions.push({type: 'updateStatus', write: 1, from, to: write1})
-  plan.actions.push(...patches)
+  // Each write as the API server takes it: one it refuses ends the sync (an error, retried after the
+  // queue's backoff), and what would follow it is not done.
+  let written: JobStatusView = from
+  let refusedBy: string | undefined
+  const write = (n: 1 | 2, to: JobStatusView) => {
+    if (refusedBy || sameStatus(written, to)) return
+    refusedBy = refusal(job, written, to)
+    if (refusedBy) return
+    plan.actions.push({type: 'updateStatus', write: n, from: written, to})
+    written = to
+  }
+  write(1, snapshotStatus(status))
+  if (!refusedBy) plan.actions.push(...patches)
   // Finalizers removed: their UIDs move from uncounted into the counters.
   moveCounted((uid) => patched.has(uid))
   status.uncountedTerminatedPods = {succeeded: [...uncounted.succeeded], failed: [...uncounted.failed]}
   // enactJobFinished: the final condition waits for every uncounted pod and every terminating one.
+  let finishedEvent: string | undefined
   if (finished && uncounted.succeeded.length === 0 && uncounted.failed.length === 0 && status.terminating === 0) {
     status.conditions = [...status.conditions, condition(finished.type, finished.reason, finished.message, stamp)]
     if (finished.type === 'Complete') status.completionTime = stamp
-    plan.events!.push(finished.type === 'Complete' ? 'Normal Completed: Job completed' : `Warning ${finished.reason}: ${finished.message}`)
+    finishedEvent = finished.type === 'Complete' ? 'Normal Completed: Job completed' : `Warning ${finished.reason}: ${finished.message}`
   }
-  const write2 = snapshotStatus(status)
-  if (!sameStatus(write1, write2)) plan.actions.push({type: 'updateStatus', write: 2, from: write1, to: write2})
+  write(2, snapshotStatus(status))
+  if (refusedBy) {
+    plan.warnings.push(`the API server refuses this sync's status write (${refusedBy}): the sync ends in an error and is retried, each retry refused alike`)
+    requeue = requeueAt(now, seconds(1), 'sync-error')
+  } else if (finishedEvent) plan.events!.push(finishedEvent)
+  const write2 = written
   if (completions !== undefined && status.succeeded > completions) plan.events!.push(`Warning TooManySucceededPods: ${status.succeeded} succeeded pods for ${completions} completions`)
 
   // J17.2: failures counted in earlier syncs are in the controller's memory only.
@@ -299,6 +314,25 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   if (plan.events!.length === 0) delete plan.events
   plan.inSync = plan.actions.length === 0
   return plan
+}
+
+/**
+ * The Job status checks the API server makes on a status write that this sync can fail
+ * (getStatusValidationOptions in pkg/registry/batch/job/strategy.go, validateJobStatus in
+ * pkg/apis/batch/validation): a Job finishing without startTime (a suspended one, unless its
+ * completions are 0), and failedIndexes overlapping completedIndexes.
+ */
+function refusal(job: JobView, from: JobStatusView, to: JobStatusView): string | undefined {
+  const startTimeChanged = from.startTime !== to.startTime
+  if ((jobFinished(from) !== jobFinished(to) || startTimeChanged) && !(job.suspend && job.completions === 0) && jobFinished(to) && to.startTime === undefined) {
+    return 'startTime is required for finished job'
+  }
+  if ((from.failedIndexes !== to.failedIndexes || from.completedIndexes !== to.completedIndexes) && to.failedIndexes && to.completedIndexes && job.completions !== undefined) {
+    const done = intervalSet(parseIndexes(to.completedIndexes, job.completions))
+    const both = [...intervalSet(parseIndexes(to.failedIndexes, job.completions))].filter((i) => done.has(i))
+    if (both.length > 0) return `failedIndexes and completedIndexes both hold index ${both.join(', ')}`
+  }
+  return undefined
 }
 
 /**

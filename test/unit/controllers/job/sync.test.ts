@@ -654,3 +654,34 @@ describe('J6.3 a duplicate index whose pods tie', () => {
     expect(cp.ties).toBeUndefined()
   })
 })
+
+describe('status writes the API server refuses (random Job worlds)', () => {
+  it('a suspended Job with no startTime that completes: write 2 is refused (startTime is required for finished job), the sync is retried', () => {
+    const cp = planOne([job('rs', {suspend: true, completions: 1, parallelism: 1}), jobPod('rs', 'a', {phase: 'Succeeded', exit: 0})], 'rs')
+    expect(steps(cp)).toEqual(['W1', '~fin:a'])
+    expect(conds(written(cp, 1))).toEqual(['SuccessCriteriaMet:CompletionsReached'])
+    expect(cp.requeue).toMatchObject({reason: 'sync-error', seconds: 1})
+    expect(cp.warnings.join(' ')).toMatch(/refuses this sync's status write \(startTime is required for finished job\)/)
+    expect(cp.events ?? []).not.toContain('Normal Completed: Job completed')
+  })
+  it('suspended with completions 0 it may finish without startTime', () => {
+    const cp = planOne([job('rz', {suspend: true, completions: 0, parallelism: 1})], 'rz')
+    expect(conds(cp.status as Record<string, any>)).toContain('Complete:CompletionsReached')
+    expect(cp.requeue).toBeUndefined()
+  })
+  it('an index both succeeded and failed: write 1 is refused (failedIndexes overlap completedIndexes), so no finalizer is removed', () => {
+    const cp = planOne(
+      [
+        job('ro', {completionMode: 'Indexed', completions: 2, parallelism: 2, backoffLimitPerIndex: 0}, {...started(60)}),
+        jobPod('ro', 'a', {phase: 'Failed', exit: 1, finishedAgo: 1800, index: 0, failureCount: 0}),
+        jobPod('ro', 'b', {phase: 'Succeeded', exit: 0, index: 0}),
+        jobPod('ro', 'c', {index: 1}),
+      ],
+      'ro',
+    )
+    // Index 0 failed and succeeded covers completions with index 1: the Job fails (its running pod deleted first), but the write is refused.
+    expect(steps(cp)).toEqual(['-pod:c'])
+    expect(cp.requeue).toMatchObject({reason: 'sync-error'})
+    expect(cp.warnings.join(' ')).toMatch(/failedIndexes and completedIndexes both hold index 0/)
+  })
+})
