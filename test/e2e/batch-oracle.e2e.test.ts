@@ -430,8 +430,19 @@ describe('Jobs: the first sync of hand-made worlds', () => {
     const unsPod = await handPod(uns, 'h-uns-0-a', {index: 0, phase: 'Succeeded'})
     await setStatus('h-uns', {startTime: NOW(), uncountedTerminatedPods: {succeeded: [unsPod.metadata.uid]}})
 
+    // 10. Suspended, never started, and its only pod succeeded: write 2 (Complete) is refused — a
+    //     finished Job needs a startTime.
+    const never = await createJob('h-never', {suspend: true, completions: 1, parallelism: 1})
+    await handPod(never, 'h-never-a', {phase: 'Succeeded'})
+    // 11. Index 0 failed and succeeded: the status write that holds both is refused, no finalizer goes.
+    const both = await createJob('h-both', {completionMode: 'Indexed', backoffLimitPerIndex: 0, completions: 2, parallelism: 2})
+    await handPod(both, 'h-both-0-a', {index: 0, failureCount: 0, phase: 'Failed', ago: 1800})
+    await handPod(both, 'h-both-0-b', {index: 0, failureCount: 1, phase: 'Succeeded'})
+    await handPod(both, 'h-both-1-a', {index: 1, phase: 'Running'})
+    await setStatus('h-both', {startTime: NOW()})
+
     const plan = await planJson(['-n', ns, '--now', NOW()])
-    for (const name of ['h-nofin', 'h-still', 'h-done', 'h-hold', 'h-late', 'h-rst', 'h-wait', 'h-wait2', 'h-unf', 'h-uns']) plans.set(name, planOf(plan, 'Job', name))
+    for (const name of ['h-nofin', 'h-still', 'h-done', 'h-hold', 'h-late', 'h-rst', 'h-wait', 'h-wait2', 'h-unf', 'h-uns', 'h-never', 'h-both']) plans.set(name, planOf(plan, 'Job', name))
     seen = await observeSyncs(ns, [...plans.values()].filter((cp) => cp.actions.length > 0))
   }, 180_000)
 
@@ -472,6 +483,16 @@ describe('Jobs: the first sync of hand-made worlds', () => {
     const cp = expectPlannedSync('h-uns')
     expect(steps(cp)).toEqual(['W1', 'removeFinalizer:h-uns-0-a', 'W2'])
     expect(cp.actions.at(-1).to.conditions.map((c: Json) => c.type)).toEqual(['SuccessCriteriaMet', 'Complete'])
+  })
+  it('J5.7: a suspended Job that never started cannot finish: its second write is refused, the sync retried', () => {
+    const cp = expectPlannedSync('h-never')
+    expect(steps(cp)).toEqual(['W1', 'removeFinalizer:h-never-a'])
+    expect(cp.requeue).toMatchObject({reason: 'sync-error'})
+  })
+  it('J5.7: failedIndexes overlapping completedIndexes — the write is refused and no finalizer goes', () => {
+    const cp = expectPlannedSync('h-both')
+    expect(steps(cp)).toEqual(['deleteJobPod:h-both-1-a'])
+    expect(cp.warnings.join(' ')).toMatch(/both hold index 0/)
   })
   it('J10.5: an index in backoff is not replaced by a later one; of two slots, only the index out of backoff is created', () => {
     expect(steps(expectPlannedSync('h-wait'))).toEqual(['W1'])

@@ -438,11 +438,11 @@ describe(`random Job worlds (seed ${SEED}, ${COUNT} worlds from ${FIRST}) agains
           }
         }
         if (bad.length === 0) tally.agree++
-        else
-          tally.disagreements.push(
-            `world ${w.index} (replay: KCTL_ORACLE_SEED=${SEED} KCTL_ORACLE_FIRST=${w.index} KCTL_ORACLE_COUNT=1 npx vitest run --project e2e test/e2e/job-random.e2e.test.ts)\n` +
-              `  world: ${JSON.stringify(w)}\n${bad.join('\n')}`,
-          )
+        else {
+          const replay = `KCTL_ORACLE_SEED=${SEED} KCTL_ORACLE_FIRST=${w.index} KCTL_ORACLE_COUNT=1 npx vitest run --project e2e test/e2e/job-random.e2e.test.ts`
+          tally.disagreements.push(`world ${w.index} (replay: ${replay})\n  world: ${JSON.stringify(w)}\n${bad.join('\n')}`)
+          process.stderr.write(`[job-random] world ${w.index} disagrees; replay: ${replay}\n`)
+        }
       }
       // No garbage collector runs here: Jobs deleted Foreground and pods held by finalizers are let go by hand.
       await api('DELETE', `/apis/batch/v1/namespaces/${ns}/jobs?propagationPolicy=Background`).catch(() => {})
