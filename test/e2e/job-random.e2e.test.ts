@@ -15,7 +15,7 @@
 // not), the pods created (generateName, labels, annotations, finalizers, hostname, owner), deleted,
 // adopted and released (by name), the tracking finalizers removed (by name), and the TTL's delete.
 // Where the controller's pick is not decided — among pods tied in its deletion order (the plan's
-// `ties`), or a value taken from whichever pod its informer lists first (the plan's `choices`, e.g.
+// `ties`, those sharing a pod taken as one), or a value taken from whichever pod its informer lists first (the plan's `choices`, e.g.
 // which FailJob pod the FailureTarget message names) — any pick the plan names agrees.
 //
 //   KCTL_ORACLE_SEED=7 KCTL_ORACLE_COUNT=1000 npm run build && npx vitest run --project e2e test/e2e/job-random.e2e.test.ts
@@ -378,8 +378,14 @@ async function build(ns: string, world: World, t0: number): Promise<void> {
  * agrees, as long as it deletes (and patches) as many of them as the plan does.
  */
 function untied(s: SyncSeen, cp: Json): SyncSeen {
+  // Ties that share a pod are one: a duplicated index's tie decides which pod is left to rank for
+  // the excess, so the pods a later tie names depend on the earlier pick.
   const group = new Map<string, string>()
-  for (const t of cp.ties ?? []) for (const p of t.pods) group.set(p, `tie${t.id}`)
+  for (const t of cp.ties ?? []) {
+    const joined = new Set([`tie${t.id}`, ...t.pods.flatMap((p: string) => (group.has(p) ? [group.get(p)!] : []))])
+    for (const [p, g] of group) if (joined.has(g)) group.set(p, `tie${t.id}`)
+    for (const p of t.pods) group.set(p, `tie${t.id}`)
+  }
   const name = (p: string) => group.get(p) ?? p
   // A value picked by list order (the plan's `choices`): any of its options agrees.
   const choice = new Map<string, string>()
