@@ -337,6 +337,7 @@ function statusOf(w: JobW, uids: Map<string, string>, t0: number): Json {
     if (indexed) {
       status.completedIndexes = c > 1 ? `0-${c - 1}` : '0'
       status.succeeded = c
+      if (status.failedIndexes !== undefined) status.failedIndexes = ''
     } else status.succeeded = Math.max(status.succeeded, c ?? 1)
     conditions.push(cond('SuccessCriteriaMet', 'CompletionsReached', 'Reached expected number of succeeded pods'), cond('Complete', 'CompletionsReached', 'Reached expected number of succeeded pods'))
     status.completionTime = iso(t0 - 10 * MIN)
