@@ -91,6 +91,17 @@ export interface TieGroup {
   delete: number
 }
 
+/**
+ * A value the controller takes from whichever object its informer lists first (a Go map's order:
+ * not decided). This plan writes `chosen`; the controller may write any of `options`.
+ */
+export interface PlanChoice {
+  /** What is chosen, e.g. `FailureTarget message`. */
+  what: string
+  chosen: string
+  options: string[]
+}
+
 export interface AdoptAction {
   type: 'adopt'
   pod: string
@@ -283,6 +294,8 @@ export interface ControllerPlan {
   applySet?: string
   /** The ties among its deletes (present when there is one), each listed once with all its pods. */
   ties?: TieGroup[]
+  /** Values the controller picks by list order (present when there is one). */
+  choices?: PlanChoice[]
   // ---- Deployments only ----
   /** The ReplicaSet that matches the template: its name (null when it cannot be computed here) and whether this sync creates it. */
   newReplicaSet?: {name: string | null; podTemplateHash: string | null; created: boolean}

@@ -10,7 +10,8 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {startKwok, type Kwok} from '../../controlplane/fake-nodes.js'
 import {planJson} from './kctl.js'
-import {api, apiOk, controllerManager, controlPlane, deleteNamespace, finishJobPod, newNamespace, waitUntil, watchEvents, type WatchEvent} from './setup/cluster.js'
+import {exact, observeSyncs, plannedSync, sortedSync, type SyncSeen} from './job-syncs.js'
+import {api, apiOk, controllerManager, controlPlane, deleteNamespace, finishJobPod, newNamespace, waitUntil} from './setup/cluster.js'
 
 type Json = Record<string, any>
 
@@ -49,23 +50,6 @@ function planOf(plan: Json, kind: string, name: string): Json {
   return cp
 }
 
-/** The status fields a Job sync decides (times are the controller's clock, compared as present or absent). */
-function decided(s: Json): Json {
-  return {
-    active: s.active ?? 0,
-    ready: s.ready,
-    terminating: s.terminating,
-    succeeded: s.succeeded ?? 0,
-    failed: s.failed ?? 0,
-    completedIndexes: s.completedIndexes,
-    failedIndexes: s.failedIndexes,
-    uncounted: [...(s.uncountedTerminatedPods?.succeeded ?? []), ...(s.uncountedTerminatedPods?.failed ?? [])].length,
-    conditions: (s.conditions ?? []).map((c: Json) => `${c.type}=${c.status}:${c.reason}:${c.message}`),
-    startTime: s.startTime !== undefined,
-    completionTime: s.completionTime !== undefined,
-  }
-}
-
 beforeAll(async () => {
   await controllerManager.stop()
   ns = await newNamespace('batch')
@@ -102,9 +86,6 @@ afterAll(async () => {
 // finalizers, hostname and owner: their names are random), deleted, adopted and released (by name),
 // and the finalizers removed (by name).
 
-const rv = async (path: string) => (await apiOk('GET', `${path}?limit=1`)).metadata.resourceVersion as string
-const controllerUid = (o: Json) => o.metadata.ownerReferences?.find((r: Json) => r.controller)?.uid
-const tracked = (o: Json) => (o.metadata.finalizers ?? []).includes(TRACKING)
 const isReady = (p: Json) => Boolean(p.status?.conditions?.some((c: Json) => c.type === 'Ready' && c.status === 'True'))
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)))
 
@@ -150,112 +131,6 @@ async function exitPod(pod: Json, code: number): Promise<void> {
     body: {metadata: {annotations: {'stage.kctl.io/complete-after': '0s', 'stage.kctl.io/exit-code': String(code)}}},
   })
   await waitUntil(async () => ['Succeeded', 'Failed'].includes((await apiOk('GET', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}`)).status.phase), {what: `pod ${pod.metadata.name} to exit`})
-}
-
-/** A Job status as compared: every field the sync decides, uncounted UIDs as sets, times as present or not. */
-function exact(s: Json): Json {
-  const {uncounted: _, ...rest} = decided(s)
-  return {...rest, uncountedSucceeded: [...(s.uncountedTerminatedPods?.succeeded ?? [])].sort(), uncountedFailed: [...(s.uncountedTerminatedPods?.failed ?? [])].sort()}
-}
-
-/** JSON with sorted keys, so that equal objects compare equal whatever order they were written in. */
-const canonical = (v: unknown): string =>
-  Array.isArray(v) ? `[${v.map(canonical).join(',')}]` : v && typeof v === 'object' ? `{${Object.keys(v).sort().filter((k) => (v as Json)[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonical((v as Json)[k])}`).join(',')}}` : JSON.stringify(v)
-
-const createdShape = (o: {generateName: string; labels: Json; annotations: Json; finalizers: string[]; hostname?: string; owner: Json}) => canonical(o)
-
-interface SyncSeen {
-  writes: Json[]
-  created: string[]
-  deleted: string[]
-  finalizersRemoved: string[]
-  adopted: string[]
-  released: string[]
-}
-
-/** What the plan says one sync does, in the form observeSyncs reports it. */
-function plannedSync(cp: Json): SyncSeen {
-  const of = (type: string) => cp.actions.filter((a: Json) => a.type === type)
-  return {
-    writes: of('updateStatus').map((a: Json) => a.to),
-    created: of('createJobPod').map((a: Json) => createdShape({generateName: a.generateName, labels: a.labels, annotations: a.annotations, finalizers: a.finalizers, hostname: a.hostname, owner: a.ownerReference})),
-    deleted: of('deleteJobPod').map((a: Json) => a.pod),
-    // Once per pod: a second patch of a pod whose finalizer is already gone changes nothing, so no watch event shows it.
-    finalizersRemoved: [...new Set<string>(of('removeFinalizer').filter((a: Json) => a.by === undefined).map((a: Json) => a.pod))],
-    adopted: of('adopt').map((a: Json) => a.pod),
-    released: of('release').map((a: Json) => a.pod),
-  }
-}
-
-/**
- * Starts the job controller and follows the namespace until each planned Job has written as many
- * statuses as its plan has (and, when finalizer patches follow its last write, its pods went quiet
- * for 2 s), then stops it: per Job, what the controller did up to its last planned write.
- */
-async function observeSyncs(cps: Json[]): Promise<Map<string, SyncSeen>> {
-  const podsPath = `/api/v1/namespaces/${ns}/pods`
-  const jobsPath = `/apis/batch/v1/namespaces/${ns}/jobs`
-  const from = String(Math.max(Number(await rv(podsPath)), Number(await rv(jobsPath))))
-  const before = new Map<string, Json>((await apiOk('GET', podsPath)).items.map((p: Json) => [p.metadata.uid, p]))
-  const podWatch = watchEvents(podsPath, from)
-  const jobWatch = watchEvents(jobsPath, from)
-  const writesOf = (cp: Json) => jobWatch.events.filter((e: WatchEvent) => e.type === 'MODIFIED' && e.object.metadata.uid === cp.uid)
-  const planned = (cp: Json) => cp.actions.filter((a: Json) => a.type === 'updateStatus').length
-  // A sync that ends with finalizer patches (no second write) is over once its pods go quiet.
-  const endsWithWrite = (cp: Json) => cp.actions.at(-1)?.type === 'updateStatus'
-  let quietSince = Date.now()
-  let seen = 0
-  await controllerManager.start(['job'])
-  try {
-    await waitUntil(
-      () => {
-        if (podWatch.events.length !== seen) [seen, quietSince] = [podWatch.events.length, Date.now()]
-        const quiet = Date.now() - quietSince > 2000
-        return cps.every((cp) => writesOf(cp).length >= planned(cp) && (endsWithWrite(cp) || quiet))
-      },
-      {what: `the planned status writes of ${cps.map((c) => c.name).join(', ')}`, timeoutMs: 40_000},
-    ).catch(() => {}) // a Job that did not get there fails its own comparison below
-  } finally {
-    await controllerManager.stop()
-    podWatch.stop()
-    jobWatch.stop()
-  }
-  const out = new Map<string, SyncSeen>()
-  for (const cp of cps) {
-    const writes = writesOf(cp)
-    const n = planned(cp)
-    // Up to the last planned write; when patches follow it, up to the next write, and no later than
-    // a second after the sync began: the controller's syncs of one Job are at least a second apart
-    // (pod events are batched by SyncJobBatchPeriod, backoff requeues are at least 1 s).
-    const cutAt = endsWithWrite(cp) ? writes[n - 1] : writes[n]
-    const cut = cutAt ? Number(cutAt.object.metadata.resourceVersion) - (endsWithWrite(cp) ? 0 : 1) : Infinity
-    const ours = (e: WatchEvent, prior: Json | undefined) => controllerUid(e.object) === cp.uid || (prior !== undefined && controllerUid(prior) === cp.uid)
-    const began = Math.min(writes[0]?.receivedAt ?? Infinity, podWatch.events.find((e) => ours(e, before.get(e.object.metadata.uid)))?.receivedAt ?? Infinity)
-    const seenSync: SyncSeen = {writes: writes.slice(0, n).map((e) => e.object.status), created: [], deleted: [], finalizersRemoved: [], adopted: [], released: []}
-    const last = new Map(before)
-    for (const e of podWatch.events) {
-      const pod = e.object
-      if (Number(pod.metadata.resourceVersion) > cut || (!endsWithWrite(cp) && e.receivedAt > began + 1000)) break
-      const prior = last.get(pod.metadata.uid)
-      last.set(pod.metadata.uid, pod)
-      if (!ours(e, prior)) continue
-      if (!prior) {
-        // The API server copies the node's topology labels onto a pod created bound to it: not the controller's.
-        const labels = Object.fromEntries(Object.entries(pod.metadata.labels ?? {}).filter(([k]) => !k.startsWith('topology.kubernetes.io/')))
-        seenSync.created.push(createdShape({generateName: pod.metadata.generateName, labels, annotations: pod.metadata.annotations ?? {}, finalizers: pod.metadata.finalizers, hostname: pod.spec.hostname, owner: pod.metadata.ownerReferences[0]}))
-        continue
-      }
-      const name = pod.metadata.name
-      if (!prior.metadata.deletionTimestamp && (pod.metadata.deletionTimestamp || e.type === 'DELETED')) seenSync.deleted.push(name)
-      if (controllerUid(prior) !== cp.uid && controllerUid(pod) === cp.uid) seenSync.adopted.push(name)
-      // A release takes the tracking finalizer with the owner reference, in one patch.
-      if (controllerUid(prior) === cp.uid && controllerUid(pod) !== cp.uid) seenSync.released.push(name)
-      // A pod being deleted goes the moment its last finalizer does: that write shows as DELETED.
-      else if (tracked(prior) && (!tracked(pod) || e.type === 'DELETED')) seenSync.finalizersRemoved.push(name)
-    }
-    out.set(cp.name, seenSync)
-  }
-  return out
 }
 
 describe('Jobs: one run of the job controller, the next sync of each Job', () => {
@@ -351,14 +226,13 @@ describe('Jobs: one run of the job controller, the next sync of each Job', () =>
     // 4. One plan, one run of the controller.
     const plan = await planJson(['-n', ns, '--now', NOW()])
     for (const name of [...ON_NODE, ...BY_HAND]) plans.set(name, planOf(plan, 'Job', name))
-    seen = await observeSyncs([...plans.values()])
+    seen = await observeSyncs(ns, [...plans.values()])
   }, 300_000)
 
   /** The controller's next sync of Job `name` was the plan's: writes in order and whole, pods as multisets. */
   function expectPlannedSync(name: string): Json {
     const cp = plans.get(name)!
-    const sorted = (x: SyncSeen) => ({...x, writes: x.writes.map(exact), created: [...x.created].sort(), deleted: [...x.deleted].sort(), finalizersRemoved: [...x.finalizersRemoved].sort(), adopted: [...x.adopted].sort(), released: [...x.released].sort()})
-    expect(sorted(seen.get(name)!), `Job ${name}: what the job controller did in its next sync`).toEqual(sorted(plannedSync(cp)))
+    expect(sortedSync(seen.get(name)!), `Job ${name}: what the job controller did in its next sync`).toEqual(sortedSync(plannedSync(cp)))
     return cp
   }
   const types = (cp: Json) => cp.actions.map((a: Json) => a.type)
@@ -545,15 +419,36 @@ describe('Jobs: the first sync of hand-made worlds', () => {
     await handPod(wait, 'h-wait-0-a', {index: 0, failureCount: 3, phase: 'Failed'})
     await handPod(wait2, 'h-wait2-0-a', {index: 0, failureCount: 3, phase: 'Failed'})
 
+    // 8. A failed pod of a per-index Job, its UID already listed as uncounted: its index still fails
+    //    (calculateFailedIndexes reads the finalizer, not the list).
+    const unf = await createJob('h-unf', {completionMode: 'Indexed', backoffLimitPerIndex: 0, completions: 2, parallelism: 1})
+    const unfPod = await handPod(unf, 'h-unf-1-a', {index: 1, failureCount: 0, phase: 'Failed', ago: 1800})
+    await handPod(unf, 'h-unf-0-a', {index: 0, phase: 'Running'})
+    await setStatus('h-unf', {startTime: NOW(), uncountedTerminatedPods: {failed: [unfPod.metadata.uid]}})
+    // 9. A succeeded pod of an Indexed Job, its UID listed as uncounted: its index completes the Job.
+    const uns = await createJob('h-uns', {completionMode: 'Indexed', completions: 1, parallelism: 1})
+    const unsPod = await handPod(uns, 'h-uns-0-a', {index: 0, phase: 'Succeeded'})
+    await setStatus('h-uns', {startTime: NOW(), uncountedTerminatedPods: {succeeded: [unsPod.metadata.uid]}})
+
+    // 10. Suspended, never started, and its only pod succeeded: write 2 (Complete) is refused — a
+    //     finished Job needs a startTime.
+    const never = await createJob('h-never', {suspend: true, completions: 1, parallelism: 1})
+    await handPod(never, 'h-never-a', {phase: 'Succeeded'})
+    // 11. Index 0 failed and succeeded: the status write that holds both is refused, no finalizer goes.
+    const both = await createJob('h-both', {completionMode: 'Indexed', backoffLimitPerIndex: 0, completions: 2, parallelism: 2})
+    await handPod(both, 'h-both-0-a', {index: 0, failureCount: 0, phase: 'Failed', ago: 1800})
+    await handPod(both, 'h-both-0-b', {index: 0, failureCount: 1, phase: 'Succeeded'})
+    await handPod(both, 'h-both-1-a', {index: 1, phase: 'Running'})
+    await setStatus('h-both', {startTime: NOW()})
+
     const plan = await planJson(['-n', ns, '--now', NOW()])
-    for (const name of ['h-nofin', 'h-still', 'h-done', 'h-hold', 'h-late', 'h-rst', 'h-wait', 'h-wait2']) plans.set(name, planOf(plan, 'Job', name))
-    seen = await observeSyncs([...plans.values()].filter((cp) => cp.actions.length > 0))
+    for (const name of ['h-nofin', 'h-still', 'h-done', 'h-hold', 'h-late', 'h-rst', 'h-wait', 'h-wait2', 'h-unf', 'h-uns', 'h-never', 'h-both']) plans.set(name, planOf(plan, 'Job', name))
+    seen = await observeSyncs(ns, [...plans.values()].filter((cp) => cp.actions.length > 0))
   }, 180_000)
 
   function expectPlannedSync(name: string): Json {
     const cp = plans.get(name)!
-    const sorted = (x: SyncSeen) => ({...x, writes: x.writes.map(exact), created: [...x.created].sort(), deleted: [...x.deleted].sort(), finalizersRemoved: [...x.finalizersRemoved].sort(), adopted: [...x.adopted].sort(), released: [...x.released].sort()})
-    expect(sorted(seen.get(name)!), `Job ${name}: what the job controller did in its next sync`).toEqual(sorted(plannedSync(cp)))
+    expect(sortedSync(seen.get(name)!), `Job ${name}: what the job controller did in its next sync`).toEqual(sortedSync(plannedSync(cp)))
     return cp
   }
   const steps = (cp: Json) => cp.actions.map((a: Json) => (a.type === 'updateStatus' ? `W${a.write}` : `${a.type}:${a.pod ?? a.index ?? ''}`))
@@ -579,6 +474,25 @@ describe('Jobs: the first sync of hand-made worlds', () => {
   it('J8.6: OnFailure restarts of a terminating pod count — BackoffLimitExceeded', () => {
     const cp = expectPlannedSync('h-rst')
     expect(cp.actions.find((a: Json) => a.type === 'updateStatus').to.conditions.map((c: Json) => c.reason)).toEqual(['BackoffLimitExceeded'])
+  })
+  it('J10.2: a failed pod listed as uncounted still fails its index while it keeps its finalizer', () => {
+    const cp = expectPlannedSync('h-unf')
+    expect(cp.actions.find((a: Json) => a.type === 'updateStatus').to.failedIndexes).toBe('1')
+  })
+  it('J7.2: a succeeded pod of an Indexed Job listed as uncounted still completes its index', () => {
+    const cp = expectPlannedSync('h-uns')
+    expect(steps(cp)).toEqual(['W1', 'removeFinalizer:h-uns-0-a', 'W2'])
+    expect(cp.actions.at(-1).to.conditions.map((c: Json) => c.type)).toEqual(['SuccessCriteriaMet', 'Complete'])
+  })
+  it('J5.7: a suspended Job that never started cannot finish: its second write is refused, the sync retried', () => {
+    const cp = expectPlannedSync('h-never')
+    expect(steps(cp)).toEqual(['W1', 'removeFinalizer:h-never-a'])
+    expect(cp.requeue).toMatchObject({reason: 'sync-error'})
+  })
+  it('J5.7: failedIndexes overlapping completedIndexes — the write is refused and no finalizer goes', () => {
+    const cp = expectPlannedSync('h-both')
+    expect(steps(cp)).toEqual(['deleteJobPod:h-both-1-a'])
+    expect(cp.warnings.join(' ')).toMatch(/both hold index 0/)
   })
   it('J10.5: an index in backoff is not replaced by a later one; of two slots, only the index out of backoff is created', () => {
     expect(steps(expectPlannedSync('h-wait'))).toEqual(['W1'])

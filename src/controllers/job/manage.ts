@@ -120,6 +120,10 @@ function activePodsForRemoval(job: JobView, active: readonly PodView[], rmAtLeas
       const sorted = list.sort(compareActivePods)
       for (const p of sorted.slice(0, -1)) out.push({pod: p, reason: 'duplicate-index'})
       rest.push(sorted.at(-1)!)
+      // appendPodsWithSameIndexForRemovalAndRemaining keeps the last of an unstable sort: pods ranked
+      // equal with it may be the one kept.
+      const tied = sorted.filter((p) => compareActivePods(p, sorted.at(-1)!) === 0)
+      if (tied.length > 1) nameTie(plan, tied, tied.length - 1, `of index ${completionIndex(tied[0])} `)
     }
   }
   if (out.length < rmAtLeast) {
@@ -131,15 +135,20 @@ function activePodsForRemoval(job: JobView, active: readonly PodView[], rmAtLeas
       // The sort is not stable: every pod ranked equal with the boundary may be the one deleted.
       const tied = rest.filter((p) => compareActivePods(p, boundary) === 0)
       const deleted = tied.filter((p) => chosen.includes(p))
-      const group: TieGroup = {id: (plan.ties?.length ?? 0) + 1, pods: [...deleted, ...tied.filter((p) => !chosen.includes(p))].map((p) => p.name), delete: deleted.length}
-      plan.ties = [...(plan.ties ?? []), group]
-      plan.warnings.push(
-        `pods ${listNames(group.pods)} tie in the controller's ranking (ActivePods): it deletes ${deleted.length} of them, which ones is not decided; this plan deletes ${listNames(deleted.map((p) => p.name))}`,
-      )
+      nameTie(plan, [...deleted, ...tied.filter((p) => !chosen.includes(p))], deleted.length)
     }
     for (const p of chosen) out.push({pod: p, reason: 'excess'})
   }
   return out
+}
+
+/** A tie in the deletion order: `pods` (the first `deleted` of them deleted by this plan), in `ties` and a warning. */
+function nameTie(plan: ControllerPlan, pods: readonly PodView[], deleted: number, of = ''): void {
+  const group: TieGroup = {id: (plan.ties?.length ?? 0) + 1, pods: pods.map((p) => p.name), delete: deleted}
+  plan.ties = [...(plan.ties ?? []), group]
+  plan.warnings.push(
+    `pods ${listNames(group.pods)} ${of}tie in the controller's ranking (ActivePods): it deletes ${deleted} of them, which ones is not decided; this plan deletes ${listNames(group.pods.slice(0, deleted))}`,
+  )
 }
 
 /** controller.ActivePods.Less (J6.4): negative when a is deleted before b. */

@@ -133,14 +133,14 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   else if (ft) finished = {type: 'Failed', interim: 'FailureTarget', reason: ft.reason ?? '', message: ft.message ?? '', present: true}
   const fail = (reason: string, message = MESSAGES[reason]) => ({type: 'Failed' as const, interim: 'FailureTarget' as const, reason, message, present: false})
   if (!finished && job.podFailurePolicy) {
-    // J9.5: over every owned pod in lister order, finalizer or not.
-    for (const p of pods) {
-      if (!isPodFailed(p, job)) continue
-      const m = matchPodFailurePolicy(job, p)
-      if (m?.action === 'FailJob') {
-        finished = fail('PodFailurePolicy', m.message)
-        break
-      }
+    // J9.5 (getFailJobMessage): the first failed pod in lister order, finalizer or not, that a FailJob
+    // rule matches names the failure. Lister order is a Go map's: with several such pods, which one
+    // is not decided.
+    const messages = pods.filter((p) => isPodFailed(p, job)).map((p) => matchPodFailurePolicy(job, p)).flatMap((m) => (m?.action === 'FailJob' && m.message !== undefined ? [m.message] : []))
+    if (messages.length > 0) finished = fail('PodFailurePolicy', messages[0])
+    if (messages.length > 1) {
+      plan.choices = [...(plan.choices ?? []), {what: 'FailureTarget message', chosen: messages[0], options: messages}]
+      plan.warnings.push(`${messages.length} failed pods match a FailJob rule: the controller names the one its informer lists first, which is not decided; this plan names the first read`)
     }
   }
   if (!finished && (failed > job.backoffLimit || pastBackoffLimitOnFailure(job, pods))) finished = fail('BackoffLimitExceeded')
@@ -155,12 +155,16 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   let failedIndexes: Set<number> | undefined
   let held = new Map<number, PodView>()
   if (indexed && completions !== undefined) {
+    // calculateSucceededIndexes and calculateFailedIndexes: every finished pod that still carries the
+    // finalizer adds its index, listed in uncountedTerminatedPods or not (Indexed Jobs count indexes,
+    // not UIDs).
+    const unflushed = pods.filter((p) => hasFinalizer(p) && validIndex(p))
     succeededIndexes = intervalSet(parseIndexes(from.completedIndexes, completions))
-    for (const p of newSucceeded) succeededIndexes.add(completionIndex(p))
+    for (const p of unflushed) if (p.phase === 'Succeeded') succeededIndexes.add(completionIndex(p))
     succeeded = succeededIndexes.size
     if (job.backoffLimitPerIndex !== undefined) {
       failedIndexes = intervalSet(parseIndexes(from.failedIndexes, completions))
-      for (const p of newFailed) if (indexFails(job, p)) failedIndexes.add(completionIndex(p))
+      for (const p of unflushed) if (isPodFailed(p, job) && indexFails(job, p)) failedIndexes.add(completionIndex(p))
       if (!finished && job.maxFailedIndexes !== undefined && failedIndexes.size > job.maxFailedIndexes) finished = fail('MaxFailedIndexesExceeded')
       else if (!finished && failedIndexes.size > 0 && failedIndexes.size + succeededIndexes.size >= completions) finished = fail('FailedIndexes')
     }
@@ -265,20 +269,35 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
     status.conditions = [...status.conditions, condition(finished.interim, finished.reason, finished.message, stamp)]
   }
   status.uncountedTerminatedPods = {succeeded: [...uncounted.succeeded], failed: [...uncounted.failed]}
-  const write1 = snapshotStatus(status)
-  if (!sameStatus(from, write1)) plan.actions.push({type: 'updateStatus', write: 1, from, to: write1})
-  plan.actions.push(...patches)
+  // Each write as the API server takes it: one it refuses ends the sync (an error, retried after the
+  // queue's backoff), and what would follow it is not done.
+  let written: JobStatusView = from
+  let refusedBy: string | undefined
+  const write = (n: 1 | 2, to: JobStatusView) => {
+    if (refusedBy || sameStatus(written, to)) return
+    refusedBy = refusal(job, written, to)
+    if (refusedBy) return
+    plan.actions.push({type: 'updateStatus', write: n, from: written, to})
+    written = to
+  }
+  write(1, snapshotStatus(status))
+  if (!refusedBy) plan.actions.push(...patches)
   // Finalizers removed: their UIDs move from uncounted into the counters.
   moveCounted((uid) => patched.has(uid))
   status.uncountedTerminatedPods = {succeeded: [...uncounted.succeeded], failed: [...uncounted.failed]}
   // enactJobFinished: the final condition waits for every uncounted pod and every terminating one.
+  let finishedEvent: string | undefined
   if (finished && uncounted.succeeded.length === 0 && uncounted.failed.length === 0 && status.terminating === 0) {
     status.conditions = [...status.conditions, condition(finished.type, finished.reason, finished.message, stamp)]
     if (finished.type === 'Complete') status.completionTime = stamp
-    plan.events!.push(finished.type === 'Complete' ? 'Normal Completed: Job completed' : `Warning ${finished.reason}: ${finished.message}`)
+    finishedEvent = finished.type === 'Complete' ? 'Normal Completed: Job completed' : `Warning ${finished.reason}: ${finished.message}`
   }
-  const write2 = snapshotStatus(status)
-  if (!sameStatus(write1, write2)) plan.actions.push({type: 'updateStatus', write: 2, from: write1, to: write2})
+  write(2, snapshotStatus(status))
+  if (refusedBy) {
+    plan.warnings.push(`the API server refuses this sync's status write (${refusedBy}): the sync ends in an error and is retried, each retry refused alike`)
+    requeue = requeueAt(now, seconds(1), 'sync-error')
+  } else if (finishedEvent) plan.events!.push(finishedEvent)
+  const write2 = written
   if (completions !== undefined && status.succeeded > completions) plan.events!.push(`Warning TooManySucceededPods: ${status.succeeded} succeeded pods for ${completions} completions`)
 
   // J17.2: failures counted in earlier syncs are in the controller's memory only.
@@ -295,6 +314,25 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   if (plan.events!.length === 0) delete plan.events
   plan.inSync = plan.actions.length === 0
   return plan
+}
+
+/**
+ * The Job status checks the API server makes on a status write that this sync can fail
+ * (getStatusValidationOptions in pkg/registry/batch/job/strategy.go, validateJobStatus in
+ * pkg/apis/batch/validation): a Job finishing without startTime (a suspended one, unless its
+ * completions are 0), and failedIndexes overlapping completedIndexes.
+ */
+function refusal(job: JobView, from: JobStatusView, to: JobStatusView): string | undefined {
+  const startTimeChanged = from.startTime !== to.startTime
+  if ((jobFinished(from) !== jobFinished(to) || startTimeChanged) && !(job.suspend && job.completions === 0) && jobFinished(to) && to.startTime === undefined) {
+    return 'startTime is required for finished job'
+  }
+  if ((from.failedIndexes !== to.failedIndexes || from.completedIndexes !== to.completedIndexes) && to.failedIndexes && to.completedIndexes && job.completions !== undefined) {
+    const done = intervalSet(parseIndexes(to.completedIndexes, job.completions))
+    const both = [...intervalSet(parseIndexes(to.failedIndexes, job.completions))].filter((i) => done.has(i))
+    if (both.length > 0) return `failedIndexes and completedIndexes both hold index ${both.join(', ')}`
+  }
+  return undefined
 }
 
 /**

@@ -591,3 +591,97 @@ describe('the first sync, where random Job worlds found kctl and the controller 
     expect(creates(cp)[0].annotations['batch.kubernetes.io/job-index-failure-count']).toBe('2')
   })
 })
+
+// Minimal worlds of the random Job oracle (test/e2e/job-random.e2e.test.ts) where kctl and the job
+// controller once differed.
+describe('random Job worlds', () => {
+  it('J7/J10 (calculateSucceededIndexes) an Indexed Job counts the index of a succeeded pod with its finalizer even when its UID is listed as uncounted', () => {
+    const cp = planOne(
+      [job('ru', {completionMode: 'Indexed', completions: 1, parallelism: 1}, {uncountedTerminatedPods: {succeeded: ['uid-a']}, ...started(60)}), jobPod('ru', 'a', {phase: 'Succeeded', exit: 0, index: 0})],
+      'ru',
+    )
+    expect(steps(cp)).toEqual(['W1', '~fin:a', 'W2'])
+    expect(written(cp, 1)).toMatchObject({completedIndexes: '0', succeeded: 1, uncountedTerminatedPods: {succeeded: ['uid-a'], failed: []}})
+    expect(conds(written(cp, 1))).toEqual(['SuccessCriteriaMet:CompletionsReached'])
+    // The UID leaves uncountedTerminatedPods with its finalizer, and counts once more.
+    expect(written(cp, 2)).toMatchObject({succeeded: 2, uncountedTerminatedPods: {succeeded: [], failed: []}})
+    expect(conds(written(cp, 2))).toEqual(['SuccessCriteriaMet:CompletionsReached', 'Complete:CompletionsReached'])
+  })
+  it('J10 (calculateFailedIndexes) a failed pod with its finalizer fails its index even when its UID is listed as uncounted', () => {
+    const cp = planOne(
+      [
+        job('rf', {completionMode: 'Indexed', completions: 2, parallelism: 1, backoffLimitPerIndex: 0}, {active: 1, uncountedTerminatedPods: {failed: ['uid-a']}, ...started(60)}),
+        jobPod('rf', 'a', {phase: 'Failed', exit: 1, finishedAgo: 1800, index: 1, failureCount: 0}),
+        jobPod('rf', 'b', {index: 0}),
+      ],
+      'rf',
+    )
+    expect(written(cp, 1)).toMatchObject({failedIndexes: '1', uncountedTerminatedPods: {succeeded: [], failed: ['uid-a']}})
+    expect(written(cp, 2)).toMatchObject({failedIndexes: '1', failed: 1})
+  })
+  it('J9.5 (getFailJobMessage) with two pods matching FailJob rules, the message the controller writes is a choice the plan names', () => {
+    const policy = {rules: [{action: 'FailJob', onExitCodes: {operator: 'In', values: [42]}}]}
+    const cp = planOne([job('rc', {parallelism: 2, completions: 2, podFailurePolicy: policy}, {...started(60)}), jobPod('rc', 'a', {phase: 'Failed', exit: 42}), jobPod('rc', 'b', {phase: 'Failed', exit: 42})], 'rc')
+    const message = (pod: string) => `Container main for pod ns/${pod} failed with exit code 42 matching FailJob rule at index 0`
+    expect(cp.choices).toEqual([{what: 'FailureTarget message', chosen: message('a'), options: [message('a'), message('b')]}])
+    expect(written(cp, 1).conditions[0].message).toBe(message('a'))
+    expect(cp.warnings.join(' ')).toMatch(/2 failed pods match a FailJob rule/)
+  })
+  it('J9.5 one pod matching a FailJob rule is no choice', () => {
+    const policy = {rules: [{action: 'FailJob', onExitCodes: {operator: 'In', values: [42]}}]}
+    const cp = planOne([job('r1', {parallelism: 2, completions: 2, podFailurePolicy: policy}, {...started(60)}), jobPod('r1', 'a', {phase: 'Failed', exit: 42}), jobPod('r1', 'b', {phase: 'Failed', exit: 1})], 'r1')
+    expect(cp.choices).toBeUndefined()
+  })
+})
+
+describe('J6.3 a duplicate index whose pods tie', () => {
+  it('two pods of one index ranked equal: which one stays is not decided, both named in a tie', () => {
+    const at = before(600)
+    const cp = planOne(
+      [job('dt', {completionMode: 'Indexed', completions: 2, parallelism: 2}, {active: 3, ...started(60)}), jobPod('dt', 'a', {index: 0, created: at}), jobPod('dt', 'b', {index: 0, created: at}), jobPod('dt', 'c', {index: 1})],
+      'dt',
+    )
+    expect(cp.actions.filter((a) => a.type === 'deleteJobPod').map((a) => a.pod)).toEqual(['a'])
+    expect(cp.ties).toEqual([{id: 1, pods: ['a', 'b'], delete: 1}])
+    expect(cp.warnings.join(' ')).toMatch(/pods a and b of index 0 tie in the controller's ranking/)
+  })
+  it('two pods of one index ranked apart: no tie', () => {
+    const cp = planOne(
+      [job('dn', {completionMode: 'Indexed', completions: 1, parallelism: 1}, {active: 2, ...started(60)}), jobPod('dn', 'a', {index: 0, created: before(1200)}), jobPod('dn', 'b', {index: 0, created: before(600)})],
+      'dn',
+    )
+    expect(cp.actions.filter((a) => a.type === 'deleteJobPod').map((a) => a.pod)).toEqual(['b'])
+    expect(cp.ties).toBeUndefined()
+  })
+})
+
+describe('status writes the API server refuses (random Job worlds)', () => {
+  it('a suspended Job with no startTime that completes: write 2 is refused (startTime is required for finished job), the sync is retried', () => {
+    const cp = planOne([job('rs', {suspend: true, completions: 1, parallelism: 1}), jobPod('rs', 'a', {phase: 'Succeeded', exit: 0})], 'rs')
+    expect(steps(cp)).toEqual(['W1', '~fin:a'])
+    expect(conds(written(cp, 1))).toEqual(['SuccessCriteriaMet:CompletionsReached'])
+    expect(cp.requeue).toMatchObject({reason: 'sync-error', seconds: 1})
+    expect(cp.warnings.join(' ')).toMatch(/refuses this sync's status write \(startTime is required for finished job\)/)
+    expect(cp.events ?? []).not.toContain('Normal Completed: Job completed')
+  })
+  it('suspended with completions 0 it may finish without startTime', () => {
+    const cp = planOne([job('rz', {suspend: true, completions: 0, parallelism: 1})], 'rz')
+    expect(conds(cp.status as Record<string, any>)).toContain('Complete:CompletionsReached')
+    expect(cp.requeue).toBeUndefined()
+  })
+  it('an index both succeeded and failed: write 1 is refused (failedIndexes overlap completedIndexes), so no finalizer is removed', () => {
+    const cp = planOne(
+      [
+        job('ro', {completionMode: 'Indexed', completions: 2, parallelism: 2, backoffLimitPerIndex: 0}, {...started(60)}),
+        jobPod('ro', 'a', {phase: 'Failed', exit: 1, finishedAgo: 1800, index: 0, failureCount: 0}),
+        jobPod('ro', 'b', {phase: 'Succeeded', exit: 0, index: 0}),
+        jobPod('ro', 'c', {index: 1}),
+      ],
+      'ro',
+    )
+    // Index 0 failed and succeeded covers completions with index 1: the Job fails (its running pod deleted first), but the write is refused.
+    expect(steps(cp)).toEqual(['-pod:c'])
+    expect(cp.requeue).toMatchObject({reason: 'sync-error'})
+    expect(cp.warnings.join(' ')).toMatch(/failedIndexes and completedIndexes both hold index 0/)
+  })
+})
