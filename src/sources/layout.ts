@@ -15,7 +15,7 @@
 //         below it that is not another root) is its own set; all other files form one set.
 //   file  each file is its own set.
 //   all   everything read is one set.
-import {readFileSync} from 'node:fs'
+import {existsSync, readFileSync} from 'node:fs'
 import {join, normalize} from 'node:path'
 
 import {load as loadYaml} from 'js-yaml'
@@ -31,12 +31,14 @@ export const SHARED_SET = ''
 
 export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization']
 
-export type SkipReason = 'kustomization' | 'kustomize-input' | 'helm-chart'
+export type SkipReason = 'kustomization' | 'kustomize-input' | 'kustomize-unlisted' | 'kustomize-unsupported' | 'helm-chart'
 
 export interface Skipped {
-  /** The file or (for a Helm chart) directory, as the user sees it. */
+  /** The file or (for a Helm chart, a kustomize root) directory, as the user sees it. */
   name: string
   reason: SkipReason
+  /** Why (a kustomize root kctl cannot read without kustomize: what it uses). */
+  detail?: string
 }
 
 /** A directory's entries, as the walk sees them. */
@@ -56,6 +58,21 @@ export function dirLayout(dir: string, names: readonly string[]): DirLayout {
   const notObjects = new Set<string>()
   if (kfile && !helmChart) for (const p of kustomizeInputs(join(dir, kfile))) notObjects.add(normalize(join(dir, p)))
   return {kustomizeRoot: kfile !== undefined && !helmChart, helmChart, notObjects}
+}
+
+/** The `resources` (and old `bases`) entries of the kustomization in `dir`: files or other roots. */
+export function kustomizeResources(dir: string): string[] {
+  const kfile = KUSTOMIZATION_FILES.map((k) => join(dir, k)).find((f) => existsSync(f))
+  if (!kfile) return []
+  let doc: unknown
+  try {
+    doc = loadYaml(readFileSync(kfile, 'utf8'), {schema: KUBE_YAML_SCHEMA})
+  } catch {
+    return []
+  }
+  if (typeof doc !== 'object' || doc === null) return []
+  const k = doc as Record<string, unknown>
+  return [k.bases, k.resources].flatMap((v) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []))
 }
 
 /**
@@ -103,12 +120,19 @@ export function skippedNotice(skipped: readonly Skipped[], command = 'plan'): st
   const parts: string[] = []
   const k = count('kustomization').length
   const inputs = count('kustomize-input').length
+  const unlisted = count('kustomize-unlisted').length
+  const roots = count('kustomize-unsupported')
   if (k > 0) parts.push(`${k} kustomization file${k === 1 ? '' : 's'}`)
   if (inputs > 0) parts.push(`${inputs} file${inputs === 1 ? '' : 's'} a kustomization reads as patches or generator inputs`)
+  if (unlisted > 0) parts.push(`${unlisted} file${unlisted === 1 ? '' : 's'} in a kustomize root that its kustomization does not list`)
+  if (roots.length > 0) {
+    parts.push(`${roots.length} kustomize root${roots.length === 1 ? '' : 's'} that need${roots.length === 1 ? 's' : ''} kustomize (${roots[0].name}: ${roots[0].detail}${roots.length > 1 ? '; …' : ''})`)
+  }
   const charts = count('helm-chart')
   if (charts.length > 0) parts.push(`${charts.length} Helm chart${charts.length === 1 ? '' : 's'} (${charts[0].name}${charts.length > 1 ? ', …' : ''})`)
   const hints: string[] = []
   if (k > 0) hints.push(`kctl ${command} -k DIR renders a kustomization`)
+  if (roots.length > 0) hints.push('put kustomize or kubectl on PATH to render them')
   if (charts.length > 0) hints.push(`render a chart with \`helm template ${charts[0].name} | kctl ${command} -f -\``)
   return `skipped ${parts.join(', ')}: ${hints.join('; ')}`
 }
