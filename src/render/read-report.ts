@@ -9,7 +9,6 @@ export const UNREADABLE_SHOWN = 20
 export function unreadableLines(errors: readonly ReadError[], shown = UNREADABLE_SHOWN): string[] {
   const lines = errors.slice(0, shown).map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`)
   if (errors.length > shown) lines.push(`${errors.length - shown} more file${errors.length - shown === 1 ? '' : 's'} could not be read (-o json lists them all under errors)`)
-  if (errors.length > 0) lines.push(`${errors.length} file${errors.length === 1 ? '' : 's'} could not be read: the plan is of the rest`)
   return lines
 }
 

@@ -93,7 +93,9 @@ export async function readFixtureSets(opts: FixtureOptions): Promise<ApplySetSna
   const sets = [...normalizers].map(([applySet, n]) => ({applySet, normalizer: n, ...n.finish()}))
   // Input order across the sets, as readDocuments gave them (the sort is stable within an object).
   const problems = sets.flatMap((s) => s.problems).sort((a, b) => a.ordinal - b.ordinal)
-  if (!tolerant) {
+  // Nothing could be read at all: there is no plan of the rest to show, only the first problem.
+  const readable = sets.reduce((n, s) => n + s.normalizer.objects, 0) - new Set(problems.map((p) => p.ordinal)).size
+  if (!tolerant || readable === 0) {
     if (problems.length > 0) throw problemError(firstProblem(problems), problems.length - 1 + parseErrors.length)
     if (parseErrors.length > 0) throw parseErrors[0]
   } else {

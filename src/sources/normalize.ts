@@ -184,7 +184,7 @@ export class Normalizer {
     if (!known || (group !== known.group && !known.retiredGroups?.includes(group))) {
       // Not a kind kctl plans (a Deployment, a Service, a custom resource named like one).
       const key = known ? `${kind}.${group}` : kind
-      if (!this.remember(ctx, group, kind, raw)) this.ignored[key] = (this.ignored[key] ?? 0) + 1
+      if (!this.remember(ctx, group, kind, raw) && !this.pending?.names.has(this.pending.name)) this.ignored[key] = (this.ignored[key] ?? 0) + 1
       return
     }
     const served = (v: string) => `${known.group === '' ? '' : `${known.group}/`}${v}` === apiVersion
