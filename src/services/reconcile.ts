@@ -288,7 +288,7 @@ async function clusterWorld(req: ReconcileRequest): Promise<World> {
 
 /** The fixtures as a MemoryWorld (also what `simulate` runs on; `memory` lets it model graceful deletion and seed names). */
 export async function fixtureWorld(req: PlanRequest, now: () => string, memoryOptions: Pick<MemoryWorldOptions, 'gracefulPodDeletion' | 'seed'> = {}): Promise<World & {memory: MemoryWorld}> {
-  const {openSources, readDocuments, Normalizer, firstProblem, problemError} = await import('../sources/fixtures.js')
+  const {openSources, readDocuments, readingWarnings, Normalizer, firstProblem, problemError} = await import('../sources/fixtures.js')
   const {normalizeParsed} = await import('../sources/parsed.js')
   const {inventedUid} = await import('../sources/normalize.js')
   const paths = req.filename ?? []
@@ -296,12 +296,12 @@ export async function fixtureWorld(req: PlanRequest, now: () => string, memoryOp
   // The fixture reader's own checks (sources/fixtures.ts readFixtures), keeping the raw objects.
   const files = await openSources(paths, {readStdin: req.readStdin})
   const normalizer = new Normalizer(normalizeOptions)
-  const byFile = new Map<string, RawObject[]>(files.map((f) => [f.name, []]))
+  const byFile = new Map<string, Array<{raw: RawObject; ordinal: number}>>(files.map((f) => [f.name, []]))
   let parseError: UserError | undefined
   try {
     for (const obj of readDocuments(files)) {
       normalizer.add(obj)
-      byFile.get(obj.file)?.push(obj.raw)
+      byFile.get(obj.file)?.push({raw: obj.raw, ordinal: obj.ordinal})
     }
   } catch (error) {
     if (!(error instanceof UserError)) throw error
@@ -310,7 +310,15 @@ export async function fixtureWorld(req: PlanRequest, now: () => string, memoryOp
   const {problems} = normalizer.finish()
   if (problems.length > 0) throw problemError(firstProblem(problems), problems.length - 1 + (parseError ? 1 : 0))
   if (parseError) throw parseError
-  const worldFiles: WorldFile[] = files.map((f) => ({name: f.name, fsPath: f.fsPath, format: f.format === 'json' ? 'json' : 'yaml', objects: byFile.get(f.name) ?? []}))
+  // A later definition of an object replaces the earlier one, as kubectl apply leaves them.
+  const replaced = new Set(normalizer.replacements.map((r) => r.replaced.ordinal))
+  for (const w of readingWarnings([normalizer])) req.onWarning?.(w)
+  const worldFiles: WorldFile[] = files.map((f) => ({
+    name: f.name,
+    fsPath: f.fsPath,
+    format: f.format === 'json' ? 'json' : 'yaml',
+    objects: (byFile.get(f.name) ?? []).filter((o) => !replaced.has(o.ordinal)).map((o) => o.raw),
+  }))
   const memory = new MemoryWorld(worldFiles, {
     ...memoryOptions,
     defaultNamespace: req.namespace ?? 'default',
