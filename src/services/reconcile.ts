@@ -128,7 +128,7 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
     )
   }
 
-  const world = fixtures ? await fixtureWorld(req, clockNow) : await clusterWorld(req)
+  const world = fixtures ? await nothingHalfApplied(req, () => fixtureWorld(req, clockNow)) : await clusterWorld(req)
   // Every controller kctl plans: the deployment controller's syncs, then the ReplicaSet controller's.
   const carriedOut = fixtures ? CARRIED_OUT.filter((name) => !CONTROLLERS.find((c) => c.name === name)?.apply?.clusterOnly) : CARRIED_OUT
   const plan = (snapshot: Snapshot, gates: FeatureGates = featureGates) => withoutCloudSaid(planSnapshot(snapshot, plannerOptions(clockNow(), gates, req.maxEndpointsPerSlice), carriedOut), world.cloud)
@@ -283,6 +283,19 @@ async function clusterWorld(req: ReconcileRequest): Promise<World> {
     control: (dryRun) => new ClusterPodControl(client, dryRun),
     services: (dryRun) => new ClusterServiceControl(client, dryRun),
     ...(cloud ? {cloud} : {}),
+  }
+}
+
+/**
+ * Nothing is half-applied: an input that cannot be read stops `reconcile --apply` before any
+ * write, and the error line says so.
+ */
+async function nothingHalfApplied<T>(req: {apply?: boolean}, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read()
+  } catch (error) {
+    if (!req.apply || !(error instanceof UserError)) throw error
+    throw new UserError(error.message, {origin: error.origin, wholeFile: error.wholeFile, cause: error, hint: [error.hint, 'nothing was applied: every input must be readable'].filter(Boolean).join('; ')})
   }
 }
 

@@ -5,14 +5,11 @@
 // namePrefix/nameSuffix, commonAnnotations). A kustomization that uses anything else (patches,
 // generators, components, images, remote resources…) cannot be read faithfully here: it is
 // skipped, and the reason given.
-import {readFileSync, statSync} from 'node:fs'
+import {statSync} from 'node:fs'
 import {join, normalize} from 'node:path'
 
-import {load as loadYaml} from 'js-yaml'
-
-import {KUSTOMIZATION_FILES} from './layout.js'
+import {KUSTOMIZATION_FILES, loadKustomization} from './layout.js'
 import type {RawObject} from './source-object.js'
-import {KUBE_YAML_SCHEMA} from './yaml11.js'
 
 /** Changes one object in place, as a kustomization's transformers would. */
 export type Transform = (raw: RawObject) => void
@@ -46,14 +43,8 @@ export function readKustomizeRoot(dir: string, seen: ReadonlySet<string> = new S
   if (!file) return {unsupported: `${dir} has no kustomization file`}
   const key = normalize(dir)
   if (seen.has(key)) return {unsupported: `${dir} includes itself`}
-  let doc: unknown
-  try {
-    doc = loadYaml(readFileSync(file, 'utf8'), {schema: KUBE_YAML_SCHEMA})
-  } catch {
-    return {unsupported: `${file} is not valid YAML`}
-  }
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return {unsupported: `${file} is not a mapping`}
-  const k = doc as Record<string, unknown>
+  const k = loadKustomization(file)
+  if (!k) return {unsupported: `${file} is not a readable kustomization`}
   const other = Object.keys(k).filter((f) => !HANDLED.has(f) && !isEmpty(k[f]))
   if (other.length > 0) return {unsupported: other.join(', ')}
   const own = transformsOf(k)

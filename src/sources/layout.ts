@@ -60,18 +60,22 @@ export function dirLayout(dir: string, names: readonly string[]): DirLayout {
   return {kustomizeRoot: kfile !== undefined && !helmChart, helmChart, notObjects}
 }
 
+/** A kustomization file as a mapping; undefined when it cannot be read or parsed. */
+export function loadKustomization(file: string): Record<string, unknown> | undefined {
+  let doc: unknown
+  try {
+    doc = loadYaml(readFileSync(file, 'utf8'), {schema: KUBE_YAML_SCHEMA})
+  } catch {
+    return undefined
+  }
+  return typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? (doc as Record<string, unknown>) : undefined
+}
+
 /** The `resources` (and old `bases`) entries of the kustomization in `dir`: files or other roots. */
 export function kustomizeResources(dir: string): string[] {
   const kfile = KUSTOMIZATION_FILES.map((k) => join(dir, k)).find((f) => existsSync(f))
-  if (!kfile) return []
-  let doc: unknown
-  try {
-    doc = loadYaml(readFileSync(kfile, 'utf8'), {schema: KUBE_YAML_SCHEMA})
-  } catch {
-    return []
-  }
-  if (typeof doc !== 'object' || doc === null) return []
-  const k = doc as Record<string, unknown>
+  const k = kfile === undefined ? undefined : loadKustomization(kfile)
+  if (!k) return []
   return [k.bases, k.resources].flatMap((v) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []))
 }
 
@@ -81,14 +85,8 @@ export function kustomizeResources(dir: string): string[] {
  * unreadable kustomization names nothing: its files are then read as they are.
  */
 export function kustomizeInputs(file: string): string[] {
-  let doc: unknown
-  try {
-    doc = loadYaml(readFileSync(file, 'utf8'), {schema: KUBE_YAML_SCHEMA})
-  } catch {
-    return []
-  }
-  if (typeof doc !== 'object' || doc === null) return []
-  const k = doc as Record<string, unknown>
+  const k = loadKustomization(file)
+  if (!k) return []
   const out: string[] = []
   const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [])
   const paths = (v: unknown) => (Array.isArray(v) ? v.map((x) => (x as {path?: unknown})?.path).filter((x): x is string => typeof x === 'string') : [])
