@@ -197,7 +197,7 @@ describe('validation: one line naming the field', () => {
     const same = fixture('dup-same.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels: {app: a, app: a}\n  name: p\nspec: {containers: [{name: c, image: x}]}\n')
     expect((await read([same])).pods.map((p) => [p.name, p.labels])).toEqual([['p', {app: 'a'}]])
     const differ = fixture('dup-differ.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels: {app: a, app: b}\n')
-    expect(await errorLine([differ])).toBe(`${differ}:5:22: invalid YAML: duplicated mapping key`)
+    expect(await errorLine([differ])).toBe(`${differ}:5:20: invalid YAML: duplicated mapping key`)
   })
 
   it('unreadable files are reported one error each, and everything else is read', async () => {
