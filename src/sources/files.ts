@@ -200,7 +200,7 @@ export function expandPaths(paths: readonly string[], opts: ExpandOptions = {}):
     if (isDir) {
       const roots = opts.kustomizeRoots ?? 'files'
       const scan = roots === 'files' ? {notObjects: new Set<string>(), listed: new Set<string>()} : scanKustomizations(p)
-      walk(p, out, {mode, roots, mergeFolders: opts.mergeFolders ?? false, skipped: opts.skipped ?? [], root: undefined, ...scan})
+      walk(p, out, {mode, roots, mergeFolders: opts.mergeFolders ?? false, skipped: opts.skipped ?? [], root: undefined, top: p, ...scan})
     } else {
       if (KUSTOMIZATION_FILES.includes(basename(p))) {
         throw new UserError('is a kustomization, not a manifest', {origin: {file: p, line: 1, column: 1}, hint: `render it with -k ${dirname(p)}`})
@@ -218,6 +218,8 @@ interface Walk {
   skipped: Skipped[]
   /** The innermost kustomize root above this directory (`files` only). */
   root: string | undefined
+  /** The directory -f named: its own files are named with -f too (one set with the files -f names). */
+  top: string
   /** Files that the kustomizations seen so far (all of them, unless `files`) name as patches or generator inputs. */
   notObjects: Set<string>
   /** Files that a kustomization reads as resources (not `files`): read through it, not on their own. */
@@ -263,7 +265,7 @@ function walk(dir: string, out: PathEntry[], w: Walk): void {
   const readRoot = layout.kustomizeRoot && w.roots !== 'files'
   if (readRoot) rootEntries(dir, out, w)
   const here: Walk = layout.kustomizeRoot && !readRoot ? {...w, root: dir} : w
-  const folder = here.root ?? (w.mergeFolders ? SHARED_SET : folderSet(dir))
+  const folder = here.root ?? (w.mergeFolders || dir === w.top ? SHARED_SET : folderSet(dir))
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue // .git, .github: never manifests
     const full = join(dir, entry.name)

@@ -110,7 +110,7 @@ export class SourceObject {
   /**
    * The apply set the object belongs to (layout.ts): what is applied with it. With the default
    * `--apply-set dir`, the folder its file is directly in, or the kustomize root that reads it;
-   * '' for files named with -f and stdin.
+   * '' for files named with -f, stdin, and the files directly in a directory -f names.
    */
   get applySet(): string {
     return this.locator.applySet

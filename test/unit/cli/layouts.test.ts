@@ -78,7 +78,7 @@ const planOf = (args: string[], env: Record<string, string> = NO_RENDERER) => {
 }
 
 describe('a repository read with -f', () => {
-  it('plan: each folder apart; kustomize roots kctl cannot read without kustomize are skipped in one line; exit 0', () => {
+  it('plan: each folder apart (the files of the folder -f names go with the files -f names); kustomize roots kctl cannot read without kustomize are skipped in one line; exit 0', () => {
     const {status, stderr, plan} = planOf(['-f', repo])
     expect(stderr).toBe(
       `warning: skipped 3 files a kustomization reads as patches or generator inputs, 3 kustomize roots that need kustomize (${repo}/base: configMapGenerator; …), 1 Helm chart (${repo}/charts/web): put kustomize or kubectl on PATH to render them; render a chart with \`helm template ${repo}/charts/web | kctl plan -f -\`\n`,
@@ -86,7 +86,7 @@ describe('a repository read with -f', () => {
     expect(status).toBe(0)
     const workloads = plan.controllers.filter((c: {kind: string}) => c.kind !== 'Service')
     expect(workloads.map((c: {name: string; applySet: string; desired: number}) => [c.name, c.applySet, c.desired])).toEqual([
-      ['api', repo, 2],
+      ['api', '', 2],
       ['api', `${repo}/split`, 2],
     ])
     // The two Services are planned too, each in its own apply set.
@@ -102,12 +102,12 @@ describe('a repository read with -f', () => {
     const rows = controllers.split('\n').map((l) => l.split(/\s{2,}/))
     expect(rows[0].at(-1)).toBe('APPLY SET')
     expect(rows.slice(1).map((r) => [r[2], r.at(-1)])).toEqual([
-      ['api', repo],
+      ['api', '-'],
       ['api', `${repo}/split`],
     ])
     const items = JSON.parse(kctl(['list', '-f', repo, '--now', NOW, '-o', 'json'], {env: NO_RENDERER}).stdout).items.filter((i: {kind: string}) => i.kind !== 'Service')
     expect(items.map((i: {name: string; applySet: string}) => [i.name, i.applySet])).toEqual([
-      ['api', repo],
+      ['api', ''],
       ['api', `${repo}/split`],
     ])
   })
