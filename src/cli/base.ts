@@ -3,7 +3,9 @@
 import {Command, Flags} from '@oclif/core'
 import chalk from 'chalk'
 
+import type {ReadError} from '../model/plan.js'
 import {cutEchoes} from '../render/echo.js'
+import {unreadableLines} from '../render/read-report.js'
 import type {ApplySetMode} from '../sources/layout.js'
 import {ExitCode} from './exit-codes.js'
 import {checkFileOptions} from './flags.js'
@@ -54,6 +56,17 @@ export abstract class BaseCommand extends Command {
   /** Progress and warnings: stderr, so stdout keeps only the document. */
   protected note(message: string): void {
     process.stderr.write(`${chalk.level > 0 ? chalk.yellow('warning:') : 'warning:'} ${cutEchoes(message)}\n`)
+  }
+
+  /** An error that does not stop the command (the output is still printed): stderr, `error: …`. */
+  protected errorLine(message: string): void {
+    process.stderr.write(`${chalk.level > 0 ? chalk.red('error:') : 'error:'} ${message}\n`)
+  }
+
+  /** The inputs a plan could not read, one line each (capped); whether there was any. */
+  protected reportUnreadable(plan: {errors?: readonly ReadError[]}): boolean {
+    for (const line of unreadableLines(plan.errors ?? [])) this.errorLine(line)
+    return (plan.errors?.length ?? 0) > 0
   }
 
   /** Ends the command with `code` (0 returns normally). */

@@ -28,7 +28,7 @@ export const sourceFlags = {
     default: 'dir',
     helpGroup: 'SOURCE',
   }),
-  'allow-empty': Flags.boolean({summary: 'Succeed when -f or -k yields no object at all (otherwise an error).', helpGroup: 'SOURCE'}),
+  'allow-empty': Flags.boolean({summary: 'Succeed when -f or -k yields no object at all, and (plan --detailed-exitcode) when nothing is planned (otherwise an error).', helpGroup: 'SOURCE'}),
   kubeconfig: Flags.string({summary: 'Path to the kubeconfig file (as kubectl).', helpGroup: 'SOURCE'}),
   context: Flags.string({summary: 'The kubeconfig context to use (as kubectl).', helpGroup: 'SOURCE'}),
   namespace: Flags.string({char: 'n', summary: 'Namespace (default: the context\'s, or "default").', helpGroup: 'SOURCE'}),

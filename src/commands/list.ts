@@ -4,6 +4,8 @@ import {renderDocument} from '../render/document.js'
 import {renderListTable} from '../render/list-table.js'
 import {controllerListToWire} from '../render/list-wire.js'
 import {computePlan} from '../services/plan.js'
+import {emptyPlanLine} from '../render/read-report.js'
+import {ExitCode} from '../cli/exit-codes.js'
 
 export default class List extends BaseCommand {
   // Short enough not to wrap mid-flag; every flag is listed under its group below.
@@ -23,5 +25,7 @@ export default class List extends BaseCommand {
     const format = this.outputFormat(flags)
     const plan = await computePlan({...sourceRequest(flags), onWarning: (w) => this.note(w)})
     this.print(format === 'table' ? renderListTable(plan) : renderDocument(controllerListToWire(plan), format))
+    if (plan.controllers.length === 0 && plan.ignoredByFilter) this.note(emptyPlanLine(plan, {namespace: flags.namespace, selector: flags.selector})!)
+    if (this.reportUnreadable(plan)) this.finish(ExitCode.Error)
   }
 }

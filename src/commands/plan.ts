@@ -4,6 +4,7 @@ import {BaseCommand, sourceRequest} from '../cli/base.js'
 import {ExitCode} from '../cli/exit-codes.js'
 import {changeFlags, changeRequest, cloudFlags, cloudRequest, controllerManagerFlags, controllerManagerRequest, outputFlag, sourceFlags} from '../cli/flags.js'
 import {renderDocumentChunks} from '../render/document.js'
+import {emptyPlanLine} from '../render/read-report.js'
 import {renderPlanTable} from '../render/plan-table.js'
 import {planToWire} from '../render/wire.js'
 import {computePlan} from '../services/plan.js'
@@ -43,6 +44,14 @@ Exit codes: 0 success, 1 any error, 2 changes pending (only with --detailed-exit
     // A what-if plans the world after the change (one world: apply sets are not told apart).
     const plan = hasChanges(req) ? await planChanged(req) : await computePlan(req)
     this.print(format === 'table' ? renderPlanTable(plan, {color: this.colored}) : renderDocumentChunks(planToWire(plan, {lazy: format === 'json'}), format))
+    // An empty plan is not "in sync" for CI: say why nothing was planned, and fail unless --allow-empty.
+    const empty = emptyPlanLine(plan, req)
+    const emptyFails = empty !== undefined && flags['detailed-exitcode'] && !flags['allow-empty']
+    if (empty !== undefined && (plan.ignoredByFilter || emptyFails)) {
+      if (emptyFails) this.errorLine(`${empty}; --detailed-exitcode does not report an empty plan as in sync (pass --allow-empty to accept one)`)
+      else this.note(empty)
+    }
+    if (this.reportUnreadable(plan) || emptyFails) this.finish(ExitCode.Error)
     const pending = plan.controllers.some((c) => !c.inSync)
     this.finish(flags['detailed-exitcode'] && pending ? ExitCode.ChangesPending : ExitCode.Ok)
   }

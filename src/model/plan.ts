@@ -397,7 +397,19 @@ export interface ReconcilePlan {
   controllers: ControllerPlan[]
   summary: PlanSummary
   ignored: Record<string, number>
+  /** Controllers that -n/-l left out (fixtures; present when any was): how many, by namespace. */
+  ignoredByFilter?: {controllers: number; namespaces: Record<string, number>}
+  /** Inputs that could not be read (fixtures; present when any): the plan is of everything else. */
+  errors?: ReadError[]
   options: PlannerOptions
+}
+
+/** An input that could not be read: its first problem. */
+export interface ReadError {
+  file: string
+  line: number
+  column: number
+  message: string
 }
 
 /** Feature gates that change the RS/RC rules, with upstream 1.36 defaults (Appendix B). */

@@ -42,5 +42,7 @@ export function controllerListToWire(plan: ReconcilePlan): Json {
     now: plan.now,
     source: source(plan.source),
     items: plan.controllers.map((c) => ordered(controllerListItem(c), LIST_ITEM_ORDER)),
+    ...(plan.ignoredByFilter ? {ignoredByFilter: ordered(plan.ignoredByFilter, ['controllers', 'namespaces'])} : {}),
+    ...(plan.errors ? {errors: plan.errors.map((e) => ordered(e, ['file', 'line', 'column', 'message']))} : {}),
   }
 }

@@ -8,7 +8,7 @@ export const indent = (block: string, by: string) => block.split('\n').map((l) =
 
 /** Which apply set a controller was read in, when the input held several. */
 export function applySetNote(cp: ControllerPlan, c: ChalkInstance): string {
-  return cp.applySet === undefined ? '' : `  ${c.dim(`(${cp.applySet === '' ? 'outside any kustomize root' : cp.applySet})`)}`
+  return cp.applySet === undefined ? '' : `  ${c.dim(`(${cp.applySet === '' ? 'files named with -f' : cp.applySet})`)}`
 }
 
 const STATUS_FIELDS = [

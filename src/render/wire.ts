@@ -160,7 +160,7 @@ export const source = (s: PlanSource): Json => ordered(s, ['type', 'paths', 'con
  * each converted only as it is written (renderDocumentChunks), for JSON.
  */
 export function planToWire(plan: ReconcilePlan, {lazy = false} = {}): Json {
-  return ordered(plan, ['apiVersion', 'kind', 'now', 'source', 'controllers', 'summary', 'ignored', 'options'], {
+  return ordered(plan, ['apiVersion', 'kind', 'now', 'source', 'controllers', 'summary', 'ignored', 'ignoredByFilter', 'errors', 'options'], {
     source,
     controllers: (cs: ControllerPlan[]) => {
       if (!lazy) return cs.map((c) => controllerToWire(c, plan.now))
@@ -170,6 +170,7 @@ export function planToWire(plan: ReconcilePlan, {lazy = false} = {}): Json {
     summary: (s: object) =>
       ordered(s, ['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending', 'createReplicaSet', 'scaleReplicaSet', 'deleteReplicaSet', 'adoptReplicaSet', 'releaseReplicaSet', 'updateReplicaSet', 'rollback', 'updatePod', 'createClaim', 'updateClaim', 'chooseDaemonPods', 'createControllerRevision', 'updateControllerRevision', 'deleteControllerRevision', 'adoptControllerRevision', 'releaseControllerRevision', 'createJob', 'deleteJob', 'removeFinalizer', 'createEndpointSlice', 'updateEndpointSlice', 'deleteEndpointSlice', 'writeEndpoints', 'deleteEndpoints', 'addLoadBalancerFinalizer', 'removeLoadBalancerFinalizer', 'ensureLoadBalancer', 'updateLoadBalancerHosts', 'ensureLoadBalancerDeleted', 'writeLoadBalancerStatus']),
     options: (o: object) => ordered(o, ['now', 'featureGates', 'burstReplicas']),
+    errors: (es: object[]) => es.map((e) => ordered(e, ['file', 'line', 'column', 'message'])),
   })
 }
 

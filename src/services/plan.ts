@@ -1,7 +1,9 @@
 // `plan` (and `list`): read the world once, plan one sync of every controller in it.
 import {checkCloudFlags, type CloudRequest, cloudOf, wantsCloud, withLoadBalancers} from '../cloud/index.js'
 import type {Cloud} from '../cloud/provider.js'
-import type {ReconcilePlan} from '../model/plan.js'
+import type {UserError} from '../errors.js'
+import type {ReadError, ReconcilePlan} from '../model/plan.js'
+import type {LeftOut} from '../sources/fixtures.js'
 import {byKindNamespaceName, planSnapshot, summarize} from '../reconcile/planner.js'
 import {gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
 import {clusterRequest, fromFixtures, readSnapshots, type SourceRequest} from './snapshot.js'
@@ -26,12 +28,25 @@ export async function computePlan(req: PlanRequest): Promise<ReconcilePlan> {
   for (const w of gateWarnings(featureGates)) req.onWarning?.(w)
   checkCloudFlags(req, fromFixtures(req))
   const cloud = await requestCloud(req)
-  const sets = await Promise.all((await readSnapshots({...req, onNote: req.onNote ?? req.onWarning})).map(async (s) => ({...s, snapshot: await withLoadBalancers(s.snapshot, cloud)})))
+  // Fixtures: an input that cannot be read is reported, and everything else is still planned.
+  const errors: UserError[] = []
+  let leftOut: LeftOut | undefined
+  const read = await readSnapshots({...req, onNote: req.onNote ?? req.onWarning, onUnreadable: (e) => errors.push(e), onLeftOut: (l) => (leftOut = l)})
+  const sets = await Promise.all(read.map(async (s) => ({...s, snapshot: await withLoadBalancers(s.snapshot, cloud)})))
   // Like the controller, take "now" once per sync, after the informer caches are read.
   const now = fixedNow ?? resolveNow(undefined, req.clock)
   const options = plannerOptions(now, featureGates, req.maxEndpointsPerSlice)
-  if (sets.length === 1) return planSnapshot(sets[0].snapshot, options)
-  return mergeApplySets(sets.map(({applySet, snapshot}) => ({applySet, plan: planSnapshot(snapshot, options)})))
+  const plan = sets.length === 1 ? planSnapshot(sets[0].snapshot, options) : mergeApplySets(sets.map(({applySet, snapshot}) => ({applySet, plan: planSnapshot(snapshot, options)})))
+  const found = leftOut as LeftOut | undefined
+  if (found && found.count > 0) plan.ignoredByFilter = {controllers: found.count, namespaces: found.namespaces}
+  if (errors.length > 0) plan.errors = errors.map(readError)
+  return plan
+}
+
+/** An unreadable input as the plan document lists it. */
+export function readError(e: UserError): ReadError {
+  const o = e.origin
+  return {file: o?.file ?? '', line: o?.line ?? 0, column: o?.column ?? 0, message: `${e.message}${e.hint ? ` (${e.hint})` : ''}`}
 }
 
 /**

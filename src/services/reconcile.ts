@@ -128,7 +128,7 @@ export async function reconcile(req: ReconcileRequest): Promise<ApplyReport> {
     )
   }
 
-  const world = fixtures ? await fixtureWorld(req, clockNow) : await clusterWorld(req)
+  const world = fixtures ? await nothingHalfApplied(req, () => fixtureWorld(req, clockNow)) : await clusterWorld(req)
   // Every controller kctl plans: the deployment controller's syncs, then the ReplicaSet controller's.
   const carriedOut = fixtures ? CARRIED_OUT.filter((name) => !CONTROLLERS.find((c) => c.name === name)?.apply?.clusterOnly) : CARRIED_OUT
   const plan = (snapshot: Snapshot, gates: FeatureGates = featureGates) => withoutCloudSaid(planSnapshot(snapshot, plannerOptions(clockNow(), gates, req.maxEndpointsPerSlice), carriedOut), world.cloud)
@@ -286,9 +286,22 @@ async function clusterWorld(req: ReconcileRequest): Promise<World> {
   }
 }
 
+/**
+ * Nothing is half-applied: an input that cannot be read stops `reconcile --apply` before any
+ * write, and the error line says so.
+ */
+async function nothingHalfApplied<T>(req: {apply?: boolean}, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read()
+  } catch (error) {
+    if (!req.apply || !(error instanceof UserError)) throw error
+    throw new UserError(error.message, {origin: error.origin, wholeFile: error.wholeFile, cause: error, hint: [error.hint, 'nothing was applied: every input must be readable'].filter(Boolean).join('; ')})
+  }
+}
+
 /** The fixtures as a MemoryWorld (also what `simulate` runs on; `memory` lets it model graceful deletion and seed names). */
 export async function fixtureWorld(req: PlanRequest, now: () => string, memoryOptions: Pick<MemoryWorldOptions, 'gracefulPodDeletion' | 'seed'> = {}): Promise<World & {memory: MemoryWorld}> {
-  const {openSources, readDocuments, Normalizer, firstProblem, problemError} = await import('../sources/fixtures.js')
+  const {openSources, readDocuments, readingWarnings, Normalizer, firstProblem, problemError} = await import('../sources/fixtures.js')
   const {normalizeParsed} = await import('../sources/parsed.js')
   const {inventedUid} = await import('../sources/normalize.js')
   const paths = req.filename ?? []
@@ -296,12 +309,12 @@ export async function fixtureWorld(req: PlanRequest, now: () => string, memoryOp
   // The fixture reader's own checks (sources/fixtures.ts readFixtures), keeping the raw objects.
   const files = await openSources(paths, {readStdin: req.readStdin})
   const normalizer = new Normalizer(normalizeOptions)
-  const byFile = new Map<string, RawObject[]>(files.map((f) => [f.name, []]))
+  const byFile = new Map<string, Array<{raw: RawObject; ordinal: number}>>(files.map((f) => [f.name, []]))
   let parseError: UserError | undefined
   try {
     for (const obj of readDocuments(files)) {
       normalizer.add(obj)
-      byFile.get(obj.file)?.push(obj.raw)
+      byFile.get(obj.file)?.push({raw: obj.raw, ordinal: obj.ordinal})
     }
   } catch (error) {
     if (!(error instanceof UserError)) throw error
@@ -310,7 +323,15 @@ export async function fixtureWorld(req: PlanRequest, now: () => string, memoryOp
   const {problems} = normalizer.finish()
   if (problems.length > 0) throw problemError(firstProblem(problems), problems.length - 1 + (parseError ? 1 : 0))
   if (parseError) throw parseError
-  const worldFiles: WorldFile[] = files.map((f) => ({name: f.name, fsPath: f.fsPath, format: f.format === 'json' ? 'json' : 'yaml', objects: byFile.get(f.name) ?? []}))
+  // A later definition of an object replaces the earlier one, as kubectl apply leaves them.
+  const replaced = new Set(normalizer.replacements.map((r) => r.replaced.ordinal))
+  for (const w of readingWarnings([normalizer])) req.onWarning?.(w)
+  const worldFiles: WorldFile[] = files.map((f) => ({
+    name: f.name,
+    fsPath: f.fsPath,
+    format: f.format === 'json' ? 'json' : 'yaml',
+    objects: (byFile.get(f.name) ?? []).filter((o) => !replaced.has(o.ordinal)).map((o) => o.raw),
+  }))
   const memory = new MemoryWorld(worldFiles, {
     ...memoryOptions,
     defaultNamespace: req.namespace ?? 'default',

@@ -2,7 +2,8 @@
 // given, otherwise the live cluster. Both yield the same Snapshot.
 import type {Snapshot} from '../model/objects.js'
 import type {ClusterRequest} from '../sources/cluster.js'
-import {readFixtures, readFixtureSets, type ApplySetSnapshot, type FixtureOptions} from '../sources/fixtures.js'
+import type {UserError} from '../errors.js'
+import {readFixtures, readFixtureSets, type ApplySetSnapshot, type FixtureOptions, type LeftOut} from '../sources/fixtures.js'
 import {SHARED_SET, skippedNotice, type ApplySetMode} from '../sources/layout.js'
 
 export interface SourceRequest {
@@ -24,8 +25,12 @@ export interface SourceRequest {
   allowEmpty?: boolean
   /** --apply-set: which fixture inputs are applied together. */
   applySet?: ApplySetMode
-  /** Where notes about the input go (stderr in the CLI): what a directory walk skipped. */
+  /** Where notes about the input go (stderr in the CLI): what a directory walk skipped, replaced definitions. */
   onNote?: (message: string) => void
+  /** Fixtures: each input that cannot be read; with it, the rest is still read (plan, list). */
+  onUnreadable?: (error: UserError) => void
+  /** Fixtures: the controllers -n/-l left out. */
+  onLeftOut?: (leftOut: LeftOut) => void
 }
 
 export async function readSnapshot(req: SourceRequest): Promise<Snapshot> {
@@ -59,6 +64,9 @@ function fixtureOptions(req: SourceRequest, command = 'plan'): FixtureOptions {
     selector: req.selector,
     readStdin: req.readStdin,
     applySet: req.applySet,
+    onUnreadable: req.onUnreadable,
+    onLeftOut: req.onLeftOut,
+    onWarning: req.onNote,
     onSkipped: (skipped) => {
       const note = skippedNotice(skipped, command)
       if (note) req.onNote?.(note)

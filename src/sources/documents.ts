@@ -39,6 +39,8 @@ export interface OpenOptions extends ExpandOptions {
   readStdin?: () => Promise<string>
   /** -k: a kustomization directory, rendered and read after the -f inputs, as its own apply set. */
   kustomize?: string
+  /** A kustomize root found by the walk that fails to render; without it, the failure is thrown. */
+  onRenderError?: (error: UserError) => void
 }
 
 /** Expands -f values into inputs (reading stdin if `-` is among them). Files are read later. */
@@ -46,7 +48,17 @@ export async function openSources(paths: readonly string[], opts: OpenOptions = 
   const files: SourceFile[] = []
   for (const entry of expandPaths(paths, opts)) {
     let file: SourceFile
-    if (entry.fsPath === undefined) {
+    if (entry.kustomize !== undefined) {
+      let rendered: Buffer
+      try {
+        rendered = await renderKustomization(entry.kustomize)
+      } catch (error) {
+        if (!(error instanceof UserError) || !opts.onRenderError) throw error
+        opts.onRenderError(new UserError(error.message.replace(/^-k /, ''), {origin: {file: entry.kustomize, line: 1, column: 1}, wholeFile: true, hint: error.hint}))
+        continue
+      }
+      file = new SourceFile(entry.name, undefined, 'yaml', rendered)
+    } else if (entry.fsPath === undefined) {
       if (!opts.readStdin) throw new UserError('"-f -" needs standard input, which is not available here')
       const data = Buffer.from(await opts.readStdin(), 'utf8')
       file = new SourceFile(STDIN_NAME, undefined, sniffFormat(data), data)
@@ -54,6 +66,8 @@ export async function openSources(paths: readonly string[], opts: OpenOptions = 
       file = new SourceFile(entry.name, entry.fsPath, formatOf(entry.name))
     }
     file.applySet = entry.applySet
+    const transforms = entry.transforms
+    if (transforms && transforms.length > 0) file.transform = (raw) => transforms.forEach((t) => t(raw))
     files.push(file)
   }
   if (opts.kustomize !== undefined) {
@@ -93,8 +107,14 @@ export function* readDocuments(files: readonly SourceFile[], opts: ReadOptions =
   const counter = {n: 0}
   for (const file of files) {
     try {
-      if (file.format === 'json') yield* readJson(file, counter, report, opts.jsonWindowBytes ?? WINDOW)
-      else yield* readYaml(file, file.read(), counter, report)
+      const objects = file.format === 'json' ? readJson(file, counter, report, opts.jsonWindowBytes ?? WINDOW) : readYaml(file, file.read(), counter, report)
+      if (!file.transform) yield* objects
+      else {
+        for (const obj of objects) {
+          file.transform(obj.raw)
+          yield obj
+        }
+      }
     } catch (error) {
       // The input cannot be read (a missing file, a permission): one error for the file.
       if (!(error instanceof UserError && error.wholeFile)) throw error

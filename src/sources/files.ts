@@ -5,7 +5,8 @@ import {closeSync, openSync, readdirSync, readFileSync, readSync, statSync} from
 import {basename, dirname, extname, join, normalize} from 'node:path'
 
 import {UserError} from '../errors.js'
-import {applySetOf, dirLayout, KUSTOMIZATION_FILES, SHARED_SET, type ApplySetMode, type Skipped} from './layout.js'
+import {applySetOf, dirLayout, KUSTOMIZATION_FILES, kustomizeResources, SHARED_SET, type ApplySetMode, type Skipped} from './layout.js'
+import {readKustomizeRoot, type Transform} from './kustomize-read.js'
 
 export type SourceFormat = 'yaml' | 'json'
 
@@ -18,8 +19,10 @@ export class SourceFile {
   #lines?: Map<number, number>
   /** Byte offsets where chunks (documents, list items) start. */
   readonly chunkStarts: number[] = []
-  /** The apply set this input belongs to (layout.ts); one shared set unless -f found kustomize roots. */
+  /** The apply set this input belongs to (layout.ts). */
   applySet = SHARED_SET
+  /** What a kustomization read without kustomize does to each of its objects (kustomize-read.ts). */
+  transform?: (raw: Record<string, unknown>) => void
 
   constructor(
     /** As the user sees it: the -f value, joined with the relative path for directory entries. */
@@ -146,12 +149,28 @@ export interface PathEntry {
   fsPath?: string
   /** The apply set it belongs to (layout.ts). */
   applySet: string
+  /** A kustomize root to render (the entry is its output). */
+  kustomize?: string
+  /** What a kustomization read without kustomize does to each object of this file (innermost first). */
+  transforms?: Transform[]
 }
+
+/**
+ * What a directory walk does with a kustomize root: `files` reads its files as they are, each in
+ * the root's apply set; `render` renders it (kustomize or kubectl on PATH) as one input; `read`
+ * reads the files its kustomization lists, with its namespace, labels and name prefix/suffix
+ * applied (kustomize-read.ts), or skips it when it asks for more.
+ */
+export type KustomizeRoots = 'files' | 'render' | 'read'
 
 export interface ExpandOptions {
   applySet?: ApplySetMode
   /** Collects what a directory walk passed over (kustomizations, Helm charts). */
   skipped?: Skipped[]
+  /** Default `files`. */
+  kustomizeRoots?: KustomizeRoots
+  /** --apply-set=dir for a command that acts on one world: the folders' files are one set (kustomize roots stay apart). */
+  mergeFolders?: boolean
 }
 
 /**
@@ -178,8 +197,11 @@ export function expandPaths(paths: readonly string[], opts: ExpandOptions = {}):
     } catch {
       // Reported when it is read, in input order (and per input, for `kctl check`).
     }
-    if (isDir) walk(p, out, {mode, skipped: opts.skipped ?? [], root: undefined, notObjects: new Set()})
-    else {
+    if (isDir) {
+      const roots = opts.kustomizeRoots ?? 'files'
+      const scan = roots === 'files' ? {notObjects: new Set<string>(), listed: new Set<string>()} : scanKustomizations(p)
+      walk(p, out, {mode, roots, mergeFolders: opts.mergeFolders ?? false, skipped: opts.skipped ?? [], root: undefined, top: p, ...scan})
+    } else {
       if (KUSTOMIZATION_FILES.includes(basename(p))) {
         throw new UserError('is a kustomization, not a manifest', {origin: {file: p, line: 1, column: 1}, hint: `render it with -k ${dirname(p)}`})
       }
@@ -191,11 +213,39 @@ export function expandPaths(paths: readonly string[], opts: ExpandOptions = {}):
 
 interface Walk {
   mode: ApplySetMode
+  roots: KustomizeRoots
+  mergeFolders: boolean
   skipped: Skipped[]
-  /** The innermost kustomize root above this directory. */
+  /** The innermost kustomize root above this directory (`files` only). */
   root: string | undefined
-  /** Files that the kustomizations seen so far name as patches or generator inputs. */
+  /** The directory -f named: its own files are named with -f too (one set with the files -f names). */
+  top: string
+  /** Files that the kustomizations seen so far (all of them, unless `files`) name as patches or generator inputs. */
   notObjects: Set<string>
+  /** Files that a kustomization reads as resources (not `files`): read through it, not on their own. */
+  listed: Set<string>
+}
+
+/** Every kustomization below `dir`: the files they read as patches or inputs, and as resources. */
+function scanKustomizations(dir: string): {notObjects: Set<string>; listed: Set<string>} {
+  const notObjects = new Set<string>()
+  const listed = new Set<string>()
+  const visit = (d: string) => {
+    let entries
+    try {
+      entries = readdirSync(d, {withFileTypes: true})
+    } catch {
+      return
+    }
+    const names = entries.map((e) => e.name)
+    if (names.includes('Chart.yaml')) return
+    const layout = dirLayout(d, names)
+    for (const f of layout.notObjects) notObjects.add(f)
+    if (layout.kustomizeRoot) for (const f of listedResources(d)) listed.add(f)
+    for (const e of entries) if (e.isDirectory() && !e.name.startsWith('.')) visit(join(d, e.name))
+  }
+  visit(dir)
+  return {notObjects, listed}
 }
 
 function walk(dir: string, out: PathEntry[], w: Walk): void {
@@ -212,7 +262,10 @@ function walk(dir: string, out: PathEntry[], w: Walk): void {
     w.skipped.push({name: dir, reason: 'helm-chart'})
     return
   }
-  const here: Walk = layout.kustomizeRoot ? {...w, root: dir} : w
+  const readRoot = layout.kustomizeRoot && w.roots !== 'files'
+  if (readRoot) rootEntries(dir, out, w)
+  const here: Walk = layout.kustomizeRoot && !readRoot ? {...w, root: dir} : w
+  const folder = here.root ?? (w.mergeFolders || dir === w.top ? SHARED_SET : folderSet(dir))
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue // .git, .github: never manifests
     const full = join(dir, entry.name)
@@ -229,10 +282,55 @@ function walk(dir: string, out: PathEntry[], w: Walk): void {
       }
     }
     if (isDir) walk(full, out, here)
-    else if (isFile && KUSTOMIZATION_FILES.includes(entry.name)) w.skipped.push({name: full, reason: 'kustomization'})
-    else if (isFile && EXTENSIONS.has(extname(entry.name).toLowerCase())) {
-      if (w.notObjects.has(normalize(full))) w.skipped.push({name: full, reason: 'kustomize-input'})
-      else out.push({name: full, fsPath: full, applySet: applySetOf(w.mode, full, here.root)})
+    else if (isFile && KUSTOMIZATION_FILES.includes(entry.name)) {
+      if (!readRoot) w.skipped.push({name: full, reason: 'kustomization'})
+    } else if (isFile && EXTENSIONS.has(extname(entry.name).toLowerCase())) {
+      const key = normalize(full)
+      if (w.notObjects.has(key)) w.skipped.push({name: full, reason: 'kustomize-input'})
+      else if (w.listed.has(key)) continue // read through its kustomization
+      else if (readRoot) w.skipped.push({name: full, reason: 'kustomize-unlisted'})
+      else out.push({name: full, fsPath: full, applySet: w.mode === 'dir' ? folder : applySetOf(w.mode, full, undefined)})
     }
   }
+}
+
+/** The input(s) a kustomize root gives: its rendering, or its resources read here. */
+function rootEntries(dir: string, out: PathEntry[], w: Walk): void {
+  const setOf = (name: string) => (w.mode === 'all' ? SHARED_SET : w.mode === 'file' ? name : folderSet(dir))
+  if (w.roots === 'render') {
+    const name = `kustomize build ${folderSet(dir)}`
+    out.push({name, kustomize: dir, applySet: setOf(name)})
+    return
+  }
+  const read = readKustomizeRoot(dir)
+  if ('unsupported' in read) {
+    w.skipped.push({name: folderSet(dir), reason: 'kustomize-unsupported', detail: read.unsupported})
+    return
+  }
+  for (const r of read.resources) out.push({name: r.fsPath, fsPath: r.fsPath, applySet: setOf(r.fsPath), transforms: r.transforms})
+}
+
+/** A directory's name as an apply set: as the user wrote it, without a trailing slash. */
+function folderSet(dir: string): string {
+  return dir.length > 1 ? dir.replace(/\/+$/, '') : dir
+}
+
+/** The files a kustomization in `dir` reads as resources, through other kustomizations too. */
+function listedResources(dir: string, seen = new Set<string>()): string[] {
+  const key = normalize(dir)
+  if (seen.has(key)) return []
+  seen.add(key)
+  const out: string[] = []
+  for (const entry of kustomizeResources(dir)) {
+    const path = join(dir, entry)
+    let isDir = false
+    try {
+      isDir = statSync(path).isDirectory()
+    } catch {
+      continue
+    }
+    if (isDir) out.push(...listedResources(path, seen))
+    else out.push(normalize(path))
+  }
+  return out
 }

@@ -2,12 +2,14 @@
 // and validation in normalize.ts; this file ties them together for `plan`, `list` and friends.
 import {UserError} from '../errors.js'
 import type {Snapshot} from '../model/objects.js'
-import {openSources, readDocuments} from './documents.js'
+import {openSources, readDocuments, type SourceFile} from './documents.js'
+import type {KustomizeRoots} from './files.js'
+import {rendererOnPath} from './kustomize.js'
 import {emptyInputError, SHARED_SET, type ApplySetMode, type Skipped} from './layout.js'
-import {firstProblem, Normalizer, problemError} from './normalize.js'
+import {firstProblem, Normalizer, problemError, type LeftOut, type Problem} from './normalize.js'
 
 export {openSources, readAllDocuments, readDocuments, SourceObject, Locator, type Path, type RawObject} from './documents.js'
-export {firstProblem, formatPath, normalize, Normalizer, problemError, type NormalizeOptions, type Problem} from './normalize.js'
+export {firstProblem, formatPath, normalize, Normalizer, problemError, type LeftOut, type NormalizeOptions, type Problem} from './normalize.js'
 
 export interface FixtureOptions {
   /** -f values: files, directories (recursive), `-` for stdin. */
@@ -27,23 +29,47 @@ export interface FixtureOptions {
   applySet?: ApplySetMode
   /** Told once what a directory walk skipped (kustomizations, Helm charts). */
   onSkipped?: (skipped: Skipped[]) => void
+  /**
+   * Each input that cannot be read (one error per file: its first problem, in input order). With
+   * it, everything else is still read; without it, the first problem is thrown.
+   */
+  onUnreadable?: (error: UserError) => void
+  /** Notes about what was read: later definitions replacing earlier ones, placeholder names. */
+  onWarning?: (message: string) => void
+  /** Controllers that -n/-l left out, over all sets. */
+  onLeftOut?: (leftOut: LeftOut) => void
+  /** How a walk reads kustomize roots (files.ts); default: render them if kustomize or kubectl is on PATH, else read them here. */
+  kustomizeRoots?: KustomizeRoots
+  /** Folders are not told apart (for a command that acts on one world). */
+  mergeFolders?: boolean
 }
 
 /** One apply set's world: what would be applied together. */
 export interface ApplySetSnapshot {
-  /** '' for the inputs outside any kustomize root (or everything, with --apply-set=all). */
+  /** The set's name (layout.ts); '' for files named with -f (or everything, with --apply-set=all). */
   applySet: string
   snapshot: Snapshot
 }
 
 /**
  * Reads, validates and defaults the fixtures, one world per apply set, in input order. Bad input
- * (unreadable file, malformed YAML/JSON, something the API server would reject) throws a
- * UserError naming the file, line and column of the first problem in input order.
+ * (unreadable file, malformed YAML/JSON, something the API server would reject) goes to
+ * `onUnreadable`, one error per file; without it, a UserError naming the file, line and column of
+ * the first problem in input order is thrown.
  */
 export async function readFixtureSets(opts: FixtureOptions): Promise<ApplySetSnapshot[]> {
   const skipped: Skipped[] = []
-  const files = await openSources(opts.paths, {readStdin: opts.readStdin, applySet: opts.applySet, skipped, kustomize: opts.kustomize})
+  const tolerant = opts.onUnreadable !== undefined
+  const renderErrors: UserError[] = []
+  const files = await openSources(opts.paths, {
+    readStdin: opts.readStdin,
+    applySet: opts.applySet,
+    skipped,
+    kustomize: opts.kustomize,
+    kustomizeRoots: opts.kustomizeRoots ?? (rendererOnPath() ? 'render' : 'read'),
+    mergeFolders: opts.mergeFolders,
+    onRenderError: tolerant ? (e) => renderErrors.push(e) : undefined,
+  })
   if (skipped.length > 0) opts.onSkipped?.(skipped)
   const normalizers = new Map<string, Normalizer>()
   const normalizerFor = (applySet: string) => {
@@ -51,30 +77,97 @@ export async function readFixtureSets(opts: FixtureOptions): Promise<ApplySetSna
     if (!n) normalizers.set(applySet, (n = new Normalizer({paths: opts.paths, namespace: opts.namespace, allNamespaces: opts.allNamespaces, selector: opts.selector})))
     return n
   }
-  // Reading stops at the first input that does not parse; problems found in objects before it
-  // come first in input order.
-  let parseError: UserError | undefined
+  // Strict: reading stops at the first input that does not parse; problems found in objects
+  // before it come first in input order. Tolerant: every document that parses is read.
+  const parseErrors: UserError[] = [...renderErrors]
   try {
-    for (const obj of readDocuments(files)) normalizerFor(obj.locator.applySet).add(obj)
+    for (const obj of readDocuments(files, tolerant ? {onError: (e) => parseErrors.push(e)} : {})) normalizerFor(obj.locator.applySet).add(obj)
   } catch (error) {
     if (!(error instanceof UserError)) throw error
-    parseError = error
+    parseErrors.push(error)
   }
   if (normalizers.size === 0) {
-    if (!parseError && !opts.allowEmpty) throw emptyInputError(opts.paths, opts.kustomize, files.length, skipped.length)
+    if (parseErrors.length === 0 && !opts.allowEmpty) throw emptyInputError(opts.paths, opts.kustomize, files.length, skipped.length)
     normalizerFor(SHARED_SET)
   }
-  const sets = [...normalizers].map(([applySet, n]) => ({applySet, ...n.finish()}))
+  const sets = [...normalizers].map(([applySet, n]) => ({applySet, normalizer: n, ...n.finish()}))
   // Input order across the sets, as readDocuments gave them (the sort is stable within an object).
   const problems = sets.flatMap((s) => s.problems).sort((a, b) => a.ordinal - b.ordinal)
-  if (problems.length > 0) throw problemError(firstProblem(problems), problems.length - 1 + (parseError ? 1 : 0))
-  if (parseError) throw parseError
+  // Nothing could be read at all: there is no plan of the rest to show, only the first problem.
+  const readable = sets.reduce((n, s) => n + s.normalizer.objects, 0) - new Set(problems.map((p) => p.ordinal)).size
+  if (!tolerant || readable === 0) {
+    if (problems.length > 0) throw problemError(firstProblem(problems), problems.length - 1 + parseErrors.length)
+    if (parseErrors.length > 0) throw parseErrors[0]
+  } else {
+    for (const e of unreadableFiles(files, problems, parseErrors)) opts.onUnreadable!(e)
+  }
+  const normalizersOf = sets.map((s) => s.normalizer)
+  for (const w of readingWarnings(normalizersOf)) opts.onWarning?.(w)
+  if (opts.onLeftOut) {
+    const leftOut: LeftOut = {count: 0, namespaces: {}}
+    for (const n of normalizersOf) {
+      leftOut.count += n.leftOut.count
+      for (const [ns, k] of Object.entries(n.leftOut.namespaces)) leftOut.namespaces[ns] = (leftOut.namespaces[ns] ?? 0) + k
+    }
+    opts.onLeftOut(leftOut)
+  }
   return sets.map(({applySet, snapshot}) => ({applySet, snapshot}))
 }
 
+/**
+ * One error per input that cannot be read, in input order: its first problem (a parse error, or a
+ * field the API server would reject), saying how many more the file holds.
+ */
+export function unreadableFiles(files: readonly SourceFile[], problems: readonly Problem[], parseErrors: readonly UserError[]): UserError[] {
+  const order = new Map(files.map((f, i) => [f.name, i]))
+  const byFile = new Map<string, {first: UserError; at: number; more: number}>()
+  const note = (file: string, make: () => UserError, at: number) => {
+    const seen = byFile.get(file)
+    if (!seen) byFile.set(file, {first: make(), at, more: 0})
+    else seen.more++
+  }
+  // Problems: the first in input order per file (firstProblem picks the earliest field of an object).
+  const byOrdinal = new Map<number, Problem[]>()
+  for (const p of problems) byOrdinal.set(p.ordinal, [...(byOrdinal.get(p.ordinal) ?? []), p])
+  const items: Array<{file: string; line: number; make: () => UserError}> = []
+  for (const group of byOrdinal.values()) {
+    const first = firstProblem(group)
+    const at = first.origin()
+    items.push({file: at.file, line: at.line, make: () => problemError(first)})
+    for (let i = 1; i < group.length; i++) items.push({file: at.file, line: Number.MAX_SAFE_INTEGER, make: () => problemError(group[i])})
+  }
+  for (const e of parseErrors) items.push({file: e.origin?.file ?? '', line: e.origin?.line ?? 0, make: () => e})
+  items.sort((a, b) => (order.get(a.file) ?? Number.MAX_SAFE_INTEGER) - (order.get(b.file) ?? Number.MAX_SAFE_INTEGER) || a.line - b.line)
+  for (const item of items) note(item.file, item.make, order.get(item.file) ?? Number.MAX_SAFE_INTEGER)
+  return [...byFile.values()].map(({first, more}) => {
+    if (more === 0) return first
+    const extra = `${more} more problem${more === 1 ? '' : 's'} in this file`
+    return new UserError(first.message, {origin: first.origin, wholeFile: first.wholeFile, hint: [first.hint, extra].filter(Boolean).join('; '), cause: first})
+  })
+}
+
+/** What reading did that the user should know: replaced definitions, placeholder names. */
+export function readingWarnings(normalizers: readonly Normalizer[]): string[] {
+  const out: string[] = []
+  const replacements = normalizers.flatMap((n) => n.replacements).sort((a, b) => a.by.ordinal - b.by.ordinal)
+  for (const r of replacements) {
+    out.push(`${r.kind} ${r.namespace}/${r.name} at ${at(r.by.origin)} replaces the one at ${at(r.replaced.origin)} (the later definition wins, as with kubectl apply)`)
+  }
+  const generated = normalizers.flatMap((n) => n.generated)
+  if (generated.length > 0) {
+    const shown = generated.slice(0, 3).map((g) => `${g.kind} ${g.namespace}/${g.name}`)
+    out.push(
+      `${generated.length} object${generated.length === 1 ? ' has' : 's have'} only metadata.generateName: planned as ${shown.join(', ')}${generated.length > 3 ? ', …' : ''} (the API server would add a random suffix)`,
+    )
+  }
+  return out
+}
+
+const at = (o: {file: string; line: number}) => `${o.file}:${o.line}`
+
 /** The fixtures as one world, for the commands that act on one (watch, reconcile). */
 export async function readFixtures(opts: FixtureOptions): Promise<Snapshot> {
-  const sets = await readFixtureSets(opts)
+  const sets = await readFixtureSets({...opts, mergeFolders: true})
   if (sets.length > 1) {
     const roots = sets.filter((s) => s.applySet !== SHARED_SET).map((s) => s.applySet)
     throw new UserError(`the inputs hold ${sets.length} apply sets (kustomize roots ${roots.slice(0, 3).join(', ')}${roots.length > 3 ? ', …' : ''}), which are never applied together`, {

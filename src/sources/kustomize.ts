@@ -2,7 +2,8 @@
 // PATH, else by `kubectl kustomize` (which embeds kustomize). The rendered YAML is then read like
 // any other input, as one apply set.
 import {spawn} from 'node:child_process'
-import {statSync} from 'node:fs'
+import {accessSync, constants, statSync} from 'node:fs'
+import {delimiter, join} from 'node:path'
 
 import {UserError} from '../errors.js'
 
@@ -10,6 +11,25 @@ const RENDERERS: ReadonlyArray<{command: string; args: (dir: string) => string[]
   {command: 'kustomize', args: (dir) => ['build', dir]},
   {command: 'kubectl', args: (dir) => ['kustomize', dir]},
 ]
+
+/** Whether a renderer (kustomize, or kubectl) is on PATH: -f then renders the kustomize roots it finds. */
+export function rendererOnPath(env: NodeJS.ProcessEnv = process.env): boolean {
+  const dirs = (env.PATH ?? '').split(delimiter).filter((d) => d !== '')
+  const exts = process.platform === 'win32' ? ['.exe', '.cmd', ''] : ['']
+  for (const r of RENDERERS) {
+    for (const d of dirs) {
+      for (const ext of exts) {
+        try {
+          accessSync(join(d, r.command + ext), constants.X_OK)
+          return true
+        } catch {
+          // not here
+        }
+      }
+    }
+  }
+  return false
+}
 
 /** The rendered manifests of the kustomization in `dir`. */
 export async function renderKustomization(dir: string): Promise<Buffer> {

@@ -15,7 +15,7 @@
 //         below it that is not another root) is its own set; all other files form one set.
 //   file  each file is its own set.
 //   all   everything read is one set.
-import {readFileSync} from 'node:fs'
+import {existsSync, readFileSync} from 'node:fs'
 import {join, normalize} from 'node:path'
 
 import {load as loadYaml} from 'js-yaml'
@@ -31,12 +31,14 @@ export const SHARED_SET = ''
 
 export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization']
 
-export type SkipReason = 'kustomization' | 'kustomize-input' | 'helm-chart'
+export type SkipReason = 'kustomization' | 'kustomize-input' | 'kustomize-unlisted' | 'kustomize-unsupported' | 'helm-chart'
 
 export interface Skipped {
-  /** The file or (for a Helm chart) directory, as the user sees it. */
+  /** The file or (for a Helm chart, a kustomize root) directory, as the user sees it. */
   name: string
   reason: SkipReason
+  /** Why (a kustomize root kctl cannot read without kustomize: what it uses). */
+  detail?: string
 }
 
 /** A directory's entries, as the walk sees them. */
@@ -58,20 +60,33 @@ export function dirLayout(dir: string, names: readonly string[]): DirLayout {
   return {kustomizeRoot: kfile !== undefined && !helmChart, helmChart, notObjects}
 }
 
+/** A kustomization file as a mapping; undefined when it cannot be read or parsed. */
+export function loadKustomization(file: string): Record<string, unknown> | undefined {
+  let doc: unknown
+  try {
+    doc = loadYaml(readFileSync(file, 'utf8'), {schema: KUBE_YAML_SCHEMA})
+  } catch {
+    return undefined
+  }
+  return typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? (doc as Record<string, unknown>) : undefined
+}
+
+/** The `resources` (and old `bases`) entries of the kustomization in `dir`: files or other roots. */
+export function kustomizeResources(dir: string): string[] {
+  const kfile = KUSTOMIZATION_FILES.map((k) => join(dir, k)).find((f) => existsSync(f))
+  const k = kfile === undefined ? undefined : loadKustomization(kfile)
+  if (!k) return []
+  return [k.bases, k.resources].flatMap((v) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []))
+}
+
 /**
  * Files a kustomization reads that are not objects to apply: patches, generator inputs,
  * configurations, replacements. `resources` (objects, or other roots) are not among them. An
  * unreadable kustomization names nothing: its files are then read as they are.
  */
 export function kustomizeInputs(file: string): string[] {
-  let doc: unknown
-  try {
-    doc = loadYaml(readFileSync(file, 'utf8'), {schema: KUBE_YAML_SCHEMA})
-  } catch {
-    return []
-  }
-  if (typeof doc !== 'object' || doc === null) return []
-  const k = doc as Record<string, unknown>
+  const k = loadKustomization(file)
+  if (!k) return []
   const out: string[] = []
   const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [])
   const paths = (v: unknown) => (Array.isArray(v) ? v.map((x) => (x as {path?: unknown})?.path).filter((x): x is string => typeof x === 'string') : [])
@@ -103,12 +118,19 @@ export function skippedNotice(skipped: readonly Skipped[], command = 'plan'): st
   const parts: string[] = []
   const k = count('kustomization').length
   const inputs = count('kustomize-input').length
+  const unlisted = count('kustomize-unlisted').length
+  const roots = count('kustomize-unsupported')
   if (k > 0) parts.push(`${k} kustomization file${k === 1 ? '' : 's'}`)
   if (inputs > 0) parts.push(`${inputs} file${inputs === 1 ? '' : 's'} a kustomization reads as patches or generator inputs`)
+  if (unlisted > 0) parts.push(`${unlisted} file${unlisted === 1 ? '' : 's'} in a kustomize root that its kustomization does not list`)
+  if (roots.length > 0) {
+    parts.push(`${roots.length} kustomize root${roots.length === 1 ? '' : 's'} that need${roots.length === 1 ? 's' : ''} kustomize (${roots[0].name}: ${roots[0].detail}${roots.length > 1 ? '; …' : ''})`)
+  }
   const charts = count('helm-chart')
   if (charts.length > 0) parts.push(`${charts.length} Helm chart${charts.length === 1 ? '' : 's'} (${charts[0].name}${charts.length > 1 ? ', …' : ''})`)
   const hints: string[] = []
   if (k > 0) hints.push(`kctl ${command} -k DIR renders a kustomization`)
+  if (roots.length > 0) hints.push('put kustomize or kubectl on PATH to render them')
   if (charts.length > 0) hints.push(`render a chart with \`helm template ${charts[0].name} | kctl ${command} -f -\``)
   return `skipped ${parts.join(', ')}: ${hints.join('; ')}`
 }

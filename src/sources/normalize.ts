@@ -6,7 +6,7 @@
 import {createHash} from 'node:crypto'
 import {isDeepStrictEqual} from 'node:util'
 import {UserError} from '../errors.js'
-import type {OwnerReference, Snapshot} from '../model/objects.js'
+import type {Origin, OwnerReference, Snapshot} from '../model/objects.js'
 import {CONTROLLERS} from '../controllers/registry.js'
 import {parseSelectorString, SelectorError, selectorMatches, type CompiledSelector} from '../reconcile/selector.js'
 import {Ctx, describe, isMapping, type Problem, problemError} from './context.js'
@@ -28,6 +28,30 @@ export interface NormalizeOptions {
   selector?: string
   /** The objects come from the API server: already defaulted (pod templates included). */
   serverDefaulted?: boolean
+}
+
+/** An earlier definition of an object that a later one in the same apply set replaced. */
+export interface Replacement {
+  kind: string
+  namespace: string
+  name: string
+  /** The replaced definition (its ordinal in the input, and where it is). */
+  replaced: {ordinal: number; origin: Origin}
+  by: {ordinal: number; origin: Origin}
+}
+
+/** Controllers that -n or -l left out: how many, by namespace. */
+export interface LeftOut {
+  count: number
+  namespaces: Record<string, number>
+}
+
+/** An object that gave only metadata.generateName, planned under a placeholder name. */
+export interface Generated {
+  kind: string
+  namespace: string
+  generateName: string
+  name: string
 }
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
@@ -85,8 +109,18 @@ export class Normalizer {
     replicaSets: [],
   }
   private readonly ignored: Record<string, number> = {}
-  /** group|kind|namespace → name → where it was first seen. */
-  private readonly seen = new Map<string, Map<string, Locator>>()
+  /** group|kind|namespace → name → where it was last defined, and what its reading collected. */
+  private readonly seen = new Map<string, Map<string, Definition>>()
+  /** What the object being read has collected so far (see `add`). */
+  private collected: Array<{into: SnapshotList; item: object}> = []
+  /** Items of replaced definitions, dropped from the lists by finish(). */
+  private readonly dropped = new Set<object>()
+  /** Earlier definitions that a later one replaced (kubectl apply: the later one wins). */
+  readonly replacements: Replacement[] = []
+  /** Objects that had only metadata.generateName. */
+  readonly generated: Generated[] = []
+  /** Controllers left out by -n or -l. */
+  readonly leftOut: LeftOut = {count: 0, namespaces: {}}
   /** group|kind|namespace|name → uid, of objects that may own others (everything but pods). */
   private readonly uids = new Map<string, string>()
   /** Owner references written without a uid: filled in from the owner once everything is read. */
@@ -111,6 +145,36 @@ export class Normalizer {
 
   add(obj: SourceObject): void {
     this.objects++
+    this.collected = []
+    this.pending = undefined
+    this.addObject(obj)
+    const pending = this.pending as Pending | undefined
+    if (pending) this.commit(pending, obj)
+  }
+
+  /** The identity the object being read claims, and the definition it replaces (if any). */
+  private pending?: Pending
+
+  /**
+   * A later definition of an object replaces the earlier one in what is applied together, as
+   * `kubectl apply` leaves it (the objects are applied in input order). Only a definition the API
+   * server would accept replaces anything: a rejected one leaves the earlier in place.
+   */
+  private commit(p: Pending, obj: SourceObject): void {
+    const clean = this.problems.length === p.problemsBefore
+    if (!clean) {
+      for (const c of this.collected) this.dropped.add(c.item)
+      return
+    }
+    const earlier = p.names.get(p.name)
+    const definition: Definition = {locator: obj.locator, ordinal: obj.ordinal, items: this.collected.map((c) => c.item)}
+    p.names.set(p.name, definition)
+    if (!earlier) return
+    for (const item of earlier.items) this.dropped.add(item)
+    this.replacements.push({kind: p.kind, namespace: p.namespace, name: p.name, replaced: {ordinal: earlier.ordinal, origin: earlier.locator.origin}, by: {ordinal: obj.ordinal, origin: obj.locator.origin}})
+  }
+
+  private addObject(obj: SourceObject): void {
     const raw = obj.raw
     const kind = raw.kind as string
     const apiVersion = raw.apiVersion as string
@@ -120,7 +184,7 @@ export class Normalizer {
     if (!known || (group !== known.group && !known.retiredGroups?.includes(group))) {
       // Not a kind kctl plans (a Deployment, a Service, a custom resource named like one).
       const key = known ? `${kind}.${group}` : kind
-      if (!this.remember(ctx, group, kind, raw, undefined, false)) this.ignored[key] = (this.ignored[key] ?? 0) + 1
+      if (!this.remember(ctx, group, kind, raw) && !this.pending?.names.has(this.pending.name)) this.ignored[key] = (this.ignored[key] ?? 0) + 1
       return
     }
     const served = (v: string) => `${known.group === '' ? '' : `${known.group}/`}${v}` === apiVersion
@@ -150,6 +214,17 @@ export class Normalizer {
     const clean = () => this.problems.length === before
     const selected = (labels: Meta['labels']) => !this.selector || selectorMatches(this.selector, labels)
     const wanted = () => clean() && this.keep(meta.namespace)
+    let counted = false
+    const planned = () => {
+      if (!clean()) return false
+      const ok = this.keep(meta.namespace) && selected(meta.labels)
+      if (!ok && !counted) {
+        counted = true
+        this.leftOut.count++
+        this.leftOut.namespaces[meta.namespace] = (this.leftOut.namespaces[meta.namespace] ?? 0) + 1
+      }
+      return ok
+    }
     return {
       ctx,
       fields: this.fields,
@@ -159,7 +234,7 @@ export class Normalizer {
       locator,
       clean,
       wanted,
-      planned: () => wanted() && selected(meta.labels),
+      planned,
       selected,
       located: <T extends object>(v: T): T => {
         Object.defineProperty(v, 'origin', {get: () => locator.origin, enumerable: false})
@@ -167,6 +242,7 @@ export class Normalizer {
       },
       collect: <F extends SnapshotList>(into: F, item: SnapshotItem<F>) => {
         ;(this.lists[into as keyof typeof this.lists] as SnapshotItem<F>[]).push(item)
+        this.collected.push({into, item: item as object})
       },
     }
   }
@@ -185,6 +261,12 @@ export class Normalizer {
       const group = groupOf(ref.apiVersion)
       ref.uid = this.uids.get(`${group}|${ref.kind}|${namespace}|${ref.name}`) ?? inventedUid(group, ref.kind, namespace, ref.name)
     }
+    if (this.dropped.size > 0) {
+      for (const key of Object.keys(this.lists) as SnapshotList[]) {
+        const list = this.lists[key] as object[]
+        if (list.some((item) => this.dropped.has(item))) (this.lists as Record<string, object[]>)[key] = list.filter((item) => !this.dropped.has(item))
+      }
+    }
     const snapshot: Snapshot = {
       ...this.lists,
       ignored: this.ignored,
@@ -199,11 +281,12 @@ export class Normalizer {
 
   /**
    * Duplicate detection (and uid bookkeeping) for an object of any kind. Returns whether the
-   * object is a copy of one read before: two identical objects are one object (an all-in-one file
-   * beside the split files). Two different objects with one identity are an error only for the
-   * kinds kctl plans (`planned`); of the others the first is kept, as nothing here reads them.
+   * object is a copy of the one read before it: two identical objects are one object (an
+   * all-in-one file beside the split files). A different object with the same identity replaces
+   * the earlier one once it has been read without a problem (`commit`), as `kubectl apply` of the
+   * same inputs would leave it.
    */
-  private remember(ctx: Ctx, group: string, kind: string, raw: RawObject, meta?: Meta, planned = true): boolean {
+  private remember(ctx: Ctx, group: string, kind: string, raw: RawObject, meta?: Meta): boolean {
     const m = isMapping(raw.metadata) ? raw.metadata : undefined
     const name = meta?.name ?? m?.name
     if (typeof name !== 'string' || name === '') return false
@@ -212,15 +295,9 @@ export class Normalizer {
     const scope = `${group}|${kind}|${namespace}`
     let names = this.seen.get(scope)
     if (!names) this.seen.set(scope, (names = new Map()))
-    const first = names.get(name)
-    if (first) {
-      if (sameObject(first, ctx.obj.locator)) return true
-      if (!planned) return true
-      const at = first.origin
-      ctx.fail([], `duplicate ${kind} ${namespace}/${name}: already defined differently at ${at.file}:${at.line}:${at.column}`, 'each object may appear only once in what is applied together (see --apply-set)')
-      return false
-    }
-    names.set(name, ctx.obj.locator)
+    const earlier = names.get(name)
+    if (earlier && sameObject(earlier.locator, ctx.obj.locator)) return true
+    this.pending = {names, name, kind, namespace, problemsBefore: this.problems.length}
     if (kind !== 'Pod') {
       const uid = meta?.uid ?? (typeof m?.uid === 'string' && m.uid !== '' ? m.uid : inventedUid(group, kind, namespace, name))
       this.uids.set(`${scope}|${name}`, uid)
@@ -235,11 +312,15 @@ export class Normalizer {
       return undefined
     }
     const before = this.problems.length
-    const name = ctx.string(m.name, P.name)
+    let name = ctx.string(m.name, P.name)
+    if ((name === undefined || name === '') && (name === '' || m.name === undefined || m.name === null) && typeof m.generateName === 'string' && m.generateName !== '') {
+      // The API server would pick a random suffix (names.SimpleNameGenerator): plan the object
+      // under a placeholder that is the same on every run.
+      name = placeholderName(m.generateName, raw)
+      this.generated.push({kind, namespace: typeof m.namespace === 'string' && m.namespace !== '' ? m.namespace : this.defaultNamespace, generateName: m.generateName, name})
+    }
     if (name === undefined || name === '') {
-      if (name === '' || m.name === undefined || m.name === null) {
-        ctx.fail(P.name, 'a name is required', m.generateName !== undefined ? 'fixtures describe objects as they exist: give it the name the API server would have generated' : undefined)
-      }
+      if (name === '' || m.name === undefined || m.name === null) ctx.fail(P.name, 'a name is required')
       return undefined
     }
     if (name.length > 253 || !DNS1123_SUBDOMAIN.test(name)) {
@@ -314,6 +395,36 @@ export class Normalizer {
     if (controllers > 1) ctx.fail(P.ownerReferences, 'only one reference can have controller set to true')
     return out
   }
+}
+
+interface Definition {
+  locator: Locator
+  ordinal: number
+  /** What its reading put in the Snapshot's lists. */
+  items: object[]
+}
+
+interface Pending {
+  names: Map<string, Definition>
+  name: string
+  kind: string
+  namespace: string
+  problemsBefore: number
+}
+
+/** The characters the API server's name generator draws from (k8s.io/apimachinery rand.String). */
+const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789'
+
+/**
+ * `<generateName><5 characters>`, the characters taken from a hash of the whole object: the same
+ * object gets the same name on every run, two different ones get different names.
+ */
+export function placeholderName(generateName: string, raw: RawObject): string {
+  const h = createHash('sha256').update(JSON.stringify(raw)).digest()
+  let suffix = ''
+  for (let i = 0; i < 5; i++) suffix += NAME_ALPHABET[h[i] % NAME_ALPHABET.length]
+  // The generator cuts the prefix so that the whole name fits in 63 characters (names.go: maxGeneratedNameLength).
+  return `${generateName.slice(0, 58)}${suffix}`
 }
 
 // Paths of the metadata fields read on every object, built once (not on every call).

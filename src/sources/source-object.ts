@@ -1,7 +1,10 @@
 // What reading a file yields: objects (SourceObject) that remember only where their chunk of the
 // file is (Chunk, Locator), and the unpacking of lists common to YAML and JSON. See documents.ts
 // for the design.
-import {load as loadYaml} from 'js-yaml'
+import {isDeepStrictEqual} from 'node:util'
+
+import {load as loadYaml, type YAMLException} from 'js-yaml'
+import {yamlPackage} from '../yaml-package.js'
 import {UserError} from '../errors.js'
 import type {Origin} from '../model/objects.js'
 import {SourceFile} from './files.js'
@@ -102,6 +105,15 @@ export class SourceObject {
 
   get file(): string {
     return this.locator.file
+  }
+
+  /**
+   * The apply set the object belongs to (layout.ts): what is applied with it. With the default
+   * `--apply-set dir`, the folder its file is directly in, or the kustomize root that reads it;
+   * '' for files named with -f, stdin, and the files directly in a directory -f names.
+   */
+  get applySet(): string {
+    return this.locator.applySet
   }
 
   get origin(): Origin {
@@ -206,5 +218,36 @@ export const isBlankByte = (c: number | undefined) => c === undefined || c === 0
 /** The fast reader when it can, js-yaml otherwise (which throws on malformed YAML). */
 export function parseYamlText(text: string): unknown {
   const value = parseBlockYaml(text)
-  return value === FALLBACK ? loadYaml(text, {schema: KUBE_YAML_SCHEMA}) : value
+  if (value !== FALLBACK) return value
+  try {
+    return loadYaml(text, {schema: KUBE_YAML_SCHEMA})
+  } catch (error) {
+    // A key written twice with the same value is accepted, as kubectl (and PyYAML) accept it; with
+    // different values it stays an error.
+    if (!/duplicated mapping key/.test((error as YAMLException).reason ?? '') || !duplicatesAgree(text)) throw error
+    return loadYaml(text, {schema: KUBE_YAML_SCHEMA, json: true})
+  }
+}
+
+/** Every key written twice in one mapping of `text` has the same value each time (and the text parses). */
+function duplicatesAgree(text: string): boolean {
+  const yaml = yamlPackage()
+  const doc = yaml.parseDocument(text, {schema: 'failsafe', uniqueKeys: false, prettyErrors: false})
+  if (doc.errors.length > 0) return false
+  const same = (a: unknown, b: unknown) => isDeepStrictEqual((a as {toJSON?: () => unknown})?.toJSON?.() ?? a, (b as {toJSON?: () => unknown})?.toJSON?.() ?? b)
+  const visit = (node: unknown): boolean => {
+    if (yaml.isMap(node)) {
+      const values = new Map<string, unknown>()
+      for (const pair of node.items) {
+        const key = JSON.stringify((pair.key as {toJSON?: () => unknown})?.toJSON?.() ?? pair.key)
+        if (values.has(key) && !same(values.get(key), pair.value)) return false
+        values.set(key, pair.value)
+        if (!visit(pair.value)) return false
+      }
+      return true
+    }
+    if (yaml.isSeq(node)) return node.items.every(visit)
+    return true
+  }
+  return visit(doc.contents)
 }

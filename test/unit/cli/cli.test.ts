@@ -142,7 +142,7 @@ describe('kctl list', () => {
   })
 
   it('-o table has one row per controller under a header, with the values -o json gives', () => {
-    const run = kctl(['list', '-f', 'examples', '-o', 'table', '--now', NOW])
+    const run = kctl(['list', '-f', 'examples', '--apply-set', 'all', '-o', 'table', '--now', NOW])
     expect(run.status).toBe(0)
     // The controllers' table, then the Services' (below), then the HPAs'.
     const [controllers, services, hpas] = run.stdout.trimEnd().split('\n\n')
@@ -152,7 +152,7 @@ describe('kctl list', () => {
     ])
     const lines = controllers.split('\n')
     expect(lines[0]).toMatch(/^KIND\s+NAMESPACE\s+NAME\s+DESIRED\s+ACTIVE\s+UPDATED\s+READY\s+AVAILABLE\s+DIFF\s+IN SYNC\s+ROLLOUT$/)
-    const all = JSON.parse(kctl(['list', '-f', 'examples', '-o', 'json', '--now', NOW]).stdout).items
+    const all = JSON.parse(kctl(['list', '-f', 'examples', '--apply-set', 'all', '-o', 'json', '--now', NOW]).stdout).items
     const items = all.filter((i: {kind: string}) => i.kind !== 'Service' && i.kind !== 'HorizontalPodAutoscaler')
     const serviceLines = services.split('\n')
     expect(serviceLines[0]).toMatch(/^KIND\s+NAMESPACE\s+NAME\s+TYPE\s+PODS\s+ENDPOINTS\s+READY\s+SLICES\s+LOAD BALANCER\s+IN SYNC$/)

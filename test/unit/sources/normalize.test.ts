@@ -157,14 +157,58 @@ describe('validation: one line naming the field', () => {
     expect(await errorLine([`${E}/${file}`])).toBe(`${E}/${file}:${line}`)
   })
 
-  it('duplicates: at the second, naming the first', async () => {
-    expect(await errorLine([`${E}/duplicate.yaml`])).toBe(
-      `${E}/duplicate.yaml:11:1: duplicate Pod default/twin: already defined differently at ${E}/duplicate.yaml:1:1 (each object may appear only once in what is applied together (see --apply-set))`,
-    )
-    // Across files too; the same name in another namespace or kind is fine.
+  it('a later definition replaces an earlier one in its apply set (kubectl apply order), with one warning naming both', async () => {
+    const warnings: string[] = []
+    const snap = await read([`${E}/duplicate.yaml`], {onWarning: (w) => warnings.push(w)})
+    expect(snap.pods.filter((p) => p.name === 'twin').map((p) => p.origin.line)).toEqual([11])
+    expect(warnings).toEqual([`Pod default/twin at ${E}/duplicate.yaml:11 replaces the one at ${E}/duplicate.yaml:1 (the later definition wins, as with kubectl apply)`])
+    // Across files too; the same name in another namespace or kind is another object.
     const file = fixture('dup2.yaml', 'apiVersion: v1\nkind: Pod\nmetadata: {name: twin, namespace: elsewhere}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: twin}\n')
     const both = await read([file, `${FX}/tree/top.yaml`])
     expect(both.pods.map((p) => `${p.namespace}/${p.name}`).sort()).toEqual(['default/top', 'elsewhere/twin'])
+  })
+
+  it('a later definition the API server would reject replaces nothing: the earlier one stays, the file is reported', async () => {
+    const good = fixture('rs-good.yaml', 'apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web}\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: web}}\n  template: {metadata: {labels: {app: web}}, spec: {containers: [{name: c, image: nginx}]}}\n')
+    const bad = fixture('rs-bad.yaml', 'apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web}\nspec:\n  replicas: -1\n  selector: {matchLabels: {app: web}}\n  template: {metadata: {labels: {app: web}}, spec: {containers: [{name: c, image: nginx}]}}\n')
+    const errors: string[] = []
+    const warnings: string[] = []
+    const snap = await read([good, bad], {onUnreadable: (e) => errors.push(e.line), onWarning: (w) => warnings.push(w)})
+    expect(snap.workloads.map((w) => [w.name, w.replicas])).toEqual([['web', 2]])
+    expect(errors).toEqual([`${bad}:5:13: spec.replicas: expected a non-negative integer, got -1`])
+    expect(warnings).toEqual([])
+  })
+
+  it('an object with only metadata.generateName is planned under a stable placeholder, said once', async () => {
+    const text = 'apiVersion: batch/v1\nkind: Job\nmetadata: {generateName: migrate-}\nspec:\n  template: {spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}}\n'
+    const file = fixture('gen.yaml', `${text}---\n${text.replace('busybox', 'alpine')}`)
+    const warnings: string[] = []
+    const a = await read([file], {onWarning: (w) => warnings.push(w)})
+    const b = await read([file])
+    const names = a.jobs.map((j) => j.name)
+    expect(names).toHaveLength(2)
+    for (const n of names) expect(n).toMatch(/^migrate-[bcdfghjklmnpqrstvwxz2456789]{5}$/)
+    expect(names[0]).not.toBe(names[1])
+    expect(b.jobs.map((j) => j.name)).toEqual(names)
+    expect(warnings).toEqual([`2 objects have only metadata.generateName: planned as Job default/${names[0]}, Job default/${names[1]} (the API server would add a random suffix)`])
+  })
+
+  it('a key written twice with one value is accepted (as kubectl and PyYAML do); with two values it is an error', async () => {
+    const same = fixture('dup-same.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels: {app: a, app: a}\n  name: p\nspec: {containers: [{name: c, image: x}]}\n')
+    expect((await read([same])).pods.map((p) => [p.name, p.labels])).toEqual([['p', {app: 'a'}]])
+    const differ = fixture('dup-differ.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels: {app: a, app: b}\n')
+    expect(await errorLine([differ])).toBe(`${differ}:5:20: invalid YAML: duplicated mapping key`)
+  })
+
+  it('unreadable files are reported one error each, and everything else is read', async () => {
+    const good = fixture('ok.yaml', 'apiVersion: v1\nkind: Pod\nmetadata: {name: fine}\n')
+    const errors: string[] = []
+    const snap = await read([`${E}/two-problems.yaml`, good, `${E}/malformed.yaml`], {onUnreadable: (e) => errors.push(e.line)})
+    expect(snap.pods.map((p) => p.name)).toEqual(['fine'])
+    expect(errors).toEqual([
+      `${E}/two-problems.yaml:7:14: metadata.labels.enabled: expected a string, got true (YAML 1.1, which Kubernetes reads, takes unquoted yes/no/on/off/y/n/true/false as booleans: quote the value; 1 more problem in this file)`,
+      `${E}/malformed.yaml:9:10: invalid YAML: bad indentation of a mapping entry`,
+    ])
   })
 
   it('two identical objects are one object (a file read twice, an all-in-one file beside the split files)', async () => {
@@ -174,7 +218,7 @@ describe('validation: one line naming the field', () => {
     expect(twice.workloads.map((w) => w.name)).toEqual(once.workloads.map((w) => w.name))
   })
 
-  it('two different objects of a kind kctl does not plan are not an error; the first is kept', async () => {
+  it('two different objects of a kind kctl does not plan are not an error, and count once', async () => {
     const a = fixture('secret-a.yaml', 'apiVersion: v1\nkind: Secret\nmetadata: {name: creds}\nstringData: {a: "1"}\n')
     const b = fixture('secret-b.yaml', 'apiVersion: v1\nkind: Secret\nmetadata: {name: creds}\nstringData: {a: "2"}\n')
     expect((await read([a, b])).ignored).toEqual({Secret: 1})
@@ -184,9 +228,8 @@ describe('validation: one line naming the field', () => {
     expect(await errorLine([`${E}/two-problems.yaml`])).toBe(
       `${E}/two-problems.yaml:7:14: metadata.labels.enabled: expected a string, got true (YAML 1.1, which Kubernetes reads, takes unquoted yes/no/on/off/y/n/true/false as booleans: quote the value; 1 more problem in the input)`,
     )
-    // (the second file's ReplicaSet is also a duplicate of the first's: two more)
     expect(await errorLine([`${E}/replicas-negative.yaml`, `${E}/replicas-string.yaml`])).toBe(
-      `${E}/replicas-negative.yaml:6:13: spec.replicas: expected a non-negative integer, got -1 (2 more problems in the input)`,
+      `${E}/replicas-negative.yaml:6:13: spec.replicas: expected a non-negative integer, got -1 (1 more problem in the input)`,
     )
   })
 
@@ -212,8 +255,8 @@ describe('validation: one line naming the field', () => {
   it('names, namespaces and metadata types', async () => {
     const f1 = fixture('name.yaml', 'apiVersion: v1\nkind: Pod\nmetadata: {name: Web_1}\n')
     expect(await errorLine([f1])).toMatch(/:3:18: metadata.name: invalid name "Web_1": must be a lowercase RFC 1123 subdomain/)
-    const f2 = fixture('noname.yaml', 'apiVersion: v1\nkind: Pod\nmetadata: {generateName: web-}\n')
-    expect(await errorLine([f2])).toBe(`${f2}:3:1: metadata.name: a name is required (fixtures describe objects as they exist: give it the name the API server would have generated)`)
+    const f2 = fixture('noname.yaml', 'apiVersion: v1\nkind: Pod\nmetadata: {labels: {app: web}}\n')
+    expect(await errorLine([f2])).toBe(`${f2}:3:1: metadata.name: a name is required`)
     const f3 = fixture('rv.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  resourceVersion: 42\n')
     expect(await errorLine([f3])).toBe(`${f3}:5:20: metadata.resourceVersion: expected a string, got 42 (quote the value to make it a string)`)
     const f4 = fixture('nometa.yaml', 'apiVersion: v1\nkind: Pod\nspec: {}\n')
