@@ -294,6 +294,9 @@ describe('Services: the plan against the real endpoint controllers', () => {
       await waitUntil(async () => (await api('GET', `/api/v1/namespaces/${ns}/endpoints/unselected`)).status === 200, {what: 'Endpoints unselected'})
       const unselectedBefore = await slicesOf('unselected')
       await apiOk('PATCH', `/api/v1/namespaces/${ns}/services/unselected`, {contentType: 'application/merge-patch+json', body: {spec: {selector: null}}})
+      // E13.2: the mirrored Service gets a selector: the mirroring controller deletes its slice.
+      const mirroredBefore = await slicesOf('mirrored')
+      await apiOk('PATCH', `/api/v1/namespaces/${ns}/services/mirrored`, {contentType: 'application/merge-patch+json', body: {spec: {selector: {app: 'nothing-here'}}}})
       second = await planJson(['-n', ns, '--now', NOW()])
       const writes = (name: string) =>
         second.controllers.find((c: Json) => c.kind === 'Service' && c.name === name).actions.filter((a: Json) => a.type.endsWith('EndpointSlice'))
@@ -308,6 +311,8 @@ describe('Services: the plan against the real endpoint controllers', () => {
       // mirroring controller copies the Endpoints object the endpoint controller left into a second.
       const mirrored = writes('unselected')
       expect(mirrored.map((a: Json) => [a.type, a.controller])).toEqual([['createEndpointSlice', 'endpointslicemirroring']])
+      const unmirrored = writes('mirrored').filter((a: Json) => a.controller === 'endpointslicemirroring')
+      expect(unmirrored.map((a: Json) => [a.type, a.name, a.reason])).toEqual(mirroredBefore.map((x: Json) => ['deleteEndpointSlice', x.metadata.name, 'selector']))
 
       // Every write to the over-capacity Endpoints object, from now on: a later sync may rewrite it
       // again (without the trigger time) before a poll would see the first write.
@@ -341,6 +346,10 @@ describe('Services: the plan against the real endpoint controllers', () => {
         {what: `Endpoints over written as planned (trigger ${overWrite.triggerTime}; before: ${overBefore.metadata.annotations?.[TRIGGER_TIME]}; writes seen: ${seen().join(', ') || 'none'})`},
       )
       overWrites.stop()
+      await waitUntil(async () => {
+        const now = await slicesOf('mirrored')
+        return !now.some((x: Json) => x.metadata.labels['endpointslice.kubernetes.io/managed-by'] === 'endpointslicemirroring-controller.k8s.io')
+      }, {what: 'the mirrored slice of mirrored deleted', timeoutMs: 30_000})
       for (const name of ['basic', 'publish', 'empty', 'headless', 'named']) {
         const planned = writes(name)
         const want = new Map<string, string>()

@@ -291,7 +291,9 @@ export function syncMirror(
       changed: [],
     })
   }
-  for (const slice of left) actions.push({type: 'deleteEndpointSlice', controller: 'endpointslicemirroring', name: slice.name, uid: slice.uid, resourceVersion: slice.resourceVersion, addressType: slice.addressType, reason: 'no-endpoints'})
+  // syncEndpoints (endpointslicemirroring): a Service with a selector gets its mirrored slices deleted.
+  const reason = svc.selector !== null ? 'selector' : 'no-endpoints'
+  for (const slice of left) actions.push({type: 'deleteEndpointSlice', controller: 'endpointslicemirroring', name: slice.name, uid: slice.uid, resourceVersion: slice.resourceVersion, addressType: slice.addressType, reason})
   const totals = new Map<string, {addressType: string; ready: number; total: number; slices: number}>()
   for (const d of desired) {
     const t = totals.get(d.addressType) ?? {addressType: d.addressType, ready: 0, total: 0, slices: 0}

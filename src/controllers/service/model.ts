@@ -151,7 +151,7 @@ export interface PodEndpointVerdict {
 
 // ---- Writes of the EndpointSlice controller ----
 
-export type SliceDeleteReason = 'not-owned' | 'ports-not-desired' | 'no-endpoints' | 'address-type'
+export type SliceDeleteReason = 'not-owned' | 'ports-not-desired' | 'no-endpoints' | 'address-type' | 'selector'
 
 export interface EndpointChange {
   pod: string

@@ -156,7 +156,7 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
   let pools: NonNullable<ControllerPlan['service']>['pools']
   let choices: NonNullable<ControllerPlan['service']>['choices']
   let requeueAfterError = false
-  if (svc.type === 'ExternalName') {
+  if (svc.type === 'ExternalName' && svc.selector !== null) {
     warnings.push('type ExternalName: the endpoint controllers write nothing for it')
   } else if (svc.selector === null) {
     // Selector-less: only the mirroring controller writes, from an Endpoints object someone keeps.
@@ -169,8 +169,11 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
   } else {
     const slices = syncSlices({svc, pods: selected, nodes: w.nodeByName, nodesKnown: w.nodes.length > 0, slices: w.slices, maxEndpointsPerSlice: w.maxEndpointsPerSlice})
     const legacy = syncEndpoints(svc, selected, w.endpoints)
+    // E13.2: the mirroring controller deletes what it mirrored once the Service has a selector.
+    const mirrored = syncMirror(svc, w.endpoints, w.slices)
     actions.push(...slices.actions)
     if (legacy.action) actions.push(legacy.action)
+    actions.push(...mirrored.actions)
     warnings.push(...slices.warnings)
     if (slices.requeue) {
       warnings.push(slices.requeue)

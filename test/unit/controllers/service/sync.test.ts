@@ -606,6 +606,33 @@ describe('E13: mirroring', () => {
     expect(r.warnings.join()).toContain('InvalidIPAddress')
     expect(syncMirror(svc({selector: null}), {...endpoints, labels: {'endpointslice.kubernetes.io/skip-mirror': 'true'}}, []).actions).toEqual([])
   })
+
+  // Random oracle, a mirrored Service that gets a selector: the mirroring controller deletes the
+  // slice it made (its syncEndpoints cleans up once the Service has a selector).
+  const endpoints: EndpointsView = {
+    namespace: 'ns', name: 'web', uid: 'E', resourceVersion: '2', generation: 0, labels: {}, annotations: {}, ownerReferences: [],
+    subsets: [{addresses: [], notReadyAddresses: [{ip: '192.0.2.22'}], ports: [{name: 'db', port: 5432, protocol: 'TCP'}]}],
+  }
+  const mirroredSlice = slice('web-m1', [{addresses: ['192.0.2.22'], conditions: {ready: false}}], {
+    labels: {'kubernetes.io/service-name': 'web', 'endpointslice.kubernetes.io/managed-by': 'endpointslicemirroring-controller.k8s.io'},
+    ports: [{name: 'db', port: 5432, protocol: 'TCP'}],
+  })
+
+  it('E13.2: once the Service has a selector, its mirrored slices are deleted', () => {
+    const plan = planService(svc(), {pods: [], nodes: NODES, nodeByName: nodeMap(), slices: [mirroredSlice], endpoints, maxEndpointsPerSlice: 100})
+    expect(plan.actions.filter((a) => a.type === 'deleteEndpointSlice')).toEqual([
+      {type: 'deleteEndpointSlice', controller: 'endpointslicemirroring', name: 'web-m1', uid: mirroredSlice.uid, resourceVersion: mirroredSlice.resourceVersion, addressType: 'IPv4', reason: 'selector'},
+    ])
+    // Without a selector the same slice is kept as it is.
+    const kept = planService(svc({selector: null}), {pods: [], nodes: NODES, nodeByName: nodeMap(), slices: [mirroredSlice], endpoints, maxEndpointsPerSlice: 100})
+    expect(kept.actions).toEqual([])
+  })
+
+  it('E13: an ExternalName Service without a selector is mirrored like any other', () => {
+    const plan = planService(svc({type: 'ExternalName', selector: null}), {pods: [], nodes: NODES, nodeByName: nodeMap(), slices: [], endpoints, maxEndpointsPerSlice: 100})
+    expect(plan.actions.map((a) => [a.type, 'controller' in a ? a.controller : undefined])).toEqual([['createEndpointSlice', 'endpointslicemirroring']])
+    expect(planService(svc({type: 'ExternalName'}), {pods: [], nodes: NODES, nodeByName: nodeMap(), slices: [], endpoints, maxEndpointsPerSlice: 100}).actions).toEqual([])
+  })
 })
 
 describe('L2: which Services the load-balancer controller acts on', () => {
