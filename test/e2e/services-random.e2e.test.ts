@@ -466,6 +466,7 @@ function endpointSet(slices: Json[]): string {
  */
 function judgeChoice(before: Json[], after: Json[], acts: Json[], pools: Json[], choices: Json[]): string[] {
   const chosen = new Set(choices.flatMap((c) => (c.kind === 'recycledName' ? [...c.certain, ...c.groups.flat()] : c.slices)))
+  const mirrored = choices.every((c) => c.kind === 'mirroredName')
   const problems: string[] = []
   // Slices the choices do not name: deleted, updated or left as planned.
   const outside = (xs: Json[]) => xs.filter((s) => !chosen.has(s.metadata.name))
@@ -482,6 +483,9 @@ function judgeChoice(before: Json[], after: Json[], acts: Json[], pools: Json[],
       const taken = before.filter((s) => [...c.certain, ...c.groups.flat()].includes(s.metadata.name) && after.some((x) => x.metadata.uid === s.metadata.uid)).map((s) => s.metadata.name)
       const partial = c.groups.filter((g: string[]) => g.some((n) => taken.includes(n)) && !g.every((n) => taken.includes(n)))
       if (!c.certain.every((n: string) => taken.includes(n)) || taken.length !== c.certain.length + c.take || partial.length > 1) problems.push(`names kept ${taken.join(', ')}: not an outcome of ${JSON.stringify(c)}`)
+    } else if (c.kind === 'mirroredName') {
+      const kept = before.filter((s) => c.slices.includes(s.metadata.name) && after.some((x) => x.metadata.uid === s.metadata.uid)).map((s) => s.metadata.name)
+      if (kept.length !== c.keep) problems.push(`names kept ${kept.join(', ')}: not an outcome of ${JSON.stringify(c)}`)
     } else {
       const holders = after.filter((s) => s.addressType === c.addressType && (s.endpoints ?? []).some((e: Json) => e.targetRef?.name === c.pod))
       if (holders.length !== 1 || !c.slices.includes(holders[0].metadata.name)) problems.push(`pod ${c.pod} held by ${holders.map((s) => s.metadata.name).join(', ') || 'no slice'}: not an outcome of ${JSON.stringify(c)}`)
@@ -498,6 +502,7 @@ function judgeChoice(before: Json[], after: Json[], acts: Json[], pools: Json[],
       if (!wantSet.includes(k)) wantSet.push(k)
     }
   }
+  if (mirrored && JSON.stringify(after.map(contentKey).sort()) !== JSON.stringify(wantSlices.map(contentKey).sort())) problems.push(`mirrored slices ${after.map(contentKey).join(' ')}; planned ${wantSlices.map(contentKey).join(' ')}`)
   if (endpointSet(after) !== JSON.stringify(wantSet.sort())) problems.push(`endpoints held ${endpointSet(after)}; planned ${JSON.stringify(wantSet)}`)
   return problems
 }
@@ -540,8 +545,9 @@ function judgeService(cp: Json, before: Snap, after: Snap): string[] {
     const acts = slicesActs.filter((a: Json) => (a.controller === 'endpointslicemirroring') === (by === MIRROR))
     const exact = judgeSlices(of(before, by), of(after, by), acts, pools)
     if (exact.length === 0) continue
-    if (by === ES && choices.length > 0) {
-      const other = judgeChoice(of(before, by), of(after, by), acts, pools, choices)
+    const mine = choices.filter((c: Json) => (c.kind === 'mirroredName') === (by === MIRROR))
+    if (mine.length > 0) {
+      const other = judgeChoice(of(before, by), of(after, by), acts, pools, mine)
       if (other.length === 0) continue
       problems.push(...other.map((p) => `${by} (as one of the choices): ${p}`))
     }

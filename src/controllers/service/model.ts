@@ -302,10 +302,16 @@ export interface EndpointPool {
  * `duplicateEndpoint` (reconcileByPortMapping step 1, E8.4): `pod`'s endpoint is held by every slice in
  * `slices`; the controller walks the slices in its cache's order, the first one keeps it and the
  * others lose it. `shown` is the one the plan walks first (by name).
+ *
+ * `mirroredName` (the mirroring controller's reconcileByPortMapping and recycleSlices, E13.3): of
+ * the mirrored `slices`, `keep` keep their names (each rewritten with one wanted port list's
+ * content, or left when it already holds it) and the others are deleted; which ones is the
+ * lister's and a map's order. The contents written are certain; `shown` are the names the actions keep.
  */
 export type SliceChoice =
   | {kind: 'recycledName'; addressType: string; certain: string[]; take: number; groups: string[][]; shown: string[]; pairing?: true}
   | {kind: 'duplicateEndpoint'; addressType: string; pod: string; slices: string[]; shown: string}
+  | {kind: 'mirroredName'; addressType: string; slices: string[]; keep: number; shown: string[]}
 
 /** Why a node is or is not a load-balancer host (stableNodeSetPredicates). */
 export type HostExclusion = 'deleting' | 'exclude-label' | 'to-be-deleted-taint'

@@ -164,6 +164,7 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
     actions.push(...mirror.actions)
     warnings.push(...mirror.warnings)
     totals = mirror.totals
+    if (mirror.choices.length > 0) choices = mirror.choices
     if (current.length > 0) warnings.push(`no selector: the EndpointSlice controller leaves its ${current.length} old slice(s) as they are until the Service is deleted`)
     if (!w.endpoints) warnings.push('no selector and no Endpoints object: nothing is mirrored, the Service has no endpoints')
   } else {
@@ -181,7 +182,7 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
     }
     totals = slices.totals
     if (slices.pools.length > 0) pools = slices.pools
-    if (slices.choices.length > 0) choices = slices.choices
+    if (slices.choices.length + mirrored.choices.length > 0) choices = [...slices.choices, ...mirrored.choices]
     for (const pod of selected) {
       const s = slices.verdicts.get(pod.name)!
       verdicts.push({pod: pod.name, uid: pod.uid, slice: s.slice, endpoints: legacy.verdicts.get(pod.name)!, ...(s.missingPorts ? {missingPorts: s.missingPorts} : {})})

@@ -628,6 +628,41 @@ describe('E13: mirroring', () => {
     expect(kept.actions).toEqual([])
   })
 
+  const mirrorLabels = {'kubernetes.io/service-name': 'web', 'endpointslice.kubernetes.io/managed-by': 'endpointslicemirroring-controller.k8s.io'}
+  const old = (name: string, eps: EndpointView[]) => slice(name, eps, {labels: mirrorLabels, ports: [{name: 'http', port: 1234, protocol: 'TCP'}]})
+
+  it('E13.3: a new port list takes the name of the one mirrored slice going (recycleSlices): an update, no create, no delete', () => {
+    const r = syncMirror(svc({selector: null}), endpoints, [old('web-a', [])])
+    expect(r.actions.map((a) => [a.type, 'name' in a ? a.name : undefined, 'recycled' in a ? a.recycled : undefined])).toEqual([['updateEndpointSlice', 'web-a', true]])
+    expect(r.actions[0]).toMatchObject({ports: [{name: 'db', port: 5432, protocol: 'TCP'}], endpoints: [{addresses: ['192.0.2.22'], conditions: {ready: false}}]})
+    expect(r.choices).toEqual([])
+  })
+
+  // Random oracle world: two mirrored slices of an old port list, one new port list.
+  it('E13.3: with two slices going and one new port list, which name is taken is the lister\'s order: a stated choice', () => {
+    const r = syncMirror(svc({selector: null}), endpoints, [old('web-a', [{addresses: ['10.0.0.9'], conditions: {ready: true}}]), old('web-b', [])])
+    expect(r.actions.map((a) => [a.type, 'name' in a ? a.name : undefined])).toEqual([
+      ['updateEndpointSlice', 'web-a'],
+      ['deleteEndpointSlice', 'web-b'],
+    ])
+    expect(r.choices).toEqual([{kind: 'mirroredName', addressType: 'IPv4', slices: ['web-a', 'web-b'], keep: 1, shown: ['web-a']}])
+    expect(r.warnings.join()).toContain('random')
+  })
+
+  it('E13.3: two slices of a wanted port list: the first is kept (rewritten only if it differs), the other deleted, and which is first is a stated choice', () => {
+    const want = {addresses: ['192.0.2.22'], conditions: {ready: false}}
+    const db = (name: string, eps: EndpointView[], o: Partial<EndpointSliceView> = {}) => slice(name, eps, {labels: mirrorLabels, ports: [{name: 'db', port: 5432, protocol: 'TCP'}], ...o})
+    const r = syncMirror(svc({selector: null}), endpoints, [db('web-a', [want]), db('web-b', [want])])
+    expect(r.actions.map((a) => [a.type, 'name' in a ? a.name : undefined])).toEqual([['deleteEndpointSlice', 'web-b']])
+    expect(r.choices).toEqual([{kind: 'mirroredName', addressType: 'IPv4', slices: ['web-a', 'web-b'], keep: 1, shown: ['web-a']}])
+    // needRebuildExistingSlices: owned by an earlier Endpoints object of the name, it is rewritten.
+    const earlier = [{apiVersion: 'v1', kind: 'Endpoints', name: 'web', uid: 'E-old', controller: true, blockOwnerDeletion: true}]
+    expect(syncMirror(svc({selector: null}), endpoints, [db('web-a', [want], {ownerReferences: earlier})]).actions.map((a) => a.type)).toEqual(['updateEndpointSlice'])
+    // Annotations the Endpoints object does not have: rewritten too.
+    expect(syncMirror(svc({selector: null}), endpoints, [db('web-a', [want], {annotations: {x: 'y'}})]).actions.map((a) => a.type)).toEqual(['updateEndpointSlice'])
+    expect(syncMirror(svc({selector: null}), endpoints, [db('web-a', [want])]).actions).toEqual([])
+  })
+
   it('E13: an ExternalName Service without a selector is mirrored like any other', () => {
     const plan = planService(svc({type: 'ExternalName', selector: null}), {pods: [], nodes: NODES, nodeByName: nodeMap(), slices: [], endpoints, maxEndpointsPerSlice: 100})
     expect(plan.actions.map((a) => [a.type, 'controller' in a ? a.controller : undefined])).toEqual([['createEndpointSlice', 'endpointslicemirroring']])
