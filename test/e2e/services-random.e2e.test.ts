@@ -578,16 +578,44 @@ function judgeService(cp: Json, before: Snap, after: Snap): string[] {
 
 const tally = {worlds: 0, agree: 0, services: 0, settled: 0, creates: 0, updates: 0, deletes: 0, endpoints: 0, mirrored: 0, choices: 0, disagreements: [] as string[]}
 
+/** Slices in a line: name, manager, family, ports and the pods (or addresses) they hold. */
+const brief = (slices: Json[]): string =>
+  slices
+    .map((x) => `${x.metadata.name}(${x.metadata.labels?.[MANAGED_BY]?.split('-')[0] ?? '?'} ${x.addressType} ${portsKey(x.ports).join(',')}: ${(x.endpoints ?? []).map((e: Json) => `${e.targetRef?.name ?? e.addresses[0]}${e.conditions?.ready ? '' : '~'}`).join(' ')})`)
+    .join(' ')
+
 const replay = (w: World) => `KCTL_ORACLE_SEED=${SEED} KCTL_ORACLE_FIRST=${w.index} KCTL_ORACLE_COUNT=${w.index + 1} npx vitest run --project e2e test/e2e/services-random.e2e.test.ts`
 
-async function quiet(namespaces: string[]): Promise<void> {
+/**
+ * A namespace whose Services each of the three controllers writes for once it runs: a selected
+ * pod's slice and Endpoints object, and a mirrored slice. Made before each start of the controllers.
+ */
+async function sentinel(): Promise<string> {
+  const ns = await newNamespace('svcrand-sentinel')
+  await createService(ns, {name: 'probe', spec: {selector: {app: 'probe'}, ports: [{port: 80, protocol: 'TCP'}]}, labels: {}}, 'sentinel')
+  await createService(ns, {name: 'mirror', spec: {ports: [{port: 80, protocol: 'TCP'}]}, labels: {}}, 'sentinel')
+  await apiOk('POST', `/api/v1/namespaces/${ns}/endpoints`, {body: endpointsBody('mirror', {subsets: [{addresses: [{ip: '192.0.2.1'}], ports: [{port: 80, protocol: 'TCP'}]}]})})
+  await createPod(ns, {name: 'probe', app: 'probe', node: 'n1', phase: 'Running', ready: true, ips: ['10.63.0.1'], terminating: false, ports: []})
+  return ns
+}
+
+/** Until the three controllers have written the sentinel's objects, and then nothing in `namespaces` for 5 s (a retry after a stale cache comes 1, 2, 4 s later). */
+async function quiet(namespaces: string[], probe: string): Promise<void> {
+  await waitUntil(
+    async () => {
+      const [slices, ep] = await Promise.all([apiOk('GET', `/apis/discovery.k8s.io/v1/namespaces/${probe}/endpointslices`), api('GET', `/api/v1/namespaces/${probe}/endpoints/probe`)])
+      const by = (name: string, manager: string) => slices.items.some((x: Json) => x.metadata.labels?.[SERVICE_NAME] === name && x.metadata.labels?.[MANAGED_BY] === manager)
+      return by('probe', ES) && by('mirror', MIRROR) && ep.status === 200
+    },
+    {what: 'the three controllers to have written for the sentinel Services', timeoutMs: 120_000},
+  )
   await waitUntilQuiet(
     async () => {
       const [s, e] = await Promise.all([apiOk('GET', '/apis/discovery.k8s.io/v1/endpointslices'), apiOk('GET', '/api/v1/endpoints')])
       const mine = new Set(namespaces)
       return [...s.items, ...e.items].filter((x: Json) => mine.has(x.metadata.namespace)).map((x: Json) => `${x.metadata.namespace}/${x.metadata.name}@${x.metadata.resourceVersion}`).sort().join(',')
     },
-    {quietMs: 3000, timeoutMs: 120_000, what: 'the endpoint controllers to be quiet'},
+    {quietMs: 5000, timeoutMs: 120_000, what: 'the endpoint controllers to be quiet'},
   )
 }
 
@@ -624,6 +652,7 @@ describe(`random Service worlds (seed ${SEED}, ${COUNT - FIRST} worlds) against 
     it(`--max-endpoints-per-slice=${max}, worlds ${batch.map((w) => w.index).join(',')}: every Service's slices and Endpoints are its plan's`, async () => {
       await controllerManager.stop()
       const found: string[] = []
+      const probes: string[] = []
       const group = `${RUN}-${batch[0].index}`
       const ns = new Map<World, string>()
       for (const w of batch) ns.set(w, await newNamespace(`svcrand-${w.index}`))
@@ -632,8 +661,10 @@ describe(`random Service worlds (seed ${SEED}, ${COUNT - FIRST} worlds) against 
       await inParallel(settled, 6, (w) => build(ns.get(w)!, w, group))
       try {
         if (settled.length > 0) {
+          const probe = await sentinel()
+          probes.push(probe)
           await controllerManager.start(CONTROLLERS, args)
-          await quiet(settled.map((w) => ns.get(w)!))
+          await quiet(settled.map((w) => ns.get(w)!), probe)
           await controllerManager.stop()
         }
         await inParallel(settled, 6, (w) => applyChanges(ns.get(w)!, w, group))
@@ -641,8 +672,10 @@ describe(`random Service worlds (seed ${SEED}, ${COUNT - FIRST} worlds) against 
         const before = new Map<World, Snap>()
         for (const w of batch) before.set(w, await snapshot(ns.get(w)!))
         const plan = await planJson(['-A', '-l', `kctl-rand=${group}`, '--now', new Date().toISOString(), '--max-endpoints-per-slice', String(max)])
+        const probe = await sentinel()
+        probes.push(probe)
         await controllerManager.start(CONTROLLERS, args)
-        await quiet([...ns.values()])
+        await quiet([...ns.values()], probe)
         await controllerManager.stop()
         for (const w of batch) {
           const n = ns.get(w)!
@@ -668,12 +701,12 @@ describe(`random Service worlds (seed ${SEED}, ${COUNT - FIRST} worlds) against 
           if (problems.length === 0) tally.agree++
           else
             found.push(
-              `world ${w.index} (replay: ${replay(w)})\n  world: ${JSON.stringify(w)}\n  ${problems.join('\n  ')}\n  plans: ${JSON.stringify(plans.map((c: Json) => ({name: c.name, actions: c.actions, choices: c.service.choices, pools: c.service.pools, warnings: c.warnings})))}`,
+              `world ${w.index} (replay: ${replay(w)})\n  world: ${JSON.stringify(w)}\n  ${problems.join('\n  ')}\n  slices before: ${brief(before.get(w)!.slices)}\n  slices after: ${brief(after.slices)}\n  plans: ${JSON.stringify(plans.map((c: Json) => ({name: c.name, actions: c.actions, choices: c.service.choices, pools: c.service.pools, warnings: c.warnings})))}`,
             )
         }
       } finally {
         await controllerManager.stop()
-        await inParallel([...ns.values()], 6, async (n) => {
+        await inParallel([...ns.values(), ...probes], 6, async (n) => {
           for (const path of [`/api/v1/namespaces/${n}/services`, `/api/v1/namespaces/${n}/endpoints`, `/apis/discovery.k8s.io/v1/namespaces/${n}/endpointslices`]) {
             const list = await apiOk('GET', path)
             for (const x of list.items) await api('DELETE', `${path}/${x.metadata.name}`)

@@ -213,7 +213,7 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
     }
   }
 
-  hints(svc, [...creates, ...updates].map((x) => x.draft), existing, updates, types, result.pools, {desired: desiredAll, nodesKnown: input.nodesKnown, warnings: result.warnings})
+  hints(svc, [...creates, ...updates].map((x) => x.draft), existing.filter((s) => !deletes.some((d) => d.slice === s)), updates, types, result.pools, {desired: desiredAll, nodesKnown: input.nodesKnown, warnings: result.warnings})
 
   // finalize runs once per address type (reconcileByAddressType calls it with that type's lists):
   // the type's last create takes the name of its first slice being deleted that the Service owns,
@@ -504,6 +504,7 @@ function hints(
   // A pool's endpoints all go to written slices.
   for (const pool of pools) pool.endpoints = pool.endpoints?.map(hinted)
   const writtenNames = new Set(written.map((d) => d.existing?.name).filter((n) => n !== undefined))
+  // RemoveHintsFromSlices / AddHints look at the slices unchanged, never at those being deleted.
   for (const slice of existing) {
     if (writtenNames.has(slice.name) || !types.includes(slice.addressType)) continue
     const next = slice.endpoints.map(hinted)

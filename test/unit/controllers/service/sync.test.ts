@@ -417,6 +417,18 @@ describe('E10: trafficDistribution hints', () => {
     expect(stripped).toEqual([expect.objectContaining({name: 'S', hintsChanged: true})])
     expect(stripped[0].endpoints[0].hints).toBeUndefined()
   })
+
+  // Random oracle world: a slice whose only wanted endpoint is held by another slice too, and whose
+  // other endpoints are gone, carries a hint. It is deleted, and only deleted: hints are stripped
+  // from the slices left unchanged, never from one being deleted.
+  it('ES-22: a slice being deleted is not also updated to strip its hints', () => {
+    const a = pod('a')
+    const gone = pod('gone', {phase: 'Failed'})
+    const keeper = slice('K', [ep(a, {ready: true})])
+    const doomed = slice('S', [{...ep(a, {ready: true}), hints: {forZones: [{name: 'zone-1'}]}}, {...ep(gone, {ready: false}), hints: {forZones: [{name: 'zone-1'}]}}])
+    const r = sync(svc(), [a, gone], [keeper, doomed])
+    expect(r.actions.filter((x) => x.type.endsWith('EndpointSlice')).map((x) => [x.type, 'name' in x ? x.name : ''])).toEqual([['deleteEndpointSlice', 'S']])
+  })
 })
 
 describe('E10.3: topology-mode Auto', () => {
