@@ -334,6 +334,14 @@ export function syncMirror(
       actions.push(update(want, del, true))
     } else actions.push({type: 'createEndpointSlice', generateName: `${svc.name}-`, ...content(want), ownerReference: {apiVersion: 'v1', kind: 'Endpoints', name: endpoints!.name, uid: endpoints!.uid, controller: true, blockOwnerDeletion: true}})
   }
+  // recycleSlices takes a create out of the list by its name, which every create leaves empty: the
+  // first create of any family goes. With creates of two families, the renamed one may stay a
+  // create instead, whose name exists: the sync fails (AlreadyExists) and is retried, at random.
+  if (recycledNames.size > 0 && new Set(creates.map((c) => c.addressType)).size > 1) {
+    warnings.push(
+      'new mirrored slices of two families, one taking a name: upstream\'s recycleSlices may drop the wrong create (map order), so the sync can fail with AlreadyExists and be retried (after 1 s, doubling) until the order falls right; the writes shown are the ones it ends with',
+    )
+  }
   // syncEndpoints: a Service with a selector gets its mirrored slices deleted (E13.2).
   const reason = svc.selector !== null ? 'selector' : 'no-endpoints'
   for (const slice of deletes) {

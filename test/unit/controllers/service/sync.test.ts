@@ -675,6 +675,19 @@ describe('E13: mirroring', () => {
     expect(syncMirror(svc({selector: null}), endpoints, [db('web-a', [want])]).actions).toEqual([])
   })
 
+  // Random oracle world: an Endpoints object of both families, one old mirrored slice of one family.
+  it('E13.3: creates of two families with one name recycled: the writes it ends with, and a warning that the sync may fail and retry', () => {
+    const mixed: EndpointsView = {...endpoints, subsets: [{addresses: [{ip: '2001:db8::1'}, {ip: '192.0.2.37'}], notReadyAddresses: [], ports: [{name: '', port: 5432, protocol: 'UDP'}]}]}
+    const r = syncMirror(svc({selector: null}), mixed, [old('web-a', []) as EndpointSliceView].map((x) => ({...x, addressType: 'IPv6'})))
+    expect(r.actions.map((a) => [a.type, a.addressType, 'name' in a ? a.name : undefined])).toEqual([
+      ['createEndpointSlice', 'IPv4', undefined],
+      ['updateEndpointSlice', 'IPv6', 'web-a'],
+    ])
+    expect(r.warnings.join()).toContain('AlreadyExists')
+    // One family only: no such warning.
+    expect(syncMirror(svc({selector: null}), endpoints, [old('web-a', [])]).warnings.join()).not.toContain('AlreadyExists')
+  })
+
   it('E13: an ExternalName Service without a selector is mirrored like any other', () => {
     const plan = planService(svc({type: 'ExternalName', selector: null}), {pods: [], nodes: NODES, nodeByName: nodeMap(), slices: [], endpoints, maxEndpointsPerSlice: 100})
     expect(plan.actions.map((a) => [a.type, 'controller' in a ? a.controller : undefined])).toEqual([['createEndpointSlice', 'endpointslicemirroring']])
