@@ -492,6 +492,9 @@ function judgeChoice(before: Json[], after: Json[], acts: Json[], pools: Json[],
       const taken = before.filter((s) => [...c.certain, ...c.groups.flat()].includes(s.metadata.name) && after.some((x) => x.metadata.uid === s.metadata.uid)).map((s) => s.metadata.name)
       const partial = c.groups.filter((g: string[]) => g.some((n) => taken.includes(n)) && !g.every((n) => taken.includes(n)))
       if (!c.certain.every((n: string) => taken.includes(n)) || taken.length !== c.certain.length + c.take || partial.length > 1) problems.push(`names kept ${taken.join(', ')}: not an outcome of ${JSON.stringify(c)}`)
+    } else if (c.kind === 'fillOrder') {
+      const kept = acts.filter((a) => a.type !== 'deleteEndpointSlice' && !a.skipped).length + before.filter((b) => !acts.some((a) => a.name === b.metadata.name)).length
+      if (after.length !== kept) problems.push(`${after.length} slices after the sync, planned ${kept}`)
     } else if (c.kind === 'mirroredName') {
       const kept = before.filter((s) => c.slices.includes(s.metadata.name) && after.some((x) => x.metadata.uid === s.metadata.uid)).map((s) => s.metadata.name)
       if (kept.length !== c.keep) problems.push(`names kept ${kept.join(', ')}: not an outcome of ${JSON.stringify(c)}`)

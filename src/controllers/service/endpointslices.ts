@@ -351,6 +351,7 @@ function reconcileByPorts(
     const lengths = byLength.map((d) => d.endpoints.length)
     if (new Set(lengths).size !== lengths.length && lengths.reduce((s, n) => s + (max - n), 0) > left) {
       result.warnings.push('slices being updated hold equally many endpoints: upstream fills them in random order, so which of them gets the new endpoints is not certain')
+      result.choices.push({kind: 'fillOrder', addressType, slices: byLength.map((d) => d.existing!.name), shown: byLength.map((d) => d.existing!.name)})
     }
     for (const d of byLength) take(d, Math.min(left, Math.max(0, max - d.endpoints.length)))
   }
@@ -367,8 +368,10 @@ function reconcileByPorts(
           if (diff === 0) break
         }
       }
-      if (fill && unchanged.filter((d) => d !== fill && d.endpoints.length === fill!.endpoints.length).length > 0) {
+      const ties = fill ? unchanged.filter((d) => d !== fill && d.endpoints.length === fill!.endpoints.length) : []
+      if (fill && ties.length > 0) {
         result.warnings.push(`unchanged slices of ${fill.endpoints.length} endpoints can each take the ${left} new ones: upstream picks one at random (shown: ${fill.existing!.name})`)
+        result.choices.push({kind: 'fillOrder', addressType, slices: [fill, ...ties].map((d) => d.existing!.name), shown: [fill.existing!.name]})
       }
     }
     if (fill) {

@@ -243,6 +243,22 @@ describe('E7: slice shape', () => {
 })
 
 describe('E8: placement', () => {
+  // Random oracle world: two unchanged slices of one endpoint each, one new pod, at most two per
+  // slice: either slice takes it, at random: a stated choice, not a warning only.
+  it('E8.6: equally full unchanged slices that can each take the new endpoints: a fillOrder choice', () => {
+    const [a, b, c] = [pod('a'), pod('bb'), pod('ccc')]
+    const r = sync(svc(), [a, b, c], [slice('A', [ep(a, {ready: true})]), slice('B', [ep(b, {ready: true})])], 2)
+    expect(updates(r.actions).map((u) => [u.name, members(u)])).toEqual([['A', ['a', 'ccc']]])
+    expect(r.choices).toEqual([{kind: 'fillOrder', addressType: 'IPv4', slices: ['A', 'B'], shown: ['A']}])
+  })
+
+  it('E8.5: slices being updated that are equally full, with room for more than is new: a fillOrder choice', () => {
+    const [a, b, c] = [pod('a'), pod('bb'), pod('ccc')]
+    const gone = pod('gone', {phase: 'Failed'})
+    const r = sync(svc(), [a, b, c, gone], [slice('A', [ep(a, {ready: true}), ep(gone, {ready: true})]), slice('B', [ep(b, {ready: true}), ep(gone, {ready: true})])], 3)
+    expect(r.choices).toEqual([{kind: 'fillOrder', addressType: 'IPv4', slices: ['A', 'B'], shown: ['A', 'B']}])
+  })
+
   const many = (n: number, prefix = 'p') => Array.from({length: n}, (_, i) => pod(`${prefix}${i}`, {ips: [`10.2.${Math.floor(i / 250)}.${i % 250}`]}))
 
   it('ES-4/ES-5: new slices are filled up to max; membership is drawn at random from a pool', () => {
