@@ -282,6 +282,16 @@ export function syncMirror(
   // reconcileByPortMapping: per port list and family, the first slice (in the lister's order) is
   // kept, rewritten unless it already holds exactly what is wanted, and the others are deleted;
   // slices of a port list no longer wanted are deleted.
+  // A port name twice (the same name under two protocols, repacked into one subset) makes the slice
+  // invalid: the API server rejects its write, and the sync fails there and is retried.
+  for (const want of [...desired]) {
+    const names = want.ports.map((p) => p.name)
+    if (new Set(names).size === names.length) continue
+    desired.splice(desired.indexOf(want), 1)
+    warnings.push(
+      `Endpoints ${endpoints!.name}: the ${want.addressType} slice for ports ${portsKey(want.ports)} would name a port twice, which the API server rejects: its write fails, the sync is retried (after 1 s, doubling), and the sync's other writes may not be made`,
+    )
+  }
   const byKey = new Map<string, EndpointSliceView[]>()
   for (const slice of mine) {
     const key = `${slice.addressType}|${portsKey(slice.ports)}`

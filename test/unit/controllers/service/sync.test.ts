@@ -704,6 +704,20 @@ describe('E13: mirroring', () => {
     expect(syncMirror(svc({selector: null}), endpoints, [old('web-a', [])]).warnings.join()).not.toContain('AlreadyExists')
   })
 
+  // Random oracle world: two subsets with the same addresses, one with db/TCP, the other db/UDP.
+  it('E13: a mirrored slice that would name a port twice is not written (the API server rejects it): a warning', () => {
+    const twice: EndpointsView = {
+      ...endpoints,
+      subsets: [
+        {addresses: [{ip: '2001:db8::1'}], notReadyAddresses: [], ports: [{name: 'db', port: 5432, protocol: 'TCP'}, {name: 'admin', port: 5433, protocol: 'TCP'}]},
+        {addresses: [{ip: '2001:db8::1'}], notReadyAddresses: [], ports: [{name: 'db', port: 5432, protocol: 'UDP'}]},
+      ],
+    }
+    const r = syncMirror(svc({selector: null}), twice, [])
+    expect(r.actions).toEqual([])
+    expect(r.warnings.join()).toContain('name a port twice')
+  })
+
   it('E13: an ExternalName Service without a selector is mirrored like any other', () => {
     const plan = planService(svc({type: 'ExternalName', selector: null}), {pods: [], nodes: NODES, nodeByName: nodeMap(), slices: [], endpoints, maxEndpointsPerSlice: 100})
     expect(plan.actions.map((a) => [a.type, 'controller' in a ? a.controller : undefined])).toEqual([['createEndpointSlice', 'endpointslicemirroring']])
