@@ -294,6 +294,9 @@ describe('Services: the plan against the real endpoint controllers', () => {
       await waitUntil(async () => (await api('GET', `/api/v1/namespaces/${ns}/endpoints/unselected`)).status === 200, {what: 'Endpoints unselected'})
       const unselectedBefore = await slicesOf('unselected')
       await apiOk('PATCH', `/api/v1/namespaces/${ns}/services/unselected`, {contentType: 'application/merge-patch+json', body: {spec: {selector: null}}})
+      // E13.2: the mirrored Service gets a selector: the mirroring controller deletes its slice.
+      const mirroredBefore = await slicesOf('mirrored')
+      await apiOk('PATCH', `/api/v1/namespaces/${ns}/services/mirrored`, {contentType: 'application/merge-patch+json', body: {spec: {selector: {app: 'nothing-here'}}}})
       second = await planJson(['-n', ns, '--now', NOW()])
       const writes = (name: string) =>
         second.controllers.find((c: Json) => c.kind === 'Service' && c.name === name).actions.filter((a: Json) => a.type.endsWith('EndpointSlice'))
@@ -308,6 +311,8 @@ describe('Services: the plan against the real endpoint controllers', () => {
       // mirroring controller copies the Endpoints object the endpoint controller left into a second.
       const mirrored = writes('unselected')
       expect(mirrored.map((a: Json) => [a.type, a.controller])).toEqual([['createEndpointSlice', 'endpointslicemirroring']])
+      const unmirrored = writes('mirrored').filter((a: Json) => a.controller === 'endpointslicemirroring')
+      expect(unmirrored.map((a: Json) => [a.type, a.name, a.reason])).toEqual(mirroredBefore.map((x: Json) => ['deleteEndpointSlice', x.metadata.name, 'selector']))
 
       // Every write to the over-capacity Endpoints object, from now on: a later sync may rewrite it
       // again (without the trigger time) before a poll would see the first write.
@@ -341,6 +346,10 @@ describe('Services: the plan against the real endpoint controllers', () => {
         {what: `Endpoints over written as planned (trigger ${overWrite.triggerTime}; before: ${overBefore.metadata.annotations?.[TRIGGER_TIME]}; writes seen: ${seen().join(', ') || 'none'})`},
       )
       overWrites.stop()
+      await waitUntil(async () => {
+        const now = await slicesOf('mirrored')
+        return !now.some((x: Json) => x.metadata.labels['endpointslice.kubernetes.io/managed-by'] === 'endpointslicemirroring-controller.k8s.io')
+      }, {what: 'the mirrored slice of mirrored deleted', timeoutMs: 30_000})
       for (const name of ['basic', 'publish', 'empty', 'headless', 'named']) {
         const planned = writes(name)
         const want = new Map<string, string>()
@@ -389,7 +398,9 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
     /** The plan states a random choice (service.choices): judged on its own, below. */
     choice?: boolean
     /** Slices present before the controller runs: pod names (`~ghost` for a pod that no longer exists), and how the slice is off. */
-    slices?: {pods: string[]; owner?: 'foreign'; addressType?: 'IPv6'; notReady?: string[]; labels?: Record<string, string>; hints?: boolean}[]
+    slices?: {pods: string[]; owner?: 'foreign'; addressType?: 'IPv6'; notReady?: string[]; labels?: Record<string, string>; hints?: boolean; mirrored?: boolean}[]
+    /** A hand-written Endpoints object (for a Service without a selector: the mirroring controller's source). */
+    endpoints?: Json
   }
 
   const WORLDS: World[] = [
@@ -457,6 +468,27 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
     {name: 'draw', rule: 'ES-31', choice: true, pods: manyPods('draw', 1), slices: [{pods: ['~ghost']}, {pods: ['~ghost']}]},
     // ES-32: both slices hold twice-0's endpoint: the one the controller walks first keeps it.
     {name: 'twice', rule: 'ES-32', choice: true, pods: manyPods('twice', 2), slices: [{pods: ['twice-0']}, {pods: ['twice-0', 'twice-1']}]},
+    // ES-22: a slice left with only a pod no longer wanted, hints on it, is deleted, not also
+    // rewritten without its hints (hints are stripped from unchanged slices only).
+    {
+      name: 'doomed',
+      rule: 'ES-22',
+      pods: [
+        {name: 'doomed-0', app: 'doomed', ports: WEB_PORT},
+        {name: 'doomed-x', app: 'doomed', ports: WEB_PORT, phase: 'Failed'},
+      ],
+      slices: [{pods: ['doomed-0']}, {pods: ['doomed-x'], hints: true}],
+    },
+    // E13.3: a mirrored slice of a port list no longer in the Endpoints object: the new port
+    // list's slice takes its name (the mirroring controller's recycleSlices), nothing is created.
+    {
+      name: 'remirror',
+      rule: 'E13.3',
+      spec: {selector: null, ports: [{port: 5432}]},
+      pods: [],
+      endpoints: {metadata: {name: 'remirror', labels: {owner: 'dba'}}, subsets: [{addresses: [{ip: '192.0.2.10'}], ports: [{port: 5432, protocol: 'TCP'}]}]},
+      slices: [{pods: [], mirrored: true}],
+    },
     // ES-30: a named port resolving differently per pod, beside a numeric one: the Endpoints
     // object has one subset per set of addresses, each with every port that set offers.
     {
@@ -503,6 +535,7 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
         body: {apiVersion: 'v1', kind: 'Service', metadata: {name: w.name, labels: {team: 'e2e'}, ...(w.deleting ? {finalizers: [HOLD]} : {})}, spec: {selector: {app: w.name}, ports: PORT, ...w.spec}},
       })
       if (w.deleting) await apiOk('DELETE', `/api/v1/namespaces/${ns}/services/${w.name}`)
+      const hand = w.endpoints && (await apiOk('POST', `/api/v1/namespaces/${ns}/endpoints`, {body: {apiVersion: 'v1', kind: 'Endpoints', ...w.endpoints}}))
       for (const p of w.pods) {
         const node = p.node === 'b' ? nodeB() : p.node === 'gone' ? nodeGone() : nodeA()
         pods.set(p.name, await createPod(ns, p, node, nthIP('10.78.0.0', ip++)))
@@ -513,15 +546,20 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
             ? {addresses: [s.addressType === 'IPv6' ? 'fd00::4000' : nthIP('10.78.0.0', 4000)], conditions: {ready: true, serving: true, terminating: false}, nodeName: nodeA(), zone: 'zone-1', targetRef: {kind: 'Pod', namespace: ns, name: `${w.name}-ghost`, uid: '00000000-0000-4000-8000-000000000001'}}
             : {...endpointOf(pods.get(name), !(s.notReady ?? []).includes(name)), ...(s.hints ? {hints: {forZones: [{name: 'zone-1'}]}} : {})},
         )
-        const owner = s.owner === 'foreign' ? {name: w.name, uid: '00000000-0000-4000-8000-0000000000ff'} : {name: w.name, uid: svc.metadata.uid}
+        const owner = s.owner === 'foreign' ? {name: w.name, uid: '00000000-0000-4000-8000-0000000000ff'} : {name: w.name, uid: s.mirrored ? hand.metadata.uid : svc.metadata.uid}
         await apiOk('POST', `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices`, {
           body: {
             apiVersion: 'discovery.k8s.io/v1',
             kind: 'EndpointSlice',
             metadata: {
               name: `${w.name}-old${i}`,
-              labels: {team: 'e2e', ...s.labels, 'kubernetes.io/service-name': w.name, 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io'},
-              ownerReferences: [{apiVersion: 'v1', kind: 'Service', ...owner, controller: true, blockOwnerDeletion: true}],
+              labels: {
+                ...(s.mirrored ? w.endpoints.metadata.labels : {team: 'e2e'}),
+                ...s.labels,
+                'kubernetes.io/service-name': w.name,
+                'endpointslice.kubernetes.io/managed-by': s.mirrored ? 'endpointslicemirroring-controller.k8s.io' : 'endpointslice-controller.k8s.io',
+              },
+              ownerReferences: [{apiVersion: 'v1', kind: s.mirrored ? 'Endpoints' : 'Service', ...owner, controller: true, blockOwnerDeletion: true}],
             },
             addressType: s.addressType ?? 'IPv4',
             ports: s.addressType === 'IPv6' || s.owner ? [] : [{name: 'http', port: 8080, protocol: 'TCP'}],
@@ -635,6 +673,8 @@ describe('Services with --max-endpoints-per-slice=10: placement against existing
     expect(kinds('lost')).toEqual(['createEndpointSlice:1'])
     expect(kinds('dual')).toEqual(['createEndpointSlice:1', 'createEndpointSlice:2'])
     expect(kinds('heir')).toEqual([])
+    expect(kinds('doomed')).toEqual(['deleteEndpointSlice:'])
+    expect(planOf('remirror').actions.map((a: Json) => [a.type, a.name, a.recycled, a.controller])).toEqual([['updateEndpointSlice', 'remirror-old0', true, 'endpointslicemirroring']])
     const recycled = planOf('recycle').actions.filter((a: Json) => a.type.endsWith('EndpointSlice')).map((a: Json) => [a.type, a.name, a.addressType, a.recycled]).sort()
     expect(recycled).toEqual([
       ['updateEndpointSlice', 'recycle-old0', 'IPv4', true],

@@ -13,6 +13,7 @@ import type {
   EndpointView,
   ServiceAction,
   ServiceView,
+  SliceChoice,
   WriteEndpointsAction,
 } from './model.js'
 import {
@@ -28,6 +29,7 @@ import {
   sameLabels,
   SERVICE_NAME_LABEL,
   sortPorts,
+  TRIGGER_TIME,
   triggerTime,
 } from './endpoints-common.js'
 
@@ -38,6 +40,15 @@ export const MAX_ENDPOINTS_ADDRESSES = 1000
 export const MIRROR_CONTROLLER = 'endpointslicemirroring-controller.k8s.io'
 export const SKIP_MIRROR = 'endpointslice.kubernetes.io/skip-mirror'
 export const LEADER_ANNOTATION = 'control-plane.alpha.kubernetes.io/leader'
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration'
+
+/** A mirrored slice's endpoints as totalChanges compares them: by hash (addresses, hostname, target) and beyond it (EndpointsEqualBeyondHash). */
+const mirrorKey = (eps: readonly EndpointView[]): string =>
+  JSON.stringify(
+    eps
+      .map((e) => JSON.stringify([e.addresses, e.hostname ?? null, e.nodeName ?? null, e.zone ?? null, e.conditions.ready ?? null, e.conditions.serving ?? null, e.conditions.terminating ?? null, e.targetRef ? [e.targetRef.kind, e.targetRef.namespace, e.targetRef.name, e.targetRef.uid] : null]))
+      .sort(),
+  )
 
 export interface EndpointsSyncResult {
   action?: WriteEndpointsAction
@@ -235,7 +246,7 @@ export function syncMirror(
   svc: ServiceView,
   endpoints: EndpointsView | undefined,
   slices: readonly EndpointSliceView[],
-): {actions: ServiceAction[]; warnings: string[]; totals: {addressType: string; ready: number; total: number; slices: number}[]} {
+): {actions: ServiceAction[]; warnings: string[]; choices: SliceChoice[]; totals: {addressType: string; ready: number; total: number; slices: number}[]} {
   const warnings: string[] = []
   const mine = slices.filter((s) => s.namespace === svc.namespace && s.labels[SERVICE_NAME_LABEL] === svc.name && s.labels[MANAGED_BY_LABEL] === MIRROR_CONTROLLER)
   const mirror =
@@ -265,33 +276,101 @@ export function syncMirror(
     }
   }
   const actions: ServiceAction[] = []
+  const choices: SliceChoice[] = []
   const labels: Record<string, string> = {...(endpoints?.labels ?? {}), [SERVICE_NAME_LABEL]: svc.name, [MANAGED_BY_LABEL]: MIRROR_CONTROLLER}
-  const left = [...mine]
+  const annotations = Object.fromEntries(Object.entries(endpoints?.annotations ?? {}).filter(([k]) => k !== TRIGGER_TIME && k !== LAST_APPLIED))
+  // reconcileByPortMapping: per port list and family, the first slice (in the lister's order) is
+  // kept, rewritten unless it already holds exactly what is wanted, and the others are deleted;
+  // slices of a port list no longer wanted are deleted.
+  // A port name twice (the same name under two protocols, repacked into one subset) makes the slice
+  // invalid: the API server rejects its write, and the sync fails there and is retried.
+  for (const want of [...desired]) {
+    const names = want.ports.map((p) => p.name)
+    if (new Set(names).size === names.length) continue
+    desired.splice(desired.indexOf(want), 1)
+    warnings.push(
+      `Endpoints ${endpoints!.name}: the ${want.addressType} slice for ports ${portsKey(want.ports)} would name a port twice, which the API server rejects: its write fails, the sync is retried (after 1 s, doubling), and the sync's other writes may not be made`,
+    )
+  }
+  const byKey = new Map<string, EndpointSliceView[]>()
+  for (const slice of mine) {
+    const key = `${slice.addressType}|${portsKey(slice.ports)}`
+    byKey.set(key, [...(byKey.get(key) ?? []), slice])
+  }
+  const creates: (typeof desired)[number][] = []
+  const updates: {want: (typeof desired)[number]; slice: EndpointSliceView}[] = []
+  const deletes: EndpointSliceView[] = []
+  /** Port lists held by more than one slice: which one is kept is the lister's order (random). */
+  const drawn: EndpointSliceView[][] = []
   for (const want of desired) {
     const key = `${want.addressType}|${portsKey(want.ports)}`
-    const i = left.findIndex((s) => `${s.addressType}|${portsKey(s.ports)}` === key)
-    const content = {controller: 'endpointslicemirroring' as const, addressType: want.addressType, ports: want.ports, endpoints: want.endpoints, size: want.endpoints.length, labels}
-    if (i < 0) {
-      actions.push({type: 'createEndpointSlice', generateName: `${svc.name}-`, ...content, ownerReference: {apiVersion: 'v1', kind: 'Endpoints', name: endpoints!.name, uid: endpoints!.uid, controller: true, blockOwnerDeletion: true}})
+    const held = byKey.get(key) ?? []
+    byKey.delete(key)
+    if (held.length === 0) {
+      creates.push(want)
       continue
     }
-    const [slice] = left.splice(i, 1)
-    const same = JSON.stringify(slice.endpoints.map((e) => [e.addresses, e.conditions.ready, e.hostname, e.nodeName, e.targetRef?.name]).sort()) === JSON.stringify(want.endpoints.map((e) => [e.addresses, e.conditions.ready, e.hostname, e.nodeName, e.targetRef?.name]).sort())
-    if (same && sameLabels(slice.labels, labels)) continue
+    if (held.length > 1) drawn.push(held)
+    deletes.push(...held.slice(1))
+    const first = held[0]
+    const rebuild = first.ownerReferences.some((o) => o.kind === 'Endpoints' && o.name === endpoints!.name && o.uid !== endpoints!.uid)
+    const same = mirrorKey(first.endpoints) === mirrorKey(want.endpoints) && sameLabels(first.labels, labels) && sameLabels(first.annotations, annotations) && !rebuild
+    if (!same) updates.push({want, slice: first})
+  }
+  for (const held of byKey.values()) deletes.push(...held)
+  const content = (want: (typeof desired)[number]) => ({controller: 'endpointslicemirroring' as const, addressType: want.addressType, ports: want.ports, endpoints: want.endpoints, size: want.endpoints.length, labels})
+  const update = (want: (typeof desired)[number], slice: EndpointSliceView, recycled: boolean): ServiceAction => {
     const before = new Set(slice.endpoints.map((e) => e.addresses.join(',')))
     const after = new Set(want.endpoints.map((e) => e.addresses.join(',')))
-    actions.push({
+    return {
       type: 'updateEndpointSlice',
       name: slice.name,
       uid: slice.uid,
       resourceVersion: slice.resourceVersion,
-      ...content,
+      ...content(want),
       added: [...after].filter((a) => !before.has(a)),
       removed: [...before].filter((a) => !after.has(a)),
       changed: [],
-    })
+      ...(recycled ? {recycled: true as const} : {}),
+    }
   }
-  for (const slice of left) actions.push({type: 'deleteEndpointSlice', controller: 'endpointslicemirroring', name: slice.name, uid: slice.uid, resourceVersion: slice.resourceVersion, addressType: slice.addressType, reason: 'no-endpoints'})
+  for (const u of updates) actions.push(update(u.want, u.slice, false))
+  // finalize's recycleSlices: per address type, the i-th create takes the i-th delete's name.
+  const recycledNames = new Set<string>()
+  for (const want of creates) {
+    const del = deletes.find((d) => d.addressType === want.addressType && !recycledNames.has(d.name))
+    if (del) {
+      recycledNames.add(del.name)
+      actions.push(update(want, del, true))
+    } else actions.push({type: 'createEndpointSlice', generateName: `${svc.name}-`, ...content(want), ownerReference: {apiVersion: 'v1', kind: 'Endpoints', name: endpoints!.name, uid: endpoints!.uid, controller: true, blockOwnerDeletion: true}})
+  }
+  // recycleSlices takes a create out of the list by its name, which every create leaves empty: the
+  // first create of any family goes. With creates of two families, the renamed one may stay a
+  // create instead, whose name exists: the sync fails (AlreadyExists) and is retried, at random.
+  if (recycledNames.size > 0 && new Set(creates.map((c) => c.addressType)).size > 1) {
+    warnings.push(
+      'new mirrored slices of two families, one taking a name: upstream\'s recycleSlices may drop the wrong create (map order), so the sync can fail with AlreadyExists and be retried (after 1 s, doubling) until the order falls right; the writes shown are the ones it ends with',
+    )
+  }
+  // syncEndpoints: a Service with a selector gets its mirrored slices deleted (E13.2).
+  const reason = svc.selector !== null ? 'selector' : 'no-endpoints'
+  for (const slice of deletes) {
+    if (!recycledNames.has(slice.name)) actions.push({type: 'deleteEndpointSlice', controller: 'endpointslicemirroring', name: slice.name, uid: slice.uid, resourceVersion: slice.resourceVersion, addressType: slice.addressType, reason})
+  }
+  // Which names stay is the lister's and map's order when a port list has several slices, or when
+  // a family has more deletes than creates to take their names (and more than one delete).
+  for (const addressType of new Set(mine.map((s) => s.addressType))) {
+    const taking = creates.filter((c) => c.addressType === addressType).length
+    const gone = deletes.filter((d) => d.addressType === addressType)
+    const held = drawn.filter((h) => h[0].addressType === addressType)
+    const names = [...new Set([...held.flat(), ...(taking > 0 ? gone : [])].map((x) => x.name))]
+    const keep = held.length + Math.min(taking, gone.length)
+    if (held.length === 0 && (taking === 0 || gone.length < 2 || (gone.length <= taking && taking < 2))) continue
+    const shown = actions.filter((a) => a.type === 'updateEndpointSlice' && a.addressType === addressType && names.includes(a.name)).map((a) => (a as {name: string}).name)
+    const shownKept = [...new Set([...shown, ...held.map((h) => h[0].name)])]
+    choices.push({kind: 'mirroredName', addressType, slices: names.sort(), keep, shown: shownKept.sort()})
+    warnings.push(`mirrored ${addressType} slices ${names.join(', ')}: ${keep} of them keep their names (rewritten as needed) and the rest are deleted; which ones is the lister's order (random); shown: ${shownKept.join(', ')}`)
+  }
   const totals = new Map<string, {addressType: string; ready: number; total: number; slices: number}>()
   for (const d of desired) {
     const t = totals.get(d.addressType) ?? {addressType: d.addressType, ready: 0, total: 0, slices: 0}
@@ -300,5 +379,5 @@ export function syncMirror(
     t.ready += d.endpoints.filter((e) => e.conditions.ready).length
     totals.set(d.addressType, t)
   }
-  return {actions, warnings, totals: [...totals.values()]}
+  return {actions, warnings, choices, totals: [...totals.values()]}
 }

@@ -213,7 +213,7 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
     }
   }
 
-  hints(svc, [...creates, ...updates].map((x) => x.draft), existing, updates, types, result.pools, {desired: desiredAll, nodesKnown: input.nodesKnown, warnings: result.warnings})
+  hints(svc, [...creates, ...updates].map((x) => x.draft), existing.filter((s) => !deletes.some((d) => d.slice === s)), updates, types, result.pools, {desired: desiredAll, nodesKnown: input.nodesKnown, warnings: result.warnings})
 
   // finalize runs once per address type (reconcileByAddressType calls it with that type's lists):
   // the type's last create takes the name of its first slice being deleted that the Service owns,
@@ -351,6 +351,7 @@ function reconcileByPorts(
     const lengths = byLength.map((d) => d.endpoints.length)
     if (new Set(lengths).size !== lengths.length && lengths.reduce((s, n) => s + (max - n), 0) > left) {
       result.warnings.push('slices being updated hold equally many endpoints: upstream fills them in random order, so which of them gets the new endpoints is not certain')
+      result.choices.push({kind: 'fillOrder', addressType, slices: byLength.map((d) => d.existing!.name), shown: byLength.map((d) => d.existing!.name)})
     }
     for (const d of byLength) take(d, Math.min(left, Math.max(0, max - d.endpoints.length)))
   }
@@ -367,8 +368,10 @@ function reconcileByPorts(
           if (diff === 0) break
         }
       }
-      if (fill && unchanged.filter((d) => d !== fill && d.endpoints.length === fill!.endpoints.length).length > 0) {
+      const ties = fill ? unchanged.filter((d) => d !== fill && d.endpoints.length === fill!.endpoints.length) : []
+      if (fill && ties.length > 0) {
         result.warnings.push(`unchanged slices of ${fill.endpoints.length} endpoints can each take the ${left} new ones: upstream picks one at random (shown: ${fill.existing!.name})`)
+        result.choices.push({kind: 'fillOrder', addressType, slices: [fill, ...ties].map((d) => d.existing!.name), shown: [fill.existing!.name]})
       }
     }
     if (fill) {
@@ -504,6 +507,7 @@ function hints(
   // A pool's endpoints all go to written slices.
   for (const pool of pools) pool.endpoints = pool.endpoints?.map(hinted)
   const writtenNames = new Set(written.map((d) => d.existing?.name).filter((n) => n !== undefined))
+  // RemoveHintsFromSlices / AddHints look at the slices unchanged, never at those being deleted.
   for (const slice of existing) {
     if (writtenNames.has(slice.name) || !types.includes(slice.addressType)) continue
     const next = slice.endpoints.map(hinted)

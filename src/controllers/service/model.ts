@@ -151,7 +151,7 @@ export interface PodEndpointVerdict {
 
 // ---- Writes of the EndpointSlice controller ----
 
-export type SliceDeleteReason = 'not-owned' | 'ports-not-desired' | 'no-endpoints' | 'address-type'
+export type SliceDeleteReason = 'not-owned' | 'ports-not-desired' | 'no-endpoints' | 'address-type' | 'selector'
 
 export interface EndpointChange {
   pod: string
@@ -302,10 +302,22 @@ export interface EndpointPool {
  * `duplicateEndpoint` (reconcileByPortMapping step 1, E8.4): `pod`'s endpoint is held by every slice in
  * `slices`; the controller walks the slices in its cache's order, the first one keeps it and the
  * others lose it. `shown` is the one the plan walks first (by name).
+ *
+ * `fillOrder` (reconcileByPortMapping steps 2 and 3, E8.5/E8.6): new endpoints go to the slices
+ * being updated, fullest first, then whole into the unchanged slice that fits them best; among
+ * equally full `slices` which one is filled (first) is random. Which endpoints the Service's slices
+ * hold after the sync is certain, not which slice holds each; `shown` is the order the actions take.
+ *
+ * `mirroredName` (the mirroring controller's reconcileByPortMapping and recycleSlices, E13.3): of
+ * the mirrored `slices`, `keep` keep their names (each rewritten with one wanted port list's
+ * content, or left when it already holds it) and the others are deleted; which ones is the
+ * lister's and a map's order. The contents written are certain; `shown` are the names the actions keep.
  */
 export type SliceChoice =
   | {kind: 'recycledName'; addressType: string; certain: string[]; take: number; groups: string[][]; shown: string[]; pairing?: true}
   | {kind: 'duplicateEndpoint'; addressType: string; pod: string; slices: string[]; shown: string}
+  | {kind: 'mirroredName'; addressType: string; slices: string[]; keep: number; shown: string[]}
+  | {kind: 'fillOrder'; addressType: string; slices: string[]; shown: string[]}
 
 /** Why a node is or is not a load-balancer host (stableNodeSetPredicates). */
 export type HostExclusion = 'deleting' | 'exclude-label' | 'to-be-deleted-taint'

@@ -156,7 +156,7 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
   let pools: NonNullable<ControllerPlan['service']>['pools']
   let choices: NonNullable<ControllerPlan['service']>['choices']
   let requeueAfterError = false
-  if (svc.type === 'ExternalName') {
+  if (svc.type === 'ExternalName' && svc.selector !== null) {
     warnings.push('type ExternalName: the endpoint controllers write nothing for it')
   } else if (svc.selector === null) {
     // Selector-less: only the mirroring controller writes, from an Endpoints object someone keeps.
@@ -164,13 +164,17 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
     actions.push(...mirror.actions)
     warnings.push(...mirror.warnings)
     totals = mirror.totals
+    if (mirror.choices.length > 0) choices = mirror.choices
     if (current.length > 0) warnings.push(`no selector: the EndpointSlice controller leaves its ${current.length} old slice(s) as they are until the Service is deleted`)
     if (!w.endpoints) warnings.push('no selector and no Endpoints object: nothing is mirrored, the Service has no endpoints')
   } else {
     const slices = syncSlices({svc, pods: selected, nodes: w.nodeByName, nodesKnown: w.nodes.length > 0, slices: w.slices, maxEndpointsPerSlice: w.maxEndpointsPerSlice})
     const legacy = syncEndpoints(svc, selected, w.endpoints)
+    // E13.2: the mirroring controller deletes what it mirrored once the Service has a selector.
+    const mirrored = syncMirror(svc, w.endpoints, w.slices)
     actions.push(...slices.actions)
     if (legacy.action) actions.push(legacy.action)
+    actions.push(...mirrored.actions)
     warnings.push(...slices.warnings)
     if (slices.requeue) {
       warnings.push(slices.requeue)
@@ -178,7 +182,7 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
     }
     totals = slices.totals
     if (slices.pools.length > 0) pools = slices.pools
-    if (slices.choices.length > 0) choices = slices.choices
+    if (slices.choices.length + mirrored.choices.length > 0) choices = [...slices.choices, ...mirrored.choices]
     for (const pod of selected) {
       const s = slices.verdicts.get(pod.name)!
       verdicts.push({pod: pod.name, uid: pod.uid, slice: s.slice, endpoints: legacy.verdicts.get(pod.name)!, ...(s.missingPorts ? {missingPorts: s.missingPorts} : {})})

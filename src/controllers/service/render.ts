@@ -27,6 +27,7 @@ const DELETE_WORDS: Record<string, string> = {
   'not-owned': 'owned by another Service (an older one of this name)',
   'ports-not-desired': 'no pod resolves to its ports any more',
   'no-endpoints': 'none of its endpoints is wanted',
+  selector: 'the Service has a selector now: its mirrored slices go',
   'address-type': 'the Service no longer has this IP family',
 }
 

@@ -243,6 +243,22 @@ describe('E7: slice shape', () => {
 })
 
 describe('E8: placement', () => {
+  // Random oracle world: two unchanged slices of one endpoint each, one new pod, at most two per
+  // slice: either slice takes it, at random: a stated choice, not a warning only.
+  it('E8.6: equally full unchanged slices that can each take the new endpoints: a fillOrder choice', () => {
+    const [a, b, c] = [pod('a'), pod('bb'), pod('ccc')]
+    const r = sync(svc(), [a, b, c], [slice('A', [ep(a, {ready: true})]), slice('B', [ep(b, {ready: true})])], 2)
+    expect(updates(r.actions).map((u) => [u.name, members(u)])).toEqual([['A', ['a', 'ccc']]])
+    expect(r.choices).toEqual([{kind: 'fillOrder', addressType: 'IPv4', slices: ['A', 'B'], shown: ['A']}])
+  })
+
+  it('E8.5: slices being updated that are equally full, with room for more than is new: a fillOrder choice', () => {
+    const [a, b, c] = [pod('a'), pod('bb'), pod('ccc')]
+    const gone = pod('gone', {phase: 'Failed'})
+    const r = sync(svc(), [a, b, c, gone], [slice('A', [ep(a, {ready: true}), ep(gone, {ready: true})]), slice('B', [ep(b, {ready: true}), ep(gone, {ready: true})])], 3)
+    expect(r.choices).toEqual([{kind: 'fillOrder', addressType: 'IPv4', slices: ['A', 'B'], shown: ['A', 'B']}])
+  })
+
   const many = (n: number, prefix = 'p') => Array.from({length: n}, (_, i) => pod(`${prefix}${i}`, {ips: [`10.2.${Math.floor(i / 250)}.${i % 250}`]}))
 
   it('ES-4/ES-5: new slices are filled up to max; membership is drawn at random from a pool', () => {
@@ -416,6 +432,18 @@ describe('E10: trafficDistribution hints', () => {
     const stripped = updates(sync(svc(), [a], [hinted]).actions)
     expect(stripped).toEqual([expect.objectContaining({name: 'S', hintsChanged: true})])
     expect(stripped[0].endpoints[0].hints).toBeUndefined()
+  })
+
+  // Random oracle world: a slice whose only wanted endpoint is held by another slice too, and whose
+  // other endpoints are gone, carries a hint. It is deleted, and only deleted: hints are stripped
+  // from the slices left unchanged, never from one being deleted.
+  it('ES-22: a slice being deleted is not also updated to strip its hints', () => {
+    const a = pod('a')
+    const gone = pod('gone', {phase: 'Failed'})
+    const keeper = slice('K', [ep(a, {ready: true})])
+    const doomed = slice('S', [{...ep(a, {ready: true}), hints: {forZones: [{name: 'zone-1'}]}}, {...ep(gone, {ready: false}), hints: {forZones: [{name: 'zone-1'}]}}])
+    const r = sync(svc(), [a, gone], [keeper, doomed])
+    expect(r.actions.filter((x) => x.type.endsWith('EndpointSlice')).map((x) => [x.type, 'name' in x ? x.name : ''])).toEqual([['deleteEndpointSlice', 'S']])
   })
 })
 
@@ -605,6 +633,95 @@ describe('E13: mirroring', () => {
     expect(c.endpoints.map((e) => [e.addresses[0], e.conditions])).toEqual([['192.0.2.1', {ready: true}], ['192.0.2.2', {ready: true}], ['192.0.2.3', {ready: false}]])
     expect(r.warnings.join()).toContain('InvalidIPAddress')
     expect(syncMirror(svc({selector: null}), {...endpoints, labels: {'endpointslice.kubernetes.io/skip-mirror': 'true'}}, []).actions).toEqual([])
+  })
+
+  // Random oracle, a mirrored Service that gets a selector: the mirroring controller deletes the
+  // slice it made (its syncEndpoints cleans up once the Service has a selector).
+  const endpoints: EndpointsView = {
+    namespace: 'ns', name: 'web', uid: 'E', resourceVersion: '2', generation: 0, labels: {}, annotations: {}, ownerReferences: [],
+    subsets: [{addresses: [], notReadyAddresses: [{ip: '192.0.2.22'}], ports: [{name: 'db', port: 5432, protocol: 'TCP'}]}],
+  }
+  const mirroredSlice = slice('web-m1', [{addresses: ['192.0.2.22'], conditions: {ready: false}}], {
+    labels: {'kubernetes.io/service-name': 'web', 'endpointslice.kubernetes.io/managed-by': 'endpointslicemirroring-controller.k8s.io'},
+    ports: [{name: 'db', port: 5432, protocol: 'TCP'}],
+  })
+
+  it('E13.2: once the Service has a selector, its mirrored slices are deleted', () => {
+    const plan = planService(svc(), {pods: [], nodes: NODES, nodeByName: nodeMap(), slices: [mirroredSlice], endpoints, maxEndpointsPerSlice: 100})
+    expect(plan.actions.filter((a) => a.type === 'deleteEndpointSlice')).toEqual([
+      {type: 'deleteEndpointSlice', controller: 'endpointslicemirroring', name: 'web-m1', uid: mirroredSlice.uid, resourceVersion: mirroredSlice.resourceVersion, addressType: 'IPv4', reason: 'selector'},
+    ])
+    // Without a selector the same slice is kept as it is.
+    const kept = planService(svc({selector: null}), {pods: [], nodes: NODES, nodeByName: nodeMap(), slices: [mirroredSlice], endpoints, maxEndpointsPerSlice: 100})
+    expect(kept.actions).toEqual([])
+  })
+
+  const mirrorLabels = {'kubernetes.io/service-name': 'web', 'endpointslice.kubernetes.io/managed-by': 'endpointslicemirroring-controller.k8s.io'}
+  const old = (name: string, eps: EndpointView[]) => slice(name, eps, {labels: mirrorLabels, ports: [{name: 'http', port: 1234, protocol: 'TCP'}]})
+
+  it('E13.3: a new port list takes the name of the one mirrored slice going (recycleSlices): an update, no create, no delete', () => {
+    const r = syncMirror(svc({selector: null}), endpoints, [old('web-a', [])])
+    expect(r.actions.map((a) => [a.type, 'name' in a ? a.name : undefined, 'recycled' in a ? a.recycled : undefined])).toEqual([['updateEndpointSlice', 'web-a', true]])
+    expect(r.actions[0]).toMatchObject({ports: [{name: 'db', port: 5432, protocol: 'TCP'}], endpoints: [{addresses: ['192.0.2.22'], conditions: {ready: false}}]})
+    expect(r.choices).toEqual([])
+  })
+
+  // Random oracle world: two mirrored slices of an old port list, one new port list.
+  it('E13.3: with two slices going and one new port list, which name is taken is the lister\'s order: a stated choice', () => {
+    const r = syncMirror(svc({selector: null}), endpoints, [old('web-a', [{addresses: ['10.0.0.9'], conditions: {ready: true}}]), old('web-b', [])])
+    expect(r.actions.map((a) => [a.type, 'name' in a ? a.name : undefined])).toEqual([
+      ['updateEndpointSlice', 'web-a'],
+      ['deleteEndpointSlice', 'web-b'],
+    ])
+    expect(r.choices).toEqual([{kind: 'mirroredName', addressType: 'IPv4', slices: ['web-a', 'web-b'], keep: 1, shown: ['web-a']}])
+    expect(r.warnings.join()).toContain('random')
+  })
+
+  it('E13.3: two slices of a wanted port list: the first is kept (rewritten only if it differs), the other deleted, and which is first is a stated choice', () => {
+    const want = {addresses: ['192.0.2.22'], conditions: {ready: false}}
+    const db = (name: string, eps: EndpointView[], o: Partial<EndpointSliceView> = {}) => slice(name, eps, {labels: mirrorLabels, ports: [{name: 'db', port: 5432, protocol: 'TCP'}], ...o})
+    const r = syncMirror(svc({selector: null}), endpoints, [db('web-a', [want]), db('web-b', [want])])
+    expect(r.actions.map((a) => [a.type, 'name' in a ? a.name : undefined])).toEqual([['deleteEndpointSlice', 'web-b']])
+    expect(r.choices).toEqual([{kind: 'mirroredName', addressType: 'IPv4', slices: ['web-a', 'web-b'], keep: 1, shown: ['web-a']}])
+    // needRebuildExistingSlices: owned by an earlier Endpoints object of the name, it is rewritten.
+    const earlier = [{apiVersion: 'v1', kind: 'Endpoints', name: 'web', uid: 'E-old', controller: true, blockOwnerDeletion: true}]
+    expect(syncMirror(svc({selector: null}), endpoints, [db('web-a', [want], {ownerReferences: earlier})]).actions.map((a) => a.type)).toEqual(['updateEndpointSlice'])
+    // Annotations the Endpoints object does not have: rewritten too.
+    expect(syncMirror(svc({selector: null}), endpoints, [db('web-a', [want], {annotations: {x: 'y'}})]).actions.map((a) => a.type)).toEqual(['updateEndpointSlice'])
+    expect(syncMirror(svc({selector: null}), endpoints, [db('web-a', [want])]).actions).toEqual([])
+  })
+
+  // Random oracle world: an Endpoints object of both families, one old mirrored slice of one family.
+  it('E13.3: creates of two families with one name recycled: the writes it ends with, and a warning that the sync may fail and retry', () => {
+    const mixed: EndpointsView = {...endpoints, subsets: [{addresses: [{ip: '2001:db8::1'}, {ip: '192.0.2.37'}], notReadyAddresses: [], ports: [{name: '', port: 5432, protocol: 'UDP'}]}]}
+    const r = syncMirror(svc({selector: null}), mixed, [old('web-a', []) as EndpointSliceView].map((x) => ({...x, addressType: 'IPv6'})))
+    expect(r.actions.map((a) => [a.type, a.addressType, 'name' in a ? a.name : undefined])).toEqual([
+      ['createEndpointSlice', 'IPv4', undefined],
+      ['updateEndpointSlice', 'IPv6', 'web-a'],
+    ])
+    expect(r.warnings.join()).toContain('AlreadyExists')
+    // One family only: no such warning.
+    expect(syncMirror(svc({selector: null}), endpoints, [old('web-a', [])]).warnings.join()).not.toContain('AlreadyExists')
+  })
+
+  // Random oracle world: two subsets with the same addresses, one with db/TCP, the other db/UDP.
+  it('E13: a mirrored slice that would name a port twice is not written (the API server rejects it): a warning', () => {
+    const twice: EndpointsView = {
+      ...endpoints,
+      subsets: [
+        {addresses: [{ip: '2001:db8::1'}], notReadyAddresses: [], ports: [{name: 'db', port: 5432, protocol: 'TCP'}, {name: 'admin', port: 5433, protocol: 'TCP'}]},
+        {addresses: [{ip: '2001:db8::1'}], notReadyAddresses: [], ports: [{name: 'db', port: 5432, protocol: 'UDP'}]},
+      ],
+    }
+    const r = syncMirror(svc({selector: null}), twice, [])
+    expect(r.actions).toEqual([])
+    expect(r.warnings.join()).toContain('name a port twice')
+  })
+
+  it('E13: an ExternalName Service without a selector is mirrored like any other', () => {
+    const plan = planService(svc({type: 'ExternalName', selector: null}), {pods: [], nodes: NODES, nodeByName: nodeMap(), slices: [], endpoints, maxEndpointsPerSlice: 100})
+    expect(plan.actions.map((a) => [a.type, 'controller' in a ? a.controller : undefined])).toEqual([['createEndpointSlice', 'endpointslicemirroring']])
+    expect(planService(svc({type: 'ExternalName'}), {pods: [], nodes: NODES, nodeByName: nodeMap(), slices: [], endpoints, maxEndpointsPerSlice: 100}).actions).toEqual([])
   })
 })
 
