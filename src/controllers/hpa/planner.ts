@@ -208,7 +208,9 @@ export function planHpa(hpa: HpaObject, snapshot: Snapshot, world: World, target
       pods = []
     }
     if (scale.scale.selector === '') pods = []
-    answers = metricAnswers(hpa, snapshot, scale.scale.selector, pods)
+    // Read live: the metrics APIs' own answers; from files: the fixtures, filtered as the APIs would.
+    const live = snapshot.hpaMetrics?.find((h) => h.namespace === hpa.namespace && h.name === hpa.name)
+    answers = live ? [...live.answers] : metricAnswers(hpa, snapshot, scale.scale.selector, pods)
   }
   const d = syncHpa({hpa, scale, pods: pods.map(hpaPod), metrics: answers, now: world.now, config: DEFAULT_HPA_CONFIG, gates: DEFAULT_HPA_GATES})
   const warnings: string[] = []
