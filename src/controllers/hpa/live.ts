@@ -2,11 +2,13 @@
 // (pkg/controller/podautoscaler/metrics/client.go and k8s.io/metrics' clients): one answer per entry
 // of each HPA's spec.metrics, kept whole (an empty list, a refusal), so the sync sees what the
 // controller would see.
-import type {Snapshot} from '../../model/objects.js'
+import type {LabelSelector, Snapshot} from '../../model/objects.js'
+import {parseSelectorString} from '../../reconcile/selector.js'
 import type {LiveGet} from '../../sources/part.js'
 import {parseDuration} from '../../watch/duration.js'
-import type {HpaLiveMetrics, MetricAnswer, MetricSpec, PodMetricsItem} from './model.js'
+import type {HpaLiveMetrics, MetricAnswer, MetricSpec, MetricTarget, PodMetricsItem} from './model.js'
 import {formatSelector, readScale, scaleTargets} from './planner.js'
+import {labelSelectorAsSelectorError} from './replicas.js'
 
 const RESOURCE_METRICS = '/apis/metrics.k8s.io/v1beta1'
 // The controller picks the custom metrics version by discovery (v1beta2 when served, as every adapter
@@ -60,6 +62,36 @@ function podMetricsItem(i: Item): PodMetricsItem {
 
 const timestamped = (i: Item) => (str(i.timestamp) ? {timestamp: str(i.timestamp)} : {})
 
+function parses(selector: string): boolean {
+  if (selector === '') return false
+  try {
+    parseSelectorString(selector)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Whether computeReplicasForMetric gets as far as asking a metrics API for this metric. */
+function asks(m: MetricSpec): boolean {
+  const s = m as Record<string, {target?: MetricTarget; metric?: {selector?: LabelSelector}} | undefined>
+  const source = s.resource ?? s.containerResource ?? s.pods ?? s.object ?? s.external
+  const t = source?.target
+  if (!t) return false
+  if (source.metric && labelSelectorAsSelectorError(source.metric.selector) !== undefined) return false
+  switch (m.type) {
+    case 'Resource':
+    case 'ContainerResource':
+      return t.averageValue !== undefined || t.averageUtilization !== undefined
+    case 'Object':
+      return (t.type === 'Value' && t.value !== undefined) || (t.type === 'AverageValue' && t.averageValue !== undefined)
+    case 'External':
+      return t.averageValue !== undefined || t.value !== undefined
+    default:
+      return true
+  }
+}
+
 /** Every HPA's answers (HPA_READS' live part). An HPA whose scale or selector cannot be read asks nothing. */
 export async function readLiveMetrics(get: LiveGet, snapshot: Snapshot): Promise<Partial<Snapshot>> {
   const hpas = snapshot.hpas ?? []
@@ -70,10 +102,15 @@ export async function readLiveMetrics(get: LiveGet, snapshot: Snapshot): Promise
   const out: HpaLiveMetrics[] = []
   for (const hpa of hpas) {
     const {scale} = readScale(hpa, targets)
-    if (!('scale' in scale) || scale.scale.selector === '') continue
+    // The sync reads no metric at 0 replicas, outside minReplicas..maxReplicas, or with a selector it
+    // cannot parse (H1.6, H1.7).
+    const spec = 'scale' in scale ? scale.scale.specReplicas : 0
+    if (!('scale' in scale) || spec === 0 || spec > hpa.spec.maxReplicas || spec < hpa.spec.minReplicas || !parses(scale.scale.selector)) continue
     const ns = hpa.namespace
     const podSelector = scale.scale.selector
     const answer = async (m: MetricSpec): Promise<MetricAnswer> => {
+      // A metric that fails before its request (a target without a value, a bad metric selector) asks nothing.
+      if (!asks(m)) return {kind: 'missing'}
       const wrap = <K extends MetricAnswer['kind']>(r: {items: Item[]} | {error: string}, convert: (items: Item[]) => MetricAnswer & {kind: K}): MetricAnswer =>
         'error' in r ? {kind: 'error', message: r.error} : convert(r.items)
       switch (m.type) {

@@ -1,0 +1,425 @@
+// The HPA oracle: kctl's plan of a horizontal pod autoscaler's first sync against the real
+// controller's. Each world (one namespace) is built on the real control plane while no controller
+// runs — a scale target (Deployment, StatefulSet, ReplicaSet or ReplicationController) with
+// status.replicas set, its pods with their status set as a kubelet would (Running and Ready or not,
+// startTime, Pending, Failed, deleted), the metrics the fake metrics APIs answer
+// (controlplane/fake-metrics.ts), and an HPA. `kctl plan -A` reads it all live, metrics included;
+// then kube-controller-manager runs only `horizontalpodautoscaling` and its first sync of each HPA
+// must be the plan's: the scale it writes (spec.replicas of the target) and the status it writes
+// (currentReplicas, desiredReplicas, currentMetrics, each condition's status, reason and message,
+// lastScaleTime set or not).
+//
+// Hand-made scenarios first (every metric type, tolerance, missing and unready pods, the bounds,
+// each behavior field, the legacy scale-up limit, a missing target, missing and failing metrics),
+// then seeded random worlds:
+//
+//   KCTL_ORACLE_SEED=7 KCTL_ORACLE_COUNT=1000 npm run build && npx vitest run --project e2e test/e2e/hpa-oracle.e2e.test.ts -t random
+//
+// The controller runs with its defaults (tolerance 0.1, 5 min downscale stabilization, 5 min CPU
+// initialization period, 30 s initial readiness delay), as kctl plans, but a 10 s sync period; it is
+// stopped as soon as every HPA has been synced once, long before the second sync. Excluded by
+// construction, because the outcome depends on when the controller syncs: pod start times within
+// a few minutes of the CPU initialization period's edge (the plan's clock and the controller's
+// differ by seconds). Two HPAs on one target: which one syncs first (and so sees no ambiguity) is
+// the controller's queue order; the oracle checks that one of them is planned and the other reports
+// AmbiguousSelector. Events are not compared (client-go aggregates them).
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+// @ts-expect-error: a plain .mjs module shared with the benchmarks
+import {prng} from '../../bench/generate.mjs'
+import type {FakeCustomMetric, FakeExternalMetric, FakeMetrics, FakeMetricsState, FakePodMetrics} from '../../controlplane/fake-metrics.js'
+import {planJson} from './kctl.js'
+import {api, apiOk, controllerManager, deleteNamespace, fakeMetrics, newNamespace, waitUntil} from './setup/cluster.js'
+
+type Json = Record<string, any>
+type Rnd = () => number
+
+const SEED = Number(process.env.KCTL_ORACLE_SEED ?? 20261127)
+const COUNT = Number(process.env.KCTL_ORACLE_COUNT ?? 40)
+/** Worlds per run of the controller. */
+const BATCH = Number(process.env.KCTL_ORACLE_BATCH ?? 80)
+const SYNC_PERIOD = 10
+const FILE = 'test/e2e/hpa-oracle.e2e.test.ts'
+
+type Kind = 'Deployment' | 'StatefulSet' | 'ReplicaSet' | 'ReplicationController'
+
+interface PodDef {
+  phase?: 'Running' | 'Pending' | 'Failed' | 'Succeeded'
+  /** The Ready condition's status (default: True when Running). */
+  ready?: boolean
+  /** Seconds before the build (default 3600). */
+  startedAgo?: number
+  /** When the Ready condition last changed, seconds before the build (default startedAgo − 20). */
+  readyAgo?: number
+  /** Deleted, held by a finalizer (deletionTimestamp set). */
+  deleted?: boolean
+  /** Container usage samples: main's, and the sidecar's when the world has one; null: no sample. */
+  usage?: {cpu: string; memory: string; sidecarCpu?: string} | null
+  /** Pods metrics' values by metric name (absent: no value). */
+  custom?: Record<string, string>
+}
+
+interface World {
+  name: string
+  kind: Kind
+  replicas: number
+  /** scale.status.replicas (default: replicas). */
+  statusReplicas?: number
+  /** No scale target is created. */
+  noTarget?: boolean
+  requests?: {cpu?: string; memory?: string}
+  /** A restartPolicy: Always init container `side` requesting 200m CPU. */
+  sidecar?: boolean
+  /** Pod-level requests (spec.resources). */
+  podRequests?: {cpu: string}
+  /** A RuntimeClass with a 250m CPU pod overhead. */
+  overhead?: boolean
+  pods: PodDef[]
+  hpa: Json
+  /** autoscaling/v1 (the hpa above is then its spec). */
+  v1?: boolean
+  /** Object metrics' values and other custom values (Pods values come from the pods). */
+  custom?: FakeCustomMetric[]
+  external?: FakeExternalMetric[]
+  fail?: FakeMetricsState['fail']
+  /** A second HPA on the same target. */
+  second?: boolean
+}
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z')
+const canon = (v: unknown): string =>
+  JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x))
+
+const cpu = (averageUtilization: number): Json => ({type: 'Resource', resource: {name: 'cpu', target: {type: 'Utilization', averageUtilization}}})
+const ready = (n: number, usage: PodDef['usage'], more: Partial<PodDef> = {}): PodDef[] => Array.from({length: n}, () => ({usage, ...more}))
+const use = (c: string, m = '100Mi'): PodDef['usage'] => ({cpu: c, memory: m})
+
+// ---- Building a world ----
+
+const apiVersionOf = (k: Kind) => (k === 'ReplicationController' ? 'v1' : 'apps/v1')
+const collectionOf = (k: Kind, ns: string) =>
+  k === 'ReplicationController' ? `/api/v1/namespaces/${ns}/replicationcontrollers` : `/apis/apps/v1/namespaces/${ns}/${k.toLowerCase()}s`
+
+async function build(ns: string, w: World, run: string, fake: FakeMetrics, t0: number): Promise<void> {
+  const labels = {app: 'w', 'hpa-oracle': run}
+  const requests = {cpu: '500m', memory: '256Mi', ...w.requests}
+  const podSpec: Json = {
+    containers: [{name: 'main', image: 'registry.invalid/app:1', resources: {requests}}],
+    ...(w.sidecar ? {initContainers: [{name: 'side', image: 'registry.invalid/side:1', restartPolicy: 'Always', resources: {requests: {cpu: '200m', memory: '64Mi'}}}]} : {}),
+    ...(w.podRequests ? {resources: {requests: w.podRequests}} : {}),
+    ...(w.overhead ? {runtimeClassName: `oracle-overhead`} : {}),
+  }
+  if (!w.noTarget) {
+    const body: Json =
+      w.kind === 'ReplicationController'
+        ? {apiVersion: 'v1', kind: w.kind, metadata: {name: 'w', labels}, spec: {replicas: w.replicas, selector: {app: 'w'}, template: {metadata: {labels}, spec: podSpec}}}
+        : {
+            apiVersion: 'apps/v1',
+            kind: w.kind,
+            metadata: {name: 'w', labels},
+            spec: {replicas: w.replicas, selector: {matchLabels: {app: 'w'}}, template: {metadata: {labels}, spec: podSpec}, ...(w.kind === 'StatefulSet' ? {serviceName: 'w'} : {})},
+          }
+    await apiOk('POST', collectionOf(w.kind, ns), {body})
+    await apiOk('PATCH', `${collectionOf(w.kind, ns)}/w/status`, {
+      contentType: 'application/merge-patch+json',
+      body: {status: {replicas: w.statusReplicas ?? w.replicas}},
+    })
+  }
+  const sampleAt = iso(t0 - 5000)
+  const pods: FakePodMetrics[] = []
+  // `*ns*` names the world's own namespace (an Object metric of kind Namespace).
+  const custom: FakeCustomMetric[] = (w.custom ?? []).map((c) => (c.name === '*ns*' ? {...c, name: ns} : c))
+  await Promise.all(
+    w.pods.map(async (p, i) => {
+      const name = `w-${i}`
+      await apiOk('POST', `/api/v1/namespaces/${ns}/pods`, {
+        body: {apiVersion: 'v1', kind: 'Pod', metadata: {name, labels, ...(p.deleted ? {finalizers: ['kctl.test/hold']} : {})}, spec: podSpec},
+      })
+      const phase = p.phase ?? 'Running'
+      const isReady = p.ready ?? phase === 'Running'
+      const startedAgo = p.startedAgo ?? 3600
+      const readyAgo = p.readyAgo ?? startedAgo - 20
+      await apiOk('PATCH', `/api/v1/namespaces/${ns}/pods/${name}/status`, {
+        contentType: 'application/merge-patch+json',
+        body: {
+          status: {
+            phase,
+            startTime: iso(t0 - startedAgo * 1000),
+            conditions: [{type: 'Ready', status: isReady ? 'True' : 'False', lastTransitionTime: iso(t0 - readyAgo * 1000)}],
+          },
+        },
+      })
+      if (p.deleted) await apiOk('DELETE', `/api/v1/namespaces/${ns}/pods/${name}`)
+      if (p.usage) {
+        const containers = [{name: 'main', usage: {cpu: p.usage.cpu, memory: p.usage.memory}}]
+        if (w.sidecar) containers.push({name: 'side', usage: {cpu: p.usage.sidecarCpu ?? '100m', memory: '32Mi'}})
+        pods.push({name, labels, timestamp: sampleAt, window: '30s', containers})
+      }
+      for (const [metric, value] of Object.entries(p.custom ?? {})) {
+        custom.push({resource: 'pods', name, kind: 'Pod', apiVersion: 'v1', labels, metric, value, timestamp: sampleAt})
+      }
+    }),
+  )
+  pods.sort((a, b) => (a.name < b.name ? -1 : 1))
+  await fake.set(ns, {pods, custom, external: w.external ?? [], fail: w.fail})
+  const ref = {apiVersion: apiVersionOf(w.kind), kind: w.kind, name: 'w'}
+  const hpaBody = (name: string): Json =>
+    w.v1
+      ? {apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: {name, labels}, spec: {scaleTargetRef: ref, ...w.hpa}}
+      : {apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: {name, labels}, spec: {scaleTargetRef: ref, maxReplicas: 10, ...w.hpa}}
+  await apiOk('POST', `/apis/${w.v1 ? 'autoscaling/v1' : 'autoscaling/v2'}/namespaces/${ns}/horizontalpodautoscalers`, {body: hpaBody('hpa')})
+  if (w.second) await apiOk('POST', `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers`, {body: hpaBody('hpa-2')})
+}
+
+// ---- Comparing ----
+
+const conditionsOf = (s: Json | undefined) => (s?.conditions ?? []).map((c: Json) => ({type: c.type, status: c.status, reason: c.reason, message: c.message}))
+const statusView = (s: Json | undefined) => ({
+  currentReplicas: s?.currentReplicas ?? 0,
+  desiredReplicas: s?.desiredReplicas ?? 0,
+  currentMetrics: s?.currentMetrics ?? null,
+  conditions: conditionsOf(s),
+  lastScaleTime: s?.lastScaleTime !== undefined,
+})
+
+function predicted(plan: Json, w: World): Json {
+  const write = (plan.actions ?? []).find((a: Json) => a.type === 'scaleTarget')
+  return {scale: w.noTarget ? null : write ? write.to : w.replicas, status: statusView(plan.status)}
+}
+
+async function observed(ns: string, w: World, name = 'hpa'): Promise<Json> {
+  const hpa = await apiOk('GET', `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers/${name}`)
+  const target = w.noTarget ? null : await apiOk('GET', `${collectionOf(w.kind, ns)}/w`)
+  return {scale: target ? target.spec.replicas : null, status: statusView(hpa.status)}
+}
+
+/** Each distinct request as `path?k=v&…`, its query decoded and sorted. */
+function requestSet(reqs: {path: string; query: string}[]): string[] {
+  const one = (r: {path: string; query: string}) => {
+    const q = [...new URLSearchParams(r.query)].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${v}`)
+    return `${decodeURIComponent(r.path)}?${q.join('&')}`
+  }
+  return [...new Set(reqs.map(one))].sort()
+}
+
+interface Outcome {
+  name: string
+  ns: string
+  agree: boolean
+  detail: string
+}
+
+/**
+ * Builds the worlds (one namespace each), plans them with `kctl plan -A`, runs the controller until it has
+ * synced every HPA once, and compares.
+ */
+async function runBatch(fake: FakeMetrics, worlds: World[], label: string, replay: (i: number) => string): Promise<Outcome[]> {
+  await controllerManager.stop()
+  const run = `${label}-${Date.now().toString(36)}`
+  const t0 = Date.now()
+  const namespaces: string[] = []
+  for (let i = 0; i < worlds.length; i += 10) {
+    await Promise.all(
+      worlds.slice(i, i + 10).map(async (w, j) => {
+        const ns = await newNamespace('hpa')
+        namespaces[i + j] = ns
+        await build(ns, w, run, fake, t0)
+      }),
+    )
+  }
+  const plan = await planJson(['-A', '-l', `hpa-oracle=${run}`])
+  // What kctl asked the metrics APIs; the controller's requests are the ones after these.
+  const askedByKctl = await Promise.all(namespaces.map((ns) => fake.requests(ns)))
+  const plans = new Map<string, Json>()
+  for (const c of plan.controllers) if (c.kind === 'HorizontalPodAutoscaler') plans.set(`${c.namespace}/${c.name}`, c)
+  const hpaNames = (w: World) => (w.second ? ['hpa', 'hpa-2'] : ['hpa'])
+  try {
+    await controllerManager.start(['horizontalpodautoscaling'], [`--horizontal-pod-autoscaler-sync-period=${SYNC_PERIOD}s`])
+    // Until every HPA has a status (its first sync always writes one), then stop before any second sync.
+    await waitUntil(
+      async () => {
+        const all = await apiOk('GET', `/apis/autoscaling/v2/horizontalpodautoscalers?labelSelector=hpa-oracle%3D${run}`)
+        return all.items.filter((h: Json) => (h.status?.conditions ?? []).length > 0).length === worlds.reduce((n, w) => n + hpaNames(w).length, 0)
+      },
+      {what: 'every HPA synced once', timeoutMs: 120_000, intervalMs: 250},
+    )
+  } finally {
+    await controllerManager.stop()
+  }
+  const outcomes: Outcome[] = []
+  for (const [i, w] of worlds.entries()) {
+    const ns = namespaces[i]!
+    const p = plans.get(`${ns}/hpa`)
+    const want: Json = p ? predicted(p, w) : {missing: 'no plan'}
+    const got = await observed(ns, w)
+    // The same requests, path and decoded query (a second HPA's requests are the same ones).
+    const kctlSeqs = new Set(askedByKctl[i]!.map((r) => r.seq))
+    want.requests = requestSet(askedByKctl[i]!)
+    got.requests = requestSet((await fake.requests(ns)).filter((r) => !kctlSeqs.has(r.seq)))
+    let agree = canon(want) === canon(got)
+    let detail = `  planned:    ${canon(want)}\n  controller: ${canon(got)}`
+    if (w.second) {
+      // One of the two syncs first and is planned; the other then finds them both (AmbiguousSelector).
+      const got2 = await observed(ns, w, 'hpa-2')
+      const p2 = plans.get(`${ns}/hpa-2`)
+      const want2: Json = p2 ? predicted(p2, w) : {missing: 'no plan'}
+      const ambiguous = (s: Json) => s.status.conditions.some((c: Json) => c.type === 'ScalingActive' && c.reason === 'AmbiguousSelector')
+      want2.requests = want.requests
+      got2.requests = got.requests
+      agree = (canon(want) === canon(got) && ambiguous(got2)) || (canon(want2) === canon(got2) && ambiguous(got))
+      detail += `\n  planned 2:    ${canon(want2)}\n  controller 2: ${canon(got2)}`
+    }
+    outcomes.push({name: w.name, ns, agree, detail: `${w.name} in ${ns} (${replay(i)})\n  world: ${JSON.stringify(w)}\n${detail}\n  plan: ${JSON.stringify(p?.hpa ?? null)}`})
+  }
+  await Promise.all(namespaces.map(async (ns) => {
+    await fake.clear(ns)
+    await api('DELETE', `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers`).catch(() => {})
+    await deleteNamespace(ns).catch(() => {})
+  }))
+  return outcomes
+}
+
+// ---- The hand-made scenarios ----
+
+const svc = (metric: string, value: string, extra: Partial<FakeCustomMetric> = {}): FakeCustomMetric => ({
+  resource: 'services', name: 'front', kind: 'Service', apiVersion: 'v1', metric, value, timestamp: iso(Date.now() - 5000), ...extra,
+})
+const ext = (metricName: string, value: string, metricLabels: Record<string, string> = {}): FakeExternalMetric => ({metricName, metricLabels, value, timestamp: iso(Date.now() - 5000)})
+const objectMetric = (name: string, target: Json, describedObject: Json = {apiVersion: 'v1', kind: 'Service', name: 'front'}, selector?: Json): Json => ({
+  type: 'Object', object: {describedObject, metric: {name, ...(selector ? {selector} : {})}, target},
+})
+const externalMetric = (name: string, target: Json, selector?: Json): Json => ({type: 'External', external: {metric: {name, ...(selector ? {selector} : {})}, target}})
+const podsMetric = (name: string, averageValue: string, selector?: Json): Json => ({type: 'Pods', pods: {metric: {name, ...(selector ? {selector} : {})}, target: {type: 'AverageValue', averageValue}}})
+const downNow = {scaleDown: {stabilizationWindowSeconds: 0}}
+
+const base = (name: string, over: Partial<World>): World => ({name, kind: 'Deployment', replicas: 3, pods: ready(3, use('250m')), hpa: {metrics: [cpu(50)]}, ...over})
+
+const SCENARIOS: World[] = [
+  // Resource utilization, tolerance, stabilization.
+  base('cpu utilization above target scales up', {pods: ready(3, use('400m'))}),
+  base('cpu utilization within the tolerance keeps the size', {pods: ready(3, use('270m'))}),
+  base('cpu utilization at exactly 1.1 is within the tolerance', {pods: ready(3, use('275m'))}),
+  base('cpu below target is held by the downscale stabilization window', {pods: ready(3, use('100m'))}),
+  base('cpu below target scales down with a zero scaleDown window', {pods: ready(4, use('100m')), replicas: 4, hpa: {metrics: [cpu(50)], behavior: downNow}}),
+  base('memory average value', {pods: ready(3, use('100m', '200Mi')), hpa: {metrics: [{type: 'Resource', resource: {name: 'memory', target: {type: 'AverageValue', averageValue: '100Mi'}}}]}}),
+  base('memory utilization', {pods: ready(3, use('100m', '230Mi')), hpa: {metrics: [{type: 'Resource', resource: {name: 'memory', target: {type: 'Utilization', averageUtilization: 60}}}]}}),
+  base('cpu average value', {pods: ready(3, use('300m')), hpa: {metrics: [{type: 'Resource', resource: {name: 'cpu', target: {type: 'AverageValue', averageValue: '200m'}}}]}}),
+  // Container resources, sidecars, pod-level requests, overhead.
+  base('container resource utilization of main beside a sidecar', {sidecar: true, pods: ready(3, {cpu: '450m', memory: '10Mi', sidecarCpu: '190m'}), hpa: {metrics: [{type: 'ContainerResource', containerResource: {name: 'cpu', container: 'main', target: {type: 'Utilization', averageUtilization: 60}}}]}}),
+  base('container resource average value of the sidecar', {sidecar: true, pods: ready(3, {cpu: '100m', memory: '10Mi', sidecarCpu: '300m'}), hpa: {metrics: [{type: 'ContainerResource', containerResource: {name: 'cpu', container: 'side', target: {type: 'AverageValue', averageValue: '100m'}}}]}}),
+  base('resource utilization counts the sidecar request and usage', {sidecar: true, pods: ready(3, {cpu: '400m', memory: '10Mi', sidecarCpu: '200m'})}),
+  base('pod-level requests feed utilization', {podRequests: {cpu: '1'}, pods: ready(3, use('800m'))}),
+  base('pod overhead is not part of the container requests', {overhead: true, pods: ready(3, use('400m'))}),
+  // Pods, Object, External.
+  base('pods metric above target', {pods: ready(3, null, {custom: {packets: '10'}}), hpa: {metrics: [podsMetric('packets', '5')]}}),
+  base('pods metric with a metric selector', {
+    pods: ready(3, null),
+    custom: [0, 1, 2].flatMap((i) => [
+      {resource: 'pods', name: `w-${i}`, kind: 'Pod', labels: {app: 'w'}, metric: 'packets', metricLabels: {port: '80'}, value: '12', timestamp: iso(Date.now())},
+      {resource: 'pods', name: `w-${i}`, kind: 'Pod', labels: {app: 'w'}, metric: 'packets', metricLabels: {port: '443'}, value: '1', timestamp: iso(Date.now())},
+    ]),
+    hpa: {metrics: [podsMetric('packets', '5', {matchLabels: {port: '80'}})]},
+  }),
+  base('pods metric answered for a pod the target does not list', {
+    pods: ready(2, null, {custom: {packets: '4'}}),
+    replicas: 2,
+    custom: [{resource: 'pods', name: 'stray', kind: 'Pod', labels: {app: 'w'}, metric: 'packets', value: '40', timestamp: iso(Date.now())}],
+    hpa: {metrics: [podsMetric('packets', '5')]},
+  }),
+  base('object value on a Service, limited by the legacy scale-up limit', {custom: [svc('rps', '30')], hpa: {metrics: [objectMetric('rps', {type: 'Value', value: '10'})]}}),
+  base('object average value on a Deployment', {
+    custom: [{resource: 'deployments.apps', name: 'other', kind: 'Deployment', apiVersion: 'apps/v1', metric: 'queue', value: '12', timestamp: iso(Date.now())}],
+    hpa: {metrics: [objectMetric('queue', {type: 'AverageValue', averageValue: '2'}, {apiVersion: 'apps/v1', kind: 'Deployment', name: 'other'})]},
+  }),
+  base('object metric of the namespace itself', {
+    custom: [{resource: 'namespaces', name: '*ns*', kind: 'Namespace', metric: 'load', value: '9', timestamp: iso(Date.now())}],
+    hpa: {metrics: [objectMetric('load', {type: 'Value', value: '3'}, {apiVersion: 'v1', kind: 'Namespace', name: 'ignored'})]},
+  }),
+  base('object metric with a metric selector', {
+    custom: [svc('rps', '8', {metricLabels: {path: 'a'}}), svc('rps', '90', {metricLabels: {path: 'b'}})],
+    hpa: {metrics: [objectMetric('rps', {type: 'Value', value: '4'}, undefined, {matchLabels: {path: 'a'}})]},
+  }),
+  base('an invalid metric selector fails the metric before any request', {
+    custom: [svc('rps', '8', {metricLabels: {path: '/a'}})],
+    hpa: {metrics: [objectMetric('rps', {type: 'Value', value: '4'}, undefined, {matchLabels: {path: '/a'}})]},
+  }),
+  base('external metric with a set-based metric selector', {
+    external: [ext('queue', '20', {q: 'a'}), ext('queue', '30', {q: 'b'}), ext('queue', '900', {q: 'c'})],
+    hpa: {metrics: [externalMetric('queue', {type: 'Value', value: '10'}, {matchExpressions: [{key: 'q', operator: 'In', values: ['b', 'a']}]})]},
+  }),
+  base('object metric answered twice fails', {custom: [svc('rps', '8'), svc('rps', '9')], hpa: {metrics: [objectMetric('rps', {type: 'Value', value: '4'})]}}),
+  base('external value', {external: [ext('queue', '45')], hpa: {metrics: [externalMetric('queue', {type: 'Value', value: '10'})]}}),
+  base('external average value over matching series', {
+    external: [ext('queue', '20', {q: 'a'}), ext('queue', '10', {q: 'a', shard: '2'}), ext('queue', '500', {q: 'b'})],
+    hpa: {metrics: [externalMetric('queue', {type: 'AverageValue', averageValue: '5'}, {matchLabels: {q: 'a'}})]},
+  }),
+  // Missing, unready, ignored pods.
+  base('a pod without a sample counts as 0% on a scale-up', {pods: [...ready(3, use('450m')), {usage: null}], replicas: 4}),
+  base('a pod without a sample counts as 100% on a scale-down', {pods: [...ready(3, use('100m')), {usage: null}], replicas: 4, hpa: {metrics: [cpu(50)], behavior: downNow}}),
+  base('a pod in its CPU initialization period, not ready, does not push a scale-up', {pods: [...ready(2, use('450m')), {usage: use('450m'), startedAgo: 60, ready: false, readyAgo: 60}]}),
+  base('a pod started recently and ready since counts', {pods: [...ready(2, use('450m')), {usage: use('450m'), startedAgo: 90, readyAgo: 80}]}),
+  base('an old pod that went unready counts', {pods: [...ready(2, use('450m')), {usage: use('450m'), ready: false, readyAgo: 600}]}),
+  base('a pending pod is unready', {pods: [...ready(3, use('450m')), {phase: 'Pending', ready: false, usage: null}], replicas: 4}),
+  base('failed and deleted pods are ignored', {pods: [...ready(3, use('400m')), {phase: 'Failed', ready: false, usage: use('900m')}, {deleted: true, usage: use('900m')}], replicas: 3}),
+  base('pods metric with a pending pod on a scale-up', {pods: [...ready(3, null, {custom: {packets: '12'}}), {phase: 'Pending', ready: false, usage: null}], replicas: 4, hpa: {metrics: [podsMetric('packets', '6')]}}),
+  // Bounds and the legacy limit.
+  base('below minReplicas is raised without metrics', {replicas: 1, pods: ready(1, use('100m')), hpa: {minReplicas: 2, metrics: [cpu(50)]}}),
+  base('above maxReplicas is lowered without metrics', {replicas: 6, pods: ready(6, use('400m')), hpa: {maxReplicas: 4, metrics: [cpu(50)]}}),
+  base('maxReplicas caps a scale-up', {pods: ready(3, use('500m')), hpa: {maxReplicas: 5, metrics: [cpu(50)]}}),
+  base('minReplicas floors a scale-down', {replicas: 4, pods: ready(4, use('50m')), hpa: {minReplicas: 3, metrics: [cpu(50)], behavior: downNow}}),
+  base('the legacy scale-up limit of 4 from one replica', {replicas: 1, pods: ready(1, use('500m')), hpa: {metrics: [cpu(10)]}}),
+  base('zero replicas disable scaling', {replicas: 0, pods: []}),
+  // behavior.
+  base('scaleUp Pods policy limits the scale-up', {pods: ready(3, use('500m')), hpa: {metrics: [cpu(25)], behavior: {scaleUp: {policies: [{type: 'Pods', value: 1, periodSeconds: 60}]}}}}),
+  base('scaleUp selectPolicy Min of two policies', {pods: ready(3, use('500m')), hpa: {metrics: [cpu(25)], behavior: {scaleUp: {selectPolicy: 'Min', policies: [{type: 'Pods', value: 4, periodSeconds: 60}, {type: 'Percent', value: 50, periodSeconds: 60}]}}}}),
+  base('scaleUp Disabled', {pods: ready(3, use('500m')), hpa: {metrics: [cpu(25)], behavior: {scaleUp: {selectPolicy: 'Disabled'}}}}),
+  base('scaleUp stabilization window holds the scale-up', {pods: ready(3, use('500m')), hpa: {metrics: [cpu(25)], behavior: {scaleUp: {stabilizationWindowSeconds: 120}}}}),
+  base('scaleDown Percent and Pods, selectPolicy Max', {replicas: 8, pods: ready(8, use('50m')), hpa: {metrics: [cpu(50)], behavior: {scaleDown: {stabilizationWindowSeconds: 0, policies: [{type: 'Percent', value: 25, periodSeconds: 60}, {type: 'Pods', value: 3, periodSeconds: 60}]}}}}),
+  base('scaleDown selectPolicy Min', {replicas: 8, pods: ready(8, use('50m')), hpa: {metrics: [cpu(50)], behavior: {scaleDown: {stabilizationWindowSeconds: 0, selectPolicy: 'Min', policies: [{type: 'Percent', value: 25, periodSeconds: 60}, {type: 'Pods', value: 3, periodSeconds: 60}]}}}}),
+  base('scaleDown Disabled', {replicas: 6, pods: ready(6, use('50m')), hpa: {metrics: [cpu(50)], behavior: {scaleDown: {stabilizationWindowSeconds: 0, selectPolicy: 'Disabled'}}}}),
+  base('scaleDown with the default (flag) window is held', {replicas: 6, pods: ready(6, use('50m')), hpa: {metrics: [cpu(50)], behavior: {scaleUp: {stabilizationWindowSeconds: 0}}}}),
+  base('scaleUp tolerance keeps a 1.4 ratio', {pods: ready(3, use('350m')), hpa: {metrics: [cpu(50)], behavior: {scaleUp: {tolerance: '0.5'}}}}),
+  base('scaleDown tolerance lets a 0.85 ratio scale down', {replicas: 6, pods: ready(6, use('212m')), hpa: {metrics: [cpu(50)], behavior: {scaleDown: {stabilizationWindowSeconds: 0, tolerance: '0.05'}}}}),
+  // Several metrics, failures.
+  base('the largest of several metrics wins', {external: [ext('queue', '20')], pods: ready(3, use('300m')), hpa: {metrics: [cpu(50), externalMetric('queue', {type: 'AverageValue', averageValue: '4'})]}}),
+  base('a failed metric does not block a scale-up from another', {pods: ready(3, use('450m')), hpa: {metrics: [externalMetric('absent', {type: 'Value', value: '1'}), cpu(50)]}}),
+  base('a failed metric blocks a scale-down', {replicas: 5, pods: ready(5, use('50m')), hpa: {metrics: [cpu(50), externalMetric('absent', {type: 'Value', value: '1'})], behavior: downNow}}),
+  base('no pod metrics at all', {pods: ready(3, null)}),
+  base('the resource metrics API fails', {fail: {resource: 'metrics backend is down'}}),
+  base('the external metrics API fails', {fail: {external: 'no such queue'}, hpa: {metrics: [externalMetric('queue', {type: 'Value', value: '10'})]}}),
+  base('a missing scale target', {noTarget: true, pods: []}),
+  // One pod: the controller names the first pod its informer lists, in no fixed order.
+  base('a container without a request', {replicas: 1, requests: {memory: '64Mi', cpu: undefined}, pods: ready(1, use('300m'))}),
+  // Other targets and v1.
+  base('StatefulSet target', {kind: 'StatefulSet', pods: ready(3, use('400m'))}),
+  base('ReplicaSet target', {kind: 'ReplicaSet', pods: ready(3, use('400m'))}),
+  base('ReplicationController target with an autoscaling/v1 HPA', {kind: 'ReplicationController', v1: true, pods: ready(3, use('400m')), hpa: {minReplicas: 1, maxReplicas: 10, targetCPUUtilizationPercentage: 50}}),
+  base('status.replicas differs from spec for an object average value', {statusReplicas: 2, custom: [svc('rps', '30')], hpa: {metrics: [objectMetric('rps', {type: 'AverageValue', averageValue: '4'})]}}),
+  base('two HPAs on one target', {second: true, pods: ready(3, use('400m'))}),
+]
+
+let fake: FakeMetrics
+
+beforeAll(async () => {
+  fake = await fakeMetrics.start()
+  // For the overhead scenario: a RuntimeClass whose pods get a fixed overhead.
+  const rc = await api('POST', '/apis/node.k8s.io/v1/runtimeclasses', {
+    body: {apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: {name: 'oracle-overhead'}, handler: 'oracle', overhead: {podFixed: {cpu: '250m', memory: '0'}}},
+  })
+  if (rc.status !== 201 && rc.status !== 409) throw new Error(`RuntimeClass: ${rc.status} ${rc.body}`)
+}, 180_000)
+
+afterAll(async () => {
+  await controllerManager.stop()
+  await fakeMetrics.stop()
+})
+
+describe('the HPA controller\'s first sync of hand-made worlds', () => {
+  it(`${SCENARIOS.length} scenarios: the scale write and the status are the plan's`, async () => {
+    const outcomes = await runBatch(fake, SCENARIOS, 'scenarios', () => `npx vitest run --project e2e ${FILE} -t scenarios`)
+    const bad = outcomes.filter((o) => !o.agree)
+    process.stderr.write(`[hpa-oracle] scenarios: ${outcomes.length - bad.length}/${outcomes.length} agree\n`)
+    expect(bad.map((o) => o.detail).join('\n\n')).toBe('')
+  }, 600_000)
+})
+
