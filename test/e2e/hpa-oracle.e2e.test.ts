@@ -423,3 +423,148 @@ describe('the HPA controller\'s first sync of hand-made worlds', () => {
   }, 600_000)
 })
 
+
+// ---- Seeded random worlds ----
+
+const int = (r: Rnd, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1))
+const pick = <T>(r: Rnd, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!
+const chance = (r: Rnd, p: number) => r() < p
+const milli = (q: string) => (q.endsWith('m') ? Number(q.slice(0, -1)) : Number(q) * 1000)
+const mib = (q: string) => (q.endsWith('Gi') ? Number(q.slice(0, -2)) * 1024 : Number(q.slice(0, -2)))
+
+function randomPod(r: Rnd): PodDef {
+  return pick(r, [
+    ...Array<() => PodDef>(12).fill(() => ({})),
+    () => ({startedAgo: 120, readyAgo: pick(r, [100, 20])}),
+    () => ({startedAgo: 90, ready: false, readyAgo: 90}),
+    () => ({ready: false, readyAgo: 3595}),
+    () => ({ready: false, readyAgo: 600}),
+    () => ({phase: 'Pending', ready: false}),
+    () => ({phase: 'Failed', ready: false}),
+    () => ({deleted: true}),
+    () => ({phase: 'Succeeded', ready: false}),
+  ])()
+}
+
+function randomRules(r: Rnd, up: boolean): Json {
+  const rules: Json = {}
+  if (chance(r, 0.6)) rules.stabilizationWindowSeconds = pick(r, up ? [0, 0, 60] : [0, 0, 0, 60])
+  if (chance(r, 0.5)) rules.selectPolicy = pick(r, ['Max', 'Min', 'Disabled'])
+  if (chance(r, 0.6)) {
+    rules.policies = Array.from({length: int(r, 1, 2)}, () =>
+      chance(r, 0.5) ? {type: 'Pods', value: int(r, 1, 4), periodSeconds: pick(r, [15, 60])} : {type: 'Percent', value: pick(r, [10, 25, 50, 100, 200]), periodSeconds: pick(r, [15, 60])},
+    )
+  }
+  if (chance(r, 0.2)) rules.tolerance = pick(r, ['0.05', '0.2', '0.5', '0'])
+  return rules
+}
+
+/** One random world: its target, pods and their samples, 1–3 metrics and their answers, maybe a behavior. */
+function generate(r: Rnd, index: number): World {
+  const kind = pick(r, ['Deployment', 'Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController'] as const)
+  const replicas = chance(r, 0.03) ? 0 : int(r, 1, 8)
+  const minReplicas = pick(r, [1, 1, 1, 2, 3])
+  const maxReplicas = int(r, Math.max(minReplicas, 2), 12)
+  const requests = {cpu: pick(r, ['100m', '250m', '500m', '1']), memory: pick(r, ['64Mi', '256Mi', '1Gi'])}
+  const sidecar = chance(r, 0.2)
+  const podRequests = chance(r, 0.05) ? {cpu: pick(r, ['1500m', '2']), memory: '2Gi'} : undefined
+  const now = Date.now()
+  const pods: PodDef[] = Array.from({length: Math.max(0, replicas + int(r, -1, 2))}, () => randomPod(r))
+  const cpuLoad = pick(r, [0.1, 0.3, 0.5, 0.8, 1, 1.5, 2.5])
+  const memLoad = pick(r, [0.2, 0.5, 1, 1.5, 3])
+  for (const p of pods) {
+    if (chance(r, 0.12)) continue
+    const c = Math.max(1, Math.round(milli(requests.cpu) * cpuLoad * (0.6 + 0.8 * r())))
+    const m = Math.max(1, Math.round(mib(requests.memory) * memLoad * (0.6 + 0.8 * r())))
+    p.usage = {cpu: `${c}m`, memory: `${m}Mi`, ...(sidecar ? {sidecarCpu: `${int(r, 10, 400)}m`} : {})}
+  }
+  const w: World = {name: `world ${index}`, kind, replicas, requests, sidecar, pods, hpa: {}, custom: [], external: []}
+  if (podRequests) w.podRequests = podRequests
+  if (chance(r, 0.15)) w.statusReplicas = int(r, 1, 8)
+  if (chance(r, 0.02)) w.noTarget = true
+  if (chance(r, 0.08)) {
+    w.v1 = true
+    w.hpa = {minReplicas, maxReplicas, targetCPUUtilizationPercentage: pick(r, [30, 50, 80])}
+    return w
+  }
+  const ts = iso(now - 5000)
+  const metrics: Json[] = []
+  const count = pick(r, [1, 1, 1, 2, 2, 3])
+  for (let i = 0; i < count; i++) {
+    const type = pick(r, ['cpu', 'cpu', 'memory', 'cpuAvg', 'container', 'pods', 'objectValue', 'objectAverage', 'externalValue', 'externalAverage'])
+    switch (type) {
+      case 'cpu':
+        metrics.push(cpu(pick(r, [30, 50, 70, 90])))
+        break
+      case 'memory':
+        metrics.push(
+          chance(r, 0.5)
+            ? {type: 'Resource', resource: {name: 'memory', target: {type: 'AverageValue', averageValue: pick(r, ['100Mi', '200Mi', '1Gi'])}}}
+            : {type: 'Resource', resource: {name: 'memory', target: {type: 'Utilization', averageUtilization: pick(r, [40, 60, 80])}}},
+        )
+        break
+      case 'cpuAvg':
+        metrics.push({type: 'Resource', resource: {name: 'cpu', target: {type: 'AverageValue', averageValue: pick(r, ['100m', '300m', '1'])}}})
+        break
+      case 'container': {
+        const container = sidecar && chance(r, 0.5) ? 'side' : 'main'
+        metrics.push({
+          type: 'ContainerResource',
+          containerResource: {name: 'cpu', container, target: chance(r, 0.7) ? {type: 'Utilization', averageUtilization: pick(r, [40, 60])} : {type: 'AverageValue', averageValue: '150m'}},
+        })
+        break
+      }
+      case 'pods': {
+        const name = `packets${i}`
+        const target = pick(r, [2, 5, 10])
+        for (const p of pods) if (chance(r, 0.9)) (p.custom ??= {})[name] = String(Math.max(0, Math.round(target * pick(r, [0.2, 0.7, 1, 1.3, 3]) * (0.5 + r()))))
+        metrics.push(podsMetric(name, String(target)))
+        break
+      }
+      case 'objectValue':
+      case 'objectAverage': {
+        const name = `rps${i}`
+        const target = pick(r, [3, 10, 25])
+        if (chance(r, 0.95)) w.custom!.push(svc(name, String(int(r, 0, target * 5)), {timestamp: ts}))
+        metrics.push(objectMetric(name, type === 'objectValue' ? {type: 'Value', value: String(target)} : {type: 'AverageValue', averageValue: String(target)}))
+        break
+      }
+      default: {
+        const name = `queue${i}`
+        const target = pick(r, [2, 10, 40])
+        const selector = chance(r, 0.4) ? {matchLabels: {q: 'a'}} : undefined
+        const series = int(r, 0, 3)
+        for (let s = 0; s < series; s++) w.external!.push({...ext(name, String(int(r, 0, target * 4)), {q: pick(r, ['a', 'b'])}), timestamp: ts})
+        metrics.push(externalMetric(name, type === 'externalValue' ? {type: 'Value', value: String(target)} : {type: 'AverageValue', averageValue: String(target)}, selector))
+      }
+    }
+  }
+  w.hpa = {minReplicas, maxReplicas, metrics}
+  if (chance(r, 0.5)) {
+    const behavior: Json = {}
+    if (chance(r, 0.7)) behavior.scaleUp = randomRules(r, true)
+    if (chance(r, 0.8)) behavior.scaleDown = randomRules(r, false)
+    w.hpa.behavior = behavior
+  }
+  if (chance(r, 0.03)) w.fail = {[pick(r, ['resource', 'custom', 'external'])]: 'the adapter is down'}
+  return w
+}
+
+describe(`random HPA worlds (seed ${SEED}, ${COUNT} worlds) against the controller's first sync`, () => {
+  const tally = {worlds: 0, agree: 0, disagreements: [] as string[]}
+  for (let first = 0; first < COUNT; first += BATCH) {
+    const last = Math.min(COUNT, first + BATCH)
+    it(`random worlds ${first}–${last - 1}: the scale write and the status are the plan's`, async () => {
+      const worlds: World[] = []
+      for (let i = first; i < last; i++) worlds.push(generate(prng(SEED * 7919 + i), i))
+      const outcomes = await runBatch(fake, worlds, `random-${first}`, (i) => `KCTL_ORACLE_SEED=${SEED} KCTL_ORACLE_COUNT=${first + i + 1} npx vitest run --project e2e ${FILE} -t random`)
+      for (const o of outcomes) {
+        tally.worlds++
+        if (o.agree) tally.agree++
+        else tally.disagreements.push(o.detail)
+      }
+      process.stderr.write(`[hpa-oracle] random seed ${SEED}: ${tally.agree}/${tally.worlds} worlds agree\n`)
+      expect(tally.disagreements.join('\n\n')).toBe('')
+    }, 900_000)
+  }
+})
