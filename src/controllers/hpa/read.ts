@@ -25,6 +25,69 @@ import type {
 } from './model.js'
 
 const V1_CONDITIONS = 'autoscaling.alpha.kubernetes.io/conditions'
+const V1_METRICS = 'autoscaling.alpha.kubernetes.io/metrics'
+const V1_BEHAVIOR = 'autoscaling.alpha.kubernetes.io/behavior'
+
+const mappingOf = (v: unknown): RawObject | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as RawObject) : undefined)
+const defined = (o: RawObject): RawObject => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null))
+
+/**
+ * Convert_v1_MetricSpec_To_autoscaling_MetricSpec: one metric of the v1 object's metrics annotation
+ * (the v2beta1 shape: targetAverageUtilization, metricName, targetValue…) in the v2 shape readMetric
+ * reads. The target type follows from which value is set, as the conversion decides it.
+ */
+export function convertV1Metric(m: RawObject): RawObject {
+  const type = m.type
+  const src = (f: string) => mappingOf(m[f]) ?? {}
+  switch (type) {
+    case 'Resource':
+    case 'ContainerResource': {
+      const field = type === 'Resource' ? 'resource' : 'containerResource'
+      const r = src(field)
+      const utilization = r.targetAverageUtilization
+      const target = defined({type: utilization === undefined || utilization === null ? 'AverageValue' : 'Utilization', averageUtilization: utilization, averageValue: r.targetAverageValue})
+      return {type, [field]: defined({name: r.name, container: r.container, target})}
+    }
+    case 'Pods': {
+      const r = src('pods')
+      return {type, pods: {metric: defined({name: r.metricName, selector: r.selector}), target: defined({type: 'AverageValue', averageValue: r.targetAverageValue})}}
+    }
+    case 'Object': {
+      const r = src('object')
+      const average = r.averageValue !== undefined && r.averageValue !== null
+      // The v1 field cannot be omitted: a zero value beside an average value is dropped.
+      const value = average && (r.targetValue === '0' || r.targetValue === 0) ? undefined : r.targetValue
+      return {type, object: {describedObject: r.target, metric: defined({name: r.metricName, selector: r.selector}), target: defined({type: average ? 'AverageValue' : 'Value', value, averageValue: r.averageValue})}}
+    }
+    case 'External': {
+      const r = src('external')
+      const hasValue = r.targetValue !== undefined && r.targetValue !== null
+      return {type, external: {metric: defined({name: r.metricName, selector: r.metricSelector}), target: defined({type: hasValue ? 'Value' : 'AverageValue', value: r.targetValue, averageValue: r.targetAverageValue})}}
+    }
+    default:
+      return m
+  }
+}
+
+/** A JSON annotation, or undefined when it is absent or does not decode (the conversion then ignores it). */
+function jsonAnnotation(meta: Meta, key: string): unknown {
+  const text = meta.annotations[key]
+  if (typeof text !== 'string') return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** Go's json.Unmarshal into the internal behavior type matches field names without regard to case. */
+function caseFold(v: unknown, names: readonly string[]): unknown {
+  if (Array.isArray(v)) return v.map((x) => caseFold(x, names))
+  const m = mappingOf(v)
+  if (!m) return v
+  return Object.fromEntries(Object.entries(m).map(([k, x]) => [names.find((n) => n.toLowerCase() === k.toLowerCase()) ?? k, caseFold(x, names)]))
+}
+const BEHAVIOR_FIELDS = ['scaleUp', 'scaleDown', 'stabilizationWindowSeconds', 'selectPolicy', 'policies', 'type', 'value', 'periodSeconds', 'tolerance']
 
 /** What the HPA controller reads: its HPAs, and the metrics fixtures its metric answers come from. */
 export const HPA_READS: readonly KindReader[] = [
@@ -257,8 +320,28 @@ export function readHpa(ctx: Ctx, apiVersion: string, meta: Meta, raw: RawObject
   let currentMetrics: MetricStatus[] | null
   if (v1) {
     // The v1 object's CPU target becomes one Resource metric; without it the v2 default (80%) applies.
+    // Convert_v1_HorizontalPodAutoscaler_To_autoscaling_HorizontalPodAutoscaler: the metrics annotation's
+    // metrics first, then the CPU target; the behavior annotation when it decodes to a non-empty behavior.
     const cpu = ctx.int(spec.targetCPUUtilizationPercentage, ['spec', 'targetCPUUtilizationPercentage'], 1, INT32_MAX)
-    if (cpu !== undefined) input.metrics = [{type: 'Resource', resource: {name: 'cpu', target: {type: 'Utilization', averageUtilization: cpu}}}]
+    const annotated = jsonAnnotation(meta, V1_METRICS)
+    const metrics: MetricSpec[] = []
+    if (Array.isArray(annotated)) {
+      annotated.forEach((m, i) => {
+        const raw = mappingOf(m)
+        const read = raw ? readMetric(ctx, convertV1Metric(raw), ['metadata', 'annotations', V1_METRICS, i]) : undefined
+        if (read) metrics.push(read)
+      })
+    }
+    if (cpu !== undefined) metrics.push({type: 'Resource', resource: {name: 'cpu', target: {type: 'Utilization', averageUtilization: cpu}}})
+    if (metrics.length > 0) input.metrics = metrics
+    const behavior = mappingOf(caseFold(jsonAnnotation(meta, V1_BEHAVIOR), BEHAVIOR_FIELDS))
+    if (behavior && (mappingOf(behavior.scaleUp) || mappingOf(behavior.scaleDown))) {
+      input.behavior = {}
+      const up = readRules(ctx, behavior.scaleUp, ['metadata', 'annotations', V1_BEHAVIOR, 'scaleUp'])
+      const down = readRules(ctx, behavior.scaleDown, ['metadata', 'annotations', V1_BEHAVIOR, 'scaleDown'])
+      if (up) input.behavior.scaleUp = up
+      if (down) input.behavior.scaleDown = down
+    }
     const current = ctx.int(status.currentCPUUtilizationPercentage, ['status', 'currentCPUUtilizationPercentage'], 0, INT32_MAX)
     currentMetrics = current === undefined ? null : [{type: 'Resource', resource: {name: 'cpu', current: {averageUtilization: current}}}]
   } else {

@@ -35,6 +35,53 @@ spec:
   scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
 ${spec}`
 
+describe('Convert_v1_HorizontalPodAutoscaler_To_autoscaling_HorizontalPodAutoscaler (the v1 annotations)', () => {
+  const v1 = (annotations: Record<string, unknown>, spec = '  maxReplicas: 6\n  targetCPUUtilizationPercentage: 60') => `apiVersion: autoscaling/v1
+kind: HorizontalPodAutoscaler
+metadata:
+  name: web
+  namespace: shop
+  annotations:
+${Object.entries(annotations).map(([k, v]) => `    ${k}: ${JSON.stringify(JSON.stringify(v))}`).join('\n')}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+${spec}`
+
+  it('the metrics annotation: each v1 metric converted, before the CPU target; the target type follows the value set', async () => {
+    const s = await readFixtures({
+      paths: [
+        fixture(
+          v1({
+            'autoscaling.alpha.kubernetes.io/metrics': [
+              {type: 'External', external: {metricName: 'queue', metricSelector: {matchLabels: {q: 'a'}}, targetAverageValue: '5'}},
+              {type: 'Object', object: {target: {apiVersion: 'v1', kind: 'Service', name: 'front'}, metricName: 'rps', targetValue: '0', averageValue: '3'}},
+              {type: 'Pods', pods: {metricName: 'packets', targetAverageValue: '10'}},
+              {type: 'Resource', resource: {name: 'memory', targetAverageValue: '100Mi'}},
+            ],
+          }),
+        ),
+      ],
+    })
+    expect(s.hpas![0].spec.metrics).toEqual([
+      {type: 'External', external: {metric: {name: 'queue', selector: {matchLabels: {q: 'a'}}}, target: {type: 'AverageValue', averageValue: '5'}}},
+      {type: 'Object', object: {describedObject: {apiVersion: 'v1', kind: 'Service', name: 'front'}, metric: {name: 'rps'}, target: {type: 'AverageValue', averageValue: '3'}}},
+      {type: 'Pods', pods: {metric: {name: 'packets'}, target: {type: 'AverageValue', averageValue: '10'}}},
+      {type: 'Resource', resource: {name: 'memory', target: {type: 'AverageValue', averageValue: '100Mi'}}},
+      {type: 'Resource', resource: {name: 'cpu', target: {type: 'Utilization', averageUtilization: 60}}},
+    ])
+  })
+
+  it('the behavior annotation (field names matched without regard to case), defaulted as v2; one that does not decode is ignored', async () => {
+    const s = await readFixtures({paths: [fixture(v1({'autoscaling.alpha.kubernetes.io/behavior': {ScaleDown: {StabilizationWindowSeconds: 0, selectPolicy: 'Min'}}}))]})
+    expect(s.hpas![0].spec.behavior).toEqual({
+      scaleUp: {stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{type: 'Pods', value: 4, periodSeconds: 15}, {type: 'Percent', value: 100, periodSeconds: 15}]},
+      scaleDown: {stabilizationWindowSeconds: 0, selectPolicy: 'Min', policies: [{type: 'Percent', value: 100, periodSeconds: 15}]},
+    })
+    const bad = await readFixtures({paths: [fixture(v1({}).replace('  annotations:\n', "  annotations:\n    autoscaling.alpha.kubernetes.io/behavior: '{not json'\n"))]})
+    expect(bad.hpas![0].spec.behavior).toBeUndefined()
+  })
+})
+
 describe('HorizontalPodAutoscalers read from files', () => {
   it('SetDefaults_HorizontalPodAutoscaler: minReplicas 1, CPU at 80% without metrics, no behavior unless written', async () => {
     const s = await readFixtures({paths: [fixture(HPA('  maxReplicas: 5'))]})
