@@ -391,6 +391,8 @@ export interface PodMetricsFixture extends PodMetricsItem {
 export interface CustomMetricFixture {
   describedObject: {kind: string; namespace: string; name: string; apiVersion?: string}
   metric: string
+  /** metric.selector: the metric selector the value was asked with (absent: none). */
+  selector?: LabelSelector
   value: string
   timestamp?: string
 }

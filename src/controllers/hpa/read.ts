@@ -451,6 +451,8 @@ function readMetricValue(ctx: Ctx, meta: Meta, raw: RawObject): CustomMetricFixt
     metric: requireString(ctx, metric.name, ['metric', 'name'], 'metric name'),
     value: value ?? '0',
   }
+  const selector = ctx.mapping(metric.selector, ['metric', 'selector'])
+  if (selector) out.selector = selector as unknown as CustomMetricFixture['selector']
   const t = ctx.time(raw.timestamp, ['timestamp'])
   if (t !== undefined) out.timestamp = t
   return out
