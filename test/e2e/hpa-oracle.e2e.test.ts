@@ -23,11 +23,15 @@
 // differ by seconds). Two HPAs on one target: which one syncs first (and so sees no ambiguity) is
 // the controller's queue order; the oracle checks that one of them is planned and the other reports
 // AmbiguousSelector. Events are not compared (client-go aggregates them).
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 // @ts-expect-error: a plain .mjs module shared with the benchmarks
 import {prng} from '../../bench/generate.mjs'
 import type {FakeCustomMetric, FakeExternalMetric, FakeMetrics, FakeMetricsState, FakePodMetrics} from '../../controlplane/fake-metrics.js'
+import {readFixtures} from '../../src/sources/fixtures.js'
 import {planJson} from './kctl.js'
 import {api, apiOk, controllerManager, deleteNamespace, fakeMetrics, newNamespace, waitUntil} from './setup/cluster.js'
 
@@ -84,6 +88,8 @@ interface World {
   fail?: FakeMetricsState['fail']
   /** A second HPA on the same target. */
   second?: boolean
+  /** The HPA's annotations. */
+  annotations?: Record<string, string>
 }
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z')
@@ -165,8 +171,8 @@ async function build(ns: string, w: World, run: string, fake: FakeMetrics, t0: n
   const ref = {apiVersion: apiVersionOf(w.kind), kind: w.kind, name: 'w'}
   const hpaBody = (name: string): Json =>
     w.v1
-      ? {apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: {name, labels}, spec: {scaleTargetRef: ref, ...w.hpa}}
-      : {apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: {name, labels}, spec: {scaleTargetRef: ref, maxReplicas: 10, ...w.hpa}}
+      ? {apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: {name, labels, annotations: w.annotations}, spec: {scaleTargetRef: ref, ...w.hpa}}
+      : {apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: {name, labels, annotations: w.annotations}, spec: {scaleTargetRef: ref, maxReplicas: 10, ...w.hpa}}
   await apiOk('POST', `/apis/${w.v1 ? 'autoscaling/v1' : 'autoscaling/v2'}/namespaces/${ns}/horizontalpodautoscalers`, {body: hpaBody('hpa')})
   if (w.second) await apiOk('POST', `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers`, {body: hpaBody('hpa-2')})
 }
@@ -396,6 +402,17 @@ const SCENARIOS: World[] = [
   base('ReplicationController target with an autoscaling/v1 HPA', {kind: 'ReplicationController', v1: true, pods: ready(3, use('400m')), hpa: {minReplicas: 1, maxReplicas: 10, targetCPUUtilizationPercentage: 50}}),
   base('status.replicas differs from spec for an object average value', {statusReplicas: 2, custom: [svc('rps', '30')], hpa: {metrics: [objectMetric('rps', {type: 'AverageValue', averageValue: '4'})]}}),
   base('two HPAs on one target', {second: true, pods: ready(3, use('400m'))}),
+  base('autoscaling/v1 with the metrics and behavior annotations', {
+    v1: true,
+    external: [ext('queue', '30')],
+    pods: ready(4, use('100m')),
+    replicas: 4,
+    hpa: {minReplicas: 1, maxReplicas: 10, targetCPUUtilizationPercentage: 50},
+    annotations: {
+      'autoscaling.alpha.kubernetes.io/metrics': JSON.stringify([{type: 'External', external: {metricName: 'queue', targetAverageValue: '10'}}]),
+      'autoscaling.alpha.kubernetes.io/behavior': JSON.stringify({ScaleDown: {StabilizationWindowSeconds: 0, Policies: [{Type: 'Pods', Value: 1, PeriodSeconds: 15}]}}),
+    },
+  }),
 ]
 
 let fake: FakeMetrics
@@ -423,6 +440,57 @@ describe('the HPA controller\'s first sync of hand-made worlds', () => {
   }, 600_000)
 })
 
+
+describe('HPAs read from files as the API server stores them', () => {
+  it('autoscaling/v2 defaulted and autoscaling/v1 converted (annotations included) give the spec the server returns as v2', async () => {
+    const ref = {apiVersion: 'apps/v1', kind: 'Deployment', name: 'w'}
+    const objects: Json[] = [
+      {apiVersion: 'autoscaling/v2', spec: {scaleTargetRef: ref, maxReplicas: 5}},
+      {apiVersion: 'autoscaling/v2', spec: {scaleTargetRef: ref, maxReplicas: 5, behavior: {}}},
+      {apiVersion: 'autoscaling/v2', spec: {scaleTargetRef: ref, minReplicas: 2, maxReplicas: 5, metrics: [cpu(60)], behavior: {scaleDown: {selectPolicy: 'Min', tolerance: '50m'}, scaleUp: {policies: [{type: 'Pods', value: 2, periodSeconds: 30}]}}}},
+      {apiVersion: 'autoscaling/v1', spec: {scaleTargetRef: ref, maxReplicas: 5}},
+      {apiVersion: 'autoscaling/v1', spec: {scaleTargetRef: ref, maxReplicas: 5, targetCPUUtilizationPercentage: 40}},
+      {
+        apiVersion: 'autoscaling/v1',
+        metadata: {
+          annotations: {
+            'autoscaling.alpha.kubernetes.io/metrics': JSON.stringify([
+              {type: 'External', external: {metricName: 'queue', metricSelector: {matchLabels: {q: 'a'}}, targetValue: '5'}},
+              {type: 'Object', object: {target: {apiVersion: 'v1', kind: 'Service', name: 'front'}, metricName: 'rps', targetValue: '0', averageValue: '3'}},
+              {type: 'Pods', pods: {metricName: 'packets', targetAverageValue: '10'}},
+              {type: 'Resource', resource: {name: 'memory', targetAverageValue: '100Mi'}},
+              {type: 'ContainerResource', containerResource: {name: 'cpu', container: 'main', targetAverageUtilization: 70}},
+            ]),
+            'autoscaling.alpha.kubernetes.io/behavior': JSON.stringify({
+              ScaleUp: {SelectPolicy: 'Disabled', policies: [{type: 'Pods', value: 1, periodSeconds: 15}]},
+              scaleDown: {stabilizationWindowSeconds: 30, Policies: [{Type: 'Percent', Value: 10, PeriodSeconds: 60}]},
+            }),
+          },
+        },
+        spec: {scaleTargetRef: ref, maxReplicas: 5, targetCPUUtilizationPercentage: 40},
+      },
+    ]
+    const ns = await newNamespace('hpa-read')
+    const dir = mkdtempSync(join(tmpdir(), 'kctl-hpa-read-'))
+    try {
+      const files: string[] = []
+      for (const [i, o] of objects.entries()) {
+        const body = {kind: 'HorizontalPodAutoscaler', ...o, metadata: {name: `h${i}`, namespace: ns, ...o.metadata}}
+        await apiOk('POST', `/apis/${o.apiVersion}/namespaces/${ns}/horizontalpodautoscalers`, {body})
+        files.push(join(dir, `h${i}.json`))
+        writeFileSync(files.at(-1)!, JSON.stringify(body))
+      }
+      const read = await readFixtures({paths: files})
+      const mine = new Map((read.hpas ?? []).map((h) => [h.name, h.spec]))
+      const stored = (await apiOk('GET', `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers`)).items as Json[]
+      expect(stored).toHaveLength(objects.length)
+      for (const h of stored) expect(canon(mine.get(h.metadata.name)), h.metadata.name).toBe(canon(h.spec))
+    } finally {
+      rmSync(dir, {recursive: true, force: true})
+      await deleteNamespace(ns).catch(() => {})
+    }
+  }, 120_000)
+})
 
 // ---- Seeded random worlds ----
 

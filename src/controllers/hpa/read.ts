@@ -248,8 +248,12 @@ function readMetric(ctx: Ctx, item: RawObject, path: Path): MetricSpec | undefin
   }
 }
 
-/** validateScalingRules: window 0–3600 s, a known selectPolicy, each policy positive with a period of 1–1800 s. */
-function readRules(ctx: Ctx, v: unknown, path: Path): ScalingRulesInput | undefined {
+/**
+ * validateScalingRules: window 0–3600 s, a known selectPolicy, at least one policy (whatever the
+ * selectPolicy), each positive with a period of 1–1800 s. `defaulted`: absent policies get the
+ * defaults first (v2); the v1 behavior annotation is validated as written.
+ */
+function readRules(ctx: Ctx, v: unknown, path: Path, defaulted = true): ScalingRulesInput | undefined {
   const m = ctx.mapping(v, path)
   if (!m) return undefined
   const out: ScalingRulesInput = {}
@@ -271,9 +275,9 @@ function readRules(ctx: Ctx, v: unknown, path: Path): ScalingRulesInput | undefi
       if (item.periodSeconds === undefined) ctx.fail([...p, 'periodSeconds'], 'must be greater than zero')
       policies.push({type: type as ScalingPolicy['type'], value: value ?? 0, periodSeconds: periodSeconds ?? 0})
     }
-    if (policies.length === 0 && select !== 'Disabled') ctx.fail([...path, 'policies'], 'must specify at least one Policy')
+    if (policies.length === 0) ctx.fail([...path, 'policies'], 'must specify at least one Policy')
     out.policies = policies
-  }
+  } else if (!defaulted) ctx.fail([...path, 'policies'], 'must specify at least one Policy')
   const tolerance = quantity(ctx, m.tolerance, [...path, 'tolerance'])
   if (tolerance !== undefined) out.tolerance = tolerance
   return out
@@ -337,8 +341,8 @@ export function readHpa(ctx: Ctx, apiVersion: string, meta: Meta, raw: RawObject
     const behavior = mappingOf(caseFold(jsonAnnotation(meta, V1_BEHAVIOR), BEHAVIOR_FIELDS))
     if (behavior && (mappingOf(behavior.scaleUp) || mappingOf(behavior.scaleDown))) {
       input.behavior = {}
-      const up = readRules(ctx, behavior.scaleUp, ['metadata', 'annotations', V1_BEHAVIOR, 'scaleUp'])
-      const down = readRules(ctx, behavior.scaleDown, ['metadata', 'annotations', V1_BEHAVIOR, 'scaleDown'])
+      const up = readRules(ctx, behavior.scaleUp, ['metadata', 'annotations', V1_BEHAVIOR, 'scaleUp'], false)
+      const down = readRules(ctx, behavior.scaleDown, ['metadata', 'annotations', V1_BEHAVIOR, 'scaleDown'], false)
       if (up) input.behavior.scaleUp = up
       if (down) input.behavior.scaleDown = down
     }

@@ -72,17 +72,23 @@ ${spec}`
   })
 
   it('the behavior annotation (field names matched without regard to case), defaulted as v2; one that does not decode is ignored', async () => {
-    const s = await readFixtures({paths: [fixture(v1({'autoscaling.alpha.kubernetes.io/behavior': {ScaleDown: {StabilizationWindowSeconds: 0, selectPolicy: 'Min'}}}))]})
+    const s = await readFixtures({paths: [fixture(v1({'autoscaling.alpha.kubernetes.io/behavior': {ScaleDown: {StabilizationWindowSeconds: 0, selectPolicy: 'Min', Policies: [{Type: 'Pods', Value: 2, PeriodSeconds: 30}]}}}))]})
     expect(s.hpas![0].spec.behavior).toEqual({
       scaleUp: {stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{type: 'Pods', value: 4, periodSeconds: 15}, {type: 'Percent', value: 100, periodSeconds: 15}]},
-      scaleDown: {stabilizationWindowSeconds: 0, selectPolicy: 'Min', policies: [{type: 'Percent', value: 100, periodSeconds: 15}]},
+      scaleDown: {stabilizationWindowSeconds: 0, selectPolicy: 'Min', policies: [{type: 'Pods', value: 2, periodSeconds: 30}]},
     })
+    // Not defaulted before validation (as v2 is): a direction without policies is refused, as the API server refuses it.
+    expect(await errorLine(v1({'autoscaling.alpha.kubernetes.io/behavior': {scaleUp: {selectPolicy: 'Disabled'}}}))).toMatch(/behavior.*scaleUp.*policies.*must specify at least one Policy/)
     const bad = await readFixtures({paths: [fixture(v1({}).replace('  annotations:\n', "  annotations:\n    autoscaling.alpha.kubernetes.io/behavior: '{not json'\n"))]})
     expect(bad.hpas![0].spec.behavior).toBeUndefined()
   })
 })
 
 describe('HorizontalPodAutoscalers read from files', () => {
+  it('validateScalingRules: an empty policy list is refused even with selectPolicy Disabled', async () => {
+    expect(await errorLine(HPA('  maxReplicas: 5\n  behavior:\n    scaleUp:\n      selectPolicy: Disabled\n      policies: []\n'))).toMatch(/scaleUp.*policies.*must specify at least one Policy/)
+  })
+
   it('SetDefaults_HorizontalPodAutoscaler: minReplicas 1, CPU at 80% without metrics, no behavior unless written', async () => {
     const s = await readFixtures({paths: [fixture(HPA('  maxReplicas: 5'))]})
     expect(s.hpas).toHaveLength(1)
