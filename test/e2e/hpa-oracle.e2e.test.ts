@@ -158,7 +158,8 @@ async function build(ns: string, w: World, run: string, fake: FakeMetrics, t0: n
       if (p.deleted) await apiOk('DELETE', `/api/v1/namespaces/${ns}/pods/${name}`)
       if (p.usage) {
         const containers = [{name: 'main', usage: {cpu: p.usage.cpu, memory: p.usage.memory}}]
-        if (w.sidecar) containers.push({name: 'side', usage: {cpu: p.usage.sidecarCpu ?? '100m', memory: '32Mi'}})
+        // `none`: the sample lacks the sidecar (a pod with a container unmeasured).
+        if (w.sidecar && p.usage.sidecarCpu !== 'none') containers.push({name: 'side', usage: {cpu: p.usage.sidecarCpu ?? '100m', memory: '32Mi'}})
         pods.push({name, labels, timestamp: sampleAt, window: '30s', containers})
       }
       for (const [metric, value] of Object.entries(p.custom ?? {})) {
@@ -314,6 +315,8 @@ const SCENARIOS: World[] = [
   base('container resource utilization of main beside a sidecar', {sidecar: true, pods: ready(3, {cpu: '450m', memory: '10Mi', sidecarCpu: '190m'}), hpa: {metrics: [{type: 'ContainerResource', containerResource: {name: 'cpu', container: 'main', target: {type: 'Utilization', averageUtilization: 60}}}]}}),
   base('container resource average value of the sidecar', {sidecar: true, pods: ready(3, {cpu: '100m', memory: '10Mi', sidecarCpu: '300m'}), hpa: {metrics: [{type: 'ContainerResource', containerResource: {name: 'cpu', container: 'side', target: {type: 'AverageValue', averageValue: '100m'}}}]}}),
   base('resource utilization counts the sidecar request and usage', {sidecar: true, pods: ready(3, {cpu: '400m', memory: '10Mi', sidecarCpu: '200m'})}),
+  base('a sample without one of the containers leaves the pod missing', {sidecar: true, replicas: 4, pods: [...ready(3, {cpu: '450m', memory: '10Mi', sidecarCpu: '150m'}), {usage: {cpu: '450m', memory: '10Mi', sidecarCpu: 'none'}}]}),
+  base('a container resource metric for a container the pods lack', {replicas: 1, pods: ready(1, use('300m')), hpa: {metrics: [{type: 'ContainerResource', containerResource: {name: 'cpu', container: 'side', target: {type: 'Utilization', averageUtilization: 50}}}]}}),
   base('pod-level requests feed utilization', {podRequests: {cpu: '1'}, pods: ready(3, use('800m'))}),
   base('pod overhead is not part of the container requests', {overhead: true, pods: ready(3, use('400m'))}),
   // Pods, Object, External.
@@ -544,7 +547,10 @@ function generate(r: Rnd, index: number): World {
     if (chance(r, 0.12)) continue
     const c = Math.max(1, Math.round(milli(requests.cpu) * cpuLoad * (0.6 + 0.8 * r())))
     const m = Math.max(1, Math.round(mib(requests.memory) * memLoad * (0.6 + 0.8 * r())))
-    p.usage = {cpu: `${c}m`, memory: `${m}Mi`, ...(sidecar ? {sidecarCpu: `${int(r, 10, 400)}m`} : {})}
+    // As metrics-server reports them (nanocores, kibibytes) or rounder.
+    const cpuText = chance(r, 0.4) ? `${c * 1_000_000 - int(r, 0, 999_999)}n` : `${c}m`
+    const memText = chance(r, 0.4) ? `${m * 1024 + int(r, -500, 500)}Ki` : `${m}Mi`
+    p.usage = {cpu: cpuText, memory: memText, ...(sidecar ? {sidecarCpu: `${int(r, 10, 400)}m`} : {})}
   }
   const w: World = {name: `world ${index}`, kind, replicas, requests, sidecar, pods, hpa: {}, custom: [], external: []}
   if (podRequests) w.podRequests = podRequests
@@ -585,7 +591,7 @@ function generate(r: Rnd, index: number): World {
       case 'pods': {
         const name = `packets${i}`
         const target = pick(r, [2, 5, 10])
-        for (const p of pods) if (chance(r, 0.9)) (p.custom ??= {})[name] = String(Math.max(0, Math.round(target * pick(r, [0.2, 0.7, 1, 1.3, 3]) * (0.5 + r()))))
+        for (const p of pods) if (chance(r, 0.9)) (p.custom ??= {})[name] = `${Math.max(0, Math.round(1000 * target * pick(r, [0.2, 0.7, 1, 1.3, 3]) * (0.5 + r())))}m`
         metrics.push(podsMetric(name, String(target)))
         break
       }
@@ -593,7 +599,7 @@ function generate(r: Rnd, index: number): World {
       case 'objectAverage': {
         const name = `rps${i}`
         const target = pick(r, [3, 10, 25])
-        if (chance(r, 0.95)) w.custom!.push(svc(name, String(int(r, 0, target * 5)), {timestamp: ts}))
+        if (chance(r, 0.95)) w.custom!.push(svc(name, chance(r, 0.5) ? String(int(r, 0, target * 5)) : `${int(r, 0, target * 5000)}m`, {timestamp: ts}))
         metrics.push(objectMetric(name, type === 'objectValue' ? {type: 'Value', value: String(target)} : {type: 'AverageValue', averageValue: String(target)}))
         break
       }
