@@ -114,6 +114,21 @@ async function apply(info: ControlPlaneInfo, collection: string, obj: {metadata:
   await ok(request(path, {...auth, method: 'PUT', body}), `replace ${path}`)
 }
 
+/** Deletes the APIServices and the Service, unless another start has re-pointed them at its own port since. */
+async function unregister(info: ControlPlaneInfo, port: number): Promise<void> {
+  const auth = {token: info.adminToken, ca: readFileSync(info.caFile)}
+  for (const {group, version} of FAKE_METRICS_APISERVICES) {
+    const path = `${info.server}/apis/apiregistration.k8s.io/v1/apiservices/${version}.${group}`
+    const got = await request(path, auth)
+    if (got.status === 200 && got.json?.spec?.service?.port === port) {
+      await request(path, {...auth, method: 'DELETE', body: {kind: 'DeleteOptions', apiVersion: 'v1', preconditions: {uid: got.json.metadata.uid}}})
+    }
+  }
+  const remaining = await request(`${info.server}/apis/apiregistration.k8s.io/v1/apiservices`, auth)
+  const used = (remaining.json?.items ?? []).some((a: {spec?: {service?: {name?: string}}}) => a.spec?.service?.name === SERVICE.name)
+  if (!used) await request(`${info.server}/api/v1/namespaces/${SERVICE.namespace}/services/${SERVICE.name}`, {...auth, method: 'DELETE'})
+}
+
 /**
  * Starts kctl-fakemetrics, points the three APIServices at it and resolves once the apiserver reports each of them
  * Available. Its pid is recorded in the data dir, so the control plane's stop() kills it too. A second start
@@ -174,6 +189,12 @@ export async function startFakeMetrics(o: {info: ControlPlaneInfo; log?: (s: str
   return {
     ...component,
     url,
+    // The APIServices go first: left pointing at a stopped server they would make discovery incomplete for
+    // everything that runs after (kubectl warnings, the namespace and garbage-collector controllers' errors).
+    async stop() {
+      await unregister(info, port)
+      await component.stop()
+    },
     async set(namespace, state) {
       await ok(request(`${url}/fake/namespaces/${encodeURIComponent(namespace)}`, {method: 'PUT', body: state}), `fake metrics: set ${namespace}`)
     },

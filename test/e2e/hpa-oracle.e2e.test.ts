@@ -504,7 +504,7 @@ const milli = (q: string) => (q.endsWith('m') ? Number(q.slice(0, -1)) : Number(
 const mib = (q: string) => (q.endsWith('Gi') ? Number(q.slice(0, -2)) * 1024 : Number(q.slice(0, -2)))
 
 function randomPod(r: Rnd): PodDef {
-  return pick(r, [
+  return pick<() => PodDef>(r, [
     ...Array<() => PodDef>(12).fill(() => ({})),
     () => ({startedAgo: 120, readyAgo: pick(r, [100, 20])}),
     () => ({startedAgo: 90, ready: false, readyAgo: 90}),
@@ -641,4 +641,13 @@ describe(`random HPA worlds (seed ${SEED}, ${COUNT} worlds) against the controll
       expect(tally.disagreements.join('\n\n')).toBe('')
     }, 900_000)
   }
+})
+
+describe('the fake metrics APIs, stopped', () => {
+  it('leave no APIService behind (discovery stays complete for the files that run next)', async () => {
+    await fakeMetrics.stop()
+    const groups = ((await apiOk('GET', '/apis')).groups as Json[]).map((g) => g.name)
+    expect(groups.filter((g) => g.endsWith('metrics.k8s.io'))).toEqual([])
+    expect((await api('GET', '/api/v1/namespaces/kube-system/services/kctl-fakemetrics')).status).toBe(404)
+  })
 })
