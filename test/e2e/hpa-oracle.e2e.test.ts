@@ -75,7 +75,7 @@ interface World {
   /** A restartPolicy: Always init container `side` requesting 200m CPU. */
   sidecar?: boolean
   /** Pod-level requests (spec.resources). */
-  podRequests?: {cpu: string}
+  podRequests?: {cpu: string; memory?: string}
   /** A RuntimeClass with a 250m CPU pod overhead. */
   overhead?: boolean
   pods: PodDef[]
@@ -318,6 +318,13 @@ const SCENARIOS: World[] = [
   base('a sample without one of the containers leaves the pod missing', {sidecar: true, replicas: 4, pods: [...ready(3, {cpu: '450m', memory: '10Mi', sidecarCpu: '150m'}), {usage: {cpu: '450m', memory: '10Mi', sidecarCpu: 'none'}}]}),
   base('a container resource metric for a container the pods lack', {replicas: 1, pods: ready(1, use('300m')), hpa: {metrics: [{type: 'ContainerResource', containerResource: {name: 'cpu', container: 'side', target: {type: 'Utilization', averageUtilization: 50}}}]}}),
   base('pod-level requests feed utilization', {podRequests: {cpu: '1'}, pods: ready(3, use('800m'))}),
+  base('pod-level requests with an overhead', {podRequests: {cpu: '1'}, overhead: true, pods: ready(3, use('900m'))}),
+  base('pod-level cpu only: memory utilization of the containers\' aggregate', {
+    podRequests: {cpu: '1'},
+    sidecar: true,
+    pods: ready(3, use('100m', '300Mi')),
+    hpa: {metrics: [{type: 'Resource', resource: {name: 'memory', target: {type: 'Utilization', averageUtilization: 60}}}]},
+  }),
   base('pod overhead is not part of the container requests', {overhead: true, pods: ready(3, use('400m'))}),
   // Pods, Object, External.
   base('pods metric above target', {pods: ready(3, null, {custom: {packets: '10'}}), hpa: {metrics: [podsMetric('packets', '5')]}}),

@@ -7,7 +7,7 @@ import {type Ctx, EMPTY_RAW as EMPTY, INT32_MAX} from '../../sources/context.js'
 import type {Path, RawObject} from '../../sources/documents.js'
 import type {KindReader, Meta, PodFieldsReader} from '../../sources/part.js'
 import {parseDuration} from '../../watch/duration.js'
-import {defaultHpaSpec, type HpaSpecInput, type ScalingRulesInput} from './defaults.js'
+import {defaultHpaSpec, milliValue, type HpaSpecInput, type ScalingRulesInput} from './defaults.js'
 import type {
   ContainerRequests,
   CustomMetricFixture,
@@ -414,12 +414,58 @@ export const readHpaPodFields: PodFieldsReader = (ctx, _meta, _raw, spec, status
     const t = ctx.time(ready.item.lastTransitionTime, [...ready.path, 'lastTransitionTime'])
     if (t !== undefined) fields.readyCondition.lastTransitionTime = t
   }
-  const podResources = ctx.mapping(spec.resources, ['spec', 'resources'])
-  if (podResources && isSet(podResources.requests)) fields.podRequests = requestsOf(ctx, spec, ['spec'])
+  const podRequests = podLevelRequests(ctx, spec)
+  if (podRequests) fields.podRequests = podRequests
   return {autoscaling: fields}
 }
 
-const isSet = (v: unknown) => v !== undefined && v !== null && typeof v === 'object' && Object.keys(v).length > 0
+/** IsSupportedPodLevelResource: cpu, memory and hugepages. */
+const podLevel = (name: string) => name === 'cpu' || name === 'memory' || name.startsWith('hugepages-')
+
+/**
+ * resourcehelpers.PodRequests, when IsPodLevelRequestsSet (a cpu, memory or hugepages request at the
+ * pod level): the containers' aggregate (AggregateContainerRequests: regular containers and sidecars
+ * summed, then at least each init container's use with the sidecars started before it), the
+ * pod-level requests over it, then the overhead added. In milli, as the replica calculator reads them.
+ */
+function podLevelRequests(ctx: Ctx, spec: RawObject): Record<string, string> | undefined {
+  const podResources = ctx.mapping(spec.resources, ['spec', 'resources'])
+  const own = podResources ? requestsOf(ctx, spec, ['spec']) : {}
+  if (!Object.keys(own).some(podLevel)) return undefined
+  const milli = (q: string) => {
+    try {
+      return milliValue(q)
+    } catch {
+      return 0n
+    }
+  }
+  const add = (to: Map<string, bigint>, from: Iterable<[string, bigint]>) => {
+    for (const [k, v] of from) to.set(k, (to.get(k) ?? 0n) + v)
+  }
+  const asMilli = (r: Record<string, string>): [string, bigint][] => Object.entries(r).map(([k, v]) => [k, milli(v)])
+  const reqs = new Map<string, bigint>()
+  for (const {item, path} of list(ctx, spec.containers, ['spec', 'containers'])) add(reqs, asMilli(requestsOf(ctx, item, path)))
+  const sidecars = new Map<string, bigint>()
+  const initMax = new Map<string, bigint>()
+  for (const {item, path} of list(ctx, spec.initContainers, ['spec', 'initContainers'])) {
+    const r = asMilli(requestsOf(ctx, item, path))
+    let use: Map<string, bigint>
+    if (item.restartPolicy === 'Always') {
+      add(reqs, r)
+      add(sidecars, r)
+      use = sidecars
+    } else {
+      use = new Map(r)
+      add(use, sidecars)
+    }
+    for (const [k, v] of use) if (!initMax.has(k) || v > initMax.get(k)!) initMax.set(k, v)
+  }
+  for (const [k, v] of initMax) if (!reqs.has(k) || v > reqs.get(k)!) reqs.set(k, v)
+  for (const [k, v] of asMilli(own)) if (podLevel(k)) reqs.set(k, v)
+  const overhead = ctx.mapping(spec.overhead, ['spec', 'overhead'])
+  if (overhead) add(reqs, asMilli(requestsOf(ctx, {resources: {requests: overhead}}, ['spec', 'overhead'])))
+  return Object.fromEntries([...reqs].map(([k, v]) => [k, `${v}m`]))
+}
 
 // ---- Metrics fixtures ----
 

@@ -84,6 +84,32 @@ ${spec}`
   })
 })
 
+describe('resourcehelpers.PodRequests (the pods\' pod-level requests, as calculatePodLevelRequests reads them)', () => {
+  const pod = (spec: string) => `apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: shop}
+spec:
+${spec}`
+  const requestsOf = async (spec: string) => (await readFixtures({paths: [fixture(pod(spec))]})).pods[0].autoscaling?.podRequests
+
+  it('none without a cpu, memory or hugepages request at the pod level', async () => {
+    expect(await requestsOf('  containers: [{name: a, resources: {requests: {cpu: 100m}}}]')).toBeUndefined()
+    expect(await requestsOf('  resources: {requests: {example.com/gpu: "1"}}\n  containers: [{name: a, resources: {requests: {cpu: 100m}}}]')).toBeUndefined()
+  })
+  it('the pod-level values over the containers\' aggregate, plus the overhead', async () => {
+    const spec = `  overhead: {cpu: 250m, memory: 10Mi}
+  resources: {requests: {cpu: "1"}}
+  initContainers:
+    - {name: side, restartPolicy: Always, resources: {requests: {cpu: 100m, memory: 64Mi}}}
+    - {name: setup, resources: {requests: {cpu: 50m, memory: 1Gi}}}
+  containers:
+    - {name: a, resources: {requests: {cpu: 300m, memory: 128Mi}}}
+    - {name: b, resources: {requests: {cpu: 200m, memory: 128Mi}}}`
+    // cpu: 1 (pod level) + 250m overhead. memory: max(128Mi + 128Mi + 64Mi, 1Gi + 64Mi) + 10Mi.
+    expect(await requestsOf(spec)).toEqual({cpu: '1250m', memory: `${(1024 + 64 + 10) * 1024 * 1024 * 1000}m`})
+  })
+})
+
 describe('HorizontalPodAutoscalers read from files', () => {
   it('validateScalingRules: an empty policy list is refused even with selectPolicy Disabled', async () => {
     expect(await errorLine(HPA('  maxReplicas: 5\n  behavior:\n    scaleUp:\n      selectPolicy: Disabled\n      policies: []\n'))).toMatch(/scaleUp.*policies.*must specify at least one Policy/)
