@@ -20,8 +20,9 @@
 // stopped as soon as every HPA has been synced once, before the second sync (a world synced twice
 // fails its batch as a harness problem: the metrics requests show it). Excluded by
 // construction, because the outcome depends on when the controller syncs: pod start times within
-// a few minutes of the CPU initialization period's edge (the plan's clock and the controller's
-// differ by seconds). Two HPAs on one target: which one syncs first (and so sees no ambiguity) is
+// a few minutes of the CPU initialization period's edge; and after the sync, a random world with a
+// pod whose initialization period ended between the plan's clock and the controller's (a batch
+// takes minutes on a loaded machine) is left out and counted as such. Two HPAs on one target: which one syncs first (and so sees no ambiguity) is
 // the controller's queue order; the oracle checks that one of them is planned and the other reports
 // AmbiguousSelector. Events are not compared (client-go aggregates them).
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
@@ -217,6 +218,8 @@ interface Outcome {
   name: string
   ns: string
   agree: boolean
+  /** Left out: a pod's CPU initialization period ends between the plan's clock and the controller's. */
+  excluded?: boolean
   detail: string
 }
 
@@ -271,6 +274,19 @@ async function runBatch(fake: FakeMetrics, worlds: World[], label: string, repla
     // One request per metric and sync: more means the controller synced again before it was stopped.
     const metricCount = (w.v1 ? 1 + (w.annotations ? 1 : 0) : (w.hpa.metrics ?? [1]).length) * (w.second ? 2 : 1)
     if (byController.length > metricCount) throw new Error(`${w.name} in ${ns}: the controller synced it more than once (${byController.length} metrics requests); raise SYNC_PERIOD`)
+    // The plan's clock and the controller's differ by the time the batch takes: a pod whose CPU
+    // initialization period (5 min) ends between the two is classed differently by each. Left out.
+    const planNow = Date.parse(plan.now)
+    const hpaNow = await apiOk('GET', `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers/hpa`)
+    const syncedAt = Math.max(...(hpaNow.status?.conditions ?? []).map((c: Json) => Date.parse(c.lastTransitionTime)), planNow) + 1000
+    const edgeBetween = w.pods.some((pod) => {
+      const edge = t0 - (pod.startedAgo ?? 3600) * 1000 + 300_000
+      return edge > planNow - 1000 && edge <= syncedAt
+    })
+    if (edgeBetween) {
+      outcomes.push({name: w.name, ns, agree: true, excluded: true, detail: ''})
+      continue
+    }
     let agree = canon(want) === canon(got)
     let detail = `  planned:    ${canon(want)}\n  controller: ${canon(got)}`
     if (w.second) {
@@ -453,7 +469,8 @@ describe('the HPA controller\'s first sync of hand-made worlds', () => {
   it(`${SCENARIOS.length} scenarios: the scale write and the status are the plan's`, async () => {
     const outcomes = await runBatch(fake, SCENARIOS, 'scenarios', () => `npx vitest run --project e2e ${FILE} -t scenarios`)
     const bad = outcomes.filter((o) => !o.agree)
-    process.stderr.write(`[hpa-oracle] scenarios: ${outcomes.length - bad.length}/${outcomes.length} agree\n`)
+    const left = outcomes.filter((o) => o.excluded).length
+    process.stderr.write(`[hpa-oracle] scenarios: ${outcomes.length - bad.length - left}/${outcomes.length - left} agree (${left} left out)\n`)
     expect(bad.map((o) => o.detail).join('\n\n')).toBe('')
   }, 600_000)
 })
@@ -640,7 +657,7 @@ function generate(r: Rnd, index: number): World {
 }
 
 describe(`random HPA worlds (seed ${SEED}, ${COUNT} worlds) against the controller's first sync`, () => {
-  const tally = {worlds: 0, agree: 0, disagreements: [] as string[]}
+  const tally = {worlds: 0, agree: 0, excluded: 0, disagreements: [] as string[]}
   for (let first = FROM; first < COUNT; first += BATCH) {
     const last = Math.min(COUNT, first + BATCH)
     it(`random worlds ${first}–${last - 1}: the scale write and the status are the plan's`, async () => {
@@ -648,11 +665,15 @@ describe(`random HPA worlds (seed ${SEED}, ${COUNT} worlds) against the controll
       for (let i = first; i < last; i++) worlds.push(generate(prng(SEED * 7919 + i), i))
       const outcomes = await runBatch(fake, worlds, `random-${first}`, (i) => `KCTL_ORACLE_SEED=${SEED} KCTL_ORACLE_FROM=${first + i} KCTL_ORACLE_COUNT=${first + i + 1} npx vitest run --project e2e ${FILE} -t random`)
       for (const o of outcomes) {
+        if (o.excluded) {
+          tally.excluded++
+          continue
+        }
         tally.worlds++
         if (o.agree) tally.agree++
         else tally.disagreements.push(o.detail)
       }
-      process.stderr.write(`[hpa-oracle] random seed ${SEED}: ${tally.agree}/${tally.worlds} worlds agree\n`)
+      process.stderr.write(`[hpa-oracle] random seed ${SEED}: ${tally.agree}/${tally.worlds} worlds agree (${tally.excluded} left out: a CPU initialization period ending between the two clocks)\n`)
       expect(tally.disagreements.join('\n\n')).toBe('')
     }, 900_000)
   }
