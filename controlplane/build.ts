@@ -7,7 +7,8 @@
  *
  * and, each in a cache entry of its own, kube-scheduler (<k8s>-scheduler/, same module) and kwok (kwok-<v>/,
  * from controlplane/kwok/) for clusters with fake nodes, the hash test tools (<k8s>-tools/), and the service
- * controller with a fake cloud (<k8s>-fakecloud/, from controlplane/fakecloud/).
+ * controller with a fake cloud (<k8s>-fakecloud/, from controlplane/fakecloud/), and the fake metrics APIs
+ * (<k8s>-fakemetrics/, from controlplane/fakemetrics/).
  *
  *   npx tsx controlplane/build.ts            # ensure the binaries (prints the directory on stdout)
  *   npx tsx controlplane/build.ts --force    # rebuild even if the cache is valid
@@ -440,6 +441,25 @@ export async function ensureFakeCloud(): Promise<string> {
   return join(dir, 'kctl-fakecloud')
 }
 
+/**
+ * kctl-fakemetrics (controlplane/fakemetrics/): the three metrics APIs the HPA controller reads, with values set by
+ * the tests. Standard library only (no go.sum), its own cache entry, valid while its go.mod and main.go are unchanged.
+ */
+export async function ensureFakeMetrics(): Promise<string> {
+  const version = readVersions()
+  const dir = await ensureSideBuild({
+    entry: `${version.kubernetes}-fakemetrics`,
+    inputs: hashOf(`kctl-fakemetrics recipe ${RECIPE}`, ['fakemetrics/go.mod', 'fakemetrics/main.go']),
+    outputs: ['kctl-fakemetrics'],
+    async build(tmp) {
+      await goBuild('kctl-fakemetrics (the metrics APIs for the HPA controller)', join(CONTROLPLANE_DIR, 'fakemetrics'), [
+        '-ldflags', '-s -w', '-o', join(tmp, 'kctl-fakemetrics'), '.',
+      ])
+    },
+  })
+  return join(dir, 'kctl-fakemetrics')
+}
+
 async function main(): Promise<void> {
   const t0 = performance.now()
   try {
@@ -449,6 +469,7 @@ async function main(): Promise<void> {
     await ensureKubectl()
     await ensureKwok()
     await ensureFakeCloud()
+    await ensureFakeMetrics()
     log(`${b.version.kubernetes} / etcd ${b.version.etcd} (${(performance.now() - t0).toFixed(0)} ms)`)
     process.stdout.write(`${b.dir}\n`)
   } catch (e) {

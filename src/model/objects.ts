@@ -5,7 +5,7 @@ import type {JobView, PodBatchFields} from '../controllers/job/model.js'
 import type {CloudLoadBalancerView, EndpointSliceView, EndpointsView, PodNetworkView, ServiceView} from '../controllers/service/model.js'
 import type {ClaimView, StatefulSetView} from '../controllers/statefulset/model.js'
 import type {DaemonSetView} from '../controllers/daemonset/model.js'
-import type {CustomMetricFixture, ExternalMetricFixture, HpaObject, HpaPodFields, PodMetricsFixture} from '../controllers/hpa/model.js'
+import type {CustomMetricFixture, ExternalMetricFixture, HpaLiveMetrics, HpaObject, HpaPodFields, PodMetricsFixture} from '../controllers/hpa/model.js'
 
 
 /** Where an object (or a field of it) was read from; line and column are 1-based. */
@@ -221,6 +221,8 @@ export interface Snapshot {
   podMetrics?: readonly PodMetricsFixture[]
   customMetrics?: readonly CustomMetricFixture[]
   externalMetrics?: readonly ExternalMetricFixture[]
+  /** Read live only: what the metrics APIs answered each HPA, asked as its controller asks them. */
+  hpaMetrics?: readonly HpaLiveMetrics[]
   workloads: readonly Workload[]
   pods: readonly PodView[]
   /** Every ReplicaSet, including ones not planned (e.g. outside a label filter), for related-pod ranking. */

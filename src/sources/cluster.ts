@@ -4,9 +4,11 @@
 // Services, EndpointSlices, Endpoints, Nodes) page by page, then builds the
 // same Snapshot the fixture source builds (one normalizer, one planner).
 import type {Snapshot} from '../model/objects.js'
+import {CONTROLLERS} from '../controllers/registry.js'
 import {ApiError, ClusterClient} from './cluster-client.js'
 import {loadKubeconfig} from './cluster-config.js'
 import {normalizeParsed} from './parsed.js'
+import type {LiveGet} from './part.js'
 
 export interface ClusterRequest {
   kubeconfig?: string
@@ -96,5 +98,16 @@ export async function readCluster(req: ClusterRequest, connected?: ClusterClient
     selector: req.selector,
     serverDefaulted: true,
   })
-  return {...snapshot, source: {type: 'cluster', context: client.config.context, server: client.server}}
+  // Then what the controllers read beside the objects (the HPA's metrics APIs), asked as they ask it.
+  const get: LiveGet = async (path, query) => {
+    try {
+      return {ok: true, body: await client.request(path, {what: `get ${path}`, query})}
+    } catch (error) {
+      if (error instanceof ApiError) return {ok: false, code: error.status.code, message: error.status.message ?? error.message}
+      throw error
+    }
+  }
+  let live: Partial<Snapshot> = {}
+  for (const c of CONTROLLERS) if (c.read.live) live = {...live, ...(await c.read.live(get, snapshot))}
+  return {...snapshot, ...live, source: {type: 'cluster', context: client.config.context, server: client.server}}
 }

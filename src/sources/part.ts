@@ -11,8 +11,11 @@ import type {FieldReaders} from './fields.js'
 /** Metadata as read, before it is placed on a view. */
 export type Meta = Omit<ObjectMeta, 'origin' | 'ownerReferences'> & {ownerReferences: OwnerReference[]}
 
-/** The Snapshot's lists an object can be collected into (load balancers come from the cloud provider, not from objects). */
-export type SnapshotList = Exclude<{[F in keyof Snapshot]-?: NonNullable<Snapshot[F]> extends readonly unknown[] ? F : never}[keyof Snapshot], 'loadBalancers'>
+/**
+ * The Snapshot's lists an object can be collected into (load balancers come from the cloud provider, the HPAs'
+ * live metrics from the metrics APIs, not from objects).
+ */
+export type SnapshotList = Exclude<{[F in keyof Snapshot]-?: NonNullable<Snapshot[F]> extends readonly unknown[] ? F : never}[keyof Snapshot], 'loadBalancers' | 'hpaMetrics'>
 export type SnapshotItem<F extends SnapshotList> = NonNullable<Snapshot[F]>[number]
 
 /** One object to read, with what the Normalizer knows about it. */
@@ -62,7 +65,15 @@ export interface ControllerRead {
   kinds: readonly KindReader[]
   /** The pod fields only this controller reads, set on every PodView it returns some for. */
   podFields?: PodFieldsReader
+  /**
+   * What only a live cluster answers beside its objects (a metrics API's values), read once the Snapshot is
+   * built from them; the lists returned are added to it.
+   */
+  live?: (get: LiveGet, snapshot: Snapshot) => Promise<Partial<Snapshot>>
 }
+
+/** One GET against the cluster: the decoded body, or the API's refusal (its code and message). */
+export type LiveGet = (path: string, query?: Record<string, string | undefined>) => Promise<{ok: true; body: unknown} | {ok: false; code: number; message: string}>
 
 export interface ReadPart {
   read: ControllerRead

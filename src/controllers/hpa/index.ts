@@ -2,6 +2,7 @@
 // pkg/controller/podautoscaler). Planned only: `kctl reconcile` does not carry out its writes yet,
 // and it has no watch or simulation part.
 import type {ControllerDescriptor} from '../descriptor.js'
+import {readLiveMetrics} from './live.js'
 import {planHpas} from './planner.js'
 import {HPA_READS, readHpaPodFields} from './read.js'
 import {listTable, planBlock} from './render.js'
@@ -14,6 +15,7 @@ export const hpa: ControllerDescriptor = {
   read: {
     kinds: HPA_READS,
     podFields: readHpaPodFields,
+    live: readLiveMetrics,
   },
   plan: planHpas,
   render: {

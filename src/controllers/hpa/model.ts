@@ -373,6 +373,13 @@ export interface HpaPodFields {
   podRequests?: Readonly<Record<string, string>>
 }
 
+/** The metrics APIs' answers to one HPA's requests, read live (one per entry of spec.metrics). */
+export interface HpaLiveMetrics {
+  namespace: string
+  name: string
+  answers: readonly MetricAnswer[]
+}
+
 /** A metrics.k8s.io/v1beta1 PodMetrics (an item of `kubectl get --raw …/pods`). */
 export interface PodMetricsFixture extends PodMetricsItem {
   namespace: string
@@ -384,6 +391,8 @@ export interface PodMetricsFixture extends PodMetricsItem {
 export interface CustomMetricFixture {
   describedObject: {kind: string; namespace: string; name: string; apiVersion?: string}
   metric: string
+  /** metric.selector: the metric selector the value was asked with (absent: none). */
+  selector?: LabelSelector
   value: string
   timestamp?: string
 }

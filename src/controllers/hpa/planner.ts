@@ -8,6 +8,7 @@ import type {World} from '../../reconcile/planner.js'
 import {compileLabelSelector, parseSelectorString, selectorMatches, type CompiledSelector} from '../../reconcile/selector.js'
 import {formatRfc3339} from '../../reconcile/time.js'
 import {
+  type CustomMetricFixture,
   DEFAULT_HPA_CONFIG,
   DEFAULT_HPA_GATES,
   type HpaAction,
@@ -124,6 +125,12 @@ function selectorOf(m: {selector?: LabelSelector}): CompiledSelector | undefined
 }
 
 /**
+ * A custom metric value answers the HPA's request only if it was asked with the same metric
+ * selector (metricLabelSelector): a value without one answers a metric without one.
+ */
+const askedWith = (i: CustomMetricFixture, id: {selector?: LabelSelector}) => formatSelector(i.selector ?? null) === formatSelector(id.selector ?? null)
+
+/**
  * What each metrics API would answer, from the fixtures: the samples of the pods the target's
  * selector matches, the object's value, the external metric's values. Nothing found is `missing`:
  * the proposal is then reported as not made, never guessed.
@@ -147,14 +154,16 @@ export function metricAnswers(hpa: HpaObject, snapshot: Snapshot, podSelector: s
         return items.length === 0 ? {kind: 'missing'} : {kind: 'podMetrics', items: items.map(({name, timestamp, windowSeconds, containers}) => ({name, timestamp, windowSeconds, containers}))}
       }
       case 'Pods': {
-        const name = (m as Extract<MetricSpec, {type: 'Pods'}>).pods.metric.name
-        const items = (snapshot.customMetrics ?? []).filter((i) => i.metric === name && i.describedObject.kind === 'Pod' && i.describedObject.namespace === ns && podNames.has(i.describedObject.name))
+        const id = (m as Extract<MetricSpec, {type: 'Pods'}>).pods.metric
+        const items = (snapshot.customMetrics ?? []).filter(
+          (i) => i.metric === id.name && askedWith(i, id) && i.describedObject.kind === 'Pod' && i.describedObject.namespace === ns && podNames.has(i.describedObject.name),
+        )
         return items.length === 0 ? {kind: 'missing'} : {kind: 'podValues', items: items.map((i) => ({pod: i.describedObject.name, value: i.value, ...(i.timestamp ? {timestamp: i.timestamp} : {})}))}
       }
       case 'Object': {
         const o = (m as Extract<MetricSpec, {type: 'Object'}>).object
         const items = (snapshot.customMetrics ?? []).filter(
-          (i) => i.metric === o.metric.name && i.describedObject.kind === o.describedObject.kind && i.describedObject.name === o.describedObject.name && i.describedObject.namespace === ns,
+          (i) => i.metric === o.metric.name && askedWith(i, o.metric) && i.describedObject.kind === o.describedObject.kind && i.describedObject.name === o.describedObject.name && i.describedObject.namespace === ns,
         )
         return items.length === 0 ? {kind: 'missing'} : {kind: 'objectValues', items: items.map((i) => ({value: i.value, ...(i.timestamp ? {timestamp: i.timestamp} : {})}))}
       }
@@ -208,7 +217,9 @@ export function planHpa(hpa: HpaObject, snapshot: Snapshot, world: World, target
       pods = []
     }
     if (scale.scale.selector === '') pods = []
-    answers = metricAnswers(hpa, snapshot, scale.scale.selector, pods)
+    // Read live: the metrics APIs' own answers; from files: the fixtures, filtered as the APIs would.
+    const live = snapshot.hpaMetrics?.find((h) => h.namespace === hpa.namespace && h.name === hpa.name)
+    answers = live ? [...live.answers] : metricAnswers(hpa, snapshot, scale.scale.selector, pods)
   }
   const d = syncHpa({hpa, scale, pods: pods.map(hpaPod), metrics: answers, now: world.now, config: DEFAULT_HPA_CONFIG, gates: DEFAULT_HPA_GATES})
   const warnings: string[] = []

@@ -7,7 +7,7 @@ import {type Ctx, EMPTY_RAW as EMPTY, INT32_MAX} from '../../sources/context.js'
 import type {Path, RawObject} from '../../sources/documents.js'
 import type {KindReader, Meta, PodFieldsReader} from '../../sources/part.js'
 import {parseDuration} from '../../watch/duration.js'
-import {defaultHpaSpec, type HpaSpecInput, type ScalingRulesInput} from './defaults.js'
+import {defaultHpaSpec, milliValue, type HpaSpecInput, type ScalingRulesInput} from './defaults.js'
 import type {
   ContainerRequests,
   CustomMetricFixture,
@@ -25,6 +25,69 @@ import type {
 } from './model.js'
 
 const V1_CONDITIONS = 'autoscaling.alpha.kubernetes.io/conditions'
+const V1_METRICS = 'autoscaling.alpha.kubernetes.io/metrics'
+const V1_BEHAVIOR = 'autoscaling.alpha.kubernetes.io/behavior'
+
+const mappingOf = (v: unknown): RawObject | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as RawObject) : undefined)
+const defined = (o: RawObject): RawObject => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null))
+
+/**
+ * Convert_v1_MetricSpec_To_autoscaling_MetricSpec: one metric of the v1 object's metrics annotation
+ * (the v2beta1 shape: targetAverageUtilization, metricName, targetValue…) in the v2 shape readMetric
+ * reads. The target type follows from which value is set, as the conversion decides it.
+ */
+export function convertV1Metric(m: RawObject): RawObject {
+  const type = m.type
+  const src = (f: string) => mappingOf(m[f]) ?? {}
+  switch (type) {
+    case 'Resource':
+    case 'ContainerResource': {
+      const field = type === 'Resource' ? 'resource' : 'containerResource'
+      const r = src(field)
+      const utilization = r.targetAverageUtilization
+      const target = defined({type: utilization === undefined || utilization === null ? 'AverageValue' : 'Utilization', averageUtilization: utilization, averageValue: r.targetAverageValue})
+      return {type, [field]: defined({name: r.name, container: r.container, target})}
+    }
+    case 'Pods': {
+      const r = src('pods')
+      return {type, pods: {metric: defined({name: r.metricName, selector: r.selector}), target: defined({type: 'AverageValue', averageValue: r.targetAverageValue})}}
+    }
+    case 'Object': {
+      const r = src('object')
+      const average = r.averageValue !== undefined && r.averageValue !== null
+      // The v1 field cannot be omitted: a zero value beside an average value is dropped.
+      const value = average && (r.targetValue === '0' || r.targetValue === 0) ? undefined : r.targetValue
+      return {type, object: {describedObject: r.target, metric: defined({name: r.metricName, selector: r.selector}), target: defined({type: average ? 'AverageValue' : 'Value', value, averageValue: r.averageValue})}}
+    }
+    case 'External': {
+      const r = src('external')
+      const hasValue = r.targetValue !== undefined && r.targetValue !== null
+      return {type, external: {metric: defined({name: r.metricName, selector: r.metricSelector}), target: defined({type: hasValue ? 'Value' : 'AverageValue', value: r.targetValue, averageValue: r.targetAverageValue})}}
+    }
+    default:
+      return m
+  }
+}
+
+/** A JSON annotation, or undefined when it is absent or does not decode (the conversion then ignores it). */
+function jsonAnnotation(meta: Meta, key: string): unknown {
+  const text = meta.annotations[key]
+  if (typeof text !== 'string') return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** Go's json.Unmarshal into the internal behavior type matches field names without regard to case. */
+function caseFold(v: unknown, names: readonly string[]): unknown {
+  if (Array.isArray(v)) return v.map((x) => caseFold(x, names))
+  const m = mappingOf(v)
+  if (!m) return v
+  return Object.fromEntries(Object.entries(m).map(([k, x]) => [names.find((n) => n.toLowerCase() === k.toLowerCase()) ?? k, caseFold(x, names)]))
+}
+const BEHAVIOR_FIELDS = ['scaleUp', 'scaleDown', 'stabilizationWindowSeconds', 'selectPolicy', 'policies', 'type', 'value', 'periodSeconds', 'tolerance']
 
 /** What the HPA controller reads: its HPAs, and the metrics fixtures its metric answers come from. */
 export const HPA_READS: readonly KindReader[] = [
@@ -185,8 +248,12 @@ function readMetric(ctx: Ctx, item: RawObject, path: Path): MetricSpec | undefin
   }
 }
 
-/** validateScalingRules: window 0–3600 s, a known selectPolicy, each policy positive with a period of 1–1800 s. */
-function readRules(ctx: Ctx, v: unknown, path: Path): ScalingRulesInput | undefined {
+/**
+ * validateScalingRules: window 0–3600 s, a known selectPolicy, at least one policy (whatever the
+ * selectPolicy), each positive with a period of 1–1800 s. `defaulted`: absent policies get the
+ * defaults first (v2); the v1 behavior annotation is validated as written.
+ */
+function readRules(ctx: Ctx, v: unknown, path: Path, defaulted = true): ScalingRulesInput | undefined {
   const m = ctx.mapping(v, path)
   if (!m) return undefined
   const out: ScalingRulesInput = {}
@@ -208,9 +275,9 @@ function readRules(ctx: Ctx, v: unknown, path: Path): ScalingRulesInput | undefi
       if (item.periodSeconds === undefined) ctx.fail([...p, 'periodSeconds'], 'must be greater than zero')
       policies.push({type: type as ScalingPolicy['type'], value: value ?? 0, periodSeconds: periodSeconds ?? 0})
     }
-    if (policies.length === 0 && select !== 'Disabled') ctx.fail([...path, 'policies'], 'must specify at least one Policy')
+    if (policies.length === 0) ctx.fail([...path, 'policies'], 'must specify at least one Policy')
     out.policies = policies
-  }
+  } else if (!defaulted) ctx.fail([...path, 'policies'], 'must specify at least one Policy')
   const tolerance = quantity(ctx, m.tolerance, [...path, 'tolerance'])
   if (tolerance !== undefined) out.tolerance = tolerance
   return out
@@ -257,8 +324,28 @@ export function readHpa(ctx: Ctx, apiVersion: string, meta: Meta, raw: RawObject
   let currentMetrics: MetricStatus[] | null
   if (v1) {
     // The v1 object's CPU target becomes one Resource metric; without it the v2 default (80%) applies.
+    // Convert_v1_HorizontalPodAutoscaler_To_autoscaling_HorizontalPodAutoscaler: the metrics annotation's
+    // metrics first, then the CPU target; the behavior annotation when it decodes to a non-empty behavior.
     const cpu = ctx.int(spec.targetCPUUtilizationPercentage, ['spec', 'targetCPUUtilizationPercentage'], 1, INT32_MAX)
-    if (cpu !== undefined) input.metrics = [{type: 'Resource', resource: {name: 'cpu', target: {type: 'Utilization', averageUtilization: cpu}}}]
+    const annotated = jsonAnnotation(meta, V1_METRICS)
+    const metrics: MetricSpec[] = []
+    if (Array.isArray(annotated)) {
+      annotated.forEach((m, i) => {
+        const raw = mappingOf(m)
+        const read = raw ? readMetric(ctx, convertV1Metric(raw), ['metadata', 'annotations', V1_METRICS, i]) : undefined
+        if (read) metrics.push(read)
+      })
+    }
+    if (cpu !== undefined) metrics.push({type: 'Resource', resource: {name: 'cpu', target: {type: 'Utilization', averageUtilization: cpu}}})
+    if (metrics.length > 0) input.metrics = metrics
+    const behavior = mappingOf(caseFold(jsonAnnotation(meta, V1_BEHAVIOR), BEHAVIOR_FIELDS))
+    if (behavior && (mappingOf(behavior.scaleUp) || mappingOf(behavior.scaleDown))) {
+      input.behavior = {}
+      const up = readRules(ctx, behavior.scaleUp, ['metadata', 'annotations', V1_BEHAVIOR, 'scaleUp'], false)
+      const down = readRules(ctx, behavior.scaleDown, ['metadata', 'annotations', V1_BEHAVIOR, 'scaleDown'], false)
+      if (up) input.behavior.scaleUp = up
+      if (down) input.behavior.scaleDown = down
+    }
     const current = ctx.int(status.currentCPUUtilizationPercentage, ['status', 'currentCPUUtilizationPercentage'], 0, INT32_MAX)
     currentMetrics = current === undefined ? null : [{type: 'Resource', resource: {name: 'cpu', current: {averageUtilization: current}}}]
   } else {
@@ -327,12 +414,58 @@ export const readHpaPodFields: PodFieldsReader = (ctx, _meta, _raw, spec, status
     const t = ctx.time(ready.item.lastTransitionTime, [...ready.path, 'lastTransitionTime'])
     if (t !== undefined) fields.readyCondition.lastTransitionTime = t
   }
-  const podResources = ctx.mapping(spec.resources, ['spec', 'resources'])
-  if (podResources && isSet(podResources.requests)) fields.podRequests = requestsOf(ctx, spec, ['spec'])
+  const podRequests = podLevelRequests(ctx, spec)
+  if (podRequests) fields.podRequests = podRequests
   return {autoscaling: fields}
 }
 
-const isSet = (v: unknown) => v !== undefined && v !== null && typeof v === 'object' && Object.keys(v).length > 0
+/** IsSupportedPodLevelResource: cpu, memory and hugepages. */
+const podLevel = (name: string) => name === 'cpu' || name === 'memory' || name.startsWith('hugepages-')
+
+/**
+ * resourcehelpers.PodRequests, when IsPodLevelRequestsSet (a cpu, memory or hugepages request at the
+ * pod level): the containers' aggregate (AggregateContainerRequests: regular containers and sidecars
+ * summed, then at least each init container's use with the sidecars started before it), the
+ * pod-level requests over it, then the overhead added. In milli, as the replica calculator reads them.
+ */
+function podLevelRequests(ctx: Ctx, spec: RawObject): Record<string, string> | undefined {
+  const podResources = ctx.mapping(spec.resources, ['spec', 'resources'])
+  const own = podResources ? requestsOf(ctx, spec, ['spec']) : {}
+  if (!Object.keys(own).some(podLevel)) return undefined
+  const milli = (q: string) => {
+    try {
+      return milliValue(q)
+    } catch {
+      return 0n
+    }
+  }
+  const add = (to: Map<string, bigint>, from: Iterable<[string, bigint]>) => {
+    for (const [k, v] of from) to.set(k, (to.get(k) ?? 0n) + v)
+  }
+  const asMilli = (r: Record<string, string>): [string, bigint][] => Object.entries(r).map(([k, v]) => [k, milli(v)])
+  const reqs = new Map<string, bigint>()
+  for (const {item, path} of list(ctx, spec.containers, ['spec', 'containers'])) add(reqs, asMilli(requestsOf(ctx, item, path)))
+  const sidecars = new Map<string, bigint>()
+  const initMax = new Map<string, bigint>()
+  for (const {item, path} of list(ctx, spec.initContainers, ['spec', 'initContainers'])) {
+    const r = asMilli(requestsOf(ctx, item, path))
+    let use: Map<string, bigint>
+    if (item.restartPolicy === 'Always') {
+      add(reqs, r)
+      add(sidecars, r)
+      use = sidecars
+    } else {
+      use = new Map(r)
+      add(use, sidecars)
+    }
+    for (const [k, v] of use) if (!initMax.has(k) || v > initMax.get(k)!) initMax.set(k, v)
+  }
+  for (const [k, v] of initMax) if (!reqs.has(k) || v > reqs.get(k)!) reqs.set(k, v)
+  for (const [k, v] of asMilli(own)) if (podLevel(k)) reqs.set(k, v)
+  const overhead = ctx.mapping(spec.overhead, ['spec', 'overhead'])
+  if (overhead) add(reqs, asMilli(requestsOf(ctx, {resources: {requests: overhead}}, ['spec', 'overhead'])))
+  return Object.fromEntries([...reqs].map(([k, v]) => [k, `${v}m`]))
+}
 
 // ---- Metrics fixtures ----
 
@@ -368,6 +501,8 @@ function readMetricValue(ctx: Ctx, meta: Meta, raw: RawObject): CustomMetricFixt
     metric: requireString(ctx, metric.name, ['metric', 'name'], 'metric name'),
     value: value ?? '0',
   }
+  const selector = ctx.mapping(metric.selector, ['metric', 'selector'])
+  if (selector) out.selector = selector as unknown as CustomMetricFixture['selector']
   const t = ctx.time(raw.timestamp, ['timestamp'])
   if (t !== undefined) out.timestamp = t
   return out

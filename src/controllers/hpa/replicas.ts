@@ -459,14 +459,60 @@ function resourceProposal(
   }
 }
 
-/** LabelSelectorAsSelector on a metric selector: its error, when it has one (the wording is kctl's). */
-function metricSelectorError(selector: LabelSelector | undefined): string | undefined {
+// The label syntax's messages (apimachinery's validate/content: IsLabelKey, IsLabelValue, RegexError).
+const LABEL_CHARS = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
+const KEY_FORMAT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'
+const KEY_NAME = new RegExp(`^${KEY_FORMAT}$`)
+const VALUE = new RegExp(`^(${KEY_FORMAT})?$`)
+const regexError = (msg: string, format: string, examples: string[]) => `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${format}')`
+
+/** labels.NewRequirement's errors for one requirement, each as field.Invalid prints it. */
+function requirementErrors(key: string, operator: string, values: readonly string[]): string[] | undefined {
+  const errs: string[] = []
+  const parts = key.split('/')
+  // Only the name part is checked here; a prefix problem is left to kctl's own wording.
+  if (parts.length > 2 || (parts.length === 2 && parts[0] === '')) return undefined
+  const name = parts.at(-1)!
+  const keyErrs: string[] = []
+  if (name === '') keyErrs.push('name part must be non-empty')
+  else if (name.length > 63) keyErrs.push('name part must be no more than 63 bytes')
+  if (!KEY_NAME.test(name)) keyErrs.push(`name part ${regexError(LABEL_CHARS, KEY_FORMAT, ['MyName', 'my.name', '123-abc'])}`)
+  if (keyErrs.length > 0) errs.push(`key: Invalid value: ${JSON.stringify(key)}: ${keyErrs.join('; ')}`)
+  const list = `[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`
+  if ((operator === 'In' || operator === 'NotIn') && values.length === 0) errs.push(`values: Invalid value: ${list}: for 'in', 'notin' operators, values set can't be empty`)
+  if ((operator === 'Exists' || operator === 'DoesNotExist') && values.length !== 0) errs.push(`values: Invalid value: ${list}: values set must be empty for exists and does not exist`)
+  values.forEach((v, i) => {
+    const valueErrs: string[] = []
+    if (v.length > 63) valueErrs.push('must be no more than 63 bytes')
+    if (!VALUE.test(v)) valueErrs.push(regexError(`a valid label must be an empty string or ${LABEL_CHARS.replace('must consist', 'consist')}`, `(${KEY_FORMAT})?`, ['MyValue', 'my_value', '12345']))
+    if (valueErrs.length > 0) errs.push(`values[${i}][${key}]: Invalid value: ${JSON.stringify(v)}: ${valueErrs.join('; ')}`)
+  })
+  return errs
+}
+
+/**
+ * LabelSelectorAsSelector on a metric selector: its error, when it has one, worded as upstream's
+ * (the first failing requirement: matchLabels, then matchExpressions; an aggregate of several
+ * errors prints as a list).
+ */
+export function labelSelectorAsSelectorError(selector: LabelSelector | undefined): string | undefined {
   try {
     compileLabelSelector(selector ?? null)
     return undefined
   } catch (e) {
-    if (e instanceof SelectorError) return e.message
-    throw e
+    if (!(e instanceof SelectorError)) throw e
+    const reqs: {key: string; operator: string; values: readonly string[]}[] = [
+      ...Object.entries(selector?.matchLabels ?? {}).map(([key, v]) => ({key, operator: 'Equals', values: [v]})),
+      ...(selector?.matchExpressions ?? []).map((x) => ({key: x.key, operator: x.operator, values: x.values ?? []})),
+    ]
+    for (const r of reqs) {
+      if (!['Equals', 'In', 'NotIn', 'Exists', 'DoesNotExist'].includes(r.operator)) return `${JSON.stringify(r.operator)} is not a valid label selector operator`
+      const errs = requirementErrors(r.key, r.operator, r.values)
+      if (errs === undefined) return e.message
+      if (errs.length === 1) return errs[0]
+      if (errs.length > 1) return `[${errs.join(', ')}]`
+    }
+    return e.message
   }
 }
 
@@ -475,7 +521,7 @@ function podsProposal(metric: Extract<MetricSpec, {type: 'Pods'}>, index: number
   const {metric: id, target} = metric.pods
   const reason = 'FailedGetPodsMetric'
   const fail = (inner: string) => failed(index, 'Pods', reason, inner, `failed to get pods metric value: ${inner}`)
-  const selectorErr = metricSelectorError(id.selector)
+  const selectorErr = labelSelectorAsSelectorError(id.selector)
   if (selectorErr !== undefined) return fail(selectorErr)
   const clientErr = clientError(answer, 'custom')
   if (clientErr !== undefined) return fail(`unable to get metric ${id.name}: ${clientErr}`)
@@ -497,7 +543,7 @@ function objectProposal(metric: Extract<MetricSpec, {type: 'Object'}>, index: nu
   const {metric: id, target, describedObject: ref} = metric.object
   const reason = 'FailedGetObjectMetric'
   const wrap = (err: string) => `failed to get object metric value: ${err}`
-  const selectorErr = metricSelectorError(id.selector)
+  const selectorErr = labelSelectorAsSelectorError(id.selector)
   if (selectorErr !== undefined) return failed(index, 'Object', reason, selectorErr, wrap(selectorErr))
   const isValue = target.type === 'Value' && target.value !== undefined
   const isAverage = target.type === 'AverageValue' && target.averageValue !== undefined
@@ -545,7 +591,7 @@ function externalProposal(metric: Extract<MetricSpec, {type: 'External'}>, index
   const name = `external metric ${id.name}(${goSelector(id.selector)})`
   const fetchError = (err: string) => `unable to get external metric ${ctx.namespace}/${id.name}/${goSelector(id.selector)}: ${err}`
   // GetExternal*MetricReplicas convert the metric selector first and return its error as is.
-  const selectorErr = metricSelectorError(id.selector)
+  const selectorErr = labelSelectorAsSelectorError(id.selector)
   let clientErr = clientError(answer, 'external')
   if (clientErr === undefined && answer.kind !== 'externalValues') clientErr = `unexpected answer ${answer.kind}`
   const fetchOrSelector = (err: string) => selectorErr ?? fetchError(err)

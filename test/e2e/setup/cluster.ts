@@ -13,6 +13,7 @@ import {inject} from 'vitest'
 import {request, type HttpResponse} from '../../../controlplane/http.js'
 import {compactEtcd, startControllerManager} from '../../../controlplane/start.js'
 import {startFakeCloud, type FakeCloud, type FakeCloudOptions} from '../../../controlplane/fake-cloud.js'
+import {startFakeMetrics, type FakeMetrics} from '../../../controlplane/fake-metrics.js'
 import type {Component} from '../../../controlplane/procs.js'
 import type {E2EContext} from './global-setup.js'
 
@@ -337,6 +338,26 @@ export const fakeCloud = {
   async stop(): Promise<void> {
     await cloud?.stop()
     cloud = undefined
+  },
+}
+
+let metrics: FakeMetrics | undefined
+
+/**
+ * The metrics APIs the HPA controller reads (controlplane/fake-metrics.ts), served by a fake behind the shared
+ * apiserver's aggregation layer, as a child of this test process: `set` each namespace's metrics, then both
+ * kube-controller-manager and `kctl plan` read them through the apiserver. Stop it in afterAll.
+ */
+export const fakeMetrics = {
+  async start(): Promise<FakeMetrics> {
+    await metrics?.stop()
+    metrics = undefined
+    metrics = await startFakeMetrics({info: controlPlane()})
+    return metrics
+  },
+  async stop(): Promise<void> {
+    await metrics?.stop()
+    metrics = undefined
   },
 }
 

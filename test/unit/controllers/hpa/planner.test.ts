@@ -111,6 +111,33 @@ items:
     expect(other.actions.some((a) => a.type === 'scaleTarget')).toBe(false)
   })
 
+  it('metricAnswers: a custom metric value answers an Object metric only if asked with the same metric selector', async () => {
+    const object = (selector: string) =>
+      hpaOnly((s) =>
+        s.replace(
+          /  metrics:\n[\s\S]*?averageUtilization: 50\n/,
+          `  metrics:\n    - type: Object\n      object:\n        describedObject: {apiVersion: v1, kind: Service, name: front}\n        metric:\n          name: rps\n${selector}        target: {type: Value, value: "10"}\n`,
+        ),
+      )
+    const values = `kind: MetricValueList
+apiVersion: custom.metrics.k8s.io/v1beta2
+metadata: {}
+items:
+  - {describedObject: {kind: Service, namespace: autoscale, name: front, apiVersion: v1}, metric: {name: rps, selector: {matchLabels: {path: a}}}, timestamp: "2026-11-22T09:59:50Z", value: "50"}
+  - {describedObject: {kind: Service, namespace: autoscale, name: front, apiVersion: v1}, metric: {name: rps}, timestamp: "2026-11-22T09:59:50Z", value: "20"}
+`
+    const scaleOf = (p: ControllerPlan) => p.actions.find((a) => a.type === 'scaleTarget')
+    // With the selector: 50 / 10 = 5 × 3 ready pods = 15, limited to max(2 × 3, 4) = 6; without: 20 / 10 × 3 = 6.
+    const selected = (await planOf(withoutHpa, object('          selector: {matchLabels: {path: a}}\n'), values)).hpa
+    expect(scaleOf(selected)?.to).toBe(6)
+    expect(selected.status).toMatchObject({currentMetrics: [{type: 'Object', object: {current: {value: '50'}}}]})
+    const plain = (await planOf(withoutHpa, object(''), values)).hpa
+    expect(plain.hpa!.proposals[0]).toMatchObject({replicas: 6})
+    expect(plain.status).toMatchObject({currentMetrics: [{type: 'Object', object: {current: {value: '20'}}}]})
+    const other = (await planOf(withoutHpa, object('          selector: {matchLabels: {path: b}}\n'), values)).hpa
+    expect(other.hpa!.missing).toEqual([{index: 0, type: 'Object', name: 'rps'}])
+  })
+
   it('is planned only: kctl reconcile leaves it out', () => {
     expect(CARRIED_OUT).not.toContain('horizontalpodautoscaling')
     expect(CARRIED_OUT).toContain('deployment')

@@ -35,7 +35,86 @@ spec:
   scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
 ${spec}`
 
+describe('Convert_v1_HorizontalPodAutoscaler_To_autoscaling_HorizontalPodAutoscaler (the v1 annotations)', () => {
+  const v1 = (annotations: Record<string, unknown>, spec = '  maxReplicas: 6\n  targetCPUUtilizationPercentage: 60') => `apiVersion: autoscaling/v1
+kind: HorizontalPodAutoscaler
+metadata:
+  name: web
+  namespace: shop
+  annotations:
+${Object.entries(annotations).map(([k, v]) => `    ${k}: ${JSON.stringify(JSON.stringify(v))}`).join('\n')}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+${spec}`
+
+  it('the metrics annotation: each v1 metric converted, before the CPU target; the target type follows the value set', async () => {
+    const s = await readFixtures({
+      paths: [
+        fixture(
+          v1({
+            'autoscaling.alpha.kubernetes.io/metrics': [
+              {type: 'External', external: {metricName: 'queue', metricSelector: {matchLabels: {q: 'a'}}, targetAverageValue: '5'}},
+              {type: 'Object', object: {target: {apiVersion: 'v1', kind: 'Service', name: 'front'}, metricName: 'rps', targetValue: '0', averageValue: '3'}},
+              {type: 'Pods', pods: {metricName: 'packets', targetAverageValue: '10'}},
+              {type: 'Resource', resource: {name: 'memory', targetAverageValue: '100Mi'}},
+            ],
+          }),
+        ),
+      ],
+    })
+    expect(s.hpas![0].spec.metrics).toEqual([
+      {type: 'External', external: {metric: {name: 'queue', selector: {matchLabels: {q: 'a'}}}, target: {type: 'AverageValue', averageValue: '5'}}},
+      {type: 'Object', object: {describedObject: {apiVersion: 'v1', kind: 'Service', name: 'front'}, metric: {name: 'rps'}, target: {type: 'AverageValue', averageValue: '3'}}},
+      {type: 'Pods', pods: {metric: {name: 'packets'}, target: {type: 'AverageValue', averageValue: '10'}}},
+      {type: 'Resource', resource: {name: 'memory', target: {type: 'AverageValue', averageValue: '100Mi'}}},
+      {type: 'Resource', resource: {name: 'cpu', target: {type: 'Utilization', averageUtilization: 60}}},
+    ])
+  })
+
+  it('the behavior annotation (field names matched without regard to case), defaulted as v2; one that does not decode is ignored', async () => {
+    const s = await readFixtures({paths: [fixture(v1({'autoscaling.alpha.kubernetes.io/behavior': {ScaleDown: {StabilizationWindowSeconds: 0, selectPolicy: 'Min', Policies: [{Type: 'Pods', Value: 2, PeriodSeconds: 30}]}}}))]})
+    expect(s.hpas![0].spec.behavior).toEqual({
+      scaleUp: {stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{type: 'Pods', value: 4, periodSeconds: 15}, {type: 'Percent', value: 100, periodSeconds: 15}]},
+      scaleDown: {stabilizationWindowSeconds: 0, selectPolicy: 'Min', policies: [{type: 'Pods', value: 2, periodSeconds: 30}]},
+    })
+    // Not defaulted before validation (as v2 is): a direction without policies is refused, as the API server refuses it.
+    expect(await errorLine(v1({'autoscaling.alpha.kubernetes.io/behavior': {scaleUp: {selectPolicy: 'Disabled'}}}))).toMatch(/behavior.*scaleUp.*policies.*must specify at least one Policy/)
+    const bad = await readFixtures({paths: [fixture(v1({}).replace('  annotations:\n', "  annotations:\n    autoscaling.alpha.kubernetes.io/behavior: '{not json'\n"))]})
+    expect(bad.hpas![0].spec.behavior).toBeUndefined()
+  })
+})
+
+describe('resourcehelpers.PodRequests (the pods\' pod-level requests, as calculatePodLevelRequests reads them)', () => {
+  const pod = (spec: string) => `apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: shop}
+spec:
+${spec}`
+  const requestsOf = async (spec: string) => (await readFixtures({paths: [fixture(pod(spec))]})).pods[0].autoscaling?.podRequests
+
+  it('none without a cpu, memory or hugepages request at the pod level', async () => {
+    expect(await requestsOf('  containers: [{name: a, resources: {requests: {cpu: 100m}}}]')).toBeUndefined()
+    expect(await requestsOf('  resources: {requests: {example.com/gpu: "1"}}\n  containers: [{name: a, resources: {requests: {cpu: 100m}}}]')).toBeUndefined()
+  })
+  it('the pod-level values over the containers\' aggregate, plus the overhead', async () => {
+    const spec = `  overhead: {cpu: 250m, memory: 10Mi}
+  resources: {requests: {cpu: "1"}}
+  initContainers:
+    - {name: side, restartPolicy: Always, resources: {requests: {cpu: 100m, memory: 64Mi}}}
+    - {name: setup, resources: {requests: {cpu: 50m, memory: 1Gi}}}
+  containers:
+    - {name: a, resources: {requests: {cpu: 300m, memory: 128Mi}}}
+    - {name: b, resources: {requests: {cpu: 200m, memory: 128Mi}}}`
+    // cpu: 1 (pod level) + 250m overhead. memory: max(128Mi + 128Mi + 64Mi, 1Gi + 64Mi) + 10Mi.
+    expect(await requestsOf(spec)).toEqual({cpu: '1250m', memory: `${(1024 + 64 + 10) * 1024 * 1024 * 1000}m`})
+  })
+})
+
 describe('HorizontalPodAutoscalers read from files', () => {
+  it('validateScalingRules: an empty policy list is refused even with selectPolicy Disabled', async () => {
+    expect(await errorLine(HPA('  maxReplicas: 5\n  behavior:\n    scaleUp:\n      selectPolicy: Disabled\n      policies: []\n'))).toMatch(/scaleUp.*policies.*must specify at least one Policy/)
+  })
+
   it('SetDefaults_HorizontalPodAutoscaler: minReplicas 1, CPU at 80% without metrics, no behavior unless written', async () => {
     const s = await readFixtures({paths: [fixture(HPA('  maxReplicas: 5'))]})
     expect(s.hpas).toHaveLength(1)

@@ -3,7 +3,7 @@
 import {describe, expect, it} from 'vitest'
 import {approximateFloat, formatMilli, milliValue} from '../../../../src/controllers/hpa/defaults.js'
 import {DEFAULT_HPA_CONFIG, DEFAULT_HPA_GATES, type HpaPod, type MetricAnswer, type MetricSpec} from '../../../../src/controllers/hpa/model.js'
-import {calculateRequests, computeProposal, goSelector, groupPods, isWithin, resourceSamples, tolerancesFor, type ProposalContext} from '../../../../src/controllers/hpa/replicas.js'
+import {calculateRequests, computeProposal, goSelector, groupPods, isWithin, labelSelectorAsSelectorError, resourceSamples, tolerancesFor, type ProposalContext} from '../../../../src/controllers/hpa/replicas.js'
 import {HPA_NOW, CPU_50, ago, cpuSamples, hpaPod, hpaView, pods, sameSamples} from '../../../helpers/hpa.js'
 
 const ctx = (o: Partial<ProposalContext> = {}): ProposalContext => ({
@@ -278,5 +278,25 @@ describe('H2.6–H2.9 Object and External metrics (GetObjectMetricReplicas, getU
   it('an unknown type and a metric the planner did not read', () => {
     expect(computeProposal({type: 'Foo'}, 0, {kind: 'missing'}, ctx()).error).toEqual({reason: 'InvalidMetricSourceType', message: 'unknown metric source type "Foo"', wrapped: 'unknown metric source type "Foo"'})
     expect(computeProposal(CPU_50, 0, {kind: 'missing'}, ctx()).error?.reason).toBe('FailedGetResourceMetric')
+  })
+})
+
+describe('LabelSelectorAsSelector (a metric selector, as labels.NewRequirement words its errors)', () => {
+  it('a valid selector has no error', () => {
+    expect(labelSelectorAsSelectorError({matchLabels: {path: 'a'}})).toBeUndefined()
+    expect(labelSelectorAsSelectorError(undefined)).toBeUndefined()
+  })
+  it('an invalid label value, as the controller reported it live', () => {
+    expect(labelSelectorAsSelectorError({matchLabels: {path: '/a'}})).toBe(
+      `values[0][path]: Invalid value: "/a": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+    )
+  })
+  it('an invalid key name, an empty In list, several errors as a list, an unknown operator', () => {
+    expect(labelSelectorAsSelectorError({matchExpressions: [{key: 'a b', operator: 'Exists'}]})).toBe(
+      `key: Invalid value: "a b": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+    )
+    expect(labelSelectorAsSelectorError({matchExpressions: [{key: 'q', operator: 'In', values: []}]})).toBe(`values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty`)
+    expect(labelSelectorAsSelectorError({matchExpressions: [{key: 'q', operator: 'In', values: ['-x', 'ok', 'y-']}]})).toMatch(/^\[values\[0\]\[q\]: Invalid value: "-x": .*, values\[2\]\[q\]: Invalid value: "y-": .*\]$/)
+    expect(labelSelectorAsSelectorError({matchExpressions: [{key: 'q', operator: 'in' as 'In', values: ['a']}]})).toBe('"in" is not a valid label selector operator')
   })
 })

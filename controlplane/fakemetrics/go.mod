@@ -1,0 +1,3 @@
+module kctl.local/controlplane/fakemetrics
+
+go 1.26.0
