@@ -16,6 +16,7 @@ export const hpa: ControllerDescriptor = {
     podFields: readHpaPodFields,
   },
   plan: planHpas,
+  notSimulated: 'the autoscaler is not run in virtual time (its metrics are read once, not modelled over time)',
   render: {
     planBlock,
     listTable,
