@@ -351,9 +351,10 @@ class MemoryPodControl implements PodControl {
     const metadata: Obj = {...o.metadata, resourceVersion: this.world.nextResourceVersion()}
     if (refs.length > 0) metadata.ownerReferences = refs
     else delete metadata.ownerReferences
-    // A Job's claim adds or removes its tracking finalizer in the same patch.
-    patchFinalizers(metadata, patch.metadata.finalizers ?? [], patch.metadata[FINALIZER_DELETE] ?? [])
-    this.world.replace(found, {...o, metadata})
+    // A Job's claim adds or removes its tracking finalizer in the same patch; a release that takes
+    // the last finalizer off a pod past its grace period removes the pod, as any patch would.
+    const finalizers = patchFinalizers(metadata, patch.metadata.finalizers ?? [], patch.metadata[FINALIZER_DELETE] ?? [])
+    this.world.replace(found, this.goneWithLastFinalizer(o, finalizers) ? undefined : {...o, metadata})
     return {resourceVersion: metadata.resourceVersion}
   }
 
@@ -480,14 +481,22 @@ class MemoryPodControl implements PodControl {
     if (this.dryRun) return {resourceVersion: rvOf(o)}
     const metadata: Obj = {...o.metadata, resourceVersion: this.world.nextResourceVersion()}
     const finalizers = patchFinalizers(metadata, [], patch.metadata[FINALIZER_DELETE] as string[])
-    // A terminating object whose last finalizer goes, and whose grace period is over, is removed.
-    const deletion = o.metadata?.deletionTimestamp
-    if (finalizers.length === 0 && deletion && (!this.world.gracefulPodDeletion || Date.parse(deletion) <= Date.parse(this.world.now()))) {
-      this.world.replace(found, undefined)
-      return {resourceVersion: metadata.resourceVersion}
-    }
-    this.world.replace(found, {...o, metadata})
+    this.world.replace(found, this.goneWithLastFinalizer(o, finalizers) ? undefined : {...o, metadata})
     return {resourceVersion: metadata.resourceVersion}
+  }
+
+  /**
+   * Whether a patch that leaves no finalizer removes a terminating object, as the API server's
+   * update does (ShouldDeleteDuringUpdate: none left, deletion requested, grace period nil or 0). A
+   * pod's grace period counts as 0 once its deletionTimestamp has passed: by then the kubelet this
+   * world stands for has confirmed the deletion with a grace period of 0.
+   */
+  private goneWithLastFinalizer(before: Obj, finalizers: readonly string[]): boolean {
+    const deletion = before.metadata?.deletionTimestamp
+    if (!deletion || finalizers.length > 0) return false
+    const grace = before.metadata?.deletionGracePeriodSeconds
+    if (!this.world.gracefulPodDeletion || grace === undefined || grace === null || Number(grace) === 0) return true
+    return Date.parse(deletion) <= Date.parse(this.world.now())
   }
 
   deleteObject(kind: SideKind, namespace: string, name: string, pre: DeletePreconditions): Promise<void> {

@@ -65,15 +65,19 @@ export const outputFlag = (options: readonly string[] = ['table', 'json', 'yaml'
 export const changeFlags = {
   'apply-manifests': Flags.string({
     multiple: true,
-    summary: 'Merge these manifests (file or directory) onto the world first, as kubectl apply would (live: a server-side apply with dryRun=All; nothing is kept).',
+    summary: 'Merge these manifests (file or directory) onto the world first, as kubectl apply would (live: sent to the API server as a dry run, dryRun=All; nothing is kept).',
+    helpGroup: 'WHAT IF',
+  }),
+  'server-side': Flags.boolean({
+    summary: 'With --apply-manifests on a live cluster: apply as kubectl apply --server-side does, instead of kubectl apply\'s default client-side merge.',
     helpGroup: 'WHAT IF',
   }),
   scale: Flags.string({multiple: true, summary: 'Set replicas first, e.g. deployment/web=10 or statefulset/db=5; repeatable.', helpGroup: 'WHAT IF'}),
   'set-image': Flags.string({multiple: true, summary: 'Set a container\'s image first, e.g. deployment/web=web=nginx:1.28; repeatable.', helpGroup: 'WHAT IF'}),
 }
 
-export function changeRequest(flags: {'apply-manifests'?: string[]; scale?: string[]; 'set-image'?: string[]}) {
-  return {applyManifests: flags['apply-manifests'], scale: flags.scale, setImage: flags['set-image']}
+export function changeRequest(flags: {'apply-manifests'?: string[]; scale?: string[]; 'set-image'?: string[]; 'server-side'?: boolean}) {
+  return {applyManifests: flags['apply-manifests'], scale: flags.scale, setImage: flags['set-image'], serverSide: flags['server-side']}
 }
 
 /** The cloud provider load-balancer calls go to (`plan` asks it what it last sent; `reconcile` carries out calls). */

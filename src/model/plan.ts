@@ -68,9 +68,8 @@ export interface DeleteAction {
   /** This pod's values for every ranking rule; the wire form's `reasons` are worded from them. */
   facts: RankFacts
   /**
-   * Pods among which upstream's order does not decide (this one included), or absent: the whole
-   * tie, as the output contract promises, so the JSON grows with tie size × deletes in it;
-   * `tieGroup` names the same tie, listed once in the controller plan's `ties`.
+   * Only in plans saved before ties were grouped (read, never written): the whole tie repeated on
+   * every delete in it, which made the JSON grow with tie size × deletes. `tieGroup` replaced it.
    */
   tie?: string[]
   /** The `id` of this pod's tie in the controller plan's `ties`, when it is in one. */

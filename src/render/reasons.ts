@@ -20,7 +20,7 @@ const RULE_NAMES: Record<DecidedBy, string> = {
 /** Why this pod goes, in words, from the rule that decided it and this pod's own facts. */
 function decisiveReason(a: DeleteAction, cp: ControllerPlan, now: string): string {
   // Compared with a pod of its own tie, no rule decided: upstream's order does not say.
-  if (inOwnTie(a)) return `no rule puts it ahead of kept pod ${a.decidedAgainst}: a tie`
+  if (inOwnTie(a, cp)) return `no rule puts it ahead of kept pod ${a.decidedAgainst}: a tie`
   const f = a.facts
   let what: string
   switch (a.decidedBy) {
@@ -82,8 +82,8 @@ export function deleteReasons(a: DeleteAction, cp: ControllerPlan, now: string):
 }
 
 /** Whether the comparison behind `decidedBy` was with a pod of the victim's own tie (so nothing decided). */
-export function inOwnTie(a: DeleteAction): boolean {
-  return a.tie !== undefined && a.decidedAgainst !== undefined && a.tie.includes(a.decidedAgainst)
+export function inOwnTie(a: DeleteAction, cp: ControllerPlan): boolean {
+  return a.decidedAgainst !== undefined && (tieOf(a, cp)?.pods.includes(a.decidedAgainst) ?? false)
 }
 
 /** A tie as the renderers read it: its pods and how many of them this sync deletes. */

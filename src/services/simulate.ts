@@ -3,12 +3,13 @@
 // anywhere.
 import {MemoryWorld, type MemoryWorldOptions, type RawObject} from '../apply/memory-world.js'
 import {UserError} from '../errors.js'
+import type {ClusterClient} from '../sources/cluster-client.js'
 import type {PlanSource} from '../model/objects.js'
 import type {ReconcilePlan} from '../model/plan.js'
 import {PLAN_API_VERSION, SIMULATION_KIND, type Simulation, type SimulationSettings} from '../model/simulation.js'
 import {planSnapshot} from '../reconcile/planner.js'
 import {formatRfc3339, parseRfc3339, seconds} from '../reconcile/time.js'
-import {applyManifest, applyScale, applySetImage, parseScale, parseSetImage, type ImageChange, type ScaleChange} from '../simulate/changes.js'
+import {applyManifest, applyScale, applySetImage, kubectlMerge, parseScale, parseSetImage, type ImageChange, type ScaleChange} from '../simulate/changes.js'
 import {manifestKind, notSimulatedObjects, rolloutVerdicts, simulatedControllers, unsimulatedControllers} from '../simulate/controllers.js'
 import {verdictPasses} from '../simulate/verdict.js'
 import {DEFAULT_RUN_FOR, TERMINATE_CAP_SECONDS} from '../simulate/kubelet.js'
@@ -27,6 +28,8 @@ export interface ChangeRequest {
   scale?: string[]
   /** --set-image KIND/NAME=CONTAINER=IMAGE. */
   setImage?: string[]
+  /** --server-side: live --apply-manifests as `kubectl apply --server-side` (default: kubectl apply's client-side merge). */
+  serverSide?: boolean
 }
 
 export interface SimulateRequest extends PlanRequest, ChangeRequest {
@@ -145,20 +148,21 @@ export async function planChanged(req: PlanRequest & ChangeRequest): Promise<Rec
 
 /** Whether a request asks for a what-if. */
 export function hasChanges(req: ChangeRequest): boolean {
-  return (req.applyManifests?.length ?? 0) > 0 || (req.scale?.length ?? 0) > 0 || (req.setImage?.length ?? 0) > 0
+  // --server-side alone counts, so that its refusal (it goes with --apply-manifests) is said.
+  return (req.applyManifests?.length ?? 0) > 0 || (req.scale?.length ?? 0) > 0 || (req.setImage?.length ?? 0) > 0 || req.serverSide === true
 }
 
 interface OpenedWorld {
   memory: MemoryWorld
   source: PlanSource
   defaultNamespace: string
-  /** Live only: the exact stored object a manifest would become (server-side apply, dryRun=All). */
-  dryRunApply?: (manifest: RawObject) => Promise<RawObject>
+  /** Live only: the exact stored object a manifest would become, as the API server answers a dry run. */
+  dryRunApply?: (manifest: RawObject) => Promise<StoredManifest>
 }
 
 type WorldExtras = Pick<MemoryWorldOptions, 'gracefulPodDeletion' | 'seed'>
 
-async function openWorld(req: PlanRequest, now: () => string, extras: WorldExtras = {}): Promise<OpenedWorld> {
+async function openWorld(req: PlanRequest & ChangeRequest, now: () => string, extras: WorldExtras = {}): Promise<OpenedWorld> {
   if (fromFixtures(req)) {
     const {fixtureWorld} = await import('./reconcile.js')
     const world = await fixtureWorld(req, now, extras)
@@ -183,7 +187,7 @@ async function openWorld(req: PlanRequest, now: () => string, extras: WorldExtra
     memory,
     source: {type: 'cluster', context: client.config.context, server: client.server},
     defaultNamespace: namespace ?? client.config.namespace ?? 'default',
-    dryRunApply: (manifest) => applyDryRun(client, manifest, namespace ?? client.config.namespace ?? 'default'),
+    dryRunApply: (manifest) => (req.serverSide ? serverSideApplyDryRun : clientSideApplyDryRun)(client, manifest, namespace ?? client.config.namespace ?? 'default'),
   }
 }
 
@@ -194,7 +198,11 @@ interface ParsedChanges {
   images: ImageChange[]
 }
 
-function parseChanges(req: ChangeRequest): ParsedChanges {
+function parseChanges(req: PlanRequest & ChangeRequest): ParsedChanges {
+  if (req.serverSide && (req.applyManifests?.length ?? 0) === 0) throw new UserError('--server-side goes with --apply-manifests', {hint: 'name the manifests to apply: --apply-manifests FILE --server-side'})
+  if (req.serverSide && fromFixtures(req)) {
+    throw new UserError('--server-side needs a live cluster: with -f, --apply-manifests merges as kubectl apply (client-side) does', {hint: 'drop --server-side, or plan against the cluster'})
+  }
   return {manifests: req.applyManifests ?? [], scales: (req.scale ?? []).map(parseScale), images: (req.setImage ?? []).map(parseSetImage)}
 }
 
@@ -208,8 +216,10 @@ async function applyChanges(opened: OpenedWorld, {manifests, scales, images}: Pa
         done.push(`${m.kind} ${m.metadata?.name ?? ''}: left out (kctl simulates Deployments, ReplicaSets, ReplicationControllers, StatefulSets, DaemonSets, Jobs, CronJobs and Pods)`)
         continue
       }
-      const manifest = opened.dryRunApply ? await opened.dryRunApply(doc.raw) : doc.raw
-      done.push(applyManifest(opened.memory, manifest, opened.defaultNamespace, {stored: opened.dryRunApply !== undefined, source: doc}))
+      if (opened.dryRunApply) {
+        const {object, how} = await opened.dryRunApply(doc.raw)
+        done.push(applyManifest(opened.memory, object, opened.defaultNamespace, {stored: how, source: doc}))
+      } else done.push(applyManifest(opened.memory, doc.raw, opened.defaultNamespace, {source: doc}))
     }
   }
   for (const s of scales) done.push(applyScale(opened.memory, opened.defaultNamespace, s))
@@ -227,16 +237,28 @@ function toNs(ms: number): bigint {
   return seconds(0) + BigInt(Math.round(ms * 1e6))
 }
 
-/**
- * A server-side apply with dryRun=All: the API server answers with the object as it would store
- * it (defaults, managed fields, generation) and keeps nothing.
- */
-async function applyDryRun(client: import('../sources/cluster-client.js').ClusterClient, manifest: RawObject, defaultNamespace: string): Promise<RawObject> {
-  const m = manifest as Record<string, any>
+/** A manifest as the API server would store it, and how it was applied (for the change's line). */
+interface StoredManifest {
+  object: RawObject
+  how: string
+}
+
+/** Where a manifest's object lives on the server: its path, its collection's, its namespace and name. */
+function manifestTarget(m: Record<string, any>, defaultNamespace: string) {
   const at = manifestKind(String(m.kind))!
   const namespace = typeof m.metadata?.namespace === 'string' && m.metadata.namespace !== '' ? m.metadata.namespace : defaultNamespace
   const name = String(m.metadata?.name ?? '')
-  const path = `${at.group}/namespaces/${encodeURIComponent(namespace)}/${at.plural}/${encodeURIComponent(name)}`
+  const collection = `${at.group}/namespaces/${encodeURIComponent(namespace)}/${at.plural}`
+  return {collection, path: `${collection}/${encodeURIComponent(name)}`, namespace, name}
+}
+
+/**
+ * `kubectl apply --server-side`, as a dry run (dryRun=All): the API server answers with the object
+ * as it would store it (defaults, managed fields, generation) and keeps nothing.
+ */
+async function serverSideApplyDryRun(client: ClusterClient, manifest: RawObject, defaultNamespace: string): Promise<StoredManifest> {
+  const m = manifest as Record<string, any>
+  const {path, namespace, name} = manifestTarget(m, defaultNamespace)
   const stored = await client.request<RawObject>(path, {
     method: 'PATCH',
     query: {dryRun: 'All', fieldManager: 'kctl-simulate', force: true},
@@ -244,5 +266,33 @@ async function applyDryRun(client: import('../sources/cluster-client.js').Cluste
     contentType: 'application/apply-patch+yaml',
     what: `apply ${m.kind} ${namespace}/${name} (dry run)`,
   })
-  return {apiVersion: m.apiVersion, kind: m.kind, ...stored}
+  return {object: {apiVersion: m.apiVersion, kind: m.kind, ...stored}, how: 'server-side apply, dry run'}
+}
+
+/**
+ * `kubectl apply` as users run it (client-side, kubectl's default), as a dry run: the live object is
+ * read, kubectl's strategic merge patch computed from its last-applied configuration, the manifest
+ * and the live object (kubectlApply: Patcher.patchSimple's three-way merge), and sent with
+ * dryRun=All; an object not there yet is created with dryRun=All carrying the last-applied
+ * annotation, as kubectl creates it. Unlike a server-side apply by another field manager, this
+ * removes what the last apply set and the manifest now drops.
+ */
+async function clientSideApplyDryRun(client: ClusterClient, manifest: RawObject, defaultNamespace: string): Promise<StoredManifest> {
+  const m = manifest as Record<string, any>
+  const {collection, path, namespace, name} = manifestTarget(m, defaultNamespace)
+  const what = `apply ${m.kind} ${namespace}/${name} (dry run)`
+  const {ApiError} = await import('../sources/cluster-client.js')
+  let live: Record<string, any> | undefined
+  try {
+    live = await client.request<Record<string, any>>(path, {what: `read ${m.kind} ${namespace}/${name}`})
+  } catch (e) {
+    if (!(e instanceof ApiError && e.status.code === 404)) throw e
+  }
+  const query = {dryRun: 'All', fieldManager: 'kubectl-client-side-apply'}
+  const applied = kubectlMerge(m, live && {apiVersion: m.apiVersion, kind: m.kind, ...live}, namespace, `${m.kind} ${namespace}/${name}`)
+  const stored = applied.patch
+    ? await client.request<RawObject>(path, {method: 'PATCH', query, body: applied.patch, contentType: 'application/strategic-merge-patch+json', what})
+    : await client.request<RawObject>(collection, {method: 'POST', query, body: applied.object, what})
+  const how = !live ? 'kubectl apply, dry run' : applied.threeWay ? 'kubectl apply: three-way merge with the last-applied configuration, dry run' : 'kubectl apply: two-way merge, no last-applied configuration, dry run'
+  return {object: {apiVersion: m.apiVersion, kind: m.kind, ...stored}, how}
 }

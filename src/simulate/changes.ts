@@ -92,9 +92,10 @@ export interface ManifestSource {
  * last-applied annotation when the object has one, else two-way), the annotation then written,
  * and stored as the API server stores an update (storedUpdate). A new object is created with the
  * annotation, as kubectl creates it.
- * `stored`: the manifest already is the API server's answer to a server-side apply (dry run).
+ * `stored`: the manifest already is the API server's answer to a dry run of the apply, made as
+ * `stored` says (a live cluster's).
  */
-export function applyManifest(world: MemoryWorld, manifest: RawObject, defaultNamespace: string, opts: {stored?: boolean; source?: ManifestSource} = {}): string {
+export function applyManifest(world: MemoryWorld, manifest: RawObject, defaultNamespace: string, opts: {stored?: string; source?: ManifestSource} = {}): string {
   const m = manifest as Obj
   const kind = String(m.kind)
   const namespace = typeof m.metadata?.namespace === 'string' && m.metadata.namespace !== '' ? m.metadata.namespace : defaultNamespace
@@ -103,9 +104,9 @@ export function applyManifest(world: MemoryWorld, manifest: RawObject, defaultNa
   if (opts.stored) {
     if (at) world.replace(at, m)
     else world.add(world.files[0], m)
-    return `${kind} ${namespace}/${name}: ${at ? (JSON.stringify(at.object.spec) === JSON.stringify(m.spec) ? 'spec unchanged' : 'spec changed') : 'created'} (server-side apply, dry run)`
+    return `${kind} ${namespace}/${name}: ${at ? (JSON.stringify(at.object.spec) === JSON.stringify(m.spec) ? 'spec unchanged' : 'spec changed') : 'created'} (${opts.stored})`
   }
-  const applied = mergedAsKubectl(m, at?.object, namespace, `${kind} ${namespace}/${name}`, opts.source)
+  const applied = kubectlMerge(m, at?.object, namespace, `${kind} ${namespace}/${name}`, opts.source)
   if (!at) {
     const metadata = {...applied.object.metadata, generation: 1, resourceVersion: world.nextResourceVersion(), creationTimestamp: world.now().replace(/\.\d+Z$/, 'Z')}
     world.add(world.files[0], {...applied.object, metadata})
@@ -119,7 +120,7 @@ export function applyManifest(world: MemoryWorld, manifest: RawObject, defaultNa
 }
 
 /** kubectlApply, its refusals as one line at the manifest's field (or naming the object). */
-function mergedAsKubectl(manifest: Obj, live: Obj | undefined, namespace: string, what: string, source: ManifestSource | undefined): KubectlApply {
+export function kubectlMerge(manifest: Obj, live: Obj | undefined, namespace: string, what: string, source?: ManifestSource): KubectlApply {
   try {
     return kubectlApply(manifest, live, namespace)
   } catch (e) {

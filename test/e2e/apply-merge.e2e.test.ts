@@ -11,10 +11,11 @@
 // Exact: the labels, the annotations (the new last-applied text byte for byte), the spec and the
 // generation kctl predicts are what kubectl apply leaves. Through the CLI, `kctl plan -f LIVE
 // --apply-manifests NEXT` plans the ReplicaSet and the replicas that `kctl plan` of the object
-// kubectl stored plans.
+// kubectl stored plans; so does the live `kctl plan --apply-manifests NEXT` (kctl sends kubectl's
+// patch as a dry run), and with --server-side it plans what a server-side apply stores.
 //
-// A server-side apply (what --apply-manifests does against a live cluster) of the same manifest
-// is also made (dry run), and must differ from kubectl apply exactly where the two differ in
+// A server-side apply (what --server-side does against a live cluster) of the same manifest is
+// also made (dry run), and must differ from kubectl apply exactly where the two differ in
 // principle: a server-side apply by another field manager removes nothing it did not apply
 // itself, so what the last client-side apply set and the new manifest drops (an env var, a label,
 // replicas, a container) stays; it rewrites no last-applied annotation; everything else agrees.
@@ -206,6 +207,10 @@ describe('--apply-manifests from files merges as kubectl apply does', () => {
       contentType: 'application/apply-patch+yaml',
     })
     const fromFiles = c.next.kind === 'Deployment' ? await planned(['-n', ns, '-f', file('live', live), '--apply-manifests', file('next', c.next)]) : undefined
+    // Live: the user's own kubectl apply (client-side) sent as a dry run, or with --server-side a server-side apply.
+    const next = file('next-live', c.next)
+    const liveClientSide = c.next.kind === 'Deployment' ? await planned(['-n', ns, '--apply-manifests', next]) : undefined
+    const liveServerSide = c.next.kind === 'Deployment' && serverSide.status === 200 ? await planned(['-n', ns, '--apply-manifests', next, '--server-side']) : undefined
 
     // The real thing.
     await kubectl(['apply', '-n', ns, '-f', '-'], {input: JSON.stringify(c.next)})
@@ -216,6 +221,10 @@ describe('--apply-manifests from files merges as kubectl apply does', () => {
     expect(decided(updated)).toEqual(decided(real))
     expect(decided(patched)).toEqual(decided(real))
     if (fromFiles) expect(fromFiles).toEqual(await planned(['-n', ns, '-f', file('real', real)]))
+    if (liveClientSide) expect(liveClientSide).toEqual(await planned(['-n', ns, '-f', file('real', real)]))
+    if (liveServerSide) expect(liveServerSide).toEqual(await planned(['-n', ns, '-f', file('ssa', serverSide.json)]))
+    // Where the two applies differ in what the plan reads (the scale kept), the flag is what tells them apart.
+    if (liveServerSide && c.serverSideKeeps?.includes('spec.replicas')) expect(liveServerSide.desired).not.toBe(liveClientSide?.desired)
 
     // Server-side apply: the same where it should be, and where not, only where it keeps more.
     if (c.serverSideRefused) {

@@ -142,7 +142,7 @@ const SCENARIOS: Scenario[] = [
     name: 'paused with a new image, then resumed (--apply-manifests)',
     replicas: 4,
     paused: true,
-    // paused: false said outright: a server-side apply leaves a field it does not manage as it is.
+    // paused: false said outright: kubectl apply leaves a field its last apply did not set as it is.
     flags: (ns) => ['--apply-manifests', manifestDir(ns, unpaused(deploymentManifest({replicas: 4}, image('v2'))))],
     change: (ns) => patchDeployment(ns, {spec: {paused: null, template: {spec: {containers: [{name: 'c', image: image('v2')}]}}}}),
     done: complete,

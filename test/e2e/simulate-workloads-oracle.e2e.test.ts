@@ -6,7 +6,7 @@
 // (every pod Ready 3 s after it starts, gone 1 s after its deletion starts), the delays
 // `kctl simulate --ready-after 3s --terminate-after 1s` models. Each scenario settles a set at its
 // first revision, then `kctl simulate` reads the live namespace and simulates the change (--scale,
-// --set-image, --apply-manifests: a server-side dry run), changing nothing there (every
+// --set-image, --apply-manifests: kubectl apply's patch as a dry run), changing nothing there (every
 // resourceVersion in the namespace is the same before and after), and only then is the same
 // change made for real, while the set's pods are recorded (polled every 100 ms) as the number of
 // pods (not terminating) at each revision.
@@ -127,9 +127,9 @@ const SCENARIOS: Scenario[] = [
     done: statefulDone(2),
   },
   {
-    // The manifest from a file is not in the API server's shape; the server-side dry run returns
-    // the object as it would be stored, so the new revision's name is known.
-    name: 'StatefulSet RollingUpdate of 2 replicas through --apply-manifests (server-side dry run)',
+    // The manifest from a file is not in the API server's shape; the dry run of kubectl apply's
+    // patch returns the object as it would be stored, so the new revision's name is known.
+    name: 'StatefulSet RollingUpdate of 2 replicas through --apply-manifests (kubectl apply, dry run)',
     kind: 'StatefulSet',
     spec: {replicas: 2, serviceName: 'web'},
     flags: (ns) => ['--apply-manifests', manifestDir(ns, withImage(manifest({kind: 'StatefulSet', spec: {replicas: 2, serviceName: 'web'}}), image('v2')))],

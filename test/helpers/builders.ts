@@ -234,6 +234,9 @@ export function planFor(workloads: Workload | Workload[], pods: PodView[] = [], 
 
 export const creates = (c: ControllerPlan): CreateAction[] => c.actions.filter((a): a is CreateAction => a.type === 'create')
 export const deletes = (c: ControllerPlan): DeleteAction[] => c.actions.filter((a): a is DeleteAction => a.type === 'delete')
+
+/** The pods of the tie a delete points at (`tieGroup`), from the plan's `ties`; none when it is in no tie. */
+export const tieOfDelete = (c: ControllerPlan, d: DeleteAction): string[] => c.ties?.find((t) => t.id === d.tieGroup)?.pods ?? []
 export const adopts = (c: ControllerPlan): AdoptAction[] => c.actions.filter((a): a is AdoptAction => a.type === 'adopt')
 export const releases = (c: ControllerPlan): ReleaseAction[] => c.actions.filter((a): a is ReleaseAction => a.type === 'release')
 export const statusUpdate = (c: ControllerPlan): UpdateStatusAction | undefined =>

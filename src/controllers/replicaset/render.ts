@@ -32,7 +32,7 @@ export function renderController(cp: ControllerPlan, plan: ReconcilePlan, c: Cha
         break
       }
       case 'delete': {
-        lines.push(c.red(`  - delete pod ${a.pod.padEnd(podWidth)}  because: ${inOwnTie(a) ? 'a tie, see below' : deleteReasons(a, cp, plan.now)[0]}`))
+        lines.push(c.red(`  - delete pod ${a.pod.padEnd(podWidth)}  because: ${inOwnTie(a, cp) ? 'a tie, see below' : deleteReasons(a, cp, plan.now)[0]}`))
         const tie = lastOfTie.get(tieKey(a)) === i ? tieOf(a, cp) : undefined
         if (tie) lines.push(c.dim(`      ${tieSentence(tie)}`))
         break

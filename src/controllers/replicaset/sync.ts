@@ -125,8 +125,7 @@ function deleteActions(workload: Workload, activePods: PodView[], n: number, wor
     }
     if (choice.decidedAgainst) action.decidedAgainst = choice.decidedAgainst.pod.name
     if (tie && inTie.has(victim)) {
-      action.tie = tie.pods // the output contract: every pod of the tie, on every delete in it
-      action.tieGroup = tie.id
+      action.tieGroup = tie.id // the tie's pods are listed once, in the controller plan's `ties`
     }
     return action
   })

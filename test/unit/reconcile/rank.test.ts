@@ -20,6 +20,7 @@ import {
   type PodOptions,
   pod,
   replicaSet,
+  tieOfDelete,
 } from '../../helpers/builders.js'
 
 const NOW = parseRfc3339(FIXED_NOW)!
@@ -392,7 +393,7 @@ describe('shuffled input and ties (choosePodsToDelete)', () => {
       pod('b', {owner: rs, uid: 'uid-1', readySince: ago(100)}),
       pod('c', {owner: rs, uid: 'uid-2', readySince: ago(70)}),
     ])
-    expect([...deletes(plan)[0].tie!].sort()).toEqual(['a', 'b', 'c'])
+    expect([...tieOfDelete(plan, deletes(plan)[0])].sort()).toEqual(['a', 'b', 'c'])
   })
 
   it('the input list is not mutated', () => {
@@ -472,7 +473,7 @@ describe('§2.4 tricky scenarios (deletion order)', () => {
     ])
     expect(deleted(plan)).toEqual(['a'])
     expect(deletes(plan)[0].decidedBy).toBe('unassigned')
-    expect(deletes(plan)[0].tie).toBeUndefined()
+    expect(deletes(plan)[0].tieGroup).toBeUndefined()
   })
 
   it('2.4.2 B Running not Ready cost 1000, C Ready cost −100; replicas 1 → B (readiness before cost)', () => {
@@ -518,7 +519,7 @@ describe('§2.4 tricky scenarios (deletion order)', () => {
     expect(['x', 'y']).toContain(d.pod)
     expect(d.facts.colocationRank).toBe(3)
     expect(d.decidedBy).toBe('colocated')
-    expect([...d.tie!].sort()).toEqual(['x', 'y'])
+    expect([...tieOfDelete(plan, d)].sort()).toEqual(['x', 'y'])
   })
 
   it('2.4.5 (variant) even a more recently ready Z is kept: co-location comes before ready time', () => {
@@ -531,14 +532,14 @@ describe('§2.4 tricky scenarios (deletion order)', () => {
     const plan = scenario245(true)
     const [d] = deletes(plan)
     expect(d.facts.colocationRank).toBe(0)
-    expect([...d.tie!].sort()).toEqual(['x', 'y', 'z'])
+    expect([...tieOfDelete(plan, d)].sort()).toEqual(['x', 'y', 'z'])
   })
 
   it('2.4.6 (variant) standalone, Z more recently ready → Z, decided by ready time', () => {
     const plan = scenario245(true, {zReadySince: ago(60)})
     expect(deleted(plan)).toEqual(['z'])
     expect(deletes(plan)[0].decidedBy).toBe('ready-time')
-    expect(deletes(plan)[0].tie).toBeUndefined()
+    expect(deletes(plan)[0].tieGroup).toBeUndefined()
   })
 
   it('2.4.7 P1 Ready since now−100 s, P2 since now−70 s, restarts P1=3, P2=0 → same bucket 36: the smaller UID goes, restarts not consulted', () => {
@@ -549,7 +550,7 @@ describe('§2.4 tricky scenarios (deletion order)', () => {
       expect(deleted(plan)).toEqual([expected])
       expect(deletes(plan)[0].decidedBy).toBe('uid')
       expect(deletes(plan)[0].facts.readyBucket).toBe(36)
-      expect(deletes(plan)[0].tie).toBeUndefined()
+      expect(deletes(plan)[0].tieGroup).toBeUndefined()
     }
   })
 
@@ -571,7 +572,7 @@ describe('§2.4 tricky scenarios (deletion order)', () => {
     const w = rs(1)
     const plan = planFor(w, [mine(w, 'p1'), mine(w, 'p2', {node: 'n2'})])
     expect(deletes(plan)).toHaveLength(1)
-    expect([...deletes(plan)[0].tie!].sort()).toEqual(['p1', 'p2'])
+    expect([...tieOfDelete(plan, deletes(plan)[0])].sort()).toEqual(['p1', 'p2'])
     expect(deleteReasons(deletes(plan)[0], plan, FIXED_NOW).some((r) => /does not decide between p1 and p2/.test(r))).toBe(true)
   })
 
