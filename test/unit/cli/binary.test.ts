@@ -31,15 +31,18 @@ function inputsHash(): string {
   return h.digest('hex').slice(0, 16)
 }
 
-/** The executable, built once per content of its inputs. */
+/** The executable, built once per content of its inputs (older builds, about 100 MB each, are removed). */
 function buildOnce(): string {
-  const cache = join(tmpdir(), 'kctl-binary-test', inputsHash())
+  const builds = join(tmpdir(), 'kctl-binary-test')
+  const key = inputsHash()
+  const cache = join(builds, key)
   const exe = join(cache, EXE)
   if (existsSync(exe)) return exe
+  mkdirSync(builds, {recursive: true})
+  for (const old of readdirSync(builds)) if (/^[0-9a-f]{16}$/.test(old) && old !== key) rmSync(join(builds, old), {recursive: true, force: true})
   const building = `${cache}.${process.pid}`
   rmSync(building, {recursive: true, force: true})
   execFileSync(process.execPath, ['scripts/build-binary.mjs'], {cwd: ROOT, env: {...process.env, KCTL_BINARY_DIR: building}, stdio: 'pipe'})
-  mkdirSync(join(tmpdir(), 'kctl-binary-test'), {recursive: true})
   rmSync(cache, {recursive: true, force: true})
   renameSync(building, cache)
   return exe
