@@ -11,7 +11,7 @@ import {DEFAULT_CRONJOB_UNTIL, DEFAULT_READY_AFTER, simulate} from '../services/
 export default class Simulate extends BaseCommand {
   static override usage = '<%= command.id %> [-f PATH]... [-o table|json|yaml|markdown] [FLAGS]'
   static override summary = 'Run the controllers forward in virtual time: a rollout\'s whole timeline before it happens.'
-  static override description = `Reads the world once (-f or the live cluster), then runs the Deployment, ReplicaSet, StatefulSet, DaemonSet, Job and CronJob controllers' syncs one after another on an in-memory copy, with a simple scheduler and kubelet between them: pods are bound at once (a DaemonSet's to its node), Ready --ready-after after they are created, available after minReadySeconds, gone --terminate-after after their deletion; a Job's pods exit --run-for after they became Ready. CronJobs run at their schedule times. It stops when nothing is left to happen, or at --until. Nothing is written, but --out's files.
+  static override description = `Reads the world once (-f or the live cluster), then runs the Deployment, ReplicaSet, StatefulSet, DaemonSet, Job and CronJob controllers' syncs one after another on an in-memory copy, with a simple scheduler and kubelet between them: pods are bound at once (a DaemonSet's to its node), Ready --ready-after after they are created, available after minReadySeconds, gone --terminate-after after their deletion; a Job's pods exit --run-for after they became Ready. CronJobs run at their schedule times. It stops when nothing is left to happen, or at --until. It writes nothing, but the files --out asks for.
 
 The table ends with one verdict per rollout: complete (and when), stalled, or ProgressDeadlineExceeded.
 
@@ -23,7 +23,7 @@ Exit codes: 0 success, 1 any error; with --detailed-exitcode 0 every rollout com
     {description: 'A CronJob\'s runs over a day (Job names, concurrencyPolicy, history deletions):', command: '<%= config.bin %> <%= command.id %> -f examples/cronjob --now 2026-11-22T10:00:00Z --until 24h'},
     {description: 'Apply new manifests onto the live state (server-side dry run) and simulate from there:', command: '<%= config.bin %> <%= command.id %> --apply-manifests new/ -o markdown'},
     {description: 'In CI: exit 3 when a rollout would not complete, 2 when it completes with changes:', command: '<%= config.bin %> <%= command.id %> -f deploy/ --set-image deployment/web=web=nginx:1.28 --detailed-exitcode'},
-    {description: 'Keep the world at the end, and start a second what-if from it:', command: '<%= config.bin %> <%= command.id %> -f deploy/ --scale deployment/web=10 --out after/'},
+    {description: 'Keep the world at the end as fixtures (a second what-if starts from it with -f after/):', command: '<%= config.bin %> <%= command.id %> -f deploy/ --scale deployment/web=10 --out after/'},
   ]
 
   static override flags = {
