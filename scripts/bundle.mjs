@@ -11,25 +11,9 @@ import {basename} from 'node:path'
 
 import {build} from 'esbuild'
 
-const external = ['@kubernetes/client-node', 'yaml', 'typescript']
+import {checkVmScript, forVmScript} from './vm-script.mjs'
 
-// A script run by node:vm cannot import() by itself (not without an experimental option, and not
-// at all once its code comes from the cache), nor read import.meta. Its import()s of what is not
-// bundled (a computed path: oclif loading a plugin; a package left outside) call the function the
-// loader hands in, which imports as any module does; import.meta.url is the script's own URL.
-const outside = new RegExp(`await import\\((?!\\s*['"\`])|await import\\((?=\\s*['"\`](${external.join('|')})['"\`])`, 'g')
-const forScript = {
-  name: 'for-a-vm-script',
-  setup(b) {
-    b.onLoad({filter: /\.([cm]?js|ts)$/}, async (args) => {
-      const text = await readFile(args.path, 'utf8')
-      return {
-        contents: text.replaceAll(outside, 'await __kctlImport(').replaceAll('import.meta.url', '__kctlImportMetaUrl'),
-        loader: args.path.endsWith('.ts') ? 'ts' : 'js',
-      }
-    })
-  },
-}
+const external = ['@kubernetes/client-node', 'yaml', 'typescript']
 
 const app = await build({
   entryPoints: ['src/cli/app.ts'],
@@ -42,7 +26,7 @@ const app = await build({
   target: 'node20',
   // typescript: oclif reads tsconfig files with it only when running from sources.
   external,
-  plugins: [forScript],
+  plugins: [forVmScript(external)],
   metafile: true,
   // Less to parse on a first start; names are kept, so KCTL_DEBUG's stack traces still name functions.
   minifyWhitespace: true,
@@ -50,10 +34,7 @@ const app = await build({
   logLevel: 'warning',
 })
 const [appFile] = Object.keys(app.metafile.outputs)
-const bundled = await readFile(appFile, 'utf8')
-for (const left of [/\bawait import\(/, /\bimport\.meta\b/]) {
-  if (left.test(bundled)) throw new Error(`${appFile} still has ${left.source}: a vm script cannot run it`)
-}
+checkVmScript(await readFile(appFile, 'utf8'), appFile)
 
 const commands = (await readdir('src/commands')).map((f) => f.replace(/\.ts$/, ''))
 const hooks = (await readdir('src/hooks')).map((f) => f.replace(/\.ts$/, ''))

@@ -8,6 +8,8 @@ export const ExitCode = {
   ChangesPending: 2,
   /** `check` found something at or above `--fail-on`. */
   Findings: 3,
+  /** `simulate --detailed-exitcode`: a rollout that does not complete (deadline exceeded, stalled, or a bound broken). */
+  RolloutIncomplete: 3,
   /** `reconcile` refused: the saved plan is stale or a precondition failed. */
   Refused: 4,
   /** Interrupted (SIGINT); what was already done is reported. */

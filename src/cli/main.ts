@@ -1,15 +1,16 @@
 // Entry point behind bin/run.js and bin/dev.js: runs oclif, and turns every error into one line on
 // stderr and an exit code from the one table (usage errors included: 1, never oclif's 2).
-import {Errors, flush, run as runOclif} from '@oclif/core'
+import {Errors, flush, type Interfaces, run as runOclif} from '@oclif/core'
 
 import {InternalError, StalePlanError, UserError} from '../errors.js'
 import {cutEchoes} from '../render/echo.js'
 import {ExitCode} from './exit-codes.js'
 
-export async function run(argv: string[], binUrl: string, opts: {development?: boolean} = {}): Promise<void> {
+/** `from`: bin/run.js's URL, where oclif finds the package; the single executable hands in its plugin already loaded (cli/sea.ts). */
+export async function run(argv: string[], from: string | Interfaces.LoadOptions, opts: {development?: boolean} = {}): Promise<void> {
   if (opts.development) process.env.NODE_ENV ??= 'development'
   try {
-    await runOclif(kubectlHabits(argv), binUrl)
+    await runOclif(kubectlHabits(argv), from)
     await flush()
   } catch (error) {
     const {code, line} = describeFailure(error)

@@ -62,6 +62,25 @@ export interface WorkloadObserved {
   maxPodsWithTerminating: number
 }
 
+/**
+ * How a workload's rollout ended in the simulation (simulate/verdict.ts): `complete` as
+ * `kubectl rollout status` reads the status, `stalled` (not complete when nothing was left to
+ * happen, or at --until), or `progressDeadlineExceeded` (a Deployment's Progressing=False).
+ */
+export interface RolloutVerdict {
+  result: 'complete' | 'stalled' | 'progressDeadlineExceeded'
+  /** Seconds from the start when the rollout completed (and stayed complete). */
+  completeAtSeconds?: number
+  /** Seconds from the start when its last terminating pod was gone, when later than completion. */
+  podsGoneAtSeconds?: number
+  /** Seconds from the start when the Deployment reported ProgressDeadlineExceeded. */
+  deadlineExceededAtSeconds?: number
+  /** The bounds it broke, each in a few words (`max pods 6 > 5`); empty when it kept them. */
+  boundsBroken: string[]
+  /** The verdict in one line, as the table prints it. */
+  text: string
+}
+
 export interface SimulationSettings {
   readyAfterSeconds: number
   /** How long a Job's pod runs once Ready before it exits (a pod's stage.kctl.io/complete-after overrides it). */
@@ -97,8 +116,13 @@ export interface Simulation {
     durationSeconds: number
     /** quiet: nothing left to happen; until: --until was reached first. */
     endedBy: 'quiet' | 'until'
+    /** The workloads (`Deployment ns/name`) whose rollout did not complete within its bounds: what --detailed-exitcode exits 3 for. */
+    incomplete: string[]
   }
-  /** Controllers read but not simulated (none since StatefulSets and DaemonSets are). */
+  /**
+   * Objects read whose controllers `kctl simulate` does not run (Services: the endpoint, EndpointSlice
+   * and load-balancer controllers; HorizontalPodAutoscalers), each with the reason and what `kctl plan` plans for it now.
+   */
   notSimulated: string[]
   warnings: string[]
 }

@@ -10,9 +10,11 @@ import {PLAN_API_VERSION, SIMULATION_KIND, type Simulation, type SimulationSetti
 import {planSnapshot} from '../reconcile/planner.js'
 import {formatRfc3339, parseRfc3339, seconds} from '../reconcile/time.js'
 import {applyManifest, applyScale, applySetImage, kubectlMerge, parseScale, parseSetImage, type ImageChange, type ScaleChange} from '../simulate/changes.js'
-import {manifestKind, simulatedControllers} from '../simulate/controllers.js'
+import {manifestKind, notSimulatedObjects, rolloutVerdicts, simulatedControllers, unsimulatedControllers} from '../simulate/controllers.js'
+import {verdictPasses} from '../simulate/verdict.js'
 import {DEFAULT_RUN_FOR, TERMINATE_CAP_SECONDS} from '../simulate/kubelet.js'
 import {runLoop} from '../simulate/loop.js'
+import {checkOutDirectory, writeWorld} from '../simulate/world-out.js'
 import {parseDuration} from '../watch/duration.js'
 import {gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
 import type {PlanRequest} from './plan.js'
@@ -43,6 +45,10 @@ export interface SimulateRequest extends PlanRequest, ChangeRequest {
   until?: string
   /** --seed: mixed into generated pod names. */
   seed?: string
+  /** --out: a new or empty directory the world at the end is written to, as fixtures. */
+  out?: string
+  /** Told what --out wrote. */
+  onWritten?: (what: {files: string[]; objects: number; directory: string}) => void
 }
 
 export const DEFAULT_READY_AFTER = '10s'
@@ -58,6 +64,7 @@ export async function simulate(req: SimulateRequest): Promise<Simulation> {
   let until = req.until === undefined ? undefined : durationFlag('--until', req.until)
   const whatIfs = parseChanges(req)
   const fixedNow = req.now === undefined ? undefined : resolveNow(req.now)
+  if (req.out !== undefined) await checkOutDirectory(req.out)
   for (const w of gateWarnings(featureGates)) req.onWarning?.(w)
 
   const clock = {now: 0n}
@@ -68,6 +75,8 @@ export async function simulate(req: SimulateRequest): Promise<Simulation> {
   const changes = await applyChanges(opened, whatIfs)
   const warnings: string[] = []
   const world = opened.memory.snapshot()
+  // What the simulation leaves as read (Services, HPAs): named, with what `kctl plan` plans for them now.
+  const notSimulated = notSimulatedObjects(planSnapshot(world, plannerOptions(startText, featureGates, req.maxEndpointsPerSlice), unsimulatedControllers()))
   if (until === undefined && simulatedControllers().some((c) => c.simulation.endless?.(world))) {
     until = durationFlag('--until', DEFAULT_CRONJOB_UNTIL)
     warnings.push(`a CronJob never goes quiet: simulated ${DEFAULT_CRONJOB_UNTIL} (the default with a CronJob); pass --until for more or less`)
@@ -79,6 +88,11 @@ export async function simulate(req: SimulateRequest): Promise<Simulation> {
     until: until === undefined ? undefined : start + toNs(until),
     kubelet: {start, readyAfter: toNs(readyAfter), terminateAfter: terminateAfter === undefined ? undefined : toNs(terminateAfter), fail: req.fail ?? [], runFor: toNs(runFor)},
   })
+  if (req.out !== undefined) {
+    const end = formatRfc3339(result.end)
+    const header = `The world at the end of kctl simulate (${end}): read it back with -f and --now ${end}.`
+    req.onWritten?.({...(await writeWorld(opened.memory, req.out, header)), directory: req.out})
+  }
   const settings: SimulationSettings = {
     readyAfterSeconds: readyAfter / 1000,
     runForSeconds: runFor / 1000,
@@ -88,7 +102,7 @@ export async function simulate(req: SimulateRequest): Promise<Simulation> {
     ...(until === undefined ? {} : {untilSeconds: until / 1000}),
     ...(req.seed === undefined ? {} : {seed: req.seed}),
   }
-  return {
+  const sim: Simulation = {
     apiVersion: PLAN_API_VERSION,
     kind: SIMULATION_KIND,
     start: startText,
@@ -108,10 +122,15 @@ export async function simulate(req: SimulateRequest): Promise<Simulation> {
       syncs: result.syncs,
       durationSeconds: Number(result.end - start) / 1e9,
       endedBy: result.endedBy,
+      incomplete: [],
     },
-    notSimulated: [],
+    notSimulated,
     warnings: [...warnings, ...result.warnings],
   }
+  sim.summary.incomplete = rolloutVerdicts(sim)
+    .filter((v) => !verdictPasses(v.verdict))
+    .map((v) => v.workload)
+  return sim
 }
 
 /** `plan` with what-ifs: the next sync of every controller after the change. */

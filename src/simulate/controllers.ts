@@ -1,6 +1,8 @@
 // The simulated controllers, from the registry: those whose descriptor has a simulate part.
 // Read only inside functions (the registry imports every controller, which import shared modules).
 import {CONTROLLERS} from '../controllers/registry.js'
+import type {ReconcilePlan} from '../model/plan.js'
+import type {RolloutVerdict, Simulation} from '../model/simulation.js'
 import type {ControllerSimulation, ManifestKind, Report} from './part.js'
 import {POD_STRATEGY} from './patch-strategies.js'
 
@@ -29,6 +31,30 @@ export function reports(): Report[] {
   return simulatedControllers()
     .flatMap((s) => (s.simulation.report ? [s.simulation.report] : []))
     .sort((a, b) => a.order - b.order)
+}
+
+/** The registry names of the controllers kctl plans but does not simulate (Services, HPAs). */
+export function unsimulatedControllers(): string[] {
+  return CONTROLLERS.filter((c) => !c.simulate).map((c) => c.name)
+}
+
+/**
+ * The objects of `plan` (planned by the unsimulated controllers only, from the world at the start)
+ * that the simulation leaves as read: each with what `kctl plan` plans for it now and why.
+ */
+export function notSimulatedObjects(plan: ReconcilePlan): string[] {
+  return plan.controllers.map((cp) => {
+    const c = CONTROLLERS.find((x) => x.kinds.includes(cp.kind))
+    const why = c?.notSimulated ?? `the ${c?.name ?? cp.kind} controller is not run in virtual time`
+    const n = cp.actions.length
+    const now = n === 0 ? 'in sync now' : `${n} ${n === 1 ? 'action' : 'actions'} planned now`
+    return `${cp.kind} ${cp.namespace}/${cp.name}: ${now}; ${why}`
+  })
+}
+
+/** Every simulated workload's rollout verdict, in report order (`Deployment ns/name`). */
+export function rolloutVerdicts(sim: Simulation): Array<{workload: string; verdict: RolloutVerdict}> {
+  return reports().flatMap((r) => r.verdicts?.(sim) ?? [])
 }
 
 /** Pods: the one kind --apply-manifests takes that no controller syncs. */

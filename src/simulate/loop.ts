@@ -116,7 +116,7 @@ export async function runLoop(world: MemoryWorld, opts: LoopOptions): Promise<Lo
     const end = endedBy === 'until' ? opts.until! : clock.now
     const {snapshot, plan} = last!
     const timelines: Required<Timelines> = {deployments: [], statefulSets: [], daemonSets: [], jobs: [], cronJobs: []}
-    for (const r of runs) Object.assign(timelines, r.timelines(snapshot, plan, steps))
+    for (const r of runs) Object.assign(timelines, r.timelines(snapshot, plan, steps, {start, end, endedBy}))
     return {steps, ...timelines, rounds, syncs, end, endedBy, warnings}
   }
 }

@@ -7,8 +7,9 @@
 import type {ActionResult} from '../model/apply.js'
 import type {Snapshot} from '../model/objects.js'
 import type {ControllerKind, ControllerPlan, FeatureGates, PlannerOptions, ReconcilePlan} from '../model/plan.js'
-import type {Simulation, SimulationStep} from '../model/simulation.js'
+import type {RolloutVerdict, Simulation, SimulationStep} from '../model/simulation.js'
 import type {KubeletModel} from './kubelet.js'
+import type {LoopEnd} from './verdict.js'
 import type {FieldStrategy} from './strategic-merge.js'
 
 type Obj = Record<string, any>
@@ -49,7 +50,8 @@ export interface SimulationRun {
   warnings?(results: readonly ActionResult[]): string[]
   /** What a round carried out, remembered. */
   remember?(acting: readonly ControllerPlan[], results: readonly ActionResult[]): void
-  timelines(snapshot: Snapshot, plan: ReconcilePlan, steps: readonly SimulationStep[]): Timelines
+  /** The timelines at the end (`end`: where the loop started and stopped, for the verdicts). */
+  timelines(snapshot: Snapshot, plan: ReconcilePlan, steps: readonly SimulationStep[], end: LoopEnd): Timelines
 }
 
 /** One action of a step, as the step lists it. */
@@ -59,6 +61,11 @@ export type StepAction = SimulationStep['actions'][number]
 export interface Described {
   sign: '+' | '-' | '~'
   text: string
+}
+
+/** An action of its own that changes nothing the timeline shows (a scale to the same size): counted under this noun, not listed. */
+export interface Unlisted {
+  unlisted: string
 }
 
 /** A report section: one table in markdown, rows from every controller that shares its header. */
@@ -73,6 +80,8 @@ export interface Report {
   order: number
   /** One block of lines per timeline. */
   summaries(sim: Simulation): string[][]
+  /** Its rollouts' verdicts (`Deployment ns/name`), for the table's last lines and --detailed-exitcode. */
+  verdicts?(sim: Simulation): Array<{workload: string; verdict: RolloutVerdict}>
   markdown?: MarkdownTable
 }
 
@@ -99,7 +108,7 @@ export interface ControllerSimulation {
   /** How its timelines read in `-o table` and `-o markdown`; absent: it has none. */
   report?: Report
   /** Its own actions' lines in the report's timeline (undefined for an action that is not its own). */
-  describe?(a: StepAction, step: SimulationStep): Described | undefined
+  describe?(a: StepAction, step: SimulationStep): Described | Unlisted | undefined
   /** Its status writes that change a condition are listed in the timeline (others are counted). */
   listsConditions?: true
   /** The timeline's controller column for its steps, when it is not `<kind> <name>`. */
@@ -121,6 +130,8 @@ export interface ControllerSimulation {
 }
 
 export interface SimulatePart {
-  /** Absent: not simulated (`kctl simulate` leaves its objects as read). */
+  /** Absent: not simulated (`kctl simulate` leaves its objects as read, and names them in `notSimulated`). */
   simulate?: ControllerSimulation
+  /** Why it is not simulated, in a few words (for `notSimulated`); absent: its controller is not run in virtual time. */
+  notSimulated?: string
 }

@@ -8,8 +8,14 @@ export function offset(seconds: number): string {
   return `t+${seconds === 0 ? '0s' : formatDuration(seconds * 1000)}`
 }
 
-export function bound(observed: number, limit: number, ok: boolean): string {
-  return `${observed} (${ok ? 'within' : 'beyond'} ${limit})`
+/** `3 (≥ 3)`: a lower bound, and whether it was broken. */
+export function lowerBound(observed: number, limit: number, ok: boolean): string {
+  return `${observed} (≥ ${limit}${ok ? '' : ': broken'})`
+}
+
+/** `5 (≤ 5)`: an upper bound, and whether it was broken. */
+export function upperBound(observed: number, limit: number, ok = observed <= limit): string {
+  return `${observed} (≤ ${limit}${ok ? '' : ': broken'})`
 }
 
 /** Availability never went below the bound, or below where it started when it started below. */
@@ -17,22 +23,22 @@ export function availabilityKept(d: {observed: {minAvailable: number; startAvail
   return d.observed.minAvailable >= Math.min(d.bounds.minAvailable, d.observed.startAvailable)
 }
 
-/** A set's timeline (StatefulSet or DaemonSet), as far as its bounds lines read it. */
+/** A workload's timeline (Deployment, StatefulSet or DaemonSet), as far as its bounds lines read it. */
 interface SetTimeline {
   observed: WorkloadObserved
   bounds: {minAvailable: number; maxPods: number; maxUnavailable: number}
 }
 
 export function minAvailableLine(d: SetTimeline, of: string): string {
-  return `  min available ${bound(d.observed.minAvailable, d.bounds.minAvailable, availabilityKept(d))} = ${of} - maxUnavailable ${d.bounds.maxUnavailable}${d.observed.startAvailable < d.bounds.minAvailable ? `; it started with ${d.observed.startAvailable}` : ''}`
+  return `  min available ${lowerBound(d.observed.minAvailable, d.bounds.minAvailable, availabilityKept(d))} = ${of} - maxUnavailable ${d.bounds.maxUnavailable}${d.observed.startAvailable < d.bounds.minAvailable ? `; it started with ${d.observed.startAvailable}` : ''}`
 }
 
 /** No more pods than the bound, or than at the start when it started above. */
 export function podsLine(d: SetTimeline, of: string): string {
   const o = d.observed
   const terminating = `${o.maxPodsWithTerminating} with terminating pods`
-  if (o.startPods <= d.bounds.maxPods) return `  max pods ${bound(o.maxPods, d.bounds.maxPods, o.maxPods <= d.bounds.maxPods)} = ${of}; ${terminating}`
-  return `  max pods ${o.maxPods} (${o.maxPods <= o.startPods ? 'within' : 'beyond'} the ${o.startPods} it started with; ${of} = ${d.bounds.maxPods}); ${terminating}`
+  if (o.startPods <= d.bounds.maxPods) return `  max pods ${upperBound(o.maxPods, d.bounds.maxPods)} = ${of}; ${terminating}`
+  return `  max pods ${o.maxPods} (≤ the ${o.startPods} it started with${o.maxPods <= o.startPods ? '' : ': broken'}; ${of} = ${d.bounds.maxPods}); ${terminating}`
 }
 
 export function conditionsText(conditions: ReadonlyArray<{type: string; status: string; reason?: string}>): string {

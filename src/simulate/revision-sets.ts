@@ -4,10 +4,12 @@
 // view of its own sets with this, and its own timeline from it.
 import type {ReconcilePlan} from '../model/plan.js'
 import type {ControllerRevisionView, PodView, Snapshot} from '../model/objects.js'
-import type {SimulationStep, WorkloadObserved, WorldCounts} from '../model/simulation.js'
+import type {RolloutVerdict, SimulationStep, WorkloadObserved, WorldCounts} from '../model/simulation.js'
 import {REVISION_HASH_LABEL} from '../reconcile/revisions.js'
 import {isPodAvailable} from '../reconcile/status.js'
 import {cmp, push} from './collections.js'
+import {availabilityKept} from './report.js'
+import {aboveBound, belowBound, RolloutWatch, type LoopEnd} from './verdict.js'
 
 /** A set as this module reads it. */
 export interface RevisionSet {
@@ -104,14 +106,16 @@ export type Seen = WorkloadObserved & {maxInFlight: number; maxPodsPerNode: numb
 
 const NOTHING_SEEN: Seen = {startAvailable: 0, startPods: 0, minAvailable: 0, maxPods: 0, maxPodsWithTerminating: 0, maxInFlight: 0, maxPodsPerNode: 0}
 
-/** Per set: the lowest availability and the most pods seen at any instant. */
+/** Per set: the lowest availability and the most pods seen at any instant, and whether and when its rollout completed. */
 export class RevisionSetSampler<S extends RevisionSet> {
   private readonly seen = new Map<string, Seen>()
+  private readonly rollouts = new RolloutWatch()
 
-  /** One instant: each of `sets` as `view` sees it. */
-  sample(sets: readonly S[], view: RevisionSetView<S>): void {
+  /** One instant: each of `sets` as `view` sees it; `complete`: its rollout is complete as its status says. */
+  sample(sets: readonly S[], view: RevisionSetView<S>, at: bigint, complete: (set: S) => boolean): void {
     for (const set of sets) {
       const {pods} = view.counts(set.uid)
+      this.rollouts.sample(set.uid, at, {complete: complete(set), terminating: pods.terminating})
       // In flight: pods the controller waits on (not yet available, or terminating).
       const inFlight = view.pods(set.uid).filter((p) => p.phase !== 'Succeeded' && p.phase !== 'Failed' && !view.available(set, p)).length
       const perNode = new Map<string, number>()
@@ -143,6 +147,17 @@ export class RevisionSetSampler<S extends RevisionSet> {
 
   observed(set: S): Seen {
     return this.seen.get(set.uid) ?? {...NOTHING_SEEN}
+  }
+
+  /** Its rollout's verdict: `progress` where it stands, `extraBroken` the bounds of its own kind it broke. */
+  verdict(set: S, bounds: {minAvailable: number; maxPods: number}, end: LoopEnd, progress: string, extraBroken: string[]): RolloutVerdict {
+    const observed = this.observed(set)
+    const broken = [
+      ...belowBound('min available', observed.minAvailable, bounds.minAvailable, availabilityKept({observed, bounds})),
+      ...aboveBound('max pods', observed.maxPods, Math.max(bounds.maxPods, observed.startPods)),
+      ...extraBroken,
+    ]
+    return this.rollouts.verdict(set.uid, end, progress, broken)
   }
 }
 

@@ -12,7 +12,8 @@ import {cmp, push} from '../../simulate/collections.js'
 import type {ControllerSimulation, Described, StepAction, SimulationRun} from '../../simulate/part.js'
 import {WORKLOAD_STRATEGY} from '../../simulate/patch-strategies.js'
 import {byNamespaceName, RevisionSetSampler, RevisionSetView, setTimelineParts} from '../../simulate/revision-sets.js'
-import {bound, minAvailableLine, podsLine, SET_TABLE_HEADER, setRow} from '../../simulate/report.js'
+import {minAvailableLine, podsLine, SET_TABLE_HEADER, setRow, upperBound} from '../../simulate/report.js'
+import {aboveBound, type LoopEnd} from '../../simulate/verdict.js'
 import {count} from '../../render/words.js'
 import {formatDuration} from '../../watch/duration.js'
 
@@ -30,10 +31,10 @@ export class DaemonSetRun implements SimulationRun {
 
   sample(snapshot: Snapshot, now: bigint): void {
     if (daemonSets(snapshot).length === 0) return
-    this.seen.sample(daemonSets(snapshot), daemonSetView(snapshot, now))
+    this.seen.sample(daemonSets(snapshot), daemonSetView(snapshot, now), now, daemonSetComplete)
   }
 
-  timelines(snapshot: Snapshot, plan: ReconcilePlan, steps: readonly SimulationStep[]): {daemonSets: DaemonSetTimeline[]} {
+  timelines(snapshot: Snapshot, plan: ReconcilePlan, steps: readonly SimulationStep[], end: LoopEnd): {daemonSets: DaemonSetTimeline[]} {
     const view = daemonSetView(snapshot, 0n)
     const {planned, timing, revisions, rollout} = setTimelineParts(view, plan, steps)
     const observed = (set: DaemonSetView) => this.seen.observed(set)
@@ -47,12 +48,15 @@ export class DaemonSetRun implements SimulationRun {
         const node = p.nodeName || p.affinityNode
         if (p.deletionTimestamp === undefined && node) push(byNode, node, view.revisionOf(ds, p))
       }
+      const bounds = daemonSetBounds(ds, desired)
+      const perNode = aboveBound('pods on one node', seen.maxPodsPerNode, bounds.maxPodsPerNode)
+      const st = ds.status
       return {
         namespace: ds.namespace,
         name: ds.name,
         desiredNodes: desired,
         strategy: ds.updateStrategy.type,
-        bounds: daemonSetBounds(ds, desired),
+        bounds,
         observed: seen,
         ...timing(ds),
         final: {
@@ -69,10 +73,21 @@ export class DaemonSetRun implements SimulationRun {
           },
           ...rollout(ds),
         },
+        verdict: this.seen.verdict(ds, bounds, end, `${st.updatedNumberScheduled} of ${st.desiredNumberScheduled} updated, ${st.numberAvailable} available`, perNode),
       }
     })
     return {daemonSets: timelines}
   }
+}
+
+/**
+ * Whether a DaemonSet's rollout is complete as `kubectl rollout status` reads its status
+ * (DaemonSetStatusViewer.Status): its generation observed, a pod of the current template on every
+ * node that should run one, each available.
+ */
+function daemonSetComplete(ds: DaemonSetView): boolean {
+  const s = ds.status
+  return ds.generation <= s.observedGeneration && s.updatedNumberScheduled >= s.desiredNumberScheduled && s.numberAvailable >= s.desiredNumberScheduled
 }
 
 /** What the DaemonSet controller's rolling update promises over `desired` nodes (see DaemonSetTimeline.bounds). */
@@ -88,7 +103,7 @@ function daemonSetSummary(d: DaemonSetTimeline): string[] {
     `DaemonSet ${d.namespace}/${d.name}  ${d.strategy}, ${count(d.desiredNodes, 'node')}: ${count(d.steps, 'step')} over ${formatDuration(d.durationSeconds * 1000)}`,
     minAvailableLine(d, 'nodes'),
     podsLine(d, `nodes + maxSurge ${d.bounds.maxSurge}`),
-    `  pods on one node at most ${bound(d.observed.maxPodsPerNode, d.bounds.maxPodsPerNode, d.observed.maxPodsPerNode <= d.bounds.maxPodsPerNode)}`,
+    `  pods on one node at most ${upperBound(d.observed.maxPodsPerNode, d.bounds.maxPodsPerNode)}`,
     `  final: ${f.nodes.map((n) => `${n.node}=${n.revisions.map(short).join('+')}`).join(' ') || 'no pods'}${f.updateRevision ? `; revision ${f.updateRevision}` : ''}; ${f.replicasStatus.available} of ${d.desiredNodes} available, ${f.replicasStatus.updated} updated`,
   ]
 }
@@ -136,6 +151,7 @@ export const daemonSetSimulation: ControllerSimulation = {
   report: {
     order: 30,
     summaries: (sim: Simulation) => (sim.daemonSets ?? []).map(daemonSetSummary),
+    verdicts: (sim) => (sim.daemonSets ?? []).map((t) => ({workload: `DaemonSet ${t.namespace}/${t.name}`, verdict: t.verdict})),
     markdown: {
       header: SET_TABLE_HEADER,
       rows: (sim) => (sim.daemonSets ?? []).map((t) => setRow('DaemonSet', t, t.final.nodes.map((n) => `\`${n.node}\`=${n.revisions.join('+')}`).join(' '))),

@@ -1,5 +1,5 @@
 // A DaemonSet's timeline in the Simulation document (model/simulation.ts joins the controllers' timelines).
-import type {WorkloadObserved} from '../../model/simulation.js'
+import type {RolloutVerdict, WorkloadObserved} from '../../model/simulation.js'
 
 export interface DaemonSetTimeline {
   namespace: string
@@ -26,4 +26,6 @@ export interface DaemonSetTimeline {
     replicasStatus: {desired: number; current: number; updated: number; ready: number; available: number; misscheduled: number}
     rollout?: string
   }
+  /** How its rollout ended: complete (and when), or stalled. */
+  verdict: RolloutVerdict
 }

@@ -10,26 +10,41 @@ import type {Simulation, SimulationStep} from '../../model/simulation.js'
 import type {DeploymentTimeline} from './timeline.js'
 import {objectTime} from '../../reconcile/time.js'
 import {cmp} from '../../simulate/collections.js'
-import type {ControllerSimulation, Described, StepAction, SimulationRun} from '../../simulate/part.js'
+import type {ControllerSimulation, Described, StepAction, SimulationRun, Unlisted} from '../../simulate/part.js'
 import {CONDITIONS, OBJECT_META, TEMPLATE} from '../../simulate/patch-strategies.js'
-import {availabilityKept, bound} from '../../simulate/report.js'
+import {availabilityKept, minAvailableLine, podsLine} from '../../simulate/report.js'
+import {aboveBound, belowBound, RolloutWatch, type LoopEnd} from '../../simulate/verdict.js'
 import {count} from '../../render/words.js'
 import {formatDuration} from '../../watch/duration.js'
 import {WorldView} from '../replicaset/simulate.js'
 import {progressCheckAt} from './sync.js'
 import {maxSurge, maxUnavailable, revisionOf} from './util.js'
 
-/** Per Deployment: the lowest availability and the most pods seen at any instant. */
+/**
+ * Whether a Deployment's rollout is complete as `kubectl rollout status` reads its status
+ * (DeploymentStatusViewer.Status): its generation observed, every replica updated, no old one
+ * pending termination, every updated one available (a deadline exceeded is never complete).
+ */
+function deploymentComplete(d: DeploymentView): boolean {
+  const s = d.status
+  return d.generation <= s.observedGeneration && !deadlineExceeded(d) && s.updatedReplicas >= d.replicas && s.replicas <= s.updatedReplicas && s.availableReplicas >= s.updatedReplicas
+}
+
+const deadlineExceeded = (d: DeploymentView) => d.status.conditions.some((c) => c.type === 'Progressing' && c.status === 'False' && c.reason === 'ProgressDeadlineExceeded')
+
+/** Per Deployment: the lowest availability and the most pods seen at any instant, and its rollout's verdict. */
 export class DeploymentRun implements SimulationRun {
   private readonly seen = new Map<string, DeploymentTimeline['observed']>()
+  private readonly rollouts = new RolloutWatch()
 
   sample(snapshot: Snapshot, now: bigint): void {
     const view = new WorldView(snapshot, now)
     for (const d of snapshot.deployments ?? []) {
       const {pods} = view.deploymentCounts(d.uid)
+      this.rollouts.sample(d.uid, now, {complete: deploymentComplete(d), terminating: pods.terminating, deadlineExceeded: deadlineExceeded(d)})
       const s = this.seen.get(d.uid)
       const all = pods.total + pods.terminating
-      if (!s) this.seen.set(d.uid, {startAvailable: pods.available, minAvailable: pods.available, maxPods: pods.total, maxPodsWithTerminating: all})
+      if (!s) this.seen.set(d.uid, {startAvailable: pods.available, minAvailable: pods.available, maxPods: pods.total, maxPodsWithTerminating: all, startPods: pods.total})
       else {
         s.minAvailable = Math.min(s.minAvailable, pods.available)
         s.maxPods = Math.max(s.maxPods, pods.total)
@@ -38,7 +53,7 @@ export class DeploymentRun implements SimulationRun {
     }
   }
 
-  timelines(snapshot: Snapshot, plan: ReconcilePlan, steps: readonly SimulationStep[]): {deployments: DeploymentTimeline[]} {
+  timelines(snapshot: Snapshot, plan: ReconcilePlan, steps: readonly SimulationStep[], end: LoopEnd): {deployments: DeploymentTimeline[]} {
     const view = new WorldView(snapshot, 0n)
     const rollout = new Map(plan.controllers.filter((c) => c.kind === 'Deployment').map((c) => [c.uid, c.rolloutStep]))
     const deployments = [...(snapshot.deployments ?? [])]
@@ -46,13 +61,20 @@ export class DeploymentRun implements SimulationRun {
       .map((d) => {
         const mine = steps.filter((s) => s.controller.namespace === d.namespace && s.deployment === d.name)
         const rss = view.deploymentCounts(d.uid).replicaSets
+        const bounds = boundsOf(d)
+        const observed = this.seen.get(d.uid) ?? {startAvailable: 0, minAvailable: 0, maxPods: 0, maxPodsWithTerminating: 0, startPods: 0}
+        const s = d.status
+        const broken = [
+          ...belowBound('min available', observed.minAvailable, bounds.minAvailable, availabilityKept({observed, bounds})),
+          ...aboveBound('max pods', observed.maxPods, Math.max(bounds.maxPods, observed.startPods)),
+        ]
         return {
           namespace: d.namespace,
           name: d.name,
           replicas: d.replicas,
           strategy: d.strategy.type,
-          bounds: boundsOf(d),
-          observed: this.seen.get(d.uid) ?? {startAvailable: 0, minAvailable: 0, maxPods: 0, maxPodsWithTerminating: 0},
+          bounds,
+          observed,
           steps: mine.length,
           durationSeconds: mine.length === 0 ? 0 : mine[mine.length - 1].offsetSeconds,
           final: {
@@ -65,6 +87,7 @@ export class DeploymentRun implements SimulationRun {
             conditions: d.status.conditions.map((c) => ({type: c.type, status: c.status, ...(c.reason ? {reason: c.reason} : {})})),
             ...(rollout.get(d.uid) ? {rollout: rollout.get(d.uid)} : {}),
           },
+          verdict: this.rollouts.verdict(d.uid, end, `${s.updatedReplicas} of ${d.replicas} updated, ${s.availableReplicas} available${d.paused ? ' (paused)' : ''}`, broken),
         }
       })
     return {deployments}
@@ -87,8 +110,8 @@ function deploymentSummary(d: DeploymentTimeline): string[] {
   const conditions = f.conditions.map((c) => `${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}`).join(', ')
   return [
     `Deployment ${d.namespace}/${d.name}  ${d.strategy}, ${d.replicas} replicas: ${count(d.steps, 'step')} over ${formatDuration(d.durationSeconds * 1000)}`,
-    `  min available ${bound(d.observed.minAvailable, d.bounds.minAvailable, availabilityKept(d))} = replicas - maxUnavailable ${d.bounds.maxUnavailable}${d.observed.startAvailable < d.bounds.minAvailable ? `; it started with ${d.observed.startAvailable}` : ''}`,
-    `  max pods ${bound(d.observed.maxPods, d.bounds.maxPods, d.observed.maxPods <= d.bounds.maxPods)} = replicas + maxSurge ${d.bounds.maxSurge}; ${d.observed.maxPodsWithTerminating} with terminating pods`,
+    minAvailableLine(d, 'replicas'),
+    podsLine(d, `replicas + maxSurge ${d.bounds.maxSurge}`),
     `  final: ${f.replicaSets.map((r) => `${r.name}=${r.replicas}`).join(' ')}${f.revision ? `, revision ${f.revision}` : ''}; ${f.replicasStatus.available} of ${d.replicas} available, ${f.replicasStatus.updated} updated${f.rollout ? ` (${f.rollout})` : ''}`,
     `  conditions: ${conditions || 'none'}`,
   ]
@@ -99,12 +122,13 @@ function markdownRow(d: DeploymentTimeline): string {
   return `| ${d.namespace}/${d.name} | ${d.strategy} | ${d.steps} | ${formatDuration(d.durationSeconds * 1000)} | ${d.observed.minAvailable} (≥ ${d.bounds.minAvailable}) | ${d.observed.maxPods} (≤ ${d.bounds.maxPods}) | ${f.replicaSets.map((r) => `\`${r.name}\`=${r.replicas}`).join(' ')} | ${f.conditions.map((x) => `${x.type}=${x.status}${x.reason ? ` (${x.reason})` : ''}`).join(', ')} |`
 }
 
-/** Its own actions' lines in the simulation's timeline. */
-function describeAction(a: StepAction): Described | undefined {
+/** Its own actions' lines in the simulation's timeline (a scale that keeps the size only rewrites the size annotations: counted, not listed). */
+function describeAction(a: StepAction): Described | Unlisted | undefined {
   switch (a.type) {
     case 'createReplicaSet':
       return {sign: '+', text: `create ReplicaSet ${a.name ?? '(name unknown)'} (${a.replicas})`}
     case 'scaleReplicaSet':
+      if (a.from === a.to) return {unlisted: 'same-size ReplicaSet scale'}
       return {sign: '~', text: `scale ReplicaSet ${a.replicaSet} ${a.from}→${a.to} (${a.rule})`}
     case 'deleteReplicaSet':
       return {sign: '-', text: `delete ReplicaSet ${a.replicaSet} (revision ${a.revision}, beyond revisionHistoryLimit)`}
@@ -147,6 +171,7 @@ export const deploymentSimulation: ControllerSimulation = {
   report: {
     order: 10,
     summaries: (sim: Simulation) => sim.deployments.map(deploymentSummary),
+    verdicts: (sim) => sim.deployments.map((d) => ({workload: `Deployment ${d.namespace}/${d.name}`, verdict: d.verdict})),
     markdown: {
       header: ['| Deployment | strategy | steps | duration | min available (bound) | max pods (bound) | final | conditions |', '| --- | --- | --- | --- | --- | --- | --- | --- |'],
       rows: (sim) => sim.deployments.map(markdownRow),

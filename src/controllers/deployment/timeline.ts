@@ -1,5 +1,6 @@
 // A Deployment's timeline in the Simulation document (model/simulation.ts joins the controllers' timelines).
 import type {DeploymentCondition} from '../../model/objects.js'
+import type {RolloutVerdict} from '../../model/simulation.js'
 
 export interface DeploymentTimeline {
   namespace: string
@@ -10,9 +11,10 @@ export interface DeploymentTimeline {
   bounds: {minAvailable: number; maxPods: number; maxSurge: number; maxUnavailable: number}
   /**
    * What the simulation went through. Availability below the bound is only a breach when the
-   * Deployment started above it (a new Deployment starts with none).
+   * Deployment started above it (a new Deployment starts with none); so are more pods than the
+   * bound only when it started with fewer (`startPods`: pods not terminating at the start).
    */
-  observed: {startAvailable: number; minAvailable: number; maxPods: number; maxPodsWithTerminating: number}
+  observed: {startAvailable: number; minAvailable: number; maxPods: number; maxPodsWithTerminating: number; startPods: number}
   steps: number
   /** Seconds from the start to this Deployment's last step. */
   durationSeconds: number
@@ -24,4 +26,6 @@ export interface DeploymentTimeline {
     /** The rollout's state in a few words, as the plan says it. */
     rollout?: string
   }
+  /** How its rollout ended: complete (and when), stalled, or ProgressDeadlineExceeded. */
+  verdict: RolloutVerdict
 }

@@ -18,6 +18,7 @@ export const hpa: ControllerDescriptor = {
     live: readLiveMetrics,
   },
   plan: planHpas,
+  notSimulated: 'the autoscaler is not run in virtual time (its metrics are read once, not modelled over time)',
   render: {
     planBlock,
     listTable,

@@ -236,6 +236,6 @@ export const jobSimulation: ControllerSimulation = {
   },
   listsConditions: true,
   // The controller column: a CronJob's Job is shown under it (CronJob → Job → its pods' lines).
-  label: (step) => (step.cronJob ? `CronJob ${step.cronJob} → ${step.controller.kind} ${step.controller.name}` : undefined),
+  label: (step) => (step.cronJob ? `CronJob ${step.controller.namespace}/${step.cronJob} → ${step.controller.kind} ${step.controller.name}` : undefined),
   describe: describeAction,
 }

@@ -23,6 +23,7 @@ export const service: ControllerDescriptor = {
     podFields: readServicePodFields,
   },
   plan: (snapshot, world) => planServices(snapshot, world, world.options.maxEndpointsPerSlice),
+  notSimulated: 'the EndpointSlice, Endpoints and load-balancer controllers are not run in virtual time',
   render: {
     planBlock,
     applyLines,

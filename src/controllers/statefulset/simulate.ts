@@ -14,7 +14,8 @@ import {cmp} from '../../simulate/collections.js'
 import type {ControllerSimulation, Described, StepAction, SimulationRun} from '../../simulate/part.js'
 import {WORKLOAD_STRATEGY} from '../../simulate/patch-strategies.js'
 import {byNamespaceName, RevisionSetSampler, RevisionSetView, setTimelineParts} from '../../simulate/revision-sets.js'
-import {minAvailableLine, podsLine, SET_TABLE_HEADER, setRow} from '../../simulate/report.js'
+import {minAvailableLine, podsLine, SET_TABLE_HEADER, setRow, upperBound} from '../../simulate/report.js'
+import {aboveBound, type LoopEnd} from '../../simulate/verdict.js'
 import {count} from '../../render/words.js'
 import {formatDuration} from '../../watch/duration.js'
 
@@ -42,12 +43,12 @@ export class StatefulSetRun implements SimulationRun {
 
   sample(snapshot: Snapshot, now: bigint): void {
     if (statefulSets(snapshot).length === 0) return
-    this.seen.sample(statefulSets(snapshot), statefulSetView(snapshot, now))
+    this.seen.sample(statefulSets(snapshot), statefulSetView(snapshot, now), now, statefulSetComplete)
   }
 
   warnings = unsentRevisionWarnings
 
-  timelines(snapshot: Snapshot, plan: ReconcilePlan, steps: readonly SimulationStep[]): {statefulSets: StatefulSetTimeline[]} {
+  timelines(snapshot: Snapshot, plan: ReconcilePlan, steps: readonly SimulationStep[], end: LoopEnd): {statefulSets: StatefulSetTimeline[]} {
     const view = statefulSetView(snapshot, 0n)
     const {timing, revisions, rollout} = setTimelineParts(view, plan, steps)
     const observed = (set: StatefulSetView) => this.seen.observed(set)
@@ -60,6 +61,9 @@ export class StatefulSetRun implements SimulationRun {
         .filter((p) => p.deletionTimestamp === undefined)
         .sort((a, b) => parseOrdinal(a.name).ordinal - parseOrdinal(b.name).ordinal || cmp(a.name, b.name))
         .map((p) => ({name: p.name, revision: view.revisionOf(set, p), ready: p.ready}))
+      const bounds = statefulSetBounds(set, this.featureGates)
+      const inFlight = aboveBound('in flight', seen.maxInFlight, bounds.maxInFlight)
+      const progress = `${s.updatedReplicas} of ${set.replicas} updated, ${s.readyReplicas} ready`
       return {
         namespace: set.namespace,
         name: set.name,
@@ -67,7 +71,7 @@ export class StatefulSetRun implements SimulationRun {
         podManagementPolicy: set.podManagementPolicy,
         strategy: set.updateStrategy.type,
         ...(set.updateStrategy.type === 'RollingUpdate' ? {partition: set.updateStrategy.rollingUpdate?.partition ?? 0} : {}),
-        bounds: statefulSetBounds(set, this.featureGates),
+        bounds,
         observed: seen,
         ...timing(set),
         final: {
@@ -79,11 +83,25 @@ export class StatefulSetRun implements SimulationRun {
           replicasStatus: {replicas: s.replicas, ready: s.readyReplicas, current: s.currentReplicas, updated: s.updatedReplicas, available: s.availableReplicas},
           ...rollout(set),
         },
+        verdict: this.seen.verdict(set, bounds, end, progress, inFlight),
       }
     })
 
     return {statefulSets: timelines}
   }
+}
+
+/**
+ * Whether a StatefulSet's rollout is complete as `kubectl rollout status` reads its status
+ * (StatefulSetStatusViewer.Status): its generation observed, every replica ready, then with a
+ * rollingUpdate block the pods from the partition up updated, else the current revision the update revision.
+ */
+function statefulSetComplete(set: StatefulSetView): boolean {
+  const s = set.status
+  if (s.observedGeneration === 0 || set.generation > s.observedGeneration || s.readyReplicas < set.replicas) return false
+  const rolling = set.updateStrategy.rollingUpdate
+  if (set.updateStrategy.type === 'RollingUpdate' && rolling) return s.updatedReplicas >= set.replicas - rolling.partition
+  return s.updateRevision === s.currentRevision
 }
 
 /** What the StatefulSet controller promises while it rolls out (see StatefulSetTimeline.bounds). */
@@ -116,7 +134,7 @@ function statefulSetSummary(s: StatefulSetTimeline): string[] {
     `StatefulSet ${s.namespace}/${s.name}  ${s.podManagementPolicy}, ${strategy}, ${s.replicas} replicas: ${count(s.steps, 'step')} over ${formatDuration(s.durationSeconds * 1000)}`,
     minAvailableLine(s, 'replicas'),
     podsLine(s, 'replicas'),
-    `  in flight (not available, or terminating) at most ${s.observed.maxInFlight} (${s.observed.maxInFlight <= s.bounds.maxInFlight ? 'within' : 'beyond'} ${s.bounds.maxInFlight}${s.podManagementPolicy === 'OrderedReady' ? ': OrderedReady, one at a time' : ': Parallel'})`,
+    `  in flight (not available, or terminating) at most ${upperBound(s.observed.maxInFlight, s.bounds.maxInFlight)}: ${s.podManagementPolicy === 'OrderedReady' ? 'OrderedReady, one at a time' : 'Parallel'}`,
     `  final: ${f.pods.map((p) => `${p.name}=${short(p.revision)}`).join(' ') || 'no pods'}; revision ${f.updateRevision}${f.currentRevision !== f.updateRevision ? ` (current ${f.currentRevision})` : ''}; ${f.replicasStatus.available} of ${s.replicas} available, ${f.replicasStatus.updated} updated${f.rollout ? ` (${f.rollout})` : ''}`,
     ...(f.claims.length > 0 ? [`  claims: ${f.claims.join(' ')}`] : []),
   ]
@@ -159,6 +177,7 @@ export const statefulSetSimulation: ControllerSimulation = {
   report: {
     order: 20,
     summaries: (sim: Simulation) => (sim.statefulSets ?? []).map(statefulSetSummary),
+    verdicts: (sim) => (sim.statefulSets ?? []).map((t) => ({workload: `StatefulSet ${t.namespace}/${t.name}`, verdict: t.verdict})),
     markdown: {
       header: SET_TABLE_HEADER,
       rows: (sim) => (sim.statefulSets ?? []).map((t) => setRow('StatefulSet', t, t.final.pods.map((p) => `\`${p.name}\`=${p.revision}`).join(' '))),

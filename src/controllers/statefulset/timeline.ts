@@ -1,5 +1,5 @@
 // A StatefulSet's timeline in the Simulation document (model/simulation.ts joins the controllers' timelines).
-import type {WorkloadObserved} from '../../model/simulation.js'
+import type {RolloutVerdict, WorkloadObserved} from '../../model/simulation.js'
 
 /** A StatefulSet pod at the end, in ordinal order. */
 export interface StatefulPodFinal {
@@ -39,4 +39,6 @@ export interface StatefulSetTimeline {
     replicasStatus: {replicas: number; ready: number; current: number; updated: number; available: number}
     rollout?: string
   }
+  /** How its rollout ended: complete (and when), or stalled. */
+  verdict: RolloutVerdict
 }

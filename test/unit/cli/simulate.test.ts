@@ -75,7 +75,7 @@ describe('kctl simulate', () => {
     const run = kctl(['simulate', '-f', 'examples/rollout', '--now', NOW, '-o', 'markdown'])
     expect(run.status).toBe(0)
     expect(run.stdout).toContain('| staging/web | RollingUpdate |')
-    expect(run.stdout).toContain('| t+10s | Deployment web | ~ scale ReplicaSet web-5d5b85dbd6 1→0 (availability) |')
+    expect(run.stdout).toContain('| t+10s | Deployment staging/web | ~ scale ReplicaSet web-5d5b85dbd6 1→0 (availability) |')
   })
 
   it('-o markdown: StatefulSets and DaemonSets in their own summary table', () => {
@@ -83,7 +83,7 @@ describe('kctl simulate', () => {
     expect(run.status).toBe(0)
     expect(run.stdout).toContain('| DaemonSet monitoring/node-agent | RollingUpdate |')
     expect(run.stdout).toMatch(/\| StatefulSet messaging\/queue \| RollingUpdate \| 13 \| 1m15s \| 2 \(≥ 2\) \| 3 \(≤ 3\) \|/)
-    expect(run.stdout).toContain('| t+0s | StatefulSet queue | - delete pod queue-2 (not at the update revision) |')
+    expect(run.stdout).toContain('| t+0s | StatefulSet messaging/queue | - delete pod queue-2 (not at the update revision) |')
   })
 
   it('--apply-manifests merges a new template onto the fixtures', () => {
@@ -166,6 +166,128 @@ describe('kctl simulate', () => {
       ['queue-1', false, true],
       ['queue-2', true, false],
     ])
+  })
+
+  describe('--detailed-exitcode and the verdicts', () => {
+    const failing = ['-n', 'staging', '--set-image', 'deployment/web=web=registry.example.com/web:v4', '--fail', 'registry.example.com/web:v4']
+    const simulateJson = (args: string[]) => {
+      const run = kctl(['simulate', '--now', NOW, '-o', 'json', '--detailed-exitcode', ...args])
+      return {status: run.status, sim: JSON.parse(run.stdout), stderr: run.stderr}
+    }
+
+    it('a complete rollout with changes: exit 2, complete when its status says so, the old pods gone later', () => {
+      const {status, sim} = simulateJson(['-f', 'examples/rollout'])
+      expect(status).toBe(2)
+      expect(sim.summary.incomplete).toEqual([])
+      expect(sim.deployments[0].verdict).toEqual({result: 'complete', completeAtSeconds: 10, podsGoneAtSeconds: 40, boundsBroken: [], text: 'complete at t+10s (pods gone at t+40s)'})
+      // Without the flag the same run exits 0.
+      expect(kctl(['simulate', '-f', 'examples/rollout', '--now', NOW, '-o', 'json']).status).toBe(0)
+    })
+
+    it('a rollout that hits its progress deadline: exit 3, ProgressDeadlineExceeded when the Deployment reports it', () => {
+      const {status, sim} = simulateJson(['-f', 'examples/rollout', ...failing])
+      expect(status).toBe(3)
+      expect(sim.summary.incomplete).toEqual(['Deployment staging/web'])
+      expect(sim.deployments[0].verdict).toMatchObject({result: 'progressDeadlineExceeded', deadlineExceededAtSeconds: 601, text: 'ProgressDeadlineExceeded at t+10m1s: 2 of 4 updated, 3 available'})
+    })
+
+    it('a rollout stalled at --until: exit 3', () => {
+      const {status, sim} = simulateJson(['-f', 'examples/rollout', ...failing, '--until', '1m'])
+      expect(status).toBe(3)
+      expect(sim.summary.endedBy).toBe('until')
+      expect(sim.deployments[0].verdict).toEqual({result: 'stalled', boundsBroken: [], text: 'stalled at t+1m (--until): 2 of 4 updated, 3 available'})
+    })
+
+    it('a StatefulSet rollout stuck on a pod that never becomes Ready: stalled when nothing is left to happen, exit 3', () => {
+      const plan = JSON.parse(kctl(['plan', '-f', 'examples/rollout-statefulset', '--now', NOW, '-o', 'json']).stdout)
+      const {status, sim} = simulateJson(['-f', 'examples/rollout-statefulset', '--fail', plan.controllers[0].updateRevision.name])
+      expect(status).toBe(3)
+      expect(sim.statefulSets[0].verdict.result).toBe('stalled')
+      expect(sim.statefulSets[0].verdict.text).toMatch(/^stalled at t\+\d+s \(nothing left to happen\): 1 of 3 updated, 2 ready$/)
+      expect(sim.summary.incomplete).toEqual(['StatefulSet messaging/queue'])
+    })
+
+    it('complete rollouts and nothing to do: exit 0', () => {
+      const {status, sim} = simulateJson(['-f', 'examples/hpa'])
+      expect(sim.summary.steps).toBe(0)
+      expect(sim.deployments[0].verdict).toEqual({result: 'complete', completeAtSeconds: 0, boundsBroken: [], text: 'complete at t+0s'})
+      expect(status).toBe(0)
+    })
+
+    it('the table ends with one verdict line per workload', () => {
+      const run = kctl(['simulate', '-f', 'examples/rollout', '-f', 'examples/daemonset', '-f', 'examples/rollout-statefulset', '--now', NOW, '-o', 'table', '--detailed-exitcode'])
+      expect(run.status).toBe(2)
+      expect(run.stdout.trimEnd().split('\n').slice(-4)).toEqual([
+        '',
+        'Deployment staging/web           complete at t+10s (pods gone at t+40s)',
+        'StatefulSet messaging/queue      complete at t+1m10s',
+        'DaemonSet monitoring/node-agent  complete at t+1m20s (pods gone at t+1m50s)',
+      ])
+    })
+
+    it('-o markdown leads with the verdicts', () => {
+      const run = kctl(['simulate', '-f', 'examples/rollout', ...failing, '--now', NOW, '-o', 'markdown'])
+      expect(run.stdout).toContain('- ❌ **Deployment staging/web**: ProgressDeadlineExceeded at t+10m1s: 2 of 4 updated, 3 available\n')
+    })
+  })
+
+  it('bounds read ≥ and ≤, namespaces are in the timeline, a scale to the same size is counted, not listed', () => {
+    const run = kctl(['simulate', '-f', 'examples/rollout', '-n', 'staging', '--now', NOW, '-o', 'table', '--scale', 'deployment/web=6'])
+    // Availability started below its bound (4 of 6 after the scale): held to where it started, so kept.
+    expect(run.stdout).toContain('  min available 4 (≥ 5) = replicas - maxUnavailable 1; it started with 4\n')
+    expect(run.stdout).toContain('  max pods 8 (≤ 8) = replicas + maxSurge 2; 9 with terminating pods\n')
+    expect(run.stdout).toContain('t+0s   Deployment staging/web             scale ReplicaSet web-6bd894589f 3→5 (proportional)\n')
+    expect(run.stdout).not.toMatch(/scale ReplicaSet \S+ (\d+)→\1 /)
+    expect(run.stdout).toContain('(1 same-size ReplicaSet scale, 20 status writes that change no condition not listed; -o json has them)')
+    const sim = JSON.parse(kctl(['simulate', '-f', 'examples/rollout', '-n', 'staging', '--now', NOW, '-o', 'json', '--scale', 'deployment/web=6']).stdout)
+    const same = sim.steps.flatMap((s: {actions: Array<{type: string; from?: number; to?: number}>}) => s.actions.filter((a) => a.type === 'scaleReplicaSet' && a.from === a.to))
+    expect(same).toHaveLength(1)
+  })
+
+  it('Services and HorizontalPodAutoscalers are named as not simulated, with what kctl plan plans for them now', () => {
+    const plan = JSON.parse(kctl(['plan', '-f', 'examples/services', '--now', NOW, '-o', 'json']).stdout)
+    const run = kctl(['simulate', '-f', 'examples/services', '--now', NOW, '-o', 'json'])
+    const sim = JSON.parse(run.stdout)
+    const expected = plan.controllers.map((c: {namespace: string; name: string; actions: unknown[]}) => `Service ${c.namespace}/${c.name}: ${c.actions.length} ${c.actions.length === 1 ? 'action' : 'actions'} planned now; the EndpointSlice, Endpoints and load-balancer controllers are not run in virtual time`)
+    expect(sim.notSimulated).toEqual(expected)
+    const table = kctl(['simulate', '-f', 'examples/services', '--now', NOW, '-o', 'table']).stdout
+    expect(table).toContain('No simulated controller has anything to do.\n\nNot simulated (kctl plan shows their next sync):\n  Service shop/api: 5 actions planned now;')
+    const hpa = JSON.parse(kctl(['simulate', '-f', 'examples/hpa', '--now', NOW, '-o', 'json']).stdout)
+    expect(hpa.notSimulated).toEqual(['HorizontalPodAutoscaler autoscale/web: 2 actions planned now; the autoscaler is not run in virtual time (its metrics are read once, not modelled over time)'])
+  })
+
+  describe('--out DIR', () => {
+    it('writes the world at the end as fixtures: read back, it is that world, and a second what-if starts from it', () => {
+      const out = join(mkdtempSync(join(tmpdir(), 'kctl-out-')), 'after')
+      const first = kctl(['simulate', '-f', 'examples/rollout', '--now', NOW, '-o', 'json', '--out', out])
+      expect(first.status).toBe(0)
+      expect(first.stderr).toMatch(/^wrote \d+ objects to .*after \(staging\.yaml\)\n$/)
+      const end = JSON.parse(first.stdout).end
+      expect(readFileSync(join(out, 'staging.yaml'), 'utf8').split('\n')[0]).toBe(`# The world at the end of kctl simulate (${end}): read it back with -f and --now ${end}.`)
+      // Read back: the same pods and ReplicaSet sizes as the end of the first run, every controller in sync.
+      const last = JSON.parse(first.stdout).steps.at(-1).counts
+      const again = kctl(['simulate', '-f', out, '--now', end, '-o', 'json', '--detailed-exitcode'])
+      expect(again.status).toBe(0)
+      const sim = JSON.parse(again.stdout)
+      expect(sim.steps).toEqual([])
+      expect(sim.deployments[0].final.replicaSets.map((r: {name: string; replicas: number}) => [r.name, r.replicas])).toEqual(last.replicaSets.map((r: {name: string; replicas: number}) => [r.name, r.replicas]))
+      expect(sim.deployments[0].verdict.text).toBe('complete at t+0s')
+      const plan = kctl(['plan', '-f', out, '--now', end, '-o', 'json', '--detailed-exitcode'])
+      expect(plan.status).toBe(0)
+      // A second what-if from there.
+      const next = kctl(['simulate', '-f', out, '--now', end, '-o', 'json', '--detailed-exitcode', '--set-image', 'deployment/web=web=registry.example.com/web:v4', '-n', 'staging'])
+      expect(next.status).toBe(2)
+      expect(JSON.parse(next.stdout).deployments[0].final.replicaSets.map((r: {replicas: number}) => r.replicas)).toEqual([0, 0, 0, 4])
+    })
+
+    it('refuses a directory that is not empty, before anything runs', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'kctl-out-'))
+      writeFileSync(join(dir, 'old.yaml'), '')
+      const run = kctl(['simulate', '-f', 'examples/rollout', '--now', NOW, '--out', dir])
+      expect(run.status).toBe(1)
+      expect(run.stdout).toBe('')
+      expect(run.stderr.split('\n')[0]).toBe(`error: --out ${dir}: the directory is not empty (name a new or empty directory: every YAML file in it is read back by -f)`)
+    })
   })
 
   it('kctl plan --scale plans the next sync after the change', () => {
