@@ -89,6 +89,11 @@ export function syncLoadBalancer(svc: ServiceView, nodes: readonly NodeView[], n
       warnings: [],
     }
   }
+  if (!hasFinalizer && svc.deletionTimestamp !== undefined) {
+    // addFinalizer: the API server takes no new finalizer on an object being deleted, so the
+    // sync fails before any cloud call and is retried with backoff until the Service is gone.
+    return {plan: {path: 'none', why: 'deleting-without-finalizer', name, hosts: [], excluded: []}, actions: [], events: ['EnsuringLoadBalancer', 'SyncLoadBalancerFailed (Warning)'], warnings: [DELETING_WITHOUT_FINALIZER]}
+  }
   const {hosts, excluded} = loadBalancerHosts(nodes)
   const actions: ServiceAction[] = []
   if (!hasFinalizer) actions.push({type: 'addLoadBalancerFinalizer', finalizer: LB_FINALIZER})
@@ -179,6 +184,9 @@ export function withNodeSync(lb: LoadBalancerSync, svc: ServiceView, cloud: Clou
   const events = 'warning' in update && update.warning ? ['UnAvailableLoadBalancer (Warning: no nodes available)'] : ['UpdatedLoadBalancer (on success)']
   return {plan: {...plan, path: 'update', why: 'nodes-changed'}, actions: [update], events, warnings}
 }
+
+export const DELETING_WITHOUT_FINALIZER =
+  'being deleted without the load-balancer cleanup finalizer: the service controller\'s finalizer patch is refused (no new finalizer on an object being deleted), so it calls no cloud, writes no status and retries with backoff until the Service is gone'
 
 export const STATUS_CLEARED =
   'status.loadBalancer is empty while the load balancer exists and the finalizer is there (cleared by someone else?): a running service controller does not sync a Service for a status change, so it stays empty until the next Ensure — a change of the spec or annotations, a restart of the controller, or the retry of a failed Ensure'

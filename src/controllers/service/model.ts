@@ -321,7 +321,7 @@ export type HostExclusion = 'deleting' | 'exclude-label' | 'to-be-deleted-taint'
 export interface LoadBalancerPlan {
   /** `ensure`, `update` (a node change re-sends the hosts), `delete`, or `none` and why. */
   path: 'ensure' | 'update' | 'delete' | 'none'
-  why: 'class' | 'not-load-balancer' | 'class-with-finalizer' | 'wants' | 'deleting' | 'type-changed' | 'nodes-changed' | 'status-cleared'
+  why: 'class' | 'not-load-balancer' | 'class-with-finalizer' | 'wants' | 'deleting' | 'type-changed' | 'nodes-changed' | 'status-cleared' | 'deleting-without-finalizer'
   name: string
   hosts: string[]
   excluded: {node: string; reason: HostExclusion}[]

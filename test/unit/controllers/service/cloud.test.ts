@@ -4,7 +4,7 @@
 import {describe, expect, it} from 'vitest'
 import type {CloudLoadBalancerView, ServiceView} from '../../../../src/controllers/service/model.js'
 import type {NodeView} from '../../../../src/model/objects.js'
-import {loadBalancerName, nodeEventSince, STATUS_CLEARED} from '../../../../src/controllers/service/loadbalancer.js'
+import {DELETING_WITHOUT_FINALIZER, loadBalancerName, nodeEventSince, STATUS_CLEARED} from '../../../../src/controllers/service/loadbalancer.js'
 import {planService} from '../../../../src/controllers/service/planner.js'
 
 const EXCLUDE = 'node.kubernetes.io/exclude-from-external-load-balancers'
@@ -101,6 +101,19 @@ describe('a node change, with the hosts last sent known', () => {
   it('LB-22, LB-23: the status is written only after a successful Ensure — not after an error, nor after ImplementedElsewhere', () => {
     const p = plan(ensured({finalizers: [], ingress: []}), [node('a')])
     expect(p.actions.at(-1)).toEqual({type: 'writeLoadBalancerStatus', ingress: 'fromProvider', from: [], notAfter: ['error', 'implemented-elsewhere']})
+  })
+
+  it('a LoadBalancer being deleted that lacks the cleanup finalizer (another holds it): the finalizer patch is refused, so no cloud call and no status write', () => {
+    // The random load-balancer oracle's world: type LoadBalancer, finalizers [kctl.io/e2e-hold], being deleted, a stale status.
+    const going = ensured({finalizers: ['kctl.io/e2e-hold'], deletionTimestamp: '2026-01-01T00:00:00Z', ingress: [{ip: '192.0.2.44', ipMode: 'VIP'}]})
+    for (const cloud of [undefined, sent(going, [{name: 'a'}])]) {
+      const p = plan(going, [node('a')], cloud)
+      expect(p.actions).toEqual([])
+      expect(p.lb).toMatchObject({path: 'none', why: 'deleting-without-finalizer'})
+      expect(p.warnings).toContain(DELETING_WITHOUT_FINALIZER)
+    }
+    // With the finalizer it is the delete path as ever.
+    expect(plan(ensured({deletionTimestamp: '2026-01-01T00:00:00Z'}), [node('a')]).lb.path).toBe('delete')
   })
 
   it('the delete path is not a node sync', () => {
