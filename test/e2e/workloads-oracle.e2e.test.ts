@@ -139,8 +139,13 @@ describe(`the workloads oracle: kctl plan vs the statefulset and daemonset contr
       try {
         const planned = await planAll(built)
         took('planned')
+        const rows = tally.rows.length
         await judge(built, planned, tally)
-        took('judged')
+        const seen = tally.rows.slice(rows)
+        took(
+          `judged: ${seen.length - seen.filter((r) => r.startsWith('DISAGREE')).length}/${seen.length} agree; so far ${tally.randomStatefulSet} StatefulSet and ${tally.randomDaemonSet} DaemonSet random worlds agree (seed ${SEED})` +
+            seen.filter((r) => r.startsWith('DISAGREE')).map((r) => `\n${r}`).join(''),
+        )
       } finally {
         await controllerManager.stop()
         await cleanUp(built)
