@@ -251,7 +251,7 @@ const canon = (v: unknown): string =>
 
 // ---------------------------------------------------------------- the run
 
-const tally = {worlds: 0, agree: 0, ensures: 0, deletes: 0, faults: 0, none: 0, disagreements: [] as string[]}
+const tally = {worlds: 0, agree: 0, ensures: 0, deletes: 0, faults: 0, none: 0, updatesLeftOut: 0, disagreements: [] as string[]}
 
 describe(`random load-balancer worlds (seed ${SEED}, ${COUNT} worlds) against the service controller and the fake cloud`, () => {
   afterAll(async () => {
@@ -309,6 +309,7 @@ describe(`random load-balancer worlds (seed ${SEED}, ${COUNT} worlds) against th
           {what: 'the service controller to do what the plans say', timeoutMs: 60_000},
         ).catch(() => {})
         await look()
+        tally.updatesLeftOut += cloud.calls().filter((c) => c.service.startsWith(`${ns}/`) && c.method === 'UpdateLoadBalancer').length
         for (const w of worlds) {
           const cp = plans.get(w.name)!
           const types = cp.actions.map((a: Json) => a.type)
@@ -337,7 +338,7 @@ describe(`random load-balancer worlds (seed ${SEED}, ${COUNT} worlds) against th
         }
       }
       process.stderr.write(
-        `[services-lb-random] seed ${SEED}: ${tally.agree}/${tally.worlds} worlds agree (${tally.ensures} Ensure, ${tally.deletes} delete, ${tally.none} untouched, ${tally.faults} with cloud failures)\n`,
+        `[services-lb-random] seed ${SEED}: ${tally.agree}/${tally.worlds} worlds agree (${tally.ensures} Ensure, ${tally.deletes} delete, ${tally.none} untouched, ${tally.faults} with cloud failures; ${tally.updatesLeftOut} UpdateLoadBalancer calls left out)\n`,
       )
       expect(tally.disagreements, tally.disagreements.join('\n')).toEqual([])
     }, 600_000)
