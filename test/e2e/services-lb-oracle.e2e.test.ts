@@ -340,7 +340,7 @@ describe('Services: the plan against the real service controller and a fake clou
       existsBefore = new Set(JSON.parse(readFileSync(stateFile, 'utf8')))
       cloud = await fakeCloud.start({stateFile, callsFile})
       await settle('the restarted controller')
-    }, 90_000)
+    }, 120_000)
 
     it.each([
       ['LB-18', 'create'],
@@ -377,7 +377,7 @@ describe('Services: the plan against the real service controller and a fake clou
       expect(ok.status.loadBalancer.ingress).toEqual(FAKE_INGRESS([80]))
       expect(callsOf('failing').filter((c) => c.method === 'EnsureLoadBalancer').at(-1)).toMatchObject({hosts: p.actions[1].hosts})
       expect(callsOf('failing').filter((c) => c.method === 'EnsureLoadBalancer').at(-1)!.error).toBeUndefined()
-    }, 60_000)
+    }, 120_000)
 
     it('LB-23: an Ensure answered ImplementedElsewhere: the finalizer stays, no status, no retry (an Error beside it is retried)', async () => {
       await fakeCloud.stop()
@@ -397,7 +397,7 @@ describe('Services: the plan against the real service controller and a fake clou
       expect(svc.metadata.finalizers).toEqual([FINALIZER])
       expect(svc.status?.loadBalancer?.ingress ?? []).toEqual([])
       await fakeCloud.stop()
-    }, 90_000)
+    }, 120_000)
 
     it('LB-10: no eligible node: Ensure with no hosts, and the status still written', async () => {
       await fakeCloud.stop()
@@ -419,6 +419,6 @@ describe('Services: the plan against the real service controller and a fake clou
         await fakeCloud.stop()
         for (const n of nodes) await exclude(n, n.metadata.labels?.[EXCLUDE] ?? null).catch(() => {})
       }
-    }, 60_000)
+    }, 120_000)
   })
 })
