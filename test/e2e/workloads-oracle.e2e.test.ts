@@ -165,7 +165,7 @@ describe(`the workloads oracle: kctl plan vs the statefulset and daemonset contr
       if (SEED === DEFAULT_SEED && COUNT === DEFAULT_COUNT) expect(readme).toContain(`**${tally.random} of ${RANDOM.length}** random worlds`)
       expect(readme).toContain(`Their oracle (see [Tests](#tests)) compares ${STATEFULSET_SCENARIOS.length + DAEMONSET_SCENARIOS.length} scenarios`)
       expect(readme).toContain(`**${tally.StatefulSet} of ${STATEFULSET_SCENARIOS.length}** StatefulSet and **${tally.DaemonSet} of ${DAEMONSET_SCENARIOS.length}** DaemonSet`)
-    }, 900_000)
+    }, 1_800_000)
   }
 })
 
