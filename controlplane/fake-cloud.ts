@@ -24,6 +24,14 @@ export interface CloudCall {
   error?: string
 }
 
+/** One planned answer of a Service's Ensure, Update or Delete call (kctl-fakecloud --faults). */
+export interface CloudFault {
+  kind: 'Error' | 'RetryAfter' | 'ImplementedElsewhere'
+  message?: string
+  /** RetryAfter: the controller tries again after exactly this long. */
+  retryAfterSeconds?: number
+}
+
 export interface FakeCloud extends Component {
   /** The calls this run has made so far, in order. */
   calls(): CloudCall[]
@@ -39,6 +47,11 @@ export interface FakeCloudOptions {
   callsFile?: string
   /** Start with the error switch on: every Ensure/Update/Delete call fails with this message. */
   error?: string
+  /**
+   * Per Service (namespace/name), the answers its Ensure, Update and Delete calls take in order, one per
+   * call; once they are used up its calls succeed. Written to `<dataDir>/fakecloud-faults.json`.
+   */
+  faults?: Record<string, CloudFault[]>
   /** The address every balancer gets. Default 203.0.113.10 (TEST-NET-3). */
   externalIP?: string
   log?: (s: string) => void
@@ -74,6 +87,8 @@ export async function startFakeCloud(o: FakeCloudOptions): Promise<FakeCloud> {
   const callsFile = o.callsFile ?? defaultCallsFile(o.info)
   // Earlier runs appended to the same file: this run's calls start here.
   const from = existsSync(callsFile) ? statSync(callsFile).size : 0
+  const faultsFile = join(o.info.dataDir, 'fakecloud-faults.json')
+  if (o.faults) writeFileSync(faultsFile, JSON.stringify(o.faults))
   let port = 0
   const component = await startComponent({
     dataDir: o.info.dataDir,
@@ -89,6 +104,7 @@ export async function startFakeCloud(o: FakeCloudOptions): Promise<FakeCloud> {
         `--calls=${callsFile}`,
         `--external-ip=${o.externalIP ?? '203.0.113.10'}`,
         ...(o.error ? [`--error=${o.error}`] : []),
+        ...(o.faults ? [`--faults=${faultsFile}`] : []),
         '--v=2',
       ]
     },

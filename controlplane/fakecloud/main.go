@@ -2,7 +2,7 @@
 // against a real kube-apiserver, with the upstream fake cloud behind it, so that the e2e tests can
 // compare kctl's load-balancer plans with what the real controller calls and writes.
 //
-//	kctl-fakecloud --kubeconfig=FILE [--port=N] [--external-ip=203.0.113.10] [--state=FILE] [--calls=FILE] [--error=MSG]
+//	kctl-fakecloud --kubeconfig=FILE [--port=N] [--external-ip=203.0.113.10] [--state=FILE] [--calls=FILE] [--error=MSG] [--faults=FILE]
 //
 // Every cloud call is printed as one JSON line (to --calls, else stdout):
 //
@@ -17,6 +17,13 @@
 // On --port (loopback) it serves GET /healthz (200 once the informers have synced), and the error
 // switch: PUT /error with a message makes every Ensure/Update/Delete call fail with it (as the
 // fake's Err does), DELETE /error clears it; --error turns it on from the start.
+//
+// --faults names a JSON file of per-Service answers, read at start: {"ns/name": [fault, …]}, each
+// fault {"kind": "Error"|"RetryAfter"|"ImplementedElsewhere", "message": "…", "retryAfterSeconds": n}.
+// The Service's Ensure, Update and Delete calls take them in order (one per call) and fail with
+// them: Error as a plain error, RetryAfter as the cloud-provider api.RetryError (the controller
+// retries after exactly that delay), ImplementedElsewhere as the cloudprovider sentinel. Once its
+// list is used up, the Service's calls succeed.
 package main
 
 import (
@@ -43,6 +50,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 	cloudprovider "k8s.io/cloud-provider"
+	cloudapi "k8s.io/cloud-provider/api"
 	servicecontroller "k8s.io/cloud-provider/controllers/service"
 	"k8s.io/cloud-provider/fake"
 	"k8s.io/component-base/metrics/prometheus/controllers"
@@ -71,6 +79,36 @@ type cloud struct {
 	stateFile string
 	exists    map[string]bool
 	fail      string
+	faults    map[string][]fault
+}
+
+// fault is one planned answer of a Service's Ensure, Update or Delete call (--faults).
+type fault struct {
+	Kind              string `json:"kind"`
+	Message           string `json:"message"`
+	RetryAfterSeconds int    `json:"retryAfterSeconds"`
+}
+
+// nextFault takes the Service's next planned fault, if any is left (mu held).
+func (c *cloud) nextFault(svc *v1.Service) error {
+	list := c.faults[key(svc)]
+	if len(list) == 0 {
+		return nil
+	}
+	f := list[0]
+	c.faults[key(svc)] = list[1:]
+	msg := f.Message
+	if msg == "" {
+		msg = "planned failure"
+	}
+	switch f.Kind {
+	case "ImplementedElsewhere":
+		return cloudprovider.ImplementedElsewhere
+	case "RetryAfter":
+		return cloudapi.NewRetryError(msg, time.Duration(f.RetryAfterSeconds)*time.Second)
+	default:
+		return errors.New(msg)
+	}
 }
 
 func (c *cloud) LoadBalancer() (cloudprovider.LoadBalancer, bool) { return c, true }
@@ -142,7 +180,11 @@ func (c *cloud) EnsureLoadBalancer(ctx context.Context, clusterName string, svc 
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.failure()
-	status, err := c.Cloud.EnsureLoadBalancer(ctx, clusterName, svc, nodes)
+	var status *v1.LoadBalancerStatus
+	err := c.nextFault(svc)
+	if err == nil {
+		status, err = c.Cloud.EnsureLoadBalancer(ctx, clusterName, svc, nodes)
+	}
 	name := c.GetLoadBalancerName(ctx, clusterName, svc)
 	if err == nil {
 		c.exists[name] = true
@@ -156,7 +198,10 @@ func (c *cloud) UpdateLoadBalancer(ctx context.Context, clusterName string, svc 
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.failure()
-	err := c.Cloud.UpdateLoadBalancer(ctx, clusterName, svc, nodes)
+	err := c.nextFault(svc)
+	if err == nil {
+		err = c.Cloud.UpdateLoadBalancer(ctx, clusterName, svc, nodes)
+	}
 	c.emit(call{Method: "UpdateLoadBalancer", Service: key(svc), LoadBalancer: c.GetLoadBalancerName(ctx, clusterName, svc), Hosts: hostNames(nodes), Error: errText(err)})
 	return err
 }
@@ -165,7 +210,10 @@ func (c *cloud) EnsureLoadBalancerDeleted(ctx context.Context, clusterName strin
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.failure()
-	err := c.Cloud.EnsureLoadBalancerDeleted(ctx, clusterName, svc)
+	err := c.nextFault(svc)
+	if err == nil {
+		err = c.Cloud.EnsureLoadBalancerDeleted(ctx, clusterName, svc)
+	}
 	name := c.GetLoadBalancerName(ctx, clusterName, svc)
 	if err == nil {
 		delete(c.exists, name)
@@ -183,15 +231,16 @@ func main() {
 	callsFile := flag.String("calls", "", "append the call lines to this file instead of stdout")
 	clusterName := flag.String("cluster-name", "kubernetes", "the cluster name passed to the cloud")
 	fail := flag.String("error", "", "start with the error switch on: every Ensure/Update/Delete call fails with this message")
+	faultsFile := flag.String("faults", "", "JSON file of per-Service planned failures: {\"ns/name\": [{\"kind\": \"Error\"|\"RetryAfter\"|\"ImplementedElsewhere\", \"message\": \"…\", \"retryAfterSeconds\": n}]}")
 	klog.InitFlags(nil)
 	flag.Parse()
-	if err := run(*kubeconfig, *port, *externalIP, *stateFile, *callsFile, *clusterName, *fail); err != nil {
+	if err := run(*kubeconfig, *port, *externalIP, *stateFile, *callsFile, *clusterName, *fail, *faultsFile); err != nil {
 		fmt.Fprintf(os.Stderr, "kctl-fakecloud: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func run(kubeconfig string, port int, externalIP, stateFile, callsFile, clusterName, fail string) error {
+func run(kubeconfig string, port int, externalIP, stateFile, callsFile, clusterName, fail, faultsFile string) error {
 	if kubeconfig == "" {
 		return errors.New("--kubeconfig is required")
 	}
@@ -208,7 +257,23 @@ func run(kubeconfig string, port int, externalIP, stateFile, callsFile, clusterN
 		defer f.Close()
 		out = f
 	}
-	c := &cloud{Cloud: &fake.Cloud{ExternalIP: ip}, out: out, stateFile: stateFile, exists: map[string]bool{}, fail: fail}
+	c := &cloud{Cloud: &fake.Cloud{ExternalIP: ip}, out: out, stateFile: stateFile, exists: map[string]bool{}, fail: fail, faults: map[string][]fault{}}
+	if faultsFile != "" {
+		b, err := os.ReadFile(faultsFile)
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(b, &c.faults); err != nil {
+			return fmt.Errorf("%s: %v", faultsFile, err)
+		}
+		for k, list := range c.faults {
+			for _, f := range list {
+				if f.Kind != "Error" && f.Kind != "RetryAfter" && f.Kind != "ImplementedElsewhere" {
+					return fmt.Errorf("%s: %s: kind %q is not Error, RetryAfter or ImplementedElsewhere", faultsFile, k, f.Kind)
+				}
+			}
+		}
+	}
 	if stateFile != "" {
 		if b, err := os.ReadFile(stateFile); err == nil {
 			var names []string

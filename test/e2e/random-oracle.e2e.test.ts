@@ -176,7 +176,8 @@ describe(`the random oracle: ${COUNT} worlds from seed ${SEED}, kctl plan vs kub
       const {b, c, p} = expected[i]
       if (agrees(p, observed[i])) continue
       disagreements.push(
-        `${b.scenario.id}/${c.name}: planned ${JSON.stringify({...p, victims: undefined})}, observed ${JSON.stringify(observed[i])}; the world: kctl plan -f ${worldsFile} -n ${b.ns}`,
+        `${b.scenario.id}/${c.name}: planned ${JSON.stringify({...p, victims: undefined})}, observed ${JSON.stringify(observed[i])}; the world: kctl plan -f ${worldsFile} -n ${b.ns}` +
+          ` (replay: KCTL_ORACLE_SEED=${SEED} KCTL_ORACLE_COUNT=${Number(b.scenario.id.slice(1)) + 1} npx vitest run --project e2e test/e2e/random-oracle.e2e.test.ts)`,
       )
     }
     process.stderr.write(`\nrandom oracle (seed ${SEED}): ${expected.length - disagreements.length}/${expected.length} controllers agree in ${built.length} worlds\n`)

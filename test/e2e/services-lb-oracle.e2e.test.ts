@@ -10,9 +10,11 @@
 // host list `kctl plan` gives for the world after the change.
 //
 // The controller acts on every Node of the shared cluster, so the host lists are the whole
-// cluster's; both sides read the same Nodes. LB-10 (no eligible node) is not here for that reason:
-// it would need every Node of the shared cluster excluded. It is a unit test.
-import {mkdtempSync, readFileSync} from 'node:fs'
+// cluster's; both sides read the same Nodes. LB-10 (no eligible node) excludes every Node of the
+// shared cluster for its time. LB-21 (a status cleared by someone else) is judged against the running controller
+// with the plan of a provider that keeps the hosts last sent; LB-23 (ImplementedElsewhere) with the
+// fake cloud's planned answers (--faults).
+import {chmodSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -80,6 +82,22 @@ function expectedCalls(actions: Json[], exists: boolean): Partial<CloudCall>[] {
 const strip = (c: CloudCall): Partial<CloudCall> => {
   const {seq: _seq, service: _service, error: _error, ...rest} = c
   return rest
+}
+
+/** An exec provider that answers GetLoadBalancer from `answers` (by load-balancer name; others do not exist). */
+function answering(answers: Record<string, {exists: boolean; hosts?: {name: string; providerID?: string}[]}>): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'kctl-lb-provider-')), 'provider.mjs')
+  writeFileSync(
+    path,
+    `#!/usr/bin/env node
+import {readFileSync} from 'node:fs'
+const req = JSON.parse(readFileSync(0, 'utf8'))
+const answers = ${JSON.stringify(answers)}
+process.stdout.write(JSON.stringify(req.method === 'GetLoadBalancer' ? (answers[req.loadBalancerName] ?? {exists: false}) : {error: {kind: 'Error', message: 'read-only'}}))
+`,
+  )
+  chmodSync(path, 0o755)
+  return path
 }
 
 /** The parts of a Node the load-balancer rules read. */
@@ -290,6 +308,22 @@ describe('Services: the plan against the real service controller and a fake clou
       await settle('the label change')
       expect(mine().slice(seen)).toEqual([])
     })
+
+    it('LB-21: a third party clears the status: no call, it stays empty, and the plan with the hosts last sent says so', async () => {
+      await apiOk('PATCH', `/api/v1/namespaces/${ns}/services/create/status`, {...merge, body: {status: {loadBalancer: {ingress: null}}}})
+      await settle('the status cleared')
+      expect(mine().slice(seen)).toEqual([])
+      expect((await getService('create')).json.status?.loadBalancer?.ingress ?? []).toEqual([])
+      // kctl with a provider that keeps the hosts it was last sent plans the running controller's next sync.
+      const lb = planOf(plan, 'create').service.loadBalancer.name
+      const hosts = lastSent.get('create')!.map((n) => ({name: n.name, ...(n.providerID ? {providerID: n.providerID} : {})}))
+      const cp = planOf(await planJson(['-n', ns, '--now', NOW(), '--cloud-provider-exec', answering({[lb]: {exists: true, hosts}})]), 'create')
+      expect(cp.actions.filter((a: Json) => /LoadBalancer/.test(a.type))).toEqual([])
+      expect(cp.service.loadBalancer).toMatchObject({path: 'none', why: 'status-cleared'})
+      expect(cp.warnings.join('\n')).toContain('does not sync a Service for a status change')
+      // A fresh controller's plan (no provider) still ensures it and writes the status: LB-18 below does.
+      expect(planOf(await planJson(['-n', ns, '--now', NOW()]), 'create').actions.map((a: Json) => a.type)).toEqual(['ensureLoadBalancer', 'writeLoadBalancerStatus'])
+    })
   })
 
   // Phase 3: Service changes, planned with the controller stopped, then carried out by a fresh one.
@@ -306,7 +340,7 @@ describe('Services: the plan against the real service controller and a fake clou
       existsBefore = new Set(JSON.parse(readFileSync(stateFile, 'utf8')))
       cloud = await fakeCloud.start({stateFile, callsFile})
       await settle('the restarted controller')
-    }, 90_000)
+    }, 120_000)
 
     it.each([
       ['LB-18', 'create'],
@@ -343,7 +377,27 @@ describe('Services: the plan against the real service controller and a fake clou
       expect(ok.status.loadBalancer.ingress).toEqual(FAKE_INGRESS([80]))
       expect(callsOf('failing').filter((c) => c.method === 'EnsureLoadBalancer').at(-1)).toMatchObject({hosts: p.actions[1].hosts})
       expect(callsOf('failing').filter((c) => c.method === 'EnsureLoadBalancer').at(-1)!.error).toBeUndefined()
-    }, 60_000)
+    }, 120_000)
+
+    it('LB-23: an Ensure answered ImplementedElsewhere: the finalizer stays, no status, no retry (an Error beside it is retried)', async () => {
+      await fakeCloud.stop()
+      for (const name of ['elsewhere', 'retried']) await apiOk('POST', `/api/v1/namespaces/${ns}/services`, {body: {apiVersion: 'v1', kind: 'Service', metadata: {name}, spec: LB}})
+      const p = await planJson(['-n', ns, '--now', NOW()])
+      const status = planOf(p, 'elsewhere').actions.find((a: Json) => a.type === 'writeLoadBalancerStatus')
+      expect(status).toMatchObject({ingress: 'fromProvider', notAfter: ['error', 'implemented-elsewhere']})
+      cloud = await fakeCloud.start({stateFile, callsFile, faults: {[`${ns}/elsewhere`]: [{kind: 'ImplementedElsewhere'}], [`${ns}/retried`]: [{kind: 'Error', message: 'quota exceeded'}]}})
+      // Until the Error's retry (5 s later, L7) has written the other Service's status.
+      await waitUntil(async () => ((await getService('retried')).json.status?.loadBalancer?.ingress ?? []).length > 0, {what: 'the retried Ensure', timeoutMs: 30_000})
+      await settle('the controller after the retry')
+      const hosts = planOf(p, 'elsewhere').actions.find((a: Json) => a.type === 'ensureLoadBalancer').hosts
+      expect(callsOf('elsewhere').map(strip)).toEqual([{method: 'EnsureLoadBalancer', loadBalancer: planOf(p, 'elsewhere').service.loadBalancer.name, hosts}])
+      expect(callsOf('elsewhere')[0]!.error).toBe('implemented by alternate to cloud provider')
+      expect(callsOf('retried').map((c) => c.error ?? 'ok')).toEqual(['quota exceeded', 'ok'])
+      const svc = (await getService('elsewhere')).json
+      expect(svc.metadata.finalizers).toEqual([FINALIZER])
+      expect(svc.status?.loadBalancer?.ingress ?? []).toEqual([])
+      await fakeCloud.stop()
+    }, 120_000)
 
     it('LB-10: no eligible node: Ensure with no hosts, and the status still written', async () => {
       await fakeCloud.stop()
@@ -365,6 +419,6 @@ describe('Services: the plan against the real service controller and a fake clou
         await fakeCloud.stop()
         for (const n of nodes) await exclude(n, n.metadata.labels?.[EXCLUDE] ?? null).catch(() => {})
       }
-    }, 60_000)
+    }, 120_000)
   })
 })

@@ -18,6 +18,16 @@
 // candidates and the count (chooseDaemonPods) instead of guessing. The oracle accepts any outcome
 // the plan allows: the controller must have taken exactly that many of those candidates, and kctl's
 // next syncs are planned from the choice it made.
+//
+// Random worlds too (test/e2e/workload-random.ts): KCTL_ORACLE_COUNT of each kind (default 100)
+// from KCTL_ORACLE_SEED (KCTL_WORKLOADS_SEED and KCTL_WORKLOADS_COUNT are read too), built and
+// synced KCTL_ORACLE_BATCH of each kind at a time (default 100: one start of the controllers for the
+// default count, the hand-made scenarios in the first batch). A disagreement prints a replay line:
+//
+//   KCTL_ORACLE_SEED=7 KCTL_ORACLE_COUNT=1000 npm run build && npx vitest run --project e2e test/e2e/workloads-oracle.e2e.test.ts
+//
+// Nothing is excluded: where the controller may choose (Go's map order), any choice the plan
+// allows is accepted, as above.
 import {randomBytes} from 'node:crypto'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -31,14 +41,21 @@ import {readmeText} from './readme-figures.js'
 import {api, apiOk, controllerManager, controlPlane, deleteNamespace, waitUntilQuiet} from './setup/cluster.js'
 import {randomScenarios} from './workload-random.js'
 import {DAEMONSET_SCENARIOS, STATEFULSET_SCENARIOS} from './workload-scenarios.js'
-import {applySync, type Chooser, type Ctx, endState, type Json, LIST_PATHS, nodes, POOL, type Scenario, world} from './workload-worlds.js'
+import {applySync, type Chooser, type Ctx, endState, type Json, LIST_PATHS, nodes, POOL, type Scenario} from './workload-worlds.js'
 
-// Random worlds too (one of each kind per count): KCTL_WORKLOADS_SEED and KCTL_WORKLOADS_COUNT pick others.
-const SEED = Number(process.env.KCTL_WORKLOADS_SEED ?? 20261125)
-const COUNT = Number(process.env.KCTL_WORKLOADS_COUNT ?? 15)
+const DEFAULT_SEED = 20261125
+const DEFAULT_COUNT = 100
+const SEED = Number(process.env.KCTL_ORACLE_SEED ?? process.env.KCTL_WORKLOADS_SEED ?? DEFAULT_SEED)
+const COUNT = Number(process.env.KCTL_ORACLE_COUNT ?? process.env.KCTL_WORKLOADS_COUNT ?? DEFAULT_COUNT)
+/** Random worlds of each kind per start of the controllers. */
+const BATCH = Math.max(1, Number(process.env.KCTL_ORACLE_BATCH ?? 100))
 const RANDOM = randomScenarios(SEED, COUNT)
-const SCENARIOS = [...STATEFULSET_SCENARIOS, ...DAEMONSET_SCENARIOS, ...RANDOM]
+const HAND_MADE = [...STATEFULSET_SCENARIOS, ...DAEMONSET_SCENARIOS]
+/** The worlds of each start of the controllers: the hand-made ones with the first random batch. */
+const BATCHES: Scenario[][] = []
+for (let first = 0; first < Math.max(COUNT, 1); first += BATCH) BATCHES.push([...(first === 0 ? HAND_MADE : []), ...RANDOM.slice(2 * first, 2 * (first + BATCH))])
 const BUILDERS = 6
+const replay = (s: Scenario) => `KCTL_ORACLE_SEED=${SEED} KCTL_ORACLE_COUNT=${Number(s.id.slice(2)) + 1} npx vitest run --project e2e test/e2e/workloads-oracle.e2e.test.ts`
 
 type Built = Ctx & {scenario: Scenario}
 
@@ -82,41 +99,166 @@ function chooserFrom(observed: Json, notes: string[]): Chooser {
   }
 }
 
-describe('the workloads oracle: kctl plan vs the statefulset and daemonset controllers', () => {
-  const built: Built[] = []
-  const planned = new Map<string, Planned>()
+interface Tally {
+  StatefulSet: number
+  DaemonSet: number
+  randomStatefulSet: number
+  randomDaemonSet: number
+  random: number
+  rows: string[]
+}
+
+describe(`the workloads oracle: kctl plan vs the statefulset and daemonset controllers (${COUNT} random worlds of each kind, seed ${SEED})`, () => {
   let scheduler: Component | undefined
   let kwok: Kwok | undefined
-  let now = ''
+  const tally: Tally = {StatefulSet: 0, DaemonSet: 0, randomStatefulSet: 0, randomDaemonSet: 0, random: 0, rows: []}
 
   beforeAll(async () => {
     await controllerManager.stop()
     const info = controlPlane()
     scheduler = await startScheduler({info, log: () => {}})
     kwok = await startKwok({info, nodes: POOL.length, nodeNamePrefix: 'wlo-pool', stages: 'fast', zones: ['zone-a']})
-    const kwokNodes = new Set(kwok.nodes)
-    const ctxs: Built[] = []
-    for (const s of SCENARIOS) ctxs.push({scenario: s, id: `wlo-${s.id}-${randomBytes(2).toString('hex')}`, ns: '', kwok: kwokNodes, nodes: []})
-    let next = 0
-    const worker = async () => {
-      for (let i = next++; i < ctxs.length; i = next++) {
-        const c = ctxs[i]!
-        const r = await apiOk('POST', '/api/v1/namespaces', {body: {apiVersion: 'v1', kind: 'Namespace', metadata: {generateName: `${c.id}-`, labels: {'kctl-e2e': 'true'}}}})
-        c.ns = r.metadata.name
-        await c.scenario.build(c)
-      }
-    }
-    await Promise.all(Array.from({length: BUILDERS}, worker))
-    built.push(...ctxs)
-  }, 300_000)
+  }, 120_000)
 
   afterAll(async () => {
     await controllerManager.stop()
     await kwok?.stop()
     await scheduler?.stop()
-    const merge = {contentType: 'application/merge-patch+json', body: {metadata: {finalizers: null}}}
-    const background = {body: {kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background'}}
-    for (const b of built) {
+    for (const n of kwok?.nodes ?? []) await api('DELETE', `/api/v1/nodes/${n}`).catch(() => {})
+  }, 120_000)
+
+  for (const [index, scenarios] of BATCHES.entries()) {
+    const last = index === BATCHES.length - 1
+    const randoms = scenarios.filter((s) => RANDOM.includes(s))
+    const span = randoms.length > 0 ? ` and random worlds ${randoms[0]!.id.slice(2)}–${randoms.at(-1)!.id.slice(2)}` : ''
+    it(`${index === 0 ? 'the hand-made scenarios' : `batch ${index}`}${span}: the plans, synced on, end where the real controllers do`, async () => {
+      const t0 = Date.now()
+      const took = (what: string) => process.stderr.write(`[workloads-oracle] batch ${index}: ${what} after ${((Date.now() - t0) / 1000).toFixed(0)} s\n`)
+      const built = await buildAll(scenarios, new Set(kwok!.nodes))
+      took(`${built.length} worlds built`)
+      try {
+        const planned = await planAll(built)
+        took('planned')
+        const rows = tally.rows.length
+        await judge(built, planned, tally)
+        const seen = tally.rows.slice(rows)
+        took(
+          `judged: ${seen.length - seen.filter((r) => r.startsWith('DISAGREE')).length}/${seen.length} agree; so far ${tally.randomStatefulSet} StatefulSet and ${tally.randomDaemonSet} DaemonSet random worlds agree (seed ${SEED})` +
+            seen.filter((r) => r.startsWith('DISAGREE')).map((r) => `\n${r}`).join(''),
+        )
+      } finally {
+        await controllerManager.stop()
+        await cleanUp(built)
+        took('cleaned up')
+      }
+      if (!last) return
+      const disagreements = tally.rows.filter((r) => r.startsWith('DISAGREE'))
+      const hand = `${tally.StatefulSet}/${STATEFULSET_SCENARIOS.length} StatefulSet and ${tally.DaemonSet}/${DAEMONSET_SCENARIOS.length} DaemonSet scenarios`
+      process.stderr.write(
+        `\nworkloads oracle: ${hand} and ${tally.random}/${RANDOM.length} random worlds (seed ${SEED}: ${tally.randomStatefulSet}/${COUNT} StatefulSet, ${tally.randomDaemonSet}/${COUNT} DaemonSet) agree\n` +
+          (disagreements.length > 0 || COUNT <= 20 ? `${tally.rows.join('\n')}\n` : ''),
+      )
+      expect(disagreements).toEqual([])
+      // The README states these figures; they must be the ones measured here.
+      const readme = readmeText()
+      expect(readme).toContain(`(\`test/e2e/workloads-oracle.e2e.test.ts\`): ${STATEFULSET_SCENARIOS.length} StatefulSet and ${DAEMONSET_SCENARIOS.length} DaemonSet scenarios`)
+      if (SEED === DEFAULT_SEED && COUNT === DEFAULT_COUNT) expect(readme).toContain(`**${tally.random} of ${RANDOM.length}** random worlds`)
+      expect(readme).toContain(`Their oracle (see [Tests](#tests)) compares ${STATEFULSET_SCENARIOS.length + DAEMONSET_SCENARIOS.length} scenarios`)
+      expect(readme).toContain(`**${tally.StatefulSet} of ${STATEFULSET_SCENARIOS.length}** StatefulSet and **${tally.DaemonSet} of ${DAEMONSET_SCENARIOS.length}** DaemonSet`)
+    }, 1_800_000)
+  }
+})
+
+/** Every world of a batch in its own namespace, BUILDERS at a time, while no controller runs. */
+async function buildAll(scenarios: Scenario[], kwokNodes: Set<string>): Promise<Built[]> {
+  const ctxs: Built[] = scenarios.map((s) => ({scenario: s, id: `wlo-${s.id}-${randomBytes(2).toString('hex')}`, ns: '', kwok: kwokNodes, nodes: []}))
+  let next = 0
+  const worker = async () => {
+    for (let i = next++; i < ctxs.length; i = next++) {
+      const c = ctxs[i]!
+      const r = await apiOk('POST', '/api/v1/namespaces', {body: {apiVersion: 'v1', kind: 'Namespace', metadata: {generateName: `${c.id}-`, labels: {'kctl-e2e': 'true'}}}})
+      c.ns = r.metadata.name
+      await c.scenario.build(c)
+    }
+  }
+  await Promise.all(Array.from({length: BUILDERS}, worker))
+  return ctxs
+}
+
+/** One live plan of the whole cluster (`kctl plan -A`), each world's first sync with the names of the revisions it creates. */
+async function planAll(built: Built[]): Promise<Map<string, Planned & {now: string}>> {
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z')
+  const plan = await planJson(['-A', '--now', now])
+  const allNodes = await nodes()
+  const worlds = await worldsOf(built)
+  const planned = new Map<string, Planned & {now: string}>()
+  for (const b of built) {
+    const mine = plan.controllers.filter((c: Json) => c.namespace === b.ns)
+    expect(mine.map((c: Json) => c.kind), b.scenario.id).toEqual([b.scenario.kind])
+    expect(mine[0].updateRevision?.name, `${b.scenario.id}: the revision's name is known`).toBeTruthy()
+    const objects = [...worlds.get(b.ns)!, ...allNodes]
+    const original = new Set(objects.filter((o) => o.kind === 'Pod').map((o) => o.metadata.name as string))
+    planned.set(b.ns, {first: mine[0], objects, original, now})
+    const chooses = mine[0].actions.some((a: Json) => a.type === 'chooseDaemonPods')
+    if (b.scenario.random !== undefined) expect(chooses, `${b.scenario.id}: a random choice is ${b.scenario.random ? '' : 'not '}planned`).toBe(b.scenario.random)
+  }
+  return planned
+}
+
+/** Runs the controllers until nothing changes, then compares each world's end state with kctl's. */
+async function judge(built: Built[], planned: Map<string, Planned & {now: string}>, tally: Tally): Promise<void> {
+  await controllerManager.start(['statefulset', 'daemonset'])
+  // Until nothing changes for 3 s: every write bumps a resourceVersion.
+  const ours = new Set(built.map((b) => b.ns))
+  await waitUntilQuiet(
+    async () => {
+      const versions: string[] = []
+      for (const [apiVersion, , plural] of LIST_PATHS) {
+        const list = await apiOk('GET', apiVersion === 'v1' ? `/api/v1/${plural}` : `/apis/${apiVersion}/${plural}`)
+        for (const o of list.items) if (ours.has(o.metadata.namespace)) versions.push(`${o.metadata.namespace}/${plural}/${o.metadata.name}@${o.metadata.resourceVersion}`)
+      }
+      return versions.sort().join(',')
+    },
+    {timeoutMs: 180_000, what: 'the controllers to settle'},
+  )
+  const worlds = await worldsOf(built)
+  for (const b of built) {
+    const p = planned.get(b.ns)!
+    const got = endState(worlds.get(b.ns)!, b.scenario.kind, p.original)
+    const notes: string[] = []
+    const want = await settleWithKctl(b, p, p.now, chooserFrom(got, notes))
+    const ok = JSON.stringify(got) === JSON.stringify(want.state)
+    const random = RANDOM.includes(b.scenario)
+    if (ok && random) {
+      tally.random++
+      tally[b.scenario.kind === 'StatefulSet' ? 'randomStatefulSet' : 'randomDaemonSet']++
+    } else if (ok) tally[b.scenario.kind]++
+    const first = p.first.actions.map((a: Json) => a.type).join(', ') || 'nothing'
+    tally.rows.push(
+      `${ok ? 'agree   ' : 'DISAGREE'} ${b.scenario.title} [${b.ns}] (${want.syncs} syncs; first: ${first})${notes.length ? `; ${notes.join('; ')}` : ''}` +
+        (ok ? '' : `${random ? `\n  replay: ${replay(b.scenario)}` : ''}${difference(want.state, got)}`),
+    )
+  }
+}
+
+/** Every world's objects (as `world` reads one namespace), read with one list of each kind. */
+async function worldsOf(built: Built[]): Promise<Map<string, Json[]>> {
+  const out = new Map<string, Json[]>(built.map((b) => [b.ns, []]))
+  for (const [apiVersion, kind, plural] of LIST_PATHS) {
+    const list = await apiOk('GET', apiVersion === 'v1' ? `/api/v1/${plural}` : `/apis/${apiVersion}/${plural}`)
+    for (const item of list.items) out.get(item.metadata.namespace)?.push({apiVersion, kind, ...item})
+  }
+  return out
+}
+
+/** A batch's namespaces and nodes go, so the next batch's controllers see only their own worlds. */
+async function cleanUp(built: Built[]): Promise<void> {
+  const merge = {contentType: 'application/merge-patch+json', body: {metadata: {finalizers: null}}}
+  const background = {body: {kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background'}}
+  let next = 0
+  const worker = async () => {
+    for (let i = next++; i < built.length; i = next++) {
+      const b = built[i]!
       if (!b.ns) continue
       await api('PATCH', `/apis/apps/v1/namespaces/${b.ns}/statefulsets/web`, merge).catch(() => {})
       await api('PATCH', `/api/v1/namespaces/${b.ns}/persistentvolumeclaims/data-web-1`, merge).catch(() => {})
@@ -125,65 +267,6 @@ describe('the workloads oracle: kctl plan vs the statefulset and daemonset contr
       await deleteNamespace(b.ns).catch(() => {})
       for (const n of b.nodes) await api('DELETE', `/api/v1/nodes/${n}`).catch(() => {})
     }
-    for (const n of kwok?.nodes ?? []) await api('DELETE', `/api/v1/nodes/${n}`).catch(() => {})
-  }, 120_000)
-
-  it('plans every scenario live, with the names of the revisions it creates', async () => {
-    now = new Date().toISOString().replace(/\.\d+Z$/, 'Z')
-    const plan = await planJson(['-A', '--now', now])
-    const allNodes = await nodes()
-    for (const b of built) {
-      const mine = plan.controllers.filter((c: Json) => c.namespace === b.ns)
-      expect(mine.map((c: Json) => c.kind), b.scenario.id).toEqual([b.scenario.kind])
-      expect(mine[0].updateRevision?.name, `${b.scenario.id}: the revision's name is known`).toBeTruthy()
-      const objects = [...(await world(b.ns)), ...allNodes]
-      const original = new Set(objects.filter((o) => o.kind === 'Pod').map((o) => o.metadata.name as string))
-      planned.set(b.ns, {first: mine[0], objects, original})
-      const chooses = mine[0].actions.some((a: Json) => a.type === 'chooseDaemonPods')
-      if (b.scenario.random !== undefined) expect(chooses, `${b.scenario.id}: a random choice is ${b.scenario.random ? '' : 'not '}planned`).toBe(b.scenario.random)
-    }
-  }, 120_000)
-
-  it('agrees with the real controllers on every scenario', async () => {
-    expect(planned.size, 'the planning test ran first').toBe(built.length)
-    await controllerManager.start(['statefulset', 'daemonset'])
-    // Until nothing changes for 3 s: every write bumps a resourceVersion.
-    const ours = new Set(built.map((b) => b.ns))
-    await waitUntilQuiet(
-      async () => {
-        const versions: string[] = []
-        for (const [apiVersion, , plural] of LIST_PATHS) {
-          const list = await apiOk('GET', apiVersion === 'v1' ? `/api/v1/${plural}` : `/apis/${apiVersion}/${plural}`)
-          for (const o of list.items) if (ours.has(o.metadata.namespace)) versions.push(`${o.metadata.namespace}/${plural}/${o.metadata.name}@${o.metadata.resourceVersion}`)
-        }
-        return versions.sort().join(',')
-      },
-      {timeoutMs: 120_000, what: 'the controllers to settle'},
-    )
-    const rows: string[] = []
-    const agreed = {StatefulSet: 0, DaemonSet: 0, random: 0}
-    for (const b of built) {
-      const p = planned.get(b.ns)!
-      const got = endState(await world(b.ns), b.scenario.kind, p.original)
-      const notes: string[] = []
-      const want = await settleWithKctl(b, p, now, chooserFrom(got, notes))
-      const ok = JSON.stringify(got) === JSON.stringify(want.state)
-      if (ok && RANDOM.includes(b.scenario)) agreed.random++
-      else if (ok) agreed[b.scenario.kind]++
-      const first = p.first.actions.map((a: Json) => a.type).join(', ') || 'nothing'
-      rows.push(
-        `${ok ? 'agree   ' : 'DISAGREE'} ${b.scenario.title} [${b.ns}] (${want.syncs} syncs; first: ${first})${notes.length ? `; ${notes.join('; ')}` : ''}` +
-          (ok ? '' : difference(want.state, got)),
-      )
-    }
-    process.stderr.write(`\nworkloads oracle: ${agreed.StatefulSet}/${STATEFULSET_SCENARIOS.length} StatefulSet and ${agreed.DaemonSet}/${DAEMONSET_SCENARIOS.length} DaemonSet scenarios and ${agreed.random}/${RANDOM.length} random worlds (seed ${SEED}) agree\n${rows.join('\n')}\n`)
-    expect(rows.filter((r) => r.startsWith('DISAGREE'))).toEqual([])
-    // The README states these figures; they must be the ones measured here.
-    const readme = readmeText()
-    expect(readme).toContain(`(\`test/e2e/workloads-oracle.e2e.test.ts\`): ${STATEFULSET_SCENARIOS.length} StatefulSet and ${DAEMONSET_SCENARIOS.length} DaemonSet scenarios`)
-    if (SEED === 20261125 && COUNT === 15) expect(readme).toContain(`**${agreed.random} of ${RANDOM.length}** random worlds`)
-    expect(readme).toContain(`Their oracle (see [Tests](#tests)) compares ${STATEFULSET_SCENARIOS.length + DAEMONSET_SCENARIOS.length} scenarios`)
-    expect(readme).toContain(`**${agreed.StatefulSet} of ${STATEFULSET_SCENARIOS.length}** StatefulSet and **${agreed.DaemonSet} of ${DAEMONSET_SCENARIOS.length}** DaemonSet`)
-  }, 240_000)
-})
-
+  }
+  await Promise.all(Array.from({length: BUILDERS}, worker))
+}

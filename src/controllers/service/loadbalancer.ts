@@ -89,6 +89,11 @@ export function syncLoadBalancer(svc: ServiceView, nodes: readonly NodeView[], n
       warnings: [],
     }
   }
+  if (!hasFinalizer && svc.deletionTimestamp !== undefined) {
+    // addFinalizer: the API server takes no new finalizer on an object being deleted, so the
+    // sync fails before any cloud call and is retried with backoff until the Service is gone.
+    return {plan: {path: 'none', why: 'deleting-without-finalizer', name, hosts: [], excluded: []}, actions: [], events: ['EnsuringLoadBalancer', 'SyncLoadBalancerFailed (Warning)'], warnings: [DELETING_WITHOUT_FINALIZER]}
+  }
   const {hosts, excluded} = loadBalancerHosts(nodes)
   const actions: ServiceAction[] = []
   if (!hasFinalizer) actions.push({type: 'addLoadBalancerFinalizer', finalizer: LB_FINALIZER})
@@ -102,7 +107,8 @@ export function syncLoadBalancer(svc: ServiceView, nodes: readonly NodeView[], n
   if (!nodesKnown) warnings.push('no Node was read: the load balancer\'s hosts are unknown here (give kind: Node objects, or read the cluster)')
   actions.push({type: 'ensureLoadBalancer', loadBalancer: name, hosts, ...(warning ? {warning} : {})})
   events.push('EnsuredLoadBalancer (on success)')
-  actions.push({type: 'writeLoadBalancerStatus', ingress: 'fromProvider', from: [...svc.ingress]})
+  // An error or ImplementedElsewhere from Ensure ends the sync before the status (L3.4, LB-22, LB-23).
+  actions.push({type: 'writeLoadBalancerStatus', ingress: 'fromProvider', from: [...svc.ingress], notAfter: ['error', 'implemented-elsewhere']})
   return {plan: {path: 'ensure', why: 'wants', name, hosts, excluded}, actions, events, warnings}
 }
 
@@ -162,14 +168,31 @@ export function nodeEventSince(sent: readonly SentHost[], nodes: readonly NodeVi
  * a fresh controller's Ensure, or the Ensure as it was.
  */
 export function withNodeSync(lb: LoadBalancerSync, svc: ServiceView, cloud: CloudLoadBalancerView | undefined, nodes: readonly NodeView[]): LoadBalancerSync {
+  if (lb.plan.path === 'delete' && cloud) return withDeleteAnswer(lb, cloud.exists)
   if (lb.plan.path !== 'ensure' || !cloud?.exists || !cloud.hosts) return lb
   const sent = cloud.hosts.map((h) => h.name).sort()
   const plan = {...lb.plan, sent}
-  if (!svc.finalizers.includes(LB_FINALIZER) || svc.ingress.length === 0) return {...lb, plan}
+  if (!svc.finalizers.includes(LB_FINALIZER)) return {...lb, plan}
+  // LB-21: a status emptied by someone else while the load balancer exists is no event for a
+  // running controller (needsUpdate reads no status): it stays empty until the next Ensure.
+  const cleared = svc.ingress.length === 0
+  const warnings = cleared ? [...lb.warnings, STATUS_CLEARED] : lb.warnings
   // The hosts as they were when sent: they passed the predicates then.
   const then = cloud.hosts.map((h): NodeView => ({namespace: '', name: h.name, uid: '', resourceVersion: '', generation: 0, labels: {}, annotations: {}, ownerReferences: [], unschedulable: false, taints: [], ...(h.providerID ? {providerID: h.providerID} : {})}))
   const update = nodeEventSince(cloud.hosts, nodes) ? hostUpdate(svc, then, nodes) : undefined
-  if (!update) return {...lb, plan}
+  if (!update) return cleared ? {plan: {...plan, path: 'none', why: 'status-cleared'}, actions: [], events: [], warnings} : {...lb, plan}
   const events = 'warning' in update && update.warning ? ['UnAvailableLoadBalancer (Warning: no nodes available)'] : ['UpdatedLoadBalancer (on success)']
-  return {plan: {...plan, path: 'update', why: 'nodes-changed'}, actions: [update], events, warnings: lb.warnings}
+  return {plan: {...plan, path: 'update', why: 'nodes-changed'}, actions: [update], events, warnings}
+}
+
+export const DELETING_WITHOUT_FINALIZER =
+  'being deleted without the load-balancer cleanup finalizer: the service controller\'s finalizer patch is refused (no new finalizer on an object being deleted), so it calls no cloud, writes no status and retries with backoff until the Service is gone'
+
+export const STATUS_CLEARED =
+  'status.loadBalancer is empty while the load balancer exists and the finalizer is there (cleared by someone else?): a running service controller does not sync a Service for a status change, so it stays empty until the next Ensure — a change of the spec or annotations, a restart of the controller, or the retry of a failed Ensure'
+
+/** The delete path with the provider's GetLoadBalancer answer: EnsureLoadBalancerDeleted only if it exists (L3.3). */
+function withDeleteAnswer(lb: LoadBalancerSync, exists: boolean): LoadBalancerSync {
+  const actions = lb.actions.map((a): ServiceAction => (a.type === 'ensureLoadBalancerDeleted' ? {...a, exists} : a))
+  return {...lb, actions, events: exists ? ['DeletingLoadBalancer', 'DeletedLoadBalancer'] : ['DeletedLoadBalancer']}
 }

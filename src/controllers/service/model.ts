@@ -260,6 +260,8 @@ export interface DeleteLoadBalancerAction {
   loadBalancer: string
   /** EnsureLoadBalancerDeleted is called only if GetLoadBalancer says it exists. */
   ifExists: true
+  /** The provider's GetLoadBalancer answer, when kctl asked one: false means EnsureLoadBalancerDeleted is not called. */
+  exists?: boolean
 }
 
 export interface WriteLoadBalancerStatusAction {
@@ -267,6 +269,12 @@ export interface WriteLoadBalancerStatusAction {
   /** `clear`: ingress emptied (delete path); `fromProvider`: whatever EnsureLoadBalancer returns, if it differs. */
   ingress: 'clear' | 'fromProvider'
   from: LoadBalancerIngress[]
+  /**
+   * `fromProvider`: the outcomes of EnsureLoadBalancer after which nothing is written — an error
+   * (the sync is retried with backoff, or after the delay an api.RetryError asks for) and the
+   * ImplementedElsewhere answer (another component owns the load balancer: not retried).
+   */
+  notAfter?: Array<'error' | 'implemented-elsewhere'>
 }
 
 export type ServiceAction =
@@ -325,7 +333,7 @@ export type HostExclusion = 'deleting' | 'exclude-label' | 'to-be-deleted-taint'
 export interface LoadBalancerPlan {
   /** `ensure`, `update` (a node change re-sends the hosts), `delete`, or `none` and why. */
   path: 'ensure' | 'update' | 'delete' | 'none'
-  why: 'class' | 'not-load-balancer' | 'class-with-finalizer' | 'wants' | 'deleting' | 'type-changed' | 'nodes-changed'
+  why: 'class' | 'not-load-balancer' | 'class-with-finalizer' | 'wants' | 'deleting' | 'type-changed' | 'nodes-changed' | 'status-cleared' | 'deleting-without-finalizer'
   name: string
   hosts: string[]
   excluded: {node: string; reason: HostExclusion}[]

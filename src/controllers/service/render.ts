@@ -41,6 +41,8 @@ const WHY_NONE: Record<string, string> = {
   class: 'loadBalancerClass is set: another controller provisions it',
   'class-with-finalizer': 'loadBalancerClass is set: not this controller\'s, though it carries the cleanup finalizer',
   'not-load-balancer': 'not a LoadBalancer',
+  'status-cleared': 'its status was cleared while the load balancer exists: a running controller waits for the next Ensure',
+  'deleting-without-finalizer': 'being deleted without the cleanup finalizer, which the controller can no longer add',
 }
 
 export function renderService(cp: ControllerPlan, head: string, c: ChalkInstance): string {
@@ -178,7 +180,7 @@ export function loadBalancerState(c: ControllerPlan): string | undefined {
   const lb = c.service?.loadBalancer
   if (!lb) return undefined
   if (lb.path === 'delete') return 'deleting'
-  if (lb.path === 'none') return lb.why === 'not-load-balancer' ? 'none' : 'other class'
+  if (lb.path === 'none') return lb.why === 'not-load-balancer' ? 'none' : lb.why === 'status-cleared' ? 'status cleared' : lb.why === 'deleting-without-finalizer' ? 'deleting' : 'other class'
   const ingress = 'loadBalancer' in c.status ? c.status.loadBalancer.ingress : []
   return ingress.length > 0 ? ingress.map((i) => i.ip ?? i.hostname ?? '?').join(',') : 'pending'
 }

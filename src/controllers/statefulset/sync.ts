@@ -302,9 +302,13 @@ function processReplica(
     if (error) return {blocked: 'claim-deleting', error}
     fixClaims(set, p.name, p.uid, slot.ordinal, true, claims, actions)
   }
-  if (c.terminating(p)) return {blocked: 'terminating'}
-  if (!c.runningAndReady(p)) return {blocked: 'not-running-and-ready'}
-  if (!c.available(p)) return {blocked: 'not-available'}
+  // Only an OrderedReady pass waits here; a Parallel one puts every pod's identity, storage and
+  // claim owners right, terminating or not ready as it may be.
+  if (monotonic) {
+    if (c.terminating(p)) return {blocked: 'terminating'}
+    if (!c.runningAndReady(p)) return {blocked: 'not-running-and-ready'}
+    if (!c.available(p)) return {blocked: 'not-available'}
+  }
   // identityMatches, storageMatches, claim references (UpdateStatefulPod): claims are created and
   // their owners fixed first, then the pod is written (even when only its claims were off).
   const fixes: string[] = []

@@ -4,7 +4,7 @@
 import {describe, expect, it} from 'vitest'
 import type {CloudLoadBalancerView, ServiceView} from '../../../../src/controllers/service/model.js'
 import type {NodeView} from '../../../../src/model/objects.js'
-import {loadBalancerName, nodeEventSince} from '../../../../src/controllers/service/loadbalancer.js'
+import {DELETING_WITHOUT_FINALIZER, loadBalancerName, nodeEventSince, STATUS_CLEARED} from '../../../../src/controllers/service/loadbalancer.js'
 import {planService} from '../../../../src/controllers/service/planner.js'
 
 const EXCLUDE = 'node.kubernetes.io/exclude-from-external-load-balancers'
@@ -23,7 +23,7 @@ const ensured = (o: Partial<ServiceView> = {}): ServiceView => ({
 
 function plan(svc: ServiceView, nodes: NodeView[], cloud?: CloudLoadBalancerView) {
   const cp = planService(svc, {pods: [], nodes, nodeByName: new Map(nodes.map((n) => [n.name, n])), slices: [], endpoints: undefined, maxEndpointsPerSlice: 100, ...(cloud ? {cloud} : {})})
-  return {actions: cp.actions.filter((a) => /LoadBalancer/.test(a.type)), lb: cp.service!.loadBalancer!, inSync: cp.inSync}
+  return {actions: cp.actions.filter((a) => /LoadBalancer/.test(a.type)), lb: cp.service!.loadBalancer!, inSync: cp.inSync, warnings: cp.warnings, events: cp.events}
 }
 
 const sent = (svc: ServiceView, hosts: Array<{name: string; providerID?: string}>, exists = true): CloudLoadBalancerView => ({name: loadBalancerName(svc), exists, hosts})
@@ -62,13 +62,58 @@ describe('a node change, with the hosts last sent known', () => {
     expect(plan(svc, [tainted, node('b'), node('c')], sent(svc, [{name: 'a'}, {name: 'b'}])).actions).toMatchObject([{type: 'updateLoadBalancerHosts', hosts: ['b', 'c']}])
   })
 
-  it('not ensured yet (no finalizer, or no status), or the provider has no load balancer: the Ensure path', () => {
-    for (const s of [ensured({finalizers: []}), ensured({ingress: []})]) {
-      expect(plan(s, [node('a'), node('b')], sent(s, [{name: 'a'}])).actions.map((a) => a.type)).toContain('ensureLoadBalancer')
-    }
+  it('not ensured yet (no finalizer), or the provider has no load balancer: the Ensure path', () => {
+    const s = ensured({finalizers: []})
+    expect(plan(s, [node('a'), node('b')], sent(s, [{name: 'a'}])).actions.map((a) => a.type)).toEqual(['addLoadBalancerFinalizer', 'ensureLoadBalancer', 'writeLoadBalancerStatus'])
     expect(plan(svc, [node('a'), node('b')], {name: loadBalancerName(svc), exists: false}).actions.map((a) => a.type)).toEqual(['ensureLoadBalancer', 'writeLoadBalancerStatus'])
     // A provider that does not keep hosts: nothing to compare with.
     expect(plan(svc, [node('a'), node('b')], {name: loadBalancerName(svc), exists: true}).lb.sent).toBeUndefined()
+  })
+
+  it('LB-21: the status cleared by someone else while the load balancer exists: a running controller does nothing, and the plan says why', () => {
+    const cleared = ensured({ingress: []})
+    const p = plan(cleared, [node('a'), node('b')], sent(cleared, [{name: 'a'}, {name: 'b'}]))
+    expect(p.actions).toEqual([])
+    expect(p.lb).toMatchObject({path: 'none', why: 'status-cleared', sent: ['a', 'b']})
+    expect(p.warnings).toContain(STATUS_CLEARED)
+    expect(p.inSync).toBe(true)
+    // A node event still sends the hosts; the status stays as it is.
+    const q = plan(cleared, [node('a'), node('b'), node('c')], sent(cleared, [{name: 'a'}, {name: 'b'}]))
+    expect(q.actions).toEqual([{type: 'updateLoadBalancerHosts', loadBalancer: loadBalancerName(cleared), hosts: ['a', 'b', 'c']}])
+    expect(q.warnings).toContain(STATUS_CLEARED)
+    // Without the provider's memory it is a fresh controller's sync: Ensure, and the status written.
+    expect(plan(cleared, [node('a')]).actions.map((a) => a.type)).toEqual(['ensureLoadBalancer', 'writeLoadBalancerStatus'])
+    expect(plan(cleared, [node('a')]).warnings).not.toContain(STATUS_CLEARED)
+  })
+
+  it('the delete path with the provider\'s answer: EnsureLoadBalancerDeleted only if it exists', () => {
+    const going = ensured({type: 'ClusterIP', ingress: []})
+    const there = plan(going, [node('a')], {name: loadBalancerName(going), exists: true})
+    expect(there.actions[0]).toEqual({type: 'ensureLoadBalancerDeleted', loadBalancer: loadBalancerName(going), ifExists: true, exists: true})
+    expect(there.events).toEqual(['DeletingLoadBalancer', 'DeletedLoadBalancer'])
+    const gone = plan(going, [node('a')], {name: loadBalancerName(going), exists: false})
+    expect(gone.actions[0]).toMatchObject({type: 'ensureLoadBalancerDeleted', exists: false})
+    expect(gone.events).toEqual(['DeletedLoadBalancer'])
+    // No provider asked: not known.
+    expect(plan(going, [node('a')]).actions[0]).not.toHaveProperty('exists')
+  })
+
+  it('LB-22, LB-23: the status is written only after a successful Ensure — not after an error, nor after ImplementedElsewhere', () => {
+    const p = plan(ensured({finalizers: [], ingress: []}), [node('a')])
+    expect(p.actions.at(-1)).toEqual({type: 'writeLoadBalancerStatus', ingress: 'fromProvider', from: [], notAfter: ['error', 'implemented-elsewhere']})
+  })
+
+  it('a LoadBalancer being deleted that lacks the cleanup finalizer (another holds it): the finalizer patch is refused, so no cloud call and no status write', () => {
+    // The random load-balancer oracle's world: type LoadBalancer, finalizers [kctl.io/e2e-hold], being deleted, a stale status.
+    const going = ensured({finalizers: ['kctl.io/e2e-hold'], deletionTimestamp: '2026-01-01T00:00:00Z', ingress: [{ip: '192.0.2.44', ipMode: 'VIP'}]})
+    for (const cloud of [undefined, sent(going, [{name: 'a'}])]) {
+      const p = plan(going, [node('a')], cloud)
+      expect(p.actions).toEqual([])
+      expect(p.lb).toMatchObject({path: 'none', why: 'deleting-without-finalizer'})
+      expect(p.warnings).toContain(DELETING_WITHOUT_FINALIZER)
+    }
+    // With the finalizer it is the delete path as ever.
+    expect(plan(ensured({deletionTimestamp: '2026-01-01T00:00:00Z'}), [node('a')]).lb.path).toBe('delete')
   })
 
   it('the delete path is not a node sync', () => {

@@ -242,6 +242,19 @@ describe('S5 claims', () => {
     const p = plan(s, pods, [REV1], [claim('data-web-0', {ownerReferences: [other, ours]}), claim('data-web-1', {ownerReferences: [setRef]}), claim('data-web-2', {ownerReferences: [setRef]})])
     expect(p.actions.find((a) => a.type === 'updateClaim')).toMatchObject({claim: 'data-web-0', to: [other]})
   })
+  it('S6.4 Parallel: a terminating or not-ready pod still gets its claim owners put right (only OrderedReady waits on it)', () => {
+    // The random workloads oracle's world (seed 2, world 194): Parallel, Delete/Delete, web-1 terminating, its claim without owners.
+    const setRef = {apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: 'uid-web', controller: true, blockOwnerDeletion: true}
+    const pods = [member(0, {deleting: true}), member(1, {ready: false}), member(2)].map((x, i) => ({...x, claimVolumes: {data: `data-web-${i}`}}))
+    const claims = [claim('data-web-0'), claim('data-web-1'), claim('data-web-2', {ownerReferences: [setRef]})]
+    const parallel = plan(withClaims({podManagementPolicy: 'Parallel', retention: {whenDeleted: 'Delete', whenScaled: 'Delete'}}), pods, [REV1], claims)
+    expect(parallel.actions.filter((a) => a.type !== 'updateStatus').map((a) => `${a.type}:${'claim' in a ? a.claim : 'pod' in a ? a.pod : ''}`)).toEqual(['updateClaim:data-web-0', 'updatePod:web-0', 'updateClaim:data-web-1', 'updatePod:web-1'])
+    expect(parallel.actions[0]).toMatchObject({to: [setRef]})
+    // OrderedReady stops at the terminating web-0.
+    const ordered = plan(withClaims({retention: {whenDeleted: 'Delete', whenScaled: 'Delete'}}), pods, [REV1], claims)
+    expect(ordered.actions.filter((a) => a.type === 'updateClaim' || a.type === 'updatePod')).toEqual([])
+    expect(ordered.blockedBy).toEqual({pod: 'web-0', reason: 'terminating'})
+  })
   it('SS-24 a claim still owned by an earlier pod of that name stops the creation', () => {
     const s = withClaims({retention: {whenDeleted: 'Retain', whenScaled: 'Delete'}})
     const stale = claim('data-web-1', {ownerReferences: [{apiVersion: 'v1', kind: 'Pod', name: 'web-1', uid: 'old-uid', controller: true}]})
