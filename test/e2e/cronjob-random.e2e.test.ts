@@ -24,14 +24,13 @@ import {mostRecentScheduleTime} from '../../src/controllers/cronjob/sync.js'
 import type {CronJobView} from '../../src/controllers/cronjob/model.js'
 import {planJson} from './kctl.js'
 import {api, apiOk, controllerManager, newNamespace, waitUntil} from './setup/cluster.js'
+import {oracleSettings} from './oracle-env.js'
 
 type Json = Record<string, any>
 type Rnd = () => number
 
-const SEED = Number(process.env.KCTL_ORACLE_SEED ?? 20261127)
-const COUNT = Number(process.env.KCTL_ORACLE_COUNT ?? 100)
-/** Worlds per namespace and per run of the controller. */
-const BATCH = Number(process.env.KCTL_ORACLE_BATCH ?? 100)
+/** Worlds per namespace and per run of the controller: BATCH. */
+const {seed: SEED, count: COUNT, batch: BATCH} = oracleSettings({seed: 20261127, count: 100, batch: 100})
 const MIN = 60_000
 const MARGIN = 10 * MIN
 const MS = 1_000_000n

@@ -41,14 +41,12 @@ import {podTemplateHash} from '../../src/reconcile/hash/index.js'
 import {ANN, build, type Built, type DeploymentSpec, dropWorld, endState, type Json, loggedSyncs, plannedSyncs, recreate, ROLLBACK_TO, rolling, type RsSpec, type Scenario, settleWithKctl, template, type TemplateName, worlds} from './deployment-worlds.js'
 import {planJson} from './kctl.js'
 import {controllerManager, waitUntilQuiet} from './setup/cluster.js'
+import {oracleSettings} from './oracle-env.js'
 
 type Rnd = () => number
 
-const SEED = Number(process.env.KCTL_ORACLE_SEED ?? 20261127)
-const COUNT = Number(process.env.KCTL_ORACLE_COUNT ?? 100)
-const FIRST = Number(process.env.KCTL_ORACLE_FIRST ?? 0)
-/** Worlds per run of the controller. */
-const BATCH = Number(process.env.KCTL_ORACLE_BATCH ?? 100)
+/** Worlds per run of the controller: BATCH. */
+const {seed: SEED, count: COUNT, first: FIRST, batch: BATCH} = oracleSettings({seed: 20261127, count: 100, batch: 100})
 const MIN = 60_000
 /** The clock's slack: a batch runs within it, and no deadline falls within it of the batch's start. */
 const MARGIN = 10 * MIN

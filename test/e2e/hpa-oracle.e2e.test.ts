@@ -36,16 +36,13 @@ import type {FakeCustomMetric, FakeExternalMetric, FakeMetrics, FakeMetricsState
 import {readFixtures} from '../../src/sources/fixtures.js'
 import {planJson} from './kctl.js'
 import {api, apiOk, controllerManager, deleteNamespace, fakeMetrics, newNamespace, waitUntil} from './setup/cluster.js'
+import {oracleSettings} from './oracle-env.js'
 
 type Json = Record<string, any>
 type Rnd = () => number
 
-const SEED = Number(process.env.KCTL_ORACLE_SEED ?? 20261127)
-const COUNT = Number(process.env.KCTL_ORACLE_COUNT ?? 40)
-/** Worlds per run of the controller. */
-const BATCH = Number(process.env.KCTL_ORACLE_BATCH ?? 80)
-/** The first worlds to leave out (replays a batch: KCTL_ORACLE_FROM=600 KCTL_ORACLE_COUNT=700). */
-const FROM = Number(process.env.KCTL_ORACLE_FROM ?? 0)
+/** Worlds per run of the controller: BATCH; FIRST replays from a world on (KCTL_ORACLE_FIRST=600 KCTL_ORACLE_COUNT=100). */
+const {seed: SEED, count: COUNT, first: FIRST, batch: BATCH} = oracleSettings({seed: 20261127, count: 40, batch: 80})
 // Long enough that a loaded machine syncs every HPA of a batch once before any is synced again.
 const SYNC_PERIOD = 20
 const FILE = 'test/e2e/hpa-oracle.e2e.test.ts'
@@ -658,12 +655,12 @@ function generate(r: Rnd, index: number): World {
 
 describe(`random HPA worlds (seed ${SEED}, ${COUNT} worlds) against the controller's first sync`, () => {
   const tally = {worlds: 0, agree: 0, excluded: 0, disagreements: [] as string[]}
-  for (let first = FROM; first < COUNT; first += BATCH) {
-    const last = Math.min(COUNT, first + BATCH)
+  for (let first = FIRST; first < FIRST + COUNT; first += BATCH) {
+    const last = Math.min(FIRST + COUNT, first + BATCH)
     it(`random worlds ${first}–${last - 1}: the scale write and the status are the plan's`, async () => {
       const worlds: World[] = []
       for (let i = first; i < last; i++) worlds.push(generate(prng(SEED * 7919 + i), i))
-      const outcomes = await runBatch(fake, worlds, `random-${first}`, (i) => `KCTL_ORACLE_SEED=${SEED} KCTL_ORACLE_FROM=${first + i} KCTL_ORACLE_COUNT=${first + i + 1} npx vitest run --project e2e ${FILE} -t random`)
+      const outcomes = await runBatch(fake, worlds, `random-${first}`, (i) => `KCTL_ORACLE_SEED=${SEED} KCTL_ORACLE_FIRST=${first + i} KCTL_ORACLE_COUNT=1 npx vitest run --project e2e ${FILE} -t random`)
       for (const o of outcomes) {
         if (o.excluded) {
           tally.excluded++

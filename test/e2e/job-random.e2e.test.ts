@@ -42,16 +42,13 @@ import {prng} from '../../bench/generate.mjs'
 import {canonical, observeSyncs, plannedSync, sortedSync, type SyncSeen} from './job-syncs.js'
 import {planJson} from './kctl.js'
 import {api, apiOk, controllerManager, newNamespace} from './setup/cluster.js'
+import {oracleSettings} from './oracle-env.js'
 
 type Json = Record<string, any>
 type Rnd = () => number
 
-const SEED = Number(process.env.KCTL_ORACLE_SEED ?? 20261127)
-const COUNT = Number(process.env.KCTL_ORACLE_COUNT ?? 100)
-/** The first world's number (to replay one world). */
-const FIRST = Number(process.env.KCTL_ORACLE_FIRST ?? 0)
-/** Worlds per namespace and per run of the controllers. */
-const BATCH = Number(process.env.KCTL_ORACLE_BATCH ?? 100)
+/** Worlds per namespace and per run of the controllers: BATCH. */
+const {seed: SEED, count: COUNT, first: FIRST, batch: BATCH} = oracleSettings({seed: 20261127, count: 100, batch: 100})
 const TRACKING = 'batch.kubernetes.io/job-tracking'
 const HOLD = 'example.com/hold'
 const INDEX = 'batch.kubernetes.io/job-completion-index'

@@ -20,9 +20,9 @@ import {prng} from '../../bench/generate.mjs'
 import {planJson} from './kctl.js'
 import {agrees, build, MIN, observe, podState, predicted, type Built, type ControllerSpec, type PodSpec, type Scenario} from './oracle-worlds.js'
 import {api, apiOk, controllerManager, kubectl, makeNode, waitUntil} from './setup/cluster.js'
+import {oracleSettings} from './oracle-env.js'
 
-const SEED = Number(process.env.KCTL_ORACLE_SEED ?? 20261124)
-const COUNT = Number(process.env.KCTL_ORACLE_COUNT ?? 100)
+const {seed: SEED, count: COUNT} = oracleSettings({seed: 20261124, count: 100})
 const NODES = ['n1', 'n2', 'n3']
 
 type Rnd = () => number

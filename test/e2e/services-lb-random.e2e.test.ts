@@ -35,13 +35,12 @@ import type {CloudCall, CloudFault, FakeCloud} from '../../controlplane/fake-clo
 import {setExistingBalancers} from '../../controlplane/fake-cloud.js'
 import {planJson} from './kctl.js'
 import {api, apiOk, deleteNamespace, fakeCloud, makeNode, newNamespace, waitUntil} from './setup/cluster.js'
+import {oracleSettings} from './oracle-env.js'
 
 type Json = any
 type Rnd = () => number
 
-const SEED = Number(process.env.KCTL_ORACLE_SEED ?? 20261128)
-const COUNT = Number(process.env.KCTL_ORACLE_COUNT ?? 100)
-const BATCH = Math.max(1, Number(process.env.KCTL_ORACLE_BATCH ?? 25))
+const {seed: SEED, count: COUNT, batch: BATCH} = oracleSettings({seed: 20261128, count: 100, batch: 25})
 const FILE = 'test/e2e/services-lb-random.e2e.test.ts'
 
 const FINALIZER = 'service.kubernetes.io/load-balancer-cleanup'

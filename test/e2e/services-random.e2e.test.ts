@@ -37,15 +37,13 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {prng} from '../../bench/generate.mjs'
 import {planJson} from './kctl.js'
 import {api, apiOk, controllerManager, makeNode, newNamespace, waitUntil, waitUntilQuiet} from './setup/cluster.js'
+import {oracleSettings} from './oracle-env.js'
 
 type Json = any
 type Rnd = () => number
 
-const SEED = Number(process.env.KCTL_ORACLE_SEED ?? 20261127)
-const COUNT = Number(process.env.KCTL_ORACLE_COUNT ?? 100)
-const FIRST = Number(process.env.KCTL_ORACLE_FIRST ?? 0)
-/** Worlds per run of the controllers (the Service CIDR is a /24: keep the ClusterIPs of a batch well under it). */
-const BATCH = Number(process.env.KCTL_ORACLE_BATCH ?? 40)
+/** Worlds per run of the controllers, BATCH: the Service CIDR is a /24, keep the ClusterIPs of a batch well under it. */
+const {seed: SEED, count: COUNT, first: FIRST, batch: BATCH} = oracleSettings({seed: 20261127, count: 100, batch: 40})
 const MAXES = [100, 2, 3, 5] as const
 const CONTROLLERS = ['endpointslice', 'endpoint', 'endpointslicemirroring']
 const ES = 'endpointslice-controller.k8s.io'

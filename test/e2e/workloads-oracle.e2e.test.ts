@@ -42,13 +42,16 @@ import {api, apiOk, controllerManager, controlPlane, deleteNamespace, waitUntilQ
 import {randomScenarios} from './workload-random.js'
 import {DAEMONSET_SCENARIOS, STATEFULSET_SCENARIOS} from './workload-scenarios.js'
 import {applySync, type Chooser, type Ctx, endState, type Json, LIST_PATHS, nodes, POOL, type Scenario} from './workload-worlds.js'
+import {oracleSettings} from './oracle-env.js'
 
 const DEFAULT_SEED = 20261125
 const DEFAULT_COUNT = 100
-const SEED = Number(process.env.KCTL_ORACLE_SEED ?? process.env.KCTL_WORKLOADS_SEED ?? DEFAULT_SEED)
-const COUNT = Number(process.env.KCTL_ORACLE_COUNT ?? process.env.KCTL_WORKLOADS_COUNT ?? DEFAULT_COUNT)
-/** Random worlds of each kind per start of the controllers. */
-const BATCH = Math.max(1, Number(process.env.KCTL_ORACLE_BATCH ?? 100))
+/** Random worlds of each kind per start of the controllers: BATCH (the older KCTL_WORKLOADS_SEED/COUNT still count). */
+const {seed: SEED, count: COUNT, batch: BATCH} = oracleSettings({
+  seed: Number(process.env.KCTL_WORKLOADS_SEED ?? DEFAULT_SEED),
+  count: Number(process.env.KCTL_WORKLOADS_COUNT ?? DEFAULT_COUNT),
+  batch: 100,
+})
 const RANDOM = randomScenarios(SEED, COUNT)
 const HAND_MADE = [...STATEFULSET_SCENARIOS, ...DAEMONSET_SCENARIOS]
 /** The worlds of each start of the controllers: the hand-made ones with the first random batch. */
