@@ -130,7 +130,7 @@ function describeAction(a: StepAction): Described | undefined {
       return {sign: '-', text: `delete pod ${a.pod} on node ${a.node} (${DAEMON_DELETE[a.reason]})`}
     case 'chooseDaemonPods': {
       // Upstream picks at random among the candidates; the simulation takes the first by node name.
-      const of = `${a.count} of ${count(a.candidates.length, 'candidate')}, the first by name`
+      const of = `${a.count} of ${count(a.candidates.length, 'candidate')}: the controller picks at random, the simulation the first by name`
       if (a.operation === 'delete') return {sign: '-', text: `delete pod ${(a.chosen ?? []).join(', ')} (an old revision; ${of})`}
       return {sign: '+', text: `create pod ${(a.pods ?? []).join(', ')} on node ${(a.chosen ?? []).join(', ')} (surge; ${of})`}
     }
