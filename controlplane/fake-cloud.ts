@@ -24,7 +24,7 @@ export interface CloudCall {
   error?: string
 }
 
-/** One planned answer of a Service's Ensure, Update or Delete call (kctl-fakecloud --faults). */
+/** One planned answer of a Service's Ensure or Delete call (kctl-fakecloud --faults). */
 export interface CloudFault {
   kind: 'Error' | 'RetryAfter' | 'ImplementedElsewhere'
   message?: string
@@ -48,8 +48,8 @@ export interface FakeCloudOptions {
   /** Start with the error switch on: every Ensure/Update/Delete call fails with this message. */
   error?: string
   /**
-   * Per Service (namespace/name), the answers its Ensure, Update and Delete calls take in order, one per
-   * call; once they are used up its calls succeed. Written to `<dataDir>/fakecloud-faults.json`.
+   * Per Service (namespace/name), the answers its Ensure and Delete calls take in order, one per
+   * call; once they are used up its calls succeed (Update calls, the node sync's, take none). Written to `<dataDir>/fakecloud-faults.json`.
    */
   faults?: Record<string, CloudFault[]>
   /** The address every balancer gets. Default 203.0.113.10 (TEST-NET-3). */

@@ -20,7 +20,7 @@
 //
 // --faults names a JSON file of per-Service answers, read at start: {"ns/name": [fault, …]}, each
 // fault {"kind": "Error"|"RetryAfter"|"ImplementedElsewhere", "message": "…", "retryAfterSeconds": n}.
-// The Service's Ensure, Update and Delete calls take them in order (one per call) and fail with
+// The Service's Ensure and Delete calls take them in order (one per call) and fail with
 // them: Error as a plain error, RetryAfter as the cloud-provider api.RetryError (the controller
 // retries after exactly that delay), ImplementedElsewhere as the cloudprovider sentinel. Once its
 // list is used up, the Service's calls succeed.
@@ -197,11 +197,10 @@ func (c *cloud) EnsureLoadBalancer(ctx context.Context, clusterName string, svc 
 func (c *cloud) UpdateLoadBalancer(ctx context.Context, clusterName string, svc *v1.Service, nodes []*v1.Node) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	// No planned fault here: the node sync's Update races the Service's first sync, and a fault
+	// meant for its Ensure must not be taken by whichever call comes first.
 	c.failure()
-	err := c.nextFault(svc)
-	if err == nil {
-		err = c.Cloud.UpdateLoadBalancer(ctx, clusterName, svc, nodes)
-	}
+	err := c.Cloud.UpdateLoadBalancer(ctx, clusterName, svc, nodes)
 	c.emit(call{Method: "UpdateLoadBalancer", Service: key(svc), LoadBalancer: c.GetLoadBalancerName(ctx, clusterName, svc), Hosts: hostNames(nodes), Error: errText(err)})
 	return err
 }

@@ -238,6 +238,7 @@ export function heldBackPods(
     // The pods lister order can leave kept: those no other pod is at least as far as and ahead of.
     const candidates = list.filter((p) => !list.some((q) => q !== p && atLeast(q, p) && !atLeast(p, q)))
     if (plan && candidates.length > 1) {
+      plan.choices = [...(plan.choices ?? []), {what: `failed pod of index ${i} kept with its finalizer`, chosen: cur!.name, options: candidates.map((p) => p.name)}]
       plan.warnings.push(
         `failed pods ${listNames(candidates.map((p) => p.name))} of index ${i} tie for the one that keeps its finalizer until the index is replaced and whose failure counts the replacement carries (failure count and finish time): the controller's pick follows its lister order; this plan keeps ${cur!.name}`,
       )

@@ -586,6 +586,7 @@ describe('the first sync, where random Job worlds found kctl and the controller 
       'twin',
     )
     expect(cp.warnings.join('\n')).toMatch(/failed pods x and y of index 0 tie .* this plan keeps [xy]/)
+    expect(cp.choices).toEqual([{what: 'failed pod of index 0 kept with its finalizer', chosen: expect.stringMatching(/^[xy]$/), options: ['x', 'y']}])
     // One of them keeps its finalizer, the other is counted; the replacement carries failure-count 2 either way.
     expect(finalizers(cp)).toHaveLength(1)
     expect(creates(cp)[0].annotations['batch.kubernetes.io/job-index-failure-count']).toBe('2')
