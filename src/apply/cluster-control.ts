@@ -13,6 +13,7 @@ import {
   type ReplicaSetManifest,
   type ReplicaSetPatch,
   type ObjectPatch,
+  type ScaleObject,
   type SideKind,
   type SideObject,
   actionError,
@@ -148,6 +149,16 @@ export class ClusterPodControl implements PodControl {
       query: this.query,
       body: object,
       what: `update the status of ${key.kind} ${key.namespace}/${key.name}`,
+    })
+    return {resourceVersion: updated?.metadata?.resourceVersion}
+  }
+
+  async updateScale(key: ControllerKey, scale: ScaleObject): Promise<{resourceVersion?: string}> {
+    const updated = await this.call<Obj>(controllerPath(key, 'scale'), {
+      method: 'PUT',
+      query: this.query,
+      body: scale,
+      what: `update the scale of ${key.kind} ${key.namespace}/${key.name}`,
     })
     return {resourceVersion: updated?.metadata?.resourceVersion}
   }

@@ -62,7 +62,12 @@ export async function executePlan(plan: ReconcilePlan, opts: ExecuteOptions): Pr
     const plans = plan.controllers.filter((cp) => (partOf(cp).phase ?? DEFAULT_PHASE) === phase)
     const done = await Promise.all(plans.map((cp) => workers.run(() => sync(partOf(cp).sync(run, cp, opts, overtaken)))))
     synced.push(...done)
-    for (const [i, cp] of plans.entries()) for (const key of partOf(cp).overtakes?.(done[i].results) ?? []) overtakenKeys.add(key)
+    for (const [i, cp] of plans.entries()) {
+      for (const key of partOf(cp).overtakes?.(done[i].results) ?? []) overtakenKeys.add(key)
+      // Its own status write gave the object a new resourceVersion: a later phase's write that
+      // names the version planned (an HPA's scale write to it) is overtaken too.
+      if (done[i].results.some((r) => r.action === 'updateStatus' && r.outcome === 'ok')) overtakenKeys.add(`${cp.kind}/${cp.namespace}/${cp.name}`)
+    }
   }
   const results = synced.flatMap((s) => s.results)
   // The executor's own check that no planned action went missing.

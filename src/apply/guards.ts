@@ -5,6 +5,8 @@
 // ReplicaSet controller then deletes, so it counts n against --max-delete (and those deletes, when
 // a later round of the same run sends them, are not counted again). Deleting an old ReplicaSet
 // (history cleanup) removes no pod: the controller deletes only ReplicaSets already at 0.
+// An HPA's scale-down of its target counts there, once: the target's own scale-downs and deletes
+// that follow in later rounds draw on it.
 // What each action takes away, and which deletes replace a pod, each controller's part says (guard).
 import type {ActionResult} from '../model/apply.js'
 import type {Action, ReconcilePlan} from '../model/plan.js'
@@ -29,7 +31,13 @@ export class RemovalLedger {
   wouldRemove(plan: ReconcilePlan): number {
     let n = 0
     for (const c of plan.controllers) {
-      for (const a of c.actions) if (a.type === 'scaleReplicaSet' && !a.conflict && a.to < a.from) n += a.from - a.to
+      let scaleDowns = 0
+      for (const a of c.actions) {
+        if (a.type === 'scaleReplicaSet' && !a.conflict && a.to < a.from) scaleDowns += a.from - a.to
+        n += guardOf(c.kind)?.resizes?.(a)?.by ?? 0
+      }
+      // A Deployment an HPA scaled down earlier in the run: its ReplicaSets' scale-downs were counted then.
+      n += Math.max(0, scaleDowns - (this.credit.get(`${c.kind}/${c.namespace}/${c.name}`) ?? 0))
       const deletes = c.actions.reduce((n, a) => n + podDeletes(c.kind, a), 0)
       n += Math.max(0, deletes - (this.credit.get(`${c.kind}/${c.namespace}/${c.name}`) ?? 0))
     }
@@ -41,10 +49,19 @@ export class RemovalLedger {
     for (const r of results) {
       if (r.outcome !== 'ok') continue
       const a = r.predicted
-      if (a?.type === 'scaleReplicaSet' && a.to < a.from) {
+      const resized = a ? guardOf(r.controller.kind)?.resizes?.(a) : undefined
+      if (resized) {
+        // Counted now; the target's controller's scale-downs and deletes that follow draw on the credit.
+        const key = `${resized.kind}/${r.controller.namespace}/${resized.name}`
+        this.credit.set(key, (this.credit.get(key) ?? 0) + resized.by)
+        this.counted += resized.by
+      } else if (a?.type === 'scaleReplicaSet' && a.to < a.from) {
         const key = `${guardOf(r.controller.kind)?.scales}/${r.controller.namespace}/${a.replicaSet}`
         this.credit.set(key, (this.credit.get(key) ?? 0) + a.from - a.to)
-        this.counted += a.from - a.to
+        const ownerKey = `${r.controller.kind}/${r.controller.namespace}/${r.controller.name}`
+        const owner = Math.min(this.credit.get(ownerKey) ?? 0, a.from - a.to)
+        if (owner > 0) this.credit.set(ownerKey, (this.credit.get(ownerKey) ?? 0) - owner)
+        this.counted += a.from - a.to - owner
       } else if (a && podDeletes(r.controller.kind, a) > 0 && r.done?.alreadyGone !== true) {
         const key = `${r.controller.kind}/${r.controller.namespace}/${r.controller.name}`
         const credit = this.credit.get(key) ?? 0

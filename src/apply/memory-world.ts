@@ -19,6 +19,7 @@ import {
   type ReplicaSetManifest,
   type ReplicaSetPatch,
   type ObjectPatch,
+  type ScaleObject,
   type SideKind,
   type SideObject,
 } from './pod-control.js'
@@ -376,6 +377,25 @@ class MemoryPodControl implements PodControl {
     }
     this.world.replace(found, {...found.object, metadata, status: structuredClone(object.status)})
     return {resourceVersion: next}
+  }
+
+  /** The scale subresource's PUT: spec.replicas of the target, its uid and resourceVersion as preconditions; a change raises the generation. */
+  async updateScale(key: ControllerKey, scale: ScaleObject): Promise<{resourceVersion?: string}> {
+    const found = this.world.find(key.kind, key.namespace, key.name)
+    if (!found) throw notFound(resourceName(key.kind), key.name)
+    const o = found.object
+    const rv = rvOf(o)
+    const uid = this.world.uidOf(o, key.kind, key.namespace)
+    if (scale.metadata.uid !== undefined && scale.metadata.uid !== uid) {
+      throw conflict(`Precondition failed: UID in precondition: ${scale.metadata.uid}, UID in object meta: ${uid}`)
+    }
+    if (scale.metadata.resourceVersion !== undefined && scale.metadata.resourceVersion !== rv) throw modified(resourceName(key.kind), key.name)
+    if (this.dryRun) return {resourceVersion: rv}
+    const before = typeof o.spec?.replicas === 'number' ? o.spec.replicas : 1
+    const metadata: Obj = {...o.metadata, resourceVersion: this.world.nextResourceVersion()}
+    if (before !== scale.spec.replicas) metadata.generation = Number(o.metadata?.generation ?? 1) + 1
+    this.world.replace(found, {...o, metadata, spec: {...o.spec, replicas: scale.spec.replicas}})
+    return {resourceVersion: metadata.resourceVersion}
   }
 
   async createReplicaSet(rs: ReplicaSetManifest): Promise<{name: string; uid?: string; resourceVersion?: string}> {

@@ -37,6 +37,12 @@ export interface ControllerApply {
     replaces?(a: Action): boolean
     /** The kind of the objects its scale-downs resize: their controller deletes the pods, which are counted once, at the scale-down. */
     scales?: ControllerKind
+    /**
+     * A scale-down it writes to another controller's object (the HPA's write to its target's scale):
+     * that object and how many replicas it loses. Its controller then takes the pods away; they are
+     * counted once, at this write.
+     */
+    resizes?(a: Action): {kind: ControllerKind; name: string; by: number} | undefined
     /** Its own scale-to-zero check, instead of the pod-count one: the violation, or undefined. */
     scaleToZero?(cp: ControllerPlan): string | undefined
     /** Objects its rollout empties while others of it still want pods (`namespace/name`): emptying one is not a workload losing all its pods. */

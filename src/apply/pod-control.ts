@@ -96,6 +96,11 @@ export interface PodControl {
   patchPod(namespace: string, name: string, patch: OwnerPatch): Promise<{resourceVersion?: string}>
   /** PUT on the /status subresource of `object` (whose metadata.resourceVersion is the precondition). */
   updateStatus(key: ControllerKey, object: Record<string, unknown>): Promise<{resourceVersion?: string}>
+  /**
+   * PUT on the /scale subresource of `key` (the HPA controller's scaleNamespacer.Update): an
+   * autoscaling/v1 Scale whose metadata.resourceVersion, the target's, is the precondition.
+   */
+  updateScale(key: ControllerKey, scale: ScaleObject): Promise<{resourceVersion?: string}>
 
   // ---- The Deployment controller's writes to ReplicaSets.
   /** POST of a new ReplicaSet by its exact name (409 AlreadyExists when the name is taken). */
@@ -115,6 +120,14 @@ export interface PodControl {
    */
   patchObject(kind: SideKind | 'Pod', namespace: string, name: string, patch: ObjectPatch | OwnerPatch, type: 'merge' | 'strategic'): Promise<{resourceVersion?: string}>
   deleteObject(kind: SideKind, namespace: string, name: string, preconditions: DeletePreconditions): Promise<void>
+}
+
+/** An autoscaling/v1 Scale as the HPA controller PUTs it: the target's identity and version, the new spec.replicas. */
+export interface ScaleObject {
+  apiVersion: 'autoscaling/v1'
+  kind: 'Scale'
+  metadata: {name: string; namespace: string; uid?: string; resourceVersion?: string}
+  spec: {replicas: number}
 }
 
 /** The objects besides pods a StatefulSet, DaemonSet or CronJob sync writes. */

@@ -7,6 +7,7 @@
 // (taken meanwhile). For a Job: the pods it deletes or un-finalizes; for a CronJob: the Jobs it
 // deletes (by uid) and the name of the Job it creates (taken meanwhile). For an Endpoints object no
 // Service owns (E12.1): that the Service is still absent, and the object's uid and resourceVersion.
+// For an HPA: the HPA itself, and its scale target (uid, resourceVersion).
 import type {PodView, Snapshot, Workload} from '../model/objects.js'
 import type {Action, ControllerPlan, ReconcilePlan} from '../model/plan.js'
 import {deepEqual} from '../reconcile/deep-equal.js'
@@ -18,7 +19,7 @@ import {CONTROLLERS} from '../controllers/registry.js'
  */
 export function staleness(plan: ReconcilePlan, world: Snapshot, fresh: ReconcilePlan): string[] {
   const workloads = new Map<string, {uid: string; resourceVersion: string}>(
-    [...world.workloads, ...(world.deployments ?? []), ...(world.statefulSets ?? []), ...(world.daemonSets ?? []), ...(world.jobs ?? []), ...(world.cronJobs ?? []), ...(world.services ?? [])].map((w) => [`${w.kind}/${w.namespace}/${w.name}`, w]),
+    [...world.workloads, ...(world.deployments ?? []), ...(world.statefulSets ?? []), ...(world.daemonSets ?? []), ...(world.jobs ?? []), ...(world.cronJobs ?? []), ...(world.services ?? []), ...(world.hpas ?? [])].map((w) => [`${w.kind}/${w.namespace}/${w.name}`, w]),
   )
   const others = new Map<string, {uid: string; resourceVersion: string}>([
     ...(world.controllerRevisions ?? []).map((r) => [`ControllerRevision/${r.namespace}/${r.name}`, r] as const),
@@ -26,6 +27,9 @@ export function staleness(plan: ReconcilePlan, world: Snapshot, fresh: Reconcile
     ...(world.endpointSlices ?? []).map((e) => [`EndpointSlice/${e.namespace}/${e.name}`, e] as const),
     ...(world.endpoints ?? []).map((e) => [`Endpoints/${e.namespace}/${e.name}`, e] as const),
     ...(world.jobs ?? []).map((j) => [`Job/${j.namespace}/${j.name}`, j] as const),
+    // An HPA's scale target, whatever its kind (a ReplicaSet a label filter leaves out included).
+    ...world.replicaSets.map((r) => [`ReplicaSet/${r.namespace}/${r.name}`, r] as const),
+    ...workloads,
   ])
   const replicaSets = new Map<string, Workload>(world.replicaSets.map((w) => [`${w.namespace}/${w.name}`, w]))
   const pods = new Map<string, PodView>(world.pods.map((p) => [`${p.namespace}/${p.name}`, p]))
@@ -116,6 +120,9 @@ function workloadTargets(a: Action, namespace: string): Array<{kind: string; nam
     case 'updateEndpointSlice':
     case 'deleteEndpointSlice':
       return [{kind: 'EndpointSlice', name: a.name, verb: a.type === 'updateEndpointSlice' ? 'update' : 'delete', uid: a.uid, resourceVersion: a.resourceVersion}]
+    case 'scaleTarget':
+      // The HPA's scale write names its target by uid and resourceVersion.
+      return [{kind: a.target.kind, name: a.target.name, verb: 'scale', uid: a.uid, resourceVersion: a.resourceVersion}]
     case 'deleteEndpoints':
       return [{kind: 'Endpoints', name: a.name, verb: 'delete', uid: a.uid, resourceVersion: a.resourceVersion}]
     case 'writeEndpoints':

@@ -2,6 +2,7 @@
 // controller totals, and the run's outcome. Its JSON form is the wire contract `kctl/v1alpha1`
 // ApplyReport (render/apply-wire.ts).
 import type {CronJobStatusView} from '../controllers/cronjob/model.js'
+import type {HpaStatus} from '../controllers/hpa/model.js'
 import type {JobStatusView} from '../controllers/job/model.js'
 import type {DeploymentStatusView, PlanSource} from './objects.js'
 import type {LoadBalancerIngress} from '../controllers/service/model.js'
@@ -64,8 +65,10 @@ export interface ActionResult {
     namespaceTerminating?: boolean
     /** createReplicaSet: the name was taken (409 AlreadyExists), which the plan predicted (a collision, or the ReplicaSet exists already). */
     alreadyExists?: boolean
-    /** updateStatus: the status sent (with a ReplicaFailure condition when a create or delete failed). */
-    status?: StatusView | DeploymentStatusView | JobStatusView | CronJobStatusView
+    /** updateStatus: the status sent (with a ReplicaFailure condition when a create or delete failed); updateHpaStatus: the HPA's status sent. */
+    status?: StatusView | DeploymentStatusView | JobStatusView | CronJobStatusView | HpaStatus
+    /** scaleTarget: the spec.replicas written to the target's scale. */
+    replicas?: number
     resourceVersion?: string
     /** chooseDaemonPods: the candidates reconcile picked (the first `count` in the plan's order; the controller picks at random). */
     chosen?: string[]

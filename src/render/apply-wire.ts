@@ -44,6 +44,8 @@ const planSummary = (s: PlanSummary): Json =>
     ['createJob', s.createJob],
     ['deleteJob', s.deleteJob],
     ['removeFinalizer', s.removeFinalizer],
+    ['scaleTarget', s.scaleTarget],
+    ['updateHpaStatus', s.updateHpaStatus],
   ])
 
 const error = (e: ActionError | undefined): Json | undefined =>

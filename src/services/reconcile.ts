@@ -386,6 +386,8 @@ function mergeSnapshots(parts: Snapshot[], source: PlanSource): Snapshot {
     endpoints: parts.flatMap((p) => p.endpoints ?? []),
     jobs: parts.flatMap((p) => p.jobs ?? []),
     cronJobs: parts.flatMap((p) => p.cronJobs ?? []),
+    hpas: parts.flatMap((p) => p.hpas ?? []),
+    hpaMetrics: parts.flatMap((p) => p.hpaMetrics ?? []),
     workloads: parts.flatMap((p) => p.workloads),
     pods: parts.flatMap((p) => p.pods),
     replicaSets: parts.flatMap((p) => p.replicaSets),
@@ -508,7 +510,8 @@ function emptyReport(mode: ApplyMode, source: PlanSource, origin: 'computed' | '
 function tally(results: readonly ActionResult[], rounds: number): ApplySummary {
   const byAction = Object.fromEntries(ACTION_TYPES.map((t) => [t, {planned: 0, ok: 0, failed: 0, skipped: 0}])) as Record<ActionType, ActionTally>
   for (const r of results) {
-    const t = byAction[r.action]
+    // The HPA's writes are listed only when a run has one (older reports' byAction are unchanged).
+    const t = (byAction[r.action] ??= {planned: 0, ok: 0, failed: 0, skipped: 0})
     if (r.predicted) t.planned++
     t[r.outcome]++
   }

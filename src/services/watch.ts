@@ -20,6 +20,7 @@ import {formatRfc3339} from '../reconcile/time.js'
 import {type Clock, realClock, type Timer} from '../watch/clock.js'
 import {planDelta} from '../watch/delta.js'
 import {WatchEngine} from '../watch/engine.js'
+import {LiveReads} from '../watch/live-reads.js'
 import {type CachedObject, InformerFactory, type InformerStatus, SharedInformer} from '../watch/informer.js'
 import {Interner} from '../watch/objects.js'
 import {CONTROLLERS} from '../controllers/registry.js'
@@ -89,7 +90,7 @@ async function watchCluster(
   signal: AbortSignal,
 ): Promise<WatchOutcome> {
   // Lazy: the cluster code pulls in client-node.
-  const {connect} = await import('../sources/cluster.js')
+  const {connect, liveGet} = await import('../sources/cluster.js')
   const {clusterListerWatcher} = await import('../sources/cluster-watch.js')
   const client = await connect({kubeconfig: req.kubeconfig, context: req.context})
   const namespace = req.allNamespaces ? undefined : (req.namespace ?? client.config.namespace)
@@ -101,12 +102,20 @@ async function watchCluster(
   // Node's default warning threshold of 10; room for two each.
   setMaxListeners(32, internal.signal)
 
+  // What the controllers read that no informer watches (an HPA's metrics): read before the first plans, then every sync period.
+  const live = new LiveReads(engine, liveGet(client), clock, (message) => emit({kind: 'WatchStatus', time: time(clock), status: 'error', message}))
+  let starting = false
   const onStatus = (s: InformerStatus) => {
     const status = watchStatus(s, clock)
     if (status) emit(status)
-    if (s.type === 'listed' && !engine.hasSynced && factory.synced) {
+    if (s.type === 'listed' && !engine.hasSynced && !starting && factory.synced) {
+      starting = true
       const counts = factory.all().map((i) => `${i.size} ${i.resource}`).join(', ')
-      engine.markSynced({message: `listed ${counts}${namespace === undefined ? ' in all namespaces' : ` in namespace ${namespace}`}${leftOut ? `; ${leftOut}` : ''}`})
+      void live.readAll().then(() => {
+        if (internal.signal.aborted) return
+        engine.markSynced({message: `listed ${counts}${namespace === undefined ? ' in all namespaces' : ` in namespace ${namespace}`}${leftOut ? `; ${leftOut}` : ''}`})
+        live.start()
+      })
     }
   }
   const options = {clock, pageSize: req.chunkSize, watchdogMs: req.watchdogMs, onStatus}
@@ -158,6 +167,7 @@ async function watchCluster(
     },
     failure: running,
     stop: async () => {
+      live.stop()
       engine.stop()
       internal.abort()
       await running.catch(() => {})

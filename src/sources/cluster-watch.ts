@@ -24,6 +24,7 @@ export const WATCHED_RESOURCES = {
   services: {kind: 'Service', apiVersion: 'v1', group: '/api/v1', plural: 'services'},
   endpointslices: {kind: 'EndpointSlice', apiVersion: 'discovery.k8s.io/v1', group: '/apis/discovery.k8s.io/v1', plural: 'endpointslices'},
   endpoints: {kind: 'Endpoints', apiVersion: 'v1', group: '/api/v1', plural: 'endpoints'},
+  horizontalpodautoscalers: {kind: 'HorizontalPodAutoscaler', apiVersion: 'autoscaling/v2', group: '/apis/autoscaling/v2', plural: 'horizontalpodautoscalers'},
   /** Cluster-scoped: always listed whole. */
   nodes: {kind: 'Node', apiVersion: 'v1', group: '/api/v1', plural: 'nodes'},
 } as const

@@ -99,7 +99,15 @@ export async function readCluster(req: ClusterRequest, connected?: ClusterClient
     serverDefaulted: true,
   })
   // Then what the controllers read beside the objects (the HPA's metrics APIs), asked as they ask it.
-  const get: LiveGet = async (path, query) => {
+  const get = liveGet(client)
+  let live: Partial<Snapshot> = {}
+  for (const c of CONTROLLERS) if (c.read.live) live = {...live, ...(await c.read.live(get, snapshot))}
+  return {...snapshot, ...live, source: {type: 'cluster', context: client.config.context, server: client.server}}
+}
+
+/** One GET for what the controllers read beside the objects (the HPA's metrics APIs): the body, or the API's refusal. */
+export function liveGet(client: ClusterClient): LiveGet {
+  return async (path, query) => {
     try {
       return {ok: true, body: await client.request(path, {what: `get ${path}`, query})}
     } catch (error) {
@@ -107,7 +115,4 @@ export async function readCluster(req: ClusterRequest, connected?: ClusterClient
       throw error
     }
   }
-  let live: Partial<Snapshot> = {}
-  for (const c of CONTROLLERS) if (c.read.live) live = {...live, ...(await c.read.live(get, snapshot))}
-  return {...snapshot, ...live, source: {type: 'cluster', context: client.config.context, server: client.server}}
 }

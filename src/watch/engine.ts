@@ -109,6 +109,17 @@ export class WatchEngine {
     }
   }
 
+  /** Plans `namespace` of `watch` again in the next batch (what its controllers read live changed, or its period came). */
+  replanNamespace(watch: NamespaceWatch, namespace: string, why: WatchCause): void {
+    watch.touch(namespace, why)
+    this.schedule()
+  }
+
+  /** The namespace watches (those whose parts read live are refreshed by watch/live-reads.ts). */
+  get namespaceWatches(): readonly NamespaceWatch[] {
+    return this.byNamespace
+  }
+
   plans(): ControllerPlan[] {
     return this.planner.plans()
   }

@@ -8,7 +8,8 @@ import type {ControllerPlan, FeatureGates} from '../model/plan.js'
 import type {PlanChange, WatchCause} from '../model/watch.js'
 import {byKindNamespaceName, planSnapshot} from '../reconcile/planner.js'
 import type {CompiledSelector} from '../reconcile/selector.js'
-import {changedFields, planChanged} from './delta.js'
+import type {LiveGet} from '../sources/part.js'
+import {changedFields, deepEqual, planChanged} from './delta.js'
 import type {NamespaceMember, WatchCaches} from './part.js'
 
 export interface NamespaceWatchOptions {
@@ -32,6 +33,9 @@ export class NamespaceWatch {
   private readonly dirty = new Map<string, WatchCause | undefined>()
   /** kube-controller-manager's names of the controllers planned here. */
   private readonly controllers: readonly string[]
+  /** What the members read live, by namespace (their parts' `live`). */
+  private readonly live = new Map<string, Partial<Snapshot>>()
+  private readonly liveReaders: number
   /** Kinds whose plans' `requeue` sets no clock. */
   private readonly noClock: ReadonlySet<string>
 
@@ -42,18 +46,53 @@ export class NamespaceWatch {
   ) {
     this.controllers = members.map((m) => m.name)
     this.noClock = new Set(members.filter((m) => m.watch.clockRequeues === false).flatMap((m) => m.kinds))
+    this.liveReaders = members.filter((m) => m.watch.live).length
   }
 
   /** The objects one namespace's controllers are planned from. */
   protected snapshot(namespace: string): Snapshot {
+    return {...this.cached(namespace), ...this.live.get(namespace)}
+  }
+
+  /** What the informers hold of one namespace (a part may give the ReplicaSets and workloads its sync reads). */
+  private cached(namespace: string): Snapshot {
     const parts = this.members.map((m) => m.watch.snapshot(this.caches, namespace, this.options.selector))
-    return Object.assign({}, ...parts, {
+    return Object.assign({workloads: [], replicaSets: []}, ...parts, {
       pods: [...this.caches.list<PodView>('pods', namespace)],
-      workloads: [],
-      replicaSets: [],
       ignored: {},
       source: LIVE_SOURCE,
     }) as Snapshot
+  }
+
+  /** Whether a member reads something no informer watches (its part's `live`), and how often. */
+  get liveEveryMs(): number | undefined {
+    const every = this.members.flatMap((m) => (m.watch.live ? [m.watch.live.everyMs] : []))
+    return every.length === 0 ? undefined : Math.min(...every)
+  }
+
+  /** Namespaces whose live reads an event other than a pod's may have changed (a new HPA, another target size). */
+  private readonly liveStale = new Set<string>()
+
+  /** The stale namespaces (and forgets them). */
+  takeLiveStale(): string[] {
+    const out = [...this.liveStale]
+    this.liveStale.clear()
+    return out
+  }
+
+  /** Namespaces holding an object of a member that reads live. */
+  liveNamespaces(): string[] {
+    return [...new Set(this.members.flatMap((m) => (m.watch.live ? [...m.watch.namespaces(this.caches)] : [])))]
+  }
+
+  /** Reads again what the members read live in `namespace` (kept until the next read); whether it changed. */
+  async readLive(namespace: string, get: LiveGet): Promise<boolean> {
+    const base = this.cached(namespace)
+    let next: Partial<Snapshot> = {}
+    for (const m of this.members) if (m.watch.live) next = {...next, ...(await m.watch.live.read(get, base))}
+    const changed = !deepEqual(next, this.live.get(namespace) ?? {})
+    this.live.set(namespace, next)
+    return changed
   }
 
   /** Namespaces that hold a controller planned here. */
@@ -88,6 +127,7 @@ export class NamespaceWatch {
 
   /** An event in `namespace` (undefined: one every namespace reads, such as a Node's). */
   touch(namespace: string | undefined, why: WatchCause | undefined): void {
+    if (namespace !== undefined && this.liveReaders > 0 && why && why.type !== 'CLOCK' && why.kind !== 'Pod') this.liveStale.add(namespace)
     if (namespace !== undefined) {
       this.dirty.set(namespace, why ?? this.dirty.get(namespace))
       return

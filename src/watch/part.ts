@@ -15,6 +15,7 @@ import type {ControllerPlan} from '../model/plan.js'
 import type {World} from '../reconcile/planner.js'
 import type {CompiledSelector} from '../reconcile/selector.js'
 import type {WatchedResource} from '../sources/cluster-watch.js'
+import type {LiveGet} from '../sources/part.js'
 import type {WatchEngine} from './engine.js'
 import type {CachedObject, EventHandler, ObjectProblem} from './informer.js'
 import type {Interner} from './objects.js'
@@ -95,6 +96,12 @@ export interface NamespaceWatchPart extends WatchCommon {
   snapshot(caches: WatchCaches, namespace: string, selector: CompiledSelector | undefined): Partial<Snapshot>
   /** false: its plans' `requeue` sets no clock (only an event changes what a retried sync sees). */
   clockRequeues?: false
+  /**
+   * What its sync reads that no informer watches (an HPA's metrics APIs): read again for each
+   * namespace holding one of its objects every `everyMs` (then the namespace is planned again), and
+   * after an event of an object other than a pod (an HPA, a scale target) when what it reads changed.
+   */
+  live?: {everyMs: number; read(get: LiveGet, snapshot: Snapshot): Promise<Partial<Snapshot>>}
 }
 
 export type ControllerWatch = ObjectWatchPart | NamespaceWatchPart

@@ -10,7 +10,8 @@
 // controller.kubernetes.io/pod-deletion-cost, owner references other than the controller's, pod
 // conditions other than Ready, container statuses other than name and restartCount. A controller
 // whose sync reads more of some pods says so in its watch part (`podFields`: the Job controller,
-// of its pods and of the orphans it may adopt); such a pod keeps its annotations whole.
+// of its pods and of the orphans it may adopt, which keep their annotations whole; the HPA, of
+// the pods its targets may select, which keep their requests and start time).
 import {CONTROLLERS} from '../controllers/registry.js'
 import type {ContainerStatusView, Labels, OwnerReference, PodView} from '../model/objects.js'
 import {POD_DELETION_COST} from '../reconcile/pods.js'
@@ -22,6 +23,7 @@ import type {RawObject} from './reflector.js'
 type PodNetworkView = NonNullable<PodView['network']>
 type ContainerPortView = PodNetworkView['ports'][number]
 type PodBatchFields = NonNullable<PodView['batch']>
+type PodAutoscalingFields = NonNullable<PodView['autoscaling']>
 
 /** A pod as the watch cache keeps it. */
 class CachedPod implements PodView {
@@ -49,6 +51,8 @@ class CachedPod implements PodView {
     readonly network?: PodNetworkView,
     /** What the Job controller reads: of a Job's pods and of orphans (which a Job may adopt). */
     readonly batch?: PodBatchFields,
+    /** What the HPA's replica calculator reads: requests, start time, the Ready condition (pods an HPA's target may own). */
+    readonly autoscaling?: PodAutoscalingFields,
   ) {
     Object.freeze(this)
   }
@@ -95,7 +99,20 @@ function compactPod(p: PodView, interner: Interner): PodView {
     p.claimVolumes === undefined ? undefined : interner.value(`V${JSON.stringify(p.claimVolumes)}`, () => ({...p.claimVolumes})),
     p.network === undefined ? undefined : compactNetwork(p.network, interner),
     p.batch === undefined ? undefined : deepFreeze({...p.batch}),
+    p.autoscaling === undefined ? undefined : compactAutoscaling(p.autoscaling, interner),
   )
+}
+
+/** A pod's start time and readiness are its own; its containers' requests are shared with its siblings'. */
+function compactAutoscaling(a: PodAutoscalingFields, interner: Interner): PodAutoscalingFields {
+  const out: {-readonly [K in keyof PodAutoscalingFields]: PodAutoscalingFields[K]} = {
+    containers: interner.value(`R${JSON.stringify(a.containers)}`, () => a.containers.map((c) => ({...c}))),
+    sidecars: a.sidecars.length === 0 ? (NONE as PodAutoscalingFields['sidecars']) : interner.value(`R${JSON.stringify(a.sidecars)}`, () => a.sidecars.map((c) => ({...c}))),
+  }
+  if (a.startTime !== undefined) out.startTime = interner.string(a.startTime)
+  if (a.readyCondition) out.readyCondition = deepFreeze({...a.readyCondition})
+  if (a.podRequests) out.podRequests = interner.value(`Q${JSON.stringify(a.podRequests)}`, () => ({...a.podRequests}))
+  return Object.freeze(out)
 }
 
 /** A pod's IPs are its own; its hostname, subdomain and ports are shared with its siblings'. */
@@ -117,8 +134,10 @@ function stripPod(raw: RawObject, readers: readonly PodReader[]): RawObject {
   const out = stripOtherPod(raw)
   if (!isMap(raw.metadata)) return out
   const meta = raw.metadata
-  const reader = readers.find((r) => r.reads(meta))
-  return reader ? reader.strip(raw, out) : out
+  // Each controller whose sync reads more of this pod keeps what it reads (the Job controller's and the HPA's, of an orphan).
+  let kept = out
+  for (const r of readers) if (r.reads(meta)) kept = r.strip(raw, kept)
+  return kept
 }
 
 function stripOtherPod(raw: RawObject): RawObject {

@@ -13,6 +13,7 @@ import {
   type ReplicaSetManifest,
   type ReplicaSetPatch,
   type ObjectPatch,
+  type ScaleObject,
   type SideKind,
   type SideObject,
 } from '../../src/apply/pod-control.js'
@@ -23,6 +24,7 @@ export type RecordedCall =
   | {type: 'deletePod'; namespace: string; name: string; preconditions: DeletePreconditions}
   | {type: 'patchPod'; namespace: string; name: string; patch: OwnerPatch}
   | {type: 'updateStatus'; key: ControllerKey; object: Record<string, unknown>}
+  | {type: 'updateScale'; key: ControllerKey; scale: ScaleObject}
   | {type: 'createReplicaSet'; rs: ReplicaSetManifest}
   | {type: 'patchReplicaSet'; namespace: string; name: string; patch: OwnerPatch | ReplicaSetPatch}
   | {type: 'deleteReplicaSet'; namespace: string; name: string; preconditions: DeletePreconditions}
@@ -94,6 +96,11 @@ export class RecordingPodControl implements PodControl {
   async updateStatus(key: ControllerKey, object: Record<string, unknown>): Promise<{resourceVersion?: string}> {
     await this.run({type: 'updateStatus', key, object})
     return {resourceVersion: 'after-status'}
+  }
+
+  async updateScale(key: ControllerKey, scale: ScaleObject): Promise<{resourceVersion?: string}> {
+    await this.run({type: 'updateScale', key, scale})
+    return {resourceVersion: 'after-scale'}
   }
 
   async createReplicaSet(rs: ReplicaSetManifest): Promise<{name: string; uid?: string; resourceVersion?: string}> {

@@ -411,6 +411,9 @@ export interface ExternalMetricFixture {
 export interface ScaleTargetAction {
   type: 'scaleTarget'
   target: {kind: string; apiVersion: string; name: string}
+  /** The target's uid and resourceVersion as planned: the write's preconditions (absent in plans saved before they were recorded). */
+  uid?: string
+  resourceVersion?: string
   from: number
   to: number
   /** The rescale reason upstream records in its SuccessfulRescale event. */

@@ -31,6 +31,7 @@ export interface ScaleTarget {
   namespace: string
   name: string
   uid: string
+  resourceVersion: string
   replicas: number
   selector: LabelSelector
   status: {replicas: number}
@@ -58,7 +59,7 @@ export function scaleTargets(snapshot: Snapshot): Map<string, ScaleTarget> {
   const add = (from: ScaleTarget['from'], objects: readonly Omit<ScaleTarget, 'from'>[] | undefined) => {
     for (const o of objects ?? []) {
       const key = `${groupOf(o.apiVersion)}|${o.kind}|${o.namespace}|${o.name}`
-      if (!out.has(key)) out.set(key, {kind: o.kind, apiVersion: o.apiVersion, namespace: o.namespace, name: o.name, uid: o.uid, replicas: o.replicas, selector: o.selector, status: o.status, from})
+      if (!out.has(key)) out.set(key, {kind: o.kind, apiVersion: o.apiVersion, namespace: o.namespace, name: o.name, uid: o.uid, resourceVersion: o.resourceVersion, replicas: o.replicas, selector: o.selector, status: o.status, from})
     }
   }
   add('deployments', snapshot.deployments)
@@ -226,7 +227,7 @@ export function planHpa(hpa: HpaObject, snapshot: Snapshot, world: World, target
   if (notInInput) warnings.push(notInInput)
   for (const e of d.events) if (e.type === 'Warning') warnings.push(`${e.reason}: ${e.message}`)
   const actions: HpaAction[] = []
-  if (d.scaleWrite && d.target) actions.push({type: 'scaleTarget', target: d.target, from: d.scaleWrite.from, to: d.scaleWrite.to, reason: d.rescaleReason})
+  if (d.scaleWrite && d.target) actions.push({type: 'scaleTarget', target: d.target, ...(target ? {uid: target.uid, resourceVersion: target.resourceVersion} : {}), from: d.scaleWrite.from, to: d.scaleWrite.to, reason: d.rescaleReason})
   if (d.statusChanged) actions.push({type: 'updateHpaStatus', from: hpa.status, to: d.status})
   const assumes = [...d.assumes, 'no other HPA of the namespace has synced yet (a controller started afresh): no AmbiguousSelector check against them']
   const current = d.currentReplicas ?? hpa.status.currentReplicas
