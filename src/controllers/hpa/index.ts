@@ -7,7 +7,7 @@ import {HPA_RESOURCES, hpaAction, hpaResizes, HpaSync} from './apply.js'
 import {readLiveMetrics} from './live.js'
 import {planHpas} from './planner.js'
 import {HPA_READS, readHpaPodFields} from './read.js'
-import {listTable, planBlock} from './render.js'
+import {applyLines, listTable, planBlock} from './render.js'
 import {hpaChecks} from './rules.js'
 import {hpaWatch} from './watch.js'
 
@@ -23,6 +23,7 @@ export const hpa: ControllerDescriptor = {
   notSimulated: 'the autoscaler is not run in virtual time (its metrics are read once, not modelled over time)',
   render: {
     planBlock,
+    applyLines,
     listTable,
   },
   apply: {

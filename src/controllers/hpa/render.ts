@@ -5,7 +5,8 @@ import type {ChalkInstance} from 'chalk'
 import type {ControllerPlan} from '../../model/plan.js'
 import {formatColumns} from '../../render/columns.js'
 import {controllerOf} from '../../render/dispatch.js'
-import type {PlanBlockContext} from '../../render/part.js'
+import type {ActionResult} from '../../model/apply.js'
+import type {ApplyLineContext, PlanBlockContext} from '../../render/part.js'
 import {applySetNote, indent} from '../../render/plan-lines.js'
 import {requeueLine} from '../../render/requeue.js'
 import type {HpaAction, HpaCondition, HpaPlanView, HpaStatus, MetricProposal} from './model.js'
@@ -59,6 +60,13 @@ function statusWords(from: HpaStatus, to: HpaStatus): string {
 export function hpaActionLine(a: HpaAction, c: ChalkInstance): string {
   if (a.type === 'scaleTarget') return c.yellow(`  ~ scale ${a.target.kind}/${a.target.name} ${a.from} → ${a.to}  (${a.reason})`)
   return c.yellow(`  ~ status ${statusWords(a.from, a.to)}`)
+}
+
+/** Its lines of `kctl reconcile`'s report: the plan's line for each write, and how it went. */
+export function applyLines(r: ActionResult, {c, outcome}: ApplyLineContext): string[] | undefined {
+  const a = r.predicted
+  if (!a || (a.type !== 'scaleTarget' && a.type !== 'updateHpaStatus')) return undefined
+  return [`${hpaActionLine(a, c)}  ${outcome(r)}`]
 }
 
 /** Its block of `kctl plan`'s table. */

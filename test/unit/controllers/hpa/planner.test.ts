@@ -138,8 +138,8 @@ items:
     expect(other.hpa!.missing).toEqual([{index: 0, type: 'Object', name: 'rps'}])
   })
 
-  it('is planned only: kctl reconcile leaves it out', () => {
-    expect(CARRIED_OUT).not.toContain('horizontalpodautoscaling')
+  it('is carried out by kctl reconcile, with the other controllers', () => {
+    expect(CARRIED_OUT).toContain('horizontalpodautoscaling')
     expect(CARRIED_OUT).toContain('deployment')
   })
 })
