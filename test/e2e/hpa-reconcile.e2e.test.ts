@@ -109,18 +109,18 @@ const hpaPlanOf = (plan: Json) => plan.controllers.find((c: Json) => c.kind === 
 describe('kctl reconcile and watch on an HPA', () => {
   let fake: FakeMetrics
   const namespaces: string[] = []
-  // Built together: one for kctl's apply, one for the real controller, one for a stale saved plan.
+  // Built together: one for kctl's apply; one for a stale saved plan and the watch (neither writes
+  // anything the HPA reads), then for the real controller.
   let applied: string
   let judged: string
-  let stale: string
   /** What kctl's apply left on the server, for the real controller to match (run last: it syncs every namespace). */
   let kctlWrote: {replicas: number; status: Json} | undefined
 
   beforeAll(async () => {
     await controllerManager.stop()
     fake = await fakeMetrics.start()
-    ;[applied, judged, stale] = await Promise.all([buildWorld(fake, '450m'), buildWorld(fake, '450m'), buildWorld(fake, '450m')])
-    namespaces.push(applied, judged, stale)
+    ;[applied, judged] = await Promise.all([buildWorld(fake, '450m'), buildWorld(fake, '450m')])
+    namespaces.push(applied, judged)
   }, 150_000)
 
   afterAll(async () => {
@@ -162,28 +162,28 @@ describe('kctl reconcile and watch on an HPA', () => {
   }, 120_000)
 
   it('a saved plan whose Deployment changed is refused (exit 4): nothing is scaled, no status written', async () => {
-    const {file, plan} = await savedPlan(stale)
+    const {file, plan} = await savedPlan(judged)
     expect(hpaPlanOf(plan).actions.map((a: Json) => a.type)).toEqual(['scaleTarget', 'updateHpaStatus'])
     // Someone touches the Deployment between plan and apply.
-    const touched = await apiOk('PATCH', `/apis/apps/v1/namespaces/${stale}/deployments/web`, {
+    const touched = await apiOk('PATCH', `/apis/apps/v1/namespaces/${judged}/deployments/web`, {
       body: {metadata: {annotations: {'example.com/touched': 'yes'}}},
       contentType: 'application/merge-patch+json',
     })
-    const hpaBefore = await apiOk('GET', `/apis/autoscaling/v2/namespaces/${stale}/horizontalpodautoscalers/web`)
+    const hpaBefore = await apiOk('GET', `/apis/autoscaling/v2/namespaces/${judged}/horizontalpodautoscalers/web`)
     const r = await kctl(['reconcile', '--plan', file, '--apply', '--yes'])
     expect(r.code).toBe(4)
     const write = hpaPlanOf(plan).actions[0]
     expect(r.stderr.trim().split('\n')[0]).toBe(
-      `Error: saved plan is stale; run kctl plan again (or pass --replan): Deployment ${stale}/web (to scale) changed (resourceVersion ${write.resourceVersion} → ${touched.metadata.resourceVersion})`,
+      `error: saved plan is stale; run kctl plan again (or pass --replan): Deployment ${judged}/web (to scale) changed (resourceVersion ${write.resourceVersion} → ${touched.metadata.resourceVersion})`,
     )
-    const after = await apiOk('GET', `/apis/apps/v1/namespaces/${stale}/deployments/web`)
+    const after = await apiOk('GET', `/apis/apps/v1/namespaces/${judged}/deployments/web`)
     expect({replicas: after.spec.replicas, resourceVersion: after.metadata.resourceVersion}).toEqual({replicas: 3, resourceVersion: touched.metadata.resourceVersion})
-    const hpaAfter = await apiOk('GET', `/apis/autoscaling/v2/namespaces/${stale}/horizontalpodautoscalers/web`)
+    const hpaAfter = await apiOk('GET', `/apis/autoscaling/v2/namespaces/${judged}/horizontalpodautoscalers/web`)
     expect(hpaAfter.metadata.resourceVersion).toBe(hpaBefore.metadata.resourceVersion)
   }, 60_000)
 
   it('kctl watch plans the HPA again when its metrics change', async () => {
-    const watch = new WatchRun(['-n', stale], {KUBECONFIG: controlPlane().adminKubeconfig})
+    const watch = new WatchRun(['-n', judged], {KUBECONFIG: controlPlane().adminKubeconfig})
     try {
       const hpaChange = (l: Json) => l.kind === 'PlanChange' && l.controller?.kind === 'HorizontalPodAutoscaler' && l.controller.name === 'web'
       const scaleTo = (l: Json) => l.controller.actions.find((a: Json) => a.type === 'scaleTarget')?.to
@@ -192,12 +192,14 @@ describe('kctl reconcile and watch on an HPA', () => {
       const mark = watch.lines.length
       // 100m of 500m is 20% against 50%: a proposal of ceil(0.4 × 3) = 2, which the controller's initial
       // recommendation (3, its first sync) holds for the stabilization window: no scale write.
-      await serveCpu(fake, stale, '100m')
+      await serveCpu(fake, judged, '100m')
       const next = await watch.next('the HPA planned again with the new metrics', (l) => hpaChange(l) && scaleTo(l) === undefined, mark, 60_000)
       expect(next.event.type).toBe('CLOCK')
       expect(next.controller.hpa.proposals[0].replicas).toBe(2)
     } finally {
       await watch.interrupt()
+      // The real controller judges this world next, with the samples kctl's apply saw.
+      await serveCpu(fake, judged, '450m')
     }
   }, 90_000)
 

@@ -10,17 +10,15 @@
 // Pods a target may own (and orphans a target's selector may match) keep in the watch cache what
 // the replica calculator reads besides the shared fields (watch/pods.ts): each container's
 // resources, the sidecars', pod-level requests and overhead, and the start time.
-import type {DeploymentView, PodView, Workload} from '../../model/objects.js'
-import type {StatefulSetView} from '../statefulset/model.js'
+import type {DeploymentView, PodView, Snapshot, Workload} from '../../model/objects.js'
 import {selectorMatches} from '../../reconcile/selector.js'
 import {isMap, pick, wholeObjects} from '../../watch/objects.js'
 import type {NamespaceWatchPart} from '../../watch/part.js'
 import type {RawObject} from '../../watch/reflector.js'
-import {deploymentWatch} from '../deployment/watch.js'
-import {replicaSetWatch} from '../replicaset/watch.js'
-import {statefulSetWatch} from '../statefulset/watch.js'
 import {readLiveMetrics} from './live.js'
 import {DEFAULT_HPA_CONFIG, type HpaObject} from './model.js'
+
+type StatefulSetView = NonNullable<Snapshot['statefulSets']>[number]
 
 /** The kinds whose pods an HPA's target owns (the scale subresources kctl reads). */
 const OWNERS: ReadonlySet<string> = new Set(['ReplicaSet', 'StatefulSet', 'ReplicationController'])
@@ -31,8 +29,14 @@ export const hpaWatch: NamespaceWatchPart = {
   by: 'namespace',
   resources: [HPAS],
   requires: ['horizontalpodautoscalers'],
-  // The targets, as their own controllers' informers keep them (one informer per resource).
-  reads: [...deploymentWatch.resources, ...replicaSetWatch.resources, ...statefulSetWatch.resources],
+  // The targets. One informer per resource: their own controllers' watches start them first, and
+  // keep them their way; these only normalize them when those watches are left out.
+  reads: [
+    wholeObjects<DeploymentView>('deployments', 'Deployment', 'apps/v1', (s) => s.deployments),
+    wholeObjects<Workload>('replicasets', 'ReplicaSet', 'apps/v1', (s) => s.replicaSets),
+    wholeObjects<Workload>('replicationcontrollers', 'ReplicationController', 'v1', (s) => s.workloads),
+    wholeObjects<StatefulSetView>('statefulsets', 'StatefulSet', 'apps/v1', (s) => s.statefulSets),
+  ],
   namespaces: (caches) => caches.namespaces('horizontalpodautoscalers'),
   holds: (caches, ns) => {
     for (const _ of caches.list('horizontalpodautoscalers', ns)) return true
