@@ -24,13 +24,14 @@ describe('watchGroups', () => {
       'services',
       'endpointslices',
       'endpoints',
+      'horizontalpodautoscalers',
     ])
   })
 
   it('plans StatefulSets with DaemonSets and Jobs with CronJobs; each group checks what it always checked', () => {
-    expect(groups.map((g) => (g.by === 'object' ? g.by : g.members.map((m) => m.name)))).toEqual(['object', 'object', ['statefulset', 'daemonset'], ['job', 'cronjob'], ['endpointslice']])
-    expect(groups.map((g) => g.requires)).toEqual([[], ['deployments'], ['statefulsets', 'nodes'], ['jobs'], ['services', 'endpointslices', 'endpoints', 'nodes']])
-    expect(groups.filter((g) => g.requires.length > 0).map((g) => g.what)).toEqual(['deployments', 'statefulsets and daemonsets', 'jobs and cronjobs', 'services'])
+    expect(groups.map((g) => (g.by === 'object' ? g.by : g.members.map((m) => m.name)))).toEqual(['object', 'object', ['statefulset', 'daemonset'], ['job', 'cronjob'], ['endpointslice'], ['horizontalpodautoscaling']])
+    expect(groups.map((g) => g.requires)).toEqual([[], ['deployments'], ['statefulsets', 'nodes'], ['jobs'], ['services', 'endpointslices', 'endpoints', 'nodes'], ['horizontalpodautoscalers']])
+    expect(groups.filter((g) => g.requires.length > 0).map((g) => g.what)).toEqual(['deployments', 'statefulsets and daemonsets', 'jobs and cronjobs', 'services', 'horizontalpodautoscalers'])
   })
 
   it('a Node event marks every namespace; the Services set no clock for their retries', () => {
