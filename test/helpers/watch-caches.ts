@@ -17,6 +17,9 @@ const FIELDS: Partial<Record<WatchedResource, keyof Snapshot>> = {
   services: 'services',
   endpointslices: 'endpointSlices',
   endpoints: 'endpoints',
+  horizontalpodautoscalers: 'hpas',
+  deployments: 'deployments',
+  replicasets: 'replicaSets',
 }
 
 export function snapshotCaches(world: {snapshot: Snapshot}): WatchCaches {
