@@ -143,23 +143,17 @@ export class ClusterPodControl implements PodControl {
     return {resourceVersion: patched?.metadata?.resourceVersion}
   }
 
-  async updateStatus(key: ControllerKey, object: Record<string, unknown>): Promise<{resourceVersion?: string}> {
-    const updated = await this.call<Obj>(controllerPath(key, 'status'), {
-      method: 'PUT',
-      query: this.query,
-      body: object,
-      what: `update the status of ${key.kind} ${key.namespace}/${key.name}`,
-    })
-    return {resourceVersion: updated?.metadata?.resourceVersion}
+  updateStatus(key: ControllerKey, object: Record<string, unknown>): Promise<{resourceVersion?: string}> {
+    return this.put(key, 'status', object)
   }
 
-  async updateScale(key: ControllerKey, scale: ScaleObject): Promise<{resourceVersion?: string}> {
-    const updated = await this.call<Obj>(controllerPath(key, 'scale'), {
-      method: 'PUT',
-      query: this.query,
-      body: scale,
-      what: `update the scale of ${key.kind} ${key.namespace}/${key.name}`,
-    })
+  updateScale(key: ControllerKey, scale: ScaleObject): Promise<{resourceVersion?: string}> {
+    return this.put(key, 'scale', scale)
+  }
+
+  /** A PUT of a subresource (`status`, `scale`): the body's resourceVersion is the precondition. */
+  private async put(key: ControllerKey, sub: 'status' | 'scale', body: unknown): Promise<{resourceVersion?: string}> {
+    const updated = await this.call<Obj>(controllerPath(key, sub), {method: 'PUT', query: this.query, body, what: `update the ${sub} of ${key.kind} ${key.namespace}/${key.name}`})
     return {resourceVersion: updated?.metadata?.resourceVersion}
   }
 

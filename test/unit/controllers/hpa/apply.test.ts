@@ -4,6 +4,7 @@
 // written earlier in the round, or changed since planning, leaving nothing half-applied.
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {ClusterPodControl, type ApiRequester} from '../../../../src/apply/cluster-control.js'
 import {executePlan} from '../../../../src/apply/executor.js'
 import {guardViolations, RemovalLedger} from '../../../../src/apply/guards.js'
 import type {MemoryWorld} from '../../../../src/apply/memory-world.js'
@@ -73,6 +74,32 @@ describe('the HPA is carried out', () => {
     expect(v1.status).toEqual({lastScaleTime: NOW, currentReplicas: 3, desiredReplicas: 6, currentCPUUtilizationPercentage: 100})
     expect(v1.metadata.annotations.keep).toBe('me')
     expect(JSON.parse(v1.metadata.annotations['autoscaling.alpha.kubernetes.io/conditions'])[0]).toMatchObject({type: 'AbleToScale', reason: 'SucceededRescale'})
+  })
+})
+
+describe('the HPA\'s two PUTs against a cluster', () => {
+  it.each([false, true])('the scale of each target kind, then the HPA\'s status in autoscaling/v2 (dryRun %s)', async (dryRun) => {
+    const sent: Array<[string | undefined, string, unknown]> = []
+    const api: ApiRequester = {
+      async request<T>(path: string, opts: Parameters<ApiRequester['request']>[1]): Promise<T> {
+        sent.push([opts.method, path, opts.query])
+        return {metadata: {resourceVersion: '50'}} as T
+      },
+    }
+    const control = new ClusterPodControl(api, dryRun)
+    const a: ScaleTargetAction = {type: 'scaleTarget', target: {kind: 'Deployment', apiVersion: 'apps/v1', name: 'web'}, uid: 'u', resourceVersion: '4', from: 1, to: 2, reason: ''}
+    for (const [kind, apiVersion] of [['Deployment', 'apps/v1'], ['StatefulSet', 'apps/v1'], ['ReplicaSet', 'apps/v1'], ['ReplicationController', 'v1']] as const) {
+      expect(await control.updateScale({kind, apiVersion, namespace: 'ns', name: 'web'}, scaleObject(a, 'ns'))).toEqual({resourceVersion: '50'})
+    }
+    await control.updateStatus({kind: 'HorizontalPodAutoscaler', apiVersion: 'autoscaling/v1', namespace: 'ns', name: 'web'}, {metadata: {resourceVersion: '9'}})
+    const query = dryRun ? {dryRun: 'All'} : undefined
+    expect(sent).toEqual([
+      ['PUT', '/apis/apps/v1/namespaces/ns/deployments/web/scale', query],
+      ['PUT', '/apis/apps/v1/namespaces/ns/statefulsets/web/scale', query],
+      ['PUT', '/apis/apps/v1/namespaces/ns/replicasets/web/scale', query],
+      ['PUT', '/api/v1/namespaces/ns/replicationcontrollers/web/scale', query],
+      ['PUT', '/apis/autoscaling/v2/namespaces/ns/horizontalpodautoscalers/web/status', query],
+    ])
   })
 })
 
