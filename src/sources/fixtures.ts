@@ -71,20 +71,35 @@ export async function readFixtureSets(opts: FixtureOptions): Promise<ApplySetSna
     onRenderError: tolerant ? (e) => renderErrors.push(e) : undefined,
   })
   if (skipped.length > 0) opts.onSkipped?.(skipped)
-  const normalizers = new Map<string, Normalizer>()
+  let normalizers = new Map<string, Normalizer>()
+  // Each set's text is scanned for a kind a reader asks about (a pod's HPA fields: is there an HPA?).
+  let hinted = true
   const normalizerFor = (applySet: string) => {
     let n = normalizers.get(applySet)
-    if (!n) normalizers.set(applySet, (n = new Normalizer({paths: opts.paths, namespace: opts.namespace, allNamespaces: opts.allNamespaces, selector: opts.selector})))
+    if (!n) {
+      const mayHold = hinted ? textMayHold(files.filter((f) => f.applySet === applySet)) : undefined
+      normalizers.set(applySet, (n = new Normalizer({paths: opts.paths, namespace: opts.namespace, allNamespaces: opts.allNamespaces, selector: opts.selector, mayHold})))
+    }
     return n
   }
-  // Strict: reading stops at the first input that does not parse; problems found in objects
-  // before it come first in input order. Tolerant: every document that parses is read.
-  const parseErrors: UserError[] = [...renderErrors]
-  try {
-    for (const obj of readDocuments(files, tolerant ? {onError: (e) => parseErrors.push(e)} : {})) normalizerFor(obj.locator.applySet).add(obj)
-  } catch (error) {
-    if (!(error instanceof UserError)) throw error
-    parseErrors.push(error)
+  let parseErrors: UserError[] = []
+  const readAll = () => {
+    // Strict: reading stops at the first input that does not parse; problems found in objects
+    // before it come first in input order. Tolerant: every document that parses is read.
+    parseErrors = [...renderErrors]
+    try {
+      for (const obj of readDocuments(files, tolerant ? {onError: (e) => parseErrors.push(e)} : {})) normalizerFor(obj.locator.applySet).add(obj)
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error
+      parseErrors.push(error)
+    }
+  }
+  readAll()
+  if ([...normalizers.values()].some((n) => n.hintMissed)) {
+    // A kind the scan did not find was read (its name spelt with escapes): read again, unhinted.
+    normalizers = new Map()
+    hinted = false
+    readAll()
   }
   if (normalizers.size === 0) {
     if (parseErrors.length === 0 && !opts.allowEmpty) throw emptyInputError(opts.paths, opts.kustomize, files.length, skipped.length)
@@ -112,6 +127,36 @@ export async function readFixtureSets(opts: FixtureOptions): Promise<ApplySetSna
     opts.onLeftOut(leftOut)
   }
   return sets.map(({applySet, snapshot}) => ({applySet, snapshot}))
+}
+
+/**
+ * Whether an apply set's inputs may hold objects of a kind: its name is somewhere in their text,
+ * scanned a window at a time (once per kind asked).
+ */
+function textMayHold(files: readonly SourceFile[]): (kind: string) => boolean {
+  return (kind) => files.some((f) => textHolds(f, Buffer.from(kind)))
+}
+
+const SCAN_WINDOW = 1 << 20
+
+function textHolds(file: SourceFile, needle: Buffer): boolean {
+  const window = Buffer.allocUnsafe(SCAN_WINDOW + needle.length)
+  // Each window starts with the previous one's last bytes, so that a match across the seam is found.
+  let carried = 0
+  let position = 0
+  try {
+    for (;;) {
+      const got = file.readAt(window, carried, SCAN_WINDOW, position)
+      const filled = carried + got
+      if (window.subarray(0, filled).includes(needle)) return true
+      if (got < SCAN_WINDOW) return false
+      position += got
+      carried = Math.min(needle.length - 1, filled)
+      window.copy(window, 0, filled - carried, filled)
+    }
+  } catch {
+    return true // unreadable: it cannot be told (reading it reports why)
+  }
 }
 
 /**

@@ -28,6 +28,12 @@ export interface NormalizeOptions {
   selector?: string
   /** The objects come from the API server: already defaulted (pod templates included). */
   serverDefaulted?: boolean
+  /**
+   * Whether the input may hold an object of a kind, told before it is read (e.g. by a scan of its
+   * text), so that readers can leave out what only such objects need (ReadInput.mayHold). A kind
+   * it denies that is read all the same sets Normalizer.hintMissed. Absent: any kind may be there.
+   */
+  mayHold?: (kind: string) => boolean
 }
 
 /** An earlier definition of an object that a later one in the same apply set replaced. */
@@ -129,6 +135,9 @@ export class Normalizer {
   private readonly onlyNamespace?: string
   private readonly selector?: CompiledSelector
   objects = 0
+  /** What opts.mayHold answered, by kind; and the kinds read, kept only when it is given. */
+  private readonly mayHoldAnswers = new Map<string, boolean>()
+  private readonly kindsRead = new Set<string>()
 
   constructor(private readonly opts: NormalizeOptions) {
     this.defaultNamespace = opts.namespace ?? 'default'
@@ -179,6 +188,7 @@ export class Normalizer {
     const kind = raw.kind as string
     const apiVersion = raw.apiVersion as string
     const group = groupOf(apiVersion)
+    if (this.opts.mayHold) this.kindsRead.add(kind)
     const known = readerOf(kind)
     const ctx = new Ctx(obj, this.problems, kind)
     if (!known || (group !== known.group && !known.retiredGroups?.includes(group))) {
@@ -244,7 +254,25 @@ export class Normalizer {
         ;(this.lists[into as keyof typeof this.lists] as SnapshotItem<F>[]).push(item)
         this.collected.push({into, item: item as object})
       },
+      mayHold: (kind: string) => this.mayHold(kind),
     }
+  }
+
+  private mayHold(kind: string): boolean {
+    const hint = this.opts.mayHold
+    if (!hint || this.kindsRead.has(kind)) return true
+    let answer = this.mayHoldAnswers.get(kind)
+    if (answer === undefined) this.mayHoldAnswers.set(kind, (answer = hint(kind)))
+    return answer
+  }
+
+  /**
+   * An object of a kind opts.mayHold denied was read after all (its text spelt the kind with
+   * escapes): what readers left out for it is missing, and the input must be read again without the hint.
+   */
+  get hintMissed(): boolean {
+    for (const [kind, answer] of this.mayHoldAnswers) if (!answer && this.kindsRead.has(kind)) return true
+    return false
   }
 
   /** The shared field readers, as the controllers' readers receive them. */

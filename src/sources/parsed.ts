@@ -8,5 +8,7 @@ import {normalize, type NormalizeOptions} from './normalize.js'
 
 export function normalizeParsed(name: string, objects: RawObject[], options: NormalizeOptions): Snapshot {
   const list = new SourceFile(name, undefined, 'json', Buffer.from(JSON.stringify({apiVersion: 'v1', kind: 'List', items: objects}, null, 1)))
-  return normalize(readParsedJsonList(list, objects), options)
+  // The kinds are all known before reading: readers may leave out what only absent kinds need.
+  const kinds = new Set(objects.map((o) => o.kind))
+  return normalize(readParsedJsonList(list, objects), {mayHold: (kind) => kinds.has(kind), ...options})
 }

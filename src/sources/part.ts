@@ -38,6 +38,11 @@ export interface ReadInput {
   located<T extends object>(view: T): T
   /** Puts the view in one of the Snapshot's lists. */
   collect<F extends SnapshotList>(into: F, item: SnapshotItem<F>): void
+  /**
+   * Whether the world read may hold an object of this kind, as far as its source could tell before
+   * reading it (NormalizeOptions.mayHold); true when it cannot tell.
+   */
+  mayHold(kind: string): boolean
 }
 
 /** The reader of one kind. */
@@ -56,8 +61,11 @@ export interface KindReader {
   read(input: ReadInput): void
 }
 
-/** The fields of a pod one controller alone reads, given after the pod is read without a problem. */
-export type PodFieldsReader = (ctx: Ctx, meta: Meta, raw: RawObject, spec: RawObject, status: RawObject) => Partial<PodView> | undefined
+/**
+ * The fields of a pod one controller alone reads, given after the pod is read without a problem
+ * (`input`: the pod's ReadInput, e.g. to ask whether the world may hold the controller's objects).
+ */
+export type PodFieldsReader = (ctx: Ctx, meta: Meta, raw: RawObject, spec: RawObject, status: RawObject, input: ReadInput) => Partial<PodView> | undefined
 
 /** How a controller's objects are read into the Snapshot. */
 export interface ControllerRead {

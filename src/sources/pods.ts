@@ -118,7 +118,7 @@ function readPod(input: ReadInput, podFields: readonly PodFieldsReader[]): void 
   if (!input.wanted()) return
   const controllerFields: Partial<PodView>[] = []
   for (const read of podFields) {
-    const fields = read(ctx, meta, raw, spec, status)
+    const fields = read(ctx, meta, raw, spec, status, input)
     if (fields !== undefined) controllerFields.push(fields)
   }
   input.collect(

@@ -3,7 +3,8 @@
 // does (pkg/apis/autoscaling/validation) and defaulted as SetDefaults_HorizontalPodAutoscaler does;
 // autoscaling/v1 is converted first (Convert_v1_HorizontalPodAutoscaler_To_autoscaling_...).
 import {parseQuantity} from '../../reconcile/hash/quantity.js'
-import {type Ctx, EMPTY_RAW as EMPTY, INT32_MAX} from '../../sources/context.js'
+import type {PodView} from '../../model/objects.js'
+import {type Ctx, EMPTY_RAW as EMPTY, INT32_MAX, isMapping, timestampProblem} from '../../sources/context.js'
 import type {Path, RawObject} from '../../sources/documents.js'
 import type {KindReader, Meta, PodFieldsReader} from '../../sources/part.js'
 import {parseDuration} from '../../watch/duration.js'
@@ -399,8 +400,57 @@ function requestsOf(ctx: Ctx, c: RawObject, path: Path): Record<string, string> 
   return out
 }
 
-/** startTime, the Ready condition and the requests (regular containers, sidecars, pod-level). */
-export const readHpaPodFields: PodFieldsReader = (ctx, _meta, _raw, spec, status) => {
+/**
+ * startTime, the Ready condition and the requests (regular containers, sidecars, pod-level), kept
+ * only in a world that may hold an HPA: elsewhere no pod carries them. The fields are checked on
+ * every pod all the same (the API server refuses a pod whose request is not a quantity): when the
+ * quick look below cannot tell that they are sound, they are read and dropped, for the problems.
+ */
+export const readHpaPodFields: PodFieldsReader = (ctx, _meta, _raw, spec, status, input) => {
+  if (input.mayHold('HorizontalPodAutoscaler')) return readPodFields(ctx, spec, status)
+  if (!plainlySound(spec, status)) readPodFields(ctx, spec, status)
+  return undefined
+}
+
+/** Valid quantities, as parsed once (pods of one template repeat the same few). */
+const SOUND_QUANTITIES = new Set<string>()
+function soundQuantity(v: unknown): boolean {
+  if (typeof v !== 'string') return false
+  if (SOUND_QUANTITIES.has(v)) return true
+  try {
+    parseQuantity(v)
+  } catch {
+    return false
+  }
+  if (SOUND_QUANTITIES.size < 1024) SOUND_QUANTITIES.add(v)
+  return true
+}
+
+const soundTime = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && timestampProblem(v) === undefined)
+const soundRequests = (c: RawObject) => {
+  const resources = c.resources
+  if (resources === undefined || resources === null) return true
+  if (!isMapping(resources)) return false
+  const requests = resources.requests
+  if (requests === undefined || requests === null) return true
+  if (!isMapping(requests)) return false
+  for (const k in requests) if (!soundQuantity(requests[k])) return false
+  return true
+}
+const soundContainers = (v: unknown) => v === undefined || v === null || (Array.isArray(v) && v.every((c) => isMapping(c) && soundRequests(c)))
+
+/**
+ * Whether readPodFields would certainly find no problem in these fields; false when it might (it is
+ * then run). Pod-level resources are left to it.
+ */
+function plainlySound(spec: RawObject, status: RawObject): boolean {
+  if (spec.resources !== undefined || !soundContainers(spec.containers) || !soundContainers(spec.initContainers) || !soundTime(status.startTime)) return false
+  const conditions = status.conditions
+  if (conditions === undefined || conditions === null) return true
+  return Array.isArray(conditions) && conditions.every((c) => isMapping(c) && soundTime(c.lastTransitionTime))
+}
+
+function readPodFields(ctx: Ctx, spec: RawObject, status: RawObject): Partial<PodView> {
   const containers: ContainerRequests[] = list(ctx, spec.containers, ['spec', 'containers']).map(({item, path}) => ({name: typeof item.name === 'string' ? item.name : '', requests: requestsOf(ctx, item, path)}))
   const sidecars: ContainerRequests[] = list(ctx, spec.initContainers, ['spec', 'initContainers'])
     .filter(({item}) => item.restartPolicy === 'Always')

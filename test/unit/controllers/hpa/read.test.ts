@@ -85,11 +85,14 @@ ${spec}`
 })
 
 describe('resourcehelpers.PodRequests (the pods\' pod-level requests, as calculatePodLevelRequests reads them)', () => {
+  // Beside an HPA: in a world without one, pods carry no HPA fields.
   const pod = (spec: string) => `apiVersion: v1
 kind: Pod
 metadata: {name: p, namespace: shop}
 spec:
-${spec}`
+${spec}
+---
+${HPA('  maxReplicas: 5')}`
   const requestsOf = async (spec: string) => (await readFixtures({paths: [fixture(pod(spec))]})).pods[0].autoscaling?.podRequests
 
   it('none without a cpu, memory or hugepages request at the pod level', async () => {
