@@ -7,6 +7,7 @@ import {planHpas} from './planner.js'
 import {HPA_READS, readHpaPodFields} from './read.js'
 import {listTable, planBlock} from './render.js'
 import {hpaChecks} from './rules.js'
+import {hpaSimulation} from './simulate.js'
 
 export const hpa: ControllerDescriptor = {
   name: 'horizontalpodautoscaling',
@@ -18,7 +19,7 @@ export const hpa: ControllerDescriptor = {
     live: readLiveMetrics,
   },
   plan: planHpas,
-  notSimulated: 'the autoscaler is not run in virtual time (its metrics are read once, not modelled over time)',
+  simulate: hpaSimulation,
   render: {
     planBlock,
     listTable,
