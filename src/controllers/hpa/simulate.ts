@@ -11,7 +11,7 @@
 //     real controller sees a pod whose sample still covers its start;
 //   - Pods: the demand in all, spread the same way, one value per Running pod;
 //   - Object and External: the demand as the one value.
-// A metric no loaded series names is answered as missing (the controller then reports it failed).
+// A metric no loaded series names is answered with an error (the controller reports it failed).
 // An HPA whose target no --load names is left as read (notSimulated), as without --load.
 // The controller's writes — the target's scale (spec.replicas, generation + 1) and the HPA's
 // status — are carried out on the memory world by this part (the executor does not carry out HPA
@@ -32,7 +32,7 @@ import {offset} from '../../simulate/report.js'
 import {formatDuration} from '../../watch/duration.js'
 import {milliValue} from './defaults.js'
 import {DEFAULT_HPA_CONFIG, DEFAULT_HPA_GATES, type HpaHistory, type HpaObject, type HpaStatus, type MetricAnswer, type MetricSpec} from './model.js'
-import {planHpa, readScale, scaleTargets} from './planner.js'
+import {metricName, planHpa, readScale, scaleTargets} from './planner.js'
 import {tolerancesFor} from './replicas.js'
 import type {AutoscalerInterval, AutoscalerPoint, AutoscalerScaleEvent, AutoscalerTimeline} from './timeline.js'
 
@@ -83,7 +83,7 @@ export function loadAnswers(hpa: HpaObject, load: PlacedLoad, pods: readonly Pod
   const ready = running.filter((p) => p.ready)
   return hpa.spec.metrics.map((m): MetricAnswer => {
     const series = seriesOf(m, load)
-    if (!series) return {kind: 'missing'}
+    if (!series) return {kind: 'error', message: `no --load series names ${metricName(m) || m.type}`}
     const total = demandAt(series, at)
     const shares = spread(total, ready.length)
     const share = new Map(ready.map((p, i) => [p.name, shares[i]]))

@@ -53,9 +53,9 @@ describe('metrics made from a load', () => {
       ['1000m', '2026-11-22T10:01:30Z'],
       ['1000m', '2026-11-22T10:01:30Z'],
     ])
-    // A metric no series names is answered as missing, never guessed.
+    // A metric no series names is answered with an error, never guessed.
     const other = {...parseLoad('deployment/web=memory:1Gi'), namespace: 'autoscale'}
-    expect(loadAnswers(hpa, other, pods, START, START)).toEqual([{kind: 'missing'}])
+    expect(loadAnswers(hpa, other, pods, START, START)).toEqual([{kind: 'error', message: 'no --load series names cpu'}])
   })
 
   it('a Ready pod carries its request × the target utilization', async () => {
