@@ -282,7 +282,7 @@ describe('kctl simulate', () => {
     const table = kctl(['simulate', '-f', 'examples/services', '--now', NOW, '-o', 'table']).stdout
     expect(table).toContain('No simulated controller has anything to do.\n\nNot simulated (kctl plan shows their next sync):\n  Service shop/api: 5 actions planned now;')
     const hpa = JSON.parse(kctl(['simulate', '-f', 'examples/hpa', '--now', NOW, '-o', 'json']).stdout)
-    expect(hpa.notSimulated).toEqual(['HorizontalPodAutoscaler autoscale/web: 2 actions planned now; the autoscaler is not run in virtual time (its metrics are read once, not modelled over time)'])
+    expect(hpa.notSimulated).toEqual(['HorizontalPodAutoscaler autoscale/web: 2 actions planned now; no --load names its target: its metrics are read once, not modelled over time'])
   })
 
   describe('--out DIR', () => {
