@@ -347,8 +347,16 @@ function statusWrite(world: MemoryWorld, hpa: HpaObject, status: HpaStatus): voi
     const o = file.objects.find((x) => (x as Obj).kind === hpa.kind && world.namespaceOf(x as Obj) === hpa.namespace && (x as Obj).metadata?.name === hpa.name) as Obj | undefined
     if (!o) continue
     const {currentMetrics, ...rest} = status
-    const stored = {...o, metadata: {...o.metadata, resourceVersion: world.nextResourceVersion()}, status: {...rest, ...(currentMetrics ? {currentMetrics} : {})}}
-    world.replace({file, object: o}, stored)
+    const metadata = {...o.metadata, resourceVersion: world.nextResourceVersion()}
+    if (o.apiVersion === 'autoscaling/v1') {
+      // As the API server stores a v2 status written to a v1 object: the conditions in their annotation, the CPU utilization in its field.
+      const {conditions, ...v1} = rest
+      const cpu = currentMetrics?.find((m) => m.type === 'Resource' && m.resource?.name === 'cpu')?.resource?.current.averageUtilization
+      const annotations = {...o.metadata?.annotations, 'autoscaling.alpha.kubernetes.io/conditions': JSON.stringify(conditions)}
+      world.replace({file, object: o}, {...o, metadata: {...metadata, annotations}, status: {...v1, ...(cpu === undefined ? {} : {currentCPUUtilizationPercentage: cpu})}})
+      return
+    }
+    world.replace({file, object: o}, {...o, metadata, status: {...rest, ...(currentMetrics ? {currentMetrics} : {})}})
     return
   }
 }
@@ -359,7 +367,7 @@ function describeAction(a: StepAction): Described | Unlisted | undefined {
   if (a.type !== 'updateHpaStatus') return undefined
   const from = new Map(a.from.conditions.map((c) => [c.type, `${c.status}/${c.reason ?? ''}`]))
   const changed = a.to.conditions.filter((c) => from.get(c.type) !== `${c.status}/${c.reason ?? ''}`)
-  if (changed.length === 0) return {unlisted: 'HPA status write'}
+  if (changed.length === 0) return {unlisted: 'status write'}
   return {sign: '~', text: `status ${changed.map((c) => `${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}`).join(', ')}`}
 }
 
