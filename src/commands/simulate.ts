@@ -15,7 +15,9 @@ export default class Simulate extends BaseCommand {
 
 The table ends with one verdict per rollout: complete (and when), stalled, or ProgressDeadlineExceeded.
 
-Exit codes: 0 success, 1 any error; with --detailed-exitcode 0 every rollout completes and no controller acts, 2 every rollout completes with changes, 3 a rollout does not complete (deadline exceeded, stalled at the end or at --until, or a bound broken).`
+With --load KIND/NAME=SPEC the workload's HorizontalPodAutoscaler runs too, every 15s sync period with the memory a running controller keeps, on metrics made from the demand given (spread over the target's Ready pods); the report adds its replica curve, scale events, ScalingLimited stretches and how long demand went unmet.
+
+Exit codes: 0 success, 1 any error; with --detailed-exitcode 0 every rollout completes and no controller acts, 2 every rollout completes with changes, 3 a rollout does not complete (deadline exceeded, stalled at the end or at --until, or a bound broken), or demand went unmet longer than --max-unmet.`
 
   static override examples = [
     {description: 'The rest of a rollout, at a fixed clock:', command: '<%= config.bin %> <%= command.id %> -f examples/rollout --now 2026-11-22T10:00:00Z'},
@@ -23,6 +25,10 @@ Exit codes: 0 success, 1 any error; with --detailed-exitcode 0 every rollout com
     {description: 'A CronJob\'s runs over a day (Job names, concurrencyPolicy, history deletions):', command: '<%= config.bin %> <%= command.id %> -f examples/cronjob --now 2026-11-22T10:00:00Z --until 24h'},
     {description: 'Apply new manifests onto the live state (server-side dry run) and simulate from there:', command: '<%= config.bin %> <%= command.id %> --apply-manifests new/ -o markdown'},
     {description: 'In CI: exit 3 when a rollout would not complete, 2 when it completes with changes:', command: '<%= config.bin %> <%= command.id %> -f deploy/ --set-image deployment/web=web=nginx:1.28 --detailed-exitcode'},
+    {
+      description: 'A day of autoscaling: CPU demand of 600m, then 1800m from t+10m, 300m from t+2h; exit 3 if demand goes unmet longer than 5m:',
+      command: '<%= config.bin %> <%= command.id %> -f examples/hpa --load deployment/web=cpu:600m@0s,1800m@10m,300m@2h --until 24h --max-unmet 5m --detailed-exitcode',
+    },
     {description: 'Keep the world at the end as fixtures (a second what-if starts from it with -f after/):', command: '<%= config.bin %> <%= command.id %> -f deploy/ --scale deployment/web=10 --out after/'},
   ]
 
@@ -35,9 +41,20 @@ Exit codes: 0 success, 1 any error; with --detailed-exitcode 0 every rollout com
     fail: Flags.string({multiple: true, summary: 'Pods with this image, pod-template-hash or ControllerRevision (name or hash) never become Ready (CrashLoopBackOff); a Job\'s pods with this image, or of the Job of this name, exit 1 instead; repeatable.', helpGroup: 'MODEL'}),
     'run-for': Flags.string({summary: `How long a Job's pod runs once Ready before it exits (default ${DEFAULT_RUN_FOR}; its stage.kctl.io/complete-after annotation wins).`, helpGroup: 'MODEL'}),
     until: Flags.string({summary: `Stop after this much virtual time (e.g. 10m; default with a CronJob: ${DEFAULT_CRONJOB_UNTIL}, since a CronJob never goes quiet).`, helpGroup: 'MODEL'}),
+    load: Flags.string({
+      multiple: true,
+      summary: 'Demand over time on a workload, spread over its Ready pods, for its HorizontalPodAutoscaler: METRIC:VALUE@OFFSET,... (e.g. cpu:600m@0s,1800m@10m; ; between metrics) or a .yaml/.json file; repeatable.',
+      helpValue: 'KIND/NAME=SPEC|FILE',
+      helpGroup: 'MODEL',
+    }),
     seed: Flags.string({summary: 'Mixed into generated pod names (the same input and seed give the same names).', helpGroup: 'MODEL'}),
     'detailed-exitcode': Flags.boolean({
       summary: 'Exit 2 when every rollout completes with changes, 3 when one does not complete (0: complete, no controller acts).',
+      helpGroup: 'OUTPUT',
+    }),
+    'max-unmet': Flags.string({
+      summary: 'With --detailed-exitcode, exit 3 when an autoscaler\'s demand went unmet (above its Ready pods × target, beyond tolerance) longer than this duration.',
+      helpValue: 'DURATION',
       helpGroup: 'OUTPUT',
     }),
     out: Flags.string({
@@ -60,6 +77,8 @@ Exit codes: 0 success, 1 any error; with --detailed-exitcode 0 every rollout com
       runFor: flags['run-for'],
       until: flags.until,
       seed: flags.seed,
+      load: flags.load,
+      maxUnmet: flags['max-unmet'],
       out: flags.out,
       onWarning: (w) => this.note(w),
       onWritten: ({files, objects, directory}) => process.stderr.write(`wrote ${objects} objects to ${directory} (${files.join(', ')})\n`),
@@ -71,8 +90,8 @@ Exit codes: 0 success, 1 any error; with --detailed-exitcode 0 every rollout com
   }
 }
 
-/** --detailed-exitcode: 3 a rollout that does not complete within its bounds, 2 every one completes and some controller acted, 0 nothing to do. */
+/** --detailed-exitcode: 3 a rollout that does not complete within its bounds, or demand unmet longer than --max-unmet; 2 every one completes and some controller acted, 0 nothing to do. */
 export function detailedExitCode(sim: Simulation): number {
-  if (sim.summary.incomplete.length > 0) return ExitCode.RolloutIncomplete
+  if (sim.summary.incomplete.length > 0 || (sim.summary.unmet?.length ?? 0) > 0) return ExitCode.RolloutIncomplete
   return sim.summary.steps > 0 ? ExitCode.ChangesPending : ExitCode.Ok
 }

@@ -2,6 +2,7 @@
 import type {PlanSource} from './objects.js'
 import type {Action, ControllerKind} from './plan.js'
 import type {CronJobTimeline} from '../controllers/cronjob/timeline.js'
+import type {AutoscalerTimeline} from '../controllers/hpa/timeline.js'
 import type {DaemonSetTimeline} from '../controllers/daemonset/timeline.js'
 import type {DeploymentTimeline} from '../controllers/deployment/timeline.js'
 import type {JobTimeline} from '../controllers/job/timeline.js'
@@ -11,7 +12,7 @@ import {PLAN_API_VERSION} from './plan.js'
 export const SIMULATION_KIND = 'Simulation'
 
 // Each controller's timeline is its own (src/controllers/<name>/timeline.ts); the document joins them.
-export type {CronJobTimeline, DaemonSetTimeline, DeploymentTimeline, JobTimeline, StatefulSetTimeline}
+export type {AutoscalerTimeline, CronJobTimeline, DaemonSetTimeline, DeploymentTimeline, JobTimeline, StatefulSetTimeline}
 export type {StatefulPodFinal} from '../controllers/statefulset/timeline.js'
 
 /** Pods and ReplicaSet sizes of one Deployment (or of a ReplicaSet without one) at an instant. */
@@ -91,6 +92,10 @@ export interface SimulationSettings {
   fail: string[]
   untilSeconds?: number
   seed?: string
+  /** --load, as given. */
+  loads?: string[]
+  /** --max-unmet, in seconds. */
+  maxUnmetSeconds?: number
 }
 
 export interface Simulation {
@@ -108,6 +113,8 @@ export interface Simulation {
   daemonSets: DaemonSetTimeline[]
   jobs: JobTimeline[]
   cronJobs: CronJobTimeline[]
+  /** The HorizontalPodAutoscalers run under --load (present only then). */
+  autoscalers?: AutoscalerTimeline[]
   summary: {
     steps: number
     rounds: number
@@ -118,6 +125,8 @@ export interface Simulation {
     endedBy: 'quiet' | 'until'
     /** The workloads (`Deployment ns/name`) whose rollout did not complete within its bounds: what --detailed-exitcode exits 3 for. */
     incomplete: string[]
+    /** With --max-unmet: the autoscalers (`HorizontalPodAutoscaler ns/name`) whose demand went unmet longer than that (--detailed-exitcode exits 3 for them too). */
+    unmet?: string[]
   }
   /**
    * Objects read whose controllers `kctl simulate` does not run (Services: the endpoint, EndpointSlice

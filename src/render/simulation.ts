@@ -87,8 +87,19 @@ function unlistedText(unlisted: Map<string, number>): string | undefined {
 
 /** One line per rollout, aligned: `Deployment staging/web  complete at t+10s (pods gone at t+40s)`. */
 function verdictLines(sim: Simulation): Array<{workload: string; text: string; ok: boolean}> {
-  return rolloutVerdicts(sim).map(({workload, verdict}) => ({workload, text: verdict.text, ok: verdictPasses(verdict)}))
+  const lines = rolloutVerdicts(sim).map(({workload, verdict}) => ({workload, text: verdict.text, ok: verdictPasses(verdict)}))
+  // With --max-unmet: one line per autoscaler, how long its demand went unmet against the limit.
+  const limit = sim.settings.maxUnmetSeconds
+  if (limit === undefined) return lines
+  for (const a of sim.autoscalers ?? []) {
+    if (!a.unmet) continue
+    const ok = a.unmet.seconds <= limit
+    lines.push({workload: `HorizontalPodAutoscaler ${a.namespace}/${a.name}`, text: `demand unmet ${duration(a.unmet.seconds)} (${ok ? '≤' : '>'} --max-unmet ${duration(limit)})`, ok})
+  }
+  return lines
 }
+
+const duration = (seconds: number) => (seconds === 0 ? '0s' : formatDuration(seconds * 1000))
 
 function closing(sim: Simulation): string {
   const s = sim.summary

@@ -13,7 +13,9 @@ import {applyManifest, applyScale, applySetImage, kubectlMerge, parseScale, pars
 import {manifestKind, notSimulatedObjects, rolloutVerdicts, simulatedControllers, unsimulatedControllers} from '../simulate/controllers.js'
 import {verdictPasses} from '../simulate/verdict.js'
 import {DEFAULT_RUN_FOR, TERMINATE_CAP_SECONDS} from '../simulate/kubelet.js'
+import {parseLoad, type Load} from '../simulate/load.js'
 import {runLoop} from '../simulate/loop.js'
+import type {PlacedLoad} from '../simulate/part.js'
 import {checkOutDirectory, writeWorld} from '../simulate/world-out.js'
 import {parseDuration} from '../watch/duration.js'
 import {gateWarnings, parseFeatureGates, plannerOptions, resolveNow} from './options.js'
@@ -45,6 +47,10 @@ export interface SimulateRequest extends PlanRequest, ChangeRequest {
   until?: string
   /** --seed: mixed into generated pod names. */
   seed?: string
+  /** --load KIND/NAME=SPEC|FILE: the demand on a workload over time (its HPA is then simulated). */
+  load?: string[]
+  /** --max-unmet, a duration: an autoscaler whose demand went unmet longer is named in summary.unmet. */
+  maxUnmet?: string
   /** --out: a new or empty directory the world at the end is written to, as fixtures. */
   out?: string
   /** Told what --out wrote. */
@@ -63,6 +69,8 @@ export async function simulate(req: SimulateRequest): Promise<Simulation> {
   const runFor = durationFlag('--run-for', req.runFor ?? DEFAULT_RUN_FOR)
   let until = req.until === undefined ? undefined : durationFlag('--until', req.until)
   const whatIfs = parseChanges(req)
+  const loadFlags = (req.load ?? []).map((l) => parseLoad(l))
+  const maxUnmet = req.maxUnmet === undefined ? undefined : durationFlag('--max-unmet', req.maxUnmet)
   const fixedNow = req.now === undefined ? undefined : resolveNow(req.now)
   if (req.out !== undefined) await checkOutDirectory(req.out)
   for (const w of gateWarnings(featureGates)) req.onWarning?.(w)
@@ -75,17 +83,29 @@ export async function simulate(req: SimulateRequest): Promise<Simulation> {
   const changes = await applyChanges(opened, whatIfs)
   const warnings: string[] = []
   const world = opened.memory.snapshot()
-  // What the simulation leaves as read (Services, HPAs): named, with what `kctl plan` plans for them now.
-  const notSimulated = notSimulatedObjects(planSnapshot(world, plannerOptions(startText, featureGates, req.maxEndpointsPerSlice), unsimulatedControllers()))
+  const loads = placeLoads(opened.memory, opened.defaultNamespace, loadFlags)
+  // What the simulation leaves as read (Services, HPAs no --load names the target of): named, with what `kctl plan` plans for them now.
+  const notSimulated = notSimulatedObjects(planSnapshot(world, plannerOptions(startText, featureGates, req.maxEndpointsPerSlice), unsimulatedControllers()), loads)
   if (until === undefined && simulatedControllers().some((c) => c.simulation.endless?.(world))) {
     until = durationFlag('--until', DEFAULT_CRONJOB_UNTIL)
     warnings.push(`a CronJob never goes quiet: simulated ${DEFAULT_CRONJOB_UNTIL} (the default with a CronJob); pass --until for more or less`)
+  }
+  if (until === undefined) {
+    // An autoscaler syncs forever: its part says how long is enough for the load given.
+    const longest = simulatedControllers()
+      .flatMap((c) => c.simulation.defaultUntil?.(world, loads) ?? [])
+      .sort((a, b) => b.seconds - a.seconds)[0]
+    if (longest) {
+      until = longest.seconds * 1000
+      warnings.push(longest.why)
+    }
   }
 
   const result = await runLoop(opened.memory, {
     clock,
     featureGates,
     until: until === undefined ? undefined : start + toNs(until),
+    loads,
     kubelet: {start, readyAfter: toNs(readyAfter), terminateAfter: terminateAfter === undefined ? undefined : toNs(terminateAfter), fail: req.fail ?? [], runFor: toNs(runFor)},
   })
   if (req.out !== undefined) {
@@ -101,6 +121,8 @@ export async function simulate(req: SimulateRequest): Promise<Simulation> {
     fail: [...(req.fail ?? [])],
     ...(until === undefined ? {} : {untilSeconds: until / 1000}),
     ...(req.seed === undefined ? {} : {seed: req.seed}),
+    ...(loadFlags.length === 0 ? {} : {loads: loadFlags.map((l) => l.text)}),
+    ...(maxUnmet === undefined ? {} : {maxUnmetSeconds: maxUnmet / 1000}),
   }
   const sim: Simulation = {
     apiVersion: PLAN_API_VERSION,
@@ -116,6 +138,7 @@ export async function simulate(req: SimulateRequest): Promise<Simulation> {
     daemonSets: result.daemonSets,
     jobs: result.jobs,
     cronJobs: result.cronJobs,
+    ...(result.autoscalers ? {autoscalers: result.autoscalers} : {}),
     summary: {
       steps: result.steps.length,
       rounds: result.rounds,
@@ -123,6 +146,7 @@ export async function simulate(req: SimulateRequest): Promise<Simulation> {
       durationSeconds: Number(result.end - start) / 1e9,
       endedBy: result.endedBy,
       incomplete: [],
+      ...(maxUnmet === undefined ? {} : {unmet: unmetLonger(result.autoscalers ?? [], maxUnmet / 1000)}),
     },
     notSimulated,
     warnings: [...warnings, ...result.warnings],
@@ -131,6 +155,19 @@ export async function simulate(req: SimulateRequest): Promise<Simulation> {
     .filter((v) => !verdictPasses(v.verdict))
     .map((v) => v.workload)
   return sim
+}
+
+/** Each --load's workload found in the world read (its namespace: -n, or the default). */
+function placeLoads(memory: MemoryWorld, namespace: string, loads: readonly Load[]): PlacedLoad[] {
+  return loads.map((l) => {
+    if (!memory.find(l.kind, namespace, l.name)) throw new UserError(`--load: no ${l.kind} "${l.name}" in namespace "${namespace}" was read`, {hint: 'name one of the objects read (-n for another namespace)'})
+    return {...l, namespace}
+  })
+}
+
+/** The autoscalers whose demand went unmet longer than `seconds` (`HorizontalPodAutoscaler ns/name`). */
+function unmetLonger(autoscalers: NonNullable<Simulation['autoscalers']>, limit: number): string[] {
+  return autoscalers.filter((a) => (a.unmet?.seconds ?? 0) > limit).map((a) => `HorizontalPodAutoscaler ${a.namespace}/${a.name}`)
 }
 
 /** `plan` with what-ifs: the next sync of every controller after the change. */

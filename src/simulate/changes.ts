@@ -33,7 +33,7 @@ function kindNamed(word: string): string | undefined {
   return undefined
 }
 
-function parseTarget(text: string, flag: string, example: string): {kind: string; name: string; rest: string} {
+export function parseTarget(text: string, flag: string, example: string): {kind: string; name: string; rest: string} {
   const m = /^([A-Za-z]+)\/([a-z0-9.-]+)=(.*)$/.exec(text.trim())
   const kind = m ? kindNamed(m[1].toLowerCase()) : undefined
   if (!m || !kind) throw new UserError(`invalid ${flag} "${text}": expected ${example}`)

@@ -3,7 +3,7 @@
 import {CONTROLLERS} from '../controllers/registry.js'
 import type {ReconcilePlan} from '../model/plan.js'
 import type {RolloutVerdict, Simulation} from '../model/simulation.js'
-import type {ControllerSimulation, ManifestKind, Report} from './part.js'
+import type {ControllerSimulation, ManifestKind, PlacedLoad, Report} from './part.js'
 import {POD_STRATEGY} from './patch-strategies.js'
 
 export interface Simulated {
@@ -33,22 +33,24 @@ export function reports(): Report[] {
     .sort((a, b) => a.order - b.order)
 }
 
-/** The registry names of the controllers kctl plans but does not simulate (Services, HPAs). */
+/** The registry names of the controllers kctl plans but does not simulate (Services), or simulates only some objects of (HPAs: those under --load). */
 export function unsimulatedControllers(): string[] {
-  return CONTROLLERS.filter((c) => !c.simulate).map((c) => c.name)
+  return CONTROLLERS.filter((c) => !c.simulate || c.simulate.leftAsRead).map((c) => c.name)
 }
 
 /**
  * The objects of `plan` (planned by the unsimulated controllers only, from the world at the start)
  * that the simulation leaves as read: each with what `kctl plan` plans for it now and why.
  */
-export function notSimulatedObjects(plan: ReconcilePlan): string[] {
-  return plan.controllers.map((cp) => {
+export function notSimulatedObjects(plan: ReconcilePlan, loads: readonly PlacedLoad[] = []): string[] {
+  return plan.controllers.flatMap((cp) => {
     const c = CONTROLLERS.find((x) => x.kinds.includes(cp.kind))
-    const why = c?.notSimulated ?? `the ${c?.name ?? cp.kind} controller is not run in virtual time`
+    const left = c?.simulate?.leftAsRead
+    const why = left ? left(cp, loads) : (c?.notSimulated ?? `the ${c?.name ?? cp.kind} controller is not run in virtual time`)
+    if (why === undefined) return []
     const n = cp.actions.length
     const now = n === 0 ? 'in sync now' : `${n} ${n === 1 ? 'action' : 'actions'} planned now`
-    return `${cp.kind} ${cp.namespace}/${cp.name}: ${now}; ${why}`
+    return [`${cp.kind} ${cp.namespace}/${cp.name}: ${now}; ${why}`]
   })
 }
 

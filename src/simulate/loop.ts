@@ -5,7 +5,11 @@
 //
 // Order at one virtual instant (deterministic, so the same input gives the same timeline):
 //   1. the kubelet model acts on every pod (bind, start, Ready, a Job's pod exits, gone), in the world's order;
-//   2. a round: one view of the world, every controller with work planned from it, carried out as
+//   2. the syncs a controller runs itself with its own memory (part.ts OwnSyncs: the HPA controller
+//      under --load, every 15 s sync period) that are due: when they write, that is the round, and
+//      the next round views the world again (the other controllers see the writes as from their
+//      informers);
+//   2'. otherwise a round: one view of the world, every controller with work planned from it, carried out as
 //      the executor does — Deployments first (by namespace and name), then CronJobs, then
 //      DaemonSets, ReplicaSets, ReplicationControllers, Jobs and StatefulSets (by kind, namespace
 //      and name), each StatefulSet and DaemonSet by the executor's rules (where upstream picks
@@ -18,7 +22,7 @@
 //      (minReadySeconds of its ReplicaSet, StatefulSet or DaemonSet), exited or gone, a
 //      Deployment's progress deadline check (requeueStuckDeployment), or a Job's or CronJob's
 //      requeue (backoff, active deadline, next schedule time; the Job controller's simulate part
-//      also keeps its backoff memory).
+//      also keeps its backoff memory), an own sync, or a change of a --load's demand.
 // It stops when nothing is due, or at --until.
 // What is particular to one controller — how its pods run, when it asks to be woken, what its
 // steps count, what it remembers and its timelines — is its simulate part (part.ts), in
@@ -34,7 +38,7 @@ import {formatRfc3339} from '../reconcile/time.js'
 import {BURST_REPLICAS} from '../services/options.js'
 import {simulatedControllers, simulationOf} from './controllers.js'
 import {kubeletAt, kubeletWakeAt, type KubeletModel} from './kubelet.js'
-import type {StepFields, Timelines} from './part.js'
+import type {OwnSyncs, PlacedLoad, StepFields, Timelines} from './part.js'
 
 type Obj = Record<string, any>
 
@@ -48,10 +52,12 @@ export interface LoopOptions {
   until?: bigint
   /** The world's clock: the loop sets it, the memory world reads it for creation times. */
   clock: {now: bigint}
+  /** --load: the demand on workloads over time (an autoscaler's part reads it). */
+  loads?: readonly PlacedLoad[]
 }
 
 /** The Simulation document's steps and timelines, and how the loop ended. */
-export interface LoopResult extends Pick<Simulation, 'steps' | 'deployments' | 'statefulSets' | 'daemonSets' | 'jobs' | 'cronJobs'> {
+export interface LoopResult extends Pick<Simulation, 'steps' | 'deployments' | 'statefulSets' | 'daemonSets' | 'jobs' | 'cronJobs' | 'autoscalers'> {
   rounds: number
   syncs: number
   end: bigint
@@ -66,8 +72,9 @@ export async function runLoop(world: MemoryWorld, opts: LoopOptions): Promise<Lo
   const steps: SimulationStep[] = []
   const warnings: string[] = []
   const simulated = simulatedControllers()
-  const only = simulated.map((c) => c.name)
-  const runs = simulated.flatMap((c) => (c.simulation.start ? [c.simulation.start({start, featureGates: opts.featureGates})] : []))
+  const only = simulated.filter((c) => !c.simulation.ownSyncs).map((c) => c.name)
+  const runs = simulated.flatMap((c) => (c.simulation.start ? [c.simulation.start({start, featureGates: opts.featureGates, loads: opts.loads ?? []})] : []))
+  const own = runs.flatMap((r) => (r.syncs ? [r.syncs] : []))
   const plannerOptions = Object.assign({}, ...runs.map((r) => r.plannerOptions ?? {}))
   let rounds = 0
   let syncs = 0
@@ -85,6 +92,11 @@ export async function runLoop(world: MemoryWorld, opts: LoopOptions): Promise<Lo
       const snapshot = world.snapshot()
       settle(snapshot)
       for (const r of runs) r.sample?.(snapshot, now)
+      const mine = ownRound(snapshot)
+      if (mine) {
+        done = mine
+        continue
+      }
       const plan = planSnapshot(snapshot, {now: formatRfc3339(now), featureGates: opts.featureGates, burstReplicas: BURST_REPLICAS, ...plannerOptions}, only)
       last = {snapshot, plan}
       for (const r of runs) r.observe?.(snapshot, plan, now)
@@ -106,16 +118,36 @@ export async function runLoop(world: MemoryWorld, opts: LoopOptions): Promise<Lo
         break
       }
     }
-    const next = nextInstant(world, last!, now, kubelet)
+    const next = nextInstant(world, last!, now, kubelet, own)
     if (next === undefined) return finish('quiet')
     if (opts.until !== undefined && next > opts.until) return finish('until')
     clock.now = next
   }
 
+  /** The syncs controllers run themselves, due at this instant, as a round of their own: whether they wrote. */
+  function ownRound(snapshot: Snapshot): {acting: ControllerPlan[]; results: ExecResults; round: number} | undefined {
+    const now = clock.now
+    const writes = world.writes
+    const acting: ControllerPlan[] = []
+    for (const o of own) {
+      const {plans, warnings: said} = o.sync(world, snapshot, now)
+      acting.push(...plans.filter((p) => p.actions.length > 0))
+      for (const w of said) if (!warnings.includes(w)) warnings.push(w)
+    }
+    if (acting.length === 0 || world.writes === writes) return undefined
+    rounds++
+    syncs += acting.length
+    // As the executor reports what it carried out: every action done.
+    const results = acting.flatMap((cp) =>
+      cp.actions.map((a) => ({round: rounds, controller: {kind: cp.kind, namespace: cp.namespace, name: cp.name, uid: cp.uid}, action: a.type, predicted: a, outcome: 'ok' as const})),
+    ) as unknown as ExecResults
+    return {acting, results, round: rounds}
+  }
+
   function finish(endedBy: 'quiet' | 'until'): LoopResult {
     const end = endedBy === 'until' ? opts.until! : clock.now
     const {snapshot, plan} = last!
-    const timelines: Required<Timelines> = {deployments: [], statefulSets: [], daemonSets: [], jobs: [], cronJobs: []}
+    const timelines: Timelines & Required<Omit<Timelines, 'autoscalers'>> = {deployments: [], statefulSets: [], daemonSets: [], jobs: [], cronJobs: []}
     for (const r of runs) Object.assign(timelines, r.timelines(snapshot, plan, steps, {start, end, endedBy}))
     return {steps, ...timelines, rounds, syncs, end, endedBy, warnings}
   }
@@ -135,7 +167,13 @@ function actKubelet(world: MemoryWorld, now: bigint, model: KubeletModel): void 
 }
 
 /** The earliest instant after `now` when a pod changes, a Deployment's progress is checked, or a Job or CronJob asked to sync again. */
-function nextInstant(world: MemoryWorld, {snapshot, plan}: {snapshot: Snapshot; plan: ReconcilePlan}, now: bigint, model: KubeletModel): bigint | undefined {
+function nextInstant(
+  world: MemoryWorld,
+  {snapshot, plan}: {snapshot: Snapshot; plan: ReconcilePlan},
+  now: bigint,
+  model: KubeletModel,
+  own: readonly OwnSyncs[],
+): bigint | undefined {
   const simulated = simulatedControllers()
   const minReady = new Map(simulated.flatMap((c) => [...(c.simulation.minReady?.(snapshot) ?? [])]))
   let next: bigint | undefined
@@ -148,6 +186,7 @@ function nextInstant(world: MemoryWorld, {snapshot, plan}: {snapshot: Snapshot; 
     consider(kubeletWakeAt(o as Obj, now, model, owner ? (minReady.get(owner.uid) ?? 0) : 0))
   }
   for (const c of simulated) for (const t of c.simulation.wakeTimes?.(snapshot, plan) ?? []) consider(t)
+  for (const o of own) consider(o.wakeAt(now))
   return next
 }
 

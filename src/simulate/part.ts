@@ -8,7 +8,9 @@ import type {ActionResult} from '../model/apply.js'
 import type {Snapshot} from '../model/objects.js'
 import type {ControllerKind, ControllerPlan, FeatureGates, PlannerOptions, ReconcilePlan} from '../model/plan.js'
 import type {RolloutVerdict, Simulation, SimulationStep} from '../model/simulation.js'
+import type {MemoryWorld} from '../apply/memory-world.js'
 import type {KubeletModel} from './kubelet.js'
+import type {Load} from './load.js'
 import type {LoopEnd} from './verdict.js'
 import type {FieldStrategy} from './strategic-merge.js'
 
@@ -18,7 +20,7 @@ type Obj = Record<string, any>
 export type StepFields = Omit<SimulationStep, 'time' | 'offsetSeconds' | 'round' | 'controller' | 'actions'>
 
 /** The Simulation document's per-controller timelines. */
-export type TimelineField = 'deployments' | 'statefulSets' | 'daemonSets' | 'jobs' | 'cronJobs'
+export type TimelineField = 'deployments' | 'statefulSets' | 'daemonSets' | 'jobs' | 'cronJobs' | 'autoscalers'
 export type Timelines = Partial<Pick<Simulation, TimelineField>>
 
 /** The shared kubelet model's pod behaviour, handed to a controller whose pods do more (they run to completion). */
@@ -38,8 +40,36 @@ export interface PodBehaviour {
   wakeAt(pod: Obj, now: bigint, model: KubeletModel, base: PodModel): bigint | undefined
 }
 
+/** A --load, with the namespace its workload was found in. */
+export interface PlacedLoad extends Load {
+  namespace: string
+}
+
+/** What every run starts from. */
+export interface RunContext {
+  start: bigint
+  featureGates: FeatureGates
+  /** --load: the demand on workloads over time. */
+  loads: readonly PlacedLoad[]
+}
+
+/**
+ * The syncs of a controller the simulation runs itself, with the memory a running controller keeps
+ * (the HPA controller's recommendations and scale events), rather than a fresh controller's plan
+ * carried out by the executor. Its syncs at an instant come before the other controllers' (they
+ * see its writes in the next round, as from their informers).
+ */
+export interface OwnSyncs {
+  /** Its syncs due at `now`, planned from this view of the world and carried out on `world`: the plans with what they did, and warnings. */
+  sync(world: MemoryWorld, snapshot: Snapshot, now: bigint): {plans: ControllerPlan[]; warnings: string[]}
+  /** The instants after `now` it wants to look at the world (its next syncs; when the demand changes). */
+  wakeAt(now: bigint): bigint | undefined
+}
+
 /** What a controller keeps over one run of the loop, and the timelines it builds at the end. */
 export interface SimulationRun {
+  /** Syncs it runs itself (see OwnSyncs); with them the loop leaves it out of the planner's round. */
+  syncs?: OwnSyncs
   /** Planner options its syncs need from the run's memory (the Job controller's backoff records). */
   plannerOptions?: Partial<PlannerOptions>
   /** Each view of the world, before anything is planned from it. */
@@ -104,7 +134,13 @@ export interface ControllerSimulation {
   /** Counting after a round, from one view of the world: a step's fields for one of its plans. */
   counter(snapshot: Snapshot, now: bigint): (cp: ControllerPlan) => StepFields
   /** A new run's memory; absent: it keeps nothing and has no timeline. */
-  start?(ctx: {start: bigint; featureGates: FeatureGates}): SimulationRun
+  start?(ctx: RunContext): SimulationRun
+  /** Its syncs are the run's own (SimulationRun.syncs), never the planner's round. */
+  ownSyncs?: true
+  /** Why this run leaves the object of `cp` (planned as `kctl plan` would now) as read; undefined: it runs it. Absent: it runs every one. */
+  leftAsRead?(cp: ControllerPlan, loads: readonly PlacedLoad[]): string | undefined
+  /** With no --until: how long to simulate, and why, when its objects never go quiet by themselves (an autoscaler syncs forever). */
+  defaultUntil?(snapshot: Snapshot, loads: readonly PlacedLoad[]): {seconds: number; why: string} | undefined
   /** How its timelines read in `-o table` and `-o markdown`; absent: it has none. */
   report?: Report
   /** Its own actions' lines in the report's timeline (undefined for an action that is not its own). */

@@ -36,11 +36,14 @@ const deadlineExceeded = (d: DeploymentView) => d.status.conditions.some((c) => 
 export class DeploymentRun implements SimulationRun {
   private readonly seen = new Map<string, DeploymentTimeline['observed']>()
   private readonly rollouts = new RolloutWatch()
+  /** The largest spec.replicas seen (an autoscaler resizes a Deployment during the run). */
+  private readonly largest = new Map<string, number>()
 
   sample(snapshot: Snapshot, now: bigint): void {
     const view = new WorldView(snapshot, now)
     for (const d of snapshot.deployments ?? []) {
       const {pods} = view.deploymentCounts(d.uid)
+      this.largest.set(d.uid, Math.max(this.largest.get(d.uid) ?? 0, d.replicas))
       this.rollouts.sample(d.uid, now, {complete: deploymentComplete(d), terminating: pods.terminating, deadlineExceeded: deadlineExceeded(d)})
       const s = this.seen.get(d.uid)
       const all = pods.total + pods.terminating
@@ -61,7 +64,7 @@ export class DeploymentRun implements SimulationRun {
       .map((d) => {
         const mine = steps.filter((s) => s.controller.namespace === d.namespace && s.deployment === d.name)
         const rss = view.deploymentCounts(d.uid).replicaSets
-        const bounds = boundsOf(d)
+        const bounds = boundsOf(d, this.largest.get(d.uid) ?? d.replicas)
         const observed = this.seen.get(d.uid) ?? {startAvailable: 0, minAvailable: 0, maxPods: 0, maxPodsWithTerminating: 0, startPods: 0}
         const s = d.status
         const broken = [
@@ -94,10 +97,11 @@ export class DeploymentRun implements SimulationRun {
   }
 }
 
-function boundsOf(d: DeploymentView): DeploymentTimeline['bounds'] {
+/** The bounds at the end; max pods from the largest size it had (`largest`: an autoscaler scaled it up and down again). */
+function boundsOf(d: DeploymentView, largest: number): DeploymentTimeline['bounds'] {
   const surge = maxSurge(d)
   const unavailable = d.strategy.type === 'Recreate' ? d.replicas : maxUnavailable(d)
-  return {minAvailable: Math.max(0, d.replicas - unavailable), maxPods: d.replicas + surge, maxSurge: surge, maxUnavailable: unavailable}
+  return {minAvailable: Math.max(0, d.replicas - unavailable), maxPods: Math.max(d.replicas, largest) + surge, maxSurge: surge, maxUnavailable: unavailable}
 }
 
 function revisionText(rs: Workload | undefined): string | undefined {
@@ -111,7 +115,7 @@ function deploymentSummary(d: DeploymentTimeline): string[] {
   return [
     `Deployment ${d.namespace}/${d.name}  ${d.strategy}, ${d.replicas} replicas: ${count(d.steps, 'step')} over ${formatDuration(d.durationSeconds * 1000)}`,
     minAvailableLine(d, 'replicas'),
-    podsLine(d, `replicas + maxSurge ${d.bounds.maxSurge}`),
+    podsLine(d, d.bounds.maxPods === d.replicas + d.bounds.maxSurge ? `replicas + maxSurge ${d.bounds.maxSurge}` : `largest replicas ${d.bounds.maxPods - d.bounds.maxSurge} + maxSurge ${d.bounds.maxSurge}`),
     `  final: ${f.replicaSets.map((r) => `${r.name}=${r.replicas}`).join(' ')}${f.revision ? `, revision ${f.revision}` : ''}; ${f.replicasStatus.available} of ${d.replicas} available, ${f.replicasStatus.updated} updated${f.rollout ? ` (${f.rollout})` : ''}`,
     `  conditions: ${conditions || 'none'}`,
   ]

@@ -1,7 +1,7 @@
 // The horizontal pod autoscaler controller (kube-controller-manager's `horizontalpodautoscaling`,
 // pkg/controller/podautoscaler): planned, carried out by `kctl reconcile` (the scale write through
-// the target's scale subresource, then the status write) and kept up to date by `kctl watch`; it
-// has no simulation part.
+// the target's scale subresource, then the status write), kept up to date by `kctl watch`, and run
+// in virtual time by `kctl simulate --load` with the history a running controller keeps.
 import type {ControllerDescriptor} from '../descriptor.js'
 import {HPA_RESOURCES, hpaAction, hpaResizes, HpaSync} from './apply.js'
 import {readLiveMetrics} from './live.js'
@@ -10,6 +10,7 @@ import {HPA_READS, readHpaPodFields} from './read.js'
 import {applyLines, listTable, planBlock} from './render.js'
 import {hpaChecks} from './rules.js'
 import {hpaWatch} from './watch.js'
+import {hpaSimulation} from './simulate.js'
 
 export const hpa: ControllerDescriptor = {
   name: 'horizontalpodautoscaling',
@@ -20,7 +21,7 @@ export const hpa: ControllerDescriptor = {
     live: readLiveMetrics,
   },
   plan: planHpas,
-  notSimulated: 'the autoscaler is not run in virtual time (its metrics are read once, not modelled over time)',
+  simulate: hpaSimulation,
   render: {
     planBlock,
     applyLines,

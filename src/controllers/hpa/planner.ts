@@ -12,6 +12,7 @@ import {
   DEFAULT_HPA_CONFIG,
   DEFAULT_HPA_GATES,
   type HpaAction,
+  type HpaHistory,
   type HpaObject,
   type HpaPlanDetail,
   type HpaPlanView,
@@ -206,8 +207,18 @@ export function metricName(m: MetricSpec): string {
   return src?.metric?.name ?? src?.name ?? ''
 }
 
-/** One HPA's plan, without the following step. */
-export function planHpa(hpa: HpaObject, snapshot: Snapshot, world: World, targets = scaleTargets(snapshot)): {plan: ControllerPlan; target?: ScaleTarget} {
+/**
+ * One HPA's plan, without the following step. `memory`: a controller that has been running (the
+ * simulation's): its history for this HPA and the metrics it reads now, instead of a fresh
+ * controller's and the fixtures'.
+ */
+export function planHpa(
+  hpa: HpaObject,
+  snapshot: Snapshot,
+  world: World,
+  targets = scaleTargets(snapshot),
+  memory?: {history?: HpaHistory; answers?: (selector: string, pods: readonly PodView[]) => MetricAnswer[]},
+): {plan: ControllerPlan; target?: ScaleTarget; detail: HpaPlanDetail} {
   const {scale, target, notInInput} = readScale(hpa, targets)
   let pods: PodView[] = []
   let answers: MetricAnswer[] = []
@@ -220,16 +231,16 @@ export function planHpa(hpa: HpaObject, snapshot: Snapshot, world: World, target
     if (scale.scale.selector === '') pods = []
     // Read live: the metrics APIs' own answers; from files: the fixtures, filtered as the APIs would.
     const live = snapshot.hpaMetrics?.find((h) => h.namespace === hpa.namespace && h.name === hpa.name)
-    answers = live ? [...live.answers] : metricAnswers(hpa, snapshot, scale.scale.selector, pods)
+    answers = memory?.answers ? memory.answers(scale.scale.selector, pods) : live ? [...live.answers] : metricAnswers(hpa, snapshot, scale.scale.selector, pods)
   }
-  const d = syncHpa({hpa, scale, pods: pods.map(hpaPod), metrics: answers, now: world.now, config: DEFAULT_HPA_CONFIG, gates: DEFAULT_HPA_GATES})
+  const d = syncHpa({hpa, scale, pods: pods.map(hpaPod), metrics: answers, history: memory?.history, now: world.now, config: DEFAULT_HPA_CONFIG, gates: DEFAULT_HPA_GATES})
   const warnings: string[] = []
   if (notInInput) warnings.push(notInInput)
   for (const e of d.events) if (e.type === 'Warning') warnings.push(`${e.reason}: ${e.message}`)
   const actions: HpaAction[] = []
   if (d.scaleWrite && d.target) actions.push({type: 'scaleTarget', target: d.target, ...(target ? {uid: target.uid, resourceVersion: target.resourceVersion} : {}), from: d.scaleWrite.from, to: d.scaleWrite.to, reason: d.rescaleReason})
   if (d.statusChanged) actions.push({type: 'updateHpaStatus', from: hpa.status, to: d.status})
-  const assumes = [...d.assumes, 'no other HPA of the namespace has synced yet (a controller started afresh): no AmbiguousSelector check against them']
+  const assumes = memory ? [] : [...d.assumes, 'no other HPA of the namespace has synced yet (a controller started afresh): no AmbiguousSelector check against them']
   const current = d.currentReplicas ?? hpa.status.currentReplicas
   const plan: ControllerPlan = {
     kind: 'HorizontalPodAutoscaler',
@@ -251,7 +262,7 @@ export function planHpa(hpa: HpaObject, snapshot: Snapshot, world: World, target
     requeue: {at: d.requeue.at, seconds: d.requeue.seconds, reason: 'sync-period'},
     hpa: planView(d, hpa, answers),
   }
-  return {plan, target}
+  return {plan, target, detail: d}
 }
 
 const OWN_NAME = 'horizontalpodautoscaling'

@@ -34,6 +34,35 @@ describe('kctl simulate', () => {
     golden(example, file, run.stdout)
   })
 
+  // examples/hpa under a stepped CPU load: up at the scale-up limit, to maxReplicas (ScalingLimited),
+  // down once the demand has been low for the 300 s stabilization window.
+  const HPA_LOAD = ['-n', 'autoscale', '--load', 'deployment/web=cpu:300m@0s,3000m@1m,200m@20m']
+  it.each([
+    {file: 'simulate-load.txt', args: ['-o', 'table']},
+    {file: 'simulate-load.json', args: ['-o', 'json']},
+    {file: 'simulate-load.md', args: ['-o', 'markdown']},
+  ])('examples/hpa --load: $file', ({file, args}) => {
+    const run = kctl(['simulate', '-f', 'examples/hpa', '--now', NOW, ...HPA_LOAD, ...args])
+    expect(run.stderr).toBe('')
+    expect(run.status).toBe(0)
+    golden('hpa', file, run.stdout)
+  })
+
+  it('docs/hpa-controller.md shows the simulation of examples/hpa under load exactly as printed', () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'hpa-controller.md'), 'utf8')
+    const block = /\$ kctl simulate -f examples\/hpa --now 2026-11-22T10:00:00Z -n autoscale --load deployment\/web=cpu:300m@0s,3000m@1m,200m@20m -o table\n([\s\S]*?)```/.exec(doc)
+    expect(block?.[1]).toBe(readFileSync(join(ROOT, 'test/golden/hpa/simulate-load.txt'), 'utf8'))
+  })
+
+  it('--load --max-unmet --detailed-exitcode exits 3 when demand went unmet longer, and says so last', () => {
+    const run = kctl(['simulate', '-f', 'examples/hpa', '--now', NOW, ...HPA_LOAD, '--max-unmet', '5m', '--detailed-exitcode', '-o', 'table'])
+    expect(run.status).toBe(3)
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('HorizontalPodAutoscaler autoscale/web  demand unmet 19m (> --max-unmet 5m)')
+    const bad = kctl(['simulate', '-f', 'examples/hpa', '--now', NOW, '-n', 'autoscale', '--load', 'deployment/web=cpu:1@5m,2@1m'])
+    expect(bad.status).toBe(1)
+    expect(bad.stderr).toBe('error: invalid --load "deployment/web=cpu:1@5m,2@1m": metric "cpu": 2@1m is not after the point before it (offsets strictly increase)\n')
+  })
+
   it.each(['rollout', 'rollout-statefulset'])('docs/simulate.md shows the timeline of examples/%s exactly as printed', (example) => {
     const readme = readFileSync(join(ROOT, 'docs', 'simulate.md'), 'utf8')
     const block = new RegExp(`\\$ kctl simulate -f examples/${example} --now 2026-11-22T10:00:00Z -o table\n([\\s\\S]*?)\`\`\``).exec(readme)
@@ -253,7 +282,7 @@ describe('kctl simulate', () => {
     const table = kctl(['simulate', '-f', 'examples/services', '--now', NOW, '-o', 'table']).stdout
     expect(table).toContain('No simulated controller has anything to do.\n\nNot simulated (kctl plan shows their next sync):\n  Service shop/api: 5 actions planned now;')
     const hpa = JSON.parse(kctl(['simulate', '-f', 'examples/hpa', '--now', NOW, '-o', 'json']).stdout)
-    expect(hpa.notSimulated).toEqual(['HorizontalPodAutoscaler autoscale/web: 2 actions planned now; the autoscaler is not run in virtual time (its metrics are read once, not modelled over time)'])
+    expect(hpa.notSimulated).toEqual(['HorizontalPodAutoscaler autoscale/web: 2 actions planned now; no --load names its target: its metrics are read once, not modelled over time'])
   })
 
   describe('--out DIR', () => {
