@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {parse} from 'yaml'
 
-import {renderDocument} from '../../../src/render/document.js'
+import {renderDocument, renderDocumentChunks} from '../../../src/render/document.js'
 import {renderListTable} from '../../../src/render/list-table.js'
 import {controllerListToWire} from '../../../src/render/list-wire.js'
 import {planToWire} from '../../../src/render/wire.js'
@@ -64,6 +64,17 @@ describe('renderDocument', () => {
     expect(parse(text)).toEqual(wire)
     expect(parse(text, {version: '1.1'})).toEqual(wire)
     expect(text).toContain(`now: "${NOW}"`)
+  })
+
+  it('writes a large JSON plan in pieces: the same bytes, never the whole list in one piece', () => {
+    // Small controllers joined into pieces, and some larger than a piece, each alone.
+    const big = plan(Array.from({length: 400}, (_, i) => controller(`web-${i}`, {desired: 3, actions: i % 50 === 7 ? Array.from({length: 300}, (_, k) => del(`web-${i}-${k}`, 'created')) : []})))
+    const pieces = [...renderDocumentChunks(planToWire(big, {lazy: true}), 'json')]
+    expect(pieces.join('')).toBe(renderDocument(planToWire(big), 'json'))
+    const longest = Math.max(...pieces.map((p) => p.length))
+    expect(pieces.length).toBeGreaterThan(20)
+    expect(pieces.filter((p) => p.length > 16_384).every((p) => p.startsWith('    {\n') && p.split('\n    {\n').length === 1)).toBe(true)
+    expect(longest).toBeLessThan(renderDocument(planToWire(big), 'json').length / 4)
   })
 })
 
