@@ -66,6 +66,19 @@ describe('renderDocument', () => {
     expect(text).toContain(`now: "${NOW}"`)
   })
 
+  it('writes the same JSON whether plain data in order is shared or copied, and YAML without aliases', () => {
+    const shared = {a: '1', b: {c: [1, {e: 2, d: undefined}], f: null}}
+    const labels = {zone: 'b', app: 'web', tier: undefined}
+    const odd = plan([
+      controller('web', {desired: 2, actions: [create('web', {labels} as never), create('api', {labels: shared} as never)], warnings: ['w'], service: {b: [shared, shared, [labels]], a: {y: 1, x: [undefined, {q: 1, p: 2}]}} as never}),
+      controller('api', {events: ['x'], ties: [{pods: ['b', 'a'], id: 1, delete: 'a'}]} as never),
+    ])
+    const pieces = [...renderDocumentChunks(planToWire(odd, {lazy: true}), 'json')].join('')
+    expect(pieces).toBe(renderDocument(planToWire(odd), 'json'))
+    expect(pieces).toMatch(/"labels": \{\n +"app": "web",\n +"zone": "b"\n +\}/)
+    expect(renderDocument(planToWire(odd), 'yaml')).not.toMatch(/[&*]a\d/)
+  })
+
   it('writes a large JSON plan in pieces: the same bytes, never the whole list in one piece', () => {
     // Small controllers joined into pieces, and some larger than a piece, each alone.
     const big = plan(Array.from({length: 400}, (_, i) => controller(`web-${i}`, {desired: 3, actions: i % 50 === 7 ? Array.from({length: 300}, (_, k) => del(`web-${i}-${k}`, 'created')) : []})))
