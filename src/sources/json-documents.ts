@@ -314,15 +314,19 @@ function* readCompactJsonList(file: SourceFile, counter: {n: number}, report: Re
   let lineStart = Math.max(bomLength(w.buf), w.buf.lastIndexOf(0x0a, open) + 1)
   let at = open // file offset
   let handedOut = 0
-  for (;;) {
-    // Blanks, then `]` (the end) or an item.
+  /** Moves `at` past blanks (noting line starts), sliding the window on; false at the end of the file. */
+  const skipToValue = (): boolean => {
     for (;;) {
-      if (at - w.base >= w.filled - 16 && !w.slide(at) && at >= size) return handedOut
+      if (at - w.base >= w.filled - 16 && !w.slide(at) && at >= size) return false
       const c = w.buf[at - w.base]
-      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return true
       if (c === 0x0a) lineStart = at + 1
       at++
     }
+  }
+  for (;;) {
+    // Blanks, then `]` (the end) or an item.
+    if (!skipToValue()) return handedOut
     if (w.buf[at - w.base] === 0x5d && handedOut === 0) return at === closeAt ? undefined : 0
     if (w.buf[at - w.base] !== 0x7b) return handedOut
     let scan = objectEnd(w.buf, at - w.base, w.filled)
@@ -340,13 +344,7 @@ function* readCompactJsonList(file: SourceFile, counter: {n: number}, report: Re
     if (scan.lastNewline >= 0) lineStart = w.base + scan.lastNewline + 1
     at = end
     // Then `,` and the next item, or the end of the array.
-    for (;;) {
-      if (at - w.base >= w.filled - 16 && !w.slide(at) && at >= size) return handedOut
-      const c = w.buf[at - w.base]
-      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break
-      if (c === 0x0a) lineStart = at + 1
-      at++
-    }
+    if (!skipToValue()) return handedOut
     const c = w.buf[at - w.base]
     if (c === 0x5d) return at === closeAt ? undefined : handedOut
     if (c !== 0x2c) return handedOut
