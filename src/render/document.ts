@@ -25,14 +25,16 @@ export class LazyList<T = unknown> {
   }
 }
 
-/** Items stringified together: big enough to make few pieces, small enough to stay far below V8's largest string. */
-const BATCH = 256
+/** Pieces of output are joined up to about this many characters before they are handed out. */
+const PIECE = 16_384
 
 /**
  * The same document in pieces, for documents larger than one string may hold (a plan of
  * thousands of Deployments with their following steps): the same bytes as renderDocument, the
- * top-level object's fields and list items stringified a batch at a time. A LazyList's items
- * are converted batch by batch.
+ * top-level object's fields and list items stringified one at a time. A LazyList's items take
+ * their wire form one at a time too. Small items are joined into pieces of about PIECE
+ * characters; no piece holds more than one large item, so every string stays short-lived (the
+ * young generation frees it) and the document is never held whole, nor its wire form.
  */
 export function* renderDocumentChunks(value: unknown, format: DocumentFormat): Generator<string> {
   if (format !== 'json' || typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -49,16 +51,21 @@ export function* renderDocumentChunks(value: unknown, format: DocumentFormat): G
     const comma = i < entries.length - 1 ? ',' : ''
     const list = v instanceof LazyList ? v : Array.isArray(v) ? new LazyList(v, (x) => x) : undefined
     if (list && list.items.length > 0) {
-      // Stringified inside a one-key object, the items come out at this list's indentation.
+      // Stringified inside a one-key object, an item comes out at this list's indentation.
       const head = `{\n  ${JSON.stringify(key)}: [\n`
       const tail = '\n  ]\n}'
       yield head.slice(2)
-      for (let start = 0; start < list.items.length; start += BATCH) {
-        const batch = list.items.slice(start, start + BATCH).map((item) => list.toWire(item))
-        const text = JSON.stringify({[key]: batch}, null, 2)
-        const last = start + BATCH >= list.items.length
-        yield `${text.slice(head.length, text.length - tail.length)}${last ? '' : ','}\n`
+      let pending = ''
+      for (let k = 0; k < list.items.length; k++) {
+        const text = JSON.stringify({[key]: [list.toWire(list.items[k])]}, null, 2)
+        const item = `${text.slice(head.length, text.length - tail.length)}${k < list.items.length - 1 ? ',' : ''}\n`
+        if (pending.length + item.length <= PIECE) pending += item
+        else {
+          if (pending.length > 0) yield pending
+          pending = item
+        }
       }
+      if (pending.length > 0) yield pending
       yield `  ]${comma}\n`
     } else {
       yield `  ${JSON.stringify(key)}: ${JSON.stringify(v, null, 2).replace(/\n/g, '\n  ')}${comma}\n`

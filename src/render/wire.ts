@@ -33,14 +33,72 @@ export function ordered<T extends object>(
   return out
 }
 
+/**
+ * Whether plain data whose keys are in order already may be given as it is rather than copied:
+ * only while a JSON document is written (JSON.stringify gives the same bytes either way), never
+ * for YAML, where a value met twice would be written as an alias.
+ */
+let shareOrdered = false
+
+/** `convert(item)` with plain data that is in order already shared, not copied (for JSON only). */
+export function sharingOrdered<T>(convert: () => T): T {
+  const before = shareOrdered
+  shareOrdered = true
+  try {
+    return convert()
+  } finally {
+    shareOrdered = before
+  }
+}
+
 /** A deep copy of plain data with object keys sorted (for maps and anything not listed above). */
 function plain(v: unknown): Json {
   if (v === null || typeof v !== 'object') return v as Json
+  if (shareOrdered) return orderedOrCopy(v)
   if (Array.isArray(v)) return v.map((x) => plain(x))
   const out: JsonObject = {}
   for (const key of Object.keys(v).sort()) {
     const x = (v as Record<string, unknown>)[key]
     if (x !== undefined) out[key] = plain(x)
+  }
+  return out
+}
+
+/**
+ * `v` itself when every object in it has its keys in sorted order already (JSON.stringify then
+ * writes what it would write of plain(v): keys whose value is undefined are left out either way),
+ * else a copy in which only what is out of order was rebuilt.
+ */
+function orderedOrCopy(v: object): Json {
+  if (Array.isArray(v)) {
+    let out: Json[] | undefined
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i] as unknown
+      const y = x !== null && typeof x === 'object' ? orderedOrCopy(x) : (x as Json)
+      if (y !== x && !out) out = v.slice(0, i) as Json[]
+      if (out) out.push(y)
+    }
+    return out ?? (v as Json)
+  }
+  const source = v as Record<string, unknown>
+  const keys = Object.keys(source)
+  // (An object with toJSON would be written as what it returns, its copy as its fields.)
+  let sorted = typeof source.toJSON !== 'function'
+  for (let i = 1; i < keys.length && sorted; i++) if (keys[i - 1] > keys[i]) sorted = false
+  /** The values once one of them had to be rebuilt, in `keys` order. */
+  let values: unknown[] | undefined
+  for (let i = 0; i < keys.length; i++) {
+    const x = source[keys[i]]
+    const y = x !== null && typeof x === 'object' ? orderedOrCopy(x) : x
+    if (y !== x && !values) values = keys.slice(0, i).map((k) => source[k])
+    if (values) values.push(y)
+  }
+  if (sorted && !values) return v as Json
+  const out: JsonObject = {}
+  const order = keys.map((_, i) => i).sort((a, b) => (keys[a] < keys[b] ? -1 : 1))
+  for (const i of order) {
+    const y = values ? values[i] : source[keys[i]]
+    if (y !== undefined) out[keys[i]] = y as Json
   }
   return out
 }
@@ -165,7 +223,7 @@ export function planToWire(plan: ReconcilePlan, {lazy = false} = {}): Json {
     controllers: (cs: ControllerPlan[]) => {
       if (!lazy) return cs.map((c) => controllerToWire(c, plan.now))
       // Not Json itself: it stringifies as the same list (toJSON).
-      return new LazyList(cs, (c) => controllerToWire(c, plan.now)) as unknown as Json
+      return new LazyList(cs, (c) => sharingOrdered(() => controllerToWire(c, plan.now))) as unknown as Json
     },
     summary: (s: object) =>
       ordered(s, ['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending', 'createReplicaSet', 'scaleReplicaSet', 'deleteReplicaSet', 'adoptReplicaSet', 'releaseReplicaSet', 'updateReplicaSet', 'rollback', 'updatePod', 'createClaim', 'updateClaim', 'chooseDaemonPods', 'createControllerRevision', 'updateControllerRevision', 'deleteControllerRevision', 'adoptControllerRevision', 'releaseControllerRevision', 'createJob', 'deleteJob', 'removeFinalizer', 'createEndpointSlice', 'updateEndpointSlice', 'deleteEndpointSlice', 'writeEndpoints', 'deleteEndpoints', 'addLoadBalancerFinalizer', 'removeLoadBalancerFinalizer', 'ensureLoadBalancer', 'updateLoadBalancerHosts', 'ensureLoadBalancerDeleted', 'writeLoadBalancerStatus']),

@@ -14,7 +14,8 @@ export function* readJson(file: SourceFile, counter: {n: number}, report: Report
   // A large `kubectl get -o json` list is read a window at a time, item by item; anything else,
   // or a list that turns out not to be laid out as expected, is parsed whole (skipping the items
   // already handed out).
-  const handedOut = yield* readPrettyJsonList(file, counter, report, window, parsed)
+  let handedOut = yield* readPrettyJsonList(file, counter, report, window, parsed)
+  if (handedOut === 0 && parsed === undefined) handedOut = yield* readCompactJsonList(file, counter, report, window)
   if (handedOut === undefined) return
   const buf = file.read()
   yield* readJsonWhole(file, buf, bomLength(buf), counter, report, handedOut)
@@ -213,6 +214,190 @@ function* readPrettyJsonList(
     if (win[r] !== 0x7b || r - next !== width) return handedOut
     lineStart = next
   }
+}
+
+/** The bytes of a file a window at a time, the window sliding (and growing) forward on demand. */
+class FileWindow {
+  buf: Buffer
+  /** The file offset of buf[0], and how many bytes of buf hold the file. */
+  base = 0
+  filled: number
+  ascii: boolean
+
+  constructor(
+    private readonly file: SourceFile,
+    readonly size: number,
+    window: number,
+  ) {
+    this.buf = Buffer.allocUnsafe(Math.min(window, size))
+    this.filled = file.readAt(this.buf, 0, this.buf.length, 0)
+    this.ascii = isAscii(this.buf.subarray(0, this.filled))
+  }
+
+  /** Moves the bytes from file offset `keep` to the front and reads on (growing the window when `keep` leaves too little room); false at the end of the file. */
+  slide(keep: number): boolean {
+    const {base, filled} = this
+    if (base + filled >= this.size) return false
+    const kept = base + filled - keep
+    if (kept > this.buf.length / 2) {
+      const bigger = Buffer.allocUnsafe(this.buf.length * 2)
+      this.buf.copy(bigger, 0, keep - base, filled)
+      this.buf = bigger
+    } else this.buf.copyWithin(0, keep - base, filled)
+    this.base = keep
+    this.filled = kept + this.file.readAt(this.buf, kept, this.buf.length - kept, keep + kept)
+    this.ascii = isAscii(this.buf.subarray(0, this.filled))
+    return true
+  }
+}
+
+/**
+ * A large JSON list in any other layout (on one line, as `jq -c` or an API server writes it) cut
+ * into its items by a scanner that follows only strings and brackets, and read a window at a time:
+ * each item is then parsed on its own by JSON.parse (which checks it: a slice that parses is
+ * exactly one whole value), so the list is never one string or one parsed tree. The members
+ * around `items` are read first: those before it from the head, those after it from the file's
+ * tail (the `]` closing the items is the one after which the tail, joined to the head, parses).
+ * Returns undefined when every item was handed out; otherwise how many were before the layout
+ * stopped matching (0: none, the file is not such a list).
+ */
+function* readCompactJsonList(file: SourceFile, counter: {n: number}, report: Report, window: number): Generator<SourceObject, number | undefined> {
+  const size = file.byteLength()
+  if (size < 1 << 16) return 0 // small files: JSON.parse is as fast
+  const w = new FileWindow(file, size, window)
+  // The head: `{`, members up to `"items":` and its `[`, all in the first window.
+  let p = skipBlanks(w.buf, bomLength(w.buf), w.filled)
+  if (w.buf[p] !== 0x7b) return 0
+  p++
+  let open = -1
+  while (open < 0) {
+    p = skipBlanks(w.buf, p, w.filled)
+    if (w.buf[p] !== 0x22) return 0
+    const keyEnd = stringEnd(w.buf, p, w.filled)
+    if (keyEnd < 0) return 0
+    const isItems = keyEnd - p === 7 && w.buf.toString('latin1', p, keyEnd) === '"items"'
+    p = skipBlanks(w.buf, keyEnd, w.filled)
+    if (w.buf[p] !== 0x3a) return 0
+    p = skipBlanks(w.buf, p + 1, w.filled)
+    if (isItems) {
+      if (w.buf[p] !== 0x5b) return 0
+      open = p + 1
+      break
+    }
+    p = valueEnd(w.buf, p, w.filled)
+    if (p < 0) return 0
+    p = skipBlanks(w.buf, p, w.filled)
+    if (w.buf[p] !== 0x2c) return 0
+    p++
+  }
+  const head = w.buf.toString('utf8', bomLength(w.buf), open)
+  // The tail: the last `]` (of the last 1 MiB, a few tried) after which the rest completes the head.
+  const tailStart = Math.max(open, size - (1 << 20))
+  const tail = Buffer.allocUnsafe(size - tailStart)
+  file.readAt(tail, 0, tail.length, tailStart)
+  let envelope: unknown
+  let closeAt = -1
+  for (let k = tail.lastIndexOf(0x5d), tries = 0; k >= 0 && tries < 16; k = k > 0 ? tail.lastIndexOf(0x5d, k - 1) : -1, tries++) {
+    try {
+      envelope = JSON.parse(head + tail.toString('utf8', k))
+      closeAt = tailStart + k
+      break
+    } catch {
+      // not the items' end
+    }
+  }
+  if (closeAt < 0 || !isMapping(envelope) || !isListKind(envelope.kind) || !Array.isArray(envelope.items)) return 0
+  if (tail.indexOf('"items"', closeAt - tailStart) >= 0) return 0 // a second `items` (the last one counts): read whole
+  const listDefaults = {kind: envelope.kind === 'List' ? '' : envelope.kind.slice(0, -4), apiVersion: envelope.apiVersion}
+
+  /** The file offset where the line holding the next item starts (for its columns). */
+  let lineStart = Math.max(bomLength(w.buf), w.buf.lastIndexOf(0x0a, open) + 1)
+  let at = open // file offset
+  let handedOut = 0
+  /** Moves `at` past blanks (noting line starts), sliding the window on; false at the end of the file. */
+  const skipToValue = (): boolean => {
+    for (;;) {
+      if (at - w.base >= w.filled - 16 && !w.slide(at) && at >= size) return false
+      const c = w.buf[at - w.base]
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return true
+      if (c === 0x0a) lineStart = at + 1
+      at++
+    }
+  }
+  for (;;) {
+    // Blanks, then `]` (the end) or an item.
+    if (!skipToValue()) return handedOut
+    if (w.buf[at - w.base] === 0x5d && handedOut === 0) return at === closeAt ? undefined : 0
+    if (w.buf[at - w.base] !== 0x7b) return handedOut
+    let scan = objectEnd(w.buf, at - w.base, w.filled)
+    while (scan.end < 0 && w.slide(at)) scan = objectEnd(w.buf, 0, w.filled)
+    if (scan.end < 0) return handedOut
+    const end = w.base + scan.end
+    let item: unknown
+    try {
+      item = JSON.parse(w.buf.toString(w.ascii ? 'latin1' : 'utf8', at - w.base, scan.end))
+    } catch {
+      return handedOut // not a value after all: the items so far were right
+    }
+    yield* unpack(item, new Chunk(file, at, end, 0, lineStart), [], counter, report, listDefaults)
+    handedOut++
+    if (scan.lastNewline >= 0) lineStart = w.base + scan.lastNewline + 1
+    at = end
+    // Then `,` and the next item, or the end of the array.
+    if (!skipToValue()) return handedOut
+    const c = w.buf[at - w.base]
+    if (c === 0x5d) return at === closeAt ? undefined : handedOut
+    if (c !== 0x2c) return handedOut
+    at++
+  }
+}
+
+const skipBlanks = (buf: Buffer, p: number, end: number): number => {
+  while (p < end && (buf[p] === 0x20 || buf[p] === 0x0a || buf[p] === 0x0d || buf[p] === 0x09)) p++
+  return p
+}
+
+/** The offset just after the JSON string opening at `p` (a `"`), or -1 when it does not close before `end`. */
+function stringEnd(buf: Buffer, p: number, end: number): number {
+  for (let q = buf.indexOf(0x22, p + 1); q >= 0 && q < end; q = buf.indexOf(0x22, q + 1)) {
+    let k = q - 1
+    while (buf[k] === 0x5c) k--
+    if ((q - 1 - k) % 2 === 0) return q + 1 // not escaped: an even run of backslashes before it
+  }
+  return -1
+}
+
+/** The offset just after the JSON value at `p` (a string, object, array or scalar), or -1 when it does not end before `end`. */
+function valueEnd(buf: Buffer, p: number, end: number): number {
+  const c = buf[p]
+  if (c === 0x22) return stringEnd(buf, p, end)
+  if (c === 0x7b || c === 0x5b) return objectEnd(buf, p, end).end
+  while (p < end && buf[p] !== 0x2c && buf[p] !== 0x7d && buf[p] !== 0x5d && !isBlankByte(buf[p])) p++
+  return p < end ? p : -1
+}
+
+/**
+ * The offset just after the object or array opening at `p`, following strings and brackets only
+ * (JSON.parse checks the rest), or -1 when it does not close before `end`; and the offset of the
+ * last line break in it (-1: none).
+ */
+function objectEnd(buf: Buffer, p: number, end: number): {end: number; lastNewline: number} {
+  let depth = 0
+  let lastNewline = -1
+  while (p < end) {
+    const c = buf[p]
+    if (c === 0x22) {
+      p = stringEnd(buf, p, end)
+      if (p < 0) break
+      continue
+    }
+    if (c === 0x7b || c === 0x5b) depth++
+    else if (c === 0x7d || c === 0x5d) {
+      if (--depth === 0) return {end: p + 1, lastNewline}
+    } else if (c === 0x0a) lastNewline = p
+    p++
+  }
+  return {end: -1, lastNewline}
 }
 
 const MANAGED_FIELDS_JSON = Buffer.from('"managedFields": [')

@@ -18,14 +18,23 @@ export type RawObject = Record<string, unknown>
 export class Chunk {
   constructor(
     readonly file: SourceFile,
-    /** Byte offsets; `start` is always at the beginning of a line. */
+    /** Byte offsets; `start` is at the beginning of a line, unless `lineStart` says otherwise. */
     readonly start: number,
     readonly end: number,
     /** For JSON streams: how many values to skip from `start`. */
     readonly skip = 0,
+    /** Where the line holding `start` starts: before it for a list item on a shared line (minified JSON). */
+    readonly lineStart = start,
   ) {
     file.chunkStarts.push(start)
   }
+
+  /** How many characters precede `start` on its line (0 when it starts a line). */
+  get leadingColumns(): number {
+    if (this.lineStart === this.start) return 0
+    return (this.#leading ??= this.file.text(this.lineStart, this.start).length)
+  }
+  #leading?: number
 
   text(): string {
     return this.file.text(this.start, this.end)
@@ -82,7 +91,7 @@ export class Locator {
     const found =
       chunk.file.format === 'json' ? locateInJson(text, full, !!opts.key, 0, chunk.skip) : locateInYaml(text, full, !!opts.key)
     const {line, col} = linePos(text, found.offset)
-    return {file: chunk.file.name, line: chunk.file.lineOf(chunk.start) + line - 1, column: col}
+    return {file: chunk.file.name, line: chunk.file.lineOf(chunk.start) + line - 1, column: line === 1 ? col + chunk.leadingColumns : col}
   }
 }
 

@@ -4,12 +4,12 @@ import type {Snapshot} from '../../model/objects.js'
 import type {ControllerPlan} from '../../model/plan.js'
 import type {World} from '../../reconcile/planner.js'
 import {byNamespace} from '../../reconcile/workload-plan.js'
-import {planDaemonSet} from './sync.js'
+import {planDaemonSet, sortedByName} from './sync.js'
 
 export function planDaemonSets(snapshot: Snapshot, world: World): ControllerPlan[] {
   const daemonSets = snapshot.daemonSets ?? []
   if (daemonSets.length === 0) return []
-  const nodes = snapshot.nodes ?? []
+  const nodes = sortedByName(snapshot.nodes ?? [])
   const revisions = byNamespace(snapshot.controllerRevisions ?? [])
   return daemonSets.map((ds) => {
     const plan = planDaemonSet(ds, {

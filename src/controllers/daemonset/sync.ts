@@ -30,6 +30,12 @@ export interface DaemonSetWorld {
 
 const byName = (a: {name: string}, b: {name: string}) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
 
+/** The nodes by name: the list itself when it is in order already (the planner sorts them once for every DaemonSet). */
+export function sortedByName<T extends {name: string}>(nodes: readonly T[]): readonly T[] {
+  for (let i = 1; i < nodes.length; i++) if (nodes[i - 1].name > nodes[i].name) return [...nodes].sort(byName)
+  return nodes
+}
+
 /** podByCreationTimestampAndPhase (DS3.3): bound before unbound, then older, then by name. */
 export function daemonPodOrder(a: PodView, b: PodView): number {
   if ((a.nodeName !== '') !== (b.nodeName !== '')) return a.nodeName !== '' ? -1 : 1
@@ -58,7 +64,7 @@ export function planDaemonSet(ds: DaemonSetView, world: DaemonSetWorld): Control
   if (!selector) return plan
   const {actions, warnings} = plan
   const tolerations = daemonTolerations(ds.template.spec)
-  const nodes = [...world.nodes].sort(byName)
+  const nodes = sortedByName(world.nodes)
   const decisions = new Map(nodes.map((n) => [n.name, shouldRunDaemonPod(n, ds.template.spec, tolerations)]))
   const claim = claimPods(ds, selector, world.candidates)
   const byNode = podsByNode(claim.claimed)

@@ -97,9 +97,9 @@ export const serviceOwner = (svc: ServiceView): OwnerReference => ({apiVersion: 
 const ownedBy = (slice: EndpointSliceView, svc: ServiceView): boolean =>
   slice.ownerReferences.some((r) => r.uid === svc.uid && r.kind === 'Service' && r.apiVersion === 'v1')
 
-/** hashEndpoint: sorted addresses, hostname, and the pod's namespace and name. */
-const endpointId = (ep: EndpointView): string =>
-  [[...ep.addresses].sort().join(','), ep.hostname ?? '', ep.targetRef?.namespace ?? '', ep.targetRef?.name ?? ''].join('\u0000')
+/** hashEndpoint: sorted addresses, hostname, and the pod's namespace and name (one address, the usual case, needs no sort). */
+export const endpointId = (ep: EndpointView): string =>
+  `${ep.addresses.length === 1 ? ep.addresses[0] : [...ep.addresses].sort().join(',')}\u0000${ep.hostname ?? ''}\u0000${ep.targetRef?.namespace ?? ''}\u0000${ep.targetRef?.name ?? ''}`
 
 const sameRef = (a: EndpointView['targetRef'], b: EndpointView['targetRef']): boolean =>
   a === b || (a !== undefined && b !== undefined && a.kind === b.kind && a.namespace === b.namespace && a.name === b.name && a.uid === b.uid)

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {parse} from 'yaml'
 
-import {renderDocument} from '../../../src/render/document.js'
+import {renderDocument, renderDocumentChunks} from '../../../src/render/document.js'
 import {renderListTable} from '../../../src/render/list-table.js'
 import {controllerListToWire} from '../../../src/render/list-wire.js'
 import {planToWire} from '../../../src/render/wire.js'
@@ -64,6 +64,30 @@ describe('renderDocument', () => {
     expect(parse(text)).toEqual(wire)
     expect(parse(text, {version: '1.1'})).toEqual(wire)
     expect(text).toContain(`now: "${NOW}"`)
+  })
+
+  it('writes the same JSON whether plain data in order is shared or copied, and YAML without aliases', () => {
+    const shared = {a: '1', b: {c: [1, {e: 2, d: undefined}], f: null}}
+    const labels = {zone: 'b', app: 'web', tier: undefined}
+    const odd = plan([
+      controller('web', {desired: 2, actions: [create('web', {labels} as never), create('api', {labels: shared} as never)], warnings: ['w'], service: {b: [shared, shared, [labels]], a: {y: 1, x: [undefined, {q: 1, p: 2}]}} as never}),
+      controller('api', {events: ['x'], ties: [{pods: ['b', 'a'], id: 1, delete: 'a'}]} as never),
+    ])
+    const pieces = [...renderDocumentChunks(planToWire(odd, {lazy: true}), 'json')].join('')
+    expect(pieces).toBe(renderDocument(planToWire(odd), 'json'))
+    expect(pieces).toMatch(/"labels": \{\n +"app": "web",\n +"zone": "b"\n +\}/)
+    expect(renderDocument(planToWire(odd), 'yaml')).not.toMatch(/[&*]a\d/)
+  })
+
+  it('writes a large JSON plan in pieces: the same bytes, never the whole list in one piece', () => {
+    // Small controllers joined into pieces, and some larger than a piece, each alone.
+    const big = plan(Array.from({length: 400}, (_, i) => controller(`web-${i}`, {desired: 3, actions: i % 50 === 7 ? Array.from({length: 300}, (_, k) => del(`web-${i}-${k}`, 'created')) : []})))
+    const pieces = [...renderDocumentChunks(planToWire(big, {lazy: true}), 'json')]
+    expect(pieces.join('')).toBe(renderDocument(planToWire(big), 'json'))
+    const longest = Math.max(...pieces.map((p) => p.length))
+    expect(pieces.length).toBeGreaterThan(20)
+    expect(pieces.filter((p) => p.length > 16_384).every((p) => p.startsWith('    {\n') && p.split('\n    {\n').length === 1)).toBe(true)
+    expect(longest).toBeLessThan(renderDocument(planToWire(big), 'json').length / 4)
   })
 })
 

@@ -183,12 +183,52 @@ describe('large pretty-printed JSON lists (read item by item)', () => {
     expect(text.split('\n')[at.line - 1].slice(at.column - 1)).toBe('"pod-7",')
   })
 
-  it('reads minified JSON whole', async () => {
+  it('reads minified JSON item by item, with positions on its one line', async () => {
+    const text = JSON.stringify(list)
     const file = join(tmp, 'min.json')
-    writeFileSync(file, JSON.stringify(list))
-    const objs = await readAllDocuments([file])
+    writeFileSync(file, text)
+    for (const jsonWindowBytes of [undefined, 300, 4096]) {
+      const files = await openSources([file])
+      const objs = [...readDocuments(files, {jsonWindowBytes})]
+      expect(files[0].chunkStarts).toHaveLength(pods.length) // never parsed whole
+      expect(objs.map((o) => o.raw)).toEqual(pods.map(strip))
+      expect(at(objs[2].origin)).toBe(`${file}:1:${text.indexOf('{"apiVersion":"v1","kind":"Pod","metadata":{"name":"pod-2"') + 1}`)
+      expect(at(objs[301].locate(['metadata', 'name']))).toBe(`${file}:1:${text.indexOf('"pod-301"') + 1}`)
+    }
+  })
+
+  it('reads a list with members on both sides of the items, line breaks and UTF-8 between them', async () => {
+    const utf = pods.map((p, i) => (i === 7 ? {...p, metadata: {...p.metadata, annotations: {note: 'ünïcödé ✓ ]}'}}} : p))
+    const text = `\ufeff{"kind":"PodList","apiVersion":"v1","items":[\n${utf.map((p) => JSON.stringify({...p, kind: undefined})).join(',\n')}\n],"metadata":{"resourceVersion":"9","x":[1,[2]]}}\n`
+    const file = join(tmp, 'lines.json')
+    writeFileSync(file, text)
+    const files = await openSources([file])
+    const objs = [...readDocuments(files, {jsonWindowBytes: 1000})]
+    expect(files[0].chunkStarts).toHaveLength(pods.length)
+    expect(objs.map((o) => o.raw)).toEqual(utf.map(strip))
+    const lines = text.split('\n')
+    const name = objs[9].locate(['metadata', 'name'])
+    expect(lines[name.line - 1].slice(name.column - 1)).toMatch(/^"pod-9",/)
+    const note = objs[7].locate(['metadata', 'annotations', 'note'])
+    expect(lines[note.line - 1].slice(note.column - 1)).toMatch(/^"ünïcödé ✓ \]\}"/)
+  })
+
+  it('falls back to parsing the whole file when an item does not parse, reporting where', async () => {
+    const text = JSON.stringify(list).replace('"name":"pod-250"', '"name":pod-250')
+    const file = join(tmp, 'min-broken.json')
+    writeFileSync(file, text)
+    const read: SourceObject[] = []
+    const errors: UserError[] = []
+    for (const o of readDocuments(await openSources([file]), {onError: (e) => errors.push(e)})) read.push(o)
+    expect(names(read)).toEqual(pods.slice(0, 250).map((p) => p.metadata.name)) // the items before it, as a pretty-printed list gives them
+    expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(/^invalid JSON: Unexpected token/)])
+    const fixed = JSON.stringify({...list, items: [...pods, 'x']})
+    writeFileSync(file, fixed)
+    const objs: SourceObject[] = []
+    const problems: UserError[] = []
+    for (const o of readDocuments(await openSources([file]), {onError: (e) => problems.push(e)})) objs.push(o)
     expect(objs.map((o) => o.raw)).toEqual(pods.map(strip))
-    expect(at(objs[2].origin)).toBe(`${file}:1:${JSON.stringify(list).indexOf('{"apiVersion":"v1","kind":"Pod","metadata":{"name":"pod-2"') + 1}`)
+    expect(problems.map((e) => e.message)).toEqual(['expected a Kubernetes object (a mapping with apiVersion and kind), got string "x"'])
   })
 })
 

@@ -90,6 +90,15 @@ describe('DS2 which nodes run the daemon pod', () => {
 })
 
 describe('DS4 manage', () => {
+  it('walks the nodes by name, in whatever order they were read', () => {
+    const names = ['n10', 'n2', 'a', 'n1', 'b']
+    const pods = [agentPod('agent-n2', 'n2'), agentPod('agent-b', 'b')]
+    const sorted = plan(ds(), [...names].sort().map((n) => node(n)), pods)
+    const shuffled = plan(ds(), names.map((n) => node(n)), pods)
+    expect(shuffled).toEqual(sorted)
+    expect(createdOn(shuffled.actions)).toEqual(['a', 'n1', 'n10'])
+    expect((shuffled.nodes as {node: string}[]).map((n) => n.node)).toEqual(['a', 'b', 'n1', 'n10', 'n2'])
+  })
   it('DS4.1 a node that should run one and has none gets one, with the injected affinity and the revision hash', () => {
     const p = plan(ds(), [node('a'), node('b')], [agentPod('agent-1', 'a')])
     const create = p.actions.find((a) => a.type === 'createDaemonPod')

@@ -15,7 +15,7 @@ import type {
 import {canonicalIP, endpointPorts} from '../../../../src/controllers/service/endpoints-common.js'
 import {byteOrder, syncEndpoints, syncMirror} from '../../../../src/controllers/service/endpoints.js'
 import fc from 'fast-check'
-import {addressTypes, sliceLabels, syncSlices} from '../../../../src/controllers/service/endpointslices.js'
+import {addressTypes, endpointId, sliceLabels, syncSlices} from '../../../../src/controllers/service/endpointslices.js'
 import {hostExclusion, hostUpdate, loadBalancerName, needsCleanup, nodeUpdateSyncs, syncLoadBalancer, wantsLoadBalancer} from '../../../../src/controllers/service/loadbalancer.js'
 import {planService} from '../../../../src/controllers/service/planner.js'
 import {planSnapshot} from '../../../../src/reconcile/planner.js'
@@ -408,6 +408,17 @@ describe('E8: placement', () => {
   it('ES-27/E8.12: a converged slice is not written', () => {
     const a = pod('a')
     expect(sync(svc(), [a], [slice('S', [ep(a, {ready: true})])]).actions).toEqual([])
+  })
+})
+
+describe('E8: an endpoint\'s identity (hashEndpoint)', () => {
+  const ep = (addresses: string[], over: Record<string, unknown> = {}) => ({addresses, conditions: {}, targetRef: {kind: 'Pod', namespace: 'ns', name: 'web-0', uid: 'u1'}, ...over})
+  it('is its addresses in any order, hostname and pod; not its uid, node or conditions', () => {
+    expect(endpointId(ep(['10.0.0.2', '10.0.0.1']))).toBe(endpointId(ep(['10.0.0.1', '10.0.0.2'])))
+    expect(endpointId(ep(['10.0.0.1']))).toBe(endpointId(ep(['10.0.0.1'], {nodeName: 'n1', conditions: {ready: true}, targetRef: {kind: 'Pod', namespace: 'ns', name: 'web-0', uid: 'u2'}})))
+    expect(endpointId(ep(['10.0.0.1']))).not.toBe(endpointId(ep(['10.0.0.1', '10.0.0.2'])))
+    expect(endpointId(ep(['10.0.0.1']))).not.toBe(endpointId(ep(['10.0.0.1'], {hostname: 'web-0'})))
+    expect(endpointId(ep(['10.0.0.1']))).not.toBe(endpointId(ep(['10.0.0.1'], {targetRef: {kind: 'Pod', namespace: 'ns', name: 'web-1', uid: 'u1'}})))
   })
 })
 
