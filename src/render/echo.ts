@@ -21,23 +21,24 @@ export function cutEchoes(message: string, limit = ECHO_LIMIT): string {
  */
 function mayEcho(message: string, limit: number): boolean {
   let run = 0
-  let sinceQuote = 0
+  /** Characters since the last quote; -1 before the first (text there is not quoted). */
+  let sinceQuote = -1
   for (let i = 0; i < message.length; i++) {
     const c = message.charCodeAt(i)
     if (c === 0x22 /* " */) {
       if (sinceQuote > limit) return true
       // (a quote after a backslash may be inside a quoted text: the text goes on)
-      if (message.charCodeAt(i - 1) !== 0x5c) sinceQuote = 0
+      if (sinceQuote < 0 || message.charCodeAt(i - 1) !== 0x5c) sinceQuote = 0
       else sinceQuote++
       run = 0
       continue
     }
-    sinceQuote++
+    if (sinceQuote >= 0) sinceQuote++
     // (only ASCII blanks end a run here: a run counted too long is merely cut the slow way)
     run = c === 0x20 || (c >= 0x09 && c <= 0x0d) ? 0 : run + 1
     if (run > limit) return true
   }
-  return sinceQuote > limit
+  return false // (text after the last quote is not closed: not a quoted text)
 }
 
 /** The first `n` characters, never half of a surrogate pair. */
