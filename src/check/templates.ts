@@ -13,8 +13,8 @@ const PLACEHOLDER = /\$\{[A-Za-z_][A-Za-z0-9_]*(?:(?::?[-=?+])[^}]*)?\}|\{\{\s*[
 /** Fields whose strings are scripts or data, where `${…}` belongs to something else. */
 const OPAQUE = new Set(['command', 'args', 'data', 'stringData', 'binaryData', 'annotations'])
 
-/** Every placeholder holds `${` or `{{`: most strings are passed over without the pattern. */
-const mayHold = (s: string) => s.includes('${') || s.includes('{{')
+/** Every placeholder holds a `{`: most strings are passed over without the pattern. */
+const mayHold = (s: string) => s.includes('{')
 
 function hasPlaceholder(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return mayHold(value) && !value.includes('\n') && PLACEHOLDER.test(value)
