@@ -4,8 +4,9 @@
 // the same run, as a ratio. Every tool runs in its own process under GNU time (/usr/bin/time), so
 // all are measured the same way (peak RSS = the process's maximum resident set).
 //
-//   npm run build && node bench/check.mjs [--apps N] [--repeat N] [--clean] [--schemas DIR] [--kubeconform BIN] [--kube-linter BIN]
-// (--clean: the same input without the injected mistakes, in bench/out/check-clean.)
+//   npm run build && node bench/check.mjs [--apps N] [--repeat N] [--clean] [--no-shapes] [--schemas DIR] [--kubeconform BIN] [--kube-linter BIN]
+// (--clean: the same input without the injected mistakes, in bench/out/check-clean; --no-shapes: the
+// main input only.)
 // Also two shapes that once made check quadratic (10,000 Deployments sharing a label; 5,000 copies
 // of one object), reported in seconds per thousand objects against the main input's rate ("/k").
 //
@@ -20,7 +21,7 @@
 // Results: a table on stdout and bench/out/check/results.json.
 import {spawnSync} from 'node:child_process'
 import {existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync} from 'node:fs'
-import {homedir, tmpdir} from 'node:os'
+import {homedir, loadavg, tmpdir} from 'node:os'
 import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
@@ -31,13 +32,14 @@ const root = resolve(process.env.KCTL_BENCH_ROOT ?? resolve(here, '..'))
 let out = join(here, 'out', 'check')
 
 function parseArgs(argv) {
-  const opts = {apps: CHECK_DEFAULTS.apps, repeat: 1, clean: false, schemas: undefined, kubeconform: undefined, kubeLinter: undefined}
+  const opts = {apps: CHECK_DEFAULTS.apps, repeat: 1, clean: false, shapes: true, schemas: undefined, kubeconform: undefined, kubeLinter: undefined}
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     if (a === '--apps') opts.apps = Number(argv[++i])
     else if (a === '--repeat') opts.repeat = Number(argv[++i])
     else if (a === '--schemas') opts.schemas = argv[++i]
     else if (a === '--clean') opts.clean = true
+    else if (a === '--no-shapes') opts.shapes = false
     else if (a === '--kubeconform') opts.kubeconform = argv[++i]
     else if (a === '--kube-linter') opts.kubeLinter = argv[++i]
     else throw new Error(`unknown argument ${a}`)
@@ -164,7 +166,16 @@ function main() {
   const results = {input: data, machine: {node: process.version, cpus: (spawnSync('nproc', {encoding: 'utf8'}).stdout || '').trim()}, tools: {}}
 
   const report = join(out, 'report.json')
-  const kctl = repeat(opts.repeat, () => measure(process.execPath, [join(root, 'bin', 'run.js'), 'check', '-f', input, '-o', `json=${report}`]))
+  const kubeconform = findBinary('kubeconform', opts.kubeconform)
+  // kctl and kubeconform run in turn (kctl, kubeconform, kctl, …), so that the machine's load
+  // weighs on both alike.
+  const kubeconformArgs = kubeconform && opts.schemas ? ['-strict', '-summary', '-output', 'json', '-schema-location', `${standaloneSchemas(opts.schemas)}/{{ .ResourceKind }}{{ .KindSuffix }}.json`, input] : undefined
+  const kubeconformRuns = []
+  const kctl = repeat(opts.repeat, () => {
+    const run = measure(process.execPath, [join(root, 'bin', 'run.js'), 'check', '-f', input, '-o', `json=${report}`])
+    if (kubeconformArgs) kubeconformRuns.push(measure(kubeconform, kubeconformArgs))
+    return run
+  })
   if (kctl.status !== 0 && kctl.status !== 3) throw new Error(`kctl check exited ${kctl.status}: ${kctl.stderr}`)
   const summary = JSON.parse(readFileSync(report, 'utf8')).summary
   const byRule = {}
@@ -172,15 +183,13 @@ function main() {
   results.tools.kctl = {wall: kctl.wall, cpu: kctl.cpu, rssMiB: kctl.rssMiB, runs: kctl.runs, exit: kctl.status, objects: summary.objects, findings: byRule}
   rows.push(['kctl check', kctl, `${summary.objects} objects, ${summary.error + summary.warning + summary.info} findings`])
 
-  const kubeconform = findBinary('kubeconform', opts.kubeconform)
   if (!kubeconform) {
     results.tools.kubeconform = {skipped: 'not installed (go install github.com/yannh/kubeconform/cmd/kubeconform@latest)'}
   } else if (!opts.schemas) {
     results.tools.kubeconform = {skipped: 'no schemas: kubeconform downloads them from GitHub, which is not reachable here; pass --schemas (see the header of this file)'}
   } else {
-    const schemas = standaloneSchemas(opts.schemas)
-    const args = ['-strict', '-summary', '-output', 'json', '-schema-location', `${schemas}/{{ .ResourceKind }}{{ .KindSuffix }}.json`, input]
-    const run = repeat(opts.repeat, () => measure(kubeconform, args))
+    let i = 0
+    const run = repeat(opts.repeat, () => kubeconformRuns[i++])
     let summaryLine = ''
     try {
       const doc = JSON.parse(run.stdout)
@@ -210,7 +219,7 @@ function main() {
   // Shapes that once made check quadratic: many objects sharing one label, many copies of one
   // object. Each is timed like the main input and reported per thousand objects, next to the main
   // input's own rate in the same run.
-  const shapes = shapeInputs()
+  const shapes = opts.shapes ? shapeInputs() : []
   results.shapes = {}
   for (const shape of shapes) {
     const run = repeat(opts.repeat, () => measure(process.execPath, [join(root, 'bin', 'run.js'), 'check', '-f', shape.file, '-o', 'json']))
@@ -232,7 +241,13 @@ function main() {
     lines.push(`${name.padEnd(22)}${fmt(r.wall).padStart(8)}${fmt(r.cpu).padStart(8)}${fmt(r.rssMiB, 0).padStart(9)}${fmt(data.resources / r.wall, 0).padStart(9)}  ${ratio.padEnd(8)} ${note}`)
   }
   for (const [name, t] of Object.entries(results.tools)) if (t.skipped) lines.push(`${name}: skipped: ${t.skipped}`)
-  if (results.tools.kubeconform?.wall) results.ratio = {kubeconformWallOverKctl: results.tools.kubeconform.wall / kctl.wall}
+  if (results.tools.kubeconform?.wall) {
+    const kc = results.tools.kubeconform
+    results.ratio = {kubeconformWallOverKctl: kc.wall / kctl.wall, kubeconformCpuOverKctl: kc.cpu / kctl.cpu, kubeconformRssOverKctl: kc.rssMiB / kctl.rssMiB}
+    lines.push(`kubeconform -strict / kctl check: CPU ${fmt(results.ratio.kubeconformCpuOverKctl)}×, wall ${fmt(results.ratio.kubeconformWallOverKctl)}×, RSS ${fmt(results.ratio.kubeconformRssOverKctl)}×`)
+  }
+  results.machine.loadAverage = loadavg()
+  lines.push(`load average ${loadavg().map((l) => fmt(l)).join(' ')} on ${results.machine.cpus} CPUs`)
   process.stdout.write(`${lines.join('\n')}\n`)
   writeFileSync(join(out, 'results.json'), `${JSON.stringify(results, null, 2)}\n`)
 }

@@ -3,19 +3,26 @@
 import {CONTROLLERS} from '../controllers/registry.js'
 import type {CheckedKind, ControllerChecks} from './part.js'
 
-let byKind: Map<string, CheckedKind> | undefined
+/** group → kind → its check part. */
+let byGroup: Map<string, Map<string, CheckedKind>> | undefined
 
-function kinds(): Map<string, CheckedKind> {
-  if (!byKind) {
-    byKind = new Map()
-    for (const k of CONTROLLERS.flatMap((c) => c.check.kinds)) for (const group of k.groups) byKind.set(`${group}|${k.kind}`, k)
+function kinds(): Map<string, Map<string, CheckedKind>> {
+  if (!byGroup) {
+    byGroup = new Map()
+    for (const k of CONTROLLERS.flatMap((c) => c.check.kinds)) {
+      for (const group of k.groups) {
+        let inGroup = byGroup.get(group)
+        if (!inGroup) byGroup.set(group, (inGroup = new Map()))
+        inGroup.set(k.kind, k)
+      }
+    }
   }
-  return byKind
+  return byGroup
 }
 
 /** The part of the controller that syncs objects of this kind (in the API group as written), if any. */
 export function checkedKind(o: {kind: string; group: string}): CheckedKind | undefined {
-  return kinds().get(`${o.group}|${o.kind}`)
+  return kinds().get(o.group)?.get(o.kind)
 }
 
 /** Every controller's check part, in registry order. */

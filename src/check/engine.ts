@@ -177,23 +177,36 @@ export function buildReport(input: EngineInput, settings: EngineSettings): Check
   }
 
   // Each position reads and parses the object's text again: the same field of the same object
-  // (the broad side of many overlaps, an HPA's target) is located once.
-  const positions = new Map<SourceObject, Map<string, Origin>>()
-  const locate = (src: SourceObject, path: Path, atKey: boolean): Origin => {
+  // (the broad side of many overlaps, an HPA's target) is located once, and the positions are
+  // computed object by object in input order, so that each object's text is read once for all.
+  interface Position {
+    path: Path
+    atKey: boolean
+    at?: Origin
+  }
+  const positions = new Map<SourceObject, Map<string, Position>>()
+  const ask = (src: SourceObject, path: Path, atKey: boolean): Position => {
     let known = positions.get(src)
     if (!known) positions.set(src, (known = new Map()))
     const key = `${atKey ? 'k' : 'v'}${JSON.stringify(path)}`
-    let at = known.get(key)
-    if (!at) known.set(key, (at = path.length === 0 ? src.origin : src.locate(path, {key: atKey})))
-    return at
+    let p = known.get(key)
+    if (!p) known.set(key, (p = {path, atKey}))
+    return p
   }
-  const findings: Finding[] = kept.map(({draft, finding}) => {
-    const at = draft.origin ?? draft.lazyOrigin?.() ?? locate(draft.subject!.src, draft.path, draft.atKey)
+  const asked = kept.map(({draft}) => ({
+    own: draft.origin || draft.lazyOrigin ? undefined : ask(draft.subject!.src, draft.path, draft.atKey),
+    related: draft.related?.map((r) => ask(r.object.src, r.path, r.atKey)),
+  }))
+  for (const src of [...positions.keys()].sort((a, b) => a.ordinal - b.ordinal)) {
+    for (const p of positions.get(src)!.values()) p.at = p.path.length === 0 ? src.origin : src.locate(p.path, {key: p.atKey})
+  }
+  const findings: Finding[] = kept.map(({draft, finding}, i) => {
+    const at = draft.origin ?? draft.lazyOrigin?.() ?? asked[i].own!.at!
     const out: Finding = {...finding, file: at.file, line: at.line, column: at.column}
     if (draft.subject) out.field = formatPath(draft.path)
     if (draft.related && draft.related.length > 0) {
-      out.related = draft.related.map((r): RelatedLocation => {
-        const pos = locate(r.object.src, r.path, r.atKey)
+      out.related = draft.related.map((r, j): RelatedLocation => {
+        const pos = asked[i].related![j].at!
         return {file: pos.file, line: pos.line, column: pos.column, kind: r.object.kind, namespace: r.object.namespace, name: r.object.name, message: r.message}
       })
     }

@@ -20,7 +20,8 @@ export function readCheckObject(src: SourceObject, defaultNamespace: string): Ch
   // An object named by generateName gets a name (and uid) of its own when created: two such
   // objects never share one.
   const generated = name === '' && typeof meta.generateName === 'string' ? `${meta.generateName}<${src.ordinal}>` : name
-  const uid = typeof meta.uid === 'string' && meta.uid !== '' ? meta.uid : inventedUid(resourceGroup, kind, namespace, generated)
+  // Invented only when a rule asks (a Job's generated selector): hashing every object costs.
+  let uid = typeof meta.uid === 'string' && meta.uid !== '' ? meta.uid : undefined
   const annotations = stringMap(meta.annotations)
   const controllerRefs: Array<{apiVersion: string; kind: string; name: string}> = []
   if (Array.isArray(meta.ownerReferences)) {
@@ -41,7 +42,9 @@ export function readCheckObject(src: SourceObject, defaultNamespace: string): Ch
     namespace,
     explicitNamespace,
     name,
-    uid,
+    get uid() {
+      return (uid ??= inventedUid(resourceGroup, kind, namespace, generated))
+    },
     annotations,
     controllerRefs,
     ignores: entries,

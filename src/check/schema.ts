@@ -143,16 +143,52 @@ export class SchemaSet {
   /** The issues of `value` against `schema`, in field order. */
   validate(value: unknown, schema: Schema): SchemaIssue[] {
     const issues: SchemaIssue[] = []
-    this.walk(value, schema, [], issues)
+    this.walk(value, this.compile(schema), [], issues)
     return issues
   }
 
-  /** Resolved schemas, by the schema that refers to them (most fields refer to a shared type). */
-  private readonly resolved = new WeakMap<Schema, Schema>()
+  /** Compiled schemas, by the schema they were compiled from (most fields refer to a shared type). */
+  private readonly compiled = new WeakMap<Schema, Compiled>()
+
+  /** A schema with its reference resolved and what the walk asks of it worked out, once. */
+  private compile(raw: Schema): Compiled {
+    const known = this.compiled.get(raw)
+    if (known) return known
+    const schema = this.resolve(raw)
+    const alternatives = schema.oneOf ?? schema.anyOf
+    const c: Compiled = {
+      schema,
+      intOrString: schema['x-kubernetes-int-or-string'] === true,
+      alternativeTypes: alternatives && !schema.type ? alternatives.map((a) => this.resolve(a).type).filter((t): t is string => t !== undefined) : undefined,
+      type: schema.type,
+      enum: schema.enum,
+      children: new Map(),
+      strict: schema.properties !== undefined && schema.additionalProperties !== true && !schema['x-kubernetes-preserve-unknown-fields'],
+      required: schema.required ?? [],
+    }
+    this.compiled.set(raw, c)
+    return c
+  }
+
+  /** The compiled schema of field `key` of an object of schema `c` (null: the field is unknown). */
+  private child(c: Compiled, key: string): Compiled | null {
+    const props = c.schema.properties
+    if (!props) {
+      // A map (labels, data): every key has the same schema, and keys are not remembered.
+      const extra = c.schema.additionalProperties
+      return typeof extra === 'object' ? (c.extra ??= this.compile(extra)) : null
+    }
+    let sub = c.children.get(key)
+    if (sub === undefined) {
+      const extra = c.schema.additionalProperties
+      const raw = Object.hasOwn(props, key) ? props[key] : typeof extra === 'object' ? extra : undefined
+      sub = raw ? this.compile(raw) : null
+      c.children.set(key, sub)
+    }
+    return sub
+  }
 
   private resolve(schema: Schema): Schema {
-    const known = this.resolved.get(schema)
-    if (known) return known
     let s = schema
     // `allOf: [{$ref}]` is how v3 wraps a reference that carries a default or description.
     for (let depth = 0; depth < 8; depth++) {
@@ -160,62 +196,78 @@ export class SchemaSet {
       else if (s.allOf?.length === 1 && !s.type && !s.properties) s = {...this.resolve(s.allOf[0]), ...without(s, 'allOf')}
       else break
     }
-    this.resolved.set(schema, s)
     return s
   }
 
   /** `path` is one array pushed and popped along the walk; an issue takes a copy. */
-  private walk(value: unknown, raw: Schema, path: Array<string | number>, issues: SchemaIssue[]): void {
+  private walk(value: unknown, c: Compiled, path: Array<string | number>, issues: SchemaIssue[]): void {
     if (value === null || value === undefined) return // null is an unset field
-    const schema = this.resolve(raw)
-    if (schema['x-kubernetes-int-or-string']) {
+    if (c.intOrString) {
       if (typeof value !== 'string' && !Number.isInteger(value)) issues.push(typeIssue([...path], 'an integer or a string', value))
       return
     }
-    const alternatives = schema.oneOf ?? schema.anyOf
-    if (alternatives && !schema.type) {
-      const types = alternatives.map((a) => this.resolve(a).type).filter((t): t is string => t !== undefined)
+    const types = c.alternativeTypes
+    if (types) {
       if (types.length > 0 && !types.some((t) => hasType(value, t))) issues.push(typeIssue([...path], types.map(article).join(' or '), value))
       return
     }
-    if (schema.type && !hasType(value, schema.type)) {
-      issues.push(typeIssue([...path], article(schema.type), value))
+    if (c.type && !hasType(value, c.type)) {
+      issues.push(typeIssue([...path], article(c.type), value))
       return
     }
-    if (schema.enum && !schema.enum.includes(value)) {
-      issues.push({rule: 'invalid-value', path: [...path], atKey: false, message: `${JSON.stringify(value)} is not one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`})
+    if (c.enum && !c.enum.includes(value)) {
+      issues.push({rule: 'invalid-value', path: [...path], atKey: false, message: `${JSON.stringify(value)} is not one of ${c.enum.map((v) => JSON.stringify(v)).join(', ')}`})
     }
     if (Array.isArray(value)) {
-      if (!schema.items) return
+      const items = c.schema.items
+      if (!items) return
+      const item = (c.items ??= this.compile(items))
       for (let i = 0; i < value.length; i++) {
         path.push(i)
-        this.walk(value[i], schema.items, path, issues)
+        this.walk(value[i], item, path, issues)
         path.pop()
       }
       return
     }
     if (typeof value !== 'object') return
     const obj = value as Record<string, unknown>
-    const props = schema.properties
-    const extra = schema.additionalProperties
     for (const key in obj) {
       // What the API server sets itself: status is dropped on create and written by the controllers and kubelets.
       if (path.length === 0 && key === 'status') continue
-      const sub = props?.[key]
       path.push(key)
+      const sub = this.child(c, key)
       if (sub) this.walk(obj[key], sub, path, issues)
-      else if (typeof extra === 'object') this.walk(obj[key], extra, path, issues)
-      else if (props && extra !== true && !schema['x-kubernetes-preserve-unknown-fields']) {
-        const renamed = RENAMED[key]
+      else if (c.strict) {
+        const props = c.schema.properties!
+        const renamed = Object.hasOwn(RENAMED, key) ? RENAMED[key] : undefined
         const near = renamed && props[renamed.split('.')[0]] ? renamed : closest(key, Object.keys(props))
         issues.push({rule: 'unknown-field', path: [...path], atKey: true, message: `unknown field "${key}"${near ? `: did you mean "${near}"?` : ''}`})
       }
       path.pop()
     }
-    for (const name of schema.required ?? []) {
+    for (const name of c.required) {
       if (obj[name] === undefined || obj[name] === null) issues.push({rule: 'missing-field', path: [...path, name], atKey: true, message: `required field "${name}" is missing`})
     }
   }
+}
+
+/** A schema as the walk uses it (SchemaSet.compile). */
+interface Compiled {
+  /** Resolved: its $ref (or one-element allOf) merged in. */
+  schema: Schema
+  intOrString: boolean
+  /** oneOf / anyOf without a type of its own: the types of the alternatives. */
+  alternativeTypes?: string[]
+  type?: string
+  enum?: unknown[]
+  /** Fields compiled so far, by name; null for a field the schema does not know. */
+  children: Map<string, Compiled | null>
+  items?: Compiled
+  /** additionalProperties, compiled, for a schema without properties. */
+  extra?: Compiled
+  /** Unknown fields are reported: the schema lists its properties and keeps nothing else. */
+  strict: boolean
+  required: string[]
 }
 
 const OBJECT_FIELDS: Record<string, Schema> = {

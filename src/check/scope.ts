@@ -35,8 +35,16 @@ export class Scope {
     readonly all: readonly CheckObject[],
     mode: ApplySetMode = 'dir',
   ) {
+    // The objects of one file are in one set, and come in a row.
+    let lastFile: string | undefined
+    let lastKey = ''
     for (const o of all) {
-      const key = applySetOf(o, mode)
+      const file = o.src.file
+      const key = file === lastFile && o.src.locator.applySet === '' ? lastKey : applySetOf(o, mode)
+      if (o.src.locator.applySet === '') {
+        lastFile = file
+        lastKey = key
+      } else lastFile = undefined
       this.sets.set(o, key)
       const group = this.groups.get(key)
       if (group) group.push(o)

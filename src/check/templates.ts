@@ -13,13 +13,20 @@ const PLACEHOLDER = /\$\{[A-Za-z_][A-Za-z0-9_]*(?:(?::?[-=?+])[^}]*)?\}|\{\{\s*[
 /** Fields whose strings are scripts or data, where `${…}` belongs to something else. */
 const OPAQUE = new Set(['command', 'args', 'data', 'stringData', 'binaryData', 'annotations'])
 
+/** Every placeholder holds a `{`: most strings are passed over without the pattern. */
+const mayHold = (s: string) => s.includes('{')
+
 function hasPlaceholder(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return !value.includes('\n') && PLACEHOLDER.test(value)
+  if (typeof value === 'string') return mayHold(value) && !value.includes('\n') && PLACEHOLDER.test(value)
   if (depth > 64 || value === null || typeof value !== 'object') return false
-  if (Array.isArray(value)) return value.some((v) => hasPlaceholder(v, depth + 1))
-  for (const [k, v] of Object.entries(value)) {
+  if (Array.isArray(value)) {
+    for (const v of value) if (hasPlaceholder(v, depth + 1)) return true
+    return false
+  }
+  const o = value as Record<string, unknown>
+  for (const k in o) {
     if (OPAQUE.has(k)) continue
-    if (PLACEHOLDER.test(k) || hasPlaceholder(v, depth + 1)) return true
+    if ((mayHold(k) && PLACEHOLDER.test(k)) || hasPlaceholder(o[k], depth + 1)) return true
   }
   return false
 }

@@ -5,7 +5,7 @@ export const ECHO_LIMIT = 200
 
 /** `"…"` strings and unbroken runs longer than `limit` characters, cut, with their full length. */
 export function cutEchoes(message: string, limit = ECHO_LIMIT): string {
-  if (message.length <= limit) return message
+  if (message.length <= limit || !mayEcho(message, limit)) return message
   return message
     .replace(/"((?:[^"\\]|\\.)*)"/g, (whole, body: string) => (body.length > limit ? `"${head(body, limit)}…" (${body.length} characters)` : whole))
     .replace(new RegExp(`[^\\s"…]{${limit + 1},}`, 'g'), (whole) => {
@@ -13,6 +13,32 @@ export function cutEchoes(message: string, limit = ECHO_LIMIT): string {
       const [, run, end] = /^([\s\S]*?)([:;,.)]?)$/.exec(whole)!
       return run.length > limit ? `${head(run, limit)}… (${run.length} characters)${end}` : whole
     })
+}
+
+/**
+ * Whether the message holds text between two quotes, or a run without blanks and quotes, longer
+ * than `limit` (what cutEchoes cuts); most messages hold neither and are passed over in one scan.
+ */
+function mayEcho(message: string, limit: number): boolean {
+  let run = 0
+  /** Characters since the last quote; -1 before the first (text there is not quoted). */
+  let sinceQuote = -1
+  for (let i = 0; i < message.length; i++) {
+    const c = message.charCodeAt(i)
+    if (c === 0x22 /* " */) {
+      if (sinceQuote > limit) return true
+      // (a quote after a backslash may be inside a quoted text: the text goes on)
+      if (sinceQuote < 0 || message.charCodeAt(i - 1) !== 0x5c) sinceQuote = 0
+      else sinceQuote++
+      run = 0
+      continue
+    }
+    if (sinceQuote >= 0) sinceQuote++
+    // (only ASCII blanks end a run here: a run counted too long is merely cut the slow way)
+    run = c === 0x20 || (c >= 0x09 && c <= 0x0d) ? 0 : run + 1
+    if (run > limit) return true
+  }
+  return false // (text after the last quote is not closed: not a quoted text)
 }
 
 /** The first `n` characters, never half of a surrogate pair. */

@@ -1,7 +1,7 @@
 // A fast reader for the block-style YAML that kubectl, Helm and most people write: nested block
 // mappings and sequences (compact `- ` or indented), plain scalars, single-line quoted scalars and
-// empty `{}` / `[]`. It reads line by line, by offsets into the document text, and is much faster
-// than a general parser on such text. Anything else (flow collections with content, block scalars
+// one-line flow collections of such scalars (`args: ["--port=80", -v]`, `labels: {app: web}`). It reads line by line, by offsets into the document text, and is much faster
+// than a general parser on such text. Anything else (multi-line flow collections, block scalars
 // `|` `>`, anchors, aliases, tags, merge keys, multi-line scalars, comments after a value, tabs,
 // CR, non-ASCII, duplicate keys, anything malformed) makes it give up and return FALLBACK: the
 // caller then parses the document with js-yaml, which also produces the error messages. Scalars
@@ -286,9 +286,131 @@ function inlineValue(t: string, from: number, end: number): unknown {
   }
   if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
     if (end - from === 2 && t.charCodeAt(from + 1) === (c === 0x7b ? 0x7d : 0x5d)) return c === 0x7b ? {} : []
-    throw GIVE_UP
+    const flow = new FlowReader(t, from, end)
+    const value = flow.value()
+    if (flow.pos !== end) throw GIVE_UP // something after the closing bracket
+    return value
   }
   const v = t.slice(from, end)
   if (!isPlainStart(v) || v.includes(': ') || v.charCodeAt(v.length - 1) === 0x3a || v.includes(' #')) throw GIVE_UP
   return plainValue(v)
+}
+
+/**
+ * A flow collection written on one line, t[from, end): nested `[…]` and `{key: value}` whose
+ * scalars are quoted or plain. Anything a reader could take two ways gives up: a plain scalar
+ * holding `:` `#` `?` or a quote, an empty entry (`[a, ]`, `{a: }`), a key without `: `, a
+ * duplicate key, a single-pair mapping inside a sequence.
+ */
+class FlowReader {
+  constructor(
+    private readonly t: string,
+    public pos: number,
+    private readonly end: number,
+  ) {}
+
+  private skipSpaces(): void {
+    while (this.pos < this.end && this.t.charCodeAt(this.pos) === SPACE) this.pos++
+  }
+
+  /** A plain scalar's text, `pos` after it; a key's ends at its `: `. */
+  private plain(key: boolean): string {
+    const t = this.t
+    const start = this.pos
+    let p = start
+    for (; p < this.end; p++) {
+      const x = t.charCodeAt(p)
+      if (x === 0x2c /* , */ || x === 0x5d /* ] */ || x === 0x7d /* } */) break
+      if (key && x === 0x3a && t.charCodeAt(p + 1) === SPACE) break
+      if (x === 0x5b || x === 0x7b || x === 0x3a /* : */ || x === 0x23 /* # */ || x === 0x22 || x === 0x27 || x === 0x3f /* ? */) throw GIVE_UP
+    }
+    let e = p
+    while (e > start && t.charCodeAt(e - 1) === SPACE) e--
+    const raw = t.slice(start, e)
+    if (!isPlainStart(raw)) throw GIVE_UP
+    this.pos = p
+    return raw
+  }
+
+  /** A quoted scalar's value, or a plain scalar's text (`plain` tells which). */
+  private quotedOrPlain(key: boolean): {text: string; plain: boolean} {
+    const t = this.t
+    const c = t.charCodeAt(this.pos)
+    if (c === 0x22 || c === 0x27) {
+      const close = closingQuote(t, this.pos, this.end)
+      const text = quoted(t, this.pos, close)
+      this.pos = close + 1
+      return {text, plain: false}
+    }
+    return {text: this.plain(key), plain: true}
+  }
+
+  value(): unknown {
+    const c = this.t.charCodeAt(this.pos)
+    if (c === 0x5b) return this.sequence()
+    if (c === 0x7b) return this.mapping()
+    const {text, plain} = this.quotedOrPlain(false)
+    return plain ? plainValue(text) : text
+  }
+
+  /** After an entry: `,` then more, or the closing bracket (true). */
+  private close(bracket: number): boolean {
+    this.skipSpaces()
+    const c = this.t.charCodeAt(this.pos)
+    if (this.pos >= this.end) throw GIVE_UP
+    if (c === bracket) {
+      this.pos++
+      return true
+    }
+    if (c !== 0x2c) throw GIVE_UP
+    this.pos++
+    this.skipSpaces()
+    if (this.pos >= this.end || this.t.charCodeAt(this.pos) === bracket || this.t.charCodeAt(this.pos) === 0x2c) throw GIVE_UP // an empty entry
+    return false
+  }
+
+  private sequence(): unknown[] {
+    this.pos++ // [
+    const arr: unknown[] = []
+    this.skipSpaces()
+    if (this.t.charCodeAt(this.pos) === 0x5d) {
+      this.pos++
+      return arr
+    }
+    for (;;) {
+      arr.push(this.value())
+      if (this.close(0x5d)) return arr
+    }
+  }
+
+  private mapping(): Record<string, unknown> {
+    const t = this.t
+    this.pos++ // {
+    const obj: Record<string, unknown> = {}
+    let count = 0
+    this.skipSpaces()
+    if (t.charCodeAt(this.pos) === 0x7d) {
+      this.pos++
+      return obj
+    }
+    for (;;) {
+      const c = t.charCodeAt(this.pos)
+      if (c === 0x5b || c === 0x7b) throw GIVE_UP // a complex key
+      const {text, plain} = this.quotedOrPlain(true)
+      const key = plain ? plainKey(text) : text
+      if (key === '<<' || key === '__proto__') throw GIVE_UP
+      // `key: value`, the colon right after the key
+      if (t.charCodeAt(this.pos) !== 0x3a || t.charCodeAt(this.pos + 1) !== SPACE) throw GIVE_UP
+      this.pos += 2
+      this.skipSpaces()
+      const v = t.charCodeAt(this.pos)
+      if (this.pos >= this.end || v === 0x2c || v === 0x7d) throw GIVE_UP // an empty value
+      obj[key] = this.value()
+      count++
+      if (this.close(0x7d)) {
+        if (count > 1 && Object.keys(obj).length !== count) throw GIVE_UP // a key written twice
+        return obj
+      }
+    }
+  }
 }

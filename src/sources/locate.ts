@@ -91,8 +91,12 @@ function isSimpleScalar(text: string): boolean {
   return c !== '{' && c !== '[' && c !== '&' && c !== '*' && c !== '!' && c !== '|' && c !== '>' && c !== '?' && !text.includes(' #')
 }
 
+/** The lines of the last text searched: several fields of one object are located in a row. */
+let lastLines: {text: string; lines: Line[] | undefined} | undefined
+
 export function locateInBlockYaml(text: string, path: Path, wantKey: boolean): Found | undefined {
-  const lines = blockLines(text)
+  if (lastLines?.text !== text) lastLines = {text, lines: blockLines(text)}
+  const lines = lastLines.lines
   if (!lines || lines.length === 0) return undefined
   // The current node: lines [from, to), its entries at column `indent`; `firstColumn` is where
   // the first entry starts on line `from` (further right than the line's indentation when the

@@ -36,10 +36,14 @@ export class Chunk {
   }
   #leading?: number
 
+  /** The chunk's text; the last one read is kept, as positions are asked for an object at a time. */
   text(): string {
-    return this.file.text(this.start, this.end)
+    if (lastText?.chunk !== this) lastText = {chunk: this, text: this.file.text(this.start, this.end)}
+    return lastText.text
   }
 }
+
+let lastText: {chunk: Chunk; text: string} | undefined
 
 /** Where an object is, and how to find any of its fields. Holds no parsed data. */
 export class Locator {

@@ -125,8 +125,17 @@ spec:
   it.each([
     ['a block scalar', 'a: |\n  text\n'],
     ['a folded scalar', 'a: >-\n  text\n'],
-    ['a flow mapping', 'a: {b: 1}\n'],
-    ['a flow sequence', 'a: [1, 2]\n'],
+    ['a multi-line flow sequence', 'a: [1,\n  2]\n'],
+    ['a flow entry left empty', 'a: [1, , 2]\n'],
+    ['a trailing comma in a flow sequence', 'a: [1, 2, ]\n'],
+    ['a flow value left empty', 'a: {b: }\n'],
+    ['a flow key without a value', 'a: {b}\n'],
+    ['a JSON-style flow key', 'a: {"b":1}\n'],
+    ['a colon in a plain flow scalar', 'a: [http://x]\n'],
+    ['a comment after a flow collection', 'a: [1] # one\n'],
+    ['a single-pair mapping in a flow sequence', 'a: [b: 1]\n'],
+    ['a duplicate flow key', 'a: {b: 1, b: 2}\n'],
+    ['something after a flow collection', 'a: [1] x\n'],
     ['an anchor and alias', 'a: &x 1\nb: *x\n'],
     ['a tag', 'a: !!str 1\n'],
     ['a merge key', 'b: {}\na:\n  <<: {}\n'],
@@ -149,6 +158,23 @@ spec:
   ])('gives up on %s', (_, text) => {
     expect(parseBlockYaml(text)).toBe(FALLBACK)
     agree(text)
+  })
+
+  it('reads one-line flow collections of scalars as js-yaml does', () => {
+    const doc = 'args: ["--listen=:8080", \'--mode=it\'\'s\', -v, 8080, yes, ~]\nsel: {app: web, "a b": [1, {c: 1.5}], on: null}\nempty: [ ]\nsp: [ a b ,c ]\n'
+    expect(parseBlockYaml(doc)).toEqual({args: ['--listen=:8080', "--mode=it's", '-v', 8080, true, null], sel: {app: 'web', 'a b': [1, {c: 1.5}], true: null}, empty: [], sp: ['a b', 'c']})
+    expect(agree(doc)).toBe('fast')
+  })
+
+  it('agrees with js-yaml on generated documents with flow collections (property)', () => {
+    let fast = 0
+    fc.assert(
+      fc.property(tree, fc.integer({min: 0, max: 3}), (obj, flowLevel) => {
+        if (agree(dump(obj, {flowLevel, lineWidth: -1})) === 'fast') fast++
+      }),
+      {numRuns: RUNS},
+    )
+    expect(fast).toBeGreaterThan(RUNS / 10)
   })
 
   it('reads a root sequence, and an indented root', () => {

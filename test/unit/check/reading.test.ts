@@ -1,0 +1,128 @@
+// What check reads once per object, and what it computes only when asked: the uid a Job's
+// generated selector is made of, the files that are templates, and the positions of findings
+// (several in one object, and related ones in other objects of the same file).
+import {mkdtempSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {describe, expect, it} from 'vitest'
+
+import {readCheckObject} from '../../../src/check/read.js'
+import {templateFiles} from '../../../src/check/templates.js'
+import {readAllDocuments} from '../../../src/sources/documents.js'
+import {inventedUid} from '../../../src/sources/normalize.js'
+import {at, check} from './helpers.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'kctl-check-reading-'))
+function file(name: string, text: string): string {
+  const path = join(dir, name)
+  writeFileSync(path, text)
+  return path
+}
+
+async function objects(path: string) {
+  return (await readAllDocuments([path])).map((s) => readCheckObject(s, 'default'))
+}
+
+describe('reading objects', () => {
+  it('invents the uid of an object without one (the same every time), and keeps a written one', async () => {
+    const path = file(
+      'jobs.yaml',
+      `apiVersion: batch/v1
+kind: Job
+metadata: {name: migrate, namespace: shop}
+spec:
+  template:
+    metadata: {labels: {app: migrate}}
+    spec: {restartPolicy: Never, containers: [{name: m, image: m:1}]}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: given, namespace: shop, uid: 7d3c0e52-0000-4000-8000-000000000001}
+spec:
+  template:
+    spec: {restartPolicy: Never, containers: [{name: m, image: m:1}]}
+`,
+    )
+    const [invented, given] = await objects(path)
+    expect(invented.uid).toBe(inventedUid('batch', 'Job', 'shop', 'migrate'))
+    expect(invented.uid).toBe(invented.uid)
+    expect(given.uid).toBe('7d3c0e52-0000-4000-8000-000000000001')
+    // The generated selector and pod labels carry it.
+    const selector = invented.controller!.selector
+    expect(selector.state).toBe('ok')
+    expect(selector.state === 'ok' && selector.requirements.find((r) => r.key === 'batch.kubernetes.io/controller-uid')?.values).toEqual([invented.uid])
+    expect(given.podLabels?.['batch.kubernetes.io/controller-uid']).toBe('7d3c0e52-0000-4000-8000-000000000001')
+  })
+
+  it('names as templates the files with a placeholder in a value or a key, at any depth, outside scripts and data', async () => {
+    const doc = (name: string, body: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}}\n${body}`
+    const paths = [
+      file('value.yaml', doc('a', 'spec:\n  list:\n  - x\n  - nested: [1, "${REPLICAS:-1}"]\n')),
+      file('key.yaml', doc('b', 'spec:\n  ${KEY}: 1\n')),
+      file('mustache.yaml', doc('c', 'spec: {image: "{{ image.tag }}"}\n')),
+      file('data.yaml', doc('d', 'data:\n  script: echo ${HOME}\n')),
+      file('multiline.yaml', doc('e', 'spec:\n  text: "a\\n${B}"\n')),
+      file('plain.yaml', doc('f', 'spec:\n  text: $HOME costs {1}\n')),
+    ]
+    const all = (await Promise.all(paths.map(objects))).flat()
+    expect([...templateFiles(all)].map((f) => f.slice(dir.length + 1))).toEqual(['value.yaml', 'key.yaml', 'mustache.yaml'])
+  })
+})
+
+describe('positions of findings', () => {
+  it('places every finding and related location of several objects of one file, whatever order the rules found them in', async () => {
+    const path = file(
+      'app.yaml',
+      `# an application
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: shop
+spec:
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+        - name: web
+          image: web:1
+          args: ["--port=8080", "--mode=fast"]
+          imagePullPolicy: Sometimes
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: web
+  namespace: shop
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: 2
+  maxReplicas: 5
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  namespace: shop
+spec:
+  selector:
+    app: api
+  ports:
+    - port: 80
+      targetPort: 8080
+`,
+    )
+    const report = await check([path])
+    const findings = report.findings.map((f) => ({at: at(f), related: f.related?.map((r) => `${r.kind}@${r.line}:${r.column}`)}))
+    expect(findings).toEqual([
+      {at: 'hpa-replicas-out-of-range@7:1', related: ['HorizontalPodAutoscaler@27:3']},
+      {at: 'invalid-value@18:28', related: undefined},
+      {at: 'hpa-missing-requests@25:1', related: ['Deployment@15:17']},
+      {at: 'service-selects-nothing@36:3', related: undefined},
+    ])
+  })
+})
