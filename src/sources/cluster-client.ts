@@ -16,6 +16,8 @@ export interface RequestOptions {
   contentType?: string
   /** Verb and resource in words, for error lines: "list pods in namespace default". */
   what: string
+  /** Given the bytes of a 2xx answer once they are parsed (to parse them again if ever needed). */
+  onBytes?: (bytes: Buffer) => void
 }
 
 export interface ApiStatus {
@@ -39,6 +41,8 @@ export interface ListResult {
   items: Record<string, unknown>[]
   resourceVersion: string
   pages: number
+  /** With `keepPages`: the bytes of each page, in order (each a JSON list whose items are these items). */
+  pageBytes?: Buffer[]
 }
 
 export class ClusterClient {
@@ -79,16 +83,22 @@ export class ClusterClient {
       this.agent ??= Object.assign(options.agent, {keepAlive: true})
       options.agent = this.agent
     }
-    const {status, text} = await this.send(url, options, body)
-    if (status >= 200 && status < 300) return (text ? JSON.parse(text) : undefined) as T
+    const {status, bytes} = await this.send(url, options, body)
+    const text = bytes.toString('utf8')
+    if (status >= 200 && status < 300) {
+      const value = (text ? JSON.parse(text) : undefined) as T
+      opts.onBytes?.(bytes)
+      return value
+    }
     throw this.failure(status, text, opts.what)
   }
 
   /** Every item of a collection, page by page; restarts once per expired continue token. */
-  async list(path: string, opts: {what: string; labelSelector?: string; fieldSelector?: string; limit?: number}): Promise<ListResult> {
+  async list(path: string, opts: {what: string; labelSelector?: string; fieldSelector?: string; limit?: number; keepPages?: boolean}): Promise<ListResult> {
     const limit = opts.limit ?? 500
     for (let attempt = 0; ; attempt++) {
       const items: Record<string, unknown>[] = []
+      const pageBytes: Buffer[] | undefined = opts.keepPages ? [] : undefined
       let token: string | undefined
       let resourceVersion = ''
       let pages = 0
@@ -97,13 +107,14 @@ export class ClusterClient {
           const page = await this.request<{items?: Record<string, unknown>[]; metadata?: {continue?: string; resourceVersion?: string}}>(path, {
             what: opts.what,
             query: {limit, continue: token, labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector},
+            onBytes: pageBytes && ((b) => pageBytes.push(b)),
           })
           pages++
           for (const item of page.items ?? []) items.push(item)
           token = page.metadata?.continue || undefined
           if (pages === 1) resourceVersion = page.metadata?.resourceVersion ?? ''
         } while (token)
-        return {items, resourceVersion, pages}
+        return {items, resourceVersion, pages, pageBytes}
       } catch (error) {
         // 410 Expired on a continue token: a consistent plan needs one snapshot, so list again.
         const expired = error instanceof ApiError && error.status.code === 410 && token !== undefined
@@ -112,13 +123,13 @@ export class ClusterClient {
     }
   }
 
-  private send(url: URL, options: https.RequestOptions, body: string | undefined): Promise<{status: number; text: string}> {
+  private send(url: URL, options: https.RequestOptions, body: string | undefined): Promise<{status: number; bytes: Buffer}> {
     const transport = url.protocol === 'http:' ? http : https
     return new Promise((resolve, reject) => {
       const req = transport.request(url, options, (res) => {
         const chunks: Buffer[] = []
         res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('end', () => resolve({status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8')}))
+        res.on('end', () => resolve({status: res.statusCode ?? 0, bytes: Buffer.concat(chunks)}))
         res.on('error', (e) => reject(this.unreachable(e)))
       })
       req.setTimeout(this.timeoutMs, () => {

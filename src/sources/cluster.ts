@@ -52,18 +52,26 @@ export async function connect(req: ClusterRequest): Promise<ClusterClient> {
   return new ClusterClient(config, req.timeoutMs)
 }
 
-/** Raw objects as `kubectl get -o json` gives them (kind and apiVersion set on every item). */
-export async function listClusterObjects(client: ClusterClient, req: ClusterRequest): Promise<{objects: Record<string, unknown>[]; namespace?: string}> {
+/**
+ * Raw objects as `kubectl get -o json` gives them (kind and apiVersion set on every item); and
+ * `reread`, which gives them again, parsed anew from the pages as they came (for positions).
+ */
+export async function listClusterObjects(
+  client: ClusterClient,
+  req: ClusterRequest,
+): Promise<{objects: Record<string, unknown>[]; namespace?: string; reread: () => Record<string, unknown>[]}> {
   const namespace = req.allNamespaces ? undefined : (req.namespace ?? client.config.namespace)
   const leftOut: {plural: string; message: string}[] = []
+  const pages: {r: (typeof RESOURCES)[number]; bytes: Buffer[]}[] = []
   const lists = await Promise.all(
     RESOURCES.map(async (r, index) => {
       const whole = namespace === undefined || 'clusterScoped' in r
       const path = whole ? `${r.group}/${r.plural}` : `${r.group}/namespaces/${encodeURIComponent(namespace)}/${r.plural}`
       const where = 'clusterScoped' in r ? 'in the cluster' : namespace === undefined ? 'in all namespaces' : `in namespace "${namespace}"`
       try {
-        const {items} = await client.list(path, {what: `list ${r.plural} ${where}`, limit: req.pageSize})
-        return items.map((item) => ({apiVersion: r.apiVersion, kind: r.kind, ...item}))
+        const {items, pageBytes} = await client.list(path, {what: `list ${r.plural} ${where}`, limit: req.pageSize, keepPages: true})
+        pages[index] = {r, bytes: pageBytes ?? []}
+        return items.map((item) => withType(r, item))
       } catch (error) {
         if ('optional' in r && r.optional && error instanceof ApiError && error.status.code === 403) {
           leftOut[index] = {plural: r.plural, message: error.message}
@@ -82,13 +90,20 @@ export async function listClusterObjects(client: ClusterClient, req: ClusterRequ
     const what = plurals.length === 1 ? plurals[0] : `${plurals.slice(0, -1).join(', ')} and ${plurals.at(-1)}`
     req.onNote?.(`${what} are left out: ${refused[0].message}`)
   }
-  return {objects: lists.flat(), namespace}
+  const reread = () =>
+    pages.flatMap(({r, bytes}) => bytes.flatMap((b) => ((JSON.parse(b.toString('utf8')) as {items?: Record<string, unknown>[]}).items ?? []).map((item) => withType(r, item))))
+  return {objects: lists.flat(), namespace, reread}
+}
+
+/** An item of a list as `kubectl get -o json` prints it: apiVersion and kind first. */
+function withType(r: (typeof RESOURCES)[number], item: Record<string, unknown>): Record<string, unknown> {
+  return {apiVersion: r.apiVersion, kind: r.kind, ...item}
 }
 
 /** `client`: an already connected one (reconcile reads the cluster again between its rounds). */
 export async function readCluster(req: ClusterRequest, connected?: ClusterClient): Promise<Snapshot> {
   const client = connected ?? (await connect(req))
-  const {objects, namespace} = await listClusterObjects(client, req)
+  const {objects, namespace, reread} = await listClusterObjects(client, req)
   // The same reader and normalizer as fixtures: the objects travel as one JSON List, exactly the
   // document `kubectl get rs,rc,pods -o json` would print.
   const snapshot = normalizeParsed(`cluster:${client.config.context}`, objects, {
@@ -97,7 +112,7 @@ export async function readCluster(req: ClusterRequest, connected?: ClusterClient
     allNamespaces: namespace === undefined,
     selector: req.selector,
     serverDefaulted: true,
-  })
+  }, reread)
   // Then what the controllers read beside the objects (the HPA's metrics APIs), asked as they ask it.
   const get: LiveGet = async (path, query) => {
     try {

@@ -1,12 +1,107 @@
 // Objects already parsed (a live cluster's lists, an in-memory world) turned into a Snapshot by the
 // same reader and normalizer as files: they travel as one JSON List, exactly the document
 // `kubectl get -o json` would print, which is there for positions (error lines), not parsed again.
-import type {Snapshot} from '../model/objects.js'
-import {readParsedJsonList, type RawObject} from './documents.js'
+//
+// When the caller can give the objects again as they were read (`reread`: a live cluster's pages
+// parsed a second time), that document is not even written unless a position is asked for (an
+// error, a replaced duplicate): writing it costs more than reading the objects did, and is almost
+// never needed.
+import type {Origin, Snapshot} from '../model/objects.js'
+import {Locator, readParsedJsonList, SourceObject, type Path, type RawObject} from './documents.js'
 import {SourceFile} from './files.js'
+import {SHARED_SET} from './layout.js'
 import {normalize, type NormalizeOptions} from './normalize.js'
+import {Chunk, isListKind, isMapping} from './source-object.js'
 
-export function normalizeParsed(name: string, objects: RawObject[], options: NormalizeOptions): Snapshot {
-  const list = new SourceFile(name, undefined, 'json', Buffer.from(JSON.stringify({apiVersion: 'v1', kind: 'List', items: objects}, null, 1)))
-  return normalize(readParsedJsonList(list, objects), options)
+export function normalizeParsed(name: string, objects: RawObject[], options: NormalizeOptions, reread?: () => RawObject[]): Snapshot {
+  if (reread && objects.every(plainObject)) return normalize(readLazily(name, objects, reread), options)
+  return normalize(readParsedJsonList(listFile(name, objects), objects), options)
+}
+
+/** The document the objects travel as: one pretty-printed JSON List. */
+function listFile(name: string, objects: RawObject[]): SourceFile {
+  return new SourceFile(name, undefined, 'json', Buffer.from(JSON.stringify({apiVersion: 'v1', kind: 'List', items: objects}, null, 1)))
+}
+
+/**
+ * An object the list reader hands out as it is (no list to unpack, no apiVersion or kind to
+ * report): anything else takes the reader's own path, which says what is wrong with it.
+ */
+function plainObject(v: unknown): boolean {
+  return isMapping(v) && typeof v.apiVersion === 'string' && v.apiVersion !== '' && typeof v.kind === 'string' && v.kind !== '' && !(isListKind(v.kind) && (Array.isArray(v.items) || v.items === null || v.items === undefined))
+}
+
+/**
+ * The objects as the list reader would hand them out (in order, managedFields dropped), each with a
+ * locator that writes the List document (from `reread`, as the objects were before anything read
+ * them) the first time any position is asked for, and then answers as reading it would.
+ */
+function* readLazily(name: string, objects: RawObject[], reread: () => RawObject[]): Generator<SourceObject> {
+  const list = new LazyList(name, objects.length, reread)
+  for (let i = 0; i < objects.length; i++) {
+    const value = objects[i]
+    const meta = value.metadata
+    if (isMapping(meta) && meta.managedFields !== undefined) delete meta.managedFields
+    yield new SourceObject(value, new LazyLocator(list, i), i)
+  }
+}
+
+/** The List document of objects read, written and read for positions the first time one is asked for. */
+class LazyList {
+  /** What the locators of the objects pass to Locator (never read: they answer from `at`). */
+  readonly placeholder: Chunk
+  #located?: Locator[]
+
+  constructor(
+    readonly name: string,
+    private readonly count: number,
+    private readonly reread: () => RawObject[],
+  ) {
+    this.placeholder = new Chunk(new SourceFile(name, undefined, 'json', Buffer.alloc(0)), 0, 0)
+  }
+
+  /** The locator reading the document gives the `index`th object. */
+  at(index: number): Locator {
+    if (!this.#located) {
+      const again = this.reread()
+      const located = [...readParsedJsonList(listFile(this.name, again), again)].map((o) => o.locator)
+      if (located.length !== this.count) throw new Error(`${this.name}: ${this.count} objects were read, but ${located.length} when read again`)
+      this.#located = located
+    }
+    return this.#located[index]
+  }
+}
+
+/** A locator whose positions are those of its object in a LazyList, found only when first asked for. */
+class LazyLocator extends Locator {
+  constructor(
+    private readonly list: LazyList,
+    private readonly index: number,
+  ) {
+    super(list.placeholder, [])
+  }
+
+  override get file(): string {
+    return this.list.name
+  }
+
+  override get format(): 'json' {
+    return 'json'
+  }
+
+  override get applySet(): string {
+    return SHARED_SET
+  }
+
+  override reread(): unknown {
+    return this.list.at(this.index).reread()
+  }
+
+  override get origin(): Origin {
+    return this.list.at(this.index).origin
+  }
+
+  override locate(path: Path, opts: {key?: boolean} = {}): Origin {
+    return this.list.at(this.index).locate(path, opts)
+  }
 }
