@@ -45,6 +45,19 @@ export interface ListResult {
   pageBytes?: Buffer[]
 }
 
+export interface ListOptions {
+  what: string
+  labelSelector?: string
+  fieldSelector?: string
+  limit?: number
+  /** Keep the bytes of each page (ListResult.pageBytes). */
+  keepPages?: boolean
+  /** Each page's items (and bytes) as it arrives, instead of all of them at the end (`items` is then empty). */
+  onPage?: (items: Record<string, unknown>[], bytes: Buffer) => void
+  /** The list starts over (an expired continue token): the pages given so far are not part of it. */
+  onRestart?: () => void
+}
+
 export class ClusterClient {
   /** One connection pool per client (see request()). */
   private agent?: http.Agent
@@ -94,9 +107,10 @@ export class ClusterClient {
   }
 
   /** Every item of a collection, page by page; restarts once per expired continue token. */
-  async list(path: string, opts: {what: string; labelSelector?: string; fieldSelector?: string; limit?: number; keepPages?: boolean}): Promise<ListResult> {
+  async list(path: string, opts: ListOptions): Promise<ListResult> {
     const limit = opts.limit ?? 500
     for (let attempt = 0; ; attempt++) {
+      if (attempt > 0) opts.onRestart?.()
       const items: Record<string, unknown>[] = []
       const pageBytes: Buffer[] | undefined = opts.keepPages ? [] : undefined
       let token: string | undefined
@@ -104,13 +118,18 @@ export class ClusterClient {
       let pages = 0
       try {
         do {
+          let bytes: Buffer | undefined
           const page = await this.request<{items?: Record<string, unknown>[]; metadata?: {continue?: string; resourceVersion?: string}}>(path, {
             what: opts.what,
             query: {limit, continue: token, labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector},
-            onBytes: pageBytes && ((b) => pageBytes.push(b)),
+            onBytes: (b) => {
+              bytes = b
+              pageBytes?.push(b)
+            },
           })
           pages++
-          for (const item of page.items ?? []) items.push(item)
+          if (opts.onPage) opts.onPage(page.items ?? [], bytes!)
+          else for (const item of page.items ?? []) items.push(item)
           token = page.metadata?.continue || undefined
           if (pages === 1) resourceVersion = page.metadata?.resourceVersion ?? ''
         } while (token)

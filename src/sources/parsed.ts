@@ -10,11 +10,18 @@ import type {Origin, Snapshot} from '../model/objects.js'
 import {Locator, readParsedJsonList, SourceObject, type Path, type RawObject} from './documents.js'
 import {SourceFile} from './files.js'
 import {SHARED_SET} from './layout.js'
-import {normalize, type NormalizeOptions} from './normalize.js'
+import {firstProblem, normalize, Normalizer, problemError, type NormalizeOptions} from './normalize.js'
 import {Chunk, isListKind, isMapping} from './source-object.js'
 
 export function normalizeParsed(name: string, objects: RawObject[], options: NormalizeOptions, reread?: () => RawObject[]): Snapshot {
-  if (reread && objects.every(plainObject)) return normalize(readLazily(name, objects, reread), options)
+  if (!reread) return normalizeWhole(name, objects, options)
+  const stream = new ParsedStream(name, options, reread)
+  stream.add(objects)
+  return stream.finish()
+}
+
+/** The List document written, and read as a file is. */
+function normalizeWhole(name: string, objects: RawObject[], options: NormalizeOptions): Snapshot {
   return normalize(readParsedJsonList(listFile(name, objects), objects), options)
 }
 
@@ -27,22 +34,68 @@ function listFile(name: string, objects: RawObject[]): SourceFile {
  * An object the list reader hands out as it is (no list to unpack, no apiVersion or kind to
  * report): anything else takes the reader's own path, which says what is wrong with it.
  */
-function plainObject(v: unknown): boolean {
+function plainObject(v: unknown): v is RawObject {
   return isMapping(v) && typeof v.apiVersion === 'string' && v.apiVersion !== '' && typeof v.kind === 'string' && v.kind !== '' && !(isListKind(v.kind) && (Array.isArray(v.items) || v.items === null || v.items === undefined))
 }
 
 /**
- * The objects as the list reader would hand them out (in order, managedFields dropped), each with a
- * locator that writes the List document (from `reread`, as the objects were before anything read
- * them) the first time any position is asked for, and then answers as reading it would.
+ * Objects handed over a batch at a time as they are read (a live cluster's pages, in list order)
+ * and normalized at once, as the list reader would hand them out (in order, managedFields dropped),
+ * so that what the Snapshot does not keep is let go while the rest is still being read. Each has a
+ * locator that writes the List document (from `reread`: the objects as they were before anything
+ * read them) the first time any position is asked for, and then answers as reading it would.
+ * Anything this does not cover (an object the list reader would report, objects handed over again
+ * after a list started over, options the Normalizer refuses) is read again whole, the usual way, by
+ * finish().
  */
-function* readLazily(name: string, objects: RawObject[], reread: () => RawObject[]): Generator<SourceObject> {
-  const list = new LazyList(name, objects.length, reread)
-  for (let i = 0; i < objects.length; i++) {
-    const value = objects[i]
-    const meta = value.metadata
-    if (isMapping(meta) && meta.managedFields !== undefined) delete meta.managedFields
-    yield new SourceObject(value, new LazyLocator(list, i), i)
+export class ParsedStream {
+  #normalizer?: Normalizer
+  readonly #list: LazyList
+  #count = 0
+
+  constructor(
+    private readonly name: string,
+    private readonly options: NormalizeOptions,
+    private readonly reread: () => RawObject[],
+  ) {
+    this.#list = new LazyList(name, reread)
+    try {
+      this.#normalizer = new Normalizer(options)
+    } catch {
+      this.#normalizer = undefined // finish() reads everything again and says what is wrong
+    }
+  }
+
+  /** The next objects, in order. */
+  add(objects: readonly RawObject[]): void {
+    const n = this.#normalizer
+    if (!n) return
+    try {
+      for (const value of objects) {
+        if (!plainObject(value)) return this.readAgain()
+        const meta = value.metadata
+        if (isMapping(meta) && meta.managedFields !== undefined) delete meta.managedFields
+        n.add(new SourceObject(value, new LazyLocator(this.#list, this.#count), this.#count))
+        this.#count++
+      }
+    } catch {
+      this.readAgain() // the whole read meets it again, at the same object
+    }
+  }
+
+  /** What was handed over is not what finish() reads: everything is read again then. */
+  readAgain(): void {
+    this.#normalizer = undefined
+  }
+
+  /** The Snapshot; throws the first problem (in input order) as a UserError. */
+  finish(): Snapshot {
+    const n = this.#normalizer
+    if (!n) return normalizeWhole(this.name, this.reread(), this.options)
+    this.#list.count = this.#count
+    const {snapshot, problems} = n.finish()
+    if (problems.length > 0) throw problemError(firstProblem(problems), problems.length - 1)
+    return snapshot
   }
 }
 
@@ -52,9 +105,11 @@ class LazyList {
   readonly placeholder: Chunk
   #located?: Locator[]
 
+  /** How many objects were read (set once all are). */
+  count = 0
+
   constructor(
     readonly name: string,
-    private readonly count: number,
     private readonly reread: () => RawObject[],
   ) {
     this.placeholder = new Chunk(new SourceFile(name, undefined, 'json', Buffer.alloc(0)), 0, 0)
