@@ -41,8 +41,6 @@ export interface ListResult {
   items: Record<string, unknown>[]
   resourceVersion: string
   pages: number
-  /** With `keepPages`: the bytes of each page, in order (each a JSON list whose items are these items). */
-  pageBytes?: Buffer[]
 }
 
 export interface ListOptions {
@@ -50,8 +48,6 @@ export interface ListOptions {
   labelSelector?: string
   fieldSelector?: string
   limit?: number
-  /** Keep the bytes of each page (ListResult.pageBytes). */
-  keepPages?: boolean
   /** Each page's items (and bytes) as it arrives, instead of all of them at the end (`items` is then empty). */
   onPage?: (items: Record<string, unknown>[], bytes: Buffer) => void
   /** The list starts over (an expired continue token): the pages given so far are not part of it. */
@@ -109,31 +105,36 @@ export class ClusterClient {
   /** Every item of a collection, page by page; restarts once per expired continue token. */
   async list(path: string, opts: ListOptions): Promise<ListResult> {
     const limit = opts.limit ?? 500
+    type Page = {items?: Record<string, unknown>[]; metadata?: {continue?: string; resourceVersion?: string}}
+    const fetch = (token: string | undefined) => {
+      let bytes: Buffer | undefined
+      const page = this.request<Page>(path, {
+        what: opts.what,
+        query: {limit, continue: token, labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector},
+        onBytes: (b) => (bytes = b),
+      }).then((value) => ({value, bytes: bytes!}))
+      page.catch(() => {}) // awaited below, unless a page before it failed
+      return page
+    }
     for (let attempt = 0; ; attempt++) {
       if (attempt > 0) opts.onRestart?.()
       const items: Record<string, unknown>[] = []
-      const pageBytes: Buffer[] | undefined = opts.keepPages ? [] : undefined
       let token: string | undefined
       let resourceVersion = ''
       let pages = 0
       try {
+        let next = fetch(undefined)
         do {
-          let bytes: Buffer | undefined
-          const page = await this.request<{items?: Record<string, unknown>[]; metadata?: {continue?: string; resourceVersion?: string}}>(path, {
-            what: opts.what,
-            query: {limit, continue: token, labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector},
-            onBytes: (b) => {
-              bytes = b
-              pageBytes?.push(b)
-            },
-          })
+          const {value: page, bytes} = await next
           pages++
-          if (opts.onPage) opts.onPage(page.items ?? [], bytes!)
-          else for (const item of page.items ?? []) items.push(item)
           token = page.metadata?.continue || undefined
           if (pages === 1) resourceVersion = page.metadata?.resourceVersion ?? ''
+          // The server prepares the next page while this one is handed over.
+          if (token) next = fetch(token)
+          if (opts.onPage) opts.onPage(page.items ?? [], bytes)
+          else for (const item of page.items ?? []) items.push(item)
         } while (token)
-        return {items, resourceVersion, pages, pageBytes}
+        return {items, resourceVersion, pages}
       } catch (error) {
         // 410 Expired on a continue token: a consistent plan needs one snapshot, so list again.
         const expired = error instanceof ApiError && error.status.code === 410 && token !== undefined
