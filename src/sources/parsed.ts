@@ -79,7 +79,9 @@ export class ParsedStream {
         this.#count++
       }
     } catch {
-      this.readAgain() // the whole read meets it again, at the same object
+      // A position asked for while reading (a replaced duplicate names both), or anything else
+      // unexpected: the whole read meets it again, at the same object.
+      this.readAgain()
     }
   }
 
@@ -93,6 +95,7 @@ export class ParsedStream {
     const n = this.#normalizer
     if (!n) return normalizeWhole(this.name, this.reread(), this.options)
     this.#list.count = this.#count
+    this.#list.complete = true
     const {snapshot, problems} = n.finish()
     if (problems.length > 0) throw problemError(firstProblem(problems), problems.length - 1)
     return snapshot
@@ -105,7 +108,8 @@ class LazyList {
   readonly placeholder: Chunk
   #located?: Locator[]
 
-  /** How many objects were read (set once all are). */
+  /** Every object was read, and how many there are. */
+  complete = false
   count = 0
 
   constructor(
@@ -115,9 +119,10 @@ class LazyList {
     this.placeholder = new Chunk(new SourceFile(name, undefined, 'json', Buffer.alloc(0)), 0, 0)
   }
 
-  /** The locator reading the document gives the `index`th object. */
+  /** The locator reading the document gives the `index`th object (once all are read: see ParsedStream.finish). */
   at(index: number): Locator {
     if (!this.#located) {
+      if (!this.complete) throw new Error(`${this.name}: a position was asked for before every object was read`)
       const again = this.reread()
       const located = [...readParsedJsonList(listFile(this.name, again), again)].map((o) => o.locator)
       if (located.length !== this.count) throw new Error(`${this.name}: ${this.count} objects were read, but ${located.length} when read again`)
