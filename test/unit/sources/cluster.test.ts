@@ -13,32 +13,12 @@ import {UserError} from '../../../src/errors.js'
 import {listClusterObjects, readCluster, connect} from '../../../src/sources/cluster.js'
 import type {RawObject} from '../../../src/sources/documents.js'
 import {normalizeParsed} from '../../../src/sources/parsed.js'
+import {serverPod, serverReplicaSet} from '../../helpers/server-objects.js'
 
 const CONTEXT = 'fake'
 
-function replicaSet(i: number): RawObject {
-  return {
-    metadata: {name: `web-${i}`, namespace: 'default', uid: `uid-rs-${i}`, resourceVersion: '7', generation: 1, creationTimestamp: '2026-11-22T09:00:00Z', labels: {app: `web-${i}`}},
-    spec: {replicas: 1, selector: {matchLabels: {app: `web-${i}`}}, template: {metadata: {labels: {app: `web-${i}`}}, spec: {containers: [{name: 'main', image: 'web:v1'}]}}},
-    status: {replicas: 1, observedGeneration: 1},
-  }
-}
-
-function pod(i: number): RawObject {
-  return {
-    metadata: {
-      name: `web-${i}-a`,
-      namespace: 'default',
-      uid: `uid-pod-${i}`,
-      creationTimestamp: '2026-11-22T09:00:01Z',
-      labels: {app: `web-${i}`},
-      ownerReferences: [{apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `web-${i}`, uid: `uid-rs-${i}`, controller: true}],
-      managedFields: [{manager: 'kube-controller-manager', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: {'f:metadata': {}}}],
-    },
-    spec: {containers: [{name: 'main', image: 'web:v1'}], nodeName: 'node-1'},
-    status: {phase: 'Running', conditions: [{type: 'Ready', status: 'True', lastTransitionTime: '2026-11-22T09:00:05Z'}]},
-  }
-}
+const replicaSet = serverReplicaSet
+const pod = serverPod
 
 /** What the fake server serves, by plural (anything else: an empty list), and how. */
 const world: {items: Record<string, RawObject[]>; delayMs: Record<string, number>; expireOnce?: string} = {items: {}, delayMs: {}}

@@ -7,50 +7,13 @@ import type {Snapshot} from '../../../src/model/objects.js'
 import type {RawObject} from '../../../src/sources/documents.js'
 import type {NormalizeOptions} from '../../../src/sources/normalize.js'
 import {normalizeParsed} from '../../../src/sources/parsed.js'
+import {serverPod, serverReplicaSet} from '../../helpers/server-objects.js'
 
 const OPTIONS: NormalizeOptions = {paths: [], allNamespaces: true, serverDefaulted: true}
 const NAME = 'cluster:test'
 
-function replicaSet(i: number): RawObject {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'ReplicaSet',
-    metadata: {
-      name: `web-${i}`,
-      namespace: 'default',
-      uid: `uid-rs-${i}`,
-      resourceVersion: `${100 + i}`,
-      generation: 1,
-      creationTimestamp: '2026-11-22T09:00:00Z',
-      labels: {app: `web-${i}`},
-      managedFields: [{manager: 'kube-controller-manager', operation: 'Update', apiVersion: 'apps/v1', fieldsType: 'FieldsV1', fieldsV1: {'f:spec': {'f:replicas': {}}}}],
-    },
-    spec: {
-      replicas: 2,
-      selector: {matchLabels: {app: `web-${i}`}},
-      template: {metadata: {labels: {app: `web-${i}`}}, spec: {containers: [{name: 'main', image: 'registry.example.com/web:v1'}]}},
-    },
-    status: {replicas: 0, observedGeneration: 1},
-  }
-}
-
-function pod(i: number): RawObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name: `web-${i}-a`,
-      namespace: 'default',
-      uid: `uid-pod-${i}`,
-      creationTimestamp: '2026-11-22T09:00:01Z',
-      labels: {app: `web-${i}`},
-      ownerReferences: [{apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `web-${i}`, uid: `uid-rs-${i}`, controller: true}],
-      managedFields: [{manager: 'kube-controller-manager', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: {'f:metadata': {'f:labels': {}}}}],
-    },
-    spec: {containers: [{name: 'main', image: 'registry.example.com/web:v1'}], nodeName: 'node-1'},
-    status: {phase: 'Running', conditions: [{type: 'Ready', status: 'True', lastTransitionTime: '2026-11-22T09:00:05Z'}]},
-  }
-}
+const replicaSet = (i: number): RawObject => ({apiVersion: 'apps/v1', kind: 'ReplicaSet', ...serverReplicaSet(i)})
+const pod = (i: number): RawObject => ({apiVersion: 'v1', kind: 'Pod', ...serverPod(i)})
 
 /** `n` ReplicaSets and a pod each; then `spoil` applied to the objects. */
 function world(n: number, spoil: (objects: RawObject[]) => void = () => {}): RawObject[] {
