@@ -199,10 +199,13 @@ async function main() {
     }
     measureAll(o, kubectl, cluster, size)
     if (o.hold) {
+      // A timer keeps the process (and so the cluster) alive until a signal comes.
+      const alive = setInterval(() => {}, 1 << 30)
       await new Promise((r) => {
         process.once('SIGINT', r)
         process.once('SIGTERM', r)
       })
+      clearInterval(alive)
     }
   } finally {
     await cp.stop()
