@@ -16,6 +16,8 @@ export interface RequestOptions {
   contentType?: string
   /** Verb and resource in words, for error lines: "list pods in namespace default". */
   what: string
+  /** Given the bytes of a 2xx answer once they are parsed (to parse them again if ever needed). */
+  onBytes?: (bytes: Buffer) => void
 }
 
 export interface ApiStatus {
@@ -39,6 +41,17 @@ export interface ListResult {
   items: Record<string, unknown>[]
   resourceVersion: string
   pages: number
+}
+
+export interface ListOptions {
+  what: string
+  labelSelector?: string
+  fieldSelector?: string
+  limit?: number
+  /** Each page's items (and bytes) as it arrives, instead of all of them at the end (`items` is then empty). */
+  onPage?: (items: Record<string, unknown>[], bytes: Buffer) => void
+  /** The list starts over (an expired continue token): the pages given so far are not part of it. */
+  onRestart?: () => void
 }
 
 export class ClusterClient {
@@ -79,29 +92,47 @@ export class ClusterClient {
       this.agent ??= Object.assign(options.agent, {keepAlive: true})
       options.agent = this.agent
     }
-    const {status, text} = await this.send(url, options, body)
-    if (status >= 200 && status < 300) return (text ? JSON.parse(text) : undefined) as T
+    const {status, bytes} = await this.send(url, options, body)
+    const text = bytes.toString('utf8')
+    if (status >= 200 && status < 300) {
+      const value = (text ? JSON.parse(text) : undefined) as T
+      opts.onBytes?.(bytes)
+      return value
+    }
     throw this.failure(status, text, opts.what)
   }
 
   /** Every item of a collection, page by page; restarts once per expired continue token. */
-  async list(path: string, opts: {what: string; labelSelector?: string; fieldSelector?: string; limit?: number}): Promise<ListResult> {
+  async list(path: string, opts: ListOptions): Promise<ListResult> {
     const limit = opts.limit ?? 500
+    type Page = {items?: Record<string, unknown>[]; metadata?: {continue?: string; resourceVersion?: string}}
+    const fetch = (token: string | undefined) => {
+      let bytes: Buffer | undefined
+      const page = this.request<Page>(path, {
+        what: opts.what,
+        query: {limit, continue: token, labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector},
+        onBytes: (b) => (bytes = b),
+      }).then((value) => ({value, bytes: bytes!}))
+      page.catch(() => {}) // awaited below, unless a page before it failed
+      return page
+    }
     for (let attempt = 0; ; attempt++) {
+      if (attempt > 0) opts.onRestart?.()
       const items: Record<string, unknown>[] = []
       let token: string | undefined
       let resourceVersion = ''
       let pages = 0
       try {
+        let next = fetch(undefined)
         do {
-          const page = await this.request<{items?: Record<string, unknown>[]; metadata?: {continue?: string; resourceVersion?: string}}>(path, {
-            what: opts.what,
-            query: {limit, continue: token, labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector},
-          })
+          const {value: page, bytes} = await next
           pages++
-          for (const item of page.items ?? []) items.push(item)
           token = page.metadata?.continue || undefined
           if (pages === 1) resourceVersion = page.metadata?.resourceVersion ?? ''
+          // The server prepares the next page while this one is handed over.
+          if (token) next = fetch(token)
+          if (opts.onPage) opts.onPage(page.items ?? [], bytes)
+          else for (const item of page.items ?? []) items.push(item)
         } while (token)
         return {items, resourceVersion, pages}
       } catch (error) {
@@ -112,13 +143,13 @@ export class ClusterClient {
     }
   }
 
-  private send(url: URL, options: https.RequestOptions, body: string | undefined): Promise<{status: number; text: string}> {
+  private send(url: URL, options: https.RequestOptions, body: string | undefined): Promise<{status: number; bytes: Buffer}> {
     const transport = url.protocol === 'http:' ? http : https
     return new Promise((resolve, reject) => {
       const req = transport.request(url, options, (res) => {
         const chunks: Buffer[] = []
         res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('end', () => resolve({status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8')}))
+        res.on('end', () => resolve({status: res.statusCode ?? 0, bytes: Buffer.concat(chunks)}))
         res.on('error', (e) => reject(this.unreachable(e)))
       })
       req.setTimeout(this.timeoutMs, () => {

@@ -7,7 +7,7 @@ import type {Snapshot} from '../model/objects.js'
 import {CONTROLLERS} from '../controllers/registry.js'
 import {ApiError, ClusterClient} from './cluster-client.js'
 import {loadKubeconfig} from './cluster-config.js'
-import {normalizeParsed} from './parsed.js'
+import {ParsedStream} from './parsed.js'
 import type {LiveGet} from './part.js'
 
 export interface ClusterRequest {
@@ -52,25 +52,78 @@ export async function connect(req: ClusterRequest): Promise<ClusterClient> {
   return new ClusterClient(config, req.timeoutMs)
 }
 
+/** What reading the lists does with their objects, handed over in the order of RESOURCES. */
+interface Receiver {
+  /** The next objects (kind and apiVersion set), in order. */
+  objects(items: Record<string, unknown>[]): void
+  /** Objects already handed over were from a list that then started over: they are not all read. */
+  readAgain(): void
+}
+
+/** The namespace read: undefined for all of them. */
+function namespaceOf(client: ClusterClient, req: ClusterRequest): string | undefined {
+  return req.allNamespaces ? undefined : (req.namespace ?? client.config.namespace)
+}
+
 /** Raw objects as `kubectl get -o json` gives them (kind and apiVersion set on every item). */
 export async function listClusterObjects(client: ClusterClient, req: ClusterRequest): Promise<{objects: Record<string, unknown>[]; namespace?: string}> {
-  const namespace = req.allNamespaces ? undefined : (req.namespace ?? client.config.namespace)
+  const batches: Record<string, unknown>[][] = []
+  await listInOrder(client, req, {objects: (items) => batches.push(items), readAgain: () => {}})
+  return {objects: batches.flat(), namespace: namespaceOf(client, req)}
+}
+
+/**
+ * Lists every resource, all at once, and hands each page's objects to `receiver` as soon as every
+ * object before them (in the order of RESOURCES) has been handed over: a page that comes early
+ * waits for its turn. Returns `reread`, which gives all the objects again, parsed anew from the
+ * pages' bytes as they came (for positions, which are rarely asked for).
+ */
+async function listInOrder(client: ClusterClient, req: ClusterRequest, receiver: Receiver): Promise<{reread: () => Record<string, unknown>[]}> {
+  const namespace = namespaceOf(client, req)
   const leftOut: {plural: string; message: string}[] = []
-  const lists = await Promise.all(
+  const bytes: Buffer[][] = RESOURCES.map(() => [])
+  const waiting: Record<string, unknown>[][][] = RESOURCES.map(() => [])
+  const handedOver: boolean[] = []
+  const done: boolean[] = []
+  let turn = 0
+  const flush = () => {
+    for (; turn < RESOURCES.length; turn++) {
+      for (let batch = waiting[turn].shift(); batch; batch = waiting[turn].shift()) {
+        handedOver[turn] = true
+        receiver.objects(batch)
+      }
+      if (!done[turn]) return
+    }
+  }
+  await Promise.all(
     RESOURCES.map(async (r, index) => {
       const whole = namespace === undefined || 'clusterScoped' in r
       const path = whole ? `${r.group}/${r.plural}` : `${r.group}/namespaces/${encodeURIComponent(namespace)}/${r.plural}`
       const where = 'clusterScoped' in r ? 'in the cluster' : namespace === undefined ? 'in all namespaces' : `in namespace "${namespace}"`
       try {
-        const {items} = await client.list(path, {what: `list ${r.plural} ${where}`, limit: req.pageSize})
-        return items.map((item) => ({apiVersion: r.apiVersion, kind: r.kind, ...item}))
+        await client.list(path, {
+          what: `list ${r.plural} ${where}`,
+          limit: req.pageSize,
+          onPage: (items, page) => {
+            bytes[index].push(page)
+            waiting[index].push(items.map((item) => withType(r, item)))
+            if (index === turn) flush()
+          },
+          onRestart: () => {
+            if (handedOver[index]) receiver.readAgain()
+            bytes[index] = []
+            waiting[index] = []
+          },
+        })
       } catch (error) {
-        if ('optional' in r && r.optional && error instanceof ApiError && error.status.code === 403) {
-          leftOut[index] = {plural: r.plural, message: error.message}
-          return []
-        }
-        throw error
+        if (!('optional' in r && r.optional && error instanceof ApiError && error.status.code === 403)) throw error
+        leftOut[index] = {plural: r.plural, message: error.message}
+        if (handedOver[index]) receiver.readAgain()
+        bytes[index] = []
+        waiting[index] = []
       }
+      done[index] = true
+      if (index === turn) flush()
     }),
   )
   // Said only once everything else was read (a read that fails says its one line and no more),
@@ -82,22 +135,31 @@ export async function listClusterObjects(client: ClusterClient, req: ClusterRequ
     const what = plurals.length === 1 ? plurals[0] : `${plurals.slice(0, -1).join(', ')} and ${plurals.at(-1)}`
     req.onNote?.(`${what} are left out: ${refused[0].message}`)
   }
-  return {objects: lists.flat(), namespace}
+  const reread = () =>
+    RESOURCES.flatMap((r, index) => bytes[index].flatMap((b) => ((JSON.parse(b.toString('utf8')) as {items?: Record<string, unknown>[]}).items ?? []).map((item) => withType(r, item))))
+  return {reread}
+}
+
+/** An item of a list as `kubectl get -o json` prints it: apiVersion and kind first. */
+function withType(r: (typeof RESOURCES)[number], item: Record<string, unknown>): Record<string, unknown> {
+  return {apiVersion: r.apiVersion, kind: r.kind, ...item}
 }
 
 /** `client`: an already connected one (reconcile reads the cluster again between its rounds). */
 export async function readCluster(req: ClusterRequest, connected?: ClusterClient): Promise<Snapshot> {
   const client = connected ?? (await connect(req))
-  const {objects, namespace} = await listClusterObjects(client, req)
+  const namespace = namespaceOf(client, req)
   // The same reader and normalizer as fixtures: the objects travel as one JSON List, exactly the
-  // document `kubectl get rs,rc,pods -o json` would print.
-  const snapshot = normalizeParsed(`cluster:${client.config.context}`, objects, {
-    paths: [],
-    namespace,
-    allNamespaces: namespace === undefined,
-    selector: req.selector,
-    serverDefaulted: true,
-  })
+  // document `kubectl get rs,rc,pods -o json` would print (written only if a position is asked
+  // for), and are normalized page by page as the lists are read.
+  let reread: () => Record<string, unknown>[] = () => []
+  const stream = new ParsedStream(
+    `cluster:${client.config.context}`,
+    {paths: [], namespace, allNamespaces: namespace === undefined, selector: req.selector, serverDefaulted: true},
+    () => reread(),
+  )
+  reread = (await listInOrder(client, req, {objects: (items) => stream.add(items), readAgain: () => stream.readAgain()})).reread
+  const snapshot = stream.finish()
   // Then what the controllers read beside the objects (the HPA's metrics APIs), asked as they ask it.
   const get = liveGet(client)
   let live: Partial<Snapshot> = {}

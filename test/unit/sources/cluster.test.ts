@@ -1,0 +1,131 @@
+// Reading a cluster page by page (against a small fake API server): objects are normalized in list
+// order whatever order the pages come in, a list that starts over (410 on a continue token) is read
+// once, and a bad object's error line is the one the List document written up front gives.
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import http from 'node:http'
+import type {AddressInfo} from 'node:net'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+
+import {UserError} from '../../../src/errors.js'
+import {listClusterObjects, readCluster, connect} from '../../../src/sources/cluster.js'
+import type {RawObject} from '../../../src/sources/documents.js'
+import {normalizeParsed} from '../../../src/sources/parsed.js'
+import {serverPod, serverReplicaSet} from '../../helpers/server-objects.js'
+
+const CONTEXT = 'fake'
+
+const replicaSet = serverReplicaSet
+const pod = serverPod
+
+/** What the fake server serves, by plural (anything else: an empty list), and how. */
+const world: {items: Record<string, RawObject[]>; delayMs: Record<string, number>; expireOnce?: string} = {items: {}, delayMs: {}}
+let server: http.Server
+let dir: string
+let kubeconfig: string
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const url = new URL(req.url!, 'http://x')
+    const plural = url.pathname.split('/').pop()!
+    const items = world.items[plural] ?? []
+    const limit = Number(url.searchParams.get('limit') ?? 500)
+    const token = url.searchParams.get('continue')
+    const from = Number(token ?? 0)
+    const answer = (status: number, body: unknown) => {
+      res.writeHead(status, {'Content-Type': 'application/json'})
+      res.end(JSON.stringify(body))
+    }
+    if (token && world.expireOnce === plural) {
+      world.expireOnce = undefined
+      return answer(410, {kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Expired', message: 'The provided continue parameter is too old', code: 410})
+    }
+    const next = from + limit < items.length ? String(from + limit) : undefined
+    const body = {kind: 'List', apiVersion: 'v1', metadata: {resourceVersion: '9', ...(next ? {continue: next} : {})}, items: items.slice(from, from + limit)}
+    setTimeout(() => answer(200, body), world.delayMs[plural] ?? 0)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const {port} = server.address() as AddressInfo
+  dir = mkdtempSync(join(tmpdir(), 'kctl-cluster-'))
+  kubeconfig = join(dir, 'config')
+  writeFileSync(
+    kubeconfig,
+    `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${port}", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: ${CONTEXT}, context: {cluster: c, user: u, namespace: default}}]\ncurrent-context: ${CONTEXT}\n`,
+  )
+})
+
+afterAll(() => {
+  server.close()
+  rmSync(dir, {recursive: true, force: true})
+})
+
+beforeEach(() => {
+  world.items = {}
+  world.delayMs = {}
+  world.expireOnce = undefined
+})
+
+const REQ = {allNamespaces: true, pageSize: 3}
+
+/** The objects as listed, in list order (kind and apiVersion set). */
+async function listed(): Promise<RawObject[]> {
+  const client = await connect({kubeconfig})
+  return (await listClusterObjects(client, {kubeconfig, ...REQ})).objects
+}
+
+/** The snapshot the List document written up front gives for the objects listed. */
+async function eager() {
+  const objects = await listed()
+  return normalizeParsed(`cluster:${CONTEXT}`, objects, {paths: [], allNamespaces: true, serverDefaulted: true})
+}
+
+const comparable = (s: object) => JSON.stringify({...s, source: undefined})
+
+async function errorLine(read: () => Promise<unknown>): Promise<string> {
+  try {
+    await read()
+  } catch (error) {
+    if (error instanceof UserError) return error.line
+    throw error
+  }
+  throw new Error('expected an error')
+}
+
+describe('reading a cluster page by page', () => {
+  it('pages that come before their turn wait for it: the same snapshot, in list order, as reading everything first', async () => {
+    world.items.replicasets = Array.from({length: 7}, (_, i) => replicaSet(i))
+    world.items.pods = Array.from({length: 7}, (_, i) => pod(i))
+    world.delayMs.replicasets = 60 // the pods' pages all come first
+    const snapshot = await readCluster({kubeconfig, ...REQ})
+    expect(snapshot.pods.map((p) => p.name)).toEqual(world.items.pods.map((p) => (p.metadata as RawObject).name))
+    expect(snapshot.replicaSets.map((r) => r.name)).toEqual(world.items.replicasets.map((r) => (r.metadata as RawObject).name))
+    expect(comparable(snapshot)).toBe(comparable(await eager()))
+    expect(snapshot.pods[6].origin).toEqual((await eager()).pods[6].origin)
+  })
+
+  it('a list that starts over (an expired continue token) is read once', async () => {
+    world.items.pods = Array.from({length: 8}, (_, i) => pod(i))
+    world.expireOnce = 'pods'
+    const snapshot = await readCluster({kubeconfig, ...REQ})
+    expect(world.expireOnce).toBeUndefined()
+    expect(snapshot.pods.map((p) => p.name)).toEqual(world.items.pods.map((p) => (p.metadata as RawObject).name))
+    expect(comparable(snapshot)).toBe(comparable(await eager()))
+  })
+
+  it.each<[string, () => void, RegExp]>([
+    ['a bad pod on a later page', () => (((world.items.pods[7].metadata as RawObject).labels as RawObject).tier = 3), /metadata\.labels\.tier: expected a string, got 3 /],
+    ['a bad ReplicaSet behind late pods', () => ((world.items.replicasets[4].spec as RawObject).replicas = -1), /spec\.replicas: expected a non-negative integer, got -1$/],
+    ['an item that is not an object', () => (world.items.pods[5] = 'oops' as unknown as RawObject), /./],
+  ])('%s: the error line the written List gives', async (_, spoil, message) => {
+    world.items.replicasets = Array.from({length: 6}, (_, i) => replicaSet(i))
+    world.items.pods = Array.from({length: 9}, (_, i) => pod(i))
+    world.delayMs.replicasets = 30
+    spoil()
+    const line = await errorLine(() => readCluster({kubeconfig, ...REQ}))
+    expect(line).toMatch(new RegExp(`^cluster:${CONTEXT}:\\d+:\\d+: `))
+    expect(line).toMatch(message)
+    expect(line).toBe(await errorLine(eager))
+  })
+})
