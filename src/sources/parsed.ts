@@ -22,9 +22,9 @@ export function normalizeParsed(name: string, objects: RawObject[], options: Nor
 
 /** The List document written, and read as a file is. */
 function normalizeWhole(name: string, objects: RawObject[], options: NormalizeOptions): Snapshot {
-  // The kinds are all known before reading: readers may leave out what only absent kinds need.
-  const kinds = new Set(objects.map((o) => o.kind))
-  return normalize(readParsedJsonList(listFile(name, objects), objects), {mayHold: (kind) => kinds.has(kind), ...options})
+  // No kind hint (ReadInput.mayHold): a live cluster's pages are read as they come, pods before the
+  // HPAs are listed, and both ways of reading them must give the same Snapshot.
+  return normalize(readParsedJsonList(listFile(name, objects), objects), options)
 }
 
 /** The document the objects travel as: one pretty-printed JSON List. */

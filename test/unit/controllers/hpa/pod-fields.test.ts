@@ -1,7 +1,8 @@
-// The pods' HPA fields (readHpaPodFields, PodView.autoscaling) are kept only in a world that may
-// hold an HPA, wherever the HPA is in the input (before or after the pods, in a later file, on
-// stdin, in a live cluster's lists), and are checked on every pod all the same: a pod the API
-// server would refuse is refused with or without an HPA beside it.
+// The pods' HPA fields (readHpaPodFields, PodView.autoscaling) are kept in files only in a world
+// that may hold an HPA, wherever the HPA is in the input (before or after the pods, in a later
+// file, on stdin), and always in a live cluster's lists (read page by page, pods before HPAs);
+// they are checked on every pod all the same: a pod the API server would refuse is refused with or
+// without an HPA beside it.
 import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -54,9 +55,12 @@ describe('pods without an HPA in the world carry no HPA fields', () => {
     expect(s.pods.every((p) => !('autoscaling' in p))).toBe(true)
   })
 
-  it('from a live cluster\'s lists', () => {
-    const s = normalizeParsed('cluster:test', [{apiVersion: 'v1', kind: 'Pod', metadata: {name: 'a', namespace: 'shop'}, spec: {containers: [{name: 'main'}]}}], {paths: [], serverDefaulted: true})
-    expect(fieldsOf(s)).toEqual([undefined])
+  it('from a live cluster\'s lists they are kept all the same: the pods are read page by page before the HPAs are listed', () => {
+    const pod = {apiVersion: 'v1', kind: 'Pod', metadata: {name: 'a', namespace: 'shop'}, spec: {containers: [{name: 'main'}]}}
+    const whole = normalizeParsed('cluster:test', [structuredClone(pod)], {paths: [], serverDefaulted: true})
+    const paged = normalizeParsed('cluster:test', [structuredClone(pod)], {paths: [], serverDefaulted: true}, () => [structuredClone(pod)])
+    expect(fieldsOf(whole)).toEqual([{containers: [{name: 'main', requests: {}}], sidecars: []}])
+    expect(fieldsOf(paged)).toEqual(fieldsOf(whole))
   })
 
   it('an HPA in another apply set is another world', async () => {
