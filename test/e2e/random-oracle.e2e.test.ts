@@ -19,7 +19,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {prng} from '../../bench/generate.mjs'
 import {planJson} from './kctl.js'
 import {agrees, build, MIN, observe, podState, predicted, type Built, type ControllerSpec, type PodSpec, type Scenario} from './oracle-worlds.js'
-import {api, apiOk, controllerManager, kubectl, makeNode, waitUntil} from './setup/cluster.js'
+import {api, apiOk, controllerManager, inParallel, kubectl, makeNode, waitUntil} from './setup/cluster.js'
 import {oracleSettings} from './oracle-env.js'
 
 const {seed: SEED, count: COUNT} = oracleSettings({seed: 20261124, count: 100})
@@ -105,21 +105,6 @@ function syncOrderMatters(p: PodSpec, controllers: ControllerSpec[]): boolean {
   return takers.some((c) => c !== owner) // released by its owner, adoptable by another
 }
 
-/** Runs `fn` over `items`, `limit` at a time, keeping their order. */
-async function inBatches<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length)
-  let next = 0
-  await Promise.all(
-    Array.from({length: limit}, async () => {
-      while (next < items.length) {
-        const i = next++
-        out[i] = await fn(items[i])
-      }
-    }),
-  )
-  return out
-}
-
 describe(`the random oracle: ${COUNT} worlds from seed ${SEED}, kctl plan vs kube-controller-manager`, () => {
   let built: Built[] = []
   let plan: any
@@ -133,7 +118,7 @@ describe(`the random oracle: ${COUNT} worlds from seed ${SEED}, kctl plan vs kub
     }
     const r = prng(SEED)
     const worlds = Array.from({length: COUNT}, (_, i) => generate(r, i))
-    built = await inBatches(worlds, 6, build)
+    built = await inParallel(worlds, 12, build)
     // Creation times are ranked in log2 buckets of age too: let the youngest pod reach 70 s, so
     // that none crosses a bucket edge (64 s, 128 s) between planning and the controller's sync.
     const newest = Math.max(0, ...(await Promise.all(built.map((b) => apiOk('GET', `/api/v1/namespaces/${b.ns}/pods`)))).flatMap((l) => l.items.map((p: any) => Date.parse(p.metadata.creationTimestamp))))
