@@ -18,7 +18,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 // @ts-expect-error: a plain .mjs module shared with the benchmarks
 import {prng} from '../../bench/generate.mjs'
 import {planJson} from './kctl.js'
-import {agrees, build, MIN, observe, podState, predicted, type Built, type ControllerSpec, type PodSpec, type Scenario} from './oracle-worlds.js'
+import {agrees, build, MIN, observe, podStates, predicted, type Built, type ControllerSpec, type PodSpec, type Scenario} from './oracle-worlds.js'
 import {api, apiOk, controllerManager, inParallel, kubectl, makeNode, waitUntil} from './setup/cluster.js'
 import {oracleSettings} from './oracle-env.js'
 
@@ -143,8 +143,8 @@ describe(`the random oracle: ${COUNT} worlds from seed ${SEED}, kctl plan vs kub
     // Until the controllers have done as much as planned everywhere (a disagreement shows as a
     // short count after the timeout), then a moment longer in case one does more.
     const observedAll = async () => {
-      const states = new Map(await Promise.all(built.map(async (b) => [b, await podState(b.ns)] as const)))
-      return expected.map((e) => observe(e.b, e.b.uids[e.c.name], states.get(e.b)!))
+      const states = await podStates(built.map((b) => b.ns))
+      return expected.map((e) => observe(e.b, e.b.uids[e.c.name], states.get(e.b.ns)!))
     }
     await waitUntil(
       async () =>
