@@ -25,6 +25,8 @@ export default defineConfig({
           environment: 'node',
           globalSetup: ['test/e2e/setup/global-setup.ts'],
           fileParallelism: false,
+          // it.concurrent tests of one file (scenarios in their own namespaces) run this many at once.
+          maxConcurrency: 4,
           testTimeout: 180_000,
           hookTimeout: 300_000,
         },

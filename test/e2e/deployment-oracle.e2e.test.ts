@@ -21,10 +21,10 @@
 import {readFileSync} from 'node:fs'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {build, type Built, dropWorld, endState, type Json, loggedSyncs, plannedSyncs, SCENARIOS, settleWithKctl, world} from './deployment-worlds.js'
+import {build, type Built, dropWorld, endState, type Json, loggedSyncs, plannedSyncs, SCENARIOS, settleWithKctl, worlds} from './deployment-worlds.js'
 import {planJson} from './kctl.js'
 import {readmeText} from './readme-figures.js'
-import {controllerManager, waitUntilQuiet} from './setup/cluster.js'
+import {controllerManager, inParallel, waitUntilQuiet} from './setup/cluster.js'
 
 describe('the Deployment oracle: kctl plan vs the deployment controller of kube-controller-manager', () => {
   const built: Built[] = []
@@ -32,22 +32,23 @@ describe('the Deployment oracle: kctl plan vs the deployment controller of kube-
 
   beforeAll(async () => {
     await controllerManager.stop()
-    for (const s of SCENARIOS) built.push(await build(s))
+    built.push(...(await inParallel(SCENARIOS, 8, build)))
   }, 240_000)
 
   afterAll(async () => {
     await controllerManager.stop()
-    for (const b of built) await dropWorld(b.ns).catch(() => {})
+    await inParallel(built, 8, (b) => dropWorld(b.ns).catch(() => {}))
   })
 
   it('plans every scenario live and settles each, sync by sync', async () => {
     const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z')
     const plan = await planJson(['-A', '--now', now])
+    const before = await worlds(built.map((b) => b.ns))
     for (const b of built) {
       const mine = plan.controllers.filter((c: Json) => c.kind === 'Deployment' && c.namespace === b.ns)
       expect(mine.length, b.scenario.id).toBe(b.scenario.deployments.length)
       for (const cp of mine) expect(cp.newReplicaSet?.name ?? '', `${b.scenario.id}: a name is known`).not.toBeNull()
-      const settled = await settleWithKctl(await world(b.ns), mine, now)
+      const settled = await settleWithKctl(before.get(b.ns)!, mine, now)
       const created = mine.flatMap((cp: Json) => cp.actions.filter((a: Json) => a.type === 'createReplicaSet').map((a: Json) => a.name))
       const planned = new Map<string, string[][]>(mine.map((cp: Json) => [`${cp.namespace}/${cp.name}`, plannedSyncs(cp)]))
       predicted.set(b.ns, {state: endState(settled.objects), syncs: settled.syncs, created, planned})
@@ -62,7 +63,7 @@ describe('the Deployment oracle: kctl plan vs the deployment controller of kube-
     // Until nothing changes for 3 s: every write the controller makes bumps a resourceVersion.
     await waitUntilQuiet(
       async () =>
-        (await Promise.all(built.map((b) => world(b.ns))))
+        [...(await worlds(built.map((b) => b.ns))).values()]
           .flat()
           .map((o) => `${o.metadata.namespace}/${o.kind}/${o.metadata.name}@${o.metadata.resourceVersion}`)
           .join(','),
@@ -74,9 +75,10 @@ describe('the Deployment oracle: kctl plan vs the deployment controller of kube-
     let writes = 0
     let refused = 0
     let followed = 0
+    const after = await worlds(built.map((b) => b.ns))
     for (const b of built) {
       const want = predicted.get(b.ns)!
-      const got = endState(await world(b.ns))
+      const got = endState(after.get(b.ns)!)
       const syncs = [...want.planned.entries()].map(([key, planned]) => ({key, planned, observed: (sent.get(key) ?? []).slice(0, planned.length)}))
       const syncsOk = syncs.every((f) => JSON.stringify(f.planned) === JSON.stringify(f.observed))
       for (const f of syncs) {

@@ -132,13 +132,17 @@ export async function build(s: Scenario): Promise<Built> {
 }
 
 export async function podState(ns: string): Promise<Built['before']> {
-  const list = await apiOk('GET', `/api/v1/namespaces/${ns}/pods`)
-  const state: Built['before'] = new Map()
-  for (const pod of list.items) {
+  return (await podStates([ns], `/api/v1/namespaces/${ns}/pods`)).get(ns)!
+}
+
+/** podState of many namespaces at once, read with one list of every pod (or of `path`). */
+export async function podStates(namespaces: readonly string[], path = '/api/v1/pods'): Promise<Map<string, Built['before']>> {
+  const out = new Map<string, Built['before']>(namespaces.map((ns) => [ns, new Map()]))
+  for (const pod of (await apiOk('GET', path)).items) {
     const ref = (pod.metadata.ownerReferences ?? []).find((r: any) => r.controller)
-    state.set(pod.metadata.name, {uid: pod.metadata.uid, controllerUid: ref?.uid, deleting: Boolean(pod.metadata.deletionTimestamp)})
+    out.get(pod.metadata.namespace)?.set(pod.metadata.name, {uid: pod.metadata.uid, controllerUid: ref?.uid, deleting: Boolean(pod.metadata.deletionTimestamp)})
   }
-  return state
+  return out
 }
 
 export interface Outcome {

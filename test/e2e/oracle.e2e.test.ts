@@ -15,7 +15,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {kctl, planJson} from './kctl.js'
 import {readmeText} from './readme-figures.js'
 import {agrees, build, HOUR, MIN, observe, podState, predicted, type Built, type ControllerSpec, type Scenario} from './oracle-worlds.js'
-import {api, apiOk, controllerManager, deleteNamespace, kubectl, makeNode, waitUntil} from './setup/cluster.js'
+import {api, apiOk, controllerManager, deleteNamespace, inParallel, kubectl, makeNode, waitUntil} from './setup/cluster.js'
 
 const DEPLOYMENT_UID = '7c0d5e2a-0000-4000-8000-00000000d001'
 const sameSecond = new Date(Date.now() - 20 * MIN).toISOString().replace(/\.\d+Z$/, 'Z')
@@ -202,7 +202,8 @@ describe('the oracle: kctl plan vs kube-controller-manager (replicaset, replicat
     }
     // The tie scenario goes first: its pods' creation times must sit well inside one log2 bucket
     // (68.7 s – 137.4 s old) both when kctl plans and when the controller acts.
-    for (const s of SCENARIOS) built.push(await build(s))
+    built.push(await build(SCENARIOS[0]))
+    built.push(...(await inParallel(SCENARIOS.slice(1), 6, build)))
     const tiePods = await apiOk('GET', `/api/v1/namespaces/${built[0].ns}/pods`)
     const newest = Math.max(...tiePods.items.map((p: any) => Date.parse(p.metadata.creationTimestamp)))
     const wait = newest + 75_000 - Date.now()
@@ -211,26 +212,25 @@ describe('the oracle: kctl plan vs kube-controller-manager (replicaset, replicat
 
   afterAll(async () => {
     await controllerManager.stop()
-    for (const b of built) await deleteNamespace(b.ns).catch(() => {})
+    await Promise.all(built.map((b) => deleteNamespace(b.ns).catch(() => {})))
   })
 
   it('plans every scenario live, and the same plan from a `kubectl get -o yaml` export', async () => {
     const at = now()
     plan = await planJson(['-A', '--now', at])
     const dir = mkdtempSync(join(tmpdir(), 'kctl-oracle-'))
-    for (const b of built) {
-      const exported = kubectl(['get', 'replicasets,replicationcontrollers,pods', '-n', b.ns, '-o', 'yaml'])
-      const r = await exported
+    // The scenarios side by side: each export and its two plans are separate processes.
+    await inParallel(built, 4, async (b) => {
+      const r = await kubectl(['get', 'replicasets,replicationcontrollers,pods', '-n', b.ns, '-o', 'yaml'])
       expect(r.code, r.stderr).toBe(0)
       const file = join(dir, `${b.scenario.id}.yaml`)
       writeFileSync(file, r.stdout)
-      const fromFile = await planJson(['-f', file, '-n', b.ns, '--now', at])
-      const live = await planJson(['-n', b.ns, '--now', at])
+      const [fromFile, live] = await Promise.all([planJson(['-f', file, '-n', b.ns, '--now', at]), planJson(['-n', b.ns, '--now', at])])
       expect(fromFile.controllers, b.scenario.id).toEqual(live.controllers)
       expect(fromFile.summary).toEqual(live.summary)
       expect(live.source.type).toBe('cluster')
       expect(fromFile.source).toEqual({type: 'fixtures', paths: [file]})
-    }
+    })
   })
 
   it('agrees with the real controller on every scenario', async () => {
@@ -239,14 +239,17 @@ describe('the oracle: kctl plan vs kube-controller-manager (replicaset, replicat
     const rows: string[] = []
     let agreed = 0
     let total = 0
-    for (const b of built) {
-      for (const c of b.scenario.controllers) {
+    // Every scenario's controllers, watched at once (the controller acts on all of them together):
+    // each waits until the controller has done as much as planned (a disagreement shows after the
+    // timeout as a short count), then a moment longer in case it does more.
+    const results = await inParallel(
+      built.flatMap((b) => b.scenario.controllers.map((c) => ({b, c}))),
+      20,
+      async ({b, c}) => {
         const cp = plan.controllers.find((x: any) => x.namespace === b.ns && x.name === c.name)
         expect(cp, `${b.scenario.id}/${c.name} planned`).toBeDefined()
         const p = predicted(cp)
         const uid = b.uids[c.name]
-        // Wait until the controller has done as much as planned (a disagreement shows after the
-        // timeout as a short count), then a moment longer in case it does more.
         await waitUntil(
           async () => {
             const o = observe(b, uid, await podState(b.ns))
@@ -255,14 +258,14 @@ describe('the oracle: kctl plan vs kube-controller-manager (replicaset, replicat
           {timeoutMs: 30_000, what: `${b.scenario.id}/${c.name}: the controller to act`},
         ).catch(() => undefined)
         await new Promise((r) => setTimeout(r, 300))
-        const settled = observe(b, uid, await podState(b.ns))
-        const ok = agrees(p, settled)
-        total++
-        if (ok) agreed++
-        rows.push(
-          `${ok ? 'agree   ' : 'DISAGREE'} ${b.scenario.id}/${c.name}: planned ${JSON.stringify({...p, victims: undefined})}, observed ${JSON.stringify(settled)}`,
-        )
-      }
+        return {b, c, p, settled: observe(b, uid, await podState(b.ns))}
+      },
+    )
+    for (const {b, c, p, settled} of results) {
+      const ok = agrees(p, settled)
+      total++
+      if (ok) agreed++
+      rows.push(`${ok ? 'agree   ' : 'DISAGREE'} ${b.scenario.id}/${c.name}: planned ${JSON.stringify({...p, victims: undefined})}, observed ${JSON.stringify(settled)}`)
     }
     process.stderr.write(`\noracle agreement: ${agreed}/${total} controllers in ${built.length} scenarios\n${rows.join('\n')}\n`)
     expect(rows.filter((r) => r.startsWith('DISAGREE'))).toEqual([])

@@ -18,8 +18,8 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 // @ts-expect-error: a plain .mjs module shared with the benchmarks
 import {prng} from '../../bench/generate.mjs'
 import {planJson} from './kctl.js'
-import {agrees, build, MIN, observe, podState, predicted, type Built, type ControllerSpec, type PodSpec, type Scenario} from './oracle-worlds.js'
-import {api, apiOk, controllerManager, kubectl, makeNode, waitUntil} from './setup/cluster.js'
+import {agrees, build, MIN, observe, podStates, predicted, type Built, type ControllerSpec, type PodSpec, type Scenario} from './oracle-worlds.js'
+import {api, apiOk, controllerManager, inParallel, kubectl, makeNode, waitUntil} from './setup/cluster.js'
 import {oracleSettings} from './oracle-env.js'
 
 const {seed: SEED, count: COUNT} = oracleSettings({seed: 20261124, count: 100})
@@ -105,21 +105,6 @@ function syncOrderMatters(p: PodSpec, controllers: ControllerSpec[]): boolean {
   return takers.some((c) => c !== owner) // released by its owner, adoptable by another
 }
 
-/** Runs `fn` over `items`, `limit` at a time, keeping their order. */
-async function inBatches<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length)
-  let next = 0
-  await Promise.all(
-    Array.from({length: limit}, async () => {
-      while (next < items.length) {
-        const i = next++
-        out[i] = await fn(items[i])
-      }
-    }),
-  )
-  return out
-}
-
 describe(`the random oracle: ${COUNT} worlds from seed ${SEED}, kctl plan vs kube-controller-manager`, () => {
   let built: Built[] = []
   let plan: any
@@ -133,7 +118,7 @@ describe(`the random oracle: ${COUNT} worlds from seed ${SEED}, kctl plan vs kub
     }
     const r = prng(SEED)
     const worlds = Array.from({length: COUNT}, (_, i) => generate(r, i))
-    built = await inBatches(worlds, 6, build)
+    built = await inParallel(worlds, 12, build)
     // Creation times are ranked in log2 buckets of age too: let the youngest pod reach 70 s, so
     // that none crosses a bucket edge (64 s, 128 s) between planning and the controller's sync.
     const newest = Math.max(0, ...(await Promise.all(built.map((b) => apiOk('GET', `/api/v1/namespaces/${b.ns}/pods`)))).flatMap((l) => l.items.map((p: any) => Date.parse(p.metadata.creationTimestamp))))
@@ -158,8 +143,8 @@ describe(`the random oracle: ${COUNT} worlds from seed ${SEED}, kctl plan vs kub
     // Until the controllers have done as much as planned everywhere (a disagreement shows as a
     // short count after the timeout), then a moment longer in case one does more.
     const observedAll = async () => {
-      const states = new Map(await Promise.all(built.map(async (b) => [b, await podState(b.ns)] as const)))
-      return expected.map((e) => observe(e.b, e.b.uids[e.c.name], states.get(e.b)!))
+      const states = await podStates(built.map((b) => b.ns))
+      return expected.map((e) => observe(e.b, e.b.uids[e.c.name], states.get(e.b.ns)!))
     }
     await waitUntil(
       async () =>

@@ -36,7 +36,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 // @ts-expect-error: a plain .mjs module shared with the benchmarks
 import {prng} from '../../bench/generate.mjs'
 import {planJson} from './kctl.js'
-import {api, apiOk, controllerManager, makeNode, newNamespace, waitUntil, waitUntilQuiet} from './setup/cluster.js'
+import {api, apiOk, controllerManager, inParallel, makeNode, newNamespace, waitUntil, waitUntilQuiet} from './setup/cluster.js'
 import {oracleSettings} from './oracle-env.js'
 
 type Json = any
@@ -629,13 +629,6 @@ async function quiet(namespaces: string[], probe: string): Promise<void> {
   )
 }
 
-async function inParallel<T>(xs: T[], n: number, f: (x: T) => Promise<void>): Promise<void> {
-  const queue = [...xs]
-  await Promise.all(Array.from({length: n}, async () => {
-    for (let x = queue.shift(); x !== undefined; x = queue.shift()) await f(x)
-  }))
-}
-
 const worlds: World[] = []
 for (let i = FIRST; i < COUNT; i++) worlds.push(generate(prng(SEED * 7919 + i), i))
 const batches: World[][] = []
@@ -665,7 +658,7 @@ describe(`random Service worlds (seed ${SEED}, ${COUNT - FIRST} worlds) against 
       const probes: string[] = []
       const group = `${RUN}-${batch[0].index}`
       const ns = new Map<World, string>()
-      for (const w of batch) ns.set(w, await newNamespace(`svcrand-${w.index}`))
+      await inParallel(batch, 8, async (w) => void ns.set(w, await newNamespace(`svcrand-${w.index}`)))
       const args = [`--max-endpoints-per-slice=${max}`]
       const settled = batch.filter((w) => w.settle)
       await inParallel(settled, 6, (w) => build(ns.get(w)!, w, group))
@@ -680,7 +673,7 @@ describe(`random Service worlds (seed ${SEED}, ${COUNT - FIRST} worlds) against 
         await inParallel(settled, 6, (w) => applyChanges(ns.get(w)!, w, group))
         await inParallel(batch.filter((w) => !w.settle), 6, (w) => build(ns.get(w)!, w, group))
         const before = new Map<World, Snap>()
-        for (const w of batch) before.set(w, await snapshot(ns.get(w)!))
+        await inParallel(batch, 8, async (w) => void before.set(w, await snapshot(ns.get(w)!)))
         const plan = await planJson(['-A', '-l', `kctl-rand=${group}`, '--now', new Date().toISOString(), '--max-endpoints-per-slice', String(max)])
         const probe = await sentinel()
         probes.push(probe)

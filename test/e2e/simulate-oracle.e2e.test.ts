@@ -22,7 +22,7 @@
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, describe, it} from 'vitest'
 
 import {kctl} from './kctl.js'
 import {apiOk, deleteNamespace, newNamespace, waitUntil} from './setup/cluster.js'
@@ -193,10 +193,12 @@ describe('kctl simulate against the real controllers, scheduler and a timed kube
 
   afterAll(async () => {
     await cluster?.stop()
-    for (const ns of namespaces) await deleteNamespace(ns)
+    await Promise.all(namespaces.map((ns) => deleteNamespace(ns)))
   })
 
-  it.each(SCENARIOS)('$name', async (s) => {
+  // The scenarios run side by side (each in its own namespace, up to the e2e project's
+  // maxConcurrency at once): most of a scenario's time is the timed kubelet's delays.
+  for (const s of SCENARIOS) it.concurrent(s.name, async ({expect}) => {
     const ns = await newNamespace('sim')
     namespaces.push(ns)
     // Revision 1, settled; the paused scenario is paused only then, and given its new image while paused.

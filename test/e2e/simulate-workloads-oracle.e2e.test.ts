@@ -22,7 +22,7 @@
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, describe, it, type ExpectStatic} from 'vitest'
 
 import {kctl} from './kctl.js'
 import {apiOk, deleteNamespace, newNamespace, waitUntil} from './setup/cluster.js'
@@ -199,13 +199,15 @@ describe('kctl simulate of StatefulSets and DaemonSets against the real controll
 
   afterAll(async () => {
     await cluster?.stop()
-    for (const ns of namespaces) await deleteNamespace(ns)
+    await Promise.all(namespaces.map((ns) => deleteNamespace(ns)))
   })
 
-  // One test per scenario, named in full (it.each would shorten the names).
-  for (const s of SCENARIOS) it(s.name, () => scenario(s), 180_000)
+  // One test per scenario, named in full (it.each would shorten the names). They run side by side
+  // (each in its own namespace, up to the e2e project's maxConcurrency at once): most of a
+  // scenario's time is the timed kubelet's delays.
+  for (const s of SCENARIOS) it.concurrent(s.name, ({expect}) => scenario(s, expect), 180_000)
 
-  async function scenario(s: Scenario): Promise<void> {
+  async function scenario(s: Scenario, expect: ExpectStatic): Promise<void> {
     const ns = await newNamespace('simwl')
     namespaces.push(ns)
     await apiOk('POST', `/apis/apps/v1/namespaces/${ns}/${plural(s.kind)}`, {body: manifest(s)})

@@ -133,6 +133,21 @@ export async function waitUntil<T>(
   }
 }
 
+/** Runs `fn` over `items`, at most `limit` at a time, and returns the results in the items' order. */
+export async function inParallel<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length)
+  let next = 0
+  await Promise.all(
+    Array.from({length: Math.min(limit, items.length)}, async () => {
+      while (next < items.length) {
+        const i = next++
+        out[i] = await fn(items[i], i)
+      }
+    }),
+  )
+  return out
+}
+
 /**
  * Waits until `read` (a fingerprint of the objects watched, e.g. their resourceVersions: every write
  * bumps one) has not changed for `quietMs`, as a controller that has gone quiet leaves them.
