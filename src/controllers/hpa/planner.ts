@@ -2,22 +2,26 @@
 // as its scale subresource shows it, the pods its selector matches, the metrics fixtures' answers,
 // then one sync (sync.ts) as a controller that has just started would run it; and, as the
 // following step, the target's own controller's next sync at the new size.
-import type {LabelSelector, PodView, Snapshot} from '../../model/objects.js'
+import type {ControllerRevisionView, DeploymentView, LabelSelector, PodView, Snapshot, Workload} from '../../model/objects.js'
 import type {ControllerPlan} from '../../model/plan.js'
 import type {World} from '../../reconcile/planner.js'
 import {compileLabelSelector, parseSelectorString, selectorMatches, type CompiledSelector} from '../../reconcile/selector.js'
 import {formatRfc3339} from '../../reconcile/time.js'
+import {byNamespace} from '../../reconcile/workload-plan.js'
 import {
   type CustomMetricFixture,
+  type ExternalMetricFixture,
   DEFAULT_HPA_CONFIG,
   DEFAULT_HPA_GATES,
   type HpaAction,
+  type HpaLiveMetrics,
   type HpaObject,
   type HpaPlanDetail,
   type HpaPlanView,
   type HpaPod,
   type MetricAnswer,
   type MetricSpec,
+  type PodMetricsFixture,
   type ScaleRead,
 } from './model.js'
 import {syncHpa} from './sync.js'
@@ -125,18 +129,118 @@ function selectorOf(m: {selector?: LabelSelector}): CompiledSelector | undefined
   }
 }
 
+type ClaimView = NonNullable<Snapshot['claims']>[number]
+type StatefulSetView = NonNullable<Snapshot['statefulSets']>[number]
+
+/**
+ * The snapshot grouped once per plan, so that each HPA reads only its own namespace: the metrics
+ * fixtures by namespace (and the custom metrics' described objects by kind and name), the
+ * external metrics by name, the live answers by HPA; the objects its target's controller reads
+ * in the following step by namespace, and the scalable objects by uid. Each group keeps the
+ * snapshot's order. Built lazily, one group at a time.
+ */
+export class HpaPlanIndex {
+  private podMetricsIn?: Map<string, PodMetricsFixture[]>
+  private customIn?: Map<string, CustomMetricFixture[]>
+  private customOf?: Map<string, CustomMetricFixture[]>
+  private customAsked = new Map<CustomMetricFixture, string>()
+  private externalNamed?: Map<string, ExternalMetricFixture[]>
+  private live?: Map<string, HpaLiveMetrics>
+  private replicaSetsIn?: Map<string, Workload[]>
+  private revisionsIn?: Map<string, ControllerRevisionView[]>
+  private claimsIn?: Map<string, ClaimView[]>
+  private byUid?: {deployments: Map<string, DeploymentView[]>; statefulSets: Map<string, StatefulSetView[]>; workloads: Map<string, Workload[]>}
+
+  constructor(readonly snapshot: Snapshot) {}
+
+  podMetrics(namespace: string): readonly PodMetricsFixture[] {
+    this.podMetricsIn ??= byNamespace(this.snapshot.podMetrics ?? [])
+    return this.podMetricsIn.get(namespace) ?? []
+  }
+
+  customMetrics(namespace: string): readonly CustomMetricFixture[] {
+    this.customIn ??= groupBy(this.snapshot.customMetrics ?? [], (i) => i.describedObject.namespace)
+    return this.customIn.get(namespace) ?? []
+  }
+
+  /** The custom metric values of one described object (kind, namespace, name). */
+  customMetricsOf(kind: string, namespace: string, name: string): readonly CustomMetricFixture[] {
+    this.customOf ??= groupBy(this.snapshot.customMetrics ?? [], (i) => objectKey(i.describedObject.kind, i.describedObject.namespace, i.describedObject.name))
+    return this.customOf.get(objectKey(kind, namespace, name)) ?? []
+  }
+
+  /** The metric selector a custom metric value was asked with, formatted (formatSelector), once per value. */
+  askedSelector(i: CustomMetricFixture): string {
+    let s = this.customAsked.get(i)
+    if (s === undefined) {
+      s = formatSelector(i.selector ?? null)
+      this.customAsked.set(i, s)
+    }
+    return s
+  }
+
+  externalMetrics(metricName: string): readonly ExternalMetricFixture[] {
+    this.externalNamed ??= groupBy(this.snapshot.externalMetrics ?? [], (i) => i.metricName)
+    return this.externalNamed.get(metricName) ?? []
+  }
+
+  /** What the metrics APIs answered this HPA when read live (the first answer listed for it). */
+  liveAnswers(hpa: HpaObject): HpaLiveMetrics | undefined {
+    if (this.live === undefined) {
+      this.live = new Map()
+      for (const h of this.snapshot.hpaMetrics ?? []) {
+        const key = objectKey('', h.namespace, h.name)
+        if (!this.live.has(key)) this.live.set(key, h)
+      }
+    }
+    return this.live.get(objectKey('', hpa.namespace, hpa.name))
+  }
+
+  /** The ReplicaSets, ControllerRevisions and claims of some namespaces, in the snapshot's order within each. */
+  inNamespaces(namespaces: ReadonlySet<string>): {replicaSets: Workload[]; controllerRevisions: ControllerRevisionView[]; claims: ClaimView[]} {
+    this.replicaSetsIn ??= byNamespace(this.snapshot.replicaSets)
+    this.revisionsIn ??= byNamespace(this.snapshot.controllerRevisions ?? [])
+    this.claimsIn ??= byNamespace(this.snapshot.claims ?? [])
+    const of = <T>(m: Map<string, T[]>): T[] => [...namespaces].flatMap((ns) => m.get(ns) ?? [])
+    return {replicaSets: of(this.replicaSetsIn), controllerRevisions: of(this.revisionsIn), claims: of(this.claimsIn)}
+  }
+
+  /** The Deployments, StatefulSets and planned workloads with this uid. */
+  withUid(uid: string): {deployments: readonly DeploymentView[]; statefulSets: readonly StatefulSetView[]; workloads: readonly Workload[]} {
+    this.byUid ??= {
+      deployments: groupBy(this.snapshot.deployments ?? [], (o) => o.uid),
+      statefulSets: groupBy(this.snapshot.statefulSets ?? [], (o) => o.uid),
+      workloads: groupBy(this.snapshot.workloads ?? [], (o) => o.uid),
+    }
+    return {deployments: this.byUid.deployments.get(uid) ?? [], statefulSets: this.byUid.statefulSets.get(uid) ?? [], workloads: this.byUid.workloads.get(uid) ?? []}
+  }
+}
+
+const objectKey = (kind: string, namespace: string, name: string) => `${kind}\0${namespace}\0${name}`
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>()
+  for (const item of items) {
+    const k = key(item)
+    const list = out.get(k)
+    if (list) list.push(item)
+    else out.set(k, [item])
+  }
+  return out
+}
+
 /**
  * A custom metric value answers the HPA's request only if it was asked with the same metric
  * selector (metricLabelSelector): a value without one answers a metric without one.
  */
-const askedWith = (i: CustomMetricFixture, id: {selector?: LabelSelector}) => formatSelector(i.selector ?? null) === formatSelector(id.selector ?? null)
+const askedWith = (index: HpaPlanIndex, i: CustomMetricFixture, id: {selector?: LabelSelector}) => index.askedSelector(i) === formatSelector(id.selector ?? null)
 
 /**
  * What each metrics API would answer, from the fixtures: the samples of the pods the target's
  * selector matches, the object's value, the external metric's values. Nothing found is `missing`:
  * the proposal is then reported as not made, never guessed.
  */
-export function metricAnswers(hpa: HpaObject, snapshot: Snapshot, podSelector: string, pods: readonly PodView[]): MetricAnswer[] {
+export function metricAnswers(hpa: HpaObject, snapshot: Snapshot, podSelector: string, pods: readonly PodView[], index = new HpaPlanIndex(snapshot)): MetricAnswer[] {
   let selector: CompiledSelector | undefined
   try {
     selector = podSelector === '' ? undefined : parseSelectorString(podSelector)
@@ -151,27 +255,23 @@ export function metricAnswers(hpa: HpaObject, snapshot: Snapshot, podSelector: s
       case 'Resource':
       case 'ContainerResource': {
         // GET metrics.k8s.io/v1beta1/namespaces/<ns>/pods?labelSelector=<the target's selector>.
-        const items = (snapshot.podMetrics ?? []).filter((i) => i.namespace === ns && selectedPod(i.name, i.labels))
+        const items = index.podMetrics(ns).filter((i) => selectedPod(i.name, i.labels))
         return items.length === 0 ? {kind: 'missing'} : {kind: 'podMetrics', items: items.map(({name, timestamp, windowSeconds, containers}) => ({name, timestamp, windowSeconds, containers}))}
       }
       case 'Pods': {
         const id = (m as Extract<MetricSpec, {type: 'Pods'}>).pods.metric
-        const items = (snapshot.customMetrics ?? []).filter(
-          (i) => i.metric === id.name && askedWith(i, id) && i.describedObject.kind === 'Pod' && i.describedObject.namespace === ns && podNames.has(i.describedObject.name),
-        )
+        const items = index.customMetrics(ns).filter((i) => i.metric === id.name && i.describedObject.kind === 'Pod' && podNames.has(i.describedObject.name) && askedWith(index, i, id))
         return items.length === 0 ? {kind: 'missing'} : {kind: 'podValues', items: items.map((i) => ({pod: i.describedObject.name, value: i.value, ...(i.timestamp ? {timestamp: i.timestamp} : {})}))}
       }
       case 'Object': {
         const o = (m as Extract<MetricSpec, {type: 'Object'}>).object
-        const items = (snapshot.customMetrics ?? []).filter(
-          (i) => i.metric === o.metric.name && askedWith(i, o.metric) && i.describedObject.kind === o.describedObject.kind && i.describedObject.name === o.describedObject.name && i.describedObject.namespace === ns,
-        )
+        const items = index.customMetricsOf(o.describedObject.kind, ns, o.describedObject.name).filter((i) => i.metric === o.metric.name && askedWith(index, i, o.metric))
         return items.length === 0 ? {kind: 'missing'} : {kind: 'objectValues', items: items.map((i) => ({value: i.value, ...(i.timestamp ? {timestamp: i.timestamp} : {})}))}
       }
       case 'External': {
         const e = (m as Extract<MetricSpec, {type: 'External'}>).external
         const sel = selectorOf(e.metric)
-        const items = (snapshot.externalMetrics ?? []).filter((i) => i.metricName === e.metric.name && (i.namespace === '' || i.namespace === ns) && (!sel || selectorMatches(sel, i.metricLabels)))
+        const items = index.externalMetrics(e.metric.name).filter((i) => (i.namespace === '' || i.namespace === ns) && (!sel || selectorMatches(sel, i.metricLabels)))
         return items.length === 0 ? {kind: 'missing'} : {kind: 'externalValues', items: items.map((i) => ({value: i.value, ...(i.timestamp ? {timestamp: i.timestamp} : {})}))}
       }
       default:
@@ -207,7 +307,7 @@ export function metricName(m: MetricSpec): string {
 }
 
 /** One HPA's plan, without the following step. */
-export function planHpa(hpa: HpaObject, snapshot: Snapshot, world: World, targets = scaleTargets(snapshot)): {plan: ControllerPlan; target?: ScaleTarget} {
+export function planHpa(hpa: HpaObject, snapshot: Snapshot, world: World, targets = scaleTargets(snapshot), index = new HpaPlanIndex(snapshot)): {plan: ControllerPlan; target?: ScaleTarget} {
   const {scale, target, notInInput} = readScale(hpa, targets)
   let pods: PodView[] = []
   let answers: MetricAnswer[] = []
@@ -219,8 +319,8 @@ export function planHpa(hpa: HpaObject, snapshot: Snapshot, world: World, target
     }
     if (scale.scale.selector === '') pods = []
     // Read live: the metrics APIs' own answers; from files: the fixtures, filtered as the APIs would.
-    const live = snapshot.hpaMetrics?.find((h) => h.namespace === hpa.namespace && h.name === hpa.name)
-    answers = live ? [...live.answers] : metricAnswers(hpa, snapshot, scale.scale.selector, pods)
+    const live = index.liveAnswers(hpa)
+    answers = live ? [...live.answers] : metricAnswers(hpa, snapshot, scale.scale.selector, pods, index)
   }
   const d = syncHpa({hpa, scale, pods: pods.map(hpaPod), metrics: answers, now: world.now, config: DEFAULT_HPA_CONFIG, gates: DEFAULT_HPA_GATES})
   const warnings: string[] = []
@@ -260,18 +360,24 @@ const OWN_NAME = 'horizontalpodautoscaling'
  * The following step: the target's controller's next sync with spec.replicas at the size the HPA
  * wrote, planned by that controller's own planner on the snapshot with the target resized.
  */
-export function followingStep(target: ScaleTarget, replicas: number, snapshot: Snapshot, world: World): ControllerPlan[] {
+export function followingStep(target: ScaleTarget, replicas: number, snapshot: Snapshot, world: World, index = new HpaPlanIndex(snapshot)): ControllerPlan[] {
   const controller = CONTROLLERS.find((c) => c.name !== OWN_NAME && (c.kinds as readonly string[]).includes(target.kind))
   if (!controller) return []
-  type Sized = {uid: string; replicas: number}
-  const resize = <T extends Sized>(list: readonly T[] | undefined): T[] => (list ?? []).map((o) => (o.uid === target.uid ? {...o, replicas} : o))
-  const only = <T extends Sized>(list: readonly T[] | undefined): T[] => resize(list).filter((o) => o.uid === target.uid)
+  type Sized = {uid: string; replicas: number; namespace: string}
+  const resize = <T extends Sized>(list: readonly T[]): T[] => list.map((o) => (o.uid === target.uid ? {...o, replicas} : o))
+  // The objects with the target's uid, and what their controllers read of their namespaces: a
+  // controller plans an object from its own namespace only.
+  const own = index.withUid(target.uid)
+  const namespaces = new Set([target.namespace, ...[...own.deployments, ...own.statefulSets, ...own.workloads].map((o) => o.namespace)])
+  const read = index.inNamespaces(namespaces)
   const resized: Snapshot = {
     ...snapshot,
-    deployments: only(snapshot.deployments),
-    statefulSets: only(snapshot.statefulSets),
-    workloads: only(snapshot.workloads),
-    replicaSets: resize(snapshot.replicaSets),
+    deployments: resize(own.deployments),
+    statefulSets: resize(own.statefulSets),
+    workloads: resize(own.workloads),
+    replicaSets: resize(read.replicaSets),
+    controllerRevisions: read.controllerRevisions,
+    claims: read.claims,
     daemonSets: [],
     jobs: [],
     cronJobs: [],
@@ -286,11 +392,12 @@ export function planHpas(snapshot: Snapshot, world: World): ControllerPlan[] {
   const hpas = snapshot.hpas ?? []
   if (hpas.length === 0) return []
   const targets = scaleTargets(snapshot)
+  const index = new HpaPlanIndex(snapshot)
   return hpas.map((hpa) => {
-    const {plan, target} = planHpa(hpa, snapshot, world, targets)
+    const {plan, target} = planHpa(hpa, snapshot, world, targets, index)
     const write = plan.actions.find((a) => a.type === 'scaleTarget')
     if (target && write && write.type === 'scaleTarget') {
-      const then = followingStep(target, write.to, snapshot, world)
+      const then = followingStep(target, write.to, snapshot, world, index)
       if (then.length > 0) plan.then = then
     }
     return plan
