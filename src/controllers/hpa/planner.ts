@@ -141,8 +141,9 @@ type StatefulSetView = NonNullable<Snapshot['statefulSets']>[number]
  */
 export class HpaPlanIndex {
   private podMetricsIn?: Map<string, PodMetricsFixture[]>
-  private customIn?: Map<string, CustomMetricFixture[]>
+  private podMetricsByLabel?: Map<string, {labelled: Map<string, PodMetricsFixture[]>; unlabelled: PodMetricsFixture[]; position: Map<PodMetricsFixture, number>}>
   private customOf?: Map<string, CustomMetricFixture[]>
+  private customPosition?: Map<CustomMetricFixture, number>
   private customAsked = new Map<CustomMetricFixture, string>()
   private externalNamed?: Map<string, ExternalMetricFixture[]>
   private live?: Map<string, HpaLiveMetrics>
@@ -158,15 +159,58 @@ export class HpaPlanIndex {
     return this.podMetricsIn.get(namespace) ?? []
   }
 
-  customMetrics(namespace: string): readonly CustomMetricFixture[] {
-    this.customIn ??= groupBy(this.snapshot.customMetrics ?? [], (i) => i.describedObject.namespace)
-    return this.customIn.get(namespace) ?? []
+  /**
+   * The PodMetrics of a namespace that may match a selector, in the snapshot's order: with an
+   * equality (`In`) requirement, those labelled with one of its values and those without labels
+   * (which the caller checks by name); otherwise all of them.
+   */
+  podMetricsFor(namespace: string, selector: CompiledSelector | undefined): readonly PodMetricsFixture[] {
+    const all = this.podMetrics(namespace)
+    const eq = selector?.requirements?.find((r) => r.operator === 'In')
+    if (!eq || all.length < 16) return all
+    this.podMetricsByLabel ??= new Map()
+    let byLabel = this.podMetricsByLabel.get(namespace)
+    if (!byLabel) {
+      byLabel = {labelled: new Map(), unlabelled: [], position: new Map()}
+      for (const [at, i] of all.entries()) {
+        byLabel.position.set(i, at)
+        if (!i.labels) {
+          byLabel.unlabelled.push(i)
+          continue
+        }
+        for (const [k, v] of Object.entries(i.labels)) {
+          const key = `${k}\0${v}`
+          const list = byLabel.labelled.get(key)
+          if (list) list.push(i)
+          else byLabel.labelled.set(key, [i])
+        }
+      }
+      this.podMetricsByLabel.set(namespace, byLabel)
+    }
+    const lists = [...new Set(eq.values)].map((v) => byLabel.labelled.get(`${eq.key}\0${v}`) ?? [])
+    if (byLabel.unlabelled.length > 0) lists.push(byLabel.unlabelled)
+    const nonEmpty = lists.filter((l) => l.length > 0)
+    if (nonEmpty.length <= 1) return nonEmpty[0] ?? []
+    const position = byLabel.position
+    return nonEmpty.flat().sort((a, b) => position.get(a)! - position.get(b)!)
   }
 
   /** The custom metric values of one described object (kind, namespace, name). */
   customMetricsOf(kind: string, namespace: string, name: string): readonly CustomMetricFixture[] {
     this.customOf ??= groupBy(this.snapshot.customMetrics ?? [], (i) => objectKey(i.describedObject.kind, i.describedObject.namespace, i.describedObject.name))
     return this.customOf.get(objectKey(kind, namespace, name)) ?? []
+  }
+
+  /** The custom metric values of some pods of a namespace, in the snapshot's order. */
+  customMetricsOfPods(namespace: string, names: ReadonlySet<string>): readonly CustomMetricFixture[] {
+    const lists = [...names].map((name) => this.customMetricsOf('Pod', namespace, name)).filter((l) => l.length > 0)
+    if (lists.length <= 1) return lists[0] ?? []
+    if (this.customPosition === undefined) {
+      this.customPosition = new Map()
+      for (const [at, i] of (this.snapshot.customMetrics ?? []).entries()) this.customPosition.set(i, at)
+    }
+    const position = this.customPosition
+    return lists.flat().sort((a, b) => position.get(a)! - position.get(b)!)
   }
 
   /** The metric selector a custom metric value was asked with, formatted (formatSelector), once per value. */
@@ -229,11 +273,9 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
   return out
 }
 
-/**
- * A custom metric value answers the HPA's request only if it was asked with the same metric
- * selector (metricLabelSelector): a value without one answers a metric without one.
- */
-const askedWith = (index: HpaPlanIndex, i: CustomMetricFixture, id: {selector?: LabelSelector}) => index.askedSelector(i) === formatSelector(id.selector ?? null)
+// A custom metric value answers the HPA's request only if it was asked with the same metric
+// selector (metricLabelSelector): a value without one answers a metric without one. Both sides
+// are compared as formatSelector prints them.
 
 /**
  * What each metrics API would answer, from the fixtures: the samples of the pods the target's
@@ -255,17 +297,19 @@ export function metricAnswers(hpa: HpaObject, snapshot: Snapshot, podSelector: s
       case 'Resource':
       case 'ContainerResource': {
         // GET metrics.k8s.io/v1beta1/namespaces/<ns>/pods?labelSelector=<the target's selector>.
-        const items = index.podMetrics(ns).filter((i) => selectedPod(i.name, i.labels))
+        const items = index.podMetricsFor(ns, selector).filter((i) => selectedPod(i.name, i.labels))
         return items.length === 0 ? {kind: 'missing'} : {kind: 'podMetrics', items: items.map(({name, timestamp, windowSeconds, containers}) => ({name, timestamp, windowSeconds, containers}))}
       }
       case 'Pods': {
         const id = (m as Extract<MetricSpec, {type: 'Pods'}>).pods.metric
-        const items = index.customMetrics(ns).filter((i) => i.metric === id.name && i.describedObject.kind === 'Pod' && podNames.has(i.describedObject.name) && askedWith(index, i, id))
+        const asked = formatSelector(id.selector ?? null)
+        const items = index.customMetricsOfPods(ns, podNames).filter((i) => i.metric === id.name && index.askedSelector(i) === asked)
         return items.length === 0 ? {kind: 'missing'} : {kind: 'podValues', items: items.map((i) => ({pod: i.describedObject.name, value: i.value, ...(i.timestamp ? {timestamp: i.timestamp} : {})}))}
       }
       case 'Object': {
         const o = (m as Extract<MetricSpec, {type: 'Object'}>).object
-        const items = index.customMetricsOf(o.describedObject.kind, ns, o.describedObject.name).filter((i) => i.metric === o.metric.name && askedWith(index, i, o.metric))
+        const asked = formatSelector(o.metric.selector ?? null)
+        const items = index.customMetricsOf(o.describedObject.kind, ns, o.describedObject.name).filter((i) => i.metric === o.metric.name && index.askedSelector(i) === asked)
         return items.length === 0 ? {kind: 'missing'} : {kind: 'objectValues', items: items.map((i) => ({value: i.value, ...(i.timestamp ? {timestamp: i.timestamp} : {})}))}
       }
       case 'External': {
