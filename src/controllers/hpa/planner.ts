@@ -8,6 +8,7 @@ import type {World} from '../../reconcile/planner.js'
 import {compileLabelSelector, parseSelectorString, selectorMatches, type CompiledSelector} from '../../reconcile/selector.js'
 import {formatRfc3339} from '../../reconcile/time.js'
 import {byNamespace} from '../../reconcile/workload-plan.js'
+import {controllerOf} from '../../reconcile/pods.js'
 import {
   type CustomMetricFixture,
   type ExternalMetricFixture,
@@ -148,6 +149,7 @@ export class HpaPlanIndex {
   private externalNamed?: Map<string, ExternalMetricFixture[]>
   private live?: Map<string, HpaLiveMetrics>
   private replicaSetsIn?: Map<string, Workload[]>
+  private replicaSetsBy?: {position: Map<Workload, number>; owned: Map<string, Workload[]>; orphans: Map<string, Workload[]>}
   private revisionsIn?: Map<string, ControllerRevisionView[]>
   private claimsIn?: Map<string, ClaimView[]>
   private byUid?: {deployments: Map<string, DeploymentView[]>; statefulSets: Map<string, StatefulSetView[]>; workloads: Map<string, Workload[]>}
@@ -247,6 +249,39 @@ export class HpaPlanIndex {
     this.claimsIn ??= byNamespace(this.snapshot.claims ?? [])
     const of = <T>(m: Map<string, T[]>): T[] => [...namespaces].flatMap((ns) => m.get(ns) ?? [])
     return {replicaSets: of(this.replicaSetsIn), controllerRevisions: of(this.revisionsIn), claims: of(this.claimsIn)}
+  }
+
+  /**
+   * The ReplicaSets the Deployment controller's sync of these Deployments (all with this uid)
+   * reads, in the snapshot's order: its claim candidates (the ReplicaSets it controls, the
+   * orphans of its namespace), and those of its namespace that may bear the name of the
+   * ReplicaSet it would create (`<name>-<hash>`, the name cut to leave room for the hash: never
+   * shorter than 200 characters of it) — all the others are neither claimed nor clash by name.
+   */
+  replicaSetsOfDeployments(deployments: readonly DeploymentView[], uid: string): Workload[] {
+    if (this.replicaSetsBy === undefined) {
+      const position = new Map<Workload, number>()
+      const owned = new Map<string, Workload[]>()
+      const orphans = new Map<string, Workload[]>()
+      for (const [at, rs] of this.snapshot.replicaSets.entries()) {
+        position.set(rs, at)
+        const ref = controllerOf(rs)
+        const [map, key] = ref ? [owned, ref.uid] : [orphans, rs.namespace]
+        const list = map.get(key)
+        if (list) list.push(rs)
+        else map.set(key, [rs])
+      }
+      this.replicaSetsBy = {position, owned, orphans}
+    }
+    this.replicaSetsIn ??= byNamespace(this.snapshot.replicaSets)
+    const {position, owned, orphans} = this.replicaSetsBy
+    const picked = new Set<Workload>(owned.get(uid) ?? [])
+    for (const d of deployments) {
+      for (const rs of orphans.get(d.namespace) ?? []) picked.add(rs)
+      const prefix = d.name.slice(0, 200)
+      for (const rs of this.replicaSetsIn.get(d.namespace) ?? []) if (rs.uid === uid || rs.name.startsWith(prefix)) picked.add(rs)
+    }
+    return [...picked].sort((a, b) => position.get(a)! - position.get(b)!)
   }
 
   /** The Deployments, StatefulSets and planned workloads with this uid. */
@@ -419,7 +454,8 @@ export function followingStep(target: ScaleTarget, replicas: number, snapshot: S
     deployments: resize(own.deployments),
     statefulSets: resize(own.statefulSets),
     workloads: resize(own.workloads),
-    replicaSets: resize(read.replicaSets),
+    // For a Deployment, only the ReplicaSets its sync reads (its claim candidates and the names it may clash with).
+    replicaSets: resize(target.from === 'deployments' && own.statefulSets.length === 0 && own.workloads.length === 0 ? index.replicaSetsOfDeployments(own.deployments, target.uid) : read.replicaSets),
     controllerRevisions: read.controllerRevisions,
     claims: read.claims,
     daemonSets: [],
