@@ -194,3 +194,31 @@ describe('metricAnswers on a namespace of many samples', () => {
     expect(resource.kind === 'podMetrics' && resource.items.map((i) => i.name)).toEqual(selected.map((m) => m.name))
   })
 })
+
+describe("the following step among other ReplicaSets of the target's namespace", () => {
+  const docs = WEB.split('\n---\n')
+  const rs = docs.find((d) => d.includes('kind: ReplicaSet'))!
+  const owners = rs.slice(rs.indexOf('  ownerReferences:'), rs.indexOf('spec:'))
+  // An orphan the Deployment's selector matches (adopted), one another Deployment controls, one of another app.
+  const orphan = rs.replace('name: web-5794467bd5', 'name: web-old').replace(/9d02/g, '9e01').replace(owners, '').replace(/"5794467bd5"/g, '"old"').replace('  replicas: 3\n  selector', '  replicas: 0\n  selector')
+  const foreign = rs.replace('name: web-5794467bd5', 'name: web-5794467bd5-x').replace(/9d02/g, '9e02').replace(/9d01/g, '9e03').replace('name: web\n', 'name: web-x\n')
+  const other = rs.replace(/web-5794467bd5/g, 'api-1').replace(/9d02/g, '9e04').replace(/app: web/g, 'app: api').replace(/9d01/g, '9e05')
+  const world = [docs.join('\n---\n'), orphan, foreign, other].join('\n---\n')
+
+  it("is the Deployment controller's own plan of the target at the HPA's size", async () => {
+    const {hpa} = await planOf(world, METRICS)
+    expect(hpa.then?.map((p) => `${p.kind}/${p.name} ${p.desired}`)).toEqual(['Deployment/web 6'])
+    // The same Deployment read at replicas 6, without the HPA.
+    const resized = world.slice(0, world.indexOf('---\napiVersion: autoscaling/v2')).replace('spec:\n  replicas: 3', 'spec:\n  replicas: 6') + world.slice(world.indexOf('---', world.indexOf('kind: HorizontalPodAutoscaler')))
+    const plan = planSnapshot(await readFixtures({paths: [writeInput(resized)]}), {now: NOW, featureGates: DEFAULT_FEATURE_GATES, burstReplicas: 500})
+    const own = plan.controllers.find((c) => c.kind === 'Deployment' && c.name === 'web')!
+    expect(own.actions.some((a) => a.type === 'adoptReplicaSet')).toBe(true)
+    expect(hpa.then![0]).toEqual(own)
+  })
+})
+
+function writeInput(text: string): string {
+  const file = join(tmp, `f${n++}.yaml`)
+  writeFileSync(file, text)
+  return file
+}
