@@ -2,23 +2,28 @@
 // as its scale subresource shows it, the pods its selector matches, the metrics fixtures' answers,
 // then one sync (sync.ts) as a controller that has just started would run it; and, as the
 // following step, the target's own controller's next sync at the new size.
-import type {LabelSelector, PodView, Snapshot} from '../../model/objects.js'
+import type {ControllerRevisionView, DeploymentView, LabelSelector, PodView, Snapshot, Workload} from '../../model/objects.js'
 import type {ControllerPlan} from '../../model/plan.js'
 import type {World} from '../../reconcile/planner.js'
 import {compileLabelSelector, parseSelectorString, selectorMatches, type CompiledSelector} from '../../reconcile/selector.js'
 import {formatRfc3339} from '../../reconcile/time.js'
+import {byNamespace} from '../../reconcile/workload-plan.js'
+import {controllerOf} from '../../reconcile/pods.js'
 import {
   type CustomMetricFixture,
+  type ExternalMetricFixture,
   DEFAULT_HPA_CONFIG,
   DEFAULT_HPA_GATES,
   type HpaAction,
   type HpaHistory,
+  type HpaLiveMetrics,
   type HpaObject,
   type HpaPlanDetail,
   type HpaPlanView,
   type HpaPod,
   type MetricAnswer,
   type MetricSpec,
+  type PodMetricsFixture,
   type ScaleRead,
 } from './model.js'
 import {syncHpa} from './sync.js'
@@ -126,18 +131,194 @@ function selectorOf(m: {selector?: LabelSelector}): CompiledSelector | undefined
   }
 }
 
+type ClaimView = NonNullable<Snapshot['claims']>[number]
+type StatefulSetView = NonNullable<Snapshot['statefulSets']>[number]
+
 /**
- * A custom metric value answers the HPA's request only if it was asked with the same metric
- * selector (metricLabelSelector): a value without one answers a metric without one.
+ * The snapshot grouped once per plan, so that each HPA reads only its own namespace: the metrics
+ * fixtures by namespace (and the custom metrics' described objects by kind and name), the
+ * external metrics by name, the live answers by HPA; the objects its target's controller reads
+ * in the following step by namespace, and the scalable objects by uid. Each group keeps the
+ * snapshot's order. Built lazily, one group at a time.
  */
-const askedWith = (i: CustomMetricFixture, id: {selector?: LabelSelector}) => formatSelector(i.selector ?? null) === formatSelector(id.selector ?? null)
+export class HpaPlanIndex {
+  private podMetricsIn?: Map<string, PodMetricsFixture[]>
+  private podMetricsByLabel?: Map<string, {labelled: Map<string, PodMetricsFixture[]>; unlabelled: PodMetricsFixture[]; position: Map<PodMetricsFixture, number>}>
+  private customOf?: Map<string, CustomMetricFixture[]>
+  private customPosition?: Map<CustomMetricFixture, number>
+  private customAsked = new Map<CustomMetricFixture, string>()
+  private externalNamed?: Map<string, ExternalMetricFixture[]>
+  private live?: Map<string, HpaLiveMetrics>
+  private replicaSetsIn?: Map<string, Workload[]>
+  private replicaSetsBy?: {position: Map<Workload, number>; owned: Map<string, Workload[]>; orphans: Map<string, Workload[]>}
+  private revisionsIn?: Map<string, ControllerRevisionView[]>
+  private claimsIn?: Map<string, ClaimView[]>
+  private byUid?: {deployments: Map<string, DeploymentView[]>; statefulSets: Map<string, StatefulSetView[]>; workloads: Map<string, Workload[]>}
+
+  constructor(readonly snapshot: Snapshot) {}
+
+  podMetrics(namespace: string): readonly PodMetricsFixture[] {
+    this.podMetricsIn ??= byNamespace(this.snapshot.podMetrics ?? [])
+    return this.podMetricsIn.get(namespace) ?? []
+  }
+
+  /**
+   * The PodMetrics of a namespace that may match a selector, in the snapshot's order: with an
+   * equality (`In`) requirement, those labelled with one of its values and those without labels
+   * (which the caller checks by name); otherwise all of them.
+   */
+  podMetricsFor(namespace: string, selector: CompiledSelector | undefined): readonly PodMetricsFixture[] {
+    const all = this.podMetrics(namespace)
+    const eq = selector?.requirements?.find((r) => r.operator === 'In')
+    if (!eq || all.length < 16) return all
+    this.podMetricsByLabel ??= new Map()
+    let byLabel = this.podMetricsByLabel.get(namespace)
+    if (!byLabel) {
+      byLabel = {labelled: new Map(), unlabelled: [], position: new Map()}
+      for (const [at, i] of all.entries()) {
+        byLabel.position.set(i, at)
+        if (!i.labels) {
+          byLabel.unlabelled.push(i)
+          continue
+        }
+        for (const [k, v] of Object.entries(i.labels)) {
+          const key = `${k}\0${v}`
+          const list = byLabel.labelled.get(key)
+          if (list) list.push(i)
+          else byLabel.labelled.set(key, [i])
+        }
+      }
+      this.podMetricsByLabel.set(namespace, byLabel)
+    }
+    const lists = [...new Set(eq.values)].map((v) => byLabel.labelled.get(`${eq.key}\0${v}`) ?? [])
+    if (byLabel.unlabelled.length > 0) lists.push(byLabel.unlabelled)
+    const nonEmpty = lists.filter((l) => l.length > 0)
+    if (nonEmpty.length <= 1) return nonEmpty[0] ?? []
+    const position = byLabel.position
+    return nonEmpty.flat().sort((a, b) => position.get(a)! - position.get(b)!)
+  }
+
+  /** The custom metric values of one described object (kind, namespace, name). */
+  customMetricsOf(kind: string, namespace: string, name: string): readonly CustomMetricFixture[] {
+    this.customOf ??= groupBy(this.snapshot.customMetrics ?? [], (i) => objectKey(i.describedObject.kind, i.describedObject.namespace, i.describedObject.name))
+    return this.customOf.get(objectKey(kind, namespace, name)) ?? []
+  }
+
+  /** The custom metric values of some pods of a namespace, in the snapshot's order. */
+  customMetricsOfPods(namespace: string, names: ReadonlySet<string>): readonly CustomMetricFixture[] {
+    const lists = [...names].map((name) => this.customMetricsOf('Pod', namespace, name)).filter((l) => l.length > 0)
+    if (lists.length <= 1) return lists[0] ?? []
+    if (this.customPosition === undefined) {
+      this.customPosition = new Map()
+      for (const [at, i] of (this.snapshot.customMetrics ?? []).entries()) this.customPosition.set(i, at)
+    }
+    const position = this.customPosition
+    return lists.flat().sort((a, b) => position.get(a)! - position.get(b)!)
+  }
+
+  /** The metric selector a custom metric value was asked with, formatted (formatSelector), once per value. */
+  askedSelector(i: CustomMetricFixture): string {
+    let s = this.customAsked.get(i)
+    if (s === undefined) {
+      s = formatSelector(i.selector ?? null)
+      this.customAsked.set(i, s)
+    }
+    return s
+  }
+
+  externalMetrics(metricName: string): readonly ExternalMetricFixture[] {
+    this.externalNamed ??= groupBy(this.snapshot.externalMetrics ?? [], (i) => i.metricName)
+    return this.externalNamed.get(metricName) ?? []
+  }
+
+  /** What the metrics APIs answered this HPA when read live (the first answer listed for it). */
+  liveAnswers(hpa: HpaObject): HpaLiveMetrics | undefined {
+    if (this.live === undefined) {
+      this.live = new Map()
+      for (const h of this.snapshot.hpaMetrics ?? []) {
+        const key = objectKey('', h.namespace, h.name)
+        if (!this.live.has(key)) this.live.set(key, h)
+      }
+    }
+    return this.live.get(objectKey('', hpa.namespace, hpa.name))
+  }
+
+  /** The ReplicaSets, ControllerRevisions and claims of some namespaces, in the snapshot's order within each. */
+  inNamespaces(namespaces: ReadonlySet<string>): {replicaSets: Workload[]; controllerRevisions: ControllerRevisionView[]; claims: ClaimView[]} {
+    this.replicaSetsIn ??= byNamespace(this.snapshot.replicaSets)
+    this.revisionsIn ??= byNamespace(this.snapshot.controllerRevisions ?? [])
+    this.claimsIn ??= byNamespace(this.snapshot.claims ?? [])
+    const of = <T>(m: Map<string, T[]>): T[] => [...namespaces].flatMap((ns) => m.get(ns) ?? [])
+    return {replicaSets: of(this.replicaSetsIn), controllerRevisions: of(this.revisionsIn), claims: of(this.claimsIn)}
+  }
+
+  /**
+   * The ReplicaSets the Deployment controller's sync of these Deployments (all with this uid)
+   * reads, in the snapshot's order: its claim candidates (the ReplicaSets it controls, the
+   * orphans of its namespace), and those of its namespace that may bear the name of the
+   * ReplicaSet it would create (`<name>-<hash>`, the name cut to leave room for the hash: never
+   * shorter than 200 characters of it) — all the others are neither claimed nor clash by name.
+   */
+  replicaSetsOfDeployments(deployments: readonly DeploymentView[], uid: string): Workload[] {
+    if (this.replicaSetsBy === undefined) {
+      const position = new Map<Workload, number>()
+      const owned = new Map<string, Workload[]>()
+      const orphans = new Map<string, Workload[]>()
+      for (const [at, rs] of this.snapshot.replicaSets.entries()) {
+        position.set(rs, at)
+        const ref = controllerOf(rs)
+        const [map, key] = ref ? [owned, ref.uid] : [orphans, rs.namespace]
+        const list = map.get(key)
+        if (list) list.push(rs)
+        else map.set(key, [rs])
+      }
+      this.replicaSetsBy = {position, owned, orphans}
+    }
+    this.replicaSetsIn ??= byNamespace(this.snapshot.replicaSets)
+    const {position, owned, orphans} = this.replicaSetsBy
+    const picked = new Set<Workload>(owned.get(uid) ?? [])
+    for (const d of deployments) {
+      for (const rs of orphans.get(d.namespace) ?? []) picked.add(rs)
+      const prefix = d.name.slice(0, 200)
+      for (const rs of this.replicaSetsIn.get(d.namespace) ?? []) if (rs.uid === uid || rs.name.startsWith(prefix)) picked.add(rs)
+    }
+    return [...picked].sort((a, b) => position.get(a)! - position.get(b)!)
+  }
+
+  /** The Deployments, StatefulSets and planned workloads with this uid. */
+  withUid(uid: string): {deployments: readonly DeploymentView[]; statefulSets: readonly StatefulSetView[]; workloads: readonly Workload[]} {
+    this.byUid ??= {
+      deployments: groupBy(this.snapshot.deployments ?? [], (o) => o.uid),
+      statefulSets: groupBy(this.snapshot.statefulSets ?? [], (o) => o.uid),
+      workloads: groupBy(this.snapshot.workloads ?? [], (o) => o.uid),
+    }
+    return {deployments: this.byUid.deployments.get(uid) ?? [], statefulSets: this.byUid.statefulSets.get(uid) ?? [], workloads: this.byUid.workloads.get(uid) ?? []}
+  }
+}
+
+const objectKey = (kind: string, namespace: string, name: string) => `${kind}\0${namespace}\0${name}`
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>()
+  for (const item of items) {
+    const k = key(item)
+    const list = out.get(k)
+    if (list) list.push(item)
+    else out.set(k, [item])
+  }
+  return out
+}
+
+// A custom metric value answers the HPA's request only if it was asked with the same metric
+// selector (metricLabelSelector): a value without one answers a metric without one. Both sides
+// are compared as formatSelector prints them.
 
 /**
  * What each metrics API would answer, from the fixtures: the samples of the pods the target's
  * selector matches, the object's value, the external metric's values. Nothing found is `missing`:
  * the proposal is then reported as not made, never guessed.
  */
-export function metricAnswers(hpa: HpaObject, snapshot: Snapshot, podSelector: string, pods: readonly PodView[]): MetricAnswer[] {
+export function metricAnswers(hpa: HpaObject, snapshot: Snapshot, podSelector: string, pods: readonly PodView[], index = new HpaPlanIndex(snapshot)): MetricAnswer[] {
   let selector: CompiledSelector | undefined
   try {
     selector = podSelector === '' ? undefined : parseSelectorString(podSelector)
@@ -152,27 +333,25 @@ export function metricAnswers(hpa: HpaObject, snapshot: Snapshot, podSelector: s
       case 'Resource':
       case 'ContainerResource': {
         // GET metrics.k8s.io/v1beta1/namespaces/<ns>/pods?labelSelector=<the target's selector>.
-        const items = (snapshot.podMetrics ?? []).filter((i) => i.namespace === ns && selectedPod(i.name, i.labels))
+        const items = index.podMetricsFor(ns, selector).filter((i) => selectedPod(i.name, i.labels))
         return items.length === 0 ? {kind: 'missing'} : {kind: 'podMetrics', items: items.map(({name, timestamp, windowSeconds, containers}) => ({name, timestamp, windowSeconds, containers}))}
       }
       case 'Pods': {
         const id = (m as Extract<MetricSpec, {type: 'Pods'}>).pods.metric
-        const items = (snapshot.customMetrics ?? []).filter(
-          (i) => i.metric === id.name && askedWith(i, id) && i.describedObject.kind === 'Pod' && i.describedObject.namespace === ns && podNames.has(i.describedObject.name),
-        )
+        const asked = formatSelector(id.selector ?? null)
+        const items = index.customMetricsOfPods(ns, podNames).filter((i) => i.metric === id.name && index.askedSelector(i) === asked)
         return items.length === 0 ? {kind: 'missing'} : {kind: 'podValues', items: items.map((i) => ({pod: i.describedObject.name, value: i.value, ...(i.timestamp ? {timestamp: i.timestamp} : {})}))}
       }
       case 'Object': {
         const o = (m as Extract<MetricSpec, {type: 'Object'}>).object
-        const items = (snapshot.customMetrics ?? []).filter(
-          (i) => i.metric === o.metric.name && askedWith(i, o.metric) && i.describedObject.kind === o.describedObject.kind && i.describedObject.name === o.describedObject.name && i.describedObject.namespace === ns,
-        )
+        const asked = formatSelector(o.metric.selector ?? null)
+        const items = index.customMetricsOf(o.describedObject.kind, ns, o.describedObject.name).filter((i) => i.metric === o.metric.name && index.askedSelector(i) === asked)
         return items.length === 0 ? {kind: 'missing'} : {kind: 'objectValues', items: items.map((i) => ({value: i.value, ...(i.timestamp ? {timestamp: i.timestamp} : {})}))}
       }
       case 'External': {
         const e = (m as Extract<MetricSpec, {type: 'External'}>).external
         const sel = selectorOf(e.metric)
-        const items = (snapshot.externalMetrics ?? []).filter((i) => i.metricName === e.metric.name && (i.namespace === '' || i.namespace === ns) && (!sel || selectorMatches(sel, i.metricLabels)))
+        const items = index.externalMetrics(e.metric.name).filter((i) => (i.namespace === '' || i.namespace === ns) && (!sel || selectorMatches(sel, i.metricLabels)))
         return items.length === 0 ? {kind: 'missing'} : {kind: 'externalValues', items: items.map((i) => ({value: i.value, ...(i.timestamp ? {timestamp: i.timestamp} : {})}))}
       }
       default:
@@ -210,7 +389,7 @@ export function metricName(m: MetricSpec): string {
 /**
  * One HPA's plan, without the following step. `memory`: a controller that has been running (the
  * simulation's): its history for this HPA and the metrics it reads now, instead of a fresh
- * controller's and the fixtures'.
+ * controller's and the fixtures'. `index`: the snapshot's metrics and objects, found once per plan.
  */
 export function planHpa(
   hpa: HpaObject,
@@ -218,6 +397,7 @@ export function planHpa(
   world: World,
   targets = scaleTargets(snapshot),
   memory?: {history?: HpaHistory; answers?: (selector: string, pods: readonly PodView[]) => MetricAnswer[]},
+  index = new HpaPlanIndex(snapshot),
 ): {plan: ControllerPlan; target?: ScaleTarget; detail: HpaPlanDetail} {
   const {scale, target, notInInput} = readScale(hpa, targets)
   let pods: PodView[] = []
@@ -230,8 +410,8 @@ export function planHpa(
     }
     if (scale.scale.selector === '') pods = []
     // Read live: the metrics APIs' own answers; from files: the fixtures, filtered as the APIs would.
-    const live = snapshot.hpaMetrics?.find((h) => h.namespace === hpa.namespace && h.name === hpa.name)
-    answers = memory?.answers ? memory.answers(scale.scale.selector, pods) : live ? [...live.answers] : metricAnswers(hpa, snapshot, scale.scale.selector, pods)
+    const live = index.liveAnswers(hpa)
+    answers = memory?.answers ? memory.answers(scale.scale.selector, pods) : live ? [...live.answers] : metricAnswers(hpa, snapshot, scale.scale.selector, pods, index)
   }
   const d = syncHpa({hpa, scale, pods: pods.map(hpaPod), metrics: answers, history: memory?.history, now: world.now, config: DEFAULT_HPA_CONFIG, gates: DEFAULT_HPA_GATES})
   const warnings: string[] = []
@@ -271,18 +451,25 @@ const OWN_NAME = 'horizontalpodautoscaling'
  * The following step: the target's controller's next sync with spec.replicas at the size the HPA
  * wrote, planned by that controller's own planner on the snapshot with the target resized.
  */
-export function followingStep(target: ScaleTarget, replicas: number, snapshot: Snapshot, world: World): ControllerPlan[] {
+export function followingStep(target: ScaleTarget, replicas: number, snapshot: Snapshot, world: World, index = new HpaPlanIndex(snapshot)): ControllerPlan[] {
   const controller = CONTROLLERS.find((c) => c.name !== OWN_NAME && (c.kinds as readonly string[]).includes(target.kind))
   if (!controller) return []
-  type Sized = {uid: string; replicas: number}
-  const resize = <T extends Sized>(list: readonly T[] | undefined): T[] => (list ?? []).map((o) => (o.uid === target.uid ? {...o, replicas} : o))
-  const only = <T extends Sized>(list: readonly T[] | undefined): T[] => resize(list).filter((o) => o.uid === target.uid)
+  type Sized = {uid: string; replicas: number; namespace: string}
+  const resize = <T extends Sized>(list: readonly T[]): T[] => list.map((o) => (o.uid === target.uid ? {...o, replicas} : o))
+  // The objects with the target's uid, and what their controllers read of their namespaces: a
+  // controller plans an object from its own namespace only.
+  const own = index.withUid(target.uid)
+  const namespaces = new Set([target.namespace, ...[...own.deployments, ...own.statefulSets, ...own.workloads].map((o) => o.namespace)])
+  const read = index.inNamespaces(namespaces)
   const resized: Snapshot = {
     ...snapshot,
-    deployments: only(snapshot.deployments),
-    statefulSets: only(snapshot.statefulSets),
-    workloads: only(snapshot.workloads),
-    replicaSets: resize(snapshot.replicaSets),
+    deployments: resize(own.deployments),
+    statefulSets: resize(own.statefulSets),
+    workloads: resize(own.workloads),
+    // For a Deployment, only the ReplicaSets its sync reads (its claim candidates and the names it may clash with).
+    replicaSets: resize(target.from === 'deployments' && own.statefulSets.length === 0 && own.workloads.length === 0 ? index.replicaSetsOfDeployments(own.deployments, target.uid) : read.replicaSets),
+    controllerRevisions: read.controllerRevisions,
+    claims: read.claims,
     daemonSets: [],
     jobs: [],
     cronJobs: [],
@@ -297,11 +484,12 @@ export function planHpas(snapshot: Snapshot, world: World): ControllerPlan[] {
   const hpas = snapshot.hpas ?? []
   if (hpas.length === 0) return []
   const targets = scaleTargets(snapshot)
+  const index = new HpaPlanIndex(snapshot)
   return hpas.map((hpa) => {
-    const {plan, target} = planHpa(hpa, snapshot, world, targets)
+    const {plan, target} = planHpa(hpa, snapshot, world, targets, undefined, index)
     const write = plan.actions.find((a) => a.type === 'scaleTarget')
     if (target && write && write.type === 'scaleTarget') {
-      const then = followingStep(target, write.to, snapshot, world)
+      const then = followingStep(target, write.to, snapshot, world, index)
       if (then.length > 0) plan.then = then
     }
     return plan

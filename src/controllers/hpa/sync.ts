@@ -74,17 +74,26 @@ function removeCondition(list: HpaCondition[], type: string): HpaCondition[] {
 
 /** apiequality.Semantic.DeepEqual on two statuses: quantities and times by value, nil and empty lists alike. */
 export function statusEqual(a: HpaStatus, b: HpaStatus): boolean {
-  return stableJson(canonicalStatus(a)) === stableJson(canonicalStatus(b))
+  return sameJson(canonicalStatus(a), canonicalStatus(b))
 }
 
-/** JSON with keys sorted and undefined fields left out: field order as read does not matter. */
-function stableJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`
-  if (v !== null && typeof v === 'object') {
-    const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined)
-    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, x]) => `${JSON.stringify(k)}:${stableJson(x)}`).join(',')}}`
+/**
+ * Whether the two would print the same JSON with keys sorted and undefined fields left out
+ * (field order as read does not matter), compared without printing them.
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  const objectA = a !== null && typeof a === 'object'
+  const objectB = b !== null && typeof b === 'object'
+  if (!objectA || !objectB) return objectA === objectB && (a === b || JSON.stringify(a) === JSON.stringify(b))
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false
+    return a.every((x, i) => sameJson(x, b[i]))
   }
-  return JSON.stringify(v)
+  const ao = a as Record<string, unknown>
+  const bo = b as Record<string, unknown>
+  const keysA = Object.keys(ao).filter((k) => ao[k] !== undefined)
+  const keysB = Object.keys(bo).filter((k) => bo[k] !== undefined)
+  return keysA.length === keysB.length && keysA.every((k) => bo[k] !== undefined && sameJson(ao[k], bo[k]))
 }
 
 function canonicalQuantity(q: string | undefined): string | undefined {

@@ -5,7 +5,10 @@ import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
+import type {CustomMetricFixture, HpaObject, PodMetricsFixture} from '../../../../src/controllers/hpa/model.js'
+import {metricAnswers} from '../../../../src/controllers/hpa/planner.js'
 import {CARRIED_OUT} from '../../../../src/controllers/registry.js'
+import type {PodView, Snapshot} from '../../../../src/model/objects.js'
 import {DEFAULT_FEATURE_GATES, type ControllerPlan} from '../../../../src/model/plan.js'
 import {planSnapshot} from '../../../../src/reconcile/planner.js'
 import {readFixtures} from '../../../../src/sources/fixtures.js'
@@ -143,3 +146,79 @@ items:
     expect(CARRIED_OUT).toContain('deployment')
   })
 })
+
+describe('metricAnswers on a namespace of many samples', () => {
+  const ns = (i: number) => (i % 5 === 4 ? 'other' : 'autoscale')
+  const labels = (i: number) => (i % 3 === 0 ? {app: 'web'} : i % 3 === 1 ? {app: 'api'} : undefined)
+  const podMetrics: PodMetricsFixture[] = Array.from({length: 40}, (_, i) => ({
+    name: `pod-${i}`,
+    namespace: ns(i),
+    ...(labels(i) ? {labels: labels(i)} : {}),
+    timestamp: '2026-11-22T09:59:50Z',
+    windowSeconds: 30,
+    containers: [{name: 'main', usage: {cpu: `${i}m`}}],
+  }))
+  const customMetrics: CustomMetricFixture[] = Array.from({length: 40}, (_, i) => ({
+    describedObject: {kind: 'Pod', namespace: ns(i), name: `pod-${i % 20}`},
+    metric: i % 7 === 6 ? 'other_metric' : 'packets',
+    value: String(i),
+  }))
+  const hpa = {
+    namespace: 'autoscale',
+    name: 'web',
+    spec: {
+      metrics: [
+        {type: 'Resource', resource: {name: 'cpu', target: {type: 'Utilization', averageUtilization: 50}}},
+        {type: 'Pods', pods: {metric: {name: 'packets'}, target: {type: 'AverageValue', averageValue: '10'}}},
+      ],
+    },
+  } as unknown as HpaObject
+  // The target's pods, listed out of the input's order.
+  const pods = [17, 3, 8, 0, 12].map((i) => ({name: `pod-${i}`, namespace: 'autoscale'}) as PodView)
+  const snapshot = {podMetrics, customMetrics} as unknown as Snapshot
+
+  it('answers with the samples of the selected pods of the HPA namespace, in the input order', () => {
+    const [resource, perPod] = metricAnswers(hpa, snapshot, 'app in (web,db)', pods)
+    // Labelled samples by the selector; unlabelled ones by the target's pod names.
+    const selected = podMetrics.filter((m) => m.namespace === 'autoscale' && (m.labels ? m.labels.app === 'web' : pods.some((p) => p.name === m.name)))
+    expect(selected.length).toBeGreaterThan(5)
+    expect(resource).toEqual({kind: 'podMetrics', items: selected.map(({name, timestamp, windowSeconds, containers}) => ({name, timestamp, windowSeconds, containers}))})
+    const values = customMetrics.filter((v) => v.describedObject.namespace === 'autoscale' && v.metric === 'packets' && pods.some((p) => p.name === v.describedObject.name))
+    expect(values.map((v) => v.value)).toEqual(['0', '3', '8', '12', '17', '23', '28', '32', '37'])
+    expect(perPod).toEqual({kind: 'podValues', items: values.map((v) => ({pod: v.describedObject.name, value: v.value}))})
+  })
+
+  it('a selector without an equality requirement reads every sample of the namespace', () => {
+    const [resource] = metricAnswers(hpa, snapshot, 'app notin (api)', pods)
+    const selected = podMetrics.filter((m) => m.namespace === 'autoscale' && (m.labels ? m.labels.app !== 'api' : pods.some((p) => p.name === m.name)))
+    expect(resource.kind === 'podMetrics' && resource.items.map((i) => i.name)).toEqual(selected.map((m) => m.name))
+  })
+})
+
+describe("the following step among other ReplicaSets of the target's namespace", () => {
+  const docs = WEB.split('\n---\n')
+  const rs = docs.find((d) => d.includes('kind: ReplicaSet'))!
+  const owners = rs.slice(rs.indexOf('  ownerReferences:'), rs.indexOf('spec:'))
+  // An orphan the Deployment's selector matches (adopted), one another Deployment controls, one of another app.
+  const orphan = rs.replace('name: web-5794467bd5', 'name: web-old').replace(/9d02/g, '9e01').replace(owners, '').replace(/"5794467bd5"/g, '"old"').replace('  replicas: 3\n  selector', '  replicas: 0\n  selector')
+  const foreign = rs.replace('name: web-5794467bd5', 'name: web-5794467bd5-x').replace(/9d02/g, '9e02').replace(/9d01/g, '9e03').replace('name: web\n', 'name: web-x\n')
+  const other = rs.replace(/web-5794467bd5/g, 'api-1').replace(/9d02/g, '9e04').replace(/app: web/g, 'app: api').replace(/9d01/g, '9e05')
+  const world = [docs.join('\n---\n'), orphan, foreign, other].join('\n---\n')
+
+  it("is the Deployment controller's own plan of the target at the HPA's size", async () => {
+    const {hpa} = await planOf(world, METRICS)
+    expect(hpa.then?.map((p) => `${p.kind}/${p.name} ${p.desired}`)).toEqual(['Deployment/web 6'])
+    // The same Deployment read at replicas 6, without the HPA.
+    const resized = world.slice(0, world.indexOf('---\napiVersion: autoscaling/v2')).replace('spec:\n  replicas: 3', 'spec:\n  replicas: 6') + world.slice(world.indexOf('---', world.indexOf('kind: HorizontalPodAutoscaler')))
+    const plan = planSnapshot(await readFixtures({paths: [writeInput(resized)]}), {now: NOW, featureGates: DEFAULT_FEATURE_GATES, burstReplicas: 500})
+    const own = plan.controllers.find((c) => c.kind === 'Deployment' && c.name === 'web')!
+    expect(own.actions.some((a) => a.type === 'adoptReplicaSet')).toBe(true)
+    expect(hpa.then![0]).toEqual(own)
+  })
+})
+
+function writeInput(text: string): string {
+  const file = join(tmp, `f${n++}.yaml`)
+  writeFileSync(file, text)
+  return file
+}
