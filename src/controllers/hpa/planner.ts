@@ -410,7 +410,8 @@ export function planHpa(
     }
     if (scale.scale.selector === '') pods = []
     // Read live: the metrics APIs' own answers; from files: the fixtures, filtered as the APIs would.
-    const live = index.liveAnswers(hpa)
+    // A running controller's (the simulation's) metrics come from its memory, read as it syncs.
+    const live = memory?.answers ? undefined : index.liveAnswers(hpa)
     answers = memory?.answers ? memory.answers(scale.scale.selector, pods) : live ? [...live.answers] : metricAnswers(hpa, snapshot, scale.scale.selector, pods, index)
   }
   const d = syncHpa({hpa, scale, pods: pods.map(hpaPod), metrics: answers, history: memory?.history, now: world.now, config: DEFAULT_HPA_CONFIG, gates: DEFAULT_HPA_GATES})

@@ -32,7 +32,7 @@ import {offset} from '../../simulate/report.js'
 import {formatDuration} from '../../watch/duration.js'
 import {milliValue} from './defaults.js'
 import {DEFAULT_HPA_CONFIG, DEFAULT_HPA_GATES, type HpaHistory, type HpaObject, type HpaStatus, type MetricAnswer, type MetricSpec} from './model.js'
-import {metricName, planHpa, readScale, scaleTargets} from './planner.js'
+import {HpaPlanIndex, metricName, planHpa, readScale, scaleTargets} from './planner.js'
 import {tolerancesFor} from './replicas.js'
 import type {AutoscalerInterval, AutoscalerPoint, AutoscalerScaleEvent, AutoscalerTimeline} from './timeline.js'
 
@@ -247,11 +247,13 @@ export class HpaRun implements SimulationRun, OwnSyncs {
     const options = {now: formatRfc3339(now), featureGates: this.ctx.featureGates} as unknown as PlannerOptions
     const planning = planningWorld(new PodIndex(snapshot.pods), new Map(), options, () => undefined)
     const targets = scaleTargets(snapshot)
+    // One index of the round's snapshot for every HPA due in it.
+    const index = new HpaPlanIndex(snapshot)
     const plans: ControllerPlan[] = []
     const warnings: string[] = []
     for (const t of due) {
       const {hpa, load} = t
-      const {plan, detail} = planHpa(hpa, snapshot, planning, targets, {history: t.history, answers: (_selector, pods) => loadAnswers(hpa, load, pods, now, this.ctx.start)})
+      const {plan, detail} = planHpa(hpa, snapshot, planning, targets, {history: t.history, answers: (_selector, pods) => loadAnswers(hpa, load, pods, now, this.ctx.start)}, index)
       t.history = detail.history
       t.nextSync = now + SYNC_PERIOD
       t.syncs++
