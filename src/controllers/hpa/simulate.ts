@@ -1,8 +1,10 @@
 // HorizontalPodAutoscalers in the simulation, under `--load`: the controller runs every sync
-// period (15 s) from the start of the run, with the memory a running controller keeps — the
-// recommendations its stabilization window reads and the scale events its behavior policies
-// count — held by the run, so what a fresh plan has to assume is known here. Its metrics are
-// synthesized at each sync from the load given for its target:
+// period (15 s) from the start of the run (an HPA created less than a period before the start and
+// never synced: from one period after its creation, as the real controller first syncs it), with
+// the memory a running controller keeps — the recommendations its stabilization window reads and
+// the scale events its behavior policies count — held by the run, so what a fresh plan has to
+// assume is known here. Its metrics are synthesized at each sync from the load given for its
+// target:
 //   - Resource and ContainerResource: the demand in all (e.g. CPU millicores), spread evenly over
 //     the target's Ready pods (integer thousandths, the remainder to the first pods by name); a
 //     Running pod not Ready reports 0. Each sample is stamped with the sync's time and a 30 s
@@ -23,7 +25,7 @@ import type {Simulation, SimulationStep} from '../../model/simulation.js'
 import {planningWorld} from '../../reconcile/planner.js'
 import {PodIndex} from '../../reconcile/pod-index.js'
 import {parseSelectorString, selectorMatches} from '../../reconcile/selector.js'
-import {formatRfc3339, seconds} from '../../reconcile/time.js'
+import {formatRfc3339, objectTime, seconds} from '../../reconcile/time.js'
 import {count} from '../../render/words.js'
 import {cmp} from '../../simulate/collections.js'
 import {changeOffsets, demandAt, type LoadSeries} from '../../simulate/load.js'
@@ -42,6 +44,19 @@ type Obj = Record<string, any>
 export const METRIC_WINDOW_SECONDS = 30
 
 const SYNC_PERIOD = seconds(DEFAULT_HPA_CONFIG.syncPeriodSeconds)
+
+/**
+ * When the controller first syncs an HPA in the run: at the start, or, for an HPA it has never
+ * synced (no condition in its status) created less than a sync period before the start, one sync
+ * period after its creation — the informer's add event queues it rate-limited, and the HPA rate
+ * limiter always waits the full period (enqueueHPA, NewDefaultHPARateLimiter in
+ * pkg/controller/podautoscaler).
+ */
+export function firstSync(hpa: Pick<HpaObject, 'creationTimestamp' | 'status'>, start: bigint): bigint {
+  const created = objectTime(hpa.creationTimestamp)
+  if (created === undefined || (hpa.status?.conditions ?? []).length > 0) return start
+  return created + SYNC_PERIOD > start ? created + SYNC_PERIOD : start
+}
 
 /** The --load for an HPA's target, if one names it. */
 export function loadFor(hpa: {namespace: string; spec: {scaleTargetRef: {kind: string; name: string}}}, loads: readonly PlacedLoad[]): PlacedLoad | undefined {
@@ -208,7 +223,7 @@ export class HpaRun implements SimulationRun, OwnSyncs {
     }
     const load = loadFor(hpa, this.ctx.loads)
     if (!load) return undefined
-    this.tracked.set(hpa.uid, (t = {hpa, load, nextSync: this.ctx.start, syncs: 0, curve: [], scaleEvents: [], limited: []}))
+    this.tracked.set(hpa.uid, (t = {hpa, load, nextSync: firstSync(hpa, this.ctx.start), syncs: 0, curve: [], scaleEvents: [], limited: []}))
     return t
   }
 
@@ -291,7 +306,7 @@ export class HpaRun implements SimulationRun, OwnSyncs {
   wakeAt(now: bigint): bigint | undefined {
     let next: bigint | undefined
     for (const t of this.tracked.values()) if (t.nextSync > now && (next === undefined || t.nextSync < next)) next = t.nextSync
-    // Before the first view of the world nothing is tracked: the first syncs are at the start.
+    // Before the first view of the world nothing is tracked: the first syncs are at the start (or a period after a new HPA's creation).
     for (const c of this.changes) if (c > now && (next === undefined || c < next)) next = c
     return next
   }

@@ -8,7 +8,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 import {detailedExitCode} from '../../../../src/commands/simulate.js'
-import {loadAnswers, METRIC_WINDOW_SECONDS, perPodTarget, spread} from '../../../../src/controllers/hpa/simulate.js'
+import {firstSync, loadAnswers, METRIC_WINDOW_SECONDS, perPodTarget, spread} from '../../../../src/controllers/hpa/simulate.js'
 import type {HpaObject} from '../../../../src/controllers/hpa/model.js'
 import type {PodView} from '../../../../src/model/objects.js'
 import {parseRfc3339} from '../../../../src/reconcile/time.js'
@@ -163,6 +163,25 @@ status: {currentReplicas: 3, desiredReplicas: 3}
     const changed = hpaSteps.filter((s) => s.actions.some((a) => a.type === 'updateHpaStatus' && conditions(a.from.conditions).join() !== conditions(a.to.conditions).join()))
     expect(changed.map((s) => s.offsetSeconds)).toEqual([0])
     expect(sim.autoscalers![0].final.conditions.map((c) => `${c.type}=${c.status}`)).toEqual(['AbleToScale=True', 'ScalingActive=True', 'ScalingLimited=False'])
+  })
+
+  it('first syncs an HPA created just before the start, and never synced, one sync period after its creation (enqueueHPA, NewDefaultHPARateLimiter)', async () => {
+    const created = '2026-11-22T09:59:55Z'
+    const fresh = {creationTimestamp: created, status: {currentReplicas: 0, desiredReplicas: 0, currentMetrics: null, conditions: []}}
+    expect(firstSync(fresh, START)).toBe(START + 10_000_000_000n)
+    // Created a period or more before the start, already synced (it has conditions), or of unknown age: at the start.
+    expect(firstSync({...fresh, creationTimestamp: '2026-11-22T09:59:45Z'}, START)).toBe(START)
+    expect(firstSync({...fresh, status: {...fresh.status, conditions: [{type: 'AbleToScale', status: 'True'}]}}, START)).toBe(START)
+    expect(firstSync({status: fresh.status}, START)).toBe(START)
+    // The whole run: 600m on 3 pods at 100m each (ratio 2.0) scales 3→6 at that first sync, t+10s, not at t+0s.
+    const dir = mkdtempSync(join(tmpdir(), 'kctl-hpa-fresh-'))
+    const example = readFileSync('examples/hpa/web.yaml', 'utf8')
+    const hpa = example.slice(example.indexOf('apiVersion: autoscaling/v2'))
+    const newHpa = hpa.replace('creationTimestamp: "2026-11-20T08:05:00Z"', `creationTimestamp: "${created}"`).replace(/\nstatus:[\s\S]*$/, '\n')
+    writeFileSync(join(dir, 'web.yaml'), `${example.slice(0, example.indexOf('apiVersion: autoscaling/v2'))}${newHpa}`)
+    const sim = await simulate({filename: [dir], namespace: 'autoscale', now: NOW, load: ['deployment/web=cpu:600m'], until: '1m'})
+    expect(sim.autoscalers![0].scaleEvents.map((e) => [e.offsetSeconds, e.from, e.to])).toEqual([[10, 3, 6]])
+    expect(sim.autoscalers![0].syncs).toBe(4)
   })
 
   it('is deterministic, and a load on a workload not read is refused', async () => {
