@@ -31,8 +31,8 @@
 //   sync k is at creation + 15 k s plus the creation time's dropped fraction (< 1 s), the informer's
 //   delay, and each sync's own duration carried over (tens of ms each on a loaded machine); the
 //   simulation syncs at creation + 15 k s exactly (k ≥ 1: a new HPA's first sync is a period after
-//   its creation, in both). The real time can therefore only be later,
-//   never earlier: 0–5 s (seen: up to 2 s by t+150 s, with a load average of 21 on 2 cores).
+//   its creation, in both). The real time can therefore only be later, never earlier: 0–5 s
+//   (seen: up to 2 s by t+150 s, with a load average of 21 on 2 cores).
 //   ScalingLimited stretches are seen by polling: POLL_MS more.
 // kwok's stage delays do not add to the tolerance; they only eat into margins, which the scenarios
 // keep wide: every load step is 7–8 s from the syncs around it; the behavior periods and windows
