@@ -4,7 +4,7 @@ import {isAscii} from 'node:buffer'
 import {UserError} from '../errors.js'
 import {SourceFile} from './files.js'
 import {linePos} from './locate.js'
-import {bomLength, Chunk, isBlankByte, isListKind, isMapping, type RawObject, type Report, SourceObject, unpack, unpackListTail} from './source-object.js'
+import {bomLength, Chunk, isBlankByte, isListKind, isMapping, type RawObject, type Report, SourceObject, TOP, unpack, unpackListTail} from './source-object.js'
 import {readYaml} from './yaml-documents.js'
 
 // ---------------------------------------------------------------------------------------------
@@ -92,7 +92,7 @@ function* readJsonWhole(file: SourceFile, buf: Buffer, bom: number, counter: {n:
       value = undefined
       continue
     }
-    yield* unpack(value, streamChunk, [], counter, report)
+    yield* unpack(value, streamChunk, TOP, counter, report)
   }
 }
 
@@ -202,7 +202,7 @@ function* readPrettyJsonList(
       }
     }
     if (!defaultsCertain && needsDefaults(item)) return handedOut
-    yield* unpack(item, new Chunk(file, base + lineStart, base + end), [], counter, report, listDefaults)
+    yield* unpack(item, new Chunk(file, base + lineStart, base + end), TOP, counter, report, listDefaults)
     handedOut++
     // Then `,` and the next item on its own line, or the end of the array.
     if (filled - end < 1 << 12 && slide(base + end)) end = 0
@@ -344,7 +344,7 @@ function* readCompactJsonList(file: SourceFile, counter: {n: number}, report: Re
       return handedOut // not a value after all: the items so far were right
     }
     if (!defaultsCertain && needsDefaults(item)) return handedOut
-    yield* unpack(item, new Chunk(file, at, end, 0, lineStart), [], counter, report, listDefaults)
+    yield* unpack(item, new Chunk(file, at, end, 0, lineStart), TOP, counter, report, listDefaults)
     handedOut++
     if (scan.lastNewline >= 0) lineStart = w.base + scan.lastNewline + 1
     at = end
