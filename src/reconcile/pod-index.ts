@@ -17,8 +17,8 @@ export class PodIndex implements PodLookup {
   private readonly byNamespace = new Map<string, Map<string, PodView>>()
   private readonly byController = new Map<string, Set<PodView>>()
   private readonly orphansByNamespace = new Map<string, Set<PodView>>()
-  /** namespace → `key=value` → pods. */
-  private readonly byLabel = new Map<string, Map<string, Set<PodView>>>()
+  /** namespace → label key → value → pods (no `key=value` string built per pod and label). */
+  private readonly byLabel = new Map<string, Map<string, Map<string, Set<PodView>>>>()
   /** claimCandidates' answers until the next change. */
   private readonly claimed = new Map<string, readonly PodView[]>()
   #size = 0
@@ -49,7 +49,11 @@ export class PodIndex implements PodLookup {
     else addTo(this.orphansByNamespace, pod.namespace, pod)
     let labels = this.byLabel.get(pod.namespace)
     if (!labels) this.byLabel.set(pod.namespace, (labels = new Map()))
-    for (const key in pod.labels) addTo(labels, `${key}=${pod.labels[key]}`, pod)
+    for (const key in pod.labels) {
+      let values = labels.get(key)
+      if (!values) labels.set(key, (values = new Map()))
+      addTo(values, pod.labels[key], pod)
+    }
   }
 
   /** Removes the pod of that namespace and name, if it is this very object's entry. */
@@ -66,7 +70,12 @@ export class PodIndex implements PodLookup {
     else removeFrom(this.orphansByNamespace, stored.namespace, stored)
     const labels = this.byLabel.get(stored.namespace)
     if (labels) {
-      for (const key in stored.labels) removeFrom(labels, `${key}=${stored.labels[key]}`, stored)
+      for (const key in stored.labels) {
+        const values = labels.get(key)
+        if (!values) continue
+        removeFrom(values, stored.labels[key], stored)
+        if (values.size === 0) labels.delete(key)
+      }
       if (labels.size === 0) this.byLabel.delete(stored.namespace)
     }
   }
@@ -113,7 +122,7 @@ export class PodIndex implements PodLookup {
     const labels = this.byLabel.get(namespace)
     for (const req of selector.requirements) {
       if (req.operator !== 'In' || req.values.length !== 1) continue
-      const narrowed = labels?.get(`${req.key}=${req.values[0]}`)
+      const narrowed = labels?.get(req.key)?.get(req.values[0])
       if (!narrowed) return []
       if (narrowed.size < size) {
         candidates = narrowed

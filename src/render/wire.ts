@@ -81,24 +81,29 @@ function orderedOrCopy(v: object): Json {
     return out ?? (v as Json)
   }
   const source = v as Record<string, unknown>
-  const keys = Object.keys(source)
-  // (An object with toJSON would be written as what it returns, its copy as its fields.)
+  // One walk with for-in (no list of keys built): most objects are in order and unchanged, and
+  // are given as they are. (An object with toJSON would be written as what it returns, its copy
+  // as its fields.) for-in also visits inherited enumerable fields, after the own ones: they can
+  // only send an object to the copy below, which reads its own fields alone.
   let sorted = typeof source.toJSON !== 'function'
-  for (let i = 1; i < keys.length && sorted; i++) if (keys[i - 1] > keys[i]) sorted = false
-  /** The values once one of them had to be rebuilt, in `keys` order. */
-  let values: unknown[] | undefined
-  for (let i = 0; i < keys.length; i++) {
-    const x = source[keys[i]]
-    const y = x !== null && typeof x === 'object' ? orderedOrCopy(x) : x
-    if (y !== x && !values) values = keys.slice(0, i).map((k) => source[k])
-    if (values) values.push(y)
+  let previous: string | undefined
+  /** The fields whose values had to be rebuilt, and their copies. */
+  let rebuilt: Map<string, unknown> | undefined
+  for (const key in source) {
+    if (previous !== undefined && previous > key) sorted = false
+    previous = key
+    const x = source[key]
+    if (x !== null && typeof x === 'object') {
+      const y = orderedOrCopy(x)
+      if (y !== x) (rebuilt ??= new Map()).set(key, y)
+    }
   }
-  if (sorted && !values) return v as Json
+  if (sorted && !rebuilt) return v as Json
   const out: JsonObject = {}
-  const order = keys.map((_, i) => i).sort((a, b) => (keys[a] < keys[b] ? -1 : 1))
-  for (const i of order) {
-    const y = values ? values[i] : source[keys[i]]
-    if (y !== undefined) out[keys[i]] = y as Json
+  // (The default sort compares code units, as `<` does; keys are distinct.)
+  for (const key of Object.keys(source).sort()) {
+    const y = rebuilt?.has(key) ? rebuilt.get(key) : source[key]
+    if (y !== undefined) out[key] = y as Json
   }
   return out
 }

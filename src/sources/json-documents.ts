@@ -4,7 +4,7 @@ import {isAscii} from 'node:buffer'
 import {UserError} from '../errors.js'
 import {SourceFile} from './files.js'
 import {linePos} from './locate.js'
-import {bomLength, Chunk, isBlankByte, isListKind, isMapping, type RawObject, type Report, SourceObject, unpack, unpackListTail} from './source-object.js'
+import {bomLength, Chunk, isBlankByte, isListKind, isMapping, type RawObject, type Report, SourceObject, TOP, unpack, unpackListTail} from './source-object.js'
 import {readYaml} from './yaml-documents.js'
 
 // ---------------------------------------------------------------------------------------------
@@ -92,7 +92,7 @@ function* readJsonWhole(file: SourceFile, buf: Buffer, bom: number, counter: {n:
       value = undefined
       continue
     }
-    yield* unpack(value, streamChunk, [], counter, report)
+    yield* unpack(value, streamChunk, TOP, counter, report)
   }
 }
 
@@ -147,13 +147,15 @@ function* readPrettyJsonList(
   if (closeInTail < 0) return 0
   const closeAt = tailStart + closeInTail
   let envelope: unknown
+  const head = buf.toString('utf8', bom, open)
   try {
-    envelope = JSON.parse(buf.toString('utf8', bom, open) + tail.toString('utf8', closeInTail + 1 + memberIndent.length))
+    envelope = JSON.parse(head + tail.toString('utf8', closeInTail + 1 + memberIndent.length))
   } catch {
     return 0
   }
   if (!isMapping(envelope) || !isListKind(envelope.kind) || !Array.isArray(envelope.items)) return 0
-  const listDefaults = {kind: envelope.kind === 'List' ? '' : envelope.kind.slice(0, -4), apiVersion: envelope.apiVersion}
+  const listDefaults = defaultsOf(envelope.kind, envelope.apiVersion)
+  const defaultsCertain = parsed !== undefined || headAgrees(head, envelope)
 
   /** Moves the bytes from file offset `keep` to the front and reads on; false at the end of the file. */
   const slide = (keep: number): boolean => {
@@ -199,7 +201,8 @@ function* readPrettyJsonList(
         return handedOut // not laid out as expected after all: the items so far were right
       }
     }
-    yield* unpack(item, new Chunk(file, base + lineStart, base + end), [], counter, report, listDefaults)
+    if (!defaultsCertain && needsDefaults(item)) return handedOut
+    yield* unpack(item, new Chunk(file, base + lineStart, base + end), TOP, counter, report, listDefaults)
     handedOut++
     // Then `,` and the next item on its own line, or the end of the array.
     if (filled - end < 1 << 12 && slide(base + end)) end = 0
@@ -308,7 +311,8 @@ function* readCompactJsonList(file: SourceFile, counter: {n: number}, report: Re
   }
   if (closeAt < 0 || !isMapping(envelope) || !isListKind(envelope.kind) || !Array.isArray(envelope.items)) return 0
   if (tail.indexOf('"items"', closeAt - tailStart) >= 0) return 0 // a second `items` (the last one counts): read whole
-  const listDefaults = {kind: envelope.kind === 'List' ? '' : envelope.kind.slice(0, -4), apiVersion: envelope.apiVersion}
+  const listDefaults = defaultsOf(envelope.kind, envelope.apiVersion)
+  const defaultsCertain = headAgrees(head, envelope)
 
   /** The file offset where the line holding the next item starts (for its columns). */
   let lineStart = Math.max(bomLength(w.buf), w.buf.lastIndexOf(0x0a, open) + 1)
@@ -339,7 +343,8 @@ function* readCompactJsonList(file: SourceFile, counter: {n: number}, report: Re
     } catch {
       return handedOut // not a value after all: the items so far were right
     }
-    yield* unpack(item, new Chunk(file, at, end, 0, lineStart), [], counter, report, listDefaults)
+    if (!defaultsCertain && needsDefaults(item)) return handedOut
+    yield* unpack(item, new Chunk(file, at, end, 0, lineStart), TOP, counter, report, listDefaults)
     handedOut++
     if (scan.lastNewline >= 0) lineStart = w.base + scan.lastNewline + 1
     at = end
@@ -351,6 +356,28 @@ function* readCompactJsonList(file: SourceFile, counter: {n: number}, report: Re
     at++
   }
 }
+
+/** What a list gives its items that lack kind or apiVersion (see unpack). */
+const defaultsOf = (kind: string, apiVersion: unknown) => ({kind: kind === 'List' ? '' : kind.slice(0, -4), apiVersion})
+
+/**
+ * Whether the list's members before `items` (the head, ending with `[`) already say the kind and
+ * apiVersion that the head joined to the file's tail says. When they do not, the tail may belong
+ * to another list after this one in a stream, and items that take the list's kind or apiVersion
+ * cannot be handed out before the whole file is parsed.
+ */
+function headAgrees(head: string, envelope: RawObject): boolean {
+  let before: unknown
+  try {
+    before = JSON.parse(`${head}]}`)
+  } catch {
+    return false
+  }
+  return isMapping(before) && before.kind === envelope.kind && before.apiVersion === envelope.apiVersion
+}
+
+/** An item that would take the list's kind or apiVersion. */
+const needsDefaults = (item: unknown): boolean => isMapping(item) && (item.kind === undefined || item.apiVersion === undefined)
 
 const skipBlanks = (buf: Buffer, p: number, end: number): number => {
   while (p < end && (buf[p] === 0x20 || buf[p] === 0x0a || buf[p] === 0x0d || buf[p] === 0x09)) p++
@@ -379,23 +406,26 @@ function valueEnd(buf: Buffer, p: number, end: number): number {
 /**
  * The offset just after the object or array opening at `p`, following strings and brackets only
  * (JSON.parse checks the rest), or -1 when it does not close before `end`; and the offset of the
- * last line break in it (-1: none).
+ * last line break in it (-1: none). One pass over the bytes: a call per string costs more than
+ * the string's few bytes.
  */
 function objectEnd(buf: Buffer, p: number, end: number): {end: number; lastNewline: number} {
   let depth = 0
   let lastNewline = -1
   while (p < end) {
-    const c = buf[p]
+    const c = buf[p++]
     if (c === 0x22) {
-      p = stringEnd(buf, p, end)
-      if (p < 0) break
-      continue
-    }
-    if (c === 0x7b || c === 0x5b) depth++
+      // A string: on to its closing quote (an escape takes the byte after it along).
+      for (;;) {
+        if (p >= end) return {end: -1, lastNewline}
+        const d = buf[p++]
+        if (d === 0x22) break
+        if (d === 0x5c) p++
+      }
+    } else if (c === 0x7b || c === 0x5b) depth++
     else if (c === 0x7d || c === 0x5d) {
-      if (--depth === 0) return {end: p + 1, lastNewline}
-    } else if (c === 0x0a) lastNewline = p
-    p++
+      if (--depth === 0) return {end: p, lastNewline}
+    } else if (c === 0x0a) lastNewline = p - 1
   }
   return {end: -1, lastNewline}
 }

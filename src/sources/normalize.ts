@@ -117,8 +117,12 @@ export class Normalizer {
   private readonly ignored: Record<string, number> = {}
   /** group|kind|namespace → name → where it was last defined, and what its reading collected. */
   private readonly seen = new Map<string, Map<string, Definition>>()
+  /** The scope of the object read last and its names (see `remember`). */
+  private lastScope?: {group: string; kind: string; namespace: string; names: Map<string, Definition>}
+  /** The list of the one owner reference read last (see `ownerReferences`). */
+  private lastOwner?: OwnerReference[]
   /** What the object being read has collected so far (see `add`). */
-  private collected: Array<{into: SnapshotList; item: object}> = []
+  private collected: object[] = []
   /** Items of replaced definitions, dropped from the lists by finish(). */
   private readonly dropped = new Set<object>()
   /** Earlier definitions that a later one replaced (kubectl apply: the later one wins). */
@@ -172,11 +176,11 @@ export class Normalizer {
   private commit(p: Pending, obj: SourceObject): void {
     const clean = this.problems.length === p.problemsBefore
     if (!clean) {
-      for (const c of this.collected) this.dropped.add(c.item)
+      for (const item of this.collected) this.dropped.add(item)
       return
     }
     const earlier = p.names.get(p.name)
-    const definition: Definition = {locator: obj.locator, ordinal: obj.ordinal, items: this.collected.map((c) => c.item)}
+    const definition: Definition = {locator: obj.locator, ordinal: obj.ordinal, items: this.collected}
     p.names.set(p.name, definition)
     if (!earlier) return
     for (const item of earlier.items) this.dropped.add(item)
@@ -252,7 +256,7 @@ export class Normalizer {
       },
       collect: <F extends SnapshotList>(into: F, item: SnapshotItem<F>) => {
         ;(this.lists[into as keyof typeof this.lists] as SnapshotItem<F>[]).push(item)
-        this.collected.push({into, item: item as object})
+        this.collected.push(item as object)
       },
       mayHold: (kind: string) => this.mayHold(kind),
     }
@@ -319,16 +323,24 @@ export class Normalizer {
     const name = meta?.name ?? m?.name
     if (typeof name !== 'string' || name === '') return false
     const namespace = meta?.namespace ?? (typeof m?.namespace === 'string' && m.namespace !== '' ? m.namespace : this.defaultNamespace)
-    // Two levels (kind and namespace, then name): cheaper than one key string per object.
-    const scope = `${group}|${kind}|${namespace}`
-    let names = this.seen.get(scope)
-    if (!names) this.seen.set(scope, (names = new Map()))
+    // Two levels (kind and namespace, then name): cheaper than one key string per object; and
+    // objects of one kind and namespace mostly come in a row, which need no key at all.
+    let names: Map<string, Definition>
+    const last = this.lastScope
+    if (last !== undefined && last.namespace === namespace && last.kind === kind && last.group === group) names = last.names
+    else {
+      const scope = `${group}|${kind}|${namespace}`
+      let found = this.seen.get(scope)
+      if (!found) this.seen.set(scope, (found = new Map()))
+      names = found
+      this.lastScope = {group, kind, namespace, names}
+    }
     const earlier = names.get(name)
     if (earlier && sameObject(earlier.locator, ctx.obj.locator)) return true
     this.pending = {names, name, kind, namespace, problemsBefore: this.problems.length}
     if (kind !== 'Pod') {
       const uid = meta?.uid ?? (typeof m?.uid === 'string' && m.uid !== '' ? m.uid : inventedUid(group, kind, namespace, name))
-      this.uids.set(`${scope}|${name}`, uid)
+      this.uids.set(`${group}|${kind}|${namespace}|${name}`, uid)
     }
     return false
   }
@@ -390,6 +402,14 @@ export class Normalizer {
       ctx.fail(P.ownerReferences, `expected a list, got ${describe(v)}`)
       return NO_OWNERS
     }
+    // The pods of one controller come in a row, each naming the same owner: they share one list
+    // (nothing changes an owner reference that has its uid once it has been read).
+    const last = this.lastOwner?.[0]
+    const only = v.length === 1 ? v[0] : undefined
+    if (last !== undefined && isMapping(only) && only.uid === last.uid && only.name === last.name && only.kind === last.kind && only.apiVersion === last.apiVersion && only.controller === last.controller && only.blockOwnerDeletion === last.blockOwnerDeletion) {
+      return this.lastOwner!
+    }
+    const problemsBefore = this.problems.length
     const out: OwnerReference[] = []
     let controllers = 0
     for (let i = 0; i < v.length; i++) {
@@ -421,6 +441,7 @@ export class Normalizer {
       out.push(ref)
     }
     if (controllers > 1) ctx.fail(P.ownerReferences, 'only one reference can have controller set to true')
+    if (out.length === 1 && out[0].uid !== '' && this.problems.length === problemsBefore) this.lastOwner = out
     return out
   }
 }

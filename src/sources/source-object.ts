@@ -45,6 +45,9 @@ export class Chunk {
 
 let lastText: {chunk: Chunk; text: string} | undefined
 
+/** The path of a value that is its chunk's whole value: one list shared by every such object. */
+export const TOP: Path = Object.freeze([])
+
 /** Where an object is, and how to find any of its fields. Holds no parsed data. */
 export class Locator {
   #origin?: Origin

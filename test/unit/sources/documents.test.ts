@@ -213,6 +213,30 @@ describe('large pretty-printed JSON lists (read item by item)', () => {
     expect(lines[note.line - 1].slice(note.column - 1)).toMatch(/^"ünïcödé ✓ \]\}"/)
   })
 
+  it('gives items of a stream of lists their own list\'s kind when kind and apiVersion come after the items', async () => {
+    // Each list's items lack kind and apiVersion; the first list names them only after its items,
+    // so the members read from the file's tail belong to the last list, not to the first.
+    const bare = pods.map(({kind: _k, apiVersion: _a, ...rest}) => rest)
+    const maps = Array.from({length: 3}, (_, i) => ({metadata: {name: `settings-${i}`}, data: {n: String(i)}}))
+    const first = {items: bare, apiVersion: 'v1', kind: 'PodList'}
+    const second = {items: maps, apiVersion: 'v1', kind: 'ConfigMapList'}
+    for (const [name, text] of [
+      ['stream-min.json', `${JSON.stringify(first)}\n${JSON.stringify(second)}\n`],
+      ['stream-pretty.json', `${JSON.stringify(first, null, 4)}\n${JSON.stringify(second, null, 4)}\n`],
+    ]) {
+      const file = join(tmp, name)
+      writeFileSync(file, text)
+      expect(text.length).toBeGreaterThan(1 << 16)
+      for (const jsonWindowBytes of [undefined, 4096]) {
+        const objs = [...readDocuments(await openSources([file]), {jsonWindowBytes})]
+        expect(objs.map((o) => `${o.apiVersion} ${o.kind} ${(o.raw.metadata as {name: string}).name}`)).toEqual([
+          ...pods.map((p) => `v1 Pod ${p.metadata.name}`),
+          ...maps.map((m) => `v1 ConfigMap ${m.metadata.name}`),
+        ])
+      }
+    }
+  })
+
   it('falls back to parsing the whole file when an item does not parse, reporting where', async () => {
     const text = JSON.stringify(list).replace('"name":"pod-250"', '"name":pod-250')
     const file = join(tmp, 'min-broken.json')
