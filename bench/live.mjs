@@ -14,10 +14,11 @@
 // commit) to the same runs, for a before/after on the same server.
 //
 //   npm run bench:live                  (builds first; runs under tsx to import controlplane/)
-//   node --import tsx bench/live.mjs [--nodes N] [--pods N] [--deployments N] [--repeat N] [--profile] [--baseline DIR] [--hold | --attach FILE]
+//   node --import tsx bench/live.mjs [--nodes N] [--pods N] [--deployments N] [--repeat N] [--profile] [--baseline DIR] [--no-kubectl] [--hold | --attach FILE]
 // --hold keeps the populated cluster up after the runs (until Ctrl-C), its kubeconfig and the floor's
 // environment written to bench/out/live-cluster.json; --attach that file measures again on it (e.g.
-// after a rebuild), without starting or populating anything.
+// after a rebuild), without starting or populating anything. --no-kubectl leaves kubectl out (it is
+// the slowest case by far, and only there for comparison).
 // Results: a table on stdout and bench/out/live.json.
 import {spawnSync} from 'node:child_process'
 import {mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
@@ -32,10 +33,11 @@ const out = join(here, 'out')
 const TARGET = {wall: 1.2, cpu: 2.0}
 
 function parseArgs(argv) {
-  const o = {nodes: 2000, pods: 50_000, deployments: 500, repeat: 3, profile: false, hold: false, attach: undefined, waitMinutes: 20, baseline: undefined}
+  const o = {nodes: 2000, pods: 50_000, deployments: 500, repeat: 3, profile: false, hold: false, attach: undefined, waitMinutes: 20, baseline: undefined, kubectl: true}
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i].replace(/^--/, '')
     if (k === 'profile') o.profile = true
+    else if (k === 'no-kubectl') o.kubectl = false
     else if (k === 'hold') o.hold = true
     else if (k === 'baseline') o.baseline = resolve(argv[++i])
     else if (k === 'attach') o.attach = resolve(argv[++i])
@@ -226,7 +228,7 @@ function measureAll(o, kubectl, cluster, size) {
     cases.push(['kctl plan -A -o json (baseline)', process.execPath, [bin, 'plan', '-A', '-o', 'json'], kubeconfig])
     cases.push(['kctl list -A (baseline)', process.execPath, [bin, 'list', '-A'], kubeconfig])
   }
-  cases.push(['kubectl get pods,rs,deploy -A -o json', kubectl, ['get', 'pods,rs,deploy', '-A', '-o', 'json'], kubeconfig])
+  if (o.kubectl) cases.push(['kubectl get pods,rs,deploy -A -o json', kubectl, ['get', 'pods,rs,deploy', '-A', '-o', 'json'], kubeconfig])
   const loadBefore = loadavg()
   const runs = new Map(cases.map(([name]) => [name, []]))
   for (let i = 0; i < o.repeat; i++) {
