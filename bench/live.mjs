@@ -26,6 +26,8 @@ import {cpus, loadavg} from 'node:os'
 import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
+import {childrenCpu} from './measure.mjs'
+
 const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(here, '..')
 const out = join(here, 'out')
@@ -50,17 +52,6 @@ function parseArgs(argv) {
 
 const log = (s) => process.stderr.write(`[bench:live] ${s}\n`)
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
-
-/** CPU seconds (user + system) of this process's reaped children so far: /proc/self/stat cutime + cstime. */
-function childrenCpu() {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8')
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return (Number(f[13]) + Number(f[14])) / 100
-  } catch {
-    return Number.NaN
-  }
-}
 
 /** Runs one case to completion, its stdout discarded; wall and CPU seconds. */
 function measure(name, cmd, args, env) {

@@ -18,6 +18,8 @@ import {tmpdir} from 'node:os'
 import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
+import {childrenCpu} from './measure.mjs'
+
 const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(here, '..')
 const TARGET = 2
@@ -47,17 +49,6 @@ if (o.baseline) extra['kctl plan -f examples/scale-down -o json (baseline)'] = [
 
 const cacheDir = mkdtempSync(join(tmpdir(), 'kctl-startup-'))
 process.on('exit', () => rmSync(cacheDir, {recursive: true, force: true}))
-
-/** CPU seconds (user + system) of this process's reaped children so far: /proc/self/stat cutime + cstime. */
-function childrenCpu() {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8')
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return (Number(f[13]) + Number(f[14])) / 100
-  } catch {
-    return Number.NaN
-  }
-}
 
 let liveEnv = {}
 function timed(argv, cache = cacheDir) {
