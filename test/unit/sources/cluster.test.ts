@@ -9,11 +9,11 @@ import {join} from 'node:path'
 
 import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 
-import {UserError} from '../../../src/errors.js'
 import {listClusterObjects, readCluster, connect} from '../../../src/sources/cluster.js'
 import type {RawObject} from '../../../src/sources/documents.js'
 import {normalizeParsed} from '../../../src/sources/parsed.js'
 import {serverPod, serverReplicaSet} from '../../helpers/server-objects.js'
+import {userErrorLine as errorLine} from '../../helpers/user-error.js'
 
 const CONTEXT = 'fake'
 
@@ -93,16 +93,6 @@ const hpa = {
 }
 
 const comparable = (s: object) => JSON.stringify({...s, source: undefined})
-
-async function errorLine(read: () => Promise<unknown>): Promise<string> {
-  try {
-    await read()
-  } catch (error) {
-    if (error instanceof UserError) return error.line
-    throw error
-  }
-  throw new Error('expected an error')
-}
 
 describe('reading a cluster page by page', () => {
   it('pages that come before their turn wait for it: the same snapshot, in list order, as reading everything first', async () => {

@@ -12,9 +12,9 @@ import {join} from 'node:path'
 import {KubeConfig} from '@kubernetes/client-node'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {UserError} from '../../../src/errors.js'
 import {connect, listClusterObjects} from '../../../src/sources/cluster.js'
 import {loadKubeconfig, readKubeconfigFile, type KubeconfigRequest} from '../../../src/sources/cluster-config.js'
+import {userErrorLine as errorLine} from '../../helpers/user-error.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'kctl-kubeconfig-'))
 const CA = Buffer.from('not a real CA').toString('base64')
@@ -37,16 +37,6 @@ function single(name: string, o: {server?: string; namespace?: string; current?:
     `users: [{name: ${name}, user: ${o.user ?? `{token: token-${name}}`}}]`,
     `contexts: [{name: ${name}, context: {cluster: ${name}, user: ${name}${o.namespace ? `, namespace: ${o.namespace}` : ''}}}]`,
   ].join('\n')
-}
-
-async function errorLine(read: () => Promise<unknown>): Promise<string> {
-  try {
-    await read()
-  } catch (error) {
-    if (error instanceof UserError) return error.line
-    throw error
-  }
-  throw new Error('expected an error')
 }
 
 const load = (req: KubeconfigRequest) => loadKubeconfig({env: {}, ...req})
