@@ -14,16 +14,19 @@
 // commit) to the same runs, for a before/after on the same server.
 //
 //   npm run bench:live                  (builds first; runs under tsx to import controlplane/)
-//   node --import tsx bench/live.mjs [--nodes N] [--pods N] [--deployments N] [--repeat N] [--profile] [--baseline DIR] [--hold | --attach FILE]
+//   node --import tsx bench/live.mjs [--nodes N] [--pods N] [--deployments N] [--repeat N] [--profile] [--baseline DIR] [--no-kubectl] [--hold | --attach FILE]
 // --hold keeps the populated cluster up after the runs (until Ctrl-C), its kubeconfig and the floor's
 // environment written to bench/out/live-cluster.json; --attach that file measures again on it (e.g.
-// after a rebuild), without starting or populating anything.
+// after a rebuild), without starting or populating anything. --no-kubectl leaves kubectl out (it is
+// the slowest case by far, and only there for comparison).
 // Results: a table on stdout and bench/out/live.json.
 import {spawnSync} from 'node:child_process'
 import {mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {cpus, loadavg} from 'node:os'
 import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath} from 'node:url'
+
+import {childrenCpu} from './measure.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(here, '..')
@@ -32,10 +35,11 @@ const out = join(here, 'out')
 const TARGET = {wall: 1.2, cpu: 2.0}
 
 function parseArgs(argv) {
-  const o = {nodes: 2000, pods: 50_000, deployments: 500, repeat: 3, profile: false, hold: false, attach: undefined, waitMinutes: 20, baseline: undefined}
+  const o = {nodes: 2000, pods: 50_000, deployments: 500, repeat: 3, profile: false, hold: false, attach: undefined, waitMinutes: 20, baseline: undefined, kubectl: true}
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i].replace(/^--/, '')
     if (k === 'profile') o.profile = true
+    else if (k === 'no-kubectl') o.kubectl = false
     else if (k === 'hold') o.hold = true
     else if (k === 'baseline') o.baseline = resolve(argv[++i])
     else if (k === 'attach') o.attach = resolve(argv[++i])
@@ -48,17 +52,6 @@ function parseArgs(argv) {
 
 const log = (s) => process.stderr.write(`[bench:live] ${s}\n`)
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
-
-/** CPU seconds (user + system) of this process's reaped children so far: /proc/self/stat cutime + cstime. */
-function childrenCpu() {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8')
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return (Number(f[13]) + Number(f[14])) / 100
-  } catch {
-    return Number.NaN
-  }
-}
 
 /** Runs one case to completion, its stdout discarded; wall and CPU seconds. */
 function measure(name, cmd, args, env) {
@@ -226,7 +219,7 @@ function measureAll(o, kubectl, cluster, size) {
     cases.push(['kctl plan -A -o json (baseline)', process.execPath, [bin, 'plan', '-A', '-o', 'json'], kubeconfig])
     cases.push(['kctl list -A (baseline)', process.execPath, [bin, 'list', '-A'], kubeconfig])
   }
-  cases.push(['kubectl get pods,rs,deploy -A -o json', kubectl, ['get', 'pods,rs,deploy', '-A', '-o', 'json'], kubeconfig])
+  if (o.kubectl) cases.push(['kubectl get pods,rs,deploy -A -o json', kubectl, ['get', 'pods,rs,deploy', '-A', '-o', 'json'], kubeconfig])
   const loadBefore = loadavg()
   const runs = new Map(cases.map(([name]) => [name, []]))
   for (let i = 0; i < o.repeat; i++) {

@@ -9,6 +9,17 @@ import {fileURLToPath, pathToFileURL} from 'node:url'
 const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(here, '..')
 
+/** CPU seconds (user + system) of this process's reaped children so far: /proc/self/stat cutime + cstime. */
+export function childrenCpu() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8')
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(f[13]) + Number(f[14])) / 100
+  } catch {
+    return Number.NaN
+  }
+}
+
 /** Wall time, CPU time (user and system) and peak RSS (MiB) of `node argv...` in its own process. */
 export function measured(argv) {
   const dir = mkdtempSync(join(tmpdir(), 'kctl-bench-'))

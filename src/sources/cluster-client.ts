@@ -1,6 +1,6 @@
 // A small raw client for the API server: JSON in, plain JSON out (no typed deserialization, so
 // objects read live are byte-for-byte what `kubectl get -o json` exports), with kubeconfig auth
-// from client-node, a timeout on every request, and errors turned into one clear line.
+// (kubeconfig-auth.ts), a timeout on every request, and errors turned into one clear line.
 import http from 'node:http'
 import https from 'node:https'
 
@@ -81,11 +81,11 @@ export class ClusterClient {
       },
     }
     try {
-      await this.config.kc.applyToHTTPSOptions(options)
+      await this.config.credentials.apply(options)
     } catch (error) {
       throw new UserError(`cannot get credentials for context "${this.config.context}": ${firstLine(error)}`, {cause: error})
     }
-    // client-node builds a new Agent on every call, so every call would open (and TLS-handshake) its
+    // Credentials.apply builds a new Agent on every call, so every call would open (and TLS-handshake) its
     // own connection; keep the first one, kept alive, for the client's life (reconcile sends
     // hundreds of calls). Free sockets are unref'd by Node, so they never hold the process open.
     if (options.agent instanceof http.Agent) {

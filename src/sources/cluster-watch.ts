@@ -66,7 +66,7 @@ export async function openWatch(client: ClusterClient, path: string, what: strin
   if (o.allowWatchBookmarks) url.searchParams.set('allowWatchBookmarks', 'true')
   const options: https.RequestOptions = {method: 'GET', headers: {Accept: 'application/json', 'User-Agent': 'kctl'}}
   try {
-    await client.config.kc.applyToHTTPSOptions(options)
+    await client.config.credentials.apply(options)
   } catch (error) {
     throw new UserError(`cannot get credentials for context "${client.config.context}": ${firstLine(error)}`, {cause: error})
   }

@@ -78,15 +78,18 @@ export async function listClusterObjects(client: ClusterClient, req: ClusterRequ
  * waits for its turn. Returns `reread`, which gives all the objects again, parsed anew from the
  * pages' bytes as they came (for positions, which are rarely asked for).
  */
-async function listInOrder(client: ClusterClient, req: ClusterRequest, receiver: Receiver): Promise<{reread: () => Record<string, unknown>[]}> {
+async function listInOrder(client: ClusterClient, req: ClusterRequest, receiver: Receiver, read: ListsRead = new ListsRead()): Promise<{reread: () => Record<string, unknown>[]}> {
   const namespace = namespaceOf(client, req)
   const leftOut: {plural: string; message: string}[] = []
   const bytes: Buffer[][] = RESOURCES.map(() => [])
   const waiting: Record<string, unknown>[][][] = RESOURCES.map(() => [])
   const handedOver: boolean[] = []
-  const done: boolean[] = []
+  const {done, items} = read
   let turn = 0
   const flush = () => {
+    // Nothing before every list is known to hold objects or not (its first page, or its end): what
+    // ListsRead.mayHold answers, asked while objects are read, is then the same however the pages came.
+    if (!read.allKnown()) return
     for (; turn < RESOURCES.length; turn++) {
       for (let batch = waiting[turn].shift(); batch; batch = waiting[turn].shift()) {
         handedOver[turn] = true
@@ -104,15 +107,17 @@ async function listInOrder(client: ClusterClient, req: ClusterRequest, receiver:
         await client.list(path, {
           what: `list ${r.plural} ${where}`,
           limit: req.pageSize,
-          onPage: (items, page) => {
-            bytes[index].push(page)
-            waiting[index].push(items.map((item) => withType(r, item)))
-            if (index === turn) flush()
+          onPage: (page, pageBytes) => {
+            bytes[index].push(pageBytes)
+            items[index] += page.length
+            waiting[index].push(page.map((item) => withType(r, item)))
+            flush()
           },
           onRestart: () => {
             if (handedOver[index]) receiver.readAgain()
             bytes[index] = []
             waiting[index] = []
+            items[index] = 0
           },
         })
       } catch (error) {
@@ -121,9 +126,10 @@ async function listInOrder(client: ClusterClient, req: ClusterRequest, receiver:
         if (handedOver[index]) receiver.readAgain()
         bytes[index] = []
         waiting[index] = []
+        items[index] = 0
       }
       done[index] = true
-      if (index === turn) flush()
+      flush()
     }),
   )
   // Said only once everything else was read (a read that fails says its one line and no more),
@@ -140,6 +146,27 @@ async function listInOrder(client: ClusterClient, req: ClusterRequest, receiver:
   return {reread}
 }
 
+/**
+ * How far each list of RESOURCES is read: done, and how many objects it gave. A kind whose list
+ * ended empty (or was refused) is one the world read does not hold, which readers are told
+ * (NormalizeOptions.mayHold: pods then leave out what only an HPA reads).
+ */
+class ListsRead {
+  readonly done: boolean[] = RESOURCES.map(() => false)
+  readonly items: number[] = RESOURCES.map(() => 0)
+
+  /** Whether every list is known to hold objects (a page of them came) or to be empty (it ended). */
+  allKnown(): boolean {
+    for (let i = 0; i < RESOURCES.length; i++) if (!this.done[i] && this.items[i] === 0) return false
+    return true
+  }
+
+  mayHold(kind: string): boolean {
+    const index = RESOURCES.findIndex((r) => r.kind === kind)
+    return index < 0 || !this.done[index] || this.items[index] > 0
+  }
+}
+
 /** An item of a list as `kubectl get -o json` prints it: apiVersion and kind first. */
 function withType(r: (typeof RESOURCES)[number], item: Record<string, unknown>): Record<string, unknown> {
   return {apiVersion: r.apiVersion, kind: r.kind, ...item}
@@ -153,12 +180,13 @@ export async function readCluster(req: ClusterRequest, connected?: ClusterClient
   // document `kubectl get rs,rc,pods -o json` would print (written only if a position is asked
   // for), and are normalized page by page as the lists are read.
   let reread: () => Record<string, unknown>[] = () => []
+  const read = new ListsRead()
   const stream = new ParsedStream(
     `cluster:${client.config.context}`,
-    {paths: [], namespace, allNamespaces: namespace === undefined, selector: req.selector, serverDefaulted: true},
+    {paths: [], namespace, allNamespaces: namespace === undefined, selector: req.selector, serverDefaulted: true, mayHold: (kind) => read.mayHold(kind)},
     () => reread(),
   )
-  reread = (await listInOrder(client, req, {objects: (items) => stream.add(items), readAgain: () => stream.readAgain()})).reread
+  reread = (await listInOrder(client, req, {objects: (items) => stream.add(items), readAgain: () => stream.readAgain()}, read)).reread
   const snapshot = stream.finish()
   // Then what the controllers read beside the objects (the HPA's metrics APIs), asked as they ask it.
   const get = liveGet(client)

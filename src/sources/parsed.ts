@@ -22,8 +22,8 @@ export function normalizeParsed(name: string, objects: RawObject[], options: Nor
 
 /** The List document written, and read as a file is. */
 function normalizeWhole(name: string, objects: RawObject[], options: NormalizeOptions): Snapshot {
-  // No kind hint (ReadInput.mayHold): a live cluster's pages are read as they come, pods before the
-  // HPAs are listed, and both ways of reading them must give the same Snapshot.
+  // No kind hint (ReadInput.mayHold) but the caller's: a live read tells which lists ended empty,
+  // known before any object is read, so both ways of reading them give the same Snapshot.
   return normalize(readParsedJsonList(listFile(name, objects), objects), options)
 }
 

@@ -9,11 +9,11 @@ import {join} from 'node:path'
 
 import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 
-import {UserError} from '../../../src/errors.js'
 import {listClusterObjects, readCluster, connect} from '../../../src/sources/cluster.js'
 import type {RawObject} from '../../../src/sources/documents.js'
 import {normalizeParsed} from '../../../src/sources/parsed.js'
 import {serverPod, serverReplicaSet} from '../../helpers/server-objects.js'
+import {userErrorLine as errorLine} from '../../helpers/user-error.js'
 
 const CONTEXT = 'fake'
 
@@ -75,23 +75,24 @@ async function listed(): Promise<RawObject[]> {
   return (await listClusterObjects(client, {kubeconfig, ...REQ})).objects
 }
 
-/** The snapshot the List document written up front gives for the objects listed. */
-async function eager() {
+/**
+ * The snapshot the List document written up front gives for the objects listed, told (as the live
+ * read is) which kinds are there at all; with `hint: false`, told nothing.
+ */
+async function eager({hint = true} = {}) {
   const objects = await listed()
-  return normalizeParsed(`cluster:${CONTEXT}`, objects, {paths: [], allNamespaces: true, serverDefaulted: true})
+  const mayHold = hint ? (kind: string) => objects.some((o) => o.kind === kind) : undefined
+  return normalizeParsed(`cluster:${CONTEXT}`, objects, {paths: [], allNamespaces: true, serverDefaulted: true, mayHold})
+}
+
+/** A HorizontalPodAutoscaler of ReplicaSet web-0, as the server lists it. */
+const hpa = {
+  metadata: {name: 'web-0', namespace: 'default', uid: 'uid-hpa-0', resourceVersion: '300', creationTimestamp: '2026-11-22T09:00:00Z'},
+  spec: {scaleTargetRef: {apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-0'}, minReplicas: 1, maxReplicas: 5, metrics: [{type: 'Resource', resource: {name: 'cpu', target: {type: 'Utilization', averageUtilization: 50}}}]},
+  status: {currentReplicas: 2, desiredReplicas: 2},
 }
 
 const comparable = (s: object) => JSON.stringify({...s, source: undefined})
-
-async function errorLine(read: () => Promise<unknown>): Promise<string> {
-  try {
-    await read()
-  } catch (error) {
-    if (error instanceof UserError) return error.line
-    throw error
-  }
-  throw new Error('expected an error')
-}
 
 describe('reading a cluster page by page', () => {
   it('pages that come before their turn wait for it: the same snapshot, in list order, as reading everything first', async () => {
@@ -103,6 +104,26 @@ describe('reading a cluster page by page', () => {
     expect(snapshot.replicaSets.map((r) => r.name)).toEqual(world.items.replicasets.map((r) => (r.metadata as RawObject).name))
     expect(comparable(snapshot)).toBe(comparable(await eager()))
     expect(snapshot.pods[6].origin).toEqual((await eager()).pods[6].origin)
+  })
+
+  it.each([
+    ['no HPA: pods leave out what only an HPA reads', false],
+    ['an HPA: pods keep it', true],
+  ])('%s, whether the HPAs are listed before the pods or after them', async (_, withHpa) => {
+    world.items.replicasets = Array.from({length: 3}, (_, i) => replicaSet(i))
+    world.items.pods = Array.from({length: 7}, (_, i) => pod(i))
+    if (withHpa) world.items.horizontalpodautoscalers = [hpa]
+    for (const late of ['pods', 'horizontalpodautoscalers']) {
+      world.delayMs = {[late]: 60}
+      // (Less what the HPA's metrics APIs answered, which only a live read asks.)
+      const snapshot = {...(await readCluster({kubeconfig, ...REQ})), hpaMetrics: undefined}
+      expect(snapshot.pods.every((p) => (p.autoscaling !== undefined) === withHpa)).toBe(true)
+      expect(comparable(snapshot)).toBe(comparable(await eager()))
+      // What the hint leaves out is all that differs from a read told nothing.
+      const told = JSON.parse(comparable(await eager({hint: false})))
+      if (!withHpa) for (const p of told.pods) delete p.autoscaling
+      expect(JSON.parse(comparable(snapshot))).toEqual(told)
+    }
   })
 
   it('a list that starts over (an expired continue token) is read once', async () => {
