@@ -217,13 +217,18 @@ export function snapshotReader(name: string, options: NormalizeOptions): (object
   }
 }
 
-/** One object read by a normalizer of its own, from its JSON text parsed again (as the List document is read); null when that is not what the whole read would give. */
+/** One object read by a normalizer of its own; null when that is not what the whole read would give. */
 function readAlone(raw: RawObject, locator: Locator, options: NormalizeOptions, defaultNamespace: string): ReadAlone | null {
   if (!plainObject(raw)) return null
   try {
-    const copy = JSON.parse(JSON.stringify(raw)) as RawObject
+    // As the List reader hands out an object it is given (a large List's items): the object itself,
+    // never changed in place, minus managedFields.
+    let copy = raw
+    if (isMapping(raw.metadata) && raw.metadata.managedFields !== undefined) {
+      const {managedFields: _, ...metadata} = raw.metadata
+      copy = {...raw, metadata}
+    }
     const meta = copy.metadata
-    if (isMapping(meta) && meta.managedFields !== undefined) delete meta.managedFields
     const n = new Normalizer(options)
     n.add(new SourceObject(copy, locator, 0))
     if (n.generated.length > 0 || n.replacements.length > 0 || n.ownersPending > 0) return null
