@@ -135,17 +135,19 @@ class LazyList {
   }
 }
 
-/** A locator whose positions are those of its object in a LazyList, found only when first asked for. */
-class LazyLocator extends Locator {
+/** A locator whose positions are found only when first asked for, from the locator `located` gives then. */
+abstract class DeferredLocator extends Locator {
   constructor(
-    private readonly list: LazyList,
-    private readonly index: number,
+    private readonly name: string,
+    placeholder: Chunk,
   ) {
-    super(list.placeholder, [])
+    super(placeholder, [])
   }
 
+  protected abstract located(): Locator
+
   override get file(): string {
-    return this.list.name
+    return this.name
   }
 
   override get format(): 'json' {
@@ -157,15 +159,29 @@ class LazyLocator extends Locator {
   }
 
   override reread(): unknown {
-    return this.list.at(this.index).reread()
+    return this.located().reread()
   }
 
   override get origin(): Origin {
-    return this.list.at(this.index).origin
+    return this.located().origin
   }
 
   override locate(path: Path, opts: {key?: boolean} = {}): Origin {
-    return this.list.at(this.index).locate(path, opts)
+    return this.located().locate(path, opts)
+  }
+}
+
+/** A locator whose positions are those of its object in a LazyList. */
+class LazyLocator extends DeferredLocator {
+  constructor(
+    private readonly list: LazyList,
+    private readonly index: number,
+  ) {
+    super(list.name, list.placeholder)
+  }
+
+  protected located(): Locator {
+    return this.list.at(this.index)
   }
 }
 
@@ -269,36 +285,16 @@ class WorldList {
   }
 }
 
-/** A locator whose positions are those of its object in the List document of the world's latest objects, found only when first asked for. */
-class WorldLocator extends Locator {
+/** A locator whose positions are those of its object in the List document of the world's latest objects. */
+class WorldLocator extends DeferredLocator {
   constructor(
     private readonly list: WorldList,
     private readonly raw: RawObject,
   ) {
-    super(list.placeholder, [])
+    super(list.name, list.placeholder)
   }
 
-  override get file(): string {
-    return this.list.name
-  }
-
-  override get format(): 'json' {
-    return 'json'
-  }
-
-  override get applySet(): string {
-    return SHARED_SET
-  }
-
-  override reread(): unknown {
-    return this.list.locatorOf(this.raw).reread()
-  }
-
-  override get origin(): Origin {
-    return this.list.locatorOf(this.raw).origin
-  }
-
-  override locate(path: Path, opts: {key?: boolean} = {}): Origin {
-    return this.list.locatorOf(this.raw).locate(path, opts)
+  protected located(): Locator {
+    return this.list.locatorOf(this.raw)
   }
 }
