@@ -302,7 +302,7 @@ async function nothingHalfApplied<T>(req: {apply?: boolean}, read: () => Promise
 /** The fixtures as a MemoryWorld (also what `simulate` runs on; `memory` lets it model graceful deletion and seed names). */
 export async function fixtureWorld(req: PlanRequest, now: () => string, memoryOptions: Pick<MemoryWorldOptions, 'gracefulPodDeletion' | 'seed'> = {}): Promise<World & {memory: MemoryWorld}> {
   const {openSources, readDocuments, readingWarnings, Normalizer, firstProblem, problemError} = await import('../sources/fixtures.js')
-  const {normalizeParsed} = await import('../sources/parsed.js')
+  const {snapshotReader} = await import('../sources/parsed.js')
   const {inventedUid} = await import('../sources/normalize.js')
   const paths = req.filename ?? []
   const normalizeOptions = {paths, namespace: req.namespace, allNamespaces: req.allNamespaces, selector: req.selector}
@@ -337,7 +337,7 @@ export async function fixtureWorld(req: PlanRequest, now: () => string, memoryOp
     defaultNamespace: req.namespace ?? 'default',
     now,
     inventedUid,
-    normalize: (objects) => normalizeParsed('fixtures', objects, normalizeOptions),
+    normalize: snapshotReader('fixtures', normalizeOptions),
   })
   const source: PlanSource = {type: 'fixtures', paths: [...paths]}
   return {

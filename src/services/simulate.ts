@@ -207,7 +207,7 @@ async function openWorld(req: PlanRequest & ChangeRequest, now: () => string, ex
   }
   // Lazy: the cluster code pulls in client-node.
   const {connect, listClusterObjects} = await import('../sources/cluster.js')
-  const {normalizeParsed} = await import('../sources/parsed.js')
+  const {snapshotReader} = await import('../sources/parsed.js')
   const {inventedUid} = await import('../sources/normalize.js')
   const cluster = clusterRequest(req)
   const client = await connect(cluster)
@@ -218,7 +218,7 @@ async function openWorld(req: PlanRequest & ChangeRequest, now: () => string, ex
     defaultNamespace: namespace ?? 'default',
     now,
     inventedUid,
-    normalize: (items) => normalizeParsed(`cluster:${client.config.context}`, items, options),
+    normalize: snapshotReader(`cluster:${client.config.context}`, options),
   })
   return {
     memory,

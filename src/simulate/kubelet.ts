@@ -67,12 +67,11 @@ export function kubeletWakeAt(pod: Obj, now: bigint, model: KubeletModel, minRea
 export function podAt(pod: Obj, now: bigint, model: KubeletModel): Obj | null | undefined {
   const gone = goneAt(pod, model)
   if (gone !== undefined) return gone <= now ? null : undefined
-  const nowText = formatRfc3339(now)
   let next: Obj | undefined
   if (!pod.spec?.nodeName) {
-    next = {...pod, spec: {...pod.spec, nodeName: scheduledNode(pod)}, status: startedStatus(pod, nowText, model)}
+    next = {...pod, spec: {...pod.spec, nodeName: scheduledNode(pod)}, status: startedStatus(pod, formatRfc3339(now), model)}
   } else if (pod.status?.phase !== 'Running' && pod.status?.phase !== 'Succeeded' && pod.status?.phase !== 'Failed') {
-    next = {...pod, status: startedStatus(pod, nowText, model)}
+    next = {...pod, status: startedStatus(pod, formatRfc3339(now), model)}
   }
   const current = next ?? pod
   const readyAt = readyTime(current, model)

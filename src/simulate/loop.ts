@@ -37,6 +37,7 @@ import {actionToWire} from '../render/wire.js'
 import {formatRfc3339} from '../reconcile/time.js'
 import {BURST_REPLICAS} from '../services/options.js'
 import {simulatedControllers, simulationOf} from './controllers.js'
+import {push} from './collections.js'
 import {kubeletAt, kubeletWakeAt, type KubeletModel} from './kubelet.js'
 import type {OwnSyncs, PlacedLoad, StepFields, Timelines} from './part.js'
 
@@ -202,8 +203,11 @@ function stepsOf(
   counts: ReturnType<typeof countsOf>,
 ): SimulationStep[] {
   const steps: SimulationStep[] = []
+  // What each controller carried out, in the results' order, gathered in one pass.
+  const byController = new Map<string, ExecResults>()
+  for (const r of results) if (r.outcome === 'ok' && r.predicted) push(byController, `${r.controller.kind}|${r.controller.uid}`, r)
   for (const cp of acting) {
-    const done = results.filter((r) => r.outcome === 'ok' && r.predicted && r.controller.uid === cp.uid && r.controller.kind === cp.kind)
+    const done = byController.get(`${cp.kind}|${cp.uid}`) ?? []
     if (done.length === 0) continue
     steps.push({
       time: formatRfc3339(now),

@@ -288,6 +288,11 @@ export class Normalizer {
   }
   #fields?: FieldReaders
 
+  /** Owner references read without a uid, waiting for their owners' (finish() fills them in from everything read). */
+  get ownersPending(): number {
+    return this.pendingOwners.length
+  }
+
   finish(): {snapshot: Snapshot; problems: Problem[]} {
     for (const {ref, namespace} of this.pendingOwners) {
       const group = groupOf(ref.apiVersion)

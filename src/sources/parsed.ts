@@ -10,7 +10,8 @@ import type {Origin, Snapshot} from '../model/objects.js'
 import {Locator, readParsedJsonList, SourceObject, type Path, type RawObject} from './documents.js'
 import {SourceFile} from './files.js'
 import {SHARED_SET} from './layout.js'
-import {firstProblem, normalize, Normalizer, problemError, type NormalizeOptions} from './normalize.js'
+import {firstProblem, groupOf, normalize, Normalizer, problemError, type NormalizeOptions} from './normalize.js'
+import type {SnapshotList} from './part.js'
 import {Chunk, isListKind, isMapping} from './source-object.js'
 
 export function normalizeParsed(name: string, objects: RawObject[], options: NormalizeOptions, reread?: () => RawObject[]): Snapshot {
@@ -134,17 +135,19 @@ class LazyList {
   }
 }
 
-/** A locator whose positions are those of its object in a LazyList, found only when first asked for. */
-class LazyLocator extends Locator {
+/** A locator whose positions are found only when first asked for, from the locator `located` gives then. */
+abstract class DeferredLocator extends Locator {
   constructor(
-    private readonly list: LazyList,
-    private readonly index: number,
+    private readonly name: string,
+    placeholder: Chunk,
   ) {
-    super(list.placeholder, [])
+    super(placeholder, [])
   }
 
+  protected abstract located(): Locator
+
   override get file(): string {
-    return this.list.name
+    return this.name
   }
 
   override get format(): 'json' {
@@ -156,14 +159,142 @@ class LazyLocator extends Locator {
   }
 
   override reread(): unknown {
-    return this.list.at(this.index).reread()
+    return this.located().reread()
   }
 
   override get origin(): Origin {
-    return this.list.at(this.index).origin
+    return this.located().origin
   }
 
   override locate(path: Path, opts: {key?: boolean} = {}): Origin {
-    return this.list.at(this.index).locate(path, opts)
+    return this.located().locate(path, opts)
+  }
+}
+
+/** A locator whose positions are those of its object in a LazyList. */
+class LazyLocator extends DeferredLocator {
+  constructor(
+    private readonly list: LazyList,
+    private readonly index: number,
+  ) {
+    super(list.name, list.placeholder)
+  }
+
+  protected located(): Locator {
+    return this.list.at(this.index)
+  }
+}
+
+/** What one object read alone put in the Snapshot: its items by list, its count among the ignored, and its identity (for copies). */
+interface ReadAlone {
+  lists: Array<[SnapshotList, object[]]>
+  ignored: Array<[string, number]>
+  /** group|kind|namespace|name, as the normalizer tells copies apart; undefined when it has no name. */
+  identity?: string
+}
+
+/**
+ * Snapshots of a world that changes a few objects at a time (the simulation's memory world, whose
+ * changed objects replace the ones read, never change them in place): each object is read alone,
+ * once, the first time it is seen, and a Snapshot is its items put together in the objects' order,
+ * as reading the whole List (normalizeParsed) gives them. Whatever reading alone cannot answer the
+ * same way is read whole, the usual way: an object with a problem, one named by generateName, an
+ * owner reference without a uid (filled in from the other objects), two objects with the same
+ * identity (copies, or a later definition replacing an earlier), a List among the objects.
+ */
+export function snapshotReader(name: string, options: NormalizeOptions): (objects: RawObject[]) => Snapshot {
+  const read = new WeakMap<RawObject, ReadAlone | null>()
+  const list = new WorldList(name)
+  const empty = new Normalizer(options).finish().snapshot
+  const defaultNamespace = options.namespace ?? 'default'
+  const whole = (objects: RawObject[]) => normalizeWhole(name, objects, options)
+  return (objects) => {
+    list.objects = objects
+    const reads: ReadAlone[] = []
+    const identities = new Set<string>()
+    for (const o of objects) {
+      let r = read.get(o)
+      if (r === undefined) read.set(o, (r = readAlone(o, new WorldLocator(list, o), options, defaultNamespace)))
+      if (r === null) return whole(objects)
+      if (r.identity !== undefined) {
+        if (identities.has(r.identity)) return whole(objects)
+        identities.add(r.identity)
+      }
+      reads.push(r)
+    }
+    const lists: Record<string, object[]> = {}
+    for (const key of Object.keys(empty)) if (Array.isArray((empty as unknown as Record<string, unknown>)[key])) lists[key] = []
+    const ignored: Record<string, number> = {}
+    for (const r of reads) {
+      for (const [into, items] of r.lists) for (const item of items) lists[into].push(item)
+      for (const [kind, n] of r.ignored) ignored[kind] = (ignored[kind] ?? 0) + n
+    }
+    return {...empty, ...lists, ignored, source: {type: 'fixtures', paths: [...options.paths]}} as Snapshot
+  }
+}
+
+/** One object read by a normalizer of its own; null when that is not what the whole read would give. */
+function readAlone(raw: RawObject, locator: Locator, options: NormalizeOptions, defaultNamespace: string): ReadAlone | null {
+  if (!plainObject(raw)) return null
+  try {
+    // As the List reader hands out an object it is given (a large List's items): the object itself,
+    // never changed in place, minus managedFields.
+    let copy = raw
+    if (isMapping(raw.metadata) && raw.metadata.managedFields !== undefined) {
+      const {managedFields: _, ...metadata} = raw.metadata
+      copy = {...raw, metadata}
+    }
+    const meta = copy.metadata
+    const n = new Normalizer(options)
+    n.add(new SourceObject(copy, locator, 0))
+    if (n.generated.length > 0 || n.replacements.length > 0 || n.ownersPending > 0) return null
+    const {snapshot, problems} = n.finish()
+    if (problems.length > 0) return null
+    const lists: ReadAlone['lists'] = []
+    for (const [key, v] of Object.entries(snapshot)) if (Array.isArray(v) && v.length > 0) lists.push([key as SnapshotList, v as object[]])
+    const m = isMapping(meta) ? meta : undefined
+    const named = typeof m?.name === 'string' && m.name !== ''
+    const namespace = typeof m?.namespace === 'string' && m.namespace !== '' ? m.namespace : defaultNamespace
+    const identity = named ? `${groupOf(String(copy.apiVersion))}|${String(copy.kind)}|${namespace}|${String(m!.name)}` : undefined
+    return {lists, ignored: Object.entries(snapshot.ignored), identity}
+  } catch {
+    return null
+  }
+}
+
+/** The objects of the latest Snapshot, as the List document whose positions their items' locators answer with. */
+class WorldList {
+  objects: RawObject[] = []
+  readonly placeholder: Chunk
+  #located?: {objects: RawObject[]; locators: Locator[]}
+
+  constructor(readonly name: string) {
+    this.placeholder = new Chunk(new SourceFile(name, undefined, 'json', Buffer.alloc(0)), 0, 0)
+  }
+
+  /** The locator reading the List document of the latest objects gives `raw`. */
+  locatorOf(raw: RawObject): Locator {
+    const objects = this.objects
+    if (this.#located?.objects !== objects) {
+      const copies = objects.map((o) => JSON.parse(JSON.stringify(o)) as RawObject)
+      this.#located = {objects, locators: [...readParsedJsonList(listFile(this.name, copies), copies)].map((o) => o.locator)}
+    }
+    const at = objects.indexOf(raw)
+    if (at < 0 || at >= this.#located.locators.length) throw new Error(`${this.name}: a position was asked for an object no longer in the world`)
+    return this.#located.locators[at]
+  }
+}
+
+/** A locator whose positions are those of its object in the List document of the world's latest objects. */
+class WorldLocator extends DeferredLocator {
+  constructor(
+    private readonly list: WorldList,
+    private readonly raw: RawObject,
+  ) {
+    super(list.name, list.placeholder)
+  }
+
+  protected located(): Locator {
+    return this.list.locatorOf(this.raw)
   }
 }

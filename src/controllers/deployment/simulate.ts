@@ -9,7 +9,7 @@ import type {ReconcilePlan} from '../../model/plan.js'
 import type {Simulation, SimulationStep} from '../../model/simulation.js'
 import type {DeploymentTimeline} from './timeline.js'
 import {objectTime} from '../../reconcile/time.js'
-import {cmp} from '../../simulate/collections.js'
+import {cmp, push} from '../../simulate/collections.js'
 import type {ControllerSimulation, Described, StepAction, SimulationRun, Unlisted} from '../../simulate/part.js'
 import {CONDITIONS, OBJECT_META, TEMPLATE} from '../../simulate/patch-strategies.js'
 import {availabilityKept, minAvailableLine, podsLine} from '../../simulate/report.js'
@@ -59,10 +59,15 @@ export class DeploymentRun implements SimulationRun {
   timelines(snapshot: Snapshot, plan: ReconcilePlan, steps: readonly SimulationStep[], end: LoopEnd): {deployments: DeploymentTimeline[]} {
     const view = new WorldView(snapshot, 0n)
     const rollout = new Map(plan.controllers.filter((c) => c.kind === 'Deployment').map((c) => [c.uid, c.rolloutStep]))
+    // Each Deployment's steps (its own and its ReplicaSets'), and the ReplicaSets by name, gathered once.
+    const byDeployment = new Map<string, SimulationStep[]>()
+    for (const s of steps) if (s.deployment !== undefined) push(byDeployment, `${s.controller.namespace}/${s.deployment}`, s)
+    const replicaSets = new Map<string, Workload>()
+    for (const x of snapshot.replicaSets) if (!replicaSets.has(`${x.namespace}/${x.name}`)) replicaSets.set(`${x.namespace}/${x.name}`, x)
     const deployments = [...(snapshot.deployments ?? [])]
       .sort((a, b) => cmp(a.namespace, b.namespace) || cmp(a.name, b.name))
       .map((d) => {
-        const mine = steps.filter((s) => s.controller.namespace === d.namespace && s.deployment === d.name)
+        const mine = byDeployment.get(`${d.namespace}/${d.name}`) ?? []
         const rss = view.deploymentCounts(d.uid).replicaSets
         const bounds = boundsOf(d, this.largest.get(d.uid) ?? d.replicas)
         const observed = this.seen.get(d.uid) ?? {startAvailable: 0, minAvailable: 0, maxPods: 0, maxPodsWithTerminating: 0, startPods: 0}
@@ -82,7 +87,7 @@ export class DeploymentRun implements SimulationRun {
           durationSeconds: mine.length === 0 ? 0 : mine[mine.length - 1].offsetSeconds,
           final: {
             replicaSets: rss.map((r) => {
-              const rev = revisionText(snapshot.replicaSets.find((x) => x.namespace === d.namespace && x.name === r.name))
+              const rev = revisionText(replicaSets.get(`${d.namespace}/${r.name}`))
               return rev === undefined ? r : {...r, revision: rev}
             }),
             ...(d.annotations['deployment.kubernetes.io/revision'] ? {revision: d.annotations['deployment.kubernetes.io/revision']} : {}),

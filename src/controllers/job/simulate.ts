@@ -14,7 +14,7 @@ import type {Simulation, SimulationStep, WorldCounts} from '../../model/simulati
 import type {JobTimeline} from './timeline.js'
 import {formatRfc3339, objectTime, parseRfc3339} from '../../reconcile/time.js'
 import {parseDuration} from '../../watch/duration.js'
-import {cmp} from '../../simulate/collections.js'
+import {cmp, push} from '../../simulate/collections.js'
 import type {KubeletModel} from '../../simulate/kubelet.js'
 import type {ControllerSimulation, Described, StepAction, PodBehaviour, PodModel, SimulationRun} from '../../simulate/part.js'
 import {WORKLOAD_STRATEGY} from '../../simulate/patch-strategies.js'
@@ -146,9 +146,12 @@ export class JobRun implements SimulationRun {
 
   timelines(snapshot: Snapshot, _plan: ReconcilePlan, steps: readonly SimulationStep[]): {jobs: JobTimeline[]} {
     const present = new Set((snapshot.jobs ?? []).map((j) => j.uid))
+    // Each Job's steps, in order, gathered in one pass (a day of CronJob runs is thousands of Jobs).
+    const byJob = new Map<string, SimulationStep[]>()
+    for (const s of steps) if (s.controller.kind === 'Job') push(byJob, `${s.controller.namespace}/${s.controller.name}`, s)
     const jobs = [...this.jobs.values()]
       .sort((a, b) => cmp(a.job.namespace, b.job.namespace) || cmp(a.job.name, b.job.name))
-      .map(({job, lastSeen}) => jobTimeline(job, steps.filter((s) => s.controller.kind === 'Job' && s.controller.namespace === job.namespace && s.controller.name === job.name), present.has(job.uid) ? undefined : lastSeen))
+      .map(({job, lastSeen}) => jobTimeline(job, byJob.get(`${job.namespace}/${job.name}`) ?? [], present.has(job.uid) ? undefined : lastSeen))
     return {jobs}
   }
 }
