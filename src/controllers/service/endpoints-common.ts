@@ -3,7 +3,7 @@
 // address families and the labels they write (staging k8s.io/endpointslice utils.go,
 // pkg/api/v1/endpoints).
 import type {Labels, PodView} from '../../model/objects.js'
-import type {EndpointExclusion, EndpointPortView, ServiceView} from './model.js'
+import type {EndpointExclusion, EndpointPortView, ServicePortView, ServiceView} from './model.js'
 
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name'
 export const MANAGED_BY_LABEL = 'endpointslice.kubernetes.io/managed-by'
@@ -64,19 +64,37 @@ export function addressesOf(pod: PodView, family: string): string[] {
  * pod's container ports (then sidecars) by name and protocol; a name not found drops that port
  * for this pod (`missing`).
  */
-export function endpointPorts(svc: ServiceView, pod: PodView): {ports: EndpointPortView[]; missing: string[]} {
+export function endpointPorts(svc: ServiceView, pod: PodView): ResolvedPorts {
+  if (svc.ports.length !== 1) return resolvePorts(svc.ports, svc.ports.map((sp) => targetPortOf(sp, pod)))
+  // One Service port (the usual case): the pods that resolve it to the same number share one answer.
+  const port = targetPortOf(svc.ports[0], pod)
+  let byPort = resolvedOnePort.get(svc.ports)
+  if (!byPort) resolvedOnePort.set(svc.ports, (byPort = new Map()))
+  let resolved = byPort.get(port)
+  if (!resolved) byPort.set(port, (resolved = resolvePorts(svc.ports, [port])))
+  return resolved
+}
+
+/** What endpointPorts answers; shared between the pods that resolve alike, so never changed. */
+export interface ResolvedPorts {
+  readonly ports: readonly EndpointPortView[]
+  readonly missing: readonly string[]
+}
+
+const resolvedOnePort = new WeakMap<readonly ServicePortView[], Map<number | undefined, ResolvedPorts>>()
+
+const targetPortOf = (sp: ServicePortView, pod: PodView): number | undefined =>
+  typeof sp.targetPort === 'number' ? sp.targetPort : pod.network?.ports.find((cp) => cp.name === sp.targetPort && cp.protocol === sp.protocol)?.containerPort
+
+/** The Service ports as resolved (`numbers[i]` for `servicePorts[i]`), keys in sorted order as written out. */
+function resolvePorts(servicePorts: readonly ServicePortView[], numbers: readonly (number | undefined)[]): ResolvedPorts {
   const ports: EndpointPortView[] = []
   const missing: string[] = []
-  for (const sp of svc.ports) {
-    let port: number | undefined
-    if (typeof sp.targetPort === 'number') port = sp.targetPort
-    else port = pod.network?.ports.find((cp) => cp.name === sp.targetPort && cp.protocol === sp.protocol)?.containerPort
-    if (port === undefined) {
-      missing.push(`${sp.name || sp.port}→${sp.targetPort}/${sp.protocol}`)
-      continue
-    }
-    ports.push({name: sp.name, port, protocol: sp.protocol, ...(sp.appProtocol !== undefined ? {appProtocol: sp.appProtocol} : {})})
-  }
+  servicePorts.forEach((sp, i) => {
+    const port = numbers[i]
+    if (port === undefined) missing.push(`${sp.name || sp.port}→${sp.targetPort}/${sp.protocol}`)
+    else ports.push({...(sp.appProtocol !== undefined ? {appProtocol: sp.appProtocol} : {}), name: sp.name, port, protocol: sp.protocol})
+  })
   return {ports, missing}
 }
 

@@ -67,7 +67,7 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
   const verdicts: EndpointsSyncResult['verdicts'] = new Map()
   const family = primaryFamily(svc)
   // Per address: its ports, and whether it is ready (one entry per resolvable port, repacked below).
-  const entries: {address: EndpointAddressView; ports: EndpointPortView[]; ready: boolean}[] = []
+  const entries: {address: EndpointAddressView; ports: readonly EndpointPortView[]; ready: boolean}[] = []
   for (const pod of pods) {
     const excluded = podExclusion(pod, svc.publishNotReadyAddresses)
     if (excluded) {
@@ -80,9 +80,10 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
       verdicts.set(pod.name, {in: false, reason: 'no-address-of-type'})
       continue
     }
-    const address: EndpointAddressView = {ip, nodeName: pod.nodeName, targetRef: {kind: 'Pod', namespace: pod.namespace, name: pod.name, uid: pod.uid}}
+    // Keys in sorted order, as the plan writes them.
     const hostname = hostnameFor(pod, svc)
-    if (hostname !== undefined) address.hostname = hostname
+    const targetRef = {kind: 'Pod', name: pod.name, namespace: pod.namespace, uid: pod.uid}
+    const address: EndpointAddressView = hostname !== undefined ? {hostname, ip, nodeName: pod.nodeName, targetRef} : {ip, nodeName: pod.nodeName, targetRef}
     const ready = svc.publishNotReadyAddresses || pod.ready
     if (svc.ports.length === 0) {
       // Headless without ports: one subset without ports; otherwise nothing to list.
@@ -402,7 +403,7 @@ export function syncMirror(
   }
   const totals = new Map<string, {addressType: string; ready: number; total: number; slices: number}>()
   for (const d of desired) {
-    const t = totals.get(d.addressType) ?? {addressType: d.addressType, ready: 0, total: 0, slices: 0}
+    const t = totals.get(d.addressType) ?? {addressType: d.addressType, ready: 0, slices: 0, total: 0}
     t.slices++
     t.total += d.endpoints.length
     t.ready += d.endpoints.filter((e) => e.conditions.ready).length

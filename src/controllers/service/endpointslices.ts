@@ -190,13 +190,13 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
       }
       group.endpoints.set(endpointId(endpoint), endpoint)
       const c = endpoint.conditions
-      result.verdicts.set(pod.name, {slice: {in: true, ready: c.ready!, serving: c.serving!, terminating: c.terminating!, ports: ports.map((p) => p.port)}, ...extra})
+      result.verdicts.set(pod.name, {slice: {in: true, ports: ports.map((p) => p.port), ready: c.ready!, serving: c.serving!, terminating: c.terminating!}, ...extra})
     }
 
     // Every desired endpoint is placed (created slices are skipped only while the Service goes).
-    const all = [...desired.values()].flatMap((g) => [...g.endpoints.values()])
+    const all = desired.size === 1 ? [...desired.values().next().value!.endpoints.values()] : [...desired.values()].flatMap((g) => [...g.endpoints.values()])
     desiredAll.push(...all)
-    result.totals.push({addressType, ready: all.filter((e) => e.conditions.ready).length, total: all.length, slices: 0})
+    result.totals.push({addressType, ready: all.filter((e) => e.conditions.ready).length, slices: 0, total: all.length})
     for (const [key, group] of desired) {
       const r = reconcileByPorts(owned.get(key) ?? [], group.ports, group.endpoints, svc, input.maxEndpointsPerSlice, result, addressType)
       for (const d of r.updates) updates.push({draft: d, addressType})
@@ -273,16 +273,17 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
 function podToEndpoint(pod: PodView, node: NodeView | undefined, svc: ServiceView, addressType: string): EndpointView {
   const serving = pod.ready
   const terminating = pod.deletionTimestamp !== undefined
+  // Keys in sorted order, as the plan writes them (it then need not copy the endpoint).
   const ep: EndpointView = {
     addresses: addressesOf(pod, addressType),
     conditions: {ready: svc.publishNotReadyAddresses || (serving && !terminating), serving, terminating},
-    targetRef: {kind: 'Pod', namespace: pod.namespace, name: pod.name, uid: pod.uid},
   }
-  if (pod.nodeName !== '') ep.nodeName = pod.nodeName
-  const zone = node?.labels[ZONE_LABEL]
-  if (zone) ep.zone = zone
   const hostname = hostnameFor(pod, svc)
   if (hostname !== undefined) ep.hostname = hostname
+  if (pod.nodeName !== '') ep.nodeName = pod.nodeName
+  ep.targetRef = {kind: 'Pod', name: pod.name, namespace: pod.namespace, uid: pod.uid}
+  const zone = node?.labels[ZONE_LABEL]
+  if (zone) ep.zone = zone
   return ep
 }
 
@@ -545,12 +546,15 @@ function unzonedReadyWritten(written: readonly Draft[], existing: readonly Endpo
 const conditionsOf = (ep: EndpointView): EndpointConditions => ep.conditions
 
 function updateAction(draft: Draft, slice: EndpointSliceView, addressType: string, labels: Record<string, string>, time: string | undefined): UpdateEndpointSliceAction {
-  const before = new Map(slice.endpoints.map((ep) => [endpointId(ep), ep]))
-  const after = new Set(draft.endpoints.map(endpointId))
+  const beforeIds = slice.endpoints.map(endpointId)
+  const before = new Map<string, EndpointView>()
+  beforeIds.forEach((id, i) => before.set(id, slice.endpoints[i]))
+  const afterIds = draft.endpoints.map(endpointId)
+  const after = new Set(afterIds)
   const added: string[] = []
   const changed: EndpointChange[] = []
-  for (const ep of draft.endpoints) {
-    const old = before.get(endpointId(ep))
+  for (const [i, ep] of draft.endpoints.entries()) {
+    const old = before.get(afterIds[i])
     if (!old) added.push(podOf(ep))
     else if (!equalBeyondId(old, ep)) changed.push({pod: podOf(ep), from: conditionsOf(old), to: conditionsOf(ep)})
   }
@@ -566,7 +570,7 @@ function updateAction(draft: Draft, slice: EndpointSliceView, addressType: strin
     labels,
     added,
     // With random additions the removed ones are still certain: they were not kept.
-    removed: slice.endpoints.filter((ep) => !after.has(endpointId(ep))).map(podOf),
+    removed: slice.endpoints.filter((_, i) => !after.has(beforeIds[i])).map(podOf),
     changed,
     ...(time ? {triggerTime: time} : {}),
   }
