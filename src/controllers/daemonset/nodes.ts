@@ -107,17 +107,32 @@ export interface NodeDecision {
  * only an untolerated NoExecute one removes an existing pod. unschedulable itself is not looked at.
  */
 export function shouldRunDaemonPod(node: NodeView, templateSpec: unknown, tolerations: readonly Toleration[]): NodeDecision {
+  return daemonNodeTest(templateSpec, tolerations)(node)
+}
+
+// Decisions without a taint are the same for every node they are made for: shared, never changed.
+const RUNS: NodeDecision = Object.freeze({shouldRun: true, shouldContinueRunning: true})
+const NOT_NAMED: NodeDecision = Object.freeze({shouldRun: false, shouldContinueRunning: false, excludedBy: 'node-name'})
+const NOT_SELECTED: NodeDecision = Object.freeze({shouldRun: false, shouldContinueRunning: false, excludedBy: 'node-selector'})
+const NOT_AFFINE: NodeDecision = Object.freeze({shouldRun: false, shouldContinueRunning: false, excludedBy: 'node-affinity'})
+const BLOCKING = ['NoSchedule', 'NoExecute']
+const EVICTING = ['NoExecute']
+
+/** shouldRunDaemonPod for one template, its parts read once for every node it is asked about. */
+export function daemonNodeTest(templateSpec: unknown, tolerations: readonly Toleration[]): (node: NodeView) => NodeDecision {
   const spec = isObj(templateSpec) ? templateSpec : {}
   const nodeName = str(spec.nodeName)
-  if (nodeName !== '' && nodeName !== node.name) return {shouldRun: false, shouldContinueRunning: false, excludedBy: 'node-name'}
-  if (isObj(spec.nodeSelector) && Object.entries(spec.nodeSelector).some(([k, v]) => node.labels[k] !== v)) {
-    return {shouldRun: false, shouldContinueRunning: false, excludedBy: 'node-selector'}
+  const selector = isObj(spec.nodeSelector) ? Object.entries(spec.nodeSelector) : []
+  return (node) => {
+    if (nodeName !== '' && nodeName !== node.name) return NOT_NAMED
+    for (const [k, v] of selector) if (node.labels[k] !== v) return NOT_SELECTED
+    if (!requiredAffinityMatches(spec, node)) return NOT_AFFINE
+    if (node.taints.length === 0) return RUNS
+    const blocking = untolerated(node.taints, tolerations, BLOCKING)
+    if (!blocking) return RUNS
+    const evicting = untolerated(node.taints, tolerations, EVICTING)
+    return {shouldRun: false, shouldContinueRunning: evicting === undefined, excludedBy: 'taint', taint: evicting ?? blocking}
   }
-  if (!requiredAffinityMatches(spec, node)) return {shouldRun: false, shouldContinueRunning: false, excludedBy: 'node-affinity'}
-  const blocking = untolerated(node.taints, tolerations, ['NoSchedule', 'NoExecute'])
-  if (!blocking) return {shouldRun: true, shouldContinueRunning: true}
-  const evicting = untolerated(node.taints, tolerations, ['NoExecute'])
-  return {shouldRun: false, shouldContinueRunning: evicting === undefined, excludedBy: 'taint', taint: evicting ?? blocking}
 }
 
 /**

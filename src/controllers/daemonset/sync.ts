@@ -12,7 +12,7 @@ import type {CompiledSelector} from '../../reconcile/selector.js'
 import {isPodAvailable} from '../../reconcile/status.js'
 import {startPlan} from '../../reconcile/workload-plan.js'
 import {objectTime} from '../../reconcile/time.js'
-import {daemonPodAffinity, daemonTolerations, type NodeDecision, shouldRunDaemonPod} from './nodes.js'
+import {daemonNodeTest, daemonPodAffinity, daemonTolerations, type NodeDecision} from './nodes.js'
 
 /** BurstReplicas of the DaemonSet controller (cmd/kube-controller-manager: 250). */
 export const DAEMON_BURST = 250
@@ -65,11 +65,15 @@ export function planDaemonSet(ds: DaemonSetView, world: DaemonSetWorld): Control
   const {actions, warnings} = plan
   const tolerations = daemonTolerations(ds.template.spec)
   const nodes = sortedByName(world.nodes)
-  const decisions = new Map(nodes.map((n) => [n.name, shouldRunDaemonPod(n, ds.template.spec, tolerations)]))
+  const test = daemonNodeTest(ds.template.spec, tolerations)
+  const decisions = new Map<string, NodeDecision>()
+  for (const n of nodes) decisions.set(n.name, test(n))
+  let desired = 0
+  for (const d of decisions.values()) if (d.shouldRun) desired++
   const claim = claimPods(ds, selector, world.candidates)
   const byNode = podsByNode(claim.claimed)
-  plan.nodes = nodes.map((n) => daemonNode(n, decisions.get(n.name)!, byNode.get(n.name) ?? []))
-  plan.desired = [...decisions.values()].filter((d) => d.shouldRun).length
+  plan.nodes = nodes.map((n) => daemonNode(n, decisions.get(n.name)!, byNode.get(n.name)))
+  plan.desired = desired
   if (ds.deletionTimestamp !== undefined) {
     // syncDaemonSet returns before anything, status included.
     warnings.push('being deleted: the controller does nothing more for it')
@@ -104,9 +108,9 @@ export function planDaemonSet(ds: DaemonSetView, world: DaemonSetWorld): Control
     const d = decisions.get(node.name)!
     podsShouldBeOnNode(node.name, d, pods, {surge, hash, minReadySeconds: ds.minReadySeconds, now: world.now}, creates, deletes, newPod)
   }
-  const known = new Set(nodes.map((n) => n.name))
-  for (const [node, pods] of [...byNode].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    if (known.has(node)) continue
+  // Pods of nodes not read, by node name.
+  const unknown = [...byNode].filter(([node]) => !decisions.has(node))
+  for (const [node, pods] of unknown.sort(([a], [b]) => (a < b ? -1 : 1))) {
     for (const p of pods) if (p.nodeName === '') deletes.push(deleteOf(p, node, 'no-node'))
   }
   const created = creates.slice(0, DAEMON_BURST)
@@ -152,9 +156,12 @@ function podsByNode(claimed: readonly PodView[]): Map<string, PodView[]> {
   return out
 }
 
-function daemonNode(node: NodeView, d: NodeDecision, pods: readonly PodView[]): DaemonNode {
-  const out: DaemonNode = {node: node.name, shouldRun: d.shouldRun, shouldContinueRunning: d.shouldContinueRunning, pods: pods.map((p) => p.name)}
-  if (d.excludedBy) out.excludedBy = d.excludedBy
+/** Keys in sorted order, as the plan writes them (it then need not copy the node). */
+function daemonNode(node: NodeView, d: NodeDecision, pods: readonly PodView[] | undefined): DaemonNode {
+  const names = pods ? pods.map((p) => p.name) : []
+  const out: DaemonNode = d.excludedBy
+    ? {excludedBy: d.excludedBy, node: node.name, pods: names, shouldContinueRunning: d.shouldContinueRunning, shouldRun: d.shouldRun}
+    : {node: node.name, pods: names, shouldContinueRunning: d.shouldContinueRunning, shouldRun: d.shouldRun}
   if (d.taint) out.taint = d.taint
   return out
 }
@@ -371,11 +378,9 @@ function rollingUpdate(
   plan: ControllerPlan,
 ): void {
   const desired = nodes.filter((n) => decisions.get(n.name)!.shouldRun)
-  const map = new Map(byNode)
-  for (const n of desired) if (!map.has(n.name)) map.set(n.name, [])
   const {maxSurge, maxUnavailable} = daemonUpdateBudget(ds, desired.length)
   const available = (p: PodView) => isPodAvailable(p, ds.minReadySeconds, c.now)
-  const entries = [...map].sort(([a], [b]) => (a < b ? -1 : 1))
+  const entries = nodesToUpdate(nodes, decisions, byNode)
   const actions = plan.actions
 
   if (maxSurge === 0) {
@@ -428,6 +433,26 @@ function rollingUpdate(
   pick(Math.min(Math.max(0, numAvailable - desired.length), shouldNotRun.length), shouldNotRun, 'delete', actions, (a) => a.pod)
   actions.push(...allowedNew)
   pick(Math.min(Math.max(0, maxSurge - numSurge), candidateNew.length), candidateNew, 'create', actions, (a) => a.node)
+}
+
+/** The nodes with daemon pods and those that should run one, by name, each with its pods. */
+function nodesToUpdate(nodes: readonly NodeView[], decisions: ReadonlyMap<string, NodeDecision>, byNode: ReadonlyMap<string, PodView[]>): [string, PodView[]][] {
+  let unknown = false
+  for (const node of byNode.keys()) if (!decisions.has(node)) unknown = true
+  if (unknown) {
+    const map = new Map(byNode)
+    for (const n of nodes) if (decisions.get(n.name)!.shouldRun && !map.has(n.name)) map.set(n.name, [])
+    return [...map].sort(([a], [b]) => (a < b ? -1 : 1))
+  }
+  // Every pod's node was read: the nodes' own order (by name) serves.
+  const out: [string, PodView[]][] = []
+  for (const n of nodes) {
+    if (out.length > 0 && out[out.length - 1][0] === n.name) continue
+    const pods = byNode.get(n.name)
+    if (pods) out.push([n.name, pods])
+    else if (decisions.get(n.name)!.shouldRun) out.push([n.name, []])
+  }
+  return out
 }
 
 /** All of them, none, or "count of these" when the controller's map order decides. */

@@ -389,14 +389,35 @@ function snapshotStatus(s: MutableStatus): JobStatusView {
   return out
 }
 
+/**
+ * The two statuses as JSON with their fields sorted are the same text; that text is the same
+ * exactly when the same fields are defined and each one's value writes the same JSON.
+ */
 function sameStatus(a: JobStatusView, b: JobStatusView): boolean {
-  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b))
+  const ka = definedKeys(a)
+  const kb = definedKeys(b)
+  if (ka.length !== kb.length) return false
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i]
+    if (k !== kb[i]) return false
+    const [x, y] = [statusField(a, k), statusField(b, k)]
+    if (x === y && (typeof x === 'string' || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x)))) continue
+    if (JSON.stringify(x) !== JSON.stringify(y)) return false
+  }
+  return true
 }
 
-function canonical(s: JobStatusView): unknown {
-  // A nil uncountedTerminatedPods is read as {} (J3 step 6): writing {} alone is no change.
-  if (s.uncountedTerminatedPods === undefined) s = {...s, uncountedTerminatedPods: {succeeded: [], failed: []}}
-  return Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined).sort(([x], [y]) => (x < y ? -1 : 1)))
+/** A nil uncountedTerminatedPods is read as {} (J3 step 6): writing {} alone is no change. */
+const NO_UNCOUNTED = {succeeded: [], failed: []}
+
+const statusField = (s: JobStatusView, k: string): unknown =>
+  k === 'uncountedTerminatedPods' && s.uncountedTerminatedPods === undefined ? NO_UNCOUNTED : (s as unknown as Record<string, unknown>)[k]
+
+function definedKeys(s: JobStatusView): string[] {
+  const keys: string[] = []
+  for (const k of Object.keys(s)) if (statusField(s, k) !== undefined) keys.push(k)
+  if (!keys.includes('uncountedTerminatedPods')) keys.push('uncountedTerminatedPods')
+  return keys.sort()
 }
 
 function condition(type: string, reason: string, message: string, stamp: string): JobCondition {

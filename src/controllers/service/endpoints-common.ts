@@ -3,7 +3,7 @@
 // address families and the labels they write (staging k8s.io/endpointslice utils.go,
 // pkg/api/v1/endpoints).
 import type {Labels, PodView} from '../../model/objects.js'
-import type {EndpointExclusion, EndpointPortView, ServiceView} from './model.js'
+import type {EndpointExclusion, EndpointPortView, ServicePortView, ServiceView} from './model.js'
 
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name'
 export const MANAGED_BY_LABEL = 'endpointslice.kubernetes.io/managed-by'
@@ -18,7 +18,13 @@ export const hasClusterIP = (svc: ServiceView): boolean => !svc.headless
 /** The pods a Service selects: same namespace, every selector label equal (labels.Set(selector)). */
 export function selectedPods(svc: ServiceView, pods: readonly PodView[]): PodView[] {
   const selector = Object.entries(svc.selector ?? {})
-  return pods.filter((p) => p.namespace === svc.namespace && selector.every(([k, v]) => p.labels[k] === v))
+  const out: PodView[] = []
+  outer: for (const p of pods) {
+    if (p.namespace !== svc.namespace) continue
+    for (const [k, v] of selector) if (p.labels[k] !== v) continue outer
+    out.push(p)
+  }
+  return out
 }
 
 /** ShouldPodBeInEndpoints: terminal pods and pods with no IP never; terminating ones only when asked. */
@@ -35,6 +41,8 @@ export function ipFamily(ip: string): 'IPv4' | 'IPv6' {
 }
 
 export function canonicalIP(ip: string): string {
+  // Without a colon: an IPv4 address as written.
+  if (!ip.includes(':')) return ip
   if (ipFamily(ip) === 'IPv4') return ip.replace(/^::ffff:/i, '')
   try {
     return new URL(`http://[${ip}]/`).hostname.slice(1, -1)
@@ -44,40 +52,64 @@ export function canonicalIP(ip: string): string {
 }
 
 /** The pod's addresses of one family, as written (getEndpointAddresses). */
-export const addressesOf = (pod: PodView, family: string): string[] =>
-  (pod.network?.podIPs ?? []).filter((ip) => ipFamily(ip) === family).map(canonicalIP)
+export function addressesOf(pod: PodView, family: string): string[] {
+  const ips = pod.network?.podIPs ?? []
+  const out: string[] = []
+  for (const ip of ips) if (ipFamily(ip) === family) out.push(canonicalIP(ip))
+  return out
+}
 
 /**
  * getEndpointPorts / FindPort: per service port, a number as it is, a name looked up among the
  * pod's container ports (then sidecars) by name and protocol; a name not found drops that port
  * for this pod (`missing`).
  */
-export function endpointPorts(svc: ServiceView, pod: PodView): {ports: EndpointPortView[]; missing: string[]} {
+export function endpointPorts(svc: ServiceView, pod: PodView): ResolvedPorts {
+  if (svc.ports.length !== 1) return resolvePorts(svc.ports, svc.ports.map((sp) => targetPortOf(sp, pod)))
+  // One Service port (the usual case): the pods that resolve it to the same number share one answer.
+  const port = targetPortOf(svc.ports[0], pod)
+  let byPort = resolvedOnePort.get(svc.ports)
+  if (!byPort) resolvedOnePort.set(svc.ports, (byPort = new Map()))
+  let resolved = byPort.get(port)
+  if (!resolved) byPort.set(port, (resolved = resolvePorts(svc.ports, [port])))
+  return resolved
+}
+
+/** What endpointPorts answers; shared between the pods that resolve alike, so never changed. */
+export interface ResolvedPorts {
+  readonly ports: readonly EndpointPortView[]
+  readonly missing: readonly string[]
+}
+
+const resolvedOnePort = new WeakMap<readonly ServicePortView[], Map<number | undefined, ResolvedPorts>>()
+
+const targetPortOf = (sp: ServicePortView, pod: PodView): number | undefined =>
+  typeof sp.targetPort === 'number' ? sp.targetPort : pod.network?.ports.find((cp) => cp.name === sp.targetPort && cp.protocol === sp.protocol)?.containerPort
+
+/** The Service ports as resolved (`numbers[i]` for `servicePorts[i]`), keys in sorted order as written out. */
+function resolvePorts(servicePorts: readonly ServicePortView[], numbers: readonly (number | undefined)[]): ResolvedPorts {
   const ports: EndpointPortView[] = []
   const missing: string[] = []
-  for (const sp of svc.ports) {
-    let port: number | undefined
-    if (typeof sp.targetPort === 'number') port = sp.targetPort
-    else port = pod.network?.ports.find((cp) => cp.name === sp.targetPort && cp.protocol === sp.protocol)?.containerPort
-    if (port === undefined) {
-      missing.push(`${sp.name || sp.port}→${sp.targetPort}/${sp.protocol}`)
-      continue
-    }
-    ports.push({name: sp.name, port, protocol: sp.protocol, ...(sp.appProtocol !== undefined ? {appProtocol: sp.appProtocol} : {})})
-  }
+  servicePorts.forEach((sp, i) => {
+    const port = numbers[i]
+    if (port === undefined) missing.push(`${sp.name || sp.port}→${sp.targetPort}/${sp.protocol}`)
+    else ports.push({...(sp.appProtocol !== undefined ? {appProtocol: sp.appProtocol} : {}), name: sp.name, port, protocol: sp.protocol})
+  })
   return {ports, missing}
 }
 
 /** A port list's identity, independent of order (NewPortMapKey hashes the sorted ports). */
 export function portsKey(ports: readonly EndpointPortView[]): string {
-  return ports
-    .map((p) => `${p.name}\u0000${p.port}\u0000${p.protocol}\u0000${p.appProtocol ?? '\u0001'}`)
-    .sort()
-    .join('\u0002')
+  if (ports.length === 1) return portsKey1(ports[0])
+  return ports.map(portsKey1).sort().join('\u0002')
 }
+
+/** portsKey of a list of one port. */
+export const portsKey1 = (p: EndpointPortView): string => `${p.name}\u0000${p.port}\u0000${p.protocol}\u0000${p.appProtocol ?? '\u0001'}`
 
 /** Ports in a fixed order (upstream writes them in hash order: compare them as a set). */
 export function sortPorts(ports: readonly EndpointPortView[]): EndpointPortView[] {
+  if (ports.length < 2) return [...ports]
   return [...ports].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.port - b.port || (a.protocol < b.protocol ? -1 : a.protocol > b.protocol ? 1 : 0)))
 }
 
@@ -86,15 +118,20 @@ export const hostnameFor = (pod: PodView, svc: ServiceView): string | undefined 
   pod.network && pod.network.hostname !== '' && pod.network.subdomain === svc.name && pod.namespace === svc.namespace ? pod.network.hostname : undefined
 
 /** The Service's labels without the slice controller's reserved keys. */
-export function serviceLabels(svc: ServiceView, reserved: readonly string[]): Record<string, string> {
+export const serviceLabels = (svc: ServiceView, reserved: readonly string[]): Record<string, string> => unreserved(svc.labels, reserved)
+
+/** Labels without the reserved keys. */
+export function unreserved(labels: Labels, reserved: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const [k, v] of Object.entries(svc.labels)) if (!reserved.includes(k)) out[k] = v
+  for (const k in labels) if (!reserved.includes(k)) out[k] = labels[k]
   return out
 }
 
 export function sameLabels(a: Labels, b: Labels): boolean {
   const ka = Object.keys(a)
-  return ka.length === Object.keys(b).length && ka.every((k) => b[k] === a[k])
+  if (ka.length !== Object.keys(b).length) return false
+  for (const k of ka) if (b[k] !== a[k]) return false
+  return true
 }
 
 /** The trigger time a fresh controller writes: the Service's creationTimestamp (E9.1). */

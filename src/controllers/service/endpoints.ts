@@ -26,6 +26,7 @@ import {
   MANAGED_BY_LABEL,
   podExclusion,
   portsKey,
+  portsKey1,
   sameLabels,
   SERVICE_NAME_LABEL,
   sortPorts,
@@ -66,7 +67,7 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
   const verdicts: EndpointsSyncResult['verdicts'] = new Map()
   const family = primaryFamily(svc)
   // Per address: its ports, and whether it is ready (one entry per resolvable port, repacked below).
-  const entries: {address: EndpointAddressView; ports: EndpointPortView[]; ready: boolean}[] = []
+  const entries: {address: EndpointAddressView; ports: readonly EndpointPortView[]; ready: boolean}[] = []
   for (const pod of pods) {
     const excluded = podExclusion(pod, svc.publishNotReadyAddresses)
     if (excluded) {
@@ -79,9 +80,10 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
       verdicts.set(pod.name, {in: false, reason: 'no-address-of-type'})
       continue
     }
-    const address: EndpointAddressView = {ip, nodeName: pod.nodeName, targetRef: {kind: 'Pod', namespace: pod.namespace, name: pod.name, uid: pod.uid}}
+    // Keys in sorted order, as the plan writes them.
     const hostname = hostnameFor(pod, svc)
-    if (hostname !== undefined) address.hostname = hostname
+    const targetRef = {kind: 'Pod', name: pod.name, namespace: pod.namespace, uid: pod.uid}
+    const address: EndpointAddressView = hostname !== undefined ? {hostname, ip, nodeName: pod.nodeName, targetRef} : {ip, nodeName: pod.nodeName, targetRef}
     const ready = svc.publishNotReadyAddresses || pod.ready
     if (svc.ports.length === 0) {
       // Headless without ports: one subset without ports; otherwise nothing to list.
@@ -111,8 +113,7 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
   // (capacityAnnotationSetCorrectly): an over-capacity object is rewritten at every sync.
   if (existing) {
     const capacityRight = addressCount(existing.subsets) <= MAX_ENDPOINTS_ADDRESSES && existing.annotations[OVER_CAPACITY] === undefined
-    const wantedKey = subsetsKey(wanted)
-    const sameSubsets = subsetsKey(existing.subsets) === wantedKey || subsetsKey(repack(flatten(existing.subsets))) === wantedKey
+    const sameSubsets = equalSubsets(existing.subsets, wanted) || equalSubsets(repack(flatten(existing.subsets)), wanted)
     if (sameSubsets && sameLabels(existing.labels, labels) && capacityRight) return {verdicts}
   }
   const total = addressCount(wanted)
@@ -171,7 +172,7 @@ function repack(entries: readonly {address: EndpointAddressView; ports: readonly
     const key = addressKey(e.address)
     if (!firstSeen.has(key)) firstSeen.set(key, e.address)
     for (const port of e.ports.length > 0 ? e.ports : [undefined]) {
-      const portKey = port ? portsKey([port]) : ''
+      const portKey = port ? portsKey1(port) : ''
       let entry = byPort.get(portKey)
       if (!entry) byPort.set(portKey, (entry = {port, ready: new Map()}))
       if (entry.ready.get(key) !== false) entry.ready.set(key, e.ready)
@@ -179,18 +180,26 @@ function repack(entries: readonly {address: EndpointAddressView; ports: readonly
   }
   const groups = new Map<string, {ports: EndpointPortView[]; ready: Map<string, boolean>}>()
   for (const {port, ready} of byPort.values()) {
-    const groupKey = [...ready.entries()].map(([k, r]) => `${k}\u0000${r}`).sort().join('\u0001')
+    // One port list: one group, whose key orders nothing.
+    const groupKey = byPort.size === 1 ? '' : [...ready.entries()].map(([k, r]) => `${k}\u0000${r}`).sort().join('\u0001')
     let group = groups.get(groupKey)
     if (!group) groups.set(groupKey, (group = {ports: [], ready}))
     if (port) group.ports.push(port)
   }
   const order = (a: EndpointAddressView, b: EndpointAddressView) => byteOrder(a.ip, b.ip) || byteOrder(a.targetRef?.uid ?? '', b.targetRef?.uid ?? '')
   // Upstream orders subsets by a hash of each; here by their ports, then their addresses.
+  const subset = (ports: EndpointPortView[], ready: Map<string, boolean>): EndpointSubsetView => {
+    const addresses: EndpointAddressView[] = []
+    const notReadyAddresses: EndpointAddressView[] = []
+    for (const [k, r] of ready) (r ? addresses : notReadyAddresses).push(firstSeen.get(k)!)
+    return {addresses: addresses.sort(order), notReadyAddresses: notReadyAddresses.sort(order), ports: sortPorts(ports)}
+  }
+  if (groups.size === 1) {
+    const [{ports, ready}] = groups.values()
+    return [subset(ports, ready)]
+  }
   return [...groups.entries()]
-    .map(([groupKey, {ports, ready}]) => {
-      const of = (want: boolean) => [...ready.entries()].filter(([, r]) => r === want).map(([k]) => firstSeen.get(k)!).sort(order)
-      return {key: `${portsKey(ports)}\u0002${groupKey}`, subset: {addresses: of(true), notReadyAddresses: of(false), ports: sortPorts(ports)}}
-    })
+    .map(([groupKey, {ports, ready}]) => ({key: `${portsKey(ports)}\u0002${groupKey}`, subset: subset(ports, ready)}))
     .sort((a, b) => byteOrder(a.key, b.key))
     .map((x) => x.subset)
 }
@@ -202,13 +211,34 @@ function flatten(subsets: readonly EndpointSubsetView[]): {address: EndpointAddr
   ])
 }
 
+const addressId = (a: EndpointAddressView): string =>
+  `${a.ip}\u0000${a.hostname ?? ''}\u0000${a.nodeName ?? ''}\u0000${a.targetRef?.kind}\u0000${a.targetRef?.namespace}\u0000${a.targetRef?.name}\u0000${a.targetRef?.uid}`
+
 /** Subsets compared as sets of (ports, ready addresses, not-ready addresses), resourceVersion aside. */
 function subsetsKey(subsets: readonly EndpointSubsetView[]): string {
-  const addr = (a: EndpointAddressView) => `${a.ip}\u0000${a.hostname ?? ''}\u0000${a.nodeName ?? ''}\u0000${a.targetRef?.kind}\u0000${a.targetRef?.namespace}\u0000${a.targetRef?.name}\u0000${a.targetRef?.uid}`
   return subsets
-    .map((s) => JSON.stringify([portsKey(s.ports), s.addresses.map(addr).sort(), s.notReadyAddresses.map(addr).sort()]))
+    .map((s) => JSON.stringify([portsKey(s.ports), s.addresses.map(addressId).sort(), s.notReadyAddresses.map(addressId).sort()]))
     .sort()
     .join('\n')
+}
+
+/** subsetsKey(a) === subsetsKey(b); one subset each (the usual case) is compared without building the keys. */
+function equalSubsets(a: readonly EndpointSubsetView[], b: readonly EndpointSubsetView[]): boolean {
+  if (a.length !== b.length) return false
+  if (a.length !== 1) return subsetsKey(a) === subsetsKey(b)
+  const [x, y] = [a[0], b[0]]
+  return portsKey(x.ports) === portsKey(y.ports) && sameAddressSet(x.addresses, y.addresses) && sameAddressSet(x.notReadyAddresses, y.notReadyAddresses)
+}
+
+/** The same addresses (by addressId), whatever their order. */
+function sameAddressSet(a: readonly EndpointAddressView[], b: readonly EndpointAddressView[]): boolean {
+  if (a.length !== b.length) return false
+  let inOrder = true
+  for (let i = 0; i < a.length && inOrder; i++) inOrder = addressId(a[i]) === addressId(b[i])
+  if (inOrder) return true
+  const ids = (list: readonly EndpointAddressView[]) => list.map(addressId).sort()
+  const [sa, sb] = [ids(a), ids(b)]
+  return sa.every((id, i) => id === sb[i])
 }
 
 /**
@@ -373,7 +403,7 @@ export function syncMirror(
   }
   const totals = new Map<string, {addressType: string; ready: number; total: number; slices: number}>()
   for (const d of desired) {
-    const t = totals.get(d.addressType) ?? {addressType: d.addressType, ready: 0, total: 0, slices: 0}
+    const t = totals.get(d.addressType) ?? {addressType: d.addressType, ready: 0, slices: 0, total: 0}
     t.slices++
     t.total += d.endpoints.length
     t.ready += d.endpoints.filter((e) => e.conditions.ready).length

@@ -36,6 +36,7 @@ import {
   SERVICE_NAME_LABEL,
   serviceLabels,
   SLICE_CONTROLLER,
+  unreserved,
   sortPorts,
   triggerTime,
   ZONE_LABEL,
@@ -189,13 +190,13 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
       }
       group.endpoints.set(endpointId(endpoint), endpoint)
       const c = endpoint.conditions
-      result.verdicts.set(pod.name, {slice: {in: true, ready: c.ready!, serving: c.serving!, terminating: c.terminating!, ports: ports.map((p) => p.port)}, ...extra})
+      result.verdicts.set(pod.name, {slice: {in: true, ports: ports.map((p) => p.port), ready: c.ready!, serving: c.serving!, terminating: c.terminating!}, ...extra})
     }
 
     // Every desired endpoint is placed (created slices are skipped only while the Service goes).
-    const all = [...desired.values()].flatMap((g) => [...g.endpoints.values()])
+    const all = desired.size === 1 ? [...desired.values().next().value!.endpoints.values()] : [...desired.values()].flatMap((g) => [...g.endpoints.values()])
     desiredAll.push(...all)
-    result.totals.push({addressType, ready: all.filter((e) => e.conditions.ready).length, total: all.length, slices: 0})
+    result.totals.push({addressType, ready: all.filter((e) => e.conditions.ready).length, slices: 0, total: all.length})
     for (const [key, group] of desired) {
       const r = reconcileByPorts(owned.get(key) ?? [], group.ports, group.endpoints, svc, input.maxEndpointsPerSlice, result, addressType)
       for (const d of r.updates) updates.push({draft: d, addressType})
@@ -272,16 +273,17 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
 function podToEndpoint(pod: PodView, node: NodeView | undefined, svc: ServiceView, addressType: string): EndpointView {
   const serving = pod.ready
   const terminating = pod.deletionTimestamp !== undefined
+  // Keys in sorted order, as the plan writes them (it then need not copy the endpoint).
   const ep: EndpointView = {
     addresses: addressesOf(pod, addressType),
     conditions: {ready: svc.publishNotReadyAddresses || (serving && !terminating), serving, terminating},
-    targetRef: {kind: 'Pod', namespace: pod.namespace, name: pod.name, uid: pod.uid},
   }
-  if (pod.nodeName !== '') ep.nodeName = pod.nodeName
-  const zone = node?.labels[ZONE_LABEL]
-  if (zone) ep.zone = zone
   const hostname = hostnameFor(pod, svc)
   if (hostname !== undefined) ep.hostname = hostname
+  if (pod.nodeName !== '') ep.nodeName = pod.nodeName
+  ep.targetRef = {kind: 'Pod', name: pod.name, namespace: pod.namespace, uid: pod.uid}
+  const zone = node?.labels[ZONE_LABEL]
+  if (zone) ep.zone = zone
   return ep
 }
 
@@ -301,34 +303,46 @@ function reconcileByPorts(
   const svcLabels = serviceLabels(svc, RESERVED)
   // Step 1 walks the slices in the informer cache's order (random); here by name. An endpoint that
   // more than one slice holds stays in the first one walked: a choice the plan states (E8.4).
-  const holders = new Map<string, string[]>()
+  // Per wanted endpoint, the slice names that hold it: one name, or a list once a second holds it.
+  const holders = new Map<string, string | string[]>()
+  const ids: string[][] = []
   for (const slice of slices) {
+    const sliceIds: string[] = []
+    ids.push(sliceIds)
     for (const ep of slice.endpoints) {
       const id = endpointId(ep)
-      const names = holders.get(id) ?? []
-      if (want.has(id) && !names.includes(slice.name)) holders.set(id, [...names, slice.name])
+      sliceIds.push(id)
+      if (!want.has(id)) continue
+      const names = holders.get(id)
+      if (names === undefined) holders.set(id, slice.name)
+      else if (typeof names === 'string') {
+        if (names !== slice.name) holders.set(id, [names, slice.name])
+      } else if (!names.includes(slice.name)) names.push(slice.name)
     }
   }
   for (const [id, names] of holders) {
-    if (names.length < 2) continue
+    if (typeof names === 'string') continue
     const pod = podOf(want.get(id)!)
     result.choices.push({kind: 'duplicateEndpoint', addressType, pod, slices: names, shown: names[0]})
     result.warnings.push(
       `pod ${pod}'s ${addressType} endpoint is in slices ${names.join(', ')}: the controller walks them in its cache's order (random), the first keeps it and the others drop it; shown: ${names[0]} keeps it`,
     )
   }
-  for (const slice of slices) {
+  for (let i = 0; i < slices.length; i++) {
+    const slice = slices[i]
     const kept: EndpointView[] = []
     let changed = false
-    for (const ep of slice.endpoints) {
-      const id = endpointId(ep)
+    const sliceIds = ids[i]
+    for (let j = 0; j < slice.endpoints.length; j++) {
+      const ep = slice.endpoints[j]
+      const id = sliceIds[j]
       const got = want.get(id)
       if (!got) continue
       kept.push(got)
       if (!equalBeyondId(got, ep)) changed = true
       want.delete(id)
     }
-    const labelsChanged = !sameLabels(serviceLabels({...svc, labels: slice.labels}, RESERVED), svcLabels)
+    const labelsChanged = !sameLabels(unreserved(slice.labels, RESERVED), svcLabels)
     const draft: Draft = {existing: slice, ports: sortPorts(slice.ports), endpoints: kept, random: 0, labelsChanged}
     if (changed || kept.length !== slice.endpoints.length) {
       if (kept.length === 0) deletes.push(slice)
@@ -503,15 +517,17 @@ function hints(
     else delete out.hints
     return out
   }
-  for (const d of written) d.endpoints = d.endpoints.map(hinted)
+  // Without hints to set, only endpoints that carry some change.
+  const touched = (eps: readonly EndpointView[]): boolean => use || eps.some((ep) => ep.hints)
+  for (const d of written) if (touched(d.endpoints)) d.endpoints = d.endpoints.map(hinted)
   // A pool's endpoints all go to written slices.
-  for (const pool of pools) pool.endpoints = pool.endpoints?.map(hinted)
+  for (const pool of pools) if (pool.endpoints && touched(pool.endpoints)) pool.endpoints = pool.endpoints.map(hinted)
   const writtenNames = new Set(written.map((d) => d.existing?.name).filter((n) => n !== undefined))
   // RemoveHintsFromSlices / AddHints look at the slices unchanged, never at those being deleted.
   for (const slice of existing) {
-    if (writtenNames.has(slice.name) || !types.includes(slice.addressType)) continue
+    if (writtenNames.has(slice.name) || !types.includes(slice.addressType) || !touched(slice.endpoints)) continue
     const next = slice.endpoints.map(hinted)
-    if (next.some((ep, i) => JSON.stringify(ep.hints) !== JSON.stringify(slice.endpoints[i].hints))) {
+    if (next.some((ep, i) => ep !== slice.endpoints[i] && JSON.stringify(ep.hints) !== JSON.stringify(slice.endpoints[i].hints))) {
       updates.push({draft: {existing: slice, ports: sortPorts(slice.ports), endpoints: next, random: 0, labelsChanged: false, hintsOnly: true}, addressType: slice.addressType})
     }
   }
@@ -530,12 +546,15 @@ function unzonedReadyWritten(written: readonly Draft[], existing: readonly Endpo
 const conditionsOf = (ep: EndpointView): EndpointConditions => ep.conditions
 
 function updateAction(draft: Draft, slice: EndpointSliceView, addressType: string, labels: Record<string, string>, time: string | undefined): UpdateEndpointSliceAction {
-  const before = new Map(slice.endpoints.map((ep) => [endpointId(ep), ep]))
-  const after = new Set(draft.endpoints.map(endpointId))
+  const beforeIds = slice.endpoints.map(endpointId)
+  const before = new Map<string, EndpointView>()
+  beforeIds.forEach((id, i) => before.set(id, slice.endpoints[i]))
+  const afterIds = draft.endpoints.map(endpointId)
+  const after = new Set(afterIds)
   const added: string[] = []
   const changed: EndpointChange[] = []
-  for (const ep of draft.endpoints) {
-    const old = before.get(endpointId(ep))
+  for (const [i, ep] of draft.endpoints.entries()) {
+    const old = before.get(afterIds[i])
     if (!old) added.push(podOf(ep))
     else if (!equalBeyondId(old, ep)) changed.push({pod: podOf(ep), from: conditionsOf(old), to: conditionsOf(ep)})
   }
@@ -551,7 +570,7 @@ function updateAction(draft: Draft, slice: EndpointSliceView, addressType: strin
     labels,
     added,
     // With random additions the removed ones are still certain: they were not kept.
-    removed: slice.endpoints.filter((ep) => !after.has(endpointId(ep))).map(podOf),
+    removed: slice.endpoints.filter((_, i) => !after.has(beforeIds[i])).map(podOf),
     changed,
     ...(time ? {triggerTime: time} : {}),
   }

@@ -146,7 +146,7 @@ export interface PodEndpointVerdict {
   /** The legacy Endpoints controller: listed as ready, not ready, or left out and why. */
   endpoints: {in: true; ready: boolean} | {in: false; reason: EndpointExclusion}
   /** Service ports (by name, or number when unnamed) whose named targetPort this pod does not define. */
-  missingPorts?: string[]
+  missingPorts?: readonly string[]
 }
 
 // ---- Writes of the EndpointSlice controller ----

@@ -185,7 +185,9 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
     if (slices.choices.length + mirrored.choices.length > 0) choices = [...slices.choices, ...mirrored.choices]
     for (const pod of selected) {
       const s = slices.verdicts.get(pod.name)!
-      verdicts.push({pod: pod.name, uid: pod.uid, slice: s.slice, endpoints: legacy.verdicts.get(pod.name)!, ...(s.missingPorts ? {missingPorts: s.missingPorts} : {})})
+      // Keys in sorted order, as the plan writes them.
+      const endpoints = legacy.verdicts.get(pod.name)!
+      verdicts.push(s.missingPorts ? {endpoints, missingPorts: s.missingPorts, pod: pod.name, slice: s.slice, uid: pod.uid} : {endpoints, pod: pod.name, slice: s.slice, uid: pod.uid})
     }
     verdicts.sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0))
   }
@@ -216,14 +218,15 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
     status: {loadBalancer: {ingress: [...svc.ingress]}, readyEndpoints},
     warnings,
     inSync: actions.every(isNoWrite),
+    // Keys in sorted order, as the plan writes them.
     service: {
-      type: svc.type,
-      selector: svc.selector,
-      pods: verdicts,
-      endpoints: totals,
-      ...(pools ? {pools} : {}),
       ...(choices ? {choices} : {}),
+      endpoints: totals,
       ...(lb ? {loadBalancer: lb.plan} : {}),
+      pods: verdicts,
+      ...(pools ? {pools} : {}),
+      selector: svc.selector,
+      type: svc.type,
     },
   }
   if (events.length > 0) plan.events = events
