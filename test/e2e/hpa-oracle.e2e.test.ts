@@ -524,6 +524,70 @@ describe('HPAs read from files as the API server stores them', () => {
   }, 120_000)
 })
 
+describe('autoscaling/v1 HPAs read from files with a status the controller wrote', () => {
+  it('the v1 form (current-metrics and conditions annotations) reads back as the v2 status the server stores', async () => {
+    const ns = await newNamespace('hpa-v1-status')
+    const dir = mkdtempSync(join(tmpdir(), 'kctl-hpa-v1-status-'))
+    const at = iso(Date.now() - 60_000)
+    const statuses: Json[] = [
+      // Every metric type, both value kinds of Object and External, a failed metric; three conditions.
+      {
+        currentReplicas: 3,
+        desiredReplicas: 4,
+        lastScaleTime: at,
+        currentMetrics: [
+          {type: 'Resource', resource: {name: 'cpu', current: {averageValue: '450m', averageUtilization: 90}}},
+          {type: 'Resource', resource: {name: 'memory', current: {averageValue: '100Mi'}}},
+          {type: 'ContainerResource', containerResource: {name: 'cpu', container: 'main', current: {averageValue: '200m', averageUtilization: 40}}},
+          {type: 'Pods', pods: {metric: {name: 'packets', selector: {matchLabels: {port: '80'}}}, current: {averageValue: '12'}}},
+          {type: 'Object', object: {describedObject: {apiVersion: 'v1', kind: 'Service', name: 'front'}, metric: {name: 'rps'}, current: {value: '30'}}},
+          {type: 'Object', object: {describedObject: {apiVersion: 'v1', kind: 'Service', name: 'front'}, metric: {name: 'rps'}, current: {averageValue: '10'}}},
+          {type: 'External', external: {metric: {name: 'queue', selector: {matchLabels: {q: 'a'}}}, current: {value: '45'}}},
+          {type: 'External', external: {metric: {name: 'queue'}, current: {averageValue: '1500m'}}},
+          {type: ''},
+        ],
+        conditions: [
+          {type: 'AbleToScale', status: 'True', reason: 'SucceededRescale', message: 'the HPA controller was able to update the target scale to 4', lastTransitionTime: at},
+          {type: 'ScalingActive', status: 'False', reason: 'FailedGetExternalMetric', message: 'x', lastTransitionTime: at},
+          {type: 'ScalingLimited', status: 'False', reason: 'DesiredWithinRange', message: 'the desired count is within the acceptable range', lastTransitionTime: at},
+        ],
+      },
+      // Only a CPU status, no conditions.
+      {currentReplicas: 2, desiredReplicas: 2, currentMetrics: [{type: 'Resource', resource: {name: 'cpu', current: {averageValue: '100m', averageUtilization: 20}}}]},
+      // Nothing.
+      {currentReplicas: 0, desiredReplicas: 0},
+    ]
+    try {
+      const files: string[] = []
+      for (const [i, status] of statuses.entries()) {
+        const name = `h${i}`
+        const created = await apiOk('POST', `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers`, {
+          body: {apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: {name}, spec: {scaleTargetRef: {apiVersion: 'apps/v1', kind: 'Deployment', name: 'w'}, maxReplicas: 5, metrics: [cpu(50)]}},
+        })
+        await apiOk('PUT', `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers/${name}/status`, {body: {...created, status}})
+        const v1 = await apiOk('GET', `/apis/autoscaling/v1/namespaces/${ns}/horizontalpodautoscalers/${name}`)
+        files.push(join(dir, `${name}.json`))
+        writeFileSync(files.at(-1)!, JSON.stringify(v1))
+      }
+      const read = await readFixtures({paths: files})
+      const mine = new Map((read.hpas ?? []).map((h) => [h.name, h]))
+      const stored = (await apiOk('GET', `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers`)).items as Json[]
+      expect(stored).toHaveLength(statuses.length)
+      const {statusEqual} = await import('../../src/controllers/hpa/sync.js')
+      for (const h of stored) {
+        const got = mine.get(h.metadata.name)!
+        const want = {currentReplicas: 0, desiredReplicas: 0, currentMetrics: null, conditions: [], ...h.status}
+        // Semantically equal (quantities by value), as the controller decides whether to write.
+        expect(statusEqual(got.status, want), `${h.metadata.name}\n  kctl:   ${canon(got.status)}\n  server: ${canon(want)}`).toBe(true)
+        expect(canon(got.spec), h.metadata.name).toBe(canon(h.spec))
+      }
+    } finally {
+      rmSync(dir, {recursive: true, force: true})
+      await deleteNamespace(ns).catch(() => {})
+    }
+  }, 120_000)
+})
+
 // ---- Seeded random worlds ----
 
 const int = (r: Rnd, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1))

@@ -30,6 +30,7 @@ import {changeOffsets, demandAt, type LoadSeries} from '../../simulate/load.js'
 import type {ControllerSimulation, Described, OwnSyncs, PlacedLoad, RunContext, SimulationRun, StepAction, Unlisted} from '../../simulate/part.js'
 import {offset} from '../../simulate/report.js'
 import {formatDuration} from '../../watch/duration.js'
+import {hpaStatusWrite} from './apply.js'
 import {milliValue} from './defaults.js'
 import {DEFAULT_HPA_CONFIG, DEFAULT_HPA_GATES, type HpaHistory, type HpaObject, type HpaStatus, type MetricAnswer, type MetricSpec} from './model.js'
 import {HpaPlanIndex, metricName, planHpa, readScale, scaleTargets} from './planner.js'
@@ -351,11 +352,8 @@ function statusWrite(world: MemoryWorld, hpa: HpaObject, status: HpaStatus): voi
     const {currentMetrics, ...rest} = status
     const metadata = {...o.metadata, resourceVersion: world.nextResourceVersion()}
     if (o.apiVersion === 'autoscaling/v1') {
-      // As the API server stores a v2 status written to a v1 object: the conditions in their annotation, the CPU utilization in its field.
-      const {conditions, ...v1} = rest
-      const cpu = currentMetrics?.find((m) => m.type === 'Resource' && m.resource?.name === 'cpu')?.resource?.current.averageUtilization
-      const annotations = {...o.metadata?.annotations, 'autoscaling.alpha.kubernetes.io/conditions': JSON.stringify(conditions)}
-      world.replace({file, object: o}, {...o, metadata: {...metadata, annotations}, status: {...v1, ...(cpu === undefined ? {} : {currentCPUUtilizationPercentage: cpu})}})
+      // As the API server shows a v2 status on a v1 object: the conditions and metric statuses in their annotations.
+      world.replace({file, object: o}, hpaStatusWrite(o, metadata.resourceVersion, status))
       return
     }
     world.replace({file, object: o}, {...o, metadata, status: {...rest, ...(currentMetrics ? {currentMetrics} : {})}})

@@ -133,7 +133,7 @@ describe('the HPA controller under --load', () => {
     expect(detailedExitCode(under)).toBe(2)
   })
 
-  it('stores the status of an autoscaling/v1 HPA as the API server does: conditions in their annotation, so they are read back', async () => {
+  it('stores the status of an autoscaling/v1 HPA as the API server shows it: conditions and metric statuses in their annotations, read back', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kctl-hpa-v1-'))
     const example = readFileSync('examples/hpa/web.yaml', 'utf8')
     const v1 = `apiVersion: autoscaling/v1
@@ -155,13 +155,14 @@ status: {currentReplicas: 3, desiredReplicas: 3}
     writeFileSync(join(dir, 'web.yaml'), `${example.slice(0, example.indexOf('apiVersion: autoscaling/v2'))}${v1}`)
     const sim = await simulate({filename: [dir], namespace: 'autoscale', now: NOW, load: ['deployment/web=cpu:300m'], until: '2m'})
     // In sync at 50%: no scale write. The first status write changes the conditions; each later sync
-    // reads them back from the annotation (its status writes are the current metrics', whose v1
-    // annotation kctl does not read: docs/hpa-controller.md, "Not yet").
+    // reads them and the metric statuses back from their annotations (Convert_v1_HorizontalPodAutoscaler_To_autoscaling_...)
+    // and, the load steady, writes nothing.
     const hpaSteps = sim.steps.filter((s) => s.controller.kind === 'HorizontalPodAutoscaler')
     expect(hpaSteps.flatMap((s) => s.actions.map((a) => a.type))).not.toContain('scaleTarget')
     const conditions = (c: ReadonlyArray<{type: string; status: string; reason?: string}>) => c.map((x) => `${x.type}=${x.status}/${x.reason}`)
     const changed = hpaSteps.filter((s) => s.actions.some((a) => a.type === 'updateHpaStatus' && conditions(a.from.conditions).join() !== conditions(a.to.conditions).join()))
     expect(changed.map((s) => s.offsetSeconds)).toEqual([0])
+    expect(hpaSteps.filter((s) => s.actions.some((a) => a.type === 'updateHpaStatus')).map((s) => s.offsetSeconds)).toEqual([0])
     expect(sim.autoscalers![0].final.conditions.map((c) => `${c.type}=${c.status}`)).toEqual(['AbleToScale=True', 'ScalingActive=True', 'ScalingLimited=False'])
   })
 
