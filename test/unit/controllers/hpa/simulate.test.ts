@@ -166,6 +166,37 @@ status: {currentReplicas: 3, desiredReplicas: 3}
     expect(sim.autoscalers![0].final.conditions.map((c) => `${c.type}=${c.status}`)).toEqual(['AbleToScale=True', 'ScalingActive=True', 'ScalingLimited=False'])
   })
 
+  it('a StatefulSet target: its max-pods bound follows the largest size the HPA gave it (updateStatefulSet makes pods below spec.replicas only)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kctl-hpa-sts-'))
+    // examples/statefulset without its claim retention policy (no garbage collector here to delete a scaled-down claim).
+    const sts = readFileSync('examples/statefulset/statefulset.yaml', 'utf8').replace(/  persistentVolumeClaimRetentionPolicy: .*\n/, '')
+    writeFileSync(
+      join(dir, 'db.yaml'),
+      `${sts}\n---\napiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: db, namespace: data, uid: 7a0e8f3a-2c41-4d7e-9a10-7e6f4c2b9d20, resourceVersion: "101"}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: StatefulSet, name: db}
+  minReplicas: 2
+  maxReplicas: 8
+  metrics: [{type: Pods, pods: {metric: {name: rps}, target: {type: AverageValue, averageValue: "10"}}}]
+`,
+    )
+    const sim = await simulate({filename: [dir], namespace: 'data', now: NOW, load: ['statefulset/db=rps:30@0s,80@1m,10@10m']})
+    expect(sim.autoscalers![0].scaleEvents.map((e) => [e.offsetSeconds, e.from, e.to])).toEqual([
+      [60, 3, 6],
+      [75, 6, 8],
+      [900, 8, 2],
+    ])
+    const [set] = sim.statefulSets!
+    expect(set.replicas).toBe(2)
+    expect(set.observed.maxPods).toBe(8)
+    // Bounded by the largest spec.replicas (8), not the final 2 nor the 4 it started with.
+    expect(set.bounds.maxPods).toBe(8)
+    expect(set.verdict.boundsBroken).toEqual([])
+    expect(sim.summary.incomplete).toEqual([])
+  })
+
   it('is deterministic, and a load on a workload not read is refused', async () => {
     expect(JSON.stringify(await run([STEP_LOAD]))).toBe(JSON.stringify(await run([STEP_LOAD])))
     await expect(run(['deployment/api=cpu:1'])).rejects.toThrow('--load: no Deployment "api" in namespace "autoscale" was read')
