@@ -339,6 +339,8 @@ export interface HpaPlanDetail {
   desired: number
   limit?: LimitReason
   rescaleReason: string
+  /** The selector this sync registered for the HPA in the controller's selector map (validateAndParseSelector), when it parsed one. */
+  selector?: string
   /** The scale subresource the write goes to (the target's kind, apiVersion and name as the scale GET answered). */
   target?: {kind: string; apiVersion: string; name: string}
   /** The scale write (spec.replicas of the Scale read, replaced), when the sync sends one. */

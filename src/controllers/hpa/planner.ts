@@ -362,7 +362,7 @@ export function metricAnswers(hpa: HpaObject, snapshot: Snapshot, podSelector: s
 
 /** The plan's detail: the sync's decision, the metrics not found, the controller's memory in words. */
 function planView(d: HpaPlanDetail, hpa: HpaObject, answers: readonly MetricAnswer[]): HpaPlanView {
-  const {history, status: _status, events: _events, assumes: _assumes, requeue: _requeue, ...rest} = d
+  const {history, status: _status, events: _events, assumes: _assumes, requeue: _requeue, selector: _selector, ...rest} = d
   const missing = hpa.spec.metrics.flatMap((m, index) =>
     answers[index]?.kind === 'missing' && d.proposals.some((p) => p.index === index) ? [{index, type: m.type, name: metricName(m)}] : [],
   )
@@ -396,7 +396,12 @@ export function planHpa(
   snapshot: Snapshot,
   world: World,
   targets = scaleTargets(snapshot),
-  memory?: {history?: HpaHistory; answers?: (selector: string, pods: readonly PodView[]) => MetricAnswer[]},
+  memory?: {
+    history?: HpaHistory
+    answers?: (selector: string, pods: readonly PodView[]) => MetricAnswer[]
+    /** The selectors the controller has registered for the namespace's other HPAs (hpaSelectors). */
+    otherHpaSelectors?: readonly {key: string; selector: string}[]
+  },
   index = new HpaPlanIndex(snapshot),
 ): {plan: ControllerPlan; target?: ScaleTarget; detail: HpaPlanDetail} {
   const {scale, target, notInInput} = readScale(hpa, targets)
@@ -414,7 +419,7 @@ export function planHpa(
     const live = memory?.answers ? undefined : index.liveAnswers(hpa)
     answers = memory?.answers ? memory.answers(scale.scale.selector, pods) : live ? [...live.answers] : metricAnswers(hpa, snapshot, scale.scale.selector, pods, index)
   }
-  const d = syncHpa({hpa, scale, pods: pods.map(hpaPod), metrics: answers, history: memory?.history, now: world.now, config: DEFAULT_HPA_CONFIG, gates: DEFAULT_HPA_GATES})
+  const d = syncHpa({hpa, scale, pods: pods.map(hpaPod), metrics: answers, history: memory?.history, now: world.now, config: DEFAULT_HPA_CONFIG, gates: DEFAULT_HPA_GATES, otherHpaSelectors: memory?.otherHpaSelectors})
   const warnings: string[] = []
   if (notInInput) warnings.push(notInInput)
   for (const e of d.events) if (e.type === 'Warning') warnings.push(`${e.reason}: ${e.message}`)

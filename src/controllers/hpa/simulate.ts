@@ -192,6 +192,12 @@ export class HpaRun implements SimulationRun, OwnSyncs {
   readonly syncs: OwnSyncs = this
   private readonly tracked = new Map<string, Tracked>()
   private readonly changes: bigint[]
+  /**
+   * The controller's selector map (hpaSelectors): `ns/name` → the selector its last sync
+   * registered (validateAndParseSelector). An HPA not yet synced has none (enqueueHPA's
+   * match-nothing); a deleted one is dropped (deleteHPA).
+   */
+  private readonly selectors = new Map<string, string>()
 
   constructor(private readonly ctx: RunContext) {
     this.changes = [...new Set(ctx.loads.flatMap((l) => changeOffsets(l)))].map((s) => ctx.start + seconds(s)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
@@ -252,9 +258,13 @@ export class HpaRun implements SimulationRun, OwnSyncs {
     const index = new HpaPlanIndex(snapshot)
     const plans: ControllerPlan[] = []
     const warnings: string[] = []
+    this.registerUnsimulated(snapshot, targets)
     for (const t of due) {
       const {hpa, load} = t
-      const {plan, detail} = planHpa(hpa, snapshot, planning, targets, {history: t.history, answers: (_selector, pods) => loadAnswers(hpa, load, pods, now, this.ctx.start)}, index)
+      const key = `${hpa.namespace}/${hpa.name}`
+      const otherHpaSelectors = [...this.selectors].filter(([k]) => k !== key && k.startsWith(`${hpa.namespace}/`)).map(([k, selector]) => ({key: k, selector}))
+      const {plan, detail} = planHpa(hpa, snapshot, planning, targets, {history: t.history, answers: (_selector, pods) => loadAnswers(hpa, load, pods, now, this.ctx.start), otherHpaSelectors}, index)
+      if (detail.selector !== undefined) this.selectors.set(key, detail.selector)
       t.history = detail.history
       t.nextSync = now + SYNC_PERIOD
       t.syncs++
@@ -287,6 +297,31 @@ export class HpaRun implements SimulationRun, OwnSyncs {
       if (limitedNow && (!open || open.reason !== (limit?.reason ?? ''))) t.limited.push({fromSeconds: offsetSeconds, reason: limit?.reason ?? '', message: limit?.message ?? ''})
     }
     return {plans, warnings}
+  }
+
+  /**
+   * The controller syncs every HPA, loaded or not: one no --load names (left as read) registers its
+   * target's selector as its sync would (a scale read, replicas within its bounds and not 0, a
+   * selector that parses). The deleted ones leave the map.
+   */
+  private registerUnsimulated(snapshot: Snapshot, targets: ReturnType<typeof scaleTargets>): void {
+    const present = new Set<string>()
+    for (const hpa of snapshot.hpas ?? []) {
+      const key = `${hpa.namespace}/${hpa.name}`
+      present.add(key)
+      if (this.tracked.has(hpa.uid)) continue
+      const {scale} = readScale(hpa, targets)
+      if (!('scale' in scale)) continue
+      const {specReplicas, selector} = scale.scale
+      if (specReplicas === 0 || specReplicas < hpa.spec.minReplicas || specReplicas > hpa.spec.maxReplicas || selector === '') continue
+      try {
+        parseSelectorString(selector)
+      } catch {
+        continue
+      }
+      this.selectors.set(key, selector)
+    }
+    for (const key of [...this.selectors.keys()]) if (!present.has(key)) this.selectors.delete(key)
   }
 
   wakeAt(now: bigint): bigint | undefined {

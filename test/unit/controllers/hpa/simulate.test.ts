@@ -197,6 +197,39 @@ spec:
     expect(sim.summary.incomplete).toEqual([])
   })
 
+  it('two HPAs on one target: the controller\'s selector map (validateAndParseSelector, hpasControllingPodsUnderSelector) makes both AmbiguousSelector', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kctl-hpa-two-'))
+    const example = readFileSync('examples/hpa/web.yaml', 'utf8')
+    const second = `---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web-2, namespace: autoscale, uid: 5b0e8f3a-2c41-4d7e-9a10-7e6f4c2b9d21, resourceVersion: "81251"}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: 2
+  maxReplicas: 10
+  metrics: [{type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}}]
+`
+    writeFileSync(join(dir, 'web.yaml'), `${example}\n${second}`)
+    const sim = await simulate({filename: [dir], namespace: 'autoscale', now: NOW, load: [STEP_LOAD], until: '5m'})
+    const ambiguous = (s: ReadonlyArray<{type: string; status: string; reason?: string}>) => s.some((c) => c.type === 'ScalingActive' && c.status === 'False' && c.reason === 'AmbiguousSelector')
+    // The first to sync at t+0s sees no other registered selector; the second sees the first's;
+    // from t+15s each sees the other's: no scale write at all, though the load asks for 10.
+    const byName = new Map(sim.autoscalers!.map((a) => [a.name, a]))
+    expect([...byName.keys()]).toEqual(['web', 'web-2'])
+    for (const a of byName.values()) {
+      expect(a.scaleEvents).toEqual([])
+      expect(ambiguous(a.final.conditions)).toBe(true)
+    }
+    const writes = sim.steps.flatMap((s) => (s.controller.kind === 'HorizontalPodAutoscaler' ? s.actions.flatMap((a) => (a.type === 'updateHpaStatus' ? [[s.offsetSeconds, s.controller.name, ambiguous(a.to.conditions)]] : [])) : []))
+    // web's first sync finds its status as read (in sync at 50%): no write; web-2's reports the ambiguity.
+    expect(writes.slice(0, 2)).toEqual([
+      [0, 'web-2', true],
+      [15, 'web', true],
+    ])
+    expect(sim.warnings.some((w) => w.startsWith('HorizontalPodAutoscaler autoscale/web: AmbiguousSelector: pods by selector app=web are controlled by multiple HPAs: [autoscale/web autoscale/web-2]'))).toBe(true)
+  })
+
   it('is deterministic, and a load on a workload not read is refused', async () => {
     expect(JSON.stringify(await run([STEP_LOAD]))).toBe(JSON.stringify(await run([STEP_LOAD])))
     await expect(run(['deployment/api=cpu:1'])).rejects.toThrow('--load: no Deployment "api" in namespace "autoscale" was read')
