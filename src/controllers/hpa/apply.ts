@@ -159,8 +159,10 @@ export class HpaSync extends SyncBase {
     const r = this.results[i]
     switch (a.type) {
       case 'scaleTarget': {
-        if (!SCALED.has(a.target.kind)) throw new Error(`kctl writes the scale of Deployments, StatefulSets, ReplicaSets and ReplicationControllers only, not ${a.target.kind}`)
-        const key = {kind: a.target.kind as ControllerKind, apiVersion: a.target.apiVersion, namespace: ns, name: a.target.name}
+        const t = (a as ScaleTargetAction).target
+        if (!SCALED.has(t.kind) && !t.resource) throw new Error(`kctl writes the scale of Deployments, StatefulSets, ReplicaSets, ReplicationControllers and custom resources it read the definition of, not ${t.kind}`)
+        const customScale = t.resource ? {customScale: {resource: t.resource, ...(t.specReplicasPath ? {specReplicasPath: t.specReplicasPath} : {})}} : {}
+        const key = {kind: t.kind as ControllerKind, apiVersion: t.apiVersion, namespace: ns, name: t.name, ...customScale}
         const written = await this.control.updateScale(key, scaleObject(a, ns))
         r.done = {replicas: a.to, ...(written.resourceVersion ? {resourceVersion: written.resourceVersion} : {})}
         return
@@ -192,7 +194,8 @@ export function hpaAction(raw: unknown, at: string, fail: Fail): Action {
   if (a.type === 'scaleTarget') {
     const s = a as Obj
     for (const f of ['kind', 'apiVersion', 'name']) if (typeof s.target[f] !== 'string') throw fail(`${at}.target.${f}`, 'expected a string')
-    if (!SCALED.has(s.target.kind)) throw fail(`${at}.target.kind`, `expected Deployment, StatefulSet, ReplicaSet or ReplicationController, got ${s.target.kind}`)
+    for (const f of ['resource', 'specReplicasPath']) if (s.target[f] !== undefined && typeof s.target[f] !== 'string') throw fail(`${at}.target.${f}`, 'expected a string')
+    if (!SCALED.has(s.target.kind) && typeof s.target.resource !== 'string') throw fail(`${at}.target.kind`, `expected Deployment, StatefulSet, ReplicaSet or ReplicationController, or a custom resource with target.resource, got ${s.target.kind}`)
     if (!Number.isInteger(s.to) || s.to < 0) throw fail(`${at}.to`, 'expected a replica count')
     if (typeof s.reason !== 'string') s.reason = ''
     return a

@@ -12,6 +12,7 @@ import {defaultHpaSpec, milliValue, type HpaSpecInput, type ScalingRulesInput} f
 import type {
   ContainerRequests,
   CustomMetricFixture,
+  CustomScaleDefinition,
   ExternalMetricFixture,
   HpaCondition,
   HpaObject,
@@ -23,6 +24,7 @@ import type {
   MetricTarget,
   MetricValueStatus,
   PodMetricsFixture,
+  ScalePaths,
   ScalingPolicy,
 } from './model.js'
 
@@ -163,6 +165,16 @@ export const HPA_READS: readonly KindReader[] = [
     },
   },
   {
+    // A custom resource's scale subresource: where the HPA reads and writes its replicas.
+    kind: 'CustomResourceDefinition',
+    group: 'apiextensions.k8s.io',
+    version: 'v1',
+    read({raw, clean, collect}) {
+      const d = readScaleDefinition(raw)
+      if (d && clean()) collect('scaleDefinitions', d)
+    },
+  },
+  {
     kind: 'PodMetrics',
     group: 'metrics.k8s.io',
     version: 'v1beta1',
@@ -192,6 +204,23 @@ export const HPA_READS: readonly KindReader[] = [
     },
   },
 ]
+
+/** A CustomResourceDefinition's group, kind, plural, and each served version's subresources.scale. */
+function readScaleDefinition(raw: RawObject): CustomScaleDefinition | undefined {
+  const spec = mappingOf(raw.spec)
+  const names = mappingOf(spec?.names)
+  if (!spec || !names || typeof spec.group !== 'string' || typeof names.kind !== 'string' || typeof names.plural !== 'string') return undefined
+  const versions = (Array.isArray(spec.versions) ? spec.versions : []).flatMap((v: unknown) => {
+    const m = mappingOf(v)
+    if (!m || typeof m.name !== 'string' || m.served === false) return []
+    const scale = mappingOf(mappingOf(m.subresources)?.scale)
+    if (!scale || typeof scale.specReplicasPath !== 'string' || typeof scale.statusReplicasPath !== 'string') return [{name: m.name}]
+    const paths: ScalePaths = {specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath}
+    if (typeof scale.labelSelectorPath === 'string') paths.labelSelectorPath = scale.labelSelectorPath
+    return [{name: m.name, scale: paths}]
+  })
+  return {group: spec.group, kind: names.kind, plural: names.plural, versions}
+}
 
 // ---- The HPA ----
 

@@ -32,7 +32,7 @@ import {offset} from '../../simulate/report.js'
 import {formatDuration} from '../../watch/duration.js'
 import {hpaStatusWrite} from './apply.js'
 import {milliValue} from './defaults.js'
-import {DEFAULT_HPA_CONFIG, DEFAULT_HPA_GATES, type HpaHistory, type HpaObject, type HpaStatus, type MetricAnswer, type MetricSpec} from './model.js'
+import {DEFAULT_HPA_CONFIG, DEFAULT_HPA_GATES, type HpaHistory, type HpaObject, type HpaStatus, type MetricAnswer, type MetricSpec, type ScaleTargetAction} from './model.js'
 import {HpaPlanIndex, metricName, planHpa, readScale, scaleTargets} from './planner.js'
 import {tolerancesFor} from './replicas.js'
 import type {AutoscalerInterval, AutoscalerPoint, AutoscalerScaleEvent, AutoscalerTimeline} from './timeline.js'
@@ -271,7 +271,7 @@ export class HpaRun implements SimulationRun, OwnSyncs {
       for (const w of plan.warnings) warnings.push(`HorizontalPodAutoscaler ${hpa.namespace}/${hpa.name}: ${w}`)
       const write = plan.actions.find((a) => a.type === 'scaleTarget')
       for (const a of plan.actions) {
-        if (a.type === 'scaleTarget') scaleWrite(world, hpa.namespace, a.target.kind, a.target.name, a.to)
+        if (a.type === 'scaleTarget') scaleWrite(world, hpa.namespace, a.target, a.to)
         if (a.type === 'updateHpaStatus') statusWrite(world, hpa, a.to)
       }
       plans.push(plan)
@@ -370,13 +370,15 @@ export class HpaRun implements SimulationRun, OwnSyncs {
   }
 }
 
-/** PUT of the target's scale: spec.replicas, stored as a spec change (generation + 1). */
-function scaleWrite(world: MemoryWorld, namespace: string, kind: string, name: string, replicas: number): void {
-  const at = world.find(kind, namespace, name)
+/** PUT of the target's scale: spec.replicas (a custom resource's specReplicasPath), stored as a spec change (generation + 1). */
+function scaleWrite(world: MemoryWorld, namespace: string, target: ScaleTargetAction['target'], replicas: number): void {
+  const at = target.resource ? world.findObject(target.apiVersion.split('/')[0], target.kind, namespace, target.name) : world.find(target.kind, namespace, target.name)
   if (!at) return
   const o = at.object as Obj
   const metadata = {...o.metadata, generation: Number(o.metadata?.generation ?? 1) + 1, resourceVersion: world.nextResourceVersion()}
-  world.replace(at, {...o, metadata, spec: {...o.spec, replicas}})
+  const path = (target.specReplicasPath ?? '.spec.replicas').replace(/^\./, '').split('.')
+  const set = (x: Obj, [f, ...rest]: string[]): Obj => ({...x, [f]: rest.length === 0 ? replicas : set(x[f] && typeof x[f] === 'object' ? x[f] : {}, rest)})
+  world.replace(at, set({...o, metadata}, path))
 }
 
 /** PUT of the HPA's status. */
