@@ -26,7 +26,7 @@ import {parseSelectorString, selectorMatches} from '../../reconcile/selector.js'
 import {formatRfc3339, seconds} from '../../reconcile/time.js'
 import {count} from '../../render/words.js'
 import {cmp} from '../../simulate/collections.js'
-import {changeOffsets, demandAt, type LoadSeries} from '../../simulate/load.js'
+import {changeOffsets, demandAt, pointLabel, type LoadSeries} from '../../simulate/load.js'
 import type {ControllerSimulation, Described, OwnSyncs, PlacedLoad, RunContext, SimulationRun, StepAction, Unlisted} from '../../simulate/part.js'
 import {offset} from '../../simulate/report.js'
 import {formatDuration} from '../../watch/duration.js'
@@ -352,7 +352,7 @@ export class HpaRun implements SimulationRun, OwnSyncs {
           target: {kind: hpa.spec.scaleTargetRef.kind, name: hpa.spec.scaleTargetRef.name},
           minReplicas: hpa.spec.minReplicas,
           maxReplicas: hpa.spec.maxReplicas,
-          load: t.load.series.map((s) => ({metric: s.metric, points: s.points.map((p) => ({atSeconds: p.atSeconds, value: p.value}))})),
+          load: t.load.series.map((s) => ({metric: s.metric, points: s.points.map((p) => ({atSeconds: p.atSeconds, value: p.value, ...(p.rampFromSeconds === undefined ? {} : {rampFromSeconds: p.rampFromSeconds})}))})),
           syncs: t.syncs,
           curve: t.curve,
           scaleEvents: t.scaleEvents,
@@ -411,7 +411,7 @@ function describeAction(a: StepAction): Described | Unlisted | undefined {
 const span = (i: AutoscalerInterval) => `${offset(i.fromSeconds)}–${i.toSeconds === undefined ? 'end' : offset(i.toSeconds)}`
 
 function summary(a: AutoscalerTimeline): string[] {
-  const load = a.load.map((s) => `${s.metric} ${s.points.map((p) => `${p.value}@${p.atSeconds === 0 ? '0s' : formatDuration(p.atSeconds * 1000)}`).join(', ')}`).join('; ')
+  const load = a.load.map((s) => `${s.metric} ${s.points.map((p) => pointLabel(p, (t) => (t === 0 ? '0s' : formatDuration(t * 1000)))).join(', ')}`).join('; ')
   const out = [`HorizontalPodAutoscaler ${a.namespace}/${a.name} → ${a.target.kind} ${a.target.name} (${a.minReplicas}–${a.maxReplicas} replicas), load ${load}: ${count(a.syncs, 'sync')}`]
   const shown = a.curve.filter((p, i) => i === 0 || p.replicas !== a.curve[i - 1].replicas || p.desired !== a.curve[i - 1].desired)
   out.push(`  replicas: ${shown.map((p) => `${offset(p.offsetSeconds)} ${p.replicas}${p.desired !== p.replicas ? ` (desired ${p.desired})` : ''}`).join(', ')}`)
