@@ -35,17 +35,21 @@ spec:
   scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
 ${spec}`
 
-describe('Convert_v1_HorizontalPodAutoscaler_To_autoscaling_HorizontalPodAutoscaler (the v1 annotations)', () => {
-  const v1 = (annotations: Record<string, unknown>, spec = '  maxReplicas: 6\n  targetCPUUtilizationPercentage: 60') => `apiVersion: autoscaling/v1
+/** An autoscaling/v1 HPA with these annotations (their text as stored), then `tail` (the rest of its spec, a status). */
+const V1_HPA = (annotations: Record<string, string>, tail: string) => `apiVersion: autoscaling/v1
 kind: HorizontalPodAutoscaler
 metadata:
   name: web
   namespace: shop
   annotations:
-${Object.entries(annotations).map(([k, v]) => `    ${k}: ${JSON.stringify(JSON.stringify(v))}`).join('\n')}
+${Object.entries(annotations).map(([k, v]) => `    ${k}: ${JSON.stringify(v)}`).join('\n')}
 spec:
   scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
-${spec}`
+${tail}`
+
+describe('Convert_v1_HorizontalPodAutoscaler_To_autoscaling_HorizontalPodAutoscaler (the v1 annotations)', () => {
+  const v1 = (annotations: Record<string, unknown>, spec = '  maxReplicas: 6\n  targetCPUUtilizationPercentage: 60') =>
+    V1_HPA(Object.fromEntries(Object.entries(annotations).map(([k, v]) => [k, JSON.stringify(v)])), spec)
 
   it('the metrics annotation: each v1 metric converted, before the CPU target; the target type follows the value set', async () => {
     const s = await readFixtures({
@@ -85,19 +89,8 @@ ${spec}`
 })
 
 describe('Convert_v1_HorizontalPodAutoscaler_To_autoscaling_HorizontalPodAutoscaler (the status annotations)', () => {
-  const v1 = (annotations: Record<string, string>, status = '  currentReplicas: 3\n  desiredReplicas: 3\n  currentCPUUtilizationPercentage: 40') => `apiVersion: autoscaling/v1
-kind: HorizontalPodAutoscaler
-metadata:
-  name: web
-  namespace: shop
-  annotations:
-${Object.entries(annotations).map(([k, v]) => `    ${k}: ${JSON.stringify(v)}`).join('\n')}
-spec:
-  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
-  maxReplicas: 6
-  targetCPUUtilizationPercentage: 60
-status:
-${status}`
+  const v1 = (annotations: Record<string, string>) =>
+    V1_HPA(annotations, '  maxReplicas: 6\n  targetCPUUtilizationPercentage: 60\nstatus:\n  currentReplicas: 3\n  desiredReplicas: 3\n  currentCPUUtilizationPercentage: 40')
   const CURRENT = 'autoscaling.alpha.kubernetes.io/current-metrics'
   const read = async (text: string) => (await readFixtures({paths: [fixture(text)]})).hpas![0].status
 
