@@ -153,7 +153,8 @@ export class ClusterPodControl implements PodControl {
 
   /** A PUT of a subresource (`status`, `scale`): the body's resourceVersion is the precondition. */
   private async put(key: ControllerKey, sub: 'status' | 'scale', body: unknown): Promise<{resourceVersion?: string}> {
-    const updated = await this.call<Obj>(controllerPath(key, sub), {method: 'PUT', query: this.query, body, what: `update the ${sub} of ${key.kind} ${key.namespace}/${key.name}`})
+    const path = key.customScale ? `/apis/${key.apiVersion}/namespaces/${encodeURIComponent(key.namespace)}/${key.customScale.resource.split('.')[0]}/${encodeURIComponent(key.name)}/${sub}` : controllerPath(key, sub)
+    const updated = await this.call<Obj>(path, {method: 'PUT', query: this.query, body, what: `update the ${sub} of ${key.kind} ${key.namespace}/${key.name}`})
     return {resourceVersion: updated?.metadata?.resourceVersion}
   }
 

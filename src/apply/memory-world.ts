@@ -185,6 +185,16 @@ export class MemoryWorld {
     return this.opts.gracefulPodDeletion ?? false
   }
 
+  /** An object of any kind (a custom resource too), by its API group, kind, namespace and name: the first in file order. */
+  findObject(group: string, kind: string, namespace: string, name: string): Located | undefined {
+    for (const file of this.files) {
+      for (const o of file.objects as Obj[]) {
+        if (o.kind === kind && groupOf(o.apiVersion) === group && o.metadata?.name === name && this.namespaceOf(o) === namespace) return {file, object: o}
+      }
+    }
+    return undefined
+  }
+
   /** Replaces (or, with undefined, removes) an object found by find(); its identity stays the same. */
   replace(at: Located, object: Obj | undefined): void {
     const objects = at.file.objects
@@ -381,20 +391,23 @@ class MemoryPodControl implements PodControl {
 
   /** The scale subresource's PUT: spec.replicas of the target, its uid and resourceVersion as preconditions; a change raises the generation. */
   async updateScale(key: ControllerKey, scale: ScaleObject): Promise<{resourceVersion?: string}> {
-    const found = this.world.find(key.kind, key.namespace, key.name)
-    if (!found) throw notFound(resourceName(key.kind), key.name)
+    const found = key.customScale ? this.world.findObject(groupOf(key.apiVersion), key.kind, key.namespace, key.name) : this.world.find(key.kind, key.namespace, key.name)
+    const resource = key.customScale?.resource ?? resourceName(key.kind)
+    if (!found) throw notFound(resource, key.name)
     const o = found.object
     const rv = rvOf(o)
     const uid = this.world.uidOf(o, key.kind, key.namespace)
     if (scale.metadata.uid !== undefined && scale.metadata.uid !== uid) {
       throw conflict(`Precondition failed: UID in precondition: ${scale.metadata.uid}, UID in object meta: ${uid}`)
     }
-    if (scale.metadata.resourceVersion !== undefined && scale.metadata.resourceVersion !== rv) throw modified(resourceName(key.kind), key.name)
+    if (scale.metadata.resourceVersion !== undefined && scale.metadata.resourceVersion !== rv) throw modified(resource, key.name)
     if (this.dryRun) return {resourceVersion: rv}
-    const before = typeof o.spec?.replicas === 'number' ? o.spec.replicas : 1
+    // A custom resource's replicas are the field its scale subresource names (specReplicasPath).
+    const path = (key.customScale?.specReplicasPath ?? '.spec.replicas').replace(/^\./, '').split('.')
+    const before = path.reduce<any>((at, f) => (at && typeof at === 'object' ? at[f] : undefined), o)
     const metadata: Obj = {...o.metadata, resourceVersion: this.world.nextResourceVersion()}
-    if (before !== scale.spec.replicas) metadata.generation = Number(o.metadata?.generation ?? 1) + 1
-    this.world.replace(found, {...o, metadata, spec: {...o.spec, replicas: scale.spec.replicas}})
+    if ((typeof before === 'number' ? before : key.customScale ? 0 : 1) !== scale.spec.replicas) metadata.generation = Number(o.metadata?.generation ?? 1) + 1
+    this.world.replace(found, withField({...o, metadata}, path, scale.spec.replicas))
     return {resourceVersion: metadata.resourceVersion}
   }
 
@@ -572,4 +585,12 @@ function groupOf(apiVersion: unknown): string {
   const v = String(apiVersion ?? '')
   const slash = v.indexOf('/')
   return slash < 0 ? '' : v.slice(0, slash)
+}
+
+/** A copy of `o` with the field at `path` set (the mappings on the way copied, created when absent). */
+function withField(o: Obj, path: readonly string[], value: unknown): Obj {
+  const [f, ...rest] = path
+  if (f === undefined) return o
+  const inner = o[f] && typeof o[f] === 'object' && !Array.isArray(o[f]) ? o[f] : {}
+  return {...o, [f]: rest.length === 0 ? value : withField(inner, rest, value)}
 }

@@ -12,6 +12,8 @@ export interface ControllerKey {
   apiVersion: string
   namespace: string
   name: string
+  /** A custom resource's scale subresource (an HPA's target): its resource (`plural.group`) and the field its spec.replicas is. */
+  customScale?: {resource: string; specReplicasPath?: string}
 }
 
 /** The controller as read now: the whole object (for the status write) and what is checked. */

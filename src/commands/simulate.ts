@@ -43,7 +43,7 @@ Exit codes: 0 success, 1 any error; with --detailed-exitcode 0 every rollout com
     until: Flags.string({summary: `Stop after this much virtual time (e.g. 10m; default with a CronJob: ${DEFAULT_CRONJOB_UNTIL}, since a CronJob never goes quiet).`, helpGroup: 'MODEL'}),
     load: Flags.string({
       multiple: true,
-      summary: 'Demand over time on a workload, spread over its Ready pods, for its HorizontalPodAutoscaler: METRIC:VALUE@OFFSET,... (e.g. cpu:600m@0s,1800m@10m; ; between metrics) or a .yaml/.json file; repeatable.',
+      summary: 'Demand over time on a workload, spread over its Ready pods, for its HorizontalPodAutoscaler: METRIC:VALUE@OFFSET,... (e.g. cpu:600m@0s,1800m@10m; VALUE@FROM~TO for a linear ramp; ; between metrics) or a .yaml/.json file; repeatable.',
       helpValue: 'KIND/NAME=SPEC|FILE',
       helpGroup: 'MODEL',
     }),

@@ -5,7 +5,7 @@ import type {JobView, PodBatchFields} from '../controllers/job/model.js'
 import type {CloudLoadBalancerView, EndpointSliceView, EndpointsView, PodNetworkView, ServiceView} from '../controllers/service/model.js'
 import type {ClaimView, StatefulSetView} from '../controllers/statefulset/model.js'
 import type {DaemonSetView} from '../controllers/daemonset/model.js'
-import type {CustomMetricFixture, ExternalMetricFixture, HpaLiveMetrics, HpaObject, HpaPodFields, PodMetricsFixture} from '../controllers/hpa/model.js'
+import type {CustomMetricFixture, CustomScaleDefinition, ExternalMetricFixture, HpaLiveMetrics, HpaObject, HpaPodFields, LiveCustomScale, PodMetricsFixture} from '../controllers/hpa/model.js'
 
 
 /** Where an object (or a field of it) was read from; line and column are 1-based. */
@@ -198,6 +198,17 @@ export interface DeploymentView extends TemplateOwnerView {
   status: DeploymentStatusView
 }
 
+/** An object of a kind no controller reads (a custom resource), kept whole. */
+export interface CustomResourceView {
+  apiVersion: string
+  kind: string
+  namespace: string
+  name: string
+  uid: string
+  resourceVersion: string
+  object: Readonly<Record<string, unknown>>
+}
+
 /** The world as the controllers see it in one sync. Read-only: never mutated by the core. */
 export interface Snapshot {
   jobs?: readonly JobView[]
@@ -223,6 +234,12 @@ export interface Snapshot {
   externalMetrics?: readonly ExternalMetricFixture[]
   /** Read live only: what the metrics APIs answered each HPA, asked as its controller asks them. */
   hpaMetrics?: readonly HpaLiveMetrics[]
+  /** CustomResourceDefinitions read (their kinds' scale subresources), for HPAs scaling custom resources. */
+  scaleDefinitions?: readonly CustomScaleDefinition[]
+  /** Objects of kinds no controller reads, outside the core group (custom resources), as written. */
+  customResources?: readonly CustomResourceView[]
+  /** Read live only: the /scale of each HPA's custom-resource target. */
+  customScales?: readonly LiveCustomScale[]
   workloads: readonly Workload[]
   pods: readonly PodView[]
   /** Every ReplicaSet, including ones not planned (e.g. outside a label filter), for related-pod ranking. */

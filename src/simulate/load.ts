@@ -5,25 +5,33 @@
 // SPEC, on the command line:
 //   SPEC   := SERIES (';' SERIES)*
 //   SERIES := METRIC ':' POINT (',' POINT)*
-//   POINT  := VALUE ['@' OFFSET]        (a point without '@' is at 0s; offsets strictly increase)
+//   POINT  := VALUE ['@' OFFSET ['~' OFFSET]]   (a point without '@' is at 0s; offsets strictly increase)
 //   VALUE  := a quantity: 600m, 1.5, 2, 512Mi, 10k
 //   OFFSET := a duration after the start: 0s, 90s, 10m, 2h, 1h30m
 // e.g. `cpu:600m@0s,1800m@10m,300m@2h`: 600 millicores of CPU in all from the start, 1800m from
-// t+10m, 300m from t+2h. Each value holds until the next point (a step, not a ramp); before the
-// first point the demand is the first value.
+// t+10m, 300m from t+2h. Each value holds until the next point (a step); before the first point
+// the demand is the first value. A ramp `VALUE@FROM~TO` moves linearly from the value before it,
+// held until FROM, to VALUE, reached at TO (`cpu:300m@0s,3000m@1m~5m`: 300m until t+1m, then up
+// by 675m a minute, 3000m from t+5m); FROM is not before the point before it, and the first point
+// cannot ramp (there is no value to ramp from).
 // FILE (a path ending in .yaml, .yml or .json): a mapping of metric names, each to a SERIES' points
-// as a string (`cpu: 600m@0s, 1800m@10m`) or a list of `{at: OFFSET, value: VALUE}`.
+// as a string (`cpu: 600m@0s, 3000m@1m~5m`) or a list of `{at: OFFSET or FROM~TO, value: VALUE}`.
 import {readFileSync} from 'node:fs'
 import {isMap, isScalar, isSeq, LineCounter, parseDocument, type Node} from 'yaml'
 import {UserError} from '../errors.js'
 import {parseDuration} from '../watch/duration.js'
 import {parseTarget} from './changes.js'
 
-/** One point of a series: from `atSeconds` after the start, the demand is `value` (`milli` thousandths of a unit). */
+/**
+ * One point of a series: from `atSeconds` after the start, the demand is `value` (`milli`
+ * thousandths of a unit). A ramp's point has `rampFromSeconds`: the demand leaves the value before
+ * it there and moves linearly to this one, reached at `atSeconds`.
+ */
 export interface LoadPoint {
   atSeconds: number
   value: string
   milli: number
+  rampFromSeconds?: number
 }
 
 /** The demand of one metric over time (`cpu`, `memory`, or a custom or external metric's name). */
@@ -86,19 +94,41 @@ function pointText(p: string): {value: string; at: string} {
   return at < 0 ? {value: p, at: '0s'} : {value: p.slice(0, at).trim(), at: p.slice(at + 1).trim()}
 }
 
+/** An OFFSET in seconds, or undefined. */
+function offsetSeconds(text: string): number | undefined {
+  const ms = parseDuration(text)
+  return ms === undefined || ms < 0 ? undefined : ms / 1000
+}
+
 /** The points checked; `failAt` names where point i stands, when it is known (a file's list). */
 function checkPoints(metric: string, raw: ReadonlyArray<{value: string; at: string}>, fail: (message: string) => Error, failAt?: (i: number) => (message: string) => Error): LoadPoint[] {
   if (raw.length === 0) throw fail(`metric "${metric}" has no points`)
   const points: LoadPoint[] = []
+  const notDuration = (t: string) => `"${t}" is not a duration after the start (e.g. 0s, 10m, 1h30m)`
   for (const [i, {value, at}] of raw.entries()) {
-    fail = failAt?.(i) ?? fail
+    const failHere = failAt?.(i) ?? fail
     const milli = loadMilli(value)
-    if (milli === undefined) throw fail(`"${value}" is not a quantity (e.g. 600m, 1.5, 512Mi)`)
-    const ms = parseDuration(at)
-    if (ms === undefined || ms < 0) throw fail(`"${at}" is not a duration after the start (e.g. 0s, 10m, 1h30m)`)
-    const atSeconds = ms / 1000
+    if (milli === undefined) throw failHere(`"${value}" is not a quantity (e.g. 600m, 1.5, 512Mi)`)
+    const tilde = at.indexOf('~')
     const prev = points.at(-1)
-    if (prev && atSeconds <= prev.atSeconds) throw fail(`metric "${metric}": ${value}@${at} is not after the point before it (offsets strictly increase)`)
+    if (tilde >= 0) {
+      // A ramp FROM~TO: from the value before it, at FROM, to this one at TO.
+      const fromText = at.slice(0, tilde).trim()
+      const toText = at.slice(tilde + 1).trim()
+      const from = offsetSeconds(fromText)
+      if (from === undefined) throw failHere(notDuration(fromText))
+      const to = offsetSeconds(toText)
+      if (to === undefined) throw failHere(notDuration(toText))
+      const point = `metric "${metric}", point ${i + 1} (${value}@${at})`
+      if (!prev) throw failHere(`${point}: the first point cannot ramp: there is no value before it to ramp from`)
+      if (to <= from) throw failHere(`${point}: the ramp ends (${toText}) no later than it starts (${fromText})`)
+      if (from < prev.atSeconds) throw failHere(`${point}: the ramp starts before the point before it is reached (offsets strictly increase)`)
+      points.push({atSeconds: to, value, milli, rampFromSeconds: from})
+      continue
+    }
+    const atSeconds = offsetSeconds(at)
+    if (atSeconds === undefined) throw failHere(notDuration(at))
+    if (prev && atSeconds <= prev.atSeconds) throw failHere(`metric "${metric}": ${value}@${at} is not after the point before it (offsets strictly increase)`)
     points.push({atSeconds, value, milli})
   }
   return points
@@ -141,14 +171,29 @@ function loadFile(path: string, read: (path: string) => string): LoadSeries[] {
   })
 }
 
-/** The demand of a series `offsetSeconds` after the start, in thousandths. */
+/** The demand of a series `offsetSeconds` after the start, in thousandths (on a ramp, rounded to the nearest). */
 export function demandAt(s: LoadSeries, offsetSeconds: number): number {
   let milli = s.points[0].milli
-  for (const p of s.points) if (p.atSeconds <= offsetSeconds) milli = p.milli
+  for (const p of s.points) {
+    if (p.atSeconds <= offsetSeconds) {
+      milli = p.milli
+      continue
+    }
+    if (p.rampFromSeconds !== undefined && p.rampFromSeconds < offsetSeconds) {
+      milli = Math.round(milli + ((p.milli - milli) * (offsetSeconds - p.rampFromSeconds)) / (p.atSeconds - p.rampFromSeconds))
+    }
+    break
+  }
   return milli
 }
 
-/** The offsets (seconds after the start) at which a load's demand changes. */
+/** The offsets (seconds after the start) at which a load's demand changes: each step, and each ramp's start and end. */
 export function changeOffsets(load: Load): number[] {
-  return [...new Set(load.series.flatMap((s) => s.points.slice(1).map((p) => p.atSeconds)))].sort((a, b) => a - b)
+  const offsets = load.series.flatMap((s) => s.points.slice(1).flatMap((p) => (p.rampFromSeconds === undefined ? [p.atSeconds] : [p.rampFromSeconds, p.atSeconds])))
+  return [...new Set(offsets)].sort((a, b) => a - b)
+}
+
+/** A point as written: `3000m@1m`, or a ramp's `3000m@1m~5m` (`format` writes an offset). */
+export function pointLabel(p: {value: string; atSeconds: number; rampFromSeconds?: number}, format: (seconds: number) => string): string {
+  return `${p.value}@${p.rampFromSeconds === undefined ? '' : `${format(p.rampFromSeconds)}~`}${format(p.atSeconds)}`
 }

@@ -110,6 +110,8 @@ export class Normalizer {
     podMetrics: [],
     customMetrics: [],
     externalMetrics: [],
+    scaleDefinitions: [],
+    customResources: [],
     workloads: [],
     pods: [],
     replicaSets: [],
@@ -198,7 +200,18 @@ export class Normalizer {
     if (!known || (group !== known.group && !known.retiredGroups?.includes(group))) {
       // Not a kind kctl plans (a Deployment, a Service, a custom resource named like one).
       const key = known ? `${kind}.${group}` : kind
-      if (!this.remember(ctx, group, kind, raw) && !this.pending?.names.has(this.pending.name)) this.ignored[key] = (this.ignored[key] ?? 0) + 1
+      if (!this.remember(ctx, group, kind, raw) && !this.pending?.names.has(this.pending.name)) {
+        this.ignored[key] = (this.ignored[key] ?? 0) + 1
+        // A custom resource (a group, no reader): kept whole, for a controller that reads it through a definition.
+        if (group !== '' && this.pending) {
+          const {namespace, name} = this.pending
+          const m = raw.metadata as RawObject
+          const uid = this.uids.get(`${group}|${kind}|${namespace}|${name}`) ?? ''
+          const item = {apiVersion, kind, namespace, name, uid, resourceVersion: typeof m.resourceVersion === 'string' ? m.resourceVersion : '', object: raw}
+          this.lists.customResources.push(item)
+          this.collected.push({into: 'customResources', item})
+        }
+      }
       return
     }
     const served = (v: string) => `${known.group === '' ? '' : `${known.group}/`}${v}` === apiVersion

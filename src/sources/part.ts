@@ -15,7 +15,7 @@ export type Meta = Omit<ObjectMeta, 'origin' | 'ownerReferences'> & {ownerRefere
  * The Snapshot's lists an object can be collected into (load balancers come from the cloud provider, the HPAs'
  * live metrics from the metrics APIs, not from objects).
  */
-export type SnapshotList = Exclude<{[F in keyof Snapshot]-?: NonNullable<Snapshot[F]> extends readonly unknown[] ? F : never}[keyof Snapshot], 'loadBalancers' | 'hpaMetrics'>
+export type SnapshotList = Exclude<{[F in keyof Snapshot]-?: NonNullable<Snapshot[F]> extends readonly unknown[] ? F : never}[keyof Snapshot], 'loadBalancers' | 'hpaMetrics' | 'customScales'>
 export type SnapshotItem<F extends SnapshotList> = NonNullable<Snapshot[F]>[number]
 
 /** One object to read, with what the Normalizer knows about it. */

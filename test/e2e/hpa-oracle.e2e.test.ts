@@ -1,7 +1,7 @@
 // The HPA oracle: kctl's plan of a horizontal pod autoscaler's first sync against the real
 // controller's. Each world (one namespace) is built on the real control plane while no controller
-// runs — a scale target (Deployment, StatefulSet, ReplicaSet or ReplicationController) with
-// status.replicas set, its pods with their status set as a kubelet would (Running and Ready or not,
+// runs — a scale target (Deployment, StatefulSet, ReplicaSet, ReplicationController, or a custom
+// resource whose CRD serves /scale) with status.replicas set, its pods with their status set as a kubelet would (Running and Ready or not,
 // startTime, Pending, Failed, deleted), the metrics the fake metrics APIs answer
 // (controlplane/fake-metrics.ts), and an HPA. `kctl plan -A` reads it all live, metrics included;
 // then kube-controller-manager runs only `horizontalpodautoscaling` and its first sync of each HPA
@@ -47,7 +47,9 @@ const {seed: SEED, count: COUNT, first: FIRST, batch: BATCH} = oracleSettings({s
 const SYNC_PERIOD = 20
 const FILE = 'test/e2e/hpa-oracle.e2e.test.ts'
 
-type Kind = 'Deployment' | 'StatefulSet' | 'ReplicaSet' | 'ReplicationController'
+/** `Worker`: a custom resource (CRD `workers.hpa-oracle.kctl.test`) whose scale subresource reads .spec.size, .status.size and .status.selector. */
+type Kind = 'Deployment' | 'StatefulSet' | 'ReplicaSet' | 'ReplicationController' | 'Worker'
+const CR_GROUP = 'hpa-oracle.kctl.test'
 
 interface PodDef {
   phase?: 'Running' | 'Pending' | 'Failed' | 'Succeeded'
@@ -104,9 +106,9 @@ const use = (c: string, m = '100Mi'): PodDef['usage'] => ({cpu: c, memory: m})
 
 // ---- Building a world ----
 
-const apiVersionOf = (k: Kind) => (k === 'ReplicationController' ? 'v1' : 'apps/v1')
+const apiVersionOf = (k: Kind) => (k === 'ReplicationController' ? 'v1' : k === 'Worker' ? `${CR_GROUP}/v1` : 'apps/v1')
 const collectionOf = (k: Kind, ns: string) =>
-  k === 'ReplicationController' ? `/api/v1/namespaces/${ns}/replicationcontrollers` : `/apis/apps/v1/namespaces/${ns}/${k.toLowerCase()}s`
+  k === 'ReplicationController' ? `/api/v1/namespaces/${ns}/replicationcontrollers` : `/apis/${apiVersionOf(k)}/namespaces/${ns}/${k.toLowerCase()}s`
 
 async function build(ns: string, w: World, run: string, fake: FakeMetrics, t0: number): Promise<void> {
   const labels = {app: 'w', 'hpa-oracle': run}
@@ -117,7 +119,10 @@ async function build(ns: string, w: World, run: string, fake: FakeMetrics, t0: n
     ...(w.podRequests ? {resources: {requests: w.podRequests}} : {}),
     ...(w.overhead ? {runtimeClassName: `oracle-overhead`} : {}),
   }
-  if (!w.noTarget) {
+  if (!w.noTarget && w.kind === 'Worker') {
+    await apiOk('POST', collectionOf(w.kind, ns), {body: {apiVersion: apiVersionOf(w.kind), kind: w.kind, metadata: {name: 'w', labels}, spec: {size: w.replicas}}})
+    await apiOk('PATCH', `${collectionOf(w.kind, ns)}/w/status`, {contentType: 'application/merge-patch+json', body: {status: {size: w.statusReplicas ?? w.replicas, selector: 'app=w'}}})
+  } else if (!w.noTarget) {
     const body: Json =
       w.kind === 'ReplicationController'
         ? {apiVersion: 'v1', kind: w.kind, metadata: {name: 'w', labels}, spec: {replicas: w.replicas, selector: {app: 'w'}, template: {metadata: {labels}, spec: podSpec}}}
@@ -199,7 +204,7 @@ function predicted(plan: Json, w: World): Json {
 async function observed(ns: string, w: World, name = 'hpa'): Promise<Json> {
   const hpa = await apiOk('GET', `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers/${name}`)
   const target = w.noTarget ? null : await apiOk('GET', `${collectionOf(w.kind, ns)}/w`)
-  return {scale: target ? target.spec.replicas : null, status: statusView(hpa.status)}
+  return {scale: target ? (w.kind === 'Worker' ? target.spec.size : target.spec.replicas) : null, status: statusView(hpa.status)}
 }
 
 /** Each distinct request as `path?k=v&…`, its query decoded and sorted. */
@@ -431,6 +436,11 @@ const SCENARIOS: World[] = [
   base('StatefulSet target', {kind: 'StatefulSet', pods: ready(3, use('400m'))}),
   base('ReplicaSet target', {kind: 'ReplicaSet', pods: ready(3, use('400m'))}),
   base('ReplicationController target with an autoscaling/v1 HPA', {kind: 'ReplicationController', v1: true, pods: ready(3, use('400m')), hpa: {minReplicas: 1, maxReplicas: 10, targetCPUUtilizationPercentage: 50}}),
+  // A custom resource with a scale subresource (.spec.size, .status.size, .status.selector).
+  base('custom resource target scaled through its scale subresource', {kind: 'Worker', pods: ready(3, use('400m'))}),
+  base('custom resource target: status size differs for an object average value', {kind: 'Worker', statusReplicas: 2, custom: [svc('rps', '30')], hpa: {metrics: [objectMetric('rps', {type: 'AverageValue', averageValue: '4'})]}}),
+  base('custom resource target below minReplicas', {kind: 'Worker', replicas: 1, pods: ready(1, use('100m')), hpa: {minReplicas: 2, metrics: [cpu(50)]}}),
+  base('a missing custom resource', {kind: 'Worker', noTarget: true, pods: []}),
   base('status.replicas differs from spec for an object average value', {statusReplicas: 2, custom: [svc('rps', '30')], hpa: {metrics: [objectMetric('rps', {type: 'AverageValue', averageValue: '4'})]}}),
   base('two HPAs on one target', {second: true, pods: ready(3, use('400m'))}),
   base('autoscaling/v1 with the metrics and behavior annotations', {
@@ -455,6 +465,30 @@ beforeAll(async () => {
     body: {apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: {name: 'oracle-overhead'}, handler: 'oracle', overhead: {podFixed: {cpu: '250m', memory: '0'}}},
   })
   if (rc.status !== 201 && rc.status !== 409) throw new Error(`RuntimeClass: ${rc.status} ${rc.body}`)
+  // For the custom-resource scenarios: a CRD with a scale subresource, established before the controller starts.
+  const crd = await api('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+    body: {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: {name: `workers.${CR_GROUP}`},
+      spec: {
+        group: CR_GROUP,
+        names: {kind: 'Worker', plural: 'workers', singular: 'worker', listKind: 'WorkerList'},
+        scope: 'Namespaced',
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {openAPIV3Schema: {type: 'object', 'x-kubernetes-preserve-unknown-fields': true}},
+            subresources: {status: {}, scale: {specReplicasPath: '.spec.size', statusReplicasPath: '.status.size', labelSelectorPath: '.status.selector'}},
+          },
+        ],
+      },
+    },
+  })
+  if (crd.status !== 201 && crd.status !== 409) throw new Error(`CRD: ${crd.status} ${crd.body}`)
+  await waitUntil(async () => (await api('GET', `/apis/${CR_GROUP}/v1`)).status === 200, {what: 'the Worker CRD served', timeoutMs: 60_000, intervalMs: 250})
 }, 180_000)
 
 afterAll(async () => {
@@ -517,6 +551,70 @@ describe('HPAs read from files as the API server stores them', () => {
       const stored = (await apiOk('GET', `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers`)).items as Json[]
       expect(stored).toHaveLength(objects.length)
       for (const h of stored) expect(canon(mine.get(h.metadata.name)), h.metadata.name).toBe(canon(h.spec))
+    } finally {
+      rmSync(dir, {recursive: true, force: true})
+      await deleteNamespace(ns).catch(() => {})
+    }
+  }, 120_000)
+})
+
+describe('autoscaling/v1 HPAs read from files with a status the controller wrote', () => {
+  it('the v1 form (current-metrics and conditions annotations) reads back as the v2 status the server stores', async () => {
+    const ns = await newNamespace('hpa-v1-status')
+    const dir = mkdtempSync(join(tmpdir(), 'kctl-hpa-v1-status-'))
+    const at = iso(Date.now() - 60_000)
+    const statuses: Json[] = [
+      // Every metric type, both value kinds of Object and External, a failed metric; three conditions.
+      {
+        currentReplicas: 3,
+        desiredReplicas: 4,
+        lastScaleTime: at,
+        currentMetrics: [
+          {type: 'Resource', resource: {name: 'cpu', current: {averageValue: '450m', averageUtilization: 90}}},
+          {type: 'Resource', resource: {name: 'memory', current: {averageValue: '100Mi'}}},
+          {type: 'ContainerResource', containerResource: {name: 'cpu', container: 'main', current: {averageValue: '200m', averageUtilization: 40}}},
+          {type: 'Pods', pods: {metric: {name: 'packets', selector: {matchLabels: {port: '80'}}}, current: {averageValue: '12'}}},
+          {type: 'Object', object: {describedObject: {apiVersion: 'v1', kind: 'Service', name: 'front'}, metric: {name: 'rps'}, current: {value: '30'}}},
+          {type: 'Object', object: {describedObject: {apiVersion: 'v1', kind: 'Service', name: 'front'}, metric: {name: 'rps'}, current: {averageValue: '10'}}},
+          {type: 'External', external: {metric: {name: 'queue', selector: {matchLabels: {q: 'a'}}}, current: {value: '45'}}},
+          {type: 'External', external: {metric: {name: 'queue'}, current: {averageValue: '1500m'}}},
+          {type: ''},
+        ],
+        conditions: [
+          {type: 'AbleToScale', status: 'True', reason: 'SucceededRescale', message: 'the HPA controller was able to update the target scale to 4', lastTransitionTime: at},
+          {type: 'ScalingActive', status: 'False', reason: 'FailedGetExternalMetric', message: 'x', lastTransitionTime: at},
+          {type: 'ScalingLimited', status: 'False', reason: 'DesiredWithinRange', message: 'the desired count is within the acceptable range', lastTransitionTime: at},
+        ],
+      },
+      // Only a CPU status, no conditions.
+      {currentReplicas: 2, desiredReplicas: 2, currentMetrics: [{type: 'Resource', resource: {name: 'cpu', current: {averageValue: '100m', averageUtilization: 20}}}]},
+      // Nothing.
+      {currentReplicas: 0, desiredReplicas: 0},
+    ]
+    try {
+      const files: string[] = []
+      for (const [i, status] of statuses.entries()) {
+        const name = `h${i}`
+        const created = await apiOk('POST', `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers`, {
+          body: {apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: {name}, spec: {scaleTargetRef: {apiVersion: 'apps/v1', kind: 'Deployment', name: 'w'}, maxReplicas: 5, metrics: [cpu(50)]}},
+        })
+        await apiOk('PUT', `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers/${name}/status`, {body: {...created, status}})
+        const v1 = await apiOk('GET', `/apis/autoscaling/v1/namespaces/${ns}/horizontalpodautoscalers/${name}`)
+        files.push(join(dir, `${name}.json`))
+        writeFileSync(files.at(-1)!, JSON.stringify(v1))
+      }
+      const read = await readFixtures({paths: files})
+      const mine = new Map((read.hpas ?? []).map((h) => [h.name, h]))
+      const stored = (await apiOk('GET', `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers`)).items as Json[]
+      expect(stored).toHaveLength(statuses.length)
+      const {statusEqual} = await import('../../src/controllers/hpa/sync.js')
+      for (const h of stored) {
+        const got = mine.get(h.metadata.name)!
+        const want = {currentReplicas: 0, desiredReplicas: 0, currentMetrics: null, conditions: [], ...h.status}
+        // Semantically equal (quantities by value), as the controller decides whether to write.
+        expect(statusEqual(got.status, want), `${h.metadata.name}\n  kctl:   ${canon(got.status)}\n  server: ${canon(want)}`).toBe(true)
+        expect(canon(got.spec), h.metadata.name).toBe(canon(h.spec))
+      }
     } finally {
       rmSync(dir, {recursive: true, force: true})
       await deleteNamespace(ns).catch(() => {})

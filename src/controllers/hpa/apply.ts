@@ -61,12 +61,38 @@ export function hpaStatusObject(s: HpaStatus): Obj {
 }
 
 const V1_CONDITIONS = 'autoscaling.alpha.kubernetes.io/conditions'
+const V1_CURRENT_METRICS = 'autoscaling.alpha.kubernetes.io/current-metrics'
+
+/** Convert_autoscaling_MetricStatus_To_v1_MetricStatus: one metric status as the v1 annotation holds it. */
+export function v1MetricStatus(m: MetricStatus): Obj {
+  const out: Obj = {type: m.type}
+  const sel = (s: unknown) => (s ? {selector: s} : {})
+  if (m.resource) {
+    const c = m.resource.current
+    out.resource = {name: m.resource.name, ...(c.averageUtilization !== undefined ? {currentAverageUtilization: c.averageUtilization} : {}), currentAverageValue: c.averageValue ?? '0'}
+  }
+  if (m.containerResource) {
+    const c = m.containerResource.current
+    out.containerResource = {name: m.containerResource.name, container: m.containerResource.container, ...(c.averageUtilization !== undefined ? {currentAverageUtilization: c.averageUtilization} : {}), currentAverageValue: c.averageValue ?? '0'}
+  }
+  if (m.pods) out.pods = {metricName: m.pods.metric.name, currentAverageValue: m.pods.current.averageValue ?? '0', ...sel(m.pods.metric.selector)}
+  if (m.object) {
+    const c = m.object.current
+    out.object = {target: {...m.object.describedObject}, metricName: m.object.metric.name, currentValue: c.value ?? '0', ...sel(m.object.metric.selector), ...(c.averageValue !== undefined ? {averageValue: c.averageValue} : {})}
+  }
+  if (m.external) {
+    const c = m.external.current
+    out.external = {metricName: m.external.metric.name, ...(m.external.metric.selector ? {metricSelector: m.external.metric.selector} : {}), currentValue: c.value ?? '0', ...(c.averageValue !== undefined ? {currentAverageValue: c.averageValue} : {})}
+  }
+  return out
+}
 
 /**
  * The HPA object to PUT on /status. An autoscaling/v2 object (any cluster, and v2 fixtures) gets
  * the v2 status. An autoscaling/v1 fixture is written as the API server shows the v1 object: the
  * replica counts, lastScaleTime and currentCPUUtilizationPercentage (the CPU utilization metric's),
- * and the conditions in their annotation (the other metric statuses are not kept).
+ * and the conditions and every metric status in their annotations, as the API server's
+ * Convert_autoscaling_HorizontalPodAutoscaler_To_v1_HorizontalPodAutoscaler writes them.
  */
 export function hpaStatusWrite(raw: Obj, resourceVersion: string, to: HpaStatus): Obj {
   const object = structuredClone(raw)
@@ -85,6 +111,9 @@ export function hpaStatusWrite(raw: Obj, resourceVersion: string, to: HpaStatus)
   const annotations: Obj = {...(object.metadata.annotations ?? {})}
   if (to.conditions.length > 0) annotations[V1_CONDITIONS] = JSON.stringify(to.conditions.map(conditionObject))
   else delete annotations[V1_CONDITIONS]
+  const metrics = to.currentMetrics ?? []
+  if (metrics.length > 0) annotations[V1_CURRENT_METRICS] = JSON.stringify(metrics.map(v1MetricStatus))
+  else delete annotations[V1_CURRENT_METRICS]
   if (Object.keys(annotations).length > 0) object.metadata.annotations = annotations
   else delete object.metadata.annotations
   return object
@@ -130,8 +159,10 @@ export class HpaSync extends SyncBase {
     const r = this.results[i]
     switch (a.type) {
       case 'scaleTarget': {
-        if (!SCALED.has(a.target.kind)) throw new Error(`kctl writes the scale of Deployments, StatefulSets, ReplicaSets and ReplicationControllers only, not ${a.target.kind}`)
-        const key = {kind: a.target.kind as ControllerKind, apiVersion: a.target.apiVersion, namespace: ns, name: a.target.name}
+        const t = (a as ScaleTargetAction).target
+        if (!SCALED.has(t.kind) && !t.resource) throw new Error(`kctl writes the scale of Deployments, StatefulSets, ReplicaSets, ReplicationControllers and custom resources it read the definition of, not ${t.kind}`)
+        const customScale = t.resource ? {customScale: {resource: t.resource, ...(t.specReplicasPath ? {specReplicasPath: t.specReplicasPath} : {})}} : {}
+        const key = {kind: t.kind as ControllerKind, apiVersion: t.apiVersion, namespace: ns, name: t.name, ...customScale}
         const written = await this.control.updateScale(key, scaleObject(a, ns))
         r.done = {replicas: a.to, ...(written.resourceVersion ? {resourceVersion: written.resourceVersion} : {})}
         return
@@ -163,7 +194,8 @@ export function hpaAction(raw: unknown, at: string, fail: Fail): Action {
   if (a.type === 'scaleTarget') {
     const s = a as Obj
     for (const f of ['kind', 'apiVersion', 'name']) if (typeof s.target[f] !== 'string') throw fail(`${at}.target.${f}`, 'expected a string')
-    if (!SCALED.has(s.target.kind)) throw fail(`${at}.target.kind`, `expected Deployment, StatefulSet, ReplicaSet or ReplicationController, got ${s.target.kind}`)
+    for (const f of ['resource', 'specReplicasPath']) if (s.target[f] !== undefined && typeof s.target[f] !== 'string') throw fail(`${at}.target.${f}`, 'expected a string')
+    if (!SCALED.has(s.target.kind) && typeof s.target.resource !== 'string') throw fail(`${at}.target.kind`, `expected Deployment, StatefulSet, ReplicaSet or ReplicationController, or a custom resource with target.resource, got ${s.target.kind}`)
     if (!Number.isInteger(s.to) || s.to < 0) throw fail(`${at}.to`, 'expected a replica count')
     if (typeof s.reason !== 'string') s.reason = ''
     return a

@@ -6,7 +6,7 @@ import type {LabelSelector, Snapshot} from '../../model/objects.js'
 import {parseSelectorString} from '../../reconcile/selector.js'
 import type {LiveGet} from '../../sources/part.js'
 import {parseDuration} from '../../watch/duration.js'
-import type {HpaLiveMetrics, MetricAnswer, MetricSpec, MetricTarget, PodMetricsItem} from './model.js'
+import type {HpaLiveMetrics, LiveCustomScale, MetricAnswer, MetricSpec, MetricTarget, PodMetricsItem} from './model.js'
 import {formatSelector, readScale, scaleTargets} from './planner.js'
 import {labelSelectorAsSelectorError} from './replicas.js'
 
@@ -92,13 +92,52 @@ function asks(m: MetricSpec): boolean {
   }
 }
 
+/** The kinds whose scale the snapshot's own objects give (the others are custom resources, read through /scale). */
+const BUILT_IN = new Set(['apps|Deployment', 'apps|StatefulSet', 'apps|ReplicaSet', '|ReplicationController'])
+
+/**
+ * scaleForResourceMappings for a custom resource: the group's versions in discovery's order, the
+ * kind's resource in each, and the first GET of its /scale that answers (else the first refusal).
+ */
+async function readCustomScale(get: LiveGet, namespace: string, group: string, kind: string, name: string, discovery: Map<string, Promise<Item[] | undefined>>): Promise<LiveCustomScale> {
+  const at = {namespace, group, kind, name}
+  const listed = group === '' ? undefined : await get(`/apis/${group}`)
+  const versions = listed?.ok ? (((listed.body as Item).versions ?? []) as Item[]).map((v) => str(v.version)).filter((v) => v !== '') : []
+  let first: string | undefined
+  for (const version of versions) {
+    const mapped = await resourceFor(get, `${group}/${version}`, kind, discovery)
+    if ('error' in mapped) continue
+    const plural = mapped.resource.split('.')[0]
+    const r = await get(`/apis/${group}/${version}/namespaces/${seg(namespace)}/${seg(plural)}/${seg(name)}/scale`)
+    if (!r.ok) {
+      first ??= r.message
+      continue
+    }
+    const scale = r.body as Item
+    const meta = (scale.metadata ?? {}) as Item
+    const spec = (scale.spec ?? {}) as Item
+    const status = (scale.status ?? {}) as Item
+    return {...at, apiVersion: `${group}/${version}`, resource: mapped.resource, uid: str(meta.uid), resourceVersion: str(meta.resourceVersion), specReplicas: Number(spec.replicas ?? 0), statusReplicas: Number(status.replicas ?? 0), selector: str(status.selector)}
+  }
+  return {...at, error: first ?? `no matches for kind "${kind}" in group "${group}"`}
+}
+
 /** Every HPA's answers (HPA_READS' live part). An HPA whose scale or selector cannot be read asks nothing. */
-export async function readLiveMetrics(get: LiveGet, snapshot: Snapshot): Promise<Partial<Snapshot>> {
-  const hpas = snapshot.hpas ?? []
+export async function readLiveMetrics(get: LiveGet, read: Snapshot): Promise<Partial<Snapshot>> {
+  const hpas = read.hpas ?? []
   if (hpas.length === 0) return {}
+  const discovery = new Map<string, Promise<Item[] | undefined>>()
+  // The custom resources' Scales first: their selectors say which pods the metrics are for.
+  const customScales: LiveCustomScale[] = []
+  for (const hpa of hpas) {
+    const ref = hpa.spec.scaleTargetRef
+    const group = (ref.apiVersion ?? '').includes('/') ? (ref.apiVersion ?? '').split('/')[0] : ''
+    if (BUILT_IN.has(`${group}|${ref.kind}`) || customScales.some((c) => c.namespace === hpa.namespace && c.group === group && c.kind === ref.kind && c.name === ref.name)) continue
+    customScales.push(await readCustomScale(get, hpa.namespace, group, ref.kind, ref.name, discovery))
+  }
+  const snapshot: Snapshot = customScales.length > 0 ? {...read, customScales} : read
   const targets = scaleTargets(snapshot)
   const requests = new Map<string, Promise<{items: Item[]} | {error: string}>>()
-  const discovery = new Map<string, Promise<Item[] | undefined>>()
   const out: HpaLiveMetrics[] = []
   for (const hpa of hpas) {
     const {scale} = readScale(hpa, targets)
@@ -155,5 +194,5 @@ export async function readLiveMetrics(get: LiveGet, snapshot: Snapshot): Promise
     for (const m of hpa.spec.metrics) answers.push(await answer(m))
     out.push({namespace: ns, name: hpa.name, answers})
   }
-  return {hpaMetrics: out}
+  return customScales.length > 0 ? {hpaMetrics: out, customScales} : {hpaMetrics: out}
 }

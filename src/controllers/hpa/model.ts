@@ -164,6 +164,32 @@ export interface ScaleView {
 /** The scale GET: a Scale, or the error the API answered (every mapping failed; the first error). */
 export type ScaleRead = {scale: ScaleView} | {error: string}
 
+/** Where a custom resource's scale lives (a CustomResourceDefinition version's subresources.scale). */
+export interface ScalePaths {
+  specReplicasPath: string
+  statusReplicasPath: string
+  labelSelectorPath?: string
+}
+
+/** A CustomResourceDefinition as the HPA reads it: its kind, resource and the scale subresource of each served version. */
+export interface CustomScaleDefinition {
+  group: string
+  kind: string
+  /** spec.names.plural. */
+  plural: string
+  /** Served versions in the order written; `scale` absent: the version serves no /scale. */
+  versions: readonly {name: string; scale?: ScalePaths}[]
+}
+
+/** A custom resource's Scale as a live API server answered its /scale (or the GET's refusal). */
+export type LiveCustomScale = {
+  namespace: string
+  /** The HPA's target: scaleTargetRef's group, kind and name. */
+  group: string
+  kind: string
+  name: string
+} & ({apiVersion: string; resource: string; uid: string; resourceVersion: string; specReplicas: number; statusReplicas: number; selector: string} | {error: string})
+
 export interface ContainerRequests {
   name: string
   /** resources.requests as stored (`cpu: 500m`). */
@@ -339,6 +365,8 @@ export interface HpaPlanDetail {
   desired: number
   limit?: LimitReason
   rescaleReason: string
+  /** The selector this sync registered for the HPA in the controller's selector map (validateAndParseSelector), when it parsed one. */
+  selector?: string
   /** The scale subresource the write goes to (the target's kind, apiVersion and name as the scale GET answered). */
   target?: {kind: string; apiVersion: string; name: string}
   /** The scale write (spec.replicas of the Scale read, replaced), when the sync sends one. */
@@ -410,7 +438,11 @@ export interface ExternalMetricFixture {
 /** The scale write: PUT of the target's scale subresource, spec.replicas replaced. */
 export interface ScaleTargetAction {
   type: 'scaleTarget'
-  target: {kind: string; apiVersion: string; name: string}
+  /**
+   * `resource` (plural.group) and `specReplicasPath` for a custom resource: where its /scale is
+   * served, and the field a write to it sets (from its CustomResourceDefinition).
+   */
+  target: {kind: string; apiVersion: string; name: string; resource?: string; specReplicasPath?: string}
   /** The target's uid and resourceVersion as planned: the write's preconditions (absent in plans saved before they were recorded). */
   uid?: string
   resourceVersion?: string

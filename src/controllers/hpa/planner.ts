@@ -25,6 +25,7 @@ import {
   type MetricSpec,
   type PodMetricsFixture,
   type ScaleRead,
+  type CustomScaleDefinition,
 } from './model.js'
 import {syncHpa} from './sync.js'
 // The target's own controller plans the step after the scale write (asked inside functions only).
@@ -41,8 +42,64 @@ export interface ScaleTarget {
   replicas: number
   selector: LabelSelector
   status: {replicas: number}
-  /** The Snapshot list it came from (to plan its controller's next sync). */
-  from: 'deployments' | 'statefulSets' | 'replicaSets' | 'workloads'
+  /** The Snapshot list it came from (to plan its controller's next sync); `custom`: a custom resource. */
+  from: 'deployments' | 'statefulSets' | 'replicaSets' | 'workloads' | 'custom'
+  /** A custom resource's: its scale as read (the selector string, or the error the GET ends with), its resource and spec path. */
+  custom?: {scale: ScaleRead; resource: string; specReplicasPath?: string}
+}
+
+/** Every scale target of a snapshot, and the custom-resource kinds its CustomResourceDefinitions define. */
+export class ScaleTargets extends Map<string, ScaleTarget> {
+  /** group|kind → the definition. */
+  readonly definitions = new Map<string, CustomScaleDefinition>()
+}
+
+/** Kubernetes' version priority (version.CompareKubeAwareVersionStrings): GA, then beta, then alpha, newest first; others after, by name. */
+function versionRank(v: string): [number, number, number, string] {
+  const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v)
+  if (!m) return [3, 0, 0, v]
+  const stage = m[2] === undefined ? 0 : m[2] === 'beta' ? 1 : 2
+  return [stage, -Number(m[1]), -Number(m[3] ?? 0), v]
+}
+const byVersionPriority = (a: string, b: string) => {
+  const x = versionRank(a)
+  const y = versionRank(b)
+  for (let i = 0; i < 4; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1
+  return 0
+}
+
+/** unstructured.NestedInt64 / NestedString at a `.a.b` path: absent is the zero value, another type an error. */
+function nested(o: unknown, path: string, type: 'int64' | 'string'): {value: number | string} | {error: string} {
+  let at: unknown = o
+  for (const f of path.replace(/^\./, '').split('.')) {
+    if (at === null || typeof at !== 'object' || Array.isArray(at)) return {value: type === 'int64' ? 0 : ''}
+    at = (at as Record<string, unknown>)[f]
+    if (at === undefined) return {value: type === 'int64' ? 0 : ''}
+  }
+  if (type === 'int64' ? typeof at === 'number' && Number.isInteger(at) : typeof at === 'string') return {value: at as number | string}
+  const got = at === null ? '<nil>' : Array.isArray(at) ? '[]interface {}' : typeof at === 'object' ? 'map[string]interface {}' : typeof at === 'number' ? 'float64' : typeof at === 'boolean' ? 'bool' : 'string'
+  return {error: `${path} accessor error: ${JSON.stringify(at)} is of the type ${got}, expected ${type}`}
+}
+
+/**
+ * The custom resource's Scale as its /scale answers it (the apiextensions-apiserver's
+ * scaleFromCustomResource): spec.replicas and status.replicas read at the version's paths (0 when
+ * absent), the selector string at labelSelectorPath ('' without one). The version is the first of
+ * the kind's mappings, by version priority, that serves /scale (scaleForResourceMappings).
+ */
+function customScale(def: CustomScaleDefinition, cr: NonNullable<Snapshot['customResources']>[number]): {scale: ScaleRead; specReplicasPath?: string} {
+  const version = [...def.versions].filter((v) => v.scale).sort((a, b) => byVersionPriority(a.name, b.name))[0]
+  if (!version?.scale) return {scale: {error: 'the server could not find the requested resource'}}
+  const paths = version.scale
+  const spec = nested(cr.object, paths.specReplicasPath, 'int64')
+  const status = nested(cr.object, paths.statusReplicasPath, 'int64')
+  const selector = paths.labelSelectorPath ? nested(cr.object, paths.labelSelectorPath, 'string') : {value: ''}
+  for (const r of [spec, status, selector]) if ('error' in r) return {scale: {error: r.error}, specReplicasPath: paths.specReplicasPath}
+  const value = (r: typeof spec) => ('value' in r ? r.value : 0)
+  return {
+    scale: {scale: {kind: def.kind, apiVersion: `${def.group}/${version.name}`, name: cr.name, specReplicas: Number(value(spec)), statusReplicas: Number(value(status)), selector: String(value(selector))}},
+    specReplicasPath: paths.specReplicasPath,
+  }
 }
 
 /** The kinds whose scale subresource kctl reads, by API group and kind, with their resource name (RESTMapping). */
@@ -60,8 +117,8 @@ const groupOf = (apiVersion: string | undefined) => {
 }
 
 /** Every object of the snapshot that serves /scale, keyed by group, kind, namespace and name. */
-export function scaleTargets(snapshot: Snapshot): Map<string, ScaleTarget> {
-  const out = new Map<string, ScaleTarget>()
+export function scaleTargets(snapshot: Snapshot): ScaleTargets {
+  const out = new ScaleTargets()
   const add = (from: ScaleTarget['from'], objects: readonly Omit<ScaleTarget, 'from'>[] | undefined) => {
     for (const o of objects ?? []) {
       const key = `${groupOf(o.apiVersion)}|${o.kind}|${o.namespace}|${o.name}`
@@ -73,6 +130,33 @@ export function scaleTargets(snapshot: Snapshot): Map<string, ScaleTarget> {
   // Every ReplicaSet (also those a label filter leaves out), then the RCs among the planned workloads.
   add('replicaSets', snapshot.replicaSets)
   add('workloads', snapshot.workloads)
+  // Custom resources: through their definitions (files), or as their /scale answered (live).
+  for (const d of snapshot.scaleDefinitions ?? []) if (!out.definitions.has(`${d.group}|${d.kind}`)) out.definitions.set(`${d.group}|${d.kind}`, d)
+  for (const cr of snapshot.customResources ?? []) {
+    const group = groupOf(cr.apiVersion)
+    const def = out.definitions.get(`${group}|${cr.kind}`)
+    const key = `${group}|${cr.kind}|${cr.namespace}|${cr.name}`
+    if (!def || out.has(key)) continue
+    const {scale, specReplicasPath} = customScale(def, cr)
+    const s = 'scale' in scale ? scale.scale : undefined
+    out.set(key, {
+      kind: cr.kind, apiVersion: s?.apiVersion ?? cr.apiVersion, namespace: cr.namespace, name: cr.name, uid: cr.uid, resourceVersion: cr.resourceVersion,
+      replicas: s?.specReplicas ?? 0, selector: null, status: {replicas: s?.statusReplicas ?? 0}, from: 'custom',
+      custom: {scale, resource: `${def.plural}.${def.group}`, ...(specReplicasPath ? {specReplicasPath} : {})},
+    })
+  }
+  for (const c of snapshot.customScales ?? []) {
+    const key = `${c.group}|${c.kind}|${c.namespace}|${c.name}`
+    if (out.has(key)) continue
+    if ('error' in c) {
+      out.set(key, {kind: c.kind, apiVersion: '', namespace: c.namespace, name: c.name, uid: '', resourceVersion: '', replicas: 0, selector: null, status: {replicas: 0}, from: 'custom', custom: {scale: {error: c.error}, resource: ''}})
+      continue
+    }
+    out.set(key, {
+      kind: c.kind, apiVersion: c.apiVersion, namespace: c.namespace, name: c.name, uid: c.uid, resourceVersion: c.resourceVersion, replicas: c.specReplicas, selector: null, status: {replicas: c.statusReplicas}, from: 'custom',
+      custom: {scale: {scale: {kind: c.kind, apiVersion: c.apiVersion, name: c.name, specReplicas: c.specReplicas, statusReplicas: c.statusReplicas, selector: c.selector}}, resource: c.resource},
+    })
+  }
   return out
 }
 
@@ -99,11 +183,28 @@ export function formatSelector(selector: LabelSelector): string {
  * group of scaleTargetRef.apiVersion is read; a kind kctl knows no scale of, or a target not in
  * the input, is an error (the plan says which).
  */
-export function readScale(hpa: HpaObject, targets: Map<string, ScaleTarget>): {scale: ScaleRead; target?: ScaleTarget; notInInput?: string} {
+export function readScale(hpa: HpaObject, targets: ScaleTargets): {scale: ScaleRead; target?: ScaleTarget; notInInput?: string; unknown?: true} {
   const ref = hpa.spec.scaleTargetRef
   const group = groupOf(ref.apiVersion)
   const resource = SCALABLE[`${group}|${ref.kind}`]
-  if (resource === undefined) return {scale: {error: `no matches for kind "${ref.kind}" in group "${group}"`}, notInInput: `kctl reads the scale of Deployments, StatefulSets, ReplicaSets and ReplicationControllers only: ${ref.kind} in group "${group}" is taken to have none`}
+  if (resource === undefined) {
+    // A custom resource: its Scale as read live, or through its definition.
+    const target = targets.get(`${group}|${ref.kind}|${hpa.namespace}|${ref.name}`)
+    if (target?.custom) {
+      const scale = target.custom.scale
+      return 'scale' in scale ? {scale, target} : {scale}
+    }
+    const def = targets.definitions.get(`${group}|${ref.kind}`)
+    if (!def) {
+      const what = `${ref.kind}${group ? `.${group}` : ''}`
+      return {
+        scale: {error: `no matches for kind "${ref.kind}" in group "${group}"`},
+        notInInput: `the CustomResourceDefinition of ${what} (the kind of ${ref.kind}/${ref.name}, the scale target) is not in the input: kctl reads a custom resource's scale through its subresources.scale, and guesses none; nothing is planned`,
+        unknown: true,
+      }
+    }
+    return {scale: {error: `${def.plural}.${def.group} "${ref.name}" not found`}, notInInput: `the scale target ${ref.kind}/${ref.name} is not in the input`}
+  }
   const target = targets.get(`${group}|${ref.kind}|${hpa.namespace}|${ref.name}`)
   if (!target) return {scale: {error: `${resource} "${ref.name}" not found`}, notInInput: `the scale target ${ref.kind}/${ref.name} is not in the input`}
   return {
@@ -362,7 +463,7 @@ export function metricAnswers(hpa: HpaObject, snapshot: Snapshot, podSelector: s
 
 /** The plan's detail: the sync's decision, the metrics not found, the controller's memory in words. */
 function planView(d: HpaPlanDetail, hpa: HpaObject, answers: readonly MetricAnswer[]): HpaPlanView {
-  const {history, status: _status, events: _events, assumes: _assumes, requeue: _requeue, ...rest} = d
+  const {history, status: _status, events: _events, assumes: _assumes, requeue: _requeue, selector: _selector, ...rest} = d
   const missing = hpa.spec.metrics.flatMap((m, index) =>
     answers[index]?.kind === 'missing' && d.proposals.some((p) => p.index === index) ? [{index, type: m.type, name: metricName(m)}] : [],
   )
@@ -396,10 +497,15 @@ export function planHpa(
   snapshot: Snapshot,
   world: World,
   targets = scaleTargets(snapshot),
-  memory?: {history?: HpaHistory; answers?: (selector: string, pods: readonly PodView[]) => MetricAnswer[]},
+  memory?: {
+    history?: HpaHistory
+    answers?: (selector: string, pods: readonly PodView[]) => MetricAnswer[]
+    /** The selectors the controller has registered for the namespace's other HPAs (hpaSelectors). */
+    otherHpaSelectors?: readonly {key: string; selector: string}[]
+  },
   index = new HpaPlanIndex(snapshot),
 ): {plan: ControllerPlan; target?: ScaleTarget; detail: HpaPlanDetail} {
-  const {scale, target, notInInput} = readScale(hpa, targets)
+  const {scale, target, notInInput, unknown} = readScale(hpa, targets)
   let pods: PodView[] = []
   let answers: MetricAnswer[] = []
   if ('scale' in scale) {
@@ -414,13 +520,16 @@ export function planHpa(
     const live = memory?.answers ? undefined : index.liveAnswers(hpa)
     answers = memory?.answers ? memory.answers(scale.scale.selector, pods) : live ? [...live.answers] : metricAnswers(hpa, snapshot, scale.scale.selector, pods, index)
   }
-  const d = syncHpa({hpa, scale, pods: pods.map(hpaPod), metrics: answers, history: memory?.history, now: world.now, config: DEFAULT_HPA_CONFIG, gates: DEFAULT_HPA_GATES})
+  const d = syncHpa({hpa, scale, pods: pods.map(hpaPod), metrics: answers, history: memory?.history, now: world.now, config: DEFAULT_HPA_CONFIG, gates: DEFAULT_HPA_GATES, otherHpaSelectors: memory?.otherHpaSelectors})
   const warnings: string[] = []
   if (notInInput) warnings.push(notInInput)
   for (const e of d.events) if (e.type === 'Warning') warnings.push(`${e.reason}: ${e.message}`)
   const actions: HpaAction[] = []
-  if (d.scaleWrite && d.target) actions.push({type: 'scaleTarget', target: d.target, ...(target ? {uid: target.uid, resourceVersion: target.resourceVersion} : {}), from: d.scaleWrite.from, to: d.scaleWrite.to, reason: d.rescaleReason})
+  const custom = target?.custom ? {resource: target.custom.resource, ...(target.custom.specReplicasPath ? {specReplicasPath: target.custom.specReplicasPath} : {})} : {}
+  if (d.scaleWrite && d.target) actions.push({type: 'scaleTarget', target: {...d.target, ...custom}, ...(target ? {uid: target.uid, resourceVersion: target.resourceVersion} : {}), from: d.scaleWrite.from, to: d.scaleWrite.to, reason: d.rescaleReason})
   if (d.statusChanged) actions.push({type: 'updateHpaStatus', from: hpa.status, to: d.status})
+  // A custom-resource kind whose definition is not in the input: how its scale reads is unknown, so no write is planned.
+  if (unknown) actions.length = 0
   const assumes = memory ? [] : [...d.assumes, 'no other HPA of the namespace has synced yet (a controller started afresh): no AmbiguousSelector check against them']
   const current = d.currentReplicas ?? hpa.status.currentReplicas
   const plan: ControllerPlan = {

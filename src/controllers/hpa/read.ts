@@ -12,6 +12,7 @@ import {defaultHpaSpec, milliValue, type HpaSpecInput, type ScalingRulesInput} f
 import type {
   ContainerRequests,
   CustomMetricFixture,
+  CustomScaleDefinition,
   ExternalMetricFixture,
   HpaCondition,
   HpaObject,
@@ -21,13 +22,16 @@ import type {
   MetricSpec,
   MetricStatus,
   MetricTarget,
+  MetricValueStatus,
   PodMetricsFixture,
+  ScalePaths,
   ScalingPolicy,
 } from './model.js'
 
 const V1_CONDITIONS = 'autoscaling.alpha.kubernetes.io/conditions'
 const V1_METRICS = 'autoscaling.alpha.kubernetes.io/metrics'
 const V1_BEHAVIOR = 'autoscaling.alpha.kubernetes.io/behavior'
+const V1_CURRENT_METRICS = 'autoscaling.alpha.kubernetes.io/current-metrics'
 
 const mappingOf = (v: unknown): RawObject | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as RawObject) : undefined)
 const defined = (o: RawObject): RawObject => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null))
@@ -70,6 +74,63 @@ export function convertV1Metric(m: RawObject): RawObject {
   }
 }
 
+/** A quantity of a v1 status; Go's zero Quantity (`0`) when absent. */
+const v1Quantity = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '0')
+const zeroQuantity = (v: unknown): boolean => {
+  try {
+    return milliValue(v1Quantity(v)) === 0n
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Convert_v1_MetricStatus_To_autoscaling_MetricStatus: one entry of the v1 object's current-metrics
+ * annotation (currentAverageValue, currentValue, metricName…) in the v2 shape. The v1 value fields
+ * cannot be omitted, so the conversion always sets them (`0` when absent). The v1 form is a view of
+ * the stored v2 status (Convert_autoscaling_HorizontalPodAutoscaler_To_v1 wrote the annotation), in
+ * which an Object or External status holds a value or an average value, never both: a zero
+ * currentValue beside an average value is the view's filler and is dropped, as for the targets.
+ */
+export function convertV1MetricStatus(m: RawObject): MetricStatus {
+  const src = (f: string) => mappingOf(m[f])
+  const id = (name: unknown, selector: unknown): MetricIdentifier => {
+    const out: MetricIdentifier = {name: typeof name === 'string' ? name : ''}
+    const sel = mappingOf(selector)
+    if (sel) out.selector = sel as unknown as MetricIdentifier['selector']
+    return out
+  }
+  const averaged = (r: RawObject, average: unknown) => {
+    const current: MetricValueStatus = {}
+    const hasAverage = average !== undefined && average !== null
+    if (!(hasAverage && zeroQuantity(r.currentValue))) current.value = v1Quantity(r.currentValue)
+    if (hasAverage) current.averageValue = v1Quantity(average)
+    return current
+  }
+  const resourceCurrent = (r: RawObject) => {
+    const current: {averageValue: string; averageUtilization?: number} = {averageValue: v1Quantity(r.currentAverageValue)}
+    if (typeof r.currentAverageUtilization === 'number') current.averageUtilization = r.currentAverageUtilization
+    return current
+  }
+  const out: MetricStatus = {type: typeof m.type === 'string' ? m.type : ''}
+  const resource = src('resource')
+  if (resource) out.resource = {name: String(resource.name ?? ''), current: resourceCurrent(resource)}
+  const container = src('containerResource')
+  if (container) out.containerResource = {name: String(container.name ?? ''), container: String(container.container ?? ''), current: resourceCurrent(container)}
+  const pods = src('pods')
+  if (pods) out.pods = {metric: id(pods.metricName, pods.selector), current: {averageValue: v1Quantity(pods.currentAverageValue)}}
+  const object = src('object')
+  if (object) {
+    const t = mappingOf(object.target) ?? {}
+    const describedObject: {kind: string; name: string; apiVersion?: string} = {kind: String(t.kind ?? ''), name: String(t.name ?? '')}
+    if (typeof t.apiVersion === 'string' && t.apiVersion !== '') describedObject.apiVersion = t.apiVersion
+    out.object = {metric: id(object.metricName, object.selector), describedObject, current: averaged(object, object.averageValue)}
+  }
+  const external = src('external')
+  if (external) out.external = {metric: id(external.metricName, external.metricSelector), current: averaged(external, external.currentAverageValue)}
+  return out
+}
+
 /** A JSON annotation, or undefined when it is absent or does not decode (the conversion then ignores it). */
 function jsonAnnotation(meta: Meta, key: string): unknown {
   const text = meta.annotations[key]
@@ -104,6 +165,16 @@ export const HPA_READS: readonly KindReader[] = [
     },
   },
   {
+    // A custom resource's scale subresource: where the HPA reads and writes its replicas.
+    kind: 'CustomResourceDefinition',
+    group: 'apiextensions.k8s.io',
+    version: 'v1',
+    read({raw, clean, collect}) {
+      const d = readScaleDefinition(raw)
+      if (d && clean()) collect('scaleDefinitions', d)
+    },
+  },
+  {
     kind: 'PodMetrics',
     group: 'metrics.k8s.io',
     version: 'v1beta1',
@@ -133,6 +204,23 @@ export const HPA_READS: readonly KindReader[] = [
     },
   },
 ]
+
+/** A CustomResourceDefinition's group, kind, plural, and each served version's subresources.scale. */
+function readScaleDefinition(raw: RawObject): CustomScaleDefinition | undefined {
+  const spec = mappingOf(raw.spec)
+  const names = mappingOf(spec?.names)
+  if (!spec || !names || typeof spec.group !== 'string' || typeof names.kind !== 'string' || typeof names.plural !== 'string') return undefined
+  const versions = (Array.isArray(spec.versions) ? spec.versions : []).flatMap((v: unknown) => {
+    const m = mappingOf(v)
+    if (!m || typeof m.name !== 'string' || m.served === false) return []
+    const scale = mappingOf(mappingOf(m.subresources)?.scale)
+    if (!scale || typeof scale.specReplicasPath !== 'string' || typeof scale.statusReplicasPath !== 'string') return [{name: m.name}]
+    const paths: ScalePaths = {specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath}
+    if (typeof scale.labelSelectorPath === 'string') paths.labelSelectorPath = scale.labelSelectorPath
+    return [{name: m.name, scale: paths}]
+  })
+  return {group: spec.group, kind: names.kind, plural: names.plural, versions}
+}
 
 // ---- The HPA ----
 
@@ -349,6 +437,11 @@ export function readHpa(ctx: Ctx, apiVersion: string, meta: Meta, raw: RawObject
     }
     const current = ctx.int(status.currentCPUUtilizationPercentage, ['status', 'currentCPUUtilizationPercentage'], 0, INT32_MAX)
     currentMetrics = current === undefined ? null : [{type: 'Resource', resource: {name: 'cpu', current: {averageUtilization: current}}}]
+    // The current-metrics annotation, when it decodes to a list, replaces the CPU status: it holds them all.
+    const annotatedStatus = jsonAnnotation(meta, V1_CURRENT_METRICS)
+    if (Array.isArray(annotatedStatus) || (annotatedStatus === null && meta.annotations[V1_CURRENT_METRICS] !== undefined)) {
+      currentMetrics = (annotatedStatus ?? []).map((m: unknown) => convertV1MetricStatus(mappingOf(m) ?? {}))
+    }
   } else {
     const metrics = list(ctx, spec.metrics, ['spec', 'metrics']).flatMap(({item, path}) => {
       const m = readMetric(ctx, item, path)
@@ -366,13 +459,12 @@ export function readHpa(ctx: Ctx, apiVersion: string, meta: Meta, raw: RawObject
     currentMetrics = readMetricStatuses(ctx, status.currentMetrics, ['status', 'currentMetrics'])
   }
   let conditions = readConditions(ctx, status.conditions, ['status', 'conditions'])
-  if (v1 && typeof meta.annotations[V1_CONDITIONS] === 'string') {
-    // v1 keeps the conditions in an annotation (JSON), which the conversion reads back.
-    try {
-      conditions = readConditions(ctx, JSON.parse(meta.annotations[V1_CONDITIONS]), ['metadata', 'annotations', V1_CONDITIONS])
-    } catch {
-      ctx.fail(['metadata', 'annotations', V1_CONDITIONS], 'is not a JSON list of conditions')
-    }
+  if (v1) {
+    // v1 keeps the conditions in an annotation (JSON), which the conversion reads back when it
+    // decodes to a list (`null` decodes to none); otherwise it is ignored, as the conversion ignores it.
+    const annotated = jsonAnnotation(meta, V1_CONDITIONS)
+    if (Array.isArray(annotated)) conditions = readConditions(ctx, annotated, ['metadata', 'annotations', V1_CONDITIONS])
+    else if (annotated === null && meta.annotations[V1_CONDITIONS] !== undefined) conditions = []
   }
   const hpaStatus: HpaStatus = {
     currentReplicas: ctx.int(status.currentReplicas, ['status', 'currentReplicas'], 0, INT32_MAX) ?? 0,

@@ -28,12 +28,13 @@ import {parseSelectorString, selectorMatches} from '../../reconcile/selector.js'
 import {formatRfc3339, objectTime, seconds} from '../../reconcile/time.js'
 import {count} from '../../render/words.js'
 import {cmp} from '../../simulate/collections.js'
-import {changeOffsets, demandAt, type LoadSeries} from '../../simulate/load.js'
+import {changeOffsets, demandAt, pointLabel, type LoadSeries} from '../../simulate/load.js'
 import type {ControllerSimulation, Described, OwnSyncs, PlacedLoad, RunContext, SimulationRun, StepAction, Unlisted} from '../../simulate/part.js'
 import {offset} from '../../simulate/report.js'
 import {formatDuration} from '../../watch/duration.js'
+import {hpaStatusWrite} from './apply.js'
 import {milliValue} from './defaults.js'
-import {DEFAULT_HPA_CONFIG, DEFAULT_HPA_GATES, type HpaHistory, type HpaObject, type HpaStatus, type MetricAnswer, type MetricSpec} from './model.js'
+import {DEFAULT_HPA_CONFIG, DEFAULT_HPA_GATES, type HpaHistory, type HpaObject, type HpaStatus, type MetricAnswer, type MetricSpec, type ScaleTargetAction} from './model.js'
 import {HpaPlanIndex, metricName, planHpa, readScale, scaleTargets} from './planner.js'
 import {tolerancesFor} from './replicas.js'
 import type {AutoscalerInterval, AutoscalerPoint, AutoscalerScaleEvent, AutoscalerTimeline} from './timeline.js'
@@ -206,6 +207,12 @@ export class HpaRun implements SimulationRun, OwnSyncs {
   readonly syncs: OwnSyncs = this
   private readonly tracked = new Map<string, Tracked>()
   private readonly changes: bigint[]
+  /**
+   * The controller's selector map (hpaSelectors): `ns/name` → the selector its last sync
+   * registered (validateAndParseSelector). An HPA not yet synced has none (enqueueHPA's
+   * match-nothing); a deleted one is dropped (deleteHPA).
+   */
+  private readonly selectors = new Map<string, string>()
 
   constructor(private readonly ctx: RunContext) {
     this.changes = [...new Set(ctx.loads.flatMap((l) => changeOffsets(l)))].map((s) => ctx.start + seconds(s)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
@@ -266,16 +273,20 @@ export class HpaRun implements SimulationRun, OwnSyncs {
     const index = new HpaPlanIndex(snapshot)
     const plans: ControllerPlan[] = []
     const warnings: string[] = []
+    this.registerUnsimulated(snapshot, targets)
     for (const t of due) {
       const {hpa, load} = t
-      const {plan, detail} = planHpa(hpa, snapshot, planning, targets, {history: t.history, answers: (_selector, pods) => loadAnswers(hpa, load, pods, now, this.ctx.start)}, index)
+      const key = `${hpa.namespace}/${hpa.name}`
+      const otherHpaSelectors = [...this.selectors].filter(([k]) => k !== key && k.startsWith(`${hpa.namespace}/`)).map(([k, selector]) => ({key: k, selector}))
+      const {plan, detail} = planHpa(hpa, snapshot, planning, targets, {history: t.history, answers: (_selector, pods) => loadAnswers(hpa, load, pods, now, this.ctx.start), otherHpaSelectors}, index)
+      if (detail.selector !== undefined) this.selectors.set(key, detail.selector)
       t.history = detail.history
       t.nextSync = now + SYNC_PERIOD
       t.syncs++
       for (const w of plan.warnings) warnings.push(`HorizontalPodAutoscaler ${hpa.namespace}/${hpa.name}: ${w}`)
       const write = plan.actions.find((a) => a.type === 'scaleTarget')
       for (const a of plan.actions) {
-        if (a.type === 'scaleTarget') scaleWrite(world, hpa.namespace, a.target.kind, a.target.name, a.to)
+        if (a.type === 'scaleTarget') scaleWrite(world, hpa.namespace, a.target, a.to)
         if (a.type === 'updateHpaStatus') statusWrite(world, hpa, a.to)
       }
       plans.push(plan)
@@ -301,6 +312,31 @@ export class HpaRun implements SimulationRun, OwnSyncs {
       if (limitedNow && (!open || open.reason !== (limit?.reason ?? ''))) t.limited.push({fromSeconds: offsetSeconds, reason: limit?.reason ?? '', message: limit?.message ?? ''})
     }
     return {plans, warnings}
+  }
+
+  /**
+   * The controller syncs every HPA, loaded or not: one no --load names (left as read) registers its
+   * target's selector as its sync would (a scale read, replicas within its bounds and not 0, a
+   * selector that parses). The deleted ones leave the map.
+   */
+  private registerUnsimulated(snapshot: Snapshot, targets: ReturnType<typeof scaleTargets>): void {
+    const present = new Set<string>()
+    for (const hpa of snapshot.hpas ?? []) {
+      const key = `${hpa.namespace}/${hpa.name}`
+      present.add(key)
+      if (this.tracked.has(hpa.uid)) continue
+      const {scale} = readScale(hpa, targets)
+      if (!('scale' in scale)) continue
+      const {specReplicas, selector} = scale.scale
+      if (specReplicas === 0 || specReplicas < hpa.spec.minReplicas || specReplicas > hpa.spec.maxReplicas || selector === '') continue
+      try {
+        parseSelectorString(selector)
+      } catch {
+        continue
+      }
+      this.selectors.set(key, selector)
+    }
+    for (const key of [...this.selectors.keys()]) if (!present.has(key)) this.selectors.delete(key)
   }
 
   wakeAt(now: bigint): bigint | undefined {
@@ -331,7 +367,7 @@ export class HpaRun implements SimulationRun, OwnSyncs {
           target: {kind: hpa.spec.scaleTargetRef.kind, name: hpa.spec.scaleTargetRef.name},
           minReplicas: hpa.spec.minReplicas,
           maxReplicas: hpa.spec.maxReplicas,
-          load: t.load.series.map((s) => ({metric: s.metric, points: s.points.map((p) => ({atSeconds: p.atSeconds, value: p.value}))})),
+          load: t.load.series.map((s) => ({metric: s.metric, points: s.points.map((p) => ({atSeconds: p.atSeconds, value: p.value, ...(p.rampFromSeconds === undefined ? {} : {rampFromSeconds: p.rampFromSeconds})}))})),
           syncs: t.syncs,
           curve: t.curve,
           scaleEvents: t.scaleEvents,
@@ -349,13 +385,15 @@ export class HpaRun implements SimulationRun, OwnSyncs {
   }
 }
 
-/** PUT of the target's scale: spec.replicas, stored as a spec change (generation + 1). */
-function scaleWrite(world: MemoryWorld, namespace: string, kind: string, name: string, replicas: number): void {
-  const at = world.find(kind, namespace, name)
+/** PUT of the target's scale: spec.replicas (a custom resource's specReplicasPath), stored as a spec change (generation + 1). */
+function scaleWrite(world: MemoryWorld, namespace: string, target: ScaleTargetAction['target'], replicas: number): void {
+  const at = target.resource ? world.findObject(target.apiVersion.split('/')[0], target.kind, namespace, target.name) : world.find(target.kind, namespace, target.name)
   if (!at) return
   const o = at.object as Obj
   const metadata = {...o.metadata, generation: Number(o.metadata?.generation ?? 1) + 1, resourceVersion: world.nextResourceVersion()}
-  world.replace(at, {...o, metadata, spec: {...o.spec, replicas}})
+  const path = (target.specReplicasPath ?? '.spec.replicas').replace(/^\./, '').split('.')
+  const set = (x: Obj, [f, ...rest]: string[]): Obj => ({...x, [f]: rest.length === 0 ? replicas : set(x[f] && typeof x[f] === 'object' ? x[f] : {}, rest)})
+  world.replace(at, set({...o, metadata}, path))
 }
 
 /** PUT of the HPA's status. */
@@ -366,11 +404,8 @@ function statusWrite(world: MemoryWorld, hpa: HpaObject, status: HpaStatus): voi
     const {currentMetrics, ...rest} = status
     const metadata = {...o.metadata, resourceVersion: world.nextResourceVersion()}
     if (o.apiVersion === 'autoscaling/v1') {
-      // As the API server stores a v2 status written to a v1 object: the conditions in their annotation, the CPU utilization in its field.
-      const {conditions, ...v1} = rest
-      const cpu = currentMetrics?.find((m) => m.type === 'Resource' && m.resource?.name === 'cpu')?.resource?.current.averageUtilization
-      const annotations = {...o.metadata?.annotations, 'autoscaling.alpha.kubernetes.io/conditions': JSON.stringify(conditions)}
-      world.replace({file, object: o}, {...o, metadata: {...metadata, annotations}, status: {...v1, ...(cpu === undefined ? {} : {currentCPUUtilizationPercentage: cpu})}})
+      // As the API server shows a v2 status on a v1 object: the conditions and metric statuses in their annotations.
+      world.replace({file, object: o}, hpaStatusWrite(o, metadata.resourceVersion, status))
       return
     }
     world.replace({file, object: o}, {...o, metadata, status: {...rest, ...(currentMetrics ? {currentMetrics} : {})}})
@@ -391,7 +426,7 @@ function describeAction(a: StepAction): Described | Unlisted | undefined {
 const span = (i: AutoscalerInterval) => `${offset(i.fromSeconds)}–${i.toSeconds === undefined ? 'end' : offset(i.toSeconds)}`
 
 function summary(a: AutoscalerTimeline): string[] {
-  const load = a.load.map((s) => `${s.metric} ${s.points.map((p) => `${p.value}@${p.atSeconds === 0 ? '0s' : formatDuration(p.atSeconds * 1000)}`).join(', ')}`).join('; ')
+  const load = a.load.map((s) => `${s.metric} ${s.points.map((p) => pointLabel(p, (t) => (t === 0 ? '0s' : formatDuration(t * 1000)))).join(', ')}`).join('; ')
   const out = [`HorizontalPodAutoscaler ${a.namespace}/${a.name} → ${a.target.kind} ${a.target.name} (${a.minReplicas}–${a.maxReplicas} replicas), load ${load}: ${count(a.syncs, 'sync')}`]
   const shown = a.curve.filter((p, i) => i === 0 || p.replicas !== a.curve[i - 1].replicas || p.desired !== a.curve[i - 1].desired)
   out.push(`  replicas: ${shown.map((p) => `${offset(p.offsetSeconds)} ${p.replicas}${p.desired !== p.replicas ? ` (desired ${p.desired})` : ''}`).join(', ')}`)

@@ -229,6 +229,7 @@ export function syncHpa(input: HpaSyncInput): HpaPlanDetail {
   if (needsMetrics) {
     // H1.7 validateAndParseSelector, then H2 and H3 (computeReplicasForMetrics).
     const selected = selectPods(input, scale.selector, key, set, warn)
+    if (!('error' in selected) || selected.registered) detail.selector = scale.selector
     let failure: string | undefined
     if ('error' in selected) failure = selected.error
     else {
@@ -321,7 +322,7 @@ function selectPods(
   key: string,
   set: (c: ConditionUpdate) => void,
   warn: (reason: string, message: string) => void,
-): {pods: HpaPod[]} | {error: string} {
+): {pods: HpaPod[]} | {error: string; registered?: boolean} {
   if (selectorText === '') {
     warn('SelectorRequired', 'selector is required')
     set({type: 'ScalingActive', status: 'False', reason: 'InvalidSelector', message: "the HPA target's scale is missing a selector"})
@@ -356,7 +357,8 @@ function selectPods(
     const msg = `pods by selector ${selectorText} are controlled by multiple HPAs: [${[...controlling].join(' ')}]`
     warn('AmbiguousSelector', msg)
     set({type: 'ScalingActive', status: 'False', reason: 'AmbiguousSelector', message: msg})
-    return {error: msg}
+    // The selector was registered before the check: the other HPAs see it from now on.
+    return {error: msg, registered: true}
   }
   return {pods}
 }

@@ -41,8 +41,8 @@ export interface AutoscalerTimeline {
   target: {kind: string; name: string}
   minReplicas: number
   maxReplicas: number
-  /** The --load given for its target: each metric's points (seconds after the start, value). */
-  load: Array<{metric: string; points: Array<{atSeconds: number; value: string}>}>
+  /** The --load given for its target: each metric's points (seconds after the start, value; a ramp's start, `rampFromSeconds`). */
+  load: Array<{metric: string; points: Array<{atSeconds: number; value: string; rampFromSeconds?: number}>}>
   /** Syncs run (one per sync period). */
   syncs: number
   /** The replica curve: the first sync, and each sync after which replicas, desired or Ready pods changed. */

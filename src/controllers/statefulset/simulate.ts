@@ -38,11 +38,14 @@ export const statefulSetView = (snapshot: Snapshot, now: bigint) => new Revision
 /** Per StatefulSet: the lowest availability and the most pods seen at any instant, and the timelines. */
 export class StatefulSetRun implements SimulationRun {
   private readonly seen = new RevisionSetSampler<StatefulSetView>()
+  /** The largest spec.replicas seen (an autoscaler resizes a StatefulSet during the run). */
+  private readonly largest = new Map<string, number>()
 
   constructor(private readonly featureGates: FeatureGates) {}
 
   sample(snapshot: Snapshot, now: bigint): void {
     if (statefulSets(snapshot).length === 0) return
+    for (const set of statefulSets(snapshot)) this.largest.set(set.uid, Math.max(this.largest.get(set.uid) ?? 0, set.replicas))
     this.seen.sample(statefulSets(snapshot), statefulSetView(snapshot, now), now, statefulSetComplete)
   }
 
@@ -61,7 +64,7 @@ export class StatefulSetRun implements SimulationRun {
         .filter((p) => p.deletionTimestamp === undefined)
         .sort((a, b) => parseOrdinal(a.name).ordinal - parseOrdinal(b.name).ordinal || cmp(a.name, b.name))
         .map((p) => ({name: p.name, revision: view.revisionOf(set, p), ready: p.ready}))
-      const bounds = statefulSetBounds(set, this.featureGates)
+      const bounds = statefulSetBounds(set, this.featureGates, this.largest.get(set.uid))
       const inFlight = aboveBound('in flight', seen.maxInFlight, bounds.maxInFlight)
       const progress = `${s.updatedReplicas} of ${set.replicas} updated, ${s.readyReplicas} ready`
       return {
@@ -104,16 +107,22 @@ function statefulSetComplete(set: StatefulSetView): boolean {
   return s.updateRevision === s.currentRevision
 }
 
-/** What the StatefulSet controller promises while it rolls out (see StatefulSetTimeline.bounds). */
-export function statefulSetBounds(set: StatefulSetView, gates: FeatureGates): StatefulSetTimeline['bounds'] {
+/**
+ * What the StatefulSet controller promises while it rolls out (see StatefulSetTimeline.bounds).
+ * It makes pods for the ordinals below spec.replicas only, the others condemned
+ * (StatefulSetControl's updateStatefulSet, replica and condemned slices): so never more pods than
+ * the largest spec.replicas it had (`largest`: an autoscaler scaled it up and down again).
+ */
+export function statefulSetBounds(set: StatefulSetView, gates: FeatureGates, largest = set.replicas): StatefulSetTimeline['bounds'] {
   const rolling = set.updateStrategy.type === 'RollingUpdate'
   // Without MaxUnavailableStatefulSet the rolling update replaces one pod at a time.
   const maxUnavailable = !rolling ? 0 : gates.MaxUnavailableStatefulSet ? statefulSetMaxUnavailable(set) : 1
+  const most = Math.max(set.replicas, largest)
   return {
     minAvailable: Math.max(0, set.replicas - maxUnavailable),
-    maxPods: set.replicas,
+    maxPods: most,
     maxUnavailable,
-    maxInFlight: set.podManagementPolicy === 'OrderedReady' ? Math.max(1, maxUnavailable) : set.replicas,
+    maxInFlight: set.podManagementPolicy === 'OrderedReady' ? Math.max(1, maxUnavailable) : most,
   }
 }
 
@@ -133,7 +142,7 @@ function statefulSetSummary(s: StatefulSetTimeline): string[] {
   return [
     `StatefulSet ${s.namespace}/${s.name}  ${s.podManagementPolicy}, ${strategy}, ${s.replicas} replicas: ${count(s.steps, 'step')} over ${formatDuration(s.durationSeconds * 1000)}`,
     minAvailableLine(s, 'replicas'),
-    podsLine(s, 'replicas'),
+    podsLine(s, s.bounds.maxPods === s.replicas ? 'replicas' : 'largest replicas'),
     `  in flight (not available, or terminating) at most ${upperBound(s.observed.maxInFlight, s.bounds.maxInFlight)}: ${s.podManagementPolicy === 'OrderedReady' ? 'OrderedReady, one at a time' : 'Parallel'}`,
     `  final: ${f.pods.map((p) => `${p.name}=${short(p.revision)}`).join(' ') || 'no pods'}; revision ${f.updateRevision}${f.currentRevision !== f.updateRevision ? ` (current ${f.currentRevision})` : ''}; ${f.replicasStatus.available} of ${s.replicas} available, ${f.replicasStatus.updated} updated${f.rollout ? ` (${f.rollout})` : ''}`,
     ...(f.claims.length > 0 ? [`  claims: ${f.claims.join(' ')}`] : []),

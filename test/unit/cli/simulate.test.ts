@@ -48,6 +48,14 @@ describe('kctl simulate', () => {
     golden('hpa', file, run.stdout)
   })
 
+  // The same with the rise as a linear ramp over four minutes: the HPA follows the demand as it grows.
+  it('examples/hpa under a ramped --load: simulate-load-ramp.txt', () => {
+    const run = kctl(['simulate', '-f', 'examples/hpa', '--now', NOW, '-n', 'autoscale', '--load', 'deployment/web=cpu:300m@0s,3000m@1m~5m,200m@20m', '-o', 'table'])
+    expect(run.stderr).toBe('')
+    expect(run.status).toBe(0)
+    golden('hpa', 'simulate-load-ramp.txt', run.stdout)
+  })
+
   it('docs/hpa-controller.md shows the simulation of examples/hpa under load exactly as printed', () => {
     const doc = readFileSync(join(ROOT, 'docs', 'hpa-controller.md'), 'utf8')
     const block = /\$ kctl simulate -f examples\/hpa --now 2026-11-22T10:00:00Z -n autoscale --load deployment\/web=cpu:300m@0s,3000m@1m,200m@20m -o table\n([\s\S]*?)```/.exec(doc)

@@ -1,9 +1,9 @@
-// The --load grammar: KIND/NAME=SPEC (METRIC:VALUE@OFFSET,...; between metrics) or a YAML/JSON
-// file, and the demand it gives at each instant.
+// The --load grammar: KIND/NAME=SPEC (METRIC:VALUE@OFFSET[~OFFSET],...; between metrics) or a
+// YAML/JSON file, and the demand it gives at each instant (steps, and linear ramps).
 import {describe, expect, it} from 'vitest'
 
 import {UserError} from '../../../src/errors.js'
-import {changeOffsets, demandAt, loadMilli, parseLoad} from '../../../src/simulate/load.js'
+import {changeOffsets, demandAt, loadMilli, parseLoad, pointLabel} from '../../../src/simulate/load.js'
 
 const fails = (text: string, read?: (p: string) => string) => {
   try {
@@ -63,6 +63,49 @@ describe('--load SPEC', () => {
     expect(fails('deployment/web=cpu:1;cpu:2')).toContain('metric "cpu" is given twice')
     expect(fails('deployment/web=600m@0s')).toContain('has no METRIC:')
     expect(fails('deployment/web=')).toContain('expected KIND/NAME=SPEC')
+  })
+})
+
+describe('--load ramps: VALUE@FROM~TO', () => {
+  it('moves linearly from the value before it, held until FROM, to VALUE at TO; steps and ramps mix', () => {
+    const l = parseLoad('deployment/web=cpu:300m@0s,3000m@1m~5m,200m@20m,1@20m~21m')
+    const [s] = l.series
+    expect(s.points).toEqual([
+      {atSeconds: 0, value: '300m', milli: 300},
+      {atSeconds: 300, value: '3000m', milli: 3000, rampFromSeconds: 60},
+      {atSeconds: 1200, value: '200m', milli: 200},
+      {atSeconds: 1260, value: '1', milli: 1000, rampFromSeconds: 1200},
+    ])
+    // 675m a minute from t+1m; 200m at t+20m, then up by 800m over the next minute.
+    expect([0, 60, 90, 120, 240, 299, 300, 1199, 1200, 1230, 1260, 9999].map((t) => demandAt(s, t))).toEqual([300, 300, 638, 975, 2325, 2989, 3000, 3000, 200, 600, 1000, 1000])
+    // The HPA wakes at each step and at each ramp's start and end.
+    expect(changeOffsets(l)).toEqual([60, 300, 1200, 1260])
+    expect(s.points.map((p) => pointLabel(p, (t) => `${t}s`))).toEqual(['300m@0s', '3000m@60s~300s', '200m@1200s', '1@1200s~1260s'])
+    // Old specs read as before: no ramp.
+    expect(parseLoad('deployment/web=cpu:1@0s,2@1m').series[0].points.every((p) => p.rampFromSeconds === undefined)).toBe(true)
+    // A ramp down, and one chained to the end of another.
+    const [down] = parseLoad('deployment/web=cpu:1,0@0s~100s,500m@100s~200s').series
+    expect([0, 50, 100, 150, 200].map((t) => demandAt(down, t))).toEqual([1000, 500, 0, 250, 500])
+  })
+
+  it('refuses a ramp naming its metric and point: first point, ending before it starts, starting before the point before it, bad offsets', () => {
+    expect(fails('deployment/web=cpu:1@0s~1m')).toBe('invalid --load "deployment/web=cpu:1@0s~1m": metric "cpu", point 1 (1@0s~1m): the first point cannot ramp: there is no value before it to ramp from')
+    expect(fails('deployment/web=cpu:1,2@5m~1m')).toBe('invalid --load "deployment/web=cpu:1,2@5m~1m": metric "cpu", point 2 (2@5m~1m): the ramp ends (1m) no later than it starts (5m)')
+    expect(fails('deployment/web=cpu:1,2@10m,3@5m~20m')).toBe('invalid --load "deployment/web=cpu:1,2@10m,3@5m~20m": metric "cpu", point 3 (3@5m~20m): the ramp starts before the point before it is reached (offsets strictly increase)')
+    expect(fails('deployment/web=cpu:1,2@1m~soon')).toContain('"soon" is not a duration after the start')
+    expect(fails('deployment/web=cpu:1,2@~5m')).toContain('"" is not a duration after the start')
+  })
+
+  it('in a load file, as a string or as {at: FROM~TO, value}; refusals name file:line:column', () => {
+    const read = (text: string) => () => text
+    const l = parseLoad('deployment/web=load.yaml', read('cpu: 300m@0s, 3000m@1m~5m\nrps:\n  - {at: 0s, value: 10}\n  - {at: 1m~2m, value: 20}\n'))
+    expect(l.series.map((x) => x.points.map((p) => [p.rampFromSeconds ?? null, p.atSeconds, p.milli]))).toEqual([
+      [[null, 0, 300], [60, 300, 3000]],
+      [[null, 0, 10_000], [60, 120, 20_000]],
+    ])
+    expect(fails('deployment/web=load.yaml', read('rps:\n  - {at: 0s, value: 10}\n  - {at: 2m~1m, value: 20}\n'))).toBe('load.yaml:3:5: metric "rps", point 2 (20@2m~1m): the ramp ends (1m) no later than it starts (2m)')
+    const json = parseLoad('deployment/web=load.json', read('{"cpu": "1@0s,2@1m~2m"}'))
+    expect(json.series[0].points[1]).toEqual({atSeconds: 120, value: '2', milli: 2000, rampFromSeconds: 60})
   })
 })
 

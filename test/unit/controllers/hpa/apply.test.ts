@@ -200,7 +200,7 @@ describe('saved plans with HPA writes', () => {
     const planned = JSON.parse(JSON.stringify(planOf(await example())))
     const where = `plan.json: controllers[${planned.controllers.indexOf(hpaOf(planned))}].actions`
     await expect(saved((p) => delete hpaOf(p).actions[0].resourceVersion)()).rejects.toThrow(`${where}[0].resourceVersion: expected a string`)
-    await expect(saved((p) => (hpaOf(p).actions[0].target.kind = 'CronJob'))()).rejects.toThrow(`${where}[0].target.kind: expected Deployment, StatefulSet, ReplicaSet or ReplicationController, got CronJob`)
+    await expect(saved((p) => (hpaOf(p).actions[0].target.kind = 'CronJob'))()).rejects.toThrow(`${where}[0].target.kind: expected Deployment, StatefulSet, ReplicaSet or ReplicationController, or a custom resource with target.resource, got CronJob`)
     await expect(saved((p) => delete hpaOf(p).actions[1].to.conditions)()).rejects.toThrow(`${where}[1].to.conditions: expected a list`)
     await expect(saved((p) => (hpaOf(p).actions[0].type = 'scaleTargets'))()).rejects.toThrow(`${where}[0].type: unknown action type "scaleTargets"`)
   })

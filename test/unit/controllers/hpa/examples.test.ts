@@ -232,5 +232,14 @@ describe('H9 worked examples (reconcileAutoscaler, computeReplicasForMetrics, no
     expect(conditionsOf(r.status)[1]).toBe('ScalingActive=False AmbiguousSelector')
     expect(r.status.conditions[1].message).toMatch(/^pods by selector app=web are controlled by multiple HPAs: \[/)
     expect(r.events.map((e) => e.reason)).toEqual(['AmbiguousSelector', 'FailedComputeMetricsReplicas'])
+    // validateAndParseSelector registers the selector before the check: the others see it from now on.
+    expect(r.selector).toBe('app=web')
+  })
+
+  it('validateAndParseSelector: the selector registered only by a sync that parses it (not out of range, not an invalid selector)', () => {
+    expect(runHpa({spec: 3, metrics: [sameSamples(3, '500m')]}).selector).toBe('app=web')
+    expect(runHpa({spec: 3, selector: 'app in (web', metrics: [sameSamples(3, '500m')]}).selector).toBeUndefined()
+    expect(runHpa({spec: 30, metrics: [sameSamples(3, '500m')]}).selector).toBeUndefined()
+    expect(runHpa({spec: 0, metrics: []}).selector).toBeUndefined()
   })
 })

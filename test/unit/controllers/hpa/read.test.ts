@@ -35,17 +35,21 @@ spec:
   scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
 ${spec}`
 
-describe('Convert_v1_HorizontalPodAutoscaler_To_autoscaling_HorizontalPodAutoscaler (the v1 annotations)', () => {
-  const v1 = (annotations: Record<string, unknown>, spec = '  maxReplicas: 6\n  targetCPUUtilizationPercentage: 60') => `apiVersion: autoscaling/v1
+/** An autoscaling/v1 HPA with these annotations (their text as stored), then `tail` (the rest of its spec, a status). */
+const V1_HPA = (annotations: Record<string, string>, tail: string) => `apiVersion: autoscaling/v1
 kind: HorizontalPodAutoscaler
 metadata:
   name: web
   namespace: shop
   annotations:
-${Object.entries(annotations).map(([k, v]) => `    ${k}: ${JSON.stringify(JSON.stringify(v))}`).join('\n')}
+${Object.entries(annotations).map(([k, v]) => `    ${k}: ${JSON.stringify(v)}`).join('\n')}
 spec:
   scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
-${spec}`
+${tail}`
+
+describe('Convert_v1_HorizontalPodAutoscaler_To_autoscaling_HorizontalPodAutoscaler (the v1 annotations)', () => {
+  const v1 = (annotations: Record<string, unknown>, spec = '  maxReplicas: 6\n  targetCPUUtilizationPercentage: 60') =>
+    V1_HPA(Object.fromEntries(Object.entries(annotations).map(([k, v]) => [k, JSON.stringify(v)])), spec)
 
   it('the metrics annotation: each v1 metric converted, before the CPU target; the target type follows the value set', async () => {
     const s = await readFixtures({
@@ -81,6 +85,75 @@ ${spec}`
     expect(await errorLine(v1({'autoscaling.alpha.kubernetes.io/behavior': {scaleUp: {selectPolicy: 'Disabled'}}}))).toMatch(/behavior.*scaleUp.*policies.*must specify at least one Policy/)
     const bad = await readFixtures({paths: [fixture(v1({}).replace('  annotations:\n', "  annotations:\n    autoscaling.alpha.kubernetes.io/behavior: '{not json'\n"))]})
     expect(bad.hpas![0].spec.behavior).toBeUndefined()
+  })
+})
+
+describe('Convert_v1_HorizontalPodAutoscaler_To_autoscaling_HorizontalPodAutoscaler (the status annotations)', () => {
+  const v1 = (annotations: Record<string, string>) =>
+    V1_HPA(annotations, '  maxReplicas: 6\n  targetCPUUtilizationPercentage: 60\nstatus:\n  currentReplicas: 3\n  desiredReplicas: 3\n  currentCPUUtilizationPercentage: 40')
+  const CURRENT = 'autoscaling.alpha.kubernetes.io/current-metrics'
+  const read = async (text: string) => (await readFixtures({paths: [fixture(text)]})).hpas![0].status
+
+  it('Convert_v1_MetricStatus_To_autoscaling_MetricStatus: the current-metrics annotation replaces the CPU status, every type converted', async () => {
+    const status = await read(
+      v1({
+        [CURRENT]: JSON.stringify([
+          {type: 'Resource', resource: {name: 'cpu', currentAverageUtilization: 40, currentAverageValue: '200m'}},
+          {type: 'ContainerResource', containerResource: {name: 'memory', container: 'main', currentAverageValue: '100Mi'}},
+          {type: 'Pods', pods: {metricName: 'packets', currentAverageValue: '12', selector: {matchLabels: {port: '80'}}}},
+          {type: 'Object', object: {target: {kind: 'Service', name: 'front', apiVersion: 'v1'}, metricName: 'rps', currentValue: '30'}},
+          {type: 'Object', object: {target: {kind: 'Service', name: 'front', apiVersion: 'v1'}, metricName: 'rps', currentValue: '0', averageValue: '10'}},
+          {type: 'External', external: {metricName: 'queue', metricSelector: {matchLabels: {q: 'a'}}, currentValue: '45'}},
+          {type: 'External', external: {metricName: 'queue', currentValue: '0', currentAverageValue: '15'}},
+          {type: ''},
+        ]),
+      }),
+    )
+    expect(status.currentMetrics).toEqual([
+      {type: 'Resource', resource: {name: 'cpu', current: {averageValue: '200m', averageUtilization: 40}}},
+      {type: 'ContainerResource', containerResource: {name: 'memory', container: 'main', current: {averageValue: '100Mi'}}},
+      {type: 'Pods', pods: {metric: {name: 'packets', selector: {matchLabels: {port: '80'}}}, current: {averageValue: '12'}}},
+      {type: 'Object', object: {describedObject: {kind: 'Service', name: 'front', apiVersion: 'v1'}, metric: {name: 'rps'}, current: {value: '30'}}},
+      {type: 'Object', object: {describedObject: {kind: 'Service', name: 'front', apiVersion: 'v1'}, metric: {name: 'rps'}, current: {averageValue: '10'}}},
+      {type: 'External', external: {metric: {name: 'queue', selector: {matchLabels: {q: 'a'}}}, current: {value: '45'}}},
+      {type: 'External', external: {metric: {name: 'queue'}, current: {averageValue: '15'}}},
+      {type: ''},
+    ])
+  })
+
+  it('a value the v1 form omits is Go\'s zero quantity; an annotation that does not decode leaves the CPU status', async () => {
+    const status = await read(v1({[CURRENT]: JSON.stringify([{type: 'Resource', resource: {name: 'cpu', currentAverageUtilization: 40}}])}))
+    expect(status.currentMetrics).toEqual([{type: 'Resource', resource: {name: 'cpu', current: {averageValue: '0', averageUtilization: 40}}}])
+    expect((await read(v1({[CURRENT]: '{not json'}))).currentMetrics).toEqual([{type: 'Resource', resource: {name: 'cpu', current: {averageUtilization: 40}}}])
+    expect((await read(v1({[CURRENT]: '{"type":"Resource"}'}))).currentMetrics).toEqual([{type: 'Resource', resource: {name: 'cpu', current: {averageUtilization: 40}}}])
+  })
+
+  it('the conditions annotation: read when it decodes to a list, ignored otherwise (no refusal: the conversion ignores it)', async () => {
+    const conditions = [{type: 'AbleToScale', status: 'True', reason: 'ReadyForNewScale', message: 'recommended size matches current size', lastTransitionTime: '2026-11-22T10:00:00Z'}]
+    expect((await read(v1({'autoscaling.alpha.kubernetes.io/conditions': JSON.stringify(conditions)}))).conditions).toEqual(conditions)
+    expect((await read(v1({'autoscaling.alpha.kubernetes.io/conditions': '[{"type": '}))).conditions).toEqual([])
+  })
+
+  it('a plan of the v1 form of a synced HPA writes no status where its v2 form writes none', async () => {
+    const {hpaStatusWrite} = await import('../../../../src/controllers/hpa/apply.js')
+    const stored = {
+      currentReplicas: 3,
+      desiredReplicas: 3,
+      currentMetrics: [
+        {type: 'Resource', resource: {name: 'cpu', current: {averageValue: '200m', averageUtilization: 40}}},
+        {type: 'External', external: {metric: {name: 'queue'}, current: {averageValue: '15'}}},
+        {type: 'Object', object: {describedObject: {kind: 'Service', name: 'front', apiVersion: 'v1'}, metric: {name: 'rps'}, current: {value: '30'}}},
+      ],
+      conditions: [{type: 'AbleToScale', status: 'True', reason: 'ReadyForNewScale', message: 'recommended size matches current size', lastTransitionTime: '2026-11-22T10:00:00Z'}],
+    }
+    // The v1 view as written back (Convert_autoscaling_HorizontalPodAutoscaler_To_v1_HorizontalPodAutoscaler), read again.
+    const view = hpaStatusWrite({apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: {name: 'web', namespace: 'shop'}, spec: {scaleTargetRef: {apiVersion: 'apps/v1', kind: 'Deployment', name: 'web'}, maxReplicas: 6, targetCPUUtilizationPercentage: 60}}, '5', stored)
+    const file = join(tmp, `view${n++}.json`)
+    writeFileSync(file, JSON.stringify(view))
+    const {statusEqual} = await import('../../../../src/controllers/hpa/sync.js')
+    const back = (await readFixtures({paths: [file]})).hpas![0].status
+    expect(back.currentMetrics).toEqual(stored.currentMetrics)
+    expect(statusEqual(back, stored)).toBe(true)
   })
 })
 

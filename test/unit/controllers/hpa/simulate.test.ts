@@ -133,7 +133,7 @@ describe('the HPA controller under --load', () => {
     expect(detailedExitCode(under)).toBe(2)
   })
 
-  it('stores the status of an autoscaling/v1 HPA as the API server does: conditions in their annotation, so they are read back', async () => {
+  it('stores the status of an autoscaling/v1 HPA as the API server shows it: conditions and metric statuses in their annotations, read back', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kctl-hpa-v1-'))
     const example = readFileSync('examples/hpa/web.yaml', 'utf8')
     const v1 = `apiVersion: autoscaling/v1
@@ -155,13 +155,14 @@ status: {currentReplicas: 3, desiredReplicas: 3}
     writeFileSync(join(dir, 'web.yaml'), `${example.slice(0, example.indexOf('apiVersion: autoscaling/v2'))}${v1}`)
     const sim = await simulate({filename: [dir], namespace: 'autoscale', now: NOW, load: ['deployment/web=cpu:300m'], until: '2m'})
     // In sync at 50%: no scale write. The first status write changes the conditions; each later sync
-    // reads them back from the annotation (its status writes are the current metrics', whose v1
-    // annotation kctl does not read: docs/hpa-controller.md, "Not yet").
+    // reads them and the metric statuses back from their annotations (Convert_v1_HorizontalPodAutoscaler_To_autoscaling_...)
+    // and, the load steady, writes nothing.
     const hpaSteps = sim.steps.filter((s) => s.controller.kind === 'HorizontalPodAutoscaler')
     expect(hpaSteps.flatMap((s) => s.actions.map((a) => a.type))).not.toContain('scaleTarget')
     const conditions = (c: ReadonlyArray<{type: string; status: string; reason?: string}>) => c.map((x) => `${x.type}=${x.status}/${x.reason}`)
     const changed = hpaSteps.filter((s) => s.actions.some((a) => a.type === 'updateHpaStatus' && conditions(a.from.conditions).join() !== conditions(a.to.conditions).join()))
     expect(changed.map((s) => s.offsetSeconds)).toEqual([0])
+    expect(hpaSteps.filter((s) => s.actions.some((a) => a.type === 'updateHpaStatus')).map((s) => s.offsetSeconds)).toEqual([0])
     expect(sim.autoscalers![0].final.conditions.map((c) => `${c.type}=${c.status}`)).toEqual(['AbleToScale=True', 'ScalingActive=True', 'ScalingLimited=False'])
   })
 
@@ -182,6 +183,70 @@ status: {currentReplicas: 3, desiredReplicas: 3}
     const sim = await simulate({filename: [dir], namespace: 'autoscale', now: NOW, load: ['deployment/web=cpu:600m'], until: '1m'})
     expect(sim.autoscalers![0].scaleEvents.map((e) => [e.offsetSeconds, e.from, e.to])).toEqual([[10, 3, 6]])
     expect(sim.autoscalers![0].syncs).toBe(4)
+  })
+
+  it('a StatefulSet target: its max-pods bound follows the largest size the HPA gave it (updateStatefulSet makes pods below spec.replicas only)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kctl-hpa-sts-'))
+    // examples/statefulset without its claim retention policy (no garbage collector here to delete a scaled-down claim).
+    const sts = readFileSync('examples/statefulset/statefulset.yaml', 'utf8').replace(/  persistentVolumeClaimRetentionPolicy: .*\n/, '')
+    writeFileSync(
+      join(dir, 'db.yaml'),
+      `${sts}\n---\napiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: db, namespace: data, uid: 7a0e8f3a-2c41-4d7e-9a10-7e6f4c2b9d20, resourceVersion: "101"}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: StatefulSet, name: db}
+  minReplicas: 2
+  maxReplicas: 8
+  metrics: [{type: Pods, pods: {metric: {name: rps}, target: {type: AverageValue, averageValue: "10"}}}]
+`,
+    )
+    const sim = await simulate({filename: [dir], namespace: 'data', now: NOW, load: ['statefulset/db=rps:30@0s,80@1m,10@10m']})
+    expect(sim.autoscalers![0].scaleEvents.map((e) => [e.offsetSeconds, e.from, e.to])).toEqual([
+      [60, 3, 6],
+      [75, 6, 8],
+      [900, 8, 2],
+    ])
+    const [set] = sim.statefulSets!
+    expect(set.replicas).toBe(2)
+    expect(set.observed.maxPods).toBe(8)
+    // Bounded by the largest spec.replicas (8), not the final 2 nor the 4 it started with.
+    expect(set.bounds.maxPods).toBe(8)
+    expect(set.verdict.boundsBroken).toEqual([])
+    expect(sim.summary.incomplete).toEqual([])
+  })
+
+  it('two HPAs on one target: the controller\'s selector map (validateAndParseSelector, hpasControllingPodsUnderSelector) makes both AmbiguousSelector', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kctl-hpa-two-'))
+    const example = readFileSync('examples/hpa/web.yaml', 'utf8')
+    const second = `---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web-2, namespace: autoscale, uid: 5b0e8f3a-2c41-4d7e-9a10-7e6f4c2b9d21, resourceVersion: "81251"}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: 2
+  maxReplicas: 10
+  metrics: [{type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}}]
+`
+    writeFileSync(join(dir, 'web.yaml'), `${example}\n${second}`)
+    const sim = await simulate({filename: [dir], namespace: 'autoscale', now: NOW, load: [STEP_LOAD], until: '5m'})
+    const ambiguous = (s: ReadonlyArray<{type: string; status: string; reason?: string}>) => s.some((c) => c.type === 'ScalingActive' && c.status === 'False' && c.reason === 'AmbiguousSelector')
+    // The first to sync at t+0s sees no other registered selector; the second sees the first's;
+    // from t+15s each sees the other's: no scale write at all, though the load asks for 10.
+    const byName = new Map(sim.autoscalers!.map((a) => [a.name, a]))
+    expect([...byName.keys()]).toEqual(['web', 'web-2'])
+    for (const a of byName.values()) {
+      expect(a.scaleEvents).toEqual([])
+      expect(ambiguous(a.final.conditions)).toBe(true)
+    }
+    const writes = sim.steps.flatMap((s) => (s.controller.kind === 'HorizontalPodAutoscaler' ? s.actions.flatMap((a) => (a.type === 'updateHpaStatus' ? [[s.offsetSeconds, s.controller.name, ambiguous(a.to.conditions)]] : [])) : []))
+    // web's first sync finds its status as read (in sync at 50%): no write; web-2's reports the ambiguity.
+    expect(writes.slice(0, 2)).toEqual([
+      [0, 'web-2', true],
+      [15, 'web', true],
+    ])
+    expect(sim.warnings.some((w) => w.startsWith('HorizontalPodAutoscaler autoscale/web: AmbiguousSelector: pods by selector app=web are controlled by multiple HPAs: [autoscale/web autoscale/web-2]'))).toBe(true)
   })
 
   it('is deterministic, and a load on a workload not read is refused', async () => {
