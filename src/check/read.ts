@@ -49,6 +49,13 @@ export function readCheckObject(src: SourceObject, defaultNamespace: string): Ch
     controllerRefs,
     ignores: entries,
     ignoreProblems: problems,
+    // Every view a reader may set, set here first: all objects then share one shape, and the rules
+    // that read them across kinds stay fast (property lookups that see one shape, not one per kind).
+    controller: undefined,
+    podLabels: undefined,
+    podLabelsPath: undefined,
+    service: undefined,
+    hpa: undefined,
   }
   const spec = isMapping(raw.spec) ? raw.spec : undefined
   const reader = checkedKind(obj)
