@@ -14,11 +14,12 @@
 import {existsSync, readFileSync} from 'node:fs'
 import {dirname, resolve} from 'node:path'
 
-import {isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair, type YAMLMap} from 'yaml'
+import type {Node, Pair, Scalar, YAMLMap, YAMLSeq} from 'yaml'
 
 import {UserError} from '../errors.js'
 import {isRuleId, SEVERITIES, type RuleId, type Severity} from '../model/check.js'
 import type {Origin} from '../model/objects.js'
+import {yamlPackage} from '../yaml-package.js'
 import {ruleInfo} from './rules.js'
 
 export const CONFIG_FILE = '.kctl.yaml'
@@ -60,7 +61,13 @@ export function loadConfig(explicit: string | undefined, cwd: string): CheckConf
   return parseConfig(text, file, dirname(resolve(cwd, file)))
 }
 
+// The `yaml` package is loaded only when there is a configuration file to read (yaml-package.ts).
+const isScalar = (node: unknown): node is Scalar => yamlPackage().isScalar(node)
+const isMap = (node: unknown): node is YAMLMap => yamlPackage().isMap(node)
+const isSeq = (node: unknown): node is YAMLSeq => yamlPackage().isSeq(node)
+
 export function parseConfig(text: string, file: string, baseDir: string): CheckConfig {
+  const {LineCounter, parseDocument} = yamlPackage()
   const lc = new LineCounter()
   const doc = parseDocument(text, {lineCounter: lc, prettyErrors: false, uniqueKeys: true})
   const at = (node: Node | Pair | null | undefined, fallback = 0): Origin => {

@@ -106,8 +106,21 @@ for (const c of API_CHANGES) for (const k of c.kinds) CHANGES_BY_KEY.set(`${c.ap
 const INTRODUCED_BY_KEY = new Map<string, number>()
 for (const c of INTRODUCED) for (const k of c.kinds) INTRODUCED_BY_KEY.set(`${c.apiVersion}|${k}`, c.since)
 
+/** Verdicts given so far: target → apiVersion → kind → verdict (null: nothing to say). Inputs use few of each. */
+const verdicts = new Map<number, Map<string, Map<string, ApiVerdict | null>>>()
+
 /** What Kubernetes 1.`target` says about `kind` served as `apiVersion`; undefined when nothing. */
 export function apiVerdict(apiVersion: string, kind: string, target: number): ApiVerdict | undefined {
+  let byVersion = verdicts.get(target)
+  if (!byVersion) verdicts.set(target, (byVersion = new Map()))
+  let byKind = byVersion.get(apiVersion)
+  if (!byKind) byVersion.set(apiVersion, (byKind = new Map()))
+  let verdict = byKind.get(kind)
+  if (verdict === undefined) byKind.set(kind, (verdict = judgeApi(apiVersion, kind, target) ?? null))
+  return verdict ? {...verdict} : undefined
+}
+
+function judgeApi(apiVersion: string, kind: string, target: number): ApiVerdict | undefined {
   const key = `${apiVersion}|${kind}`
   const change = CHANGES_BY_KEY.get(key)
   const use = (c: ApiChange) =>

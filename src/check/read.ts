@@ -5,7 +5,54 @@ import {inventedUid} from '../sources/normalize.js'
 import type {SourceObject} from '../sources/documents.js'
 import {checkedKind} from './controllers.js'
 import {parseIgnore, IGNORE_ANNOTATION} from './ignore.js'
-import {groupOf, isClusterScoped, isMapping, resourceGroupOf, stringMap, type CheckObject} from './objects.js'
+import type {Labels} from '../model/objects.js'
+import type {Path} from '../sources/documents.js'
+import type {IgnoreEntry} from './ignore.js'
+import {groupOf, isClusterScoped, isMapping, resourceGroupOf, stringMap, type CheckObject, type ControllerView, type HpaView, type ServiceView} from './objects.js'
+
+/**
+ * A CheckObject as read. One class, with every view a reader may set present from the start: all
+ * objects share one shape whatever their kind, and the rules' lookups across kinds stay fast.
+ */
+class ReadObject implements CheckObject {
+  controller?: ControllerView
+  podLabels?: Labels
+  podLabelsPath?: Path
+  service?: ServiceView
+  hpa?: HpaView
+  #uid: string | undefined
+  readonly #generated: string
+
+  constructor(
+    readonly src: SourceObject,
+    readonly apiVersion: string,
+    readonly kind: string,
+    readonly group: string,
+    readonly resourceGroup: string,
+    readonly namespace: string,
+    readonly explicitNamespace: boolean,
+    readonly name: string,
+    generated: string,
+    uid: string | undefined,
+    readonly annotations: Labels,
+    readonly controllerRefs: ReadonlyArray<{apiVersion: string; kind: string; name: string}>,
+    readonly ignores: IgnoreEntry[],
+    readonly ignoreProblems: string[],
+  ) {
+    this.#generated = generated
+    this.#uid = uid
+    this.controller = undefined
+    this.podLabels = undefined
+    this.podLabelsPath = undefined
+    this.service = undefined
+    this.hpa = undefined
+  }
+
+  /** Invented only when a rule asks (a Job's generated selector): hashing every object costs. */
+  get uid(): string {
+    return (this.#uid ??= inventedUid(this.resourceGroup, this.kind, this.namespace, this.#generated))
+  }
+}
 
 export function readCheckObject(src: SourceObject, defaultNamespace: string): CheckObject {
   const raw = src.raw
@@ -20,8 +67,7 @@ export function readCheckObject(src: SourceObject, defaultNamespace: string): Ch
   // An object named by generateName gets a name (and uid) of its own when created: two such
   // objects never share one.
   const generated = name === '' && typeof meta.generateName === 'string' ? `${meta.generateName}<${src.ordinal}>` : name
-  // Invented only when a rule asks (a Job's generated selector): hashing every object costs.
-  let uid = typeof meta.uid === 'string' && meta.uid !== '' ? meta.uid : undefined
+  const uid = typeof meta.uid === 'string' && meta.uid !== '' ? meta.uid : undefined
   const annotations = stringMap(meta.annotations)
   const controllerRefs: Array<{apiVersion: string; kind: string; name: string}> = []
   if (Array.isArray(meta.ownerReferences)) {
@@ -33,23 +79,7 @@ export function readCheckObject(src: SourceObject, defaultNamespace: string): Ch
   }
   const ignoreValue = annotations[IGNORE_ANNOTATION]
   const {entries, problems} = ignoreValue === undefined ? {entries: [], problems: []} : parseIgnore(ignoreValue)
-  const obj: CheckObject = {
-    src,
-    apiVersion,
-    kind,
-    group,
-    resourceGroup,
-    namespace,
-    explicitNamespace,
-    name,
-    get uid() {
-      return (uid ??= inventedUid(resourceGroup, kind, namespace, generated))
-    },
-    annotations,
-    controllerRefs,
-    ignores: entries,
-    ignoreProblems: problems,
-  }
+  const obj = new ReadObject(src, apiVersion, kind, group, resourceGroup, namespace, explicitNamespace, name, generated, uid, annotations, controllerRefs, entries, problems)
   const spec = isMapping(raw.spec) ? raw.spec : undefined
   const reader = checkedKind(obj)
   if (reader) {

@@ -21,11 +21,15 @@ export function schemaDrafts(objects: readonly CheckObject[], definitions: reado
   }
   const drafts: Draft[] = []
   const unvalidated = new Map<string, number>()
+  /** apiVersion → kind → its schema (or why none): an input has few kinds and many objects of each. */
+  const looked = new Map<string, Map<string, ReturnType<SchemaSet['lookup']>>>()
   for (const obj of objects) {
     // A retired or not-yet-served apiVersion is deprecated-api's to report.
     if (apiVerdict(obj.apiVersion, obj.kind, k8sMinor)) continue
-    const version = obj.apiVersion.slice(obj.apiVersion.indexOf('/') + 1)
-    const found = schemas.lookup(obj.group, version, obj.kind)
+    let byKind = looked.get(obj.apiVersion)
+    if (!byKind) looked.set(obj.apiVersion, (byKind = new Map()))
+    let found = byKind.get(obj.kind)
+    if (!found) byKind.set(obj.kind, (found = schemas.lookup(obj.group, obj.apiVersion.slice(obj.apiVersion.indexOf('/') + 1), obj.kind)))
     if ('schema' in found) {
       if (!found.enabled) {
         drafts.push({

@@ -17,8 +17,9 @@
 // FILE (a path ending in .yaml, .yml or .json): a mapping of metric names, each to a SERIES' points
 // as a string (`cpu: 600m@0s, 3000m@1m~5m`) or a list of `{at: OFFSET or FROM~TO, value: VALUE}`.
 import {readFileSync} from 'node:fs'
-import {isMap, isScalar, isSeq, LineCounter, parseDocument, type Node} from 'yaml'
+import type {Node} from 'yaml'
 import {UserError} from '../errors.js'
+import {yamlPackage} from '../yaml-package.js'
 import {parseDuration} from '../watch/duration.js'
 import {parseTarget} from './changes.js'
 
@@ -142,6 +143,8 @@ function loadFile(path: string, read: (path: string) => string): LoadSeries[] {
   } catch (e) {
     throw new UserError(`--load: cannot read ${path}: ${(e as Error).message}`, {origin: {file: path, line: 1, column: 1}, wholeFile: true})
   }
+  // Loaded here only: every command that loads the HPA's controller would load it otherwise.
+  const {isMap, isScalar, isSeq, LineCounter, parseDocument} = yamlPackage()
   const lc = new LineCounter()
   const doc = parseDocument(text, {lineCounter: lc, prettyErrors: false, uniqueKeys: true})
   const at = (node: Node | null | undefined, offset = 0) => {

@@ -80,9 +80,10 @@ export class SourceFile {
     }
   }
 
-  /** Bytes [start, end) decoded as UTF-8 (re-read from disk: nothing is cached). */
+  /** Bytes [start, end) decoded as UTF-8 (re-read from disk, unless this file is the one lineOf read last). */
   text(start: number, end: number): string {
     if (this.data) return this.data.toString('utf8', start, end)
+    if (lastLined?.file === this) return lastLined.bytes.toString('utf8', start, end)
     const length = Math.max(0, end - start)
     const buf = Buffer.allocUnsafe(length)
     const fd = openSync(this.fsPath!, 'r')
@@ -106,6 +107,7 @@ export class SourceFile {
     if (!this.#lines) {
       // One pass: the line of every chunk start at once, so asking for many objects stays linear.
       const buf = this.read()
+      if (!this.data) lastLined = {file: this, bytes: buf}
       const lines = new Map<number, number>()
       let line = 1
       let pos = 0
@@ -122,6 +124,12 @@ export class SourceFile {
     return 1 + countNewlines(this.read(), 0, offset)
   }
 }
+
+/**
+ * The bytes of the last file whose lines were counted: positions are asked for a file's objects
+ * one after another, and their text is then taken from these bytes rather than read again.
+ */
+let lastLined: {file: SourceFile; bytes: Buffer} | undefined
 
 export function countNewlines(buf: Buffer, from: number, to: number): number {
   let n = 0

@@ -59,9 +59,9 @@ function blockLines(text: string): Line[] | undefined {
     if (end < 0) end = text.length
     let i = pos
     while (i < end && text.charCodeAt(i) === 0x20) i++
-    const raw = text.slice(i, end).replace(/\r$/, '')
-    if (raw.startsWith('\t')) return undefined
-    const content = raw.trimEnd()
+    // The line without its CR (a CRLF file), and without trailing whitespace.
+    const content = text.slice(i, end > i && text.charCodeAt(end - 1) === 0x0d ? end - 1 : end).trimEnd()
+    if (text.charCodeAt(i) === 0x09 && i < end) return undefined
     if (content !== '' && !content.startsWith('#')) {
       if (i === pos && (content.startsWith('---') || content.startsWith('...') || content.startsWith('%'))) {
         if (content !== '---') return undefined // a marker with content, a directive: not this reader's

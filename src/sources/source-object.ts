@@ -93,12 +93,14 @@ export class Locator {
    */
   locate(path: Path, opts: {key?: boolean} = {}): Origin {
     const {chunk} = this
+    // The file's lines first: counting them reads the file once, and the chunk's text comes from that read.
+    const first = chunk.file.lineOf(chunk.start)
     const text = chunk.text()
     const full = this.inner.length === 0 ? path : [...this.inner, ...path]
     const found =
       chunk.file.format === 'json' ? locateInJson(text, full, !!opts.key, 0, chunk.skip) : locateInYaml(text, full, !!opts.key)
     const {line, col} = linePos(text, found.offset)
-    return {file: chunk.file.name, line: chunk.file.lineOf(chunk.start) + line - 1, column: line === 1 ? col + chunk.leadingColumns : col}
+    return {file: chunk.file.name, line: first + line - 1, column: line === 1 ? col + chunk.leadingColumns : col}
   }
 }
 
