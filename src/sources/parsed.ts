@@ -78,8 +78,9 @@ export class ParsedStream {
         if (!plainObject(value)) return this.readAgain()
         const meta = value.metadata
         if (isMapping(meta) && meta.managedFields !== undefined) delete meta.managedFields
-        n.add(new SourceObject(value, new LazyLocator(this.#list, this.#count), this.#count))
-        this.#count++
+        const list = this.#list
+        const index = this.#count++
+        n.add(new SourceObject(value, new DeferredLocator(list.name, list.placeholder, () => list.at(index)), index))
       }
     } catch {
       // A position asked for while reading (a replaced duplicate names both), or anything else
@@ -136,15 +137,15 @@ class LazyList {
 }
 
 /** A locator whose positions are found only when first asked for, from the locator `located` gives then. */
-abstract class DeferredLocator extends Locator {
+class DeferredLocator extends Locator {
   constructor(
     private readonly name: string,
     placeholder: Chunk,
+    /** The real locator, found only when a position is asked for. */
+    private readonly located: () => Locator,
   ) {
     super(placeholder, [])
   }
-
-  protected abstract located(): Locator
 
   override get file(): string {
     return this.name
@@ -168,20 +169,6 @@ abstract class DeferredLocator extends Locator {
 
   override locate(path: Path, opts: {key?: boolean} = {}): Origin {
     return this.located().locate(path, opts)
-  }
-}
-
-/** A locator whose positions are those of its object in a LazyList. */
-class LazyLocator extends DeferredLocator {
-  constructor(
-    private readonly list: LazyList,
-    private readonly index: number,
-  ) {
-    super(list.name, list.placeholder)
-  }
-
-  protected located(): Locator {
-    return this.list.at(this.index)
   }
 }
 
@@ -214,7 +201,7 @@ export function snapshotReader(name: string, options: NormalizeOptions): (object
     const identities = new Set<string>()
     for (const o of objects) {
       let r = read.get(o)
-      if (r === undefined) read.set(o, (r = readAlone(o, new WorldLocator(list, o), options, defaultNamespace)))
+      if (r === undefined) read.set(o, (r = readAlone(o, new DeferredLocator(list.name, list.placeholder, () => list.locatorOf(o)), options, defaultNamespace)))
       if (r === null) return whole(objects)
       if (r.identity !== undefined) {
         if (identities.has(r.identity)) return whole(objects)
@@ -285,16 +272,3 @@ class WorldList {
   }
 }
 
-/** A locator whose positions are those of its object in the List document of the world's latest objects. */
-class WorldLocator extends DeferredLocator {
-  constructor(
-    private readonly list: WorldList,
-    private readonly raw: RawObject,
-  ) {
-    super(list.name, list.placeholder)
-  }
-
-  protected located(): Locator {
-    return this.list.locatorOf(this.raw)
-  }
-}
