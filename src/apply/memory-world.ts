@@ -403,7 +403,7 @@ class MemoryPodControl implements PodControl {
     if (scale.metadata.resourceVersion !== undefined && scale.metadata.resourceVersion !== rv) throw modified(resource, key.name)
     if (this.dryRun) return {resourceVersion: rv}
     // A custom resource's replicas are the field its scale subresource names (specReplicasPath).
-    const path = (key.customScale?.specReplicasPath ?? '.spec.replicas').replace(/^\./, '').split('.')
+    const path = replicasFieldPath(key.customScale?.specReplicasPath)
     const before = path.reduce<any>((at, f) => (at && typeof at === 'object' ? at[f] : undefined), o)
     const metadata: Obj = {...o.metadata, resourceVersion: this.world.nextResourceVersion()}
     if ((typeof before === 'number' ? before : key.customScale ? 0 : 1) !== scale.spec.replicas) metadata.generation = Number(o.metadata?.generation ?? 1) + 1
@@ -581,14 +581,19 @@ function modified(resource: string, name: string): PodControlError {
   return conflict(`Operation cannot be fulfilled on ${resource} "${name}": the object has been modified; please apply your changes to the latest version and try again`)
 }
 
-function groupOf(apiVersion: unknown): string {
+export function groupOf(apiVersion: unknown): string {
   const v = String(apiVersion ?? '')
   const slash = v.indexOf('/')
   return slash < 0 ? '' : v.slice(0, slash)
 }
 
+/** The fields to a scale target's replicas: a custom resource's specReplicasPath (`.spec.size`), or spec.replicas. */
+export function replicasFieldPath(specReplicasPath: string | undefined): string[] {
+  return (specReplicasPath ?? '.spec.replicas').replace(/^\./, '').split('.')
+}
+
 /** A copy of `o` with the field at `path` set (the mappings on the way copied, created when absent). */
-function withField(o: Obj, path: readonly string[], value: unknown): Obj {
+export function withField(o: Obj, path: readonly string[], value: unknown): Obj {
   const [f, ...rest] = path
   if (f === undefined) return o
   const inner = o[f] && typeof o[f] === 'object' && !Array.isArray(o[f]) ? o[f] : {}

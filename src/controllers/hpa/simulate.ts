@@ -18,7 +18,7 @@
 // The controller's writes — the target's scale (spec.replicas, generation + 1) and the HPA's
 // status — are carried out on the memory world by this part (the executor does not carry out HPA
 // plans); the Deployment, ReplicaSet and StatefulSet controllers see them in the next round.
-import type {MemoryWorld} from '../../apply/memory-world.js'
+import {groupOf, replicasFieldPath, withField, type MemoryWorld} from '../../apply/memory-world.js'
 import type {PodView, Snapshot} from '../../model/objects.js'
 import type {ControllerPlan, PlannerOptions} from '../../model/plan.js'
 import type {Simulation, SimulationStep} from '../../model/simulation.js'
@@ -387,13 +387,11 @@ export class HpaRun implements SimulationRun, OwnSyncs {
 
 /** PUT of the target's scale: spec.replicas (a custom resource's specReplicasPath), stored as a spec change (generation + 1). */
 function scaleWrite(world: MemoryWorld, namespace: string, target: ScaleTargetAction['target'], replicas: number): void {
-  const at = target.resource ? world.findObject(target.apiVersion.split('/')[0], target.kind, namespace, target.name) : world.find(target.kind, namespace, target.name)
+  const at = target.resource ? world.findObject(groupOf(target.apiVersion), target.kind, namespace, target.name) : world.find(target.kind, namespace, target.name)
   if (!at) return
   const o = at.object as Obj
   const metadata = {...o.metadata, generation: Number(o.metadata?.generation ?? 1) + 1, resourceVersion: world.nextResourceVersion()}
-  const path = (target.specReplicasPath ?? '.spec.replicas').replace(/^\./, '').split('.')
-  const set = (x: Obj, [f, ...rest]: string[]): Obj => ({...x, [f]: rest.length === 0 ? replicas : set(x[f] && typeof x[f] === 'object' ? x[f] : {}, rest)})
-  world.replace(at, set({...o, metadata}, path))
+  world.replace(at, withField({...o, metadata}, replicasFieldPath(target.specReplicasPath), replicas))
 }
 
 /** PUT of the HPA's status. */
