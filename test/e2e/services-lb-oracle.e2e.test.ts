@@ -190,12 +190,15 @@ describe('Services: the plan against the real service controller and a fake clou
     const s = FRESH.find((x) => x.name === name)!
     const cp = planOf(plan, name)
     const lbActions = cp.actions.filter((a: Json) => /LoadBalancer/.test(a.type))
-    // The controller's node-sync worker runs beside its service worker: at start-up it may still
-    // send UpdateLoadBalancer for a Service the service worker has just deleted the load balancer
-    // of (its own cache is behind). That call belongs to no sync of the Service; it is left out here.
+    // Every UpdateLoadBalancer of this phase is the node-sync worker's, which runs beside the service
+    // worker and syncs every Service in the controller's cache. processServiceCreateOrUpdate caches a
+    // Service before it syncs it, so at start-up a node sync may update a balancer just before its
+    // first Ensure, or just after its deletion (its cache is behind). No sync of the Service makes
+    // that call, and `plan` does not predict it; it is checked apart: it sends the planned hosts.
     const calls = callsOf(name).map(strip)
-    const deletedAt = calls.findIndex((c) => c.method === 'EnsureLoadBalancerDeleted')
-    const ofTheSync = deletedAt < 0 ? calls : [...calls.slice(0, deletedAt + 1), ...calls.slice(deletedAt + 1).filter((c) => c.method !== 'UpdateLoadBalancer')]
+    const ofTheSync = calls.filter((c) => c.method !== 'UpdateLoadBalancer')
+    const ofTheNodeSync = calls.filter((c) => c.method === 'UpdateLoadBalancer')
+    for (const update of ofTheNodeSync) expect(update.hosts).toEqual(planOf(plan, 'create').service.loadBalancer.hosts)
     expect(ofTheSync).toEqual(expectedCalls(lbActions, s.exists ?? false))
 
     const after = await getService(name)
