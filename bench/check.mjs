@@ -4,7 +4,7 @@
 // the same run, as a ratio. Every tool runs in its own process under GNU time (/usr/bin/time), so
 // all are measured the same way (peak RSS = the process's maximum resident set).
 //
-//   npm run build && node bench/check.mjs [--apps N] [--repeat N] [--clean] [--no-shapes] [--schemas DIR] [--kubeconform BIN] [--kube-linter BIN]
+//   npm run build && [KCTL_BENCH_BASE=<checkout>] node bench/check.mjs [--apps N] [--repeat N] [--clean] [--no-shapes] [--schemas DIR] [--kubeconform BIN] [--kube-linter BIN]
 // (--clean: the same input without the injected mistakes, in bench/out/check-clean; --no-shapes: the
 // main input only.)
 // Also two shapes that once made check quadratic (10,000 Deployments sharing a label; 5,000 copies
@@ -18,6 +18,9 @@
 //   node bench/check.mjs --schemas /tmp/kv/kubernetes_validate/kubernetes-json-schema/v1.36.0-local-strict
 // Without --schemas, kubeconform is skipped (say so rather than compare against a run that
 // validates nothing). kube-linter: `go install golang.stackrox.io/kube-linter/cmd/kube-linter@latest`.
+// With KCTL_BENCH_BASE (another built checkout), its `kctl check` runs on the same input in the same
+// alternation, its ratio to kubeconform is printed next to this tree's, and its JSON report must be
+// byte-identical to this tree's (the run fails otherwise).
 // Results: a table on stdout and bench/out/check/results.json.
 import {spawnSync} from 'node:child_process'
 import {existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync} from 'node:fs'
@@ -171,17 +174,30 @@ function main() {
   // weighs on both alike.
   const kubeconformArgs = kubeconform && opts.schemas ? ['-strict', '-summary', '-output', 'json', '-schema-location', `${standaloneSchemas(opts.schemas)}/{{ .ResourceKind }}{{ .KindSuffix }}.json`, input] : undefined
   const kubeconformRuns = []
+  const baseTree = process.env.KCTL_BENCH_BASE ? resolve(process.env.KCTL_BENCH_BASE) : undefined
+  const baseReport = join(out, 'report-base.json')
+  const baseRuns = []
   const kctl = repeat(opts.repeat, () => {
     const run = measure(process.execPath, [join(root, 'bin', 'run.js'), 'check', '-f', input, '-o', `json=${report}`])
     if (kubeconformArgs) kubeconformRuns.push(measure(kubeconform, kubeconformArgs))
+    if (baseTree) baseRuns.push(measure(process.execPath, [join(baseTree, 'bin', 'run.js'), 'check', '-f', input, '-o', `json=${baseReport}`]))
     return run
   })
   if (kctl.status !== 0 && kctl.status !== 3) throw new Error(`kctl check exited ${kctl.status}: ${kctl.stderr}`)
+  let base
+  if (baseTree) {
+    let i = 0
+    base = repeat(opts.repeat, () => baseRuns[i++])
+    if (base.status !== kctl.status) throw new Error(`kctl check exited ${kctl.status}, the base's ${base.status}: ${base.stderr}`)
+    if (readFileSync(baseReport, 'utf8') !== readFileSync(report, 'utf8')) throw new Error(`${report} and ${baseReport} differ`)
+    results.tools.base = {tree: baseTree, wall: base.wall, cpu: base.cpu, rssMiB: base.rssMiB, runs: base.runs, exit: base.status}
+  }
   const summary = JSON.parse(readFileSync(report, 'utf8')).summary
   const byRule = {}
   for (const f of JSON.parse(readFileSync(report, 'utf8')).findings) byRule[f.rule] = (byRule[f.rule] ?? 0) + 1
   results.tools.kctl = {wall: kctl.wall, cpu: kctl.cpu, rssMiB: kctl.rssMiB, runs: kctl.runs, exit: kctl.status, objects: summary.objects, findings: byRule}
   rows.push(['kctl check', kctl, `${summary.objects} objects, ${summary.error + summary.warning + summary.info} findings`])
+  if (base) rows.push(['kctl check (base)', base, `${baseTree}; same JSON report`])
 
   if (!kubeconform) {
     results.tools.kubeconform = {skipped: 'not installed (go install github.com/yannh/kubeconform/cmd/kubeconform@latest)'}
@@ -244,6 +260,11 @@ function main() {
   if (results.tools.kubeconform?.wall) {
     const kc = results.tools.kubeconform
     results.ratio = {kubeconformWallOverKctl: kc.wall / kctl.wall, kubeconformCpuOverKctl: kc.cpu / kctl.cpu, kubeconformRssOverKctl: kc.rssMiB / kctl.rssMiB}
+    if (base) {
+      results.ratio.kubeconformCpuOverBase = kc.cpu / base.cpu
+      results.ratio.kubeconformWallOverBase = kc.wall / base.wall
+      lines.push(`kubeconform -strict / base kctl check: CPU ${fmt(kc.cpu)} s / ${fmt(base.cpu)} s = ${fmt(results.ratio.kubeconformCpuOverBase)}×, wall ${fmt(results.ratio.kubeconformWallOverBase)}×`)
+    }
     lines.push(
       `kubeconform -strict / kctl check: CPU ${fmt(kc.cpu)} s / ${fmt(kctl.cpu)} s = ${fmt(results.ratio.kubeconformCpuOverKctl)}×, wall ${fmt(kc.wall)} s / ${fmt(kctl.wall)} s = ${fmt(results.ratio.kubeconformWallOverKctl)}×, RSS ${fmt(results.ratio.kubeconformRssOverKctl)}×`,
     )
