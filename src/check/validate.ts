@@ -21,24 +21,26 @@ const startsWith = (path: Path, prefix: Path) => prefix.every((step, i) => path[
 /** invalid-field and duplicate-object drafts for all objects, in input order. */
 export function fieldDrafts(objects: readonly CheckObject[], defaultNamespace: string, scope: Scope = new Scope(objects)): Draft[] {
   const drafts: Draft[] = []
-  const byOrdinal = new Map<number, CheckObject>()
-  const first = new Map<string, CheckObject>()
+  /** Per apply set, by identity: the first object and how many so far (a Normalizer per occurrence). */
+  const bySet = new Map<string, Map<string, {first: CheckObject; count: number}>>()
   /** One Normalizer per apply set and occurrence of an identity: a Normalizer never sees a duplicate. */
   const normalizers = new Map<string, Normalizer>()
-  const occurrence = new Map<string, number>()
   const problems: Problem[] = []
 
   for (const obj of objects) {
-    byOrdinal.set(obj.src.ordinal, obj)
     let nth = 0
     if (obj.name !== '') {
       // Within one apply set: alternatives (a base and its overlays) define the same objects on purpose.
-      const id = `${scope.setOf(obj)}|${identityOf(obj)}`
-      nth = occurrence.get(id) ?? 0
-      occurrence.set(id, nth + 1)
-      const earlier = first.get(id)
-      if (earlier && sameObject(earlier.src.locator, obj.src.locator)) continue // a copy is the same object
-      if (earlier) {
+      const setKey = scope.setOf(obj)
+      let seen = bySet.get(setKey)
+      if (!seen) bySet.set(setKey, (seen = new Map()))
+      const id = identityOf(obj)
+      const known = seen.get(id)
+      if (!known) seen.set(id, {first: obj, count: 1})
+      else {
+        nth = known.count++
+        const earlier = known.first
+        if (sameObject(earlier.src.locator, obj.src.locator)) continue // a copy is the same object
         drafts.push({
           rule: 'duplicate-object',
           message: `${describeObject(obj)} is already defined differently ${earlier.src.file === obj.src.file ? 'earlier in this file' : `in ${earlier.src.file}`}; kubectl apply would apply both, and the last one wins${earlier.src.file === obj.src.file ? '' : ' (if the files are alternatives, applied one at a time, check with --apply-set file)'}`,
@@ -47,7 +49,7 @@ export function fieldDrafts(objects: readonly CheckObject[], defaultNamespace: s
           atKey: true,
           related: [{object: earlier, path: ['metadata', 'name'], atKey: true, message: 'first defined here'}],
         })
-      } else first.set(id, obj)
+      }
     }
     // The kind's own field checks, from its controller's check part (part.ts).
     const checked = checkedKind(obj)
@@ -66,6 +68,9 @@ export function fieldDrafts(objects: readonly CheckObject[], defaultNamespace: s
       problems.push(p)
     }
   }
+  // Problems are few: the objects are looked up by ordinal only when there are some.
+  const byOrdinal = new Map<number, CheckObject>()
+  if (problems.length > 0) for (const obj of objects) byOrdinal.set(obj.src.ordinal, obj)
   for (const p of problems) {
     const subject = byOrdinal.get(p.ordinal)!
     const where = p.path.length > 0 ? `${formatPath(p.path)}: ` : ''
