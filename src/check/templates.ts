@@ -16,8 +16,10 @@ const OPAQUE = new Set(['command', 'args', 'data', 'stringData', 'binaryData', '
 /** Every placeholder holds a `{`: most strings are passed over without the pattern. */
 const mayHold = (s: string) => s.includes('{')
 
+const isPlaceholderString = (s: string) => mayHold(s) && !s.includes('\n') && PLACEHOLDER.test(s)
+
 function hasPlaceholder(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return mayHold(value) && !value.includes('\n') && PLACEHOLDER.test(value)
+  if (typeof value === 'string') return isPlaceholderString(value)
   if (depth > 64 || value === null || typeof value !== 'object') return false
   if (Array.isArray(value)) {
     for (const v of value) if (hasPlaceholder(v, depth + 1)) return true
@@ -25,8 +27,12 @@ function hasPlaceholder(value: unknown, depth = 0): boolean {
   }
   const o = value as Record<string, unknown>
   for (const k in o) {
-    if (OPAQUE.has(k)) continue
-    if ((mayHold(k) && PLACEHOLDER.test(k)) || hasPlaceholder(o[k], depth + 1)) return true
+    // Most values are strings without a {, and most keys hold none: both are passed over without a call.
+    const v = o[k]
+    if (typeof v === 'string') {
+      if (mayHold(v) && !OPAQUE.has(k) && isPlaceholderString(v)) return true
+    } else if (typeof v === 'object' && v !== null && !OPAQUE.has(k) && hasPlaceholder(v, depth + 1)) return true
+    if (mayHold(k) && !OPAQUE.has(k) && PLACEHOLDER.test(k)) return true
   }
   return false
 }
