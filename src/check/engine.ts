@@ -31,12 +31,12 @@ import {immutableDrafts} from './rules-immutable.js'
 import {overlapDrafts} from './rules-overlap.js'
 import {podDrafts} from './rules-pods.js'
 import {referenceDrafts, workloadDrafts} from './rules-references.js'
-import {schemaDrafts, unvalidatedNote} from './rules-schema.js'
+import {SchemaPass, unvalidatedNote} from './rules-schema.js'
 import {selectorDrafts} from './rules-selector.js'
 import {RULES} from './rules.js'
-import {Scope} from './scope.js'
-import {templateFiles, templateNote} from './templates.js'
-import {fieldDrafts} from './validate.js'
+import {applySetKeys, Scope} from './scope.js'
+import {isTemplate, templateFiles, templateNote} from './templates.js'
+import {FieldPass} from './validate.js'
 
 export interface EngineInput {
   /** Input files in the order read (findings are sorted by it). */
@@ -58,6 +58,8 @@ export interface EngineInput {
   onNote?: (message: string) => void
   /** --apply-set: which objects are applied together (scope.ts). */
   applySetMode?: ApplySetMode
+  /** The rules about one object alone, run as `objects` were read (ObjectPass); without it, collectDrafts runs them. */
+  objectPass?: ObjectPass
 }
 
 const SCHEMA_RULES: readonly RuleId[] = ['unknown-field', 'invalid-type', 'missing-field', 'invalid-value', 'unknown-api-version', 'api-version-not-enabled']
@@ -82,33 +84,77 @@ export function effectiveRules(settings: Pick<EngineSettings, 'rules' | 'disable
   })
 }
 
-/** All drafts of the enabled rules, in no particular order. */
-export function collectDrafts(input: EngineInput, enabled: ReadonlySet<RuleId>): Draft[] {
-  const drafts: Draft[] = []
-  const on = (id: RuleId) => enabled.has(id)
-  for (const e of input.parseErrors) {
-    drafts.push({rule: 'parse-error', message: e.hint ? `${e.message} (${e.hint})` : e.message, path: [], atKey: false, origin: e.origin ?? {file: '', line: 1, column: 1}})
+/** What the rules about one object alone depend on, besides the object. */
+export interface ObjectPassSettings {
+  defaultNamespace: string
+  k8sMinor: number
+  schemaMinor: number
+  applySetMode?: ApplySetMode
+  /** The enabled rules. */
+  enabled: ReadonlySet<RuleId>
+}
+
+/**
+ * The rules about one object alone (invalid-field and duplicate-object, the schema rules,
+ * deprecated-api, invalid-ignore, the selector rules, volume-mount-undefined, image-latest, and each
+ * controller's rules about one object of its kind), run file by file as the input is read, while
+ * each object is fresh in memory. A file is judged once all its objects are in: a template
+ * (templates.ts) is skipped whole. Objects come file by file; a file named again after others
+ * (`interleaved`) leaves the work to collectDrafts, which judges the whole input at once.
+ */
+export class ObjectPass {
+  private readonly drafts: Draft[] = []
+  private readonly fields: FieldPass
+  private readonly schema: SchemaPass | undefined
+  /** Files that are templates, in input order. */
+  readonly templates = new Set<string>()
+  private file: string | undefined
+  private pending: CheckObject[] = []
+  private readonly done = new Set<string>()
+  interleaved = false
+  /** finish() has been called (it gives the drafts once). */
+  finished = false
+
+  constructor(readonly settings: ObjectPassSettings) {
+    this.fields = new FieldPass(settings.defaultNamespace, applySetKeys(settings.applySetMode))
+    this.schema = SCHEMA_RULES.some((id) => settings.enabled.has(id)) ? new SchemaPass(settings.schemaMinor) : undefined
   }
-  // Templates (envsubst placeholders) are named once and judged by no rule; their objects remain
-  // what other objects may refer to (scope.all).
-  const templates = templateFiles(input.objects)
-  const templateWords = templateNote(templates)
-  if (templateWords) input.onNote?.(templateWords)
-  const objects = templates.size === 0 ? input.objects : input.objects.filter((o) => !templates.has(o.src.file))
-  const scope = new Scope(input.objects, input.applySetMode)
-  const fields = fieldDrafts(objects, input.defaultNamespace, scope)
-  for (const d of fields) if (on(d.rule)) drafts.push(d)
-  if (SCHEMA_RULES.some(on)) {
-    const {drafts: schema, unvalidated} = schemaDrafts(objects, input.definitions ?? [], input.schemaMinor ?? input.k8sMinor)
-    // A field invalid-field already reports (the same check, worded for the controllers) is said once.
-    const said = new Set(fields.filter((d) => d.rule === 'invalid-field').map((d) => `${d.subject?.src.ordinal}|${formatPath(d.path)}`))
-    for (const d of schema) if (on(d.rule) && !said.has(`${d.subject?.src.ordinal}|${formatPath(d.path)}`)) drafts.push(d)
-    const note = unvalidatedNote(unvalidated)
-    if (note) input.onNote?.(note)
+
+  /** Every object of `objects` judged at once: the templates first (over all of them), then each other object in order. */
+  static whole(objects: readonly CheckObject[], settings: ObjectPassSettings): ObjectPass {
+    const pass = new ObjectPass(settings)
+    for (const file of templateFiles(objects)) pass.templates.add(file)
+    for (const o of objects) if (!pass.templates.has(o.src.file)) pass.judge(o)
+    return pass
   }
-  for (const obj of objects) {
+
+  /** The next object of the input. */
+  add(obj: CheckObject): void {
+    const file = obj.src.file
+    if (file !== this.file) {
+      this.flush()
+      if (this.done.has(file)) this.interleaved = true
+      this.file = file
+    }
+    this.pending.push(obj)
+  }
+
+  private flush(): void {
+    if (this.file === undefined) return
+    this.done.add(this.file)
+    const objects = this.pending
+    this.pending = []
+    if (isTemplate(objects)) this.templates.add(this.file)
+    else for (const o of objects) this.judge(o)
+  }
+
+  private judge(obj: CheckObject): void {
+    const {drafts} = this
+    const on = (id: RuleId) => this.settings.enabled.has(id)
+    this.fields.add(obj)
+    this.schema?.add(obj)
     if (on('deprecated-api')) {
-      const verdict = apiVerdict(obj.apiVersion, obj.kind, input.k8sMinor)
+      const verdict = apiVerdict(obj.apiVersion, obj.kind, this.settings.k8sMinor)
       if (verdict) drafts.push({rule: 'deprecated-api', severity: verdict.severity, message: verdict.message, subject: obj, path: ['apiVersion'], atKey: false})
     }
     if (on('invalid-ignore')) {
@@ -120,7 +166,68 @@ export function collectDrafts(input: EngineInput, enabled: ReadonlySet<RuleId>):
     if (on('volume-mount-undefined')) drafts.push(...podDrafts(obj))
     // The controller's own rules about one object of its kind.
     for (const d of checkedKind(obj)?.drafts?.(obj) ?? []) if (on(d.rule)) drafts.push(d)
+    if (on('image-latest')) for (const d of workloadDrafts(obj)) if (on(d.rule)) drafts.push(d)
   }
+
+  /** The drafts of every object added (the notes on templates and unvalidated objects said through onNote). */
+  finish(definitions: readonly CheckObject[], onNote?: (message: string) => void): Draft[] {
+    this.finished = true
+    this.flush()
+    this.file = undefined
+    const on = (id: RuleId) => this.settings.enabled.has(id)
+    const templateWords = templateNote(this.templates)
+    if (templateWords) onNote?.(templateWords)
+    const out: Draft[] = []
+    const fields = this.fields.finish()
+    for (const d of fields) if (on(d.rule)) out.push(d)
+    if (this.schema) {
+      const {drafts: schema, unvalidated} = this.schema.finish(definitions)
+      // A field invalid-field already reports (the same check, worded for the controllers) is said once.
+      const said = new Set(fields.filter((d) => d.rule === 'invalid-field').map((d) => `${d.subject?.src.ordinal}|${formatPath(d.path)}`))
+      for (const d of schema) if (on(d.rule) && !said.has(`${d.subject?.src.ordinal}|${formatPath(d.path)}`)) out.push(d)
+      const note = unvalidatedNote(unvalidated)
+      if (note) onNote?.(note)
+    }
+    for (const d of this.drafts) out.push(d)
+    return out
+  }
+}
+
+/** Whether a pass was run with these settings. */
+function sameSettings(a: ObjectPassSettings, b: ObjectPassSettings): boolean {
+  return (
+    a.defaultNamespace === b.defaultNamespace &&
+    a.k8sMinor === b.k8sMinor &&
+    a.schemaMinor === b.schemaMinor &&
+    (a.applySetMode ?? 'dir') === (b.applySetMode ?? 'dir') &&
+    a.enabled.size === b.enabled.size &&
+    [...a.enabled].every((id) => b.enabled.has(id))
+  )
+}
+
+/** All drafts of the enabled rules, in no particular order. */
+export function collectDrafts(input: EngineInput, enabled: ReadonlySet<RuleId>): Draft[] {
+  const drafts: Draft[] = []
+  const on = (id: RuleId) => enabled.has(id)
+  for (const e of input.parseErrors) {
+    drafts.push({rule: 'parse-error', message: e.hint ? `${e.message} (${e.hint})` : e.message, path: [], atKey: false, origin: e.origin ?? {file: '', line: 1, column: 1}})
+  }
+  // The rules about one object alone: run as the input was read (ObjectPass), or now.
+  // Templates (envsubst placeholders) are named once and judged by no rule; their objects remain
+  // what other objects may refer to (scope.all).
+  const settings: ObjectPassSettings = {
+    defaultNamespace: input.defaultNamespace,
+    k8sMinor: input.k8sMinor,
+    schemaMinor: input.schemaMinor ?? input.k8sMinor,
+    applySetMode: input.applySetMode,
+    enabled,
+  }
+  const streamed = input.objectPass
+  const pass = streamed && !streamed.interleaved && !streamed.finished && sameSettings(streamed.settings, settings) ? streamed : ObjectPass.whole(input.objects, settings)
+  for (const d of pass.finish(input.definitions ?? [], input.onNote)) drafts.push(d)
+  const templates = pass.templates
+  const objects = templates.size === 0 ? input.objects : input.objects.filter((o) => !templates.has(o.src.file))
+  const scope = new Scope(input.objects, input.applySetMode)
   const controllers = controllerChecks()
   // Rules that judge a conflict compare only what is applied together, one apply set at a time;
   // rules that look for what an object refers to look nearest first, through the scope.
@@ -131,7 +238,6 @@ export function collectDrafts(input: EngineInput, enabled: ReadonlySet<RuleId>):
     for (const c of controllers) for (const d of c.setDrafts?.(set, scope) ?? []) if (on(d.rule)) drafts.push(d)
     for (const d of referenceDrafts(set, scope)) if (on(d.rule)) drafts.push(d)
   }
-  if (on('image-latest')) for (const o of objects) for (const d of workloadDrafts(o)) if (on(d.rule)) drafts.push(d)
   if (on('immutable-selector-change') && input.previous) drafts.push(...immutableDrafts(objects, input.previous, input.previousIdentity!))
   if (input.previous) for (const c of controllers) for (const d of c.previousDrafts?.(objects, input.previous, input.previousIdentity!) ?? []) if (on(d.rule)) drafts.push(d)
   return drafts

@@ -6,7 +6,7 @@ import {readByController} from './controllers.js'
 import {apiVerdict, formatMinor} from './deprecations.js'
 import type {Draft} from './draft.js'
 import type {CheckObject} from './objects.js'
-import {SchemaSet} from './schema.js'
+import {SchemaSet, type Schema} from './schema.js'
 
 export interface SchemaResult {
   drafts: Draft[]
@@ -15,48 +15,87 @@ export interface SchemaResult {
 }
 
 export function schemaDrafts(objects: readonly CheckObject[], definitions: readonly CheckObject[], k8sMinor: number): SchemaResult {
-  const schemas = new SchemaSet(k8sMinor)
-  for (const o of [...definitions, ...objects]) {
-    if (o.kind === 'CustomResourceDefinition' && o.group === 'apiextensions.k8s.io') schemas.addCustomResourceDefinition(o.src.raw)
+  const pass = new SchemaPass(k8sMinor)
+  for (const o of objects) pass.add(o)
+  return pass.finish(definitions)
+}
+
+/**
+ * The schema rules one object at a time: an object of a built-in kind is validated when it is
+ * added (a built-in schema is looked up before any custom one, so what follows in the input
+ * cannot change it); the others wait for finish(), when every CustomResourceDefinition is known.
+ */
+export class SchemaPass {
+  private readonly schemas: SchemaSet
+  private readonly drafts: Draft[] = []
+  private readonly definitions: CheckObject[] = []
+  private readonly waiting: CheckObject[] = []
+  /** apiVersion → kind → its built-in schema (null: none): an input has few kinds and many objects of each. */
+  private readonly builtIn = new Map<string, Map<string, {schema: Schema; enabled: boolean} | null>>()
+
+  constructor(private readonly k8sMinor: number) {
+    this.schemas = new SchemaSet(k8sMinor)
   }
-  const drafts: Draft[] = []
-  const unvalidated = new Map<string, number>()
-  /** apiVersion → kind → its schema (or why none): an input has few kinds and many objects of each. */
-  const looked = new Map<string, Map<string, ReturnType<SchemaSet['lookup']>>>()
-  for (const obj of objects) {
+
+  add(obj: CheckObject): void {
+    if (obj.kind === 'CustomResourceDefinition' && obj.group === 'apiextensions.k8s.io') this.definitions.push(obj)
     // A retired or not-yet-served apiVersion is deprecated-api's to report.
-    if (apiVerdict(obj.apiVersion, obj.kind, k8sMinor)) continue
-    let byKind = looked.get(obj.apiVersion)
-    if (!byKind) looked.set(obj.apiVersion, (byKind = new Map()))
+    if (apiVerdict(obj.apiVersion, obj.kind, this.k8sMinor)) return
+    let byKind = this.builtIn.get(obj.apiVersion)
+    if (!byKind) this.builtIn.set(obj.apiVersion, (byKind = new Map()))
     let found = byKind.get(obj.kind)
-    if (!found) byKind.set(obj.kind, (found = schemas.lookup(obj.group, obj.apiVersion.slice(obj.apiVersion.indexOf('/') + 1), obj.kind)))
-    if ('schema' in found) {
-      if (!found.enabled) {
+    if (found === undefined) byKind.set(obj.kind, (found = this.schemas.builtIn(obj.group, versionOf(obj), obj.kind) ?? null))
+    if (found) this.validate(obj, found)
+    else this.waiting.push(obj)
+  }
+
+  /** The drafts, with those of the objects whose kind no built-in schema describes; `definitions`: the CustomResourceDefinitions of --schemas. */
+  finish(definitions: readonly CheckObject[]): SchemaResult {
+    const {schemas, drafts} = this
+    for (const o of [...definitions, ...this.definitions]) {
+      if (o.kind === 'CustomResourceDefinition' && o.group === 'apiextensions.k8s.io') schemas.addCustomResourceDefinition(o.src.raw)
+    }
+    const unvalidated = new Map<string, number>()
+    const looked = new Map<string, ReturnType<SchemaSet['lookup']>>()
+    for (const obj of this.waiting) {
+      const key = `${obj.apiVersion}|${obj.kind}`
+      let found = looked.get(key)
+      if (!found) looked.set(key, (found = schemas.lookup(obj.group, versionOf(obj), obj.kind)))
+      if ('schema' in found) {
+        this.validate(obj, found)
+      } else if (found.servedVersions.length > 0) {
+        const served = found.servedVersions.map((v) => (obj.group === '' ? v : `${obj.group}/${v}`)).join(', ')
         drafts.push({
-          rule: 'api-version-not-enabled',
-          message: `${obj.kind} ${obj.apiVersion} is known to Kubernetes ${formatMinor(k8sMinor)} but not served unless enabled (kube-apiserver --runtime-config=${obj.apiVersion}=true)${servedWords(schemas, obj)}`,
+          rule: 'unknown-api-version',
+          message: `${obj.kind} ${obj.apiVersion} is not known to Kubernetes ${formatMinor(this.k8sMinor)}: use ${served}`,
           subject: obj,
           path: ['apiVersion'],
           atKey: false,
         })
+      } else if (!readByController(obj)) {
+        const key = `${obj.group === '' ? 'core' : obj.group}/${obj.kind}`
+        unvalidated.set(key, (unvalidated.get(key) ?? 0) + 1)
       }
-      for (const issue of schemas.validate(obj.src.raw, found.schema)) drafts.push({...issue, subject: obj})
-    } else if (found.servedVersions.length > 0) {
-      const served = found.servedVersions.map((v) => (obj.group === '' ? v : `${obj.group}/${v}`)).join(', ')
+    }
+    return {drafts, unvalidated}
+  }
+
+  private validate(obj: CheckObject, found: {schema: Schema; enabled: boolean}): void {
+    const {schemas, drafts} = this
+    if (!found.enabled) {
       drafts.push({
-        rule: 'unknown-api-version',
-        message: `${obj.kind} ${obj.apiVersion} is not known to Kubernetes ${formatMinor(k8sMinor)}: use ${served}`,
+        rule: 'api-version-not-enabled',
+        message: `${obj.kind} ${obj.apiVersion} is known to Kubernetes ${formatMinor(this.k8sMinor)} but not served unless enabled (kube-apiserver --runtime-config=${obj.apiVersion}=true)${servedWords(schemas, obj)}`,
         subject: obj,
         path: ['apiVersion'],
         atKey: false,
       })
-    } else if (!readByController(obj)) {
-      const key = `${obj.group === '' ? 'core' : obj.group}/${obj.kind}`
-      unvalidated.set(key, (unvalidated.get(key) ?? 0) + 1)
     }
+    for (const issue of schemas.validate(obj.src.raw, found.schema)) drafts.push({...issue, subject: obj})
   }
-  return {drafts, unvalidated}
 }
+
+const versionOf = (obj: CheckObject) => obj.apiVersion.slice(obj.apiVersion.indexOf('/') + 1)
 
 /** `; served by default: group/v1`, when the kind has such a version. */
 function servedWords(schemas: SchemaSet, obj: CheckObject): string {

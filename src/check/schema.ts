@@ -121,6 +121,12 @@ export class SchemaSet {
     }
   }
 
+  /** The schema of a built-in kind (whatever custom resources are defined), or undefined. */
+  builtIn(group: string, version: string, kind: string): {schema: Schema; enabled: boolean} | undefined {
+    const name = this.doc.kinds[`${group}/${version}/${kind}`]
+    return name ? {schema: this.doc.schemas[name], enabled: !this.doc.notEnabled.has(group === '' ? version : `${group}/${version}`)} : undefined
+  }
+
   /**
    * The schema of an object's kind, or why there is none. `enabled: false`: the version is known
    * but not served unless enabled (alpha, and beta since 1.24). `servedVersions`: the versions of

@@ -26,6 +26,21 @@ export function applySetOf(o: Pick<CheckObject, 'src'>, mode: ApplySetMode = 'di
   return file.startsWith('<') ? file : `dir:${dirname(file)}`
 }
 
+/** applySetOf for objects that come file by file: the objects of one file are in one set, and come in a row. */
+export function applySetKeys(mode: ApplySetMode = 'dir'): (o: Pick<CheckObject, 'src'>) => string {
+  let lastFile: string | undefined
+  let lastKey = ''
+  return (o) => {
+    const file = o.src.file
+    const key = file === lastFile && o.src.locator.applySet === '' ? lastKey : applySetOf(o, mode)
+    if (o.src.locator.applySet === '') {
+      lastFile = file
+      lastKey = key
+    } else lastFile = undefined
+    return key
+  }
+}
+
 export class Scope {
   private readonly sets = new Map<CheckObject, string>()
   private readonly groups = new Map<string, CheckObject[]>()
@@ -35,16 +50,9 @@ export class Scope {
     readonly all: readonly CheckObject[],
     mode: ApplySetMode = 'dir',
   ) {
-    // The objects of one file are in one set, and come in a row.
-    let lastFile: string | undefined
-    let lastKey = ''
+    const setOf = applySetKeys(mode)
     for (const o of all) {
-      const file = o.src.file
-      const key = file === lastFile && o.src.locator.applySet === '' ? lastKey : applySetOf(o, mode)
-      if (o.src.locator.applySet === '') {
-        lastFile = file
-        lastKey = key
-      } else lastFile = undefined
+      const key = setOf(o)
       this.sets.set(o, key)
       const group = this.groups.get(key)
       if (group) group.push(o)

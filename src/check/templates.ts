@@ -37,6 +37,11 @@ function hasPlaceholder(value: unknown, depth = 0): boolean {
   return false
 }
 
+/** Whether the objects of one file make it a template (any of them holds a placeholder). */
+export function isTemplate(objects: readonly CheckObject[]): boolean {
+  return objects.some((o) => hasPlaceholder(o.src.raw))
+}
+
 /** The files of the input that are templates (any of their objects holds a placeholder). */
 export function templateFiles(objects: readonly CheckObject[]): Set<string> {
   const files = new Set<string>()

@@ -20,28 +20,46 @@ const startsWith = (path: Path, prefix: Path) => prefix.every((step, i) => path[
 
 /** invalid-field and duplicate-object drafts for all objects, in input order. */
 export function fieldDrafts(objects: readonly CheckObject[], defaultNamespace: string, scope: Scope = new Scope(objects)): Draft[] {
-  const drafts: Draft[] = []
-  /** Per apply set, by identity: the first object and how many so far (a Normalizer per occurrence). */
-  const bySet = new Map<string, Map<string, {first: CheckObject; count: number}>>()
-  /** One Normalizer per apply set and occurrence of an identity: a Normalizer never sees a duplicate. */
-  const normalizers = new Map<string, Normalizer>()
-  const problems: Problem[] = []
+  const pass = new FieldPass(defaultNamespace, (o) => scope.setOf(o))
+  for (const obj of objects) pass.add(obj)
+  return pass.finish()
+}
 
-  for (const obj of objects) {
+/**
+ * invalid-field and duplicate-object, one object at a time in input order (each is judged against
+ * the ones before it), then the problems the Normalizers find over all of them.
+ */
+export class FieldPass {
+  private readonly drafts: Draft[] = []
+  /** Per apply set, by identity: the first object and how many so far (a Normalizer per occurrence). */
+  private readonly bySet = new Map<string, Map<string, {first: CheckObject; count: number}>>()
+  /** One Normalizer per apply set and occurrence of an identity: a Normalizer never sees a duplicate. */
+  private readonly normalizers = new Map<string, Normalizer>()
+  private readonly problems: Problem[] = []
+  private readonly objects: CheckObject[] = []
+
+  constructor(
+    private readonly defaultNamespace: string,
+    /** The apply set of an object (scope.ts). */
+    private readonly setOf: (o: CheckObject) => string,
+  ) {}
+
+  add(obj: CheckObject): void {
+    this.objects.push(obj)
     let nth = 0
+    const setKey = this.setOf(obj)
     if (obj.name !== '') {
       // Within one apply set: alternatives (a base and its overlays) define the same objects on purpose.
-      const setKey = scope.setOf(obj)
-      let seen = bySet.get(setKey)
-      if (!seen) bySet.set(setKey, (seen = new Map()))
+      let seen = this.bySet.get(setKey)
+      if (!seen) this.bySet.set(setKey, (seen = new Map()))
       const id = identityOf(obj)
       const known = seen.get(id)
       if (!known) seen.set(id, {first: obj, count: 1})
       else {
         nth = known.count++
         const earlier = known.first
-        if (sameObject(earlier.src.locator, obj.src.locator)) continue // a copy is the same object
-        drafts.push({
+        if (sameObject(earlier.src.locator, obj.src.locator)) return // a copy is the same object
+        this.drafts.push({
           rule: 'duplicate-object',
           message: `${describeObject(obj)} is already defined differently ${earlier.src.file === obj.src.file ? 'earlier in this file' : `in ${earlier.src.file}`}; kubectl apply would apply both, and the last one wins${earlier.src.file === obj.src.file ? '' : ' (if the files are alternatives, applied one at a time, check with --apply-set file)'}`,
           subject: obj,
@@ -54,36 +72,41 @@ export function fieldDrafts(objects: readonly CheckObject[], defaultNamespace: s
     // The kind's own field checks, from its controller's check part (part.ts).
     const checked = checkedKind(obj)
     if (checked?.normalized || (obj.kind === 'Pod' && obj.group === '')) {
-      const key = `${nth}|${scope.setOf(obj)}`
-      let normalizer = normalizers.get(key)
-      if (!normalizer) normalizers.set(key, (normalizer = new Normalizer({paths: [], namespace: defaultNamespace, allNamespaces: true})))
+      const key = `${nth}|${setKey}`
+      let normalizer = this.normalizers.get(key)
+      if (!normalizer) this.normalizers.set(key, (normalizer = new Normalizer({paths: [], namespace: this.defaultNamespace, allNamespaces: true})))
       normalizer.add(asServed(obj))
     }
-    checked?.validate?.(new Ctx(obj.src, problems, obj.kind), obj.src.raw)
+    checked?.validate?.(new Ctx(obj.src, this.problems, obj.kind), obj.src.raw)
   }
-  for (const n of normalizers.values()) {
-    for (const p of n.finish().problems) {
-      // Selectors: invalid-selector / empty-selector say it, pointing at the requirement.
-      if (startsWith(p.path, ['spec', 'selector'])) continue
-      problems.push(p)
+
+  /** The drafts: duplicates, then the problems of the fields, in input order. */
+  finish(): Draft[] {
+    const {drafts, problems} = this
+    for (const n of this.normalizers.values()) {
+      for (const p of n.finish().problems) {
+        // Selectors: invalid-selector / empty-selector say it, pointing at the requirement.
+        if (startsWith(p.path, ['spec', 'selector'])) continue
+        problems.push(p)
+      }
     }
+    // Problems are few: the objects are looked up by ordinal only when there are some.
+    const byOrdinal = new Map<number, CheckObject>()
+    if (problems.length > 0) for (const obj of this.objects) byOrdinal.set(obj.src.ordinal, obj)
+    for (const p of problems) {
+      const subject = byOrdinal.get(p.ordinal)!
+      const where = p.path.length > 0 ? `${formatPath(p.path)}: ` : ''
+      drafts.push({
+        rule: 'invalid-field',
+        message: `${where}${p.message}${p.hint ? ` (${p.hint})` : ''}`,
+        subject,
+        path: p.path,
+        atKey: false,
+        lazyOrigin: () => p.origin(),
+      })
+    }
+    return drafts
   }
-  // Problems are few: the objects are looked up by ordinal only when there are some.
-  const byOrdinal = new Map<number, CheckObject>()
-  if (problems.length > 0) for (const obj of objects) byOrdinal.set(obj.src.ordinal, obj)
-  for (const p of problems) {
-    const subject = byOrdinal.get(p.ordinal)!
-    const where = p.path.length > 0 ? `${formatPath(p.path)}: ` : ''
-    drafts.push({
-      rule: 'invalid-field',
-      message: `${where}${p.message}${p.hint ? ` (${p.hint})` : ''}`,
-      subject,
-      path: p.path,
-      atKey: false,
-      lazyOrigin: () => p.origin(),
-    })
-  }
-  return drafts
 }
 
 /**

@@ -9,7 +9,7 @@ import {loadBaseline} from '../check/baseline.js'
 import {CONFIG_FILE, loadConfig} from '../check/config.js'
 import {checkedKind} from '../check/controllers.js'
 import {DEFAULT_K8S_MINOR, formatMinor, parseK8sVersion} from '../check/deprecations.js'
-import {buildReport, effectiveRules, type EngineInput} from '../check/engine.js'
+import {buildReport, effectiveRules, ObjectPass, type EngineInput} from '../check/engine.js'
 import {PathMatcher} from '../check/glob.js'
 import {identityOf, type CheckObject, type Previous} from '../check/objects.js'
 import {kustomizeReadFiles} from '../check/kustomize.js'
@@ -119,11 +119,23 @@ export async function runCheck(req: CheckRequest): Promise<CheckResult> {
   )
   const note = skippedNotice(skipped, 'check')
   if (note) req.onNote?.(note)
+  // The rules about one object alone run as the objects are read, when the Kubernetes version is
+  // known before (with --against-cluster and no version asked for, the live server tells it).
+  const rules = effectiveRules({rules: config.rules, disabled, enabled})
+  const known = req.againstCluster ? k8sMinor : (k8sMinor ?? DEFAULT_K8S_MINOR)
+  const objectPass =
+    known === undefined
+      ? undefined
+      : new ObjectPass({defaultNamespace, k8sMinor: known, schemaMinor: nearestSchemaMinor(known), applySetMode: req.applySet, enabled: new Set(rules.filter((r) => r.enabled).map((r) => r.id))})
   const objects: CheckObject[] = []
   // Patches and generator inputs a kustomization names are not objects, wherever it is.
   const notObjects = kustomizeReadFiles(paths)
   for (const src of readDocuments(sources, {onError: (e) => parseErrors.push(e)})) {
-    if (notObjects.size === 0 || !notObjects.has(resolve(src.file))) objects.push(readCheckObject(src, defaultNamespace))
+    if (notObjects.size === 0 || !notObjects.has(resolve(src.file))) {
+      const obj = readCheckObject(src, defaultNamespace)
+      objects.push(obj)
+      objectPass?.add(obj)
+    }
   }
   if (objects.length === 0 && parseErrors.length === 0 && !req.allowEmpty) throw emptyInputError(paths, req.kustomize, sources.length, skipped.length)
 
@@ -172,6 +184,7 @@ export async function runCheck(req: CheckRequest): Promise<CheckResult> {
     previous,
     previousIdentity,
     applySetMode: req.applySet,
+    objectPass,
   }
   const options: CheckOptions = {failOn, k8sVersion: formatMinor(input.k8sMinor)}
   if (against) options.against = against
@@ -184,7 +197,7 @@ export async function runCheck(req: CheckRequest): Promise<CheckResult> {
     baseline,
     options,
   })
-  return {report, rules: effectiveRules({rules: config.rules, disabled, enabled}), files: [...input.files]}
+  return {report, rules, files: [...input.files]}
 }
 
 /** A version asked for by name must be one kctl has schemas for. */
