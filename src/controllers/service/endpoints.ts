@@ -17,8 +17,8 @@ import type {
   WriteEndpointsAction,
 } from './model.js'
 import {
-  addressesOf,
   endpointPorts,
+  firstAddressOf,
   HEADLESS_LABEL,
   hasClusterIP,
   hostnameFor,
@@ -63,6 +63,10 @@ function primaryFamily(svc: ServiceView): string | undefined {
   return undefined
 }
 
+/** The verdicts of a listed pod, shared (nothing changes them). */
+const IN_READY = Object.freeze({in: true as const, ready: true})
+const IN_NOT_READY = Object.freeze({in: true as const, ready: false})
+
 export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existing: EndpointsView | undefined): EndpointsSyncResult {
   const verdicts: EndpointsSyncResult['verdicts'] = new Map()
   const family = primaryFamily(svc)
@@ -75,7 +79,7 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
       continue
     }
     // No family to go by: the pod's own first IP decides (E12.3).
-    const ip = addressesOf(pod, family ?? ipFamily(pod.network!.podIPs[0]))[0]
+    const ip = firstAddressOf(pod, family ?? ipFamily(pod.network!.podIPs[0]))
     if (ip === undefined) {
       verdicts.set(pod.name, {in: false, reason: 'no-address-of-type'})
       continue
@@ -89,7 +93,7 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
       // Headless without ports: one subset without ports; otherwise nothing to list.
       if (svc.clusterIP === 'None') {
         entries.push({address, ports: [], ready})
-        verdicts.set(pod.name, {in: true, ready})
+        verdicts.set(pod.name, ready ? IN_READY : IN_NOT_READY)
       } else verdicts.set(pod.name, {in: false, reason: 'no-port'})
       continue
     }
@@ -99,7 +103,7 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
       continue
     }
     entries.push({address, ports, ready})
-    verdicts.set(pod.name, {in: true, ready})
+    verdicts.set(pod.name, ready ? IN_READY : IN_NOT_READY)
   }
   const wanted = repack(entries)
   const labels: Record<string, string> = {...svc.labels}
@@ -168,13 +172,25 @@ export function byteOrder(a: string, b: string): number {
 function repack(entries: readonly {address: EndpointAddressView; ports: readonly EndpointPortView[]; ready: boolean}[]): EndpointSubsetView[] {
   const firstSeen = new Map<string, EndpointAddressView>()
   const byPort = new Map<string, {port?: EndpointPortView; ready: Map<string, boolean>}>()
+  // Entries mostly share one port list (endpointPorts answers alike): its keys are made once.
+  let lastPorts: readonly EndpointPortView[] | undefined
+  let lastKeys: string[] = []
   for (const e of entries) {
     const key = addressKey(e.address)
     if (!firstSeen.has(key)) firstSeen.set(key, e.address)
-    for (const port of e.ports.length > 0 ? e.ports : [undefined]) {
-      const portKey = port ? portsKey1(port) : ''
-      let entry = byPort.get(portKey)
-      if (!entry) byPort.set(portKey, (entry = {port, ready: new Map()}))
+    if (e.ports.length === 0) {
+      let entry = byPort.get('')
+      if (!entry) byPort.set('', (entry = {port: undefined, ready: new Map()}))
+      if (entry.ready.get(key) !== false) entry.ready.set(key, e.ready)
+      continue
+    }
+    if (e.ports !== lastPorts) {
+      lastPorts = e.ports
+      lastKeys = e.ports.map(portsKey1)
+    }
+    for (let i = 0; i < lastKeys.length; i++) {
+      let entry = byPort.get(lastKeys[i])
+      if (!entry) byPort.set(lastKeys[i], (entry = {port: e.ports[i], ready: new Map()}))
       if (entry.ready.get(key) !== false) entry.ready.set(key, e.ready)
     }
   }
@@ -234,11 +250,20 @@ function equalSubsets(a: readonly EndpointSubsetView[], b: readonly EndpointSubs
 function sameAddressSet(a: readonly EndpointAddressView[], b: readonly EndpointAddressView[]): boolean {
   if (a.length !== b.length) return false
   let inOrder = true
-  for (let i = 0; i < a.length && inOrder; i++) inOrder = addressId(a[i]) === addressId(b[i])
+  for (let i = 0; i < a.length && inOrder; i++) inOrder = sameAddress(a[i], b[i])
   if (inOrder) return true
   const ids = (list: readonly EndpointAddressView[]) => list.map(addressId).sort()
   const [sa, sb] = [ids(a), ids(b)]
   return sa.every((id, i) => id === sb[i])
+}
+
+/** addressId(a) === addressId(b), without building them. */
+function sameAddress(a: EndpointAddressView, b: EndpointAddressView): boolean {
+  if (a.ip !== b.ip || (a.hostname ?? '') !== (b.hostname ?? '') || (a.nodeName ?? '') !== (b.nodeName ?? '')) return false
+  const x = a.targetRef
+  const y = b.targetRef
+  if (x === undefined || y === undefined) return x === y
+  return x.kind === y.kind && x.namespace === y.namespace && x.name === y.name && x.uid === y.uid
 }
 
 /**

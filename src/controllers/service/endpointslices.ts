@@ -172,10 +172,11 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
         result.verdicts.set(pod.name, {slice: {in: false, reason: excluded}})
         continue
       }
-      const {ports, missing} = endpointPorts(svc, pod)
-      const key = portsKey(ports)
+      const resolved = endpointPorts(svc, pod)
+      const missing = resolved.missing
+      const key = resolved.key
       let group = desired.get(key)
-      if (!group) desired.set(key, (group = {ports: sortPorts(ports), endpoints: new Map()}))
+      if (!group) desired.set(key, (group = {ports: sortPorts(resolved.ports), endpoints: new Map()}))
       const node = input.nodes.get(pod.nodeName)
       if (!node && input.nodesKnown && !svc.publishNotReadyAddresses) {
         result.verdicts.set(pod.name, {slice: {in: false, reason: 'node-missing'}})
@@ -183,20 +184,31 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
         continue
       }
       const endpoint = podToEndpoint(pod, node, svc, addressType)
-      const extra = missing.length > 0 ? {missingPorts: missing} : {}
+      let verdict: Pick<PodEndpointVerdict, 'slice' | 'missingPorts'>
       if (endpoint.addresses.length === 0) {
-        if (!result.verdicts.get(pod.name)?.slice.in) result.verdicts.set(pod.name, {slice: {in: false, reason: 'no-address-of-type'}, ...extra})
-        continue
+        if (result.verdicts.get(pod.name)?.slice.in) continue
+        verdict = {slice: {in: false, reason: 'no-address-of-type'}}
+      } else {
+        group.endpoints.set(endpointId(endpoint), endpoint)
+        const c = endpoint.conditions
+        // (The port numbers are shared by the pods that resolve alike: nothing changes them.)
+        verdict = {slice: {in: true, ports: resolved.numbers, ready: c.ready!, serving: c.serving!, terminating: c.terminating!}}
       }
-      group.endpoints.set(endpointId(endpoint), endpoint)
-      const c = endpoint.conditions
-      result.verdicts.set(pod.name, {slice: {in: true, ports: ports.map((p) => p.port), ready: c.ready!, serving: c.serving!, terminating: c.terminating!}, ...extra})
+      if (missing.length > 0) verdict.missingPorts = missing
+      result.verdicts.set(pod.name, verdict)
     }
 
     // Every desired endpoint is placed (created slices are skipped only while the Service goes).
-    const all = desired.size === 1 ? [...desired.values().next().value!.endpoints.values()] : [...desired.values()].flatMap((g) => [...g.endpoints.values()])
-    desiredAll.push(...all)
-    result.totals.push({addressType, ready: all.filter((e) => e.conditions.ready).length, slices: 0, total: all.length})
+    let total = 0
+    let ready = 0
+    for (const group of desired.values()) {
+      for (const e of group.endpoints.values()) {
+        desiredAll.push(e)
+        total++
+        if (e.conditions.ready) ready++
+      }
+    }
+    result.totals.push({addressType, ready, slices: 0, total})
     for (const [key, group] of desired) {
       const r = reconcileByPorts(owned.get(key) ?? [], group.ports, group.endpoints, svc, input.maxEndpointsPerSlice, result, addressType)
       for (const d of r.updates) updates.push({draft: d, addressType})
