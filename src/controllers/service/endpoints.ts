@@ -202,7 +202,16 @@ function repack(entries: readonly {address: EndpointAddressView; ports: readonly
     if (!group) groups.set(groupKey, (group = {ports: [], ready}))
     if (port) group.ports.push(port)
   }
-  const order = (a: EndpointAddressView, b: EndpointAddressView) => byteOrder(a.ip, b.ip) || byteOrder(a.targetRef?.uid ?? '', b.targetRef?.uid ?? '')
+  // Without a character from U+D800 up in any IP or UID (the usual case), byte order is the
+  // strings' own order.
+  let plain = true
+  for (const a of firstSeen.values()) {
+    if (WIDE.test(a.ip) || WIDE.test(a.targetRef?.uid ?? '')) {
+      plain = false
+      break
+    }
+  }
+  const order = plain ? plainOrder : bytewiseOrder
   // Upstream orders subsets by a hash of each; here by their ports, then their addresses.
   const subset = (ports: EndpointPortView[], ready: Map<string, boolean>): EndpointSubsetView => {
     const addresses: EndpointAddressView[] = []
@@ -220,10 +229,24 @@ function repack(entries: readonly {address: EndpointAddressView; ports: readonly
     .map((x) => x.subset)
 }
 
-function flatten(subsets: readonly EndpointSubsetView[]): {address: EndpointAddressView; ports: EndpointPortView[]; ready: boolean}[] {
+/** A character whose UTF-16 order may differ from its UTF-8 bytes' (see byteOrder). */
+const WIDE = /[\uD800-\uFFFF]/
+
+/** RepackSubsets' address order: by IP, then pod UID, bytewise. */
+const bytewiseOrder = (a: EndpointAddressView, b: EndpointAddressView): number => byteOrder(a.ip, b.ip) || byteOrder(a.targetRef?.uid ?? '', b.targetRef?.uid ?? '')
+
+/** bytewiseOrder for strings without a WIDE character. */
+function plainOrder(a: EndpointAddressView, b: EndpointAddressView): number {
+  if (a.ip !== b.ip) return a.ip < b.ip ? -1 : 1
+  const x = a.targetRef?.uid ?? ''
+  const y = b.targetRef?.uid ?? ''
+  return x < y ? -1 : x > y ? 1 : 0
+}
+
+function flatten(subsets: readonly EndpointSubsetView[]): {address: EndpointAddressView; ports: readonly EndpointPortView[]; ready: boolean}[] {
   return subsets.flatMap((s) => [
-    ...s.addresses.map((address) => ({address, ports: [...s.ports], ready: true})),
-    ...s.notReadyAddresses.map((address) => ({address, ports: [...s.ports], ready: false})),
+    ...s.addresses.map((address) => ({address, ports: s.ports, ready: true})),
+    ...s.notReadyAddresses.map((address) => ({address, ports: s.ports, ready: false})),
   ])
 }
 
