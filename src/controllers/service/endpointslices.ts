@@ -6,7 +6,7 @@
 //
 // Upstream draws new endpoints from a Go map (EndpointSet.PopAny): when they go to more than one
 // slice, the plan says how many each slice gets and from which pods, not which pod goes where.
-import type {NodeView, OwnerReference, PodView} from '../../model/objects.js'
+import type {Labels, NodeView, OwnerReference, PodView} from '../../model/objects.js'
 import type {
   CreateEndpointSliceAction,
   DeleteEndpointSliceAction,
@@ -32,11 +32,11 @@ import {
   MANAGED_BY_LABEL,
   podExclusion,
   portsKey,
+  type ResolvedPorts,
   sameLabels,
   SERVICE_NAME_LABEL,
   serviceLabels,
   SLICE_CONTROLLER,
-  unreserved,
   sortPorts,
   triggerTime,
   ZONE_LABEL,
@@ -124,6 +124,10 @@ interface Draft {
   existing?: EndpointSliceView
   ports: EndpointPortView[]
   endpoints: EndpointView[]
+  /** endpointId of each of `endpoints`, when known (it is not when their lengths differ). */
+  ids?: string[]
+  /** endpointId of each of `existing`'s endpoints. */
+  existingIds?: readonly string[]
   random: number
   labelsChanged: boolean
   placeholder?: boolean
@@ -192,7 +196,7 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
         group.endpoints.set(endpointId(endpoint), endpoint)
         const c = endpoint.conditions
         // (The port numbers are shared by the pods that resolve alike: nothing changes them.)
-        verdict = {slice: {in: true, ports: resolved.numbers, ready: c.ready!, serving: c.serving!, terminating: c.terminating!}}
+        verdict = {slice: listed(resolved, c)}
       }
       if (missing.length > 0) verdict.missingPorts = missing
       result.verdicts.set(pod.name, verdict)
@@ -282,13 +286,29 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
   return result
 }
 
+/** Every set of conditions an endpoint is given, shared (nothing changes them): at ready·4 + serving·2 + terminating. */
+const CONDITIONS: readonly Required<EndpointConditions>[] = Array.from({length: 8}, (_, i) => Object.freeze({ready: (i & 4) !== 0, serving: (i & 2) !== 0, terminating: (i & 1) !== 0}))
+
+type Listed = Extract<PodEndpointVerdict['slice'], {in: true}>
+
+/** The slice half of a listed pod's verdict, shared by the pods that resolve their ports alike and have the same conditions. */
+const listedVerdicts = new WeakMap<ResolvedPorts, Listed[]>()
+
+function listed(resolved: ResolvedPorts, c: EndpointConditions): Listed {
+  let byConditions = listedVerdicts.get(resolved)
+  if (!byConditions) listedVerdicts.set(resolved, (byConditions = []))
+  const i = (c.ready ? 4 : 0) + (c.serving ? 2 : 0) + (c.terminating ? 1 : 0)
+  return (byConditions[i] ??= Object.freeze({in: true as const, ports: resolved.numbers, ready: c.ready!, serving: c.serving!, terminating: c.terminating!}))
+}
+
 function podToEndpoint(pod: PodView, node: NodeView | undefined, svc: ServiceView, addressType: string): EndpointView {
   const serving = pod.ready
   const terminating = pod.deletionTimestamp !== undefined
+  const ready = svc.publishNotReadyAddresses || (serving && !terminating)
   // Keys in sorted order, as the plan writes them (it then need not copy the endpoint).
   const ep: EndpointView = {
     addresses: addressesOf(pod, addressType),
-    conditions: {ready: svc.publishNotReadyAddresses || (serving && !terminating), serving, terminating},
+    conditions: CONDITIONS[(ready ? 4 : 0) + (serving ? 2 : 0) + (terminating ? 1 : 0)],
   }
   const hostname = hostnameFor(pod, svc)
   if (hostname !== undefined) ep.hostname = hostname
@@ -313,6 +333,7 @@ function reconcileByPorts(
   const unchanged: Draft[] = []
   const deletes: EndpointSliceView[] = []
   const svcLabels = serviceLabels(svc, RESERVED)
+  const svcLabelCount = Object.keys(svcLabels).length
   // Step 1 walks the slices in the informer cache's order (random); here by name. An endpoint that
   // more than one slice holds stays in the first one walked: a choice the plan states (E8.4).
   // Per wanted endpoint, the slice names that hold it: one name, or a list once a second holds it.
@@ -343,6 +364,7 @@ function reconcileByPorts(
   for (let i = 0; i < slices.length; i++) {
     const slice = slices[i]
     const kept: EndpointView[] = []
+    const keptIds: string[] = []
     let changed = false
     const sliceIds = ids[i]
     for (let j = 0; j < slice.endpoints.length; j++) {
@@ -351,11 +373,12 @@ function reconcileByPorts(
       const got = want.get(id)
       if (!got) continue
       kept.push(got)
+      keptIds.push(id)
       if (!equalBeyondId(got, ep)) changed = true
       want.delete(id)
     }
-    const labelsChanged = !sameLabels(unreserved(slice.labels, RESERVED), svcLabels)
-    const draft: Draft = {existing: slice, ports: sortPorts(slice.ports), endpoints: kept, random: 0, labelsChanged}
+    const labelsChanged = !sameUnreserved(slice.labels, svcLabels, svcLabelCount)
+    const draft: Draft = {existing: slice, ports: sortPorts(slice.ports), endpoints: kept, ids: keptIds, existingIds: sliceIds, random: 0, labelsChanged}
     if (changed || kept.length !== slice.endpoints.length) {
       if (kept.length === 0) deletes.push(slice)
       else updates.push(draft)
@@ -405,7 +428,7 @@ function reconcileByPorts(
       updates.push(fill)
       take(fill, left)
     } else {
-      const d: Draft = {ports, endpoints: [], random: 0, labelsChanged: false}
+      const d: Draft = {ports, endpoints: [], ids: [], random: 0, labelsChanged: false}
       creates.push(d)
       take(d, Math.min(left, max))
     }
@@ -413,8 +436,10 @@ function reconcileByPorts(
   // One receiver: it gets every remaining endpoint, whatever the order.
   const remaining = [...want.values()]
   if (receivers.length === 1) {
-    receivers[0].endpoints = [...receivers[0].endpoints, ...remaining]
-    receivers[0].random = 0
+    const r = receivers[0]
+    if (r.ids) r.ids = [...r.ids, ...want.keys()]
+    r.endpoints = [...r.endpoints, ...remaining]
+    r.random = 0
   } else if (receivers.length > 1) {
     const id = result.pools.length + 1
     const drawn = [...remaining].sort((a, b) => (podOf(a) < podOf(b) ? -1 : podOf(a) > podOf(b) ? 1 : 0))
@@ -422,6 +447,17 @@ function reconcileByPorts(
     for (const d of receivers) d.pool = id
   }
   return {creates, updates, deletes}
+}
+
+/** sameLabels(unreserved(labels, RESERVED), want), without the copy; `count`: how many labels `want` has. */
+function sameUnreserved(labels: Labels, want: Record<string, string>, count: number): boolean {
+  let n = 0
+  for (const k in labels) {
+    if (RESERVED.includes(k)) continue
+    if (want[k] !== labels[k]) return false
+    n++
+  }
+  return n === count
 }
 
 /** What makes two new slices' writes differ: ports, size, placeholder. */
@@ -558,10 +594,10 @@ function unzonedReadyWritten(written: readonly Draft[], existing: readonly Endpo
 const conditionsOf = (ep: EndpointView): EndpointConditions => ep.conditions
 
 function updateAction(draft: Draft, slice: EndpointSliceView, addressType: string, labels: Record<string, string>, time: string | undefined): UpdateEndpointSliceAction {
-  const beforeIds = slice.endpoints.map(endpointId)
+  const beforeIds = slice === draft.existing && draft.existingIds ? draft.existingIds : slice.endpoints.map(endpointId)
   const before = new Map<string, EndpointView>()
   beforeIds.forEach((id, i) => before.set(id, slice.endpoints[i]))
-  const afterIds = draft.endpoints.map(endpointId)
+  const afterIds = draft.ids && draft.ids.length === draft.endpoints.length ? draft.ids : draft.endpoints.map(endpointId)
   const after = new Set(afterIds)
   const added: string[] = []
   const changed: EndpointChange[] = []
