@@ -207,7 +207,8 @@ function set<T extends object, K extends keyof T>(o: T, key: K, v: T[K] | undefi
 
 /** A list of strings at `path` (a non-string item is a problem, read as ''). */
 function stringList(ctx: Ctx, v: unknown, path: Path): string[] {
-  const xs = list(ctx, v, path)
+  if (v !== undefined && v !== null && !Array.isArray(v)) ctx.fail(path, 'expected a list of strings')
+  const xs = Array.isArray(v) ? v : EMPTY_LIST
   const out: string[] = []
   for (let i = 0; i < xs.length; i++) {
     const x = xs[i]
