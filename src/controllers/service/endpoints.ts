@@ -169,7 +169,9 @@ export function byteOrder(a: string, b: string): number {
  * carrying every port that set offers. An address is one IP and pod UID, kept as first seen;
  * entries without ports (a headless Service without ports) count under one portless key.
  */
-function repack(entries: readonly {address: EndpointAddressView; ports: readonly EndpointPortView[]; ready: boolean}[]): EndpointSubsetView[] {
+function repack(entries: readonly RepackEntry[]): EndpointSubsetView[] {
+  const one = entries.length > 0 ? repackOneList(entries) : undefined
+  if (one) return one
   const firstSeen = new Map<string, EndpointAddressView>()
   const byPort = new Map<string, {port?: EndpointPortView; ready: Map<string, boolean>}>()
   // Entries mostly share one port list (endpointPorts answers alike): its keys are made once.
@@ -227,6 +229,51 @@ function repack(entries: readonly {address: EndpointAddressView; ports: readonly
     .map(([groupKey, {ports, ready}]) => ({key: `${portsKey(ports)}\u0002${groupKey}`, subset: subset(ports, ready)}))
     .sort((a, b) => byteOrder(a.key, b.key))
     .map((x) => x.subset)
+}
+
+interface RepackEntry {
+  address: EndpointAddressView
+  ports: readonly EndpointPortView[]
+  ready: boolean
+}
+
+/**
+ * repack when every entry carries the same (non-empty) port list and no address comes twice (the
+ * usual case): one subset, each address ready as its entry says, with the list's distinct ports.
+ * Undefined otherwise.
+ */
+function repackOneList(entries: readonly RepackEntry[]): EndpointSubsetView[] | undefined {
+  const ports = entries[0].ports
+  if (ports.length === 0) return undefined
+  let plain = true
+  for (const e of entries) {
+    if (e.ports !== ports) return undefined
+    if (plain && (WIDE.test(e.address.ip) || WIDE.test(e.address.targetRef?.uid ?? ''))) plain = false
+  }
+  const order = plain ? plainOrder : bytewiseOrder
+  const sorted = [...entries].sort((x, y) => order(x.address, y.address))
+  // Sorted by IP and UID: an address twice sits next to itself.
+  for (let i = 1; i < sorted.length; i++) {
+    const a = sorted[i - 1].address
+    const b = sorted[i].address
+    if (a.ip === b.ip && (a.targetRef?.uid ?? '') === (b.targetRef?.uid ?? '')) return undefined
+  }
+  const addresses: EndpointAddressView[] = []
+  const notReadyAddresses: EndpointAddressView[] = []
+  for (const e of sorted) (e.ready ? addresses : notReadyAddresses).push(e.address)
+  let distinct: EndpointPortView[] = ports as EndpointPortView[]
+  if (ports.length > 1) {
+    const keys = new Set<string>()
+    distinct = []
+    for (const p of ports) {
+      const key = portsKey1(p)
+      if (!keys.has(key)) {
+        keys.add(key)
+        distinct.push(p)
+      }
+    }
+  }
+  return [{addresses, notReadyAddresses, ports: sortPorts(distinct)}]
 }
 
 /** A character whose UTF-16 order may differ from its UTF-8 bytes' (see byteOrder). */
