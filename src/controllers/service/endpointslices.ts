@@ -100,7 +100,10 @@ const ownedBy = (slice: EndpointSliceView, svc: ServiceView): boolean =>
 
 /** hashEndpoint: sorted addresses, hostname, and the pod's namespace and name (one address, the usual case, needs no sort). */
 export const endpointId = (ep: EndpointView): string =>
-  `${ep.addresses.length === 1 ? ep.addresses[0] : [...ep.addresses].sort().join(',')}\u0000${ep.hostname ?? ''}\u0000${ep.targetRef?.namespace ?? ''}\u0000${ep.targetRef?.name ?? ''}`
+  `${ep.addresses.length === 1 ? ep.addresses[0] : addressesId(ep.addresses)}\u0000${ep.hostname ?? ''}\u0000${ep.targetRef?.namespace ?? ''}\u0000${ep.targetRef?.name ?? ''}`
+
+/** An endpoint's addresses as its id holds them: sorted, comma-separated. */
+const addressesId = (addresses: readonly string[]): string => [...addresses].sort().join(',')
 
 const sameRef = (a: EndpointView['targetRef'], b: EndpointView['targetRef']): boolean =>
   a === b || (a !== undefined && b !== undefined && a.kind === b.kind && a.namespace === b.namespace && a.name === b.name && a.uid === b.uid)
@@ -124,10 +127,6 @@ interface Draft {
   existing?: EndpointSliceView
   ports: EndpointPortView[]
   endpoints: EndpointView[]
-  /** endpointId of each of `endpoints`, when known (it is not when their lengths differ). */
-  ids?: string[]
-  /** endpointId of each of `existing`'s endpoints. */
-  existingIds?: readonly string[]
   random: number
   labelsChanged: boolean
   placeholder?: boolean
@@ -169,7 +168,7 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
     }
 
     // Desired endpoints, grouped by the ports they resolve to (E8.2).
-    const desired = new Map<string, {ports: EndpointPortView[]; endpoints: Map<string, EndpointView>}>()
+    const desired = new Map<string, WantedGroup>()
     for (const pod of input.pods) {
       const excluded = podExclusion(pod, true)
       if (excluded) {
@@ -180,7 +179,7 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
       const missing = resolved.missing
       const key = resolved.key
       let group = desired.get(key)
-      if (!group) desired.set(key, (group = {ports: sortPorts(resolved.ports), endpoints: new Map()}))
+      if (!group) desired.set(key, (group = {ports: sortPorts(resolved.ports), endpoints: new Map(), byName: true}))
       const node = input.nodes.get(pod.nodeName)
       if (!node && input.nodesKnown && !svc.publishNotReadyAddresses) {
         result.verdicts.set(pod.name, {slice: {in: false, reason: 'node-missing'}})
@@ -193,7 +192,7 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
         if (result.verdicts.get(pod.name)?.slice.in) continue
         verdict = {slice: {in: false, reason: 'no-address-of-type'}}
       } else {
-        group.endpoints.set(endpointId(endpoint), endpoint)
+        addWanted(group, endpoint, pod.name)
         const c = endpoint.conditions
         // (The port numbers are shared by the pods that resolve alike: nothing changes them.)
         verdict = {slice: listed(resolved, c)}
@@ -214,7 +213,7 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
     }
     result.totals.push({addressType, ready, slices: 0, total})
     for (const [key, group] of desired) {
-      const r = reconcileByPorts(owned.get(key) ?? [], group.ports, group.endpoints, svc, input.maxEndpointsPerSlice, result, addressType)
+      const r = reconcileByPorts(owned.get(key) ?? [], group, svc, input.maxEndpointsPerSlice, result, addressType)
       for (const d of r.updates) updates.push({draft: d, addressType})
       for (const d of r.creates) creates.push({draft: d, addressType})
       for (const s of r.deletes) deletes.push({slice: s, reason: 'no-endpoints', group: key})
@@ -319,11 +318,56 @@ function podToEndpoint(pod: PodView, node: NodeView | undefined, svc: ServiceVie
   return ep
 }
 
+/**
+ * The endpoints wanted for one port list, in the order their pods come. Keyed by pod name while
+ * every one has its own (a name is one endpoint id: the pods are of the Service's namespace), which
+ * spares building each endpoint's id; by endpoint id otherwise.
+ */
+interface WantedGroup {
+  ports: EndpointPortView[]
+  endpoints: Map<string, EndpointView>
+  byName: boolean
+}
+
+function addWanted(group: WantedGroup, endpoint: EndpointView, name: string): void {
+  if (group.byName) {
+    if (name !== '' && !group.endpoints.has(name)) {
+      group.endpoints.set(name, endpoint)
+      return
+    }
+    // A pod name twice (or none): keyed by endpoint id from here on, in the same order.
+    const byId = new Map<string, EndpointView>()
+    for (const ep of group.endpoints.values()) byId.set(endpointId(ep), ep)
+    group.endpoints = byId
+    group.byName = false
+  }
+  group.endpoints.set(endpointId(endpoint), endpoint)
+}
+
+/** The key under which the group holds the endpoint with `ep`'s id, or undefined when it holds none. */
+function wantedKey(ep: EndpointView, group: WantedGroup): string | undefined {
+  if (!group.byName) {
+    const id = endpointId(ep)
+    return group.endpoints.has(id) ? id : undefined
+  }
+  const name = ep.targetRef?.name
+  if (name === undefined) return undefined
+  const wanted = group.endpoints.get(name)
+  return wanted !== undefined && sameId(ep, wanted) ? name : undefined
+}
+
+/** endpointId(a) === endpointId(b), without building them. */
+function sameId(a: EndpointView, b: EndpointView): boolean {
+  if ((a.hostname ?? '') !== (b.hostname ?? '') || (a.targetRef?.namespace ?? '') !== (b.targetRef?.namespace ?? '') || (a.targetRef?.name ?? '') !== (b.targetRef?.name ?? '')) return false
+  const x = a.addresses
+  const y = b.addresses
+  return x.length === 1 && y.length === 1 ? x[0] === y[0] : addressesId(x) === addressesId(y)
+}
+
 /** reconcileByPortMapping: keep, update, fill, then create (E8.4–E8.6). */
 function reconcileByPorts(
   slices: readonly EndpointSliceView[],
-  ports: EndpointPortView[],
-  want: Map<string, EndpointView>,
+  group: WantedGroup,
   svc: ServiceView,
   max: number,
   result: SliceSyncResult,
@@ -337,15 +381,16 @@ function reconcileByPorts(
   // Step 1 walks the slices in the informer cache's order (random); here by name. An endpoint that
   // more than one slice holds stays in the first one walked: a choice the plan states (E8.4).
   // Per wanted endpoint, the slice names that hold it: one name, or a list once a second holds it.
+  const {ports, endpoints: want} = group
   const holders = new Map<string, string | string[]>()
-  const ids: string[][] = []
+  const ids: (string | undefined)[][] = []
   for (const slice of slices) {
-    const sliceIds: string[] = []
+    const sliceIds: (string | undefined)[] = []
     ids.push(sliceIds)
     for (const ep of slice.endpoints) {
-      const id = endpointId(ep)
+      const id = wantedKey(ep, group)
       sliceIds.push(id)
-      if (!want.has(id)) continue
+      if (id === undefined) continue
       const names = holders.get(id)
       if (names === undefined) holders.set(id, slice.name)
       else if (typeof names === 'string') {
@@ -364,21 +409,19 @@ function reconcileByPorts(
   for (let i = 0; i < slices.length; i++) {
     const slice = slices[i]
     const kept: EndpointView[] = []
-    const keptIds: string[] = []
     let changed = false
     const sliceIds = ids[i]
     for (let j = 0; j < slice.endpoints.length; j++) {
       const ep = slice.endpoints[j]
       const id = sliceIds[j]
-      const got = want.get(id)
+      const got = id === undefined ? undefined : want.get(id)
       if (!got) continue
       kept.push(got)
-      keptIds.push(id)
       if (!equalBeyondId(got, ep)) changed = true
-      want.delete(id)
+      want.delete(id!)
     }
     const labelsChanged = !sameUnreserved(slice.labels, svcLabels, svcLabelCount)
-    const draft: Draft = {existing: slice, ports: sortPorts(slice.ports), endpoints: kept, ids: keptIds, existingIds: sliceIds, random: 0, labelsChanged}
+    const draft: Draft = {existing: slice, ports: sortPorts(slice.ports), endpoints: kept, random: 0, labelsChanged}
     if (changed || kept.length !== slice.endpoints.length) {
       if (kept.length === 0) deletes.push(slice)
       else updates.push(draft)
@@ -428,7 +471,7 @@ function reconcileByPorts(
       updates.push(fill)
       take(fill, left)
     } else {
-      const d: Draft = {ports, endpoints: [], ids: [], random: 0, labelsChanged: false}
+      const d: Draft = {ports, endpoints: [], random: 0, labelsChanged: false}
       creates.push(d)
       take(d, Math.min(left, max))
     }
@@ -437,7 +480,6 @@ function reconcileByPorts(
   const remaining = [...want.values()]
   if (receivers.length === 1) {
     const r = receivers[0]
-    if (r.ids) r.ids = [...r.ids, ...want.keys()]
     r.endpoints = [...r.endpoints, ...remaining]
     r.random = 0
   } else if (receivers.length > 1) {
@@ -594,10 +636,10 @@ function unzonedReadyWritten(written: readonly Draft[], existing: readonly Endpo
 const conditionsOf = (ep: EndpointView): EndpointConditions => ep.conditions
 
 function updateAction(draft: Draft, slice: EndpointSliceView, addressType: string, labels: Record<string, string>, time: string | undefined): UpdateEndpointSliceAction {
-  const beforeIds = slice === draft.existing && draft.existingIds ? draft.existingIds : slice.endpoints.map(endpointId)
+  const beforeIds = slice.endpoints.map(endpointId)
   const before = new Map<string, EndpointView>()
   beforeIds.forEach((id, i) => before.set(id, slice.endpoints[i]))
-  const afterIds = draft.ids && draft.ids.length === draft.endpoints.length ? draft.ids : draft.endpoints.map(endpointId)
+  const afterIds = draft.endpoints.map(endpointId)
   const after = new Set(afterIds)
   const added: string[] = []
   const changed: EndpointChange[] = []
