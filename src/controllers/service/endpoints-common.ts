@@ -52,12 +52,17 @@ export function canonicalIP(ip: string): string {
 }
 
 /** The pod's addresses of one family, as written (getEndpointAddresses). */
-export function addressesOf(pod: PodView, family: string): string[] {
+export function addressesOf(pod: PodView, family: string): readonly string[] {
   const ips = pod.network?.podIPs ?? []
+  // Plain IPv4 addresses only (the usual case): the pod's own list, shared (nothing changes it).
+  if (family === 'IPv4' && ips.every(plainIPv4)) return ips
   const out: string[] = []
   for (const ip of ips) if (familyOf(ip) === family) out.push(canonicalIP(ip))
   return out
 }
+
+/** No colon: an IPv4 address, written as it is. */
+const plainIPv4 = (ip: string): boolean => !ip.includes(':')
 
 /** addressesOf(pod, family)[0], without the list. */
 export function firstAddressOf(pod: PodView, family: string): string | undefined {

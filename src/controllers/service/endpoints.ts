@@ -11,6 +11,7 @@ import type {
   EndpointsView,
   EndpointSubsetView,
   EndpointView,
+  PodRef,
   ServiceAction,
   ServiceView,
   SliceChoice,
@@ -67,12 +68,14 @@ function primaryFamily(svc: ServiceView): string | undefined {
 const IN_READY = Object.freeze({in: true as const, ready: true})
 const IN_NOT_READY = Object.freeze({in: true as const, ready: false})
 
-export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existing: EndpointsView | undefined): EndpointsSyncResult {
+/** `refs`: per pod (by its place in `pods`), a reference to it to share (the slice endpoint's), when there is one. */
+export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existing: EndpointsView | undefined, refs: readonly (PodRef | undefined)[] = []): EndpointsSyncResult {
   const verdicts: EndpointsSyncResult['verdicts'] = new Map()
   const family = primaryFamily(svc)
   // Per address: its ports, and whether it is ready (one entry per resolvable port, repacked below).
   const entries: {address: EndpointAddressView; ports: readonly EndpointPortView[]; ready: boolean}[] = []
-  for (const pod of pods) {
+  for (let i = 0; i < pods.length; i++) {
+    const pod = pods[i]
     const excluded = podExclusion(pod, svc.publishNotReadyAddresses)
     if (excluded) {
       verdicts.set(pod.name, {in: false, reason: excluded})
@@ -86,7 +89,7 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
     }
     // Keys in sorted order, as the plan writes them.
     const hostname = hostnameFor(pod, svc)
-    const targetRef = {kind: 'Pod', name: pod.name, namespace: pod.namespace, uid: pod.uid}
+    const targetRef = refs[i] ?? {kind: 'Pod', name: pod.name, namespace: pod.namespace, uid: pod.uid}
     const address: EndpointAddressView = hostname !== undefined ? {hostname, ip, nodeName: pod.nodeName, targetRef} : {ip, nodeName: pod.nodeName, targetRef}
     const ready = svc.publishNotReadyAddresses || pod.ready
     if (svc.ports.length === 0) {
@@ -376,6 +379,8 @@ export function syncMirror(
   const mine = slices.filter((s) => s.namespace === svc.namespace && s.labels[SERVICE_NAME_LABEL] === svc.name && s.labels[MANAGED_BY_LABEL] === MIRROR_CONTROLLER)
   const mirror =
     endpoints !== undefined && svc.selector === null && endpoints.labels[SKIP_MIRROR] !== 'true' && endpoints.annotations[LEADER_ANNOTATION] === undefined
+  // Nothing to mirror and no mirrored slice (every Service with a selector and no such leftovers).
+  if (!mirror && mine.length === 0) return {actions: [], warnings, choices: [], totals: []}
   const desired: {ports: readonly EndpointPortView[]; addressType: string; endpoints: EndpointView[]}[] = []
   if (mirror) {
     for (const subset of repack(flatten(endpoints.subsets))) {

@@ -17,6 +17,7 @@ import type {
   EndpointSliceView,
   EndpointView,
   PodEndpointVerdict,
+  PodRef,
   ServiceAction,
   ServiceView,
   SliceChoice,
@@ -66,6 +67,8 @@ export interface SliceSyncResult {
   warnings: string[]
   /** The sync ends in an error and is retried (a pod's node is missing). */
   requeue?: string
+  /** Per pod (by its place in the input), the reference its endpoint carries, when it has one: the Endpoints controller's address may share it. */
+  refs: (PodRef | undefined)[]
 }
 
 const RESERVED = [SERVICE_NAME_LABEL, MANAGED_BY_LABEL, HEADLESS_LABEL]
@@ -138,7 +141,7 @@ interface Draft {
 
 export function syncSlices(input: SliceSyncInput): SliceSyncResult {
   const {svc} = input
-  const result: SliceSyncResult = {actions: [], verdicts: new Map(), pools: [], choices: [], totals: [], warnings: []}
+  const result: SliceSyncResult = {actions: [], verdicts: new Map(), pools: [], choices: [], totals: [], warnings: [], refs: []}
   const types = addressTypes(svc)
   const existing = managedSlices(svc, input.slices)
   const labels = sliceLabels(svc)
@@ -169,7 +172,8 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
 
     // Desired endpoints, grouped by the ports they resolve to (E8.2).
     const desired = new Map<string, WantedGroup>()
-    for (const pod of input.pods) {
+    for (let i = 0; i < input.pods.length; i++) {
+      const pod = input.pods[i]
       const excluded = podExclusion(pod, true)
       if (excluded) {
         result.verdicts.set(pod.name, {slice: {in: false, reason: excluded}})
@@ -186,7 +190,7 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
         result.requeue = `pod ${pod.name}'s node ${JSON.stringify(pod.nodeName)} is not found: the sync writes the rest and fails (retried)`
         continue
       }
-      const endpoint = podToEndpoint(pod, node, svc, addressType)
+      const endpoint = podToEndpoint(pod, node, svc, addressType, (result.refs[i] ??= {kind: 'Pod', name: pod.name, namespace: pod.namespace, uid: pod.uid}))
       let verdict: Pick<PodEndpointVerdict, 'slice' | 'missingPorts'>
       if (endpoint.addresses.length === 0) {
         if (result.verdicts.get(pod.name)?.slice.in) continue
@@ -300,7 +304,7 @@ function listed(resolved: ResolvedPorts, c: EndpointConditions): Listed {
   return (byConditions[i] ??= Object.freeze({in: true as const, ports: resolved.numbers, ready: c.ready!, serving: c.serving!, terminating: c.terminating!}))
 }
 
-function podToEndpoint(pod: PodView, node: NodeView | undefined, svc: ServiceView, addressType: string): EndpointView {
+function podToEndpoint(pod: PodView, node: NodeView | undefined, svc: ServiceView, addressType: string, targetRef: PodRef): EndpointView {
   const serving = pod.ready
   const terminating = pod.deletionTimestamp !== undefined
   const ready = svc.publishNotReadyAddresses || (serving && !terminating)
@@ -312,7 +316,7 @@ function podToEndpoint(pod: PodView, node: NodeView | undefined, svc: ServiceVie
   const hostname = hostnameFor(pod, svc)
   if (hostname !== undefined) ep.hostname = hostname
   if (pod.nodeName !== '') ep.nodeName = pod.nodeName
-  ep.targetRef = {kind: 'Pod', name: pod.name, namespace: pod.namespace, uid: pod.uid}
+  ep.targetRef = targetRef
   const zone = node?.labels[ZONE_LABEL]
   if (zone) ep.zone = zone
   return ep

@@ -174,7 +174,7 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
     if (!w.endpoints) warnings.push('no selector and no Endpoints object: nothing is mirrored, the Service has no endpoints')
   } else {
     const slices = syncSlices({svc, pods: selected, nodes: w.nodeByName, nodesKnown: w.nodes.length > 0, slices: w.slices, maxEndpointsPerSlice: w.maxEndpointsPerSlice})
-    const legacy = syncEndpoints(svc, selected, w.endpoints)
+    const legacy = syncEndpoints(svc, selected, w.endpoints, slices.refs)
     // E13.2: the mirroring controller deletes what it mirrored once the Service has a selector.
     const mirrored = syncMirror(svc, w.endpoints, w.slices)
     actions.push(...slices.actions)

@@ -327,23 +327,30 @@ function containerPorts(ctx: Ctx, v: unknown, path: Path, out: ContainerPortView
   }
 }
 
+// The paths of the pod fields read (made once: they are on every pod).
+const POD_IPS: Path = Object.freeze(['status', 'podIPs'])
+const POD_IP: Path = Object.freeze(['status', 'podIP'])
+const CONTAINERS: Path = Object.freeze(['spec', 'containers'])
+const INIT_CONTAINERS: Path = Object.freeze(['spec', 'initContainers'])
+const HOSTNAME: Path = Object.freeze(['spec', 'hostname'])
+const SUBDOMAIN: Path = Object.freeze(['spec', 'subdomain'])
+
 /** Undefined when the pod has nothing a Service reads (no IP, no named port, no hostname). */
 export function readPodNetwork(ctx: Ctx, spec: RawObject, status: RawObject): PodNetworkView | undefined {
-  const ipsPath: Path = ['status', 'podIPs']
-  const rawIPs = list(ctx, status.podIPs, ipsPath)
+  const rawIPs = list(ctx, status.podIPs, POD_IPS)
   let ips: string[] | undefined
   for (let i = 0; i < rawIPs.length; i++) {
-    const m = item(ctx, rawIPs[i], ipsPath, i)
-    if (m) (ips ??= []).push(str3(ctx, m.ip, ipsPath, i, 'ip') ?? '')
+    const m = item(ctx, rawIPs[i], POD_IPS, i)
+    if (m) (ips ??= []).push(str3(ctx, m.ip, POD_IPS, i, 'ip') ?? '')
   }
-  const podIP = ctx.string(status.podIP, ['status', 'podIP'])
+  const podIP = ctx.string(status.podIP, POD_IP)
   // The API server keeps podIP and podIPs[0] equal; a file may give only podIP.
   const podIPs = ips ? ips : podIP ? [podIP] : []
   const ports: ContainerPortView[] = []
-  containerPorts(ctx, spec.containers, ['spec', 'containers'], ports, false)
-  if (spec.initContainers !== undefined) containerPorts(ctx, spec.initContainers, ['spec', 'initContainers'], ports, true)
-  const hostname = ctx.string(spec.hostname, ['spec', 'hostname']) ?? ''
-  const subdomain = ctx.string(spec.subdomain, ['spec', 'subdomain']) ?? ''
+  containerPorts(ctx, spec.containers, CONTAINERS, ports, false)
+  if (spec.initContainers !== undefined) containerPorts(ctx, spec.initContainers, INIT_CONTAINERS, ports, true)
+  const hostname = ctx.string(spec.hostname, HOSTNAME) ?? ''
+  const subdomain = ctx.string(spec.subdomain, SUBDOMAIN) ?? ''
   if (podIPs.length === 0 && ports.length === 0 && hostname === '') return undefined
   if (ctx.copy) for (let i = 0; i < podIPs.length; i++) podIPs[i] = ctx.own(podIPs[i])
   return {podIPs, hostname: ctx.own(hostname), subdomain: ctx.own(subdomain), ports: ports.length > 0 ? ports : NO_PORTS}
