@@ -52,12 +52,27 @@ export function canonicalIP(ip: string): string {
 }
 
 /** The pod's addresses of one family, as written (getEndpointAddresses). */
-export function addressesOf(pod: PodView, family: string): string[] {
+export function addressesOf(pod: PodView, family: string): readonly string[] {
   const ips = pod.network?.podIPs ?? []
+  // Plain IPv4 addresses only (the usual case): the pod's own list, shared (nothing changes it).
+  if (family === 'IPv4' && ips.every(plainIPv4)) return ips
   const out: string[] = []
-  for (const ip of ips) if (ipFamily(ip) === family) out.push(canonicalIP(ip))
+  for (const ip of ips) if (familyOf(ip) === family) out.push(canonicalIP(ip))
   return out
 }
+
+/** No colon: an IPv4 address, written as it is. */
+const plainIPv4 = (ip: string): boolean => !ip.includes(':')
+
+/** addressesOf(pod, family)[0], without the list. */
+export function firstAddressOf(pod: PodView, family: string): string | undefined {
+  const ips = pod.network?.podIPs ?? []
+  for (const ip of ips) if (familyOf(ip) === family) return canonicalIP(ip)
+  return undefined
+}
+
+/** ipFamily, a plain IPv4 address (no colon) told at once. */
+const familyOf = (ip: string): 'IPv4' | 'IPv6' => (ip.includes(':') ? ipFamily(ip) : 'IPv4')
 
 /**
  * getEndpointPorts / FindPort: per service port, a number as it is, a name looked up among the
@@ -79,12 +94,21 @@ export function endpointPorts(svc: ServiceView, pod: PodView): ResolvedPorts {
 export interface ResolvedPorts {
   readonly ports: readonly EndpointPortView[]
   readonly missing: readonly string[]
+  /** portsKey(ports). */
+  readonly key: string
+  /** The resolved port numbers, in the order of `ports`. */
+  readonly numbers: readonly number[]
 }
 
 const resolvedOnePort = new WeakMap<readonly ServicePortView[], Map<number | undefined, ResolvedPorts>>()
 
-const targetPortOf = (sp: ServicePortView, pod: PodView): number | undefined =>
-  typeof sp.targetPort === 'number' ? sp.targetPort : pod.network?.ports.find((cp) => cp.name === sp.targetPort && cp.protocol === sp.protocol)?.containerPort
+function targetPortOf(sp: ServicePortView, pod: PodView): number | undefined {
+  if (typeof sp.targetPort === 'number') return sp.targetPort
+  const ports = pod.network?.ports
+  if (ports === undefined) return undefined
+  for (const cp of ports) if (cp.name === sp.targetPort && cp.protocol === sp.protocol) return cp.containerPort
+  return undefined
+}
 
 /** The Service ports as resolved (`numbers[i]` for `servicePorts[i]`), keys in sorted order as written out. */
 function resolvePorts(servicePorts: readonly ServicePortView[], numbers: readonly (number | undefined)[]): ResolvedPorts {
@@ -95,7 +119,7 @@ function resolvePorts(servicePorts: readonly ServicePortView[], numbers: readonl
     if (port === undefined) missing.push(`${sp.name || sp.port}→${sp.targetPort}/${sp.protocol}`)
     else ports.push({...(sp.appProtocol !== undefined ? {appProtocol: sp.appProtocol} : {}), name: sp.name, port, protocol: sp.protocol})
   })
-  return {ports, missing}
+  return {ports, missing, key: portsKey(ports), numbers: ports.map((p) => p.port)}
 }
 
 /** A port list's identity, independent of order (NewPortMapKey hashes the sorted ports). */

@@ -11,14 +11,15 @@ import type {
   EndpointsView,
   EndpointSubsetView,
   EndpointView,
+  PodRef,
   ServiceAction,
   ServiceView,
   SliceChoice,
   WriteEndpointsAction,
 } from './model.js'
 import {
-  addressesOf,
   endpointPorts,
+  firstAddressOf,
   HEADLESS_LABEL,
   hasClusterIP,
   hostnameFor,
@@ -63,33 +64,39 @@ function primaryFamily(svc: ServiceView): string | undefined {
   return undefined
 }
 
-export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existing: EndpointsView | undefined): EndpointsSyncResult {
+/** The verdicts of a listed pod, shared (nothing changes them). */
+const IN_READY = Object.freeze({in: true as const, ready: true})
+const IN_NOT_READY = Object.freeze({in: true as const, ready: false})
+
+/** `refs`: per pod (by its place in `pods`), a reference to it to share (the slice endpoint's), when there is one. */
+export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existing: EndpointsView | undefined, refs: readonly (PodRef | undefined)[] = []): EndpointsSyncResult {
   const verdicts: EndpointsSyncResult['verdicts'] = new Map()
   const family = primaryFamily(svc)
   // Per address: its ports, and whether it is ready (one entry per resolvable port, repacked below).
   const entries: {address: EndpointAddressView; ports: readonly EndpointPortView[]; ready: boolean}[] = []
-  for (const pod of pods) {
+  for (let i = 0; i < pods.length; i++) {
+    const pod = pods[i]
     const excluded = podExclusion(pod, svc.publishNotReadyAddresses)
     if (excluded) {
       verdicts.set(pod.name, {in: false, reason: excluded})
       continue
     }
     // No family to go by: the pod's own first IP decides (E12.3).
-    const ip = addressesOf(pod, family ?? ipFamily(pod.network!.podIPs[0]))[0]
+    const ip = firstAddressOf(pod, family ?? ipFamily(pod.network!.podIPs[0]))
     if (ip === undefined) {
       verdicts.set(pod.name, {in: false, reason: 'no-address-of-type'})
       continue
     }
     // Keys in sorted order, as the plan writes them.
     const hostname = hostnameFor(pod, svc)
-    const targetRef = {kind: 'Pod', name: pod.name, namespace: pod.namespace, uid: pod.uid}
+    const targetRef = refs[i] ?? {kind: 'Pod', name: pod.name, namespace: pod.namespace, uid: pod.uid}
     const address: EndpointAddressView = hostname !== undefined ? {hostname, ip, nodeName: pod.nodeName, targetRef} : {ip, nodeName: pod.nodeName, targetRef}
     const ready = svc.publishNotReadyAddresses || pod.ready
     if (svc.ports.length === 0) {
       // Headless without ports: one subset without ports; otherwise nothing to list.
       if (svc.clusterIP === 'None') {
         entries.push({address, ports: [], ready})
-        verdicts.set(pod.name, {in: true, ready})
+        verdicts.set(pod.name, ready ? IN_READY : IN_NOT_READY)
       } else verdicts.set(pod.name, {in: false, reason: 'no-port'})
       continue
     }
@@ -99,7 +106,7 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
       continue
     }
     entries.push({address, ports, ready})
-    verdicts.set(pod.name, {in: true, ready})
+    verdicts.set(pod.name, ready ? IN_READY : IN_NOT_READY)
   }
   const wanted = repack(entries)
   const labels: Record<string, string> = {...svc.labels}
@@ -165,16 +172,30 @@ export function byteOrder(a: string, b: string): number {
  * carrying every port that set offers. An address is one IP and pod UID, kept as first seen;
  * entries without ports (a headless Service without ports) count under one portless key.
  */
-function repack(entries: readonly {address: EndpointAddressView; ports: readonly EndpointPortView[]; ready: boolean}[]): EndpointSubsetView[] {
+function repack(entries: readonly RepackEntry[]): EndpointSubsetView[] {
+  const one = entries.length > 0 ? repackOneList(entries) : undefined
+  if (one) return one
   const firstSeen = new Map<string, EndpointAddressView>()
   const byPort = new Map<string, {port?: EndpointPortView; ready: Map<string, boolean>}>()
+  // Entries mostly share one port list (endpointPorts answers alike): its keys are made once.
+  let lastPorts: readonly EndpointPortView[] | undefined
+  let lastKeys: string[] = []
   for (const e of entries) {
     const key = addressKey(e.address)
     if (!firstSeen.has(key)) firstSeen.set(key, e.address)
-    for (const port of e.ports.length > 0 ? e.ports : [undefined]) {
-      const portKey = port ? portsKey1(port) : ''
-      let entry = byPort.get(portKey)
-      if (!entry) byPort.set(portKey, (entry = {port, ready: new Map()}))
+    if (e.ports.length === 0) {
+      let entry = byPort.get('')
+      if (!entry) byPort.set('', (entry = {port: undefined, ready: new Map()}))
+      if (entry.ready.get(key) !== false) entry.ready.set(key, e.ready)
+      continue
+    }
+    if (e.ports !== lastPorts) {
+      lastPorts = e.ports
+      lastKeys = e.ports.map(portsKey1)
+    }
+    for (let i = 0; i < lastKeys.length; i++) {
+      let entry = byPort.get(lastKeys[i])
+      if (!entry) byPort.set(lastKeys[i], (entry = {port: e.ports[i], ready: new Map()}))
       if (entry.ready.get(key) !== false) entry.ready.set(key, e.ready)
     }
   }
@@ -186,7 +207,16 @@ function repack(entries: readonly {address: EndpointAddressView; ports: readonly
     if (!group) groups.set(groupKey, (group = {ports: [], ready}))
     if (port) group.ports.push(port)
   }
-  const order = (a: EndpointAddressView, b: EndpointAddressView) => byteOrder(a.ip, b.ip) || byteOrder(a.targetRef?.uid ?? '', b.targetRef?.uid ?? '')
+  // Without a character from U+D800 up in any IP or UID (the usual case), byte order is the
+  // strings' own order.
+  let plain = true
+  for (const a of firstSeen.values()) {
+    if (WIDE.test(a.ip) || WIDE.test(a.targetRef?.uid ?? '')) {
+      plain = false
+      break
+    }
+  }
+  const order = plain ? plainOrder : bytewiseOrder
   // Upstream orders subsets by a hash of each; here by their ports, then their addresses.
   const subset = (ports: EndpointPortView[], ready: Map<string, boolean>): EndpointSubsetView => {
     const addresses: EndpointAddressView[] = []
@@ -204,10 +234,69 @@ function repack(entries: readonly {address: EndpointAddressView; ports: readonly
     .map((x) => x.subset)
 }
 
-function flatten(subsets: readonly EndpointSubsetView[]): {address: EndpointAddressView; ports: EndpointPortView[]; ready: boolean}[] {
+interface RepackEntry {
+  address: EndpointAddressView
+  ports: readonly EndpointPortView[]
+  ready: boolean
+}
+
+/**
+ * repack when every entry carries the same (non-empty) port list and no address comes twice (the
+ * usual case): one subset, each address ready as its entry says, with the list's distinct ports.
+ * Undefined otherwise.
+ */
+function repackOneList(entries: readonly RepackEntry[]): EndpointSubsetView[] | undefined {
+  const ports = entries[0].ports
+  if (ports.length === 0) return undefined
+  let plain = true
+  for (const e of entries) {
+    if (e.ports !== ports) return undefined
+    if (plain && (WIDE.test(e.address.ip) || WIDE.test(e.address.targetRef?.uid ?? ''))) plain = false
+  }
+  const order = plain ? plainOrder : bytewiseOrder
+  const sorted = [...entries].sort((x, y) => order(x.address, y.address))
+  // Sorted by IP and UID: an address twice sits next to itself.
+  for (let i = 1; i < sorted.length; i++) {
+    const a = sorted[i - 1].address
+    const b = sorted[i].address
+    if (a.ip === b.ip && (a.targetRef?.uid ?? '') === (b.targetRef?.uid ?? '')) return undefined
+  }
+  const addresses: EndpointAddressView[] = []
+  const notReadyAddresses: EndpointAddressView[] = []
+  for (const e of sorted) (e.ready ? addresses : notReadyAddresses).push(e.address)
+  let distinct: EndpointPortView[] = ports as EndpointPortView[]
+  if (ports.length > 1) {
+    const keys = new Set<string>()
+    distinct = []
+    for (const p of ports) {
+      const key = portsKey1(p)
+      if (!keys.has(key)) {
+        keys.add(key)
+        distinct.push(p)
+      }
+    }
+  }
+  return [{addresses, notReadyAddresses, ports: sortPorts(distinct)}]
+}
+
+/** A character whose UTF-16 order may differ from its UTF-8 bytes' (see byteOrder). */
+const WIDE = /[\uD800-\uFFFF]/
+
+/** RepackSubsets' address order: by IP, then pod UID, bytewise. */
+const bytewiseOrder = (a: EndpointAddressView, b: EndpointAddressView): number => byteOrder(a.ip, b.ip) || byteOrder(a.targetRef?.uid ?? '', b.targetRef?.uid ?? '')
+
+/** bytewiseOrder for strings without a WIDE character. */
+function plainOrder(a: EndpointAddressView, b: EndpointAddressView): number {
+  if (a.ip !== b.ip) return a.ip < b.ip ? -1 : 1
+  const x = a.targetRef?.uid ?? ''
+  const y = b.targetRef?.uid ?? ''
+  return x < y ? -1 : x > y ? 1 : 0
+}
+
+function flatten(subsets: readonly EndpointSubsetView[]): {address: EndpointAddressView; ports: readonly EndpointPortView[]; ready: boolean}[] {
   return subsets.flatMap((s) => [
-    ...s.addresses.map((address) => ({address, ports: [...s.ports], ready: true})),
-    ...s.notReadyAddresses.map((address) => ({address, ports: [...s.ports], ready: false})),
+    ...s.addresses.map((address) => ({address, ports: s.ports, ready: true})),
+    ...s.notReadyAddresses.map((address) => ({address, ports: s.ports, ready: false})),
   ])
 }
 
@@ -234,11 +323,20 @@ function equalSubsets(a: readonly EndpointSubsetView[], b: readonly EndpointSubs
 function sameAddressSet(a: readonly EndpointAddressView[], b: readonly EndpointAddressView[]): boolean {
   if (a.length !== b.length) return false
   let inOrder = true
-  for (let i = 0; i < a.length && inOrder; i++) inOrder = addressId(a[i]) === addressId(b[i])
+  for (let i = 0; i < a.length && inOrder; i++) inOrder = sameAddress(a[i], b[i])
   if (inOrder) return true
   const ids = (list: readonly EndpointAddressView[]) => list.map(addressId).sort()
   const [sa, sb] = [ids(a), ids(b)]
   return sa.every((id, i) => id === sb[i])
+}
+
+/** addressId(a) === addressId(b), without building them. */
+function sameAddress(a: EndpointAddressView, b: EndpointAddressView): boolean {
+  if (a.ip !== b.ip || (a.hostname ?? '') !== (b.hostname ?? '') || (a.nodeName ?? '') !== (b.nodeName ?? '')) return false
+  const x = a.targetRef
+  const y = b.targetRef
+  if (x === undefined || y === undefined) return x === y
+  return x.kind === y.kind && x.namespace === y.namespace && x.name === y.name && x.uid === y.uid
 }
 
 /**
@@ -281,6 +379,8 @@ export function syncMirror(
   const mine = slices.filter((s) => s.namespace === svc.namespace && s.labels[SERVICE_NAME_LABEL] === svc.name && s.labels[MANAGED_BY_LABEL] === MIRROR_CONTROLLER)
   const mirror =
     endpoints !== undefined && svc.selector === null && endpoints.labels[SKIP_MIRROR] !== 'true' && endpoints.annotations[LEADER_ANNOTATION] === undefined
+  // Nothing to mirror and no mirrored slice (every Service with a selector and no such leftovers).
+  if (!mirror && mine.length === 0) return {actions: [], warnings, choices: [], totals: []}
   const desired: {ports: readonly EndpointPortView[]; addressType: string; endpoints: EndpointView[]}[] = []
   if (mirror) {
     for (const subset of repack(flatten(endpoints.subsets))) {

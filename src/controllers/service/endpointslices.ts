@@ -6,7 +6,7 @@
 //
 // Upstream draws new endpoints from a Go map (EndpointSet.PopAny): when they go to more than one
 // slice, the plan says how many each slice gets and from which pods, not which pod goes where.
-import type {NodeView, OwnerReference, PodView} from '../../model/objects.js'
+import type {Labels, NodeView, OwnerReference, PodView} from '../../model/objects.js'
 import type {
   CreateEndpointSliceAction,
   DeleteEndpointSliceAction,
@@ -17,6 +17,7 @@ import type {
   EndpointSliceView,
   EndpointView,
   PodEndpointVerdict,
+  PodRef,
   ServiceAction,
   ServiceView,
   SliceChoice,
@@ -32,11 +33,11 @@ import {
   MANAGED_BY_LABEL,
   podExclusion,
   portsKey,
+  type ResolvedPorts,
   sameLabels,
   SERVICE_NAME_LABEL,
   serviceLabels,
   SLICE_CONTROLLER,
-  unreserved,
   sortPorts,
   triggerTime,
   ZONE_LABEL,
@@ -66,6 +67,8 @@ export interface SliceSyncResult {
   warnings: string[]
   /** The sync ends in an error and is retried (a pod's node is missing). */
   requeue?: string
+  /** Per pod (by its place in the input), the reference its endpoint carries, when it has one: the Endpoints controller's address may share it. */
+  refs: (PodRef | undefined)[]
 }
 
 const RESERVED = [SERVICE_NAME_LABEL, MANAGED_BY_LABEL, HEADLESS_LABEL]
@@ -100,7 +103,10 @@ const ownedBy = (slice: EndpointSliceView, svc: ServiceView): boolean =>
 
 /** hashEndpoint: sorted addresses, hostname, and the pod's namespace and name (one address, the usual case, needs no sort). */
 export const endpointId = (ep: EndpointView): string =>
-  `${ep.addresses.length === 1 ? ep.addresses[0] : [...ep.addresses].sort().join(',')}\u0000${ep.hostname ?? ''}\u0000${ep.targetRef?.namespace ?? ''}\u0000${ep.targetRef?.name ?? ''}`
+  `${ep.addresses.length === 1 ? ep.addresses[0] : addressesId(ep.addresses)}\u0000${ep.hostname ?? ''}\u0000${ep.targetRef?.namespace ?? ''}\u0000${ep.targetRef?.name ?? ''}`
+
+/** An endpoint's addresses as its id holds them: sorted, comma-separated. */
+const addressesId = (addresses: readonly string[]): string => [...addresses].sort().join(',')
 
 const sameRef = (a: EndpointView['targetRef'], b: EndpointView['targetRef']): boolean =>
   a === b || (a !== undefined && b !== undefined && a.kind === b.kind && a.namespace === b.namespace && a.name === b.name && a.uid === b.uid)
@@ -135,7 +141,7 @@ interface Draft {
 
 export function syncSlices(input: SliceSyncInput): SliceSyncResult {
   const {svc} = input
-  const result: SliceSyncResult = {actions: [], verdicts: new Map(), pools: [], choices: [], totals: [], warnings: []}
+  const result: SliceSyncResult = {actions: [], verdicts: new Map(), pools: [], choices: [], totals: [], warnings: [], refs: []}
   const types = addressTypes(svc)
   const existing = managedSlices(svc, input.slices)
   const labels = sliceLabels(svc)
@@ -165,40 +171,53 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
     }
 
     // Desired endpoints, grouped by the ports they resolve to (E8.2).
-    const desired = new Map<string, {ports: EndpointPortView[]; endpoints: Map<string, EndpointView>}>()
-    for (const pod of input.pods) {
+    const desired = new Map<string, WantedGroup>()
+    for (let i = 0; i < input.pods.length; i++) {
+      const pod = input.pods[i]
       const excluded = podExclusion(pod, true)
       if (excluded) {
         result.verdicts.set(pod.name, {slice: {in: false, reason: excluded}})
         continue
       }
-      const {ports, missing} = endpointPorts(svc, pod)
-      const key = portsKey(ports)
+      const resolved = endpointPorts(svc, pod)
+      const missing = resolved.missing
+      const key = resolved.key
       let group = desired.get(key)
-      if (!group) desired.set(key, (group = {ports: sortPorts(ports), endpoints: new Map()}))
+      if (!group) desired.set(key, (group = {ports: sortPorts(resolved.ports), endpoints: new Map(), byName: true}))
       const node = input.nodes.get(pod.nodeName)
       if (!node && input.nodesKnown && !svc.publishNotReadyAddresses) {
         result.verdicts.set(pod.name, {slice: {in: false, reason: 'node-missing'}})
         result.requeue = `pod ${pod.name}'s node ${JSON.stringify(pod.nodeName)} is not found: the sync writes the rest and fails (retried)`
         continue
       }
-      const endpoint = podToEndpoint(pod, node, svc, addressType)
-      const extra = missing.length > 0 ? {missingPorts: missing} : {}
+      const endpoint = podToEndpoint(pod, node, svc, addressType, (result.refs[i] ??= {kind: 'Pod', name: pod.name, namespace: pod.namespace, uid: pod.uid}))
+      let verdict: Pick<PodEndpointVerdict, 'slice' | 'missingPorts'>
       if (endpoint.addresses.length === 0) {
-        if (!result.verdicts.get(pod.name)?.slice.in) result.verdicts.set(pod.name, {slice: {in: false, reason: 'no-address-of-type'}, ...extra})
-        continue
+        if (result.verdicts.get(pod.name)?.slice.in) continue
+        verdict = {slice: {in: false, reason: 'no-address-of-type'}}
+      } else {
+        addWanted(group, endpoint, pod.name)
+        const c = endpoint.conditions
+        // (The port numbers are shared by the pods that resolve alike: nothing changes them.)
+        verdict = {slice: listed(resolved, c)}
       }
-      group.endpoints.set(endpointId(endpoint), endpoint)
-      const c = endpoint.conditions
-      result.verdicts.set(pod.name, {slice: {in: true, ports: ports.map((p) => p.port), ready: c.ready!, serving: c.serving!, terminating: c.terminating!}, ...extra})
+      if (missing.length > 0) verdict.missingPorts = missing
+      result.verdicts.set(pod.name, verdict)
     }
 
     // Every desired endpoint is placed (created slices are skipped only while the Service goes).
-    const all = desired.size === 1 ? [...desired.values().next().value!.endpoints.values()] : [...desired.values()].flatMap((g) => [...g.endpoints.values()])
-    desiredAll.push(...all)
-    result.totals.push({addressType, ready: all.filter((e) => e.conditions.ready).length, slices: 0, total: all.length})
+    let total = 0
+    let ready = 0
+    for (const group of desired.values()) {
+      for (const e of group.endpoints.values()) {
+        desiredAll.push(e)
+        total++
+        if (e.conditions.ready) ready++
+      }
+    }
+    result.totals.push({addressType, ready, slices: 0, total})
     for (const [key, group] of desired) {
-      const r = reconcileByPorts(owned.get(key) ?? [], group.ports, group.endpoints, svc, input.maxEndpointsPerSlice, result, addressType)
+      const r = reconcileByPorts(owned.get(key) ?? [], group, svc, input.maxEndpointsPerSlice, result, addressType)
       for (const d of r.updates) updates.push({draft: d, addressType})
       for (const d of r.creates) creates.push({draft: d, addressType})
       for (const s of r.deletes) deletes.push({slice: s, reason: 'no-endpoints', group: key})
@@ -270,28 +289,89 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
   return result
 }
 
-function podToEndpoint(pod: PodView, node: NodeView | undefined, svc: ServiceView, addressType: string): EndpointView {
+/** Every set of conditions an endpoint is given, shared (nothing changes them): at ready·4 + serving·2 + terminating. */
+const CONDITIONS: readonly Required<EndpointConditions>[] = Array.from({length: 8}, (_, i) => Object.freeze({ready: (i & 4) !== 0, serving: (i & 2) !== 0, terminating: (i & 1) !== 0}))
+
+type Listed = Extract<PodEndpointVerdict['slice'], {in: true}>
+
+/** The slice half of a listed pod's verdict, shared by the pods that resolve their ports alike and have the same conditions. */
+const listedVerdicts = new WeakMap<ResolvedPorts, Listed[]>()
+
+function listed(resolved: ResolvedPorts, c: EndpointConditions): Listed {
+  let byConditions = listedVerdicts.get(resolved)
+  if (!byConditions) listedVerdicts.set(resolved, (byConditions = []))
+  const i = (c.ready ? 4 : 0) + (c.serving ? 2 : 0) + (c.terminating ? 1 : 0)
+  return (byConditions[i] ??= Object.freeze({in: true as const, ports: resolved.numbers, ready: c.ready!, serving: c.serving!, terminating: c.terminating!}))
+}
+
+function podToEndpoint(pod: PodView, node: NodeView | undefined, svc: ServiceView, addressType: string, targetRef: PodRef): EndpointView {
   const serving = pod.ready
   const terminating = pod.deletionTimestamp !== undefined
+  const ready = svc.publishNotReadyAddresses || (serving && !terminating)
   // Keys in sorted order, as the plan writes them (it then need not copy the endpoint).
   const ep: EndpointView = {
     addresses: addressesOf(pod, addressType),
-    conditions: {ready: svc.publishNotReadyAddresses || (serving && !terminating), serving, terminating},
+    conditions: CONDITIONS[(ready ? 4 : 0) + (serving ? 2 : 0) + (terminating ? 1 : 0)],
   }
   const hostname = hostnameFor(pod, svc)
   if (hostname !== undefined) ep.hostname = hostname
   if (pod.nodeName !== '') ep.nodeName = pod.nodeName
-  ep.targetRef = {kind: 'Pod', name: pod.name, namespace: pod.namespace, uid: pod.uid}
+  ep.targetRef = targetRef
   const zone = node?.labels[ZONE_LABEL]
   if (zone) ep.zone = zone
   return ep
 }
 
+/**
+ * The endpoints wanted for one port list, in the order their pods come. Keyed by pod name while
+ * every one has its own (a name is one endpoint id: the pods are of the Service's namespace), which
+ * spares building each endpoint's id; by endpoint id otherwise.
+ */
+interface WantedGroup {
+  ports: EndpointPortView[]
+  endpoints: Map<string, EndpointView>
+  byName: boolean
+}
+
+function addWanted(group: WantedGroup, endpoint: EndpointView, name: string): void {
+  if (group.byName) {
+    if (name !== '' && !group.endpoints.has(name)) {
+      group.endpoints.set(name, endpoint)
+      return
+    }
+    // A pod name twice (or none): keyed by endpoint id from here on, in the same order.
+    const byId = new Map<string, EndpointView>()
+    for (const ep of group.endpoints.values()) byId.set(endpointId(ep), ep)
+    group.endpoints = byId
+    group.byName = false
+  }
+  group.endpoints.set(endpointId(endpoint), endpoint)
+}
+
+/** The key under which the group holds the endpoint with `ep`'s id, or undefined when it holds none. */
+function wantedKey(ep: EndpointView, group: WantedGroup): string | undefined {
+  if (!group.byName) {
+    const id = endpointId(ep)
+    return group.endpoints.has(id) ? id : undefined
+  }
+  const name = ep.targetRef?.name
+  if (name === undefined) return undefined
+  const wanted = group.endpoints.get(name)
+  return wanted !== undefined && sameId(ep, wanted) ? name : undefined
+}
+
+/** endpointId(a) === endpointId(b), without building them. */
+function sameId(a: EndpointView, b: EndpointView): boolean {
+  if ((a.hostname ?? '') !== (b.hostname ?? '') || (a.targetRef?.namespace ?? '') !== (b.targetRef?.namespace ?? '') || (a.targetRef?.name ?? '') !== (b.targetRef?.name ?? '')) return false
+  const x = a.addresses
+  const y = b.addresses
+  return x.length === 1 && y.length === 1 ? x[0] === y[0] : addressesId(x) === addressesId(y)
+}
+
 /** reconcileByPortMapping: keep, update, fill, then create (E8.4–E8.6). */
 function reconcileByPorts(
   slices: readonly EndpointSliceView[],
-  ports: EndpointPortView[],
-  want: Map<string, EndpointView>,
+  group: WantedGroup,
   svc: ServiceView,
   max: number,
   result: SliceSyncResult,
@@ -301,18 +381,20 @@ function reconcileByPorts(
   const unchanged: Draft[] = []
   const deletes: EndpointSliceView[] = []
   const svcLabels = serviceLabels(svc, RESERVED)
+  const svcLabelCount = Object.keys(svcLabels).length
   // Step 1 walks the slices in the informer cache's order (random); here by name. An endpoint that
   // more than one slice holds stays in the first one walked: a choice the plan states (E8.4).
   // Per wanted endpoint, the slice names that hold it: one name, or a list once a second holds it.
+  const {ports, endpoints: want} = group
   const holders = new Map<string, string | string[]>()
-  const ids: string[][] = []
+  const ids: (string | undefined)[][] = []
   for (const slice of slices) {
-    const sliceIds: string[] = []
+    const sliceIds: (string | undefined)[] = []
     ids.push(sliceIds)
     for (const ep of slice.endpoints) {
-      const id = endpointId(ep)
+      const id = wantedKey(ep, group)
       sliceIds.push(id)
-      if (!want.has(id)) continue
+      if (id === undefined) continue
       const names = holders.get(id)
       if (names === undefined) holders.set(id, slice.name)
       else if (typeof names === 'string') {
@@ -336,13 +418,13 @@ function reconcileByPorts(
     for (let j = 0; j < slice.endpoints.length; j++) {
       const ep = slice.endpoints[j]
       const id = sliceIds[j]
-      const got = want.get(id)
+      const got = id === undefined ? undefined : want.get(id)
       if (!got) continue
       kept.push(got)
       if (!equalBeyondId(got, ep)) changed = true
-      want.delete(id)
+      want.delete(id!)
     }
-    const labelsChanged = !sameLabels(unreserved(slice.labels, RESERVED), svcLabels)
+    const labelsChanged = !sameUnreserved(slice.labels, svcLabels, svcLabelCount)
     const draft: Draft = {existing: slice, ports: sortPorts(slice.ports), endpoints: kept, random: 0, labelsChanged}
     if (changed || kept.length !== slice.endpoints.length) {
       if (kept.length === 0) deletes.push(slice)
@@ -401,8 +483,9 @@ function reconcileByPorts(
   // One receiver: it gets every remaining endpoint, whatever the order.
   const remaining = [...want.values()]
   if (receivers.length === 1) {
-    receivers[0].endpoints = [...receivers[0].endpoints, ...remaining]
-    receivers[0].random = 0
+    const r = receivers[0]
+    r.endpoints = [...r.endpoints, ...remaining]
+    r.random = 0
   } else if (receivers.length > 1) {
     const id = result.pools.length + 1
     const drawn = [...remaining].sort((a, b) => (podOf(a) < podOf(b) ? -1 : podOf(a) > podOf(b) ? 1 : 0))
@@ -410,6 +493,17 @@ function reconcileByPorts(
     for (const d of receivers) d.pool = id
   }
   return {creates, updates, deletes}
+}
+
+/** sameLabels(unreserved(labels, RESERVED), want), without the copy; `count`: how many labels `want` has. */
+function sameUnreserved(labels: Labels, want: Record<string, string>, count: number): boolean {
+  let n = 0
+  for (const k in labels) {
+    if (RESERVED.includes(k)) continue
+    if (want[k] !== labels[k]) return false
+    n++
+  }
+  return n === count
 }
 
 /** What makes two new slices' writes differ: ports, size, placeholder. */

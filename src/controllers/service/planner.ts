@@ -93,7 +93,8 @@ function byServiceName(slices: NonNullable<Snapshot['endpointSlices']>): Map<str
  */
 class PodsByLabel {
   private readonly byNamespace: Map<string, PodView[]>
-  private readonly indexes = new Map<string, Map<string, PodView[]>>()
+  /** Per namespace: label key → value → pods. */
+  private readonly indexes = new Map<string, Map<string, Map<string, PodView[]>>>()
 
   constructor(pods: readonly PodView[]) {
     this.byNamespace = byNamespace(pods)
@@ -101,29 +102,33 @@ class PodsByLabel {
 
   candidates(svc: ServiceView): readonly PodView[] {
     const all = this.byNamespace.get(svc.namespace) ?? []
-    const selector = Object.entries(svc.selector ?? {})
-    if (selector.length === 0) return all
+    const selector = svc.selector
+    if (selector === null) return all
     let index = this.indexes.get(svc.namespace)
-    if (!index) {
-      index = new Map()
-      for (const pod of all) {
-        for (const [k, v] of Object.entries(pod.labels)) {
-          const key = `${k}=${v}`
-          const list = index.get(key)
-          if (list) list.push(pod)
-          else index.set(key, [pod])
-        }
-      }
-      this.indexes.set(svc.namespace, index)
-    }
     let smallest: readonly PodView[] | undefined
-    for (const [k, v] of selector) {
-      const bucket = index.get(`${k}=${v}`) ?? []
+    for (const k in selector) {
+      if (!index) {
+        index = new Map()
+        for (const pod of all) {
+          const labels = pod.labels
+          for (const key in labels) {
+            let values = index.get(key)
+            if (!values) index.set(key, (values = new Map()))
+            const list = values.get(labels[key])
+            if (list) list.push(pod)
+            else values.set(labels[key], [pod])
+          }
+        }
+        this.indexes.set(svc.namespace, index)
+      }
+      const bucket = index.get(k)?.get(selector[k]) ?? NONE
       if (!smallest || bucket.length < smallest.length) smallest = bucket
     }
-    return smallest!
+    return smallest ?? all
   }
 }
+
+const NONE: readonly PodView[] = []
 
 export interface ServiceWorld {
   pods: Snapshot['pods']
@@ -169,7 +174,7 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
     if (!w.endpoints) warnings.push('no selector and no Endpoints object: nothing is mirrored, the Service has no endpoints')
   } else {
     const slices = syncSlices({svc, pods: selected, nodes: w.nodeByName, nodesKnown: w.nodes.length > 0, slices: w.slices, maxEndpointsPerSlice: w.maxEndpointsPerSlice})
-    const legacy = syncEndpoints(svc, selected, w.endpoints)
+    const legacy = syncEndpoints(svc, selected, w.endpoints, slices.refs)
     // E13.2: the mirroring controller deletes what it mirrored once the Service has a selector.
     const mirrored = syncMirror(svc, w.endpoints, w.slices)
     actions.push(...slices.actions)

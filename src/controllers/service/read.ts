@@ -160,62 +160,134 @@ function ipFamilies(ctx: Ctx, spec: RawObject, clusterIP: string, type: string, 
   return [clusterIP.includes(':') ? 'IPv6' : 'IPv4']
 }
 
-function podRef(ctx: Ctx, v: unknown, path: Path): PodRef | undefined {
-  const m = ctx.mapping(v, path)
-  if (!m) return undefined
-  return {
-    kind: ctx.string(m.kind, [...path, 'kind']) ?? '',
-    namespace: ctx.string(m.namespace, [...path, 'namespace']) ?? '',
-    name: ctx.string(m.name, [...path, 'name']) ?? '',
-    uid: ctx.string(m.uid, [...path, 'uid']) ?? '',
-  }
+// The readers below are on every pod, slice endpoint and address: a field's path is built only
+// when its value is not what is expected (the checks, and so the problems, come in the same order).
+
+/** A list field as a list (anything else but null is a problem, read as empty). */
+function list(ctx: Ctx, v: unknown, path: Path): readonly unknown[] {
+  if (Array.isArray(v)) return v
+  if (v !== undefined && v !== null) ctx.fail(path, 'expected a list')
+  return EMPTY_LIST
 }
 
+const EMPTY_LIST: readonly unknown[] = Object.freeze([])
+
+/** Item `i` of a list as a mapping (anything else but null is a problem, and skipped). */
+const item = (ctx: Ctx, x: unknown, path: Path, i: number): RawObject | undefined => (isMapping(x) ? x : x === undefined || x === null ? undefined : ctx.mapping(x, [...path, i]))
+
 function endpointPorts(ctx: Ctx, v: unknown, path: Path): EndpointPortView[] {
-  return items(ctx, v, path).map(({item, path: p}) => {
-    const out: EndpointPortView = {
-      name: ctx.string(item.name, [...p, 'name']) ?? '',
-      port: ctx.int(item.port, [...p, 'port'], 0, PORT_MAX) ?? 0,
-      protocol: protocol(ctx, item.protocol, [...p, 'protocol']),
+  const xs = list(ctx, v, path)
+  const out: EndpointPortView[] = []
+  for (let i = 0; i < xs.length; i++) {
+    const m = item(ctx, xs[i], path, i)
+    if (!m) continue
+    const port: EndpointPortView = {
+      name: str3(ctx, m.name, path, i, 'name') ?? '',
+      port: int3(ctx, m.port, path, i, 'port', 0) ?? 0,
+      protocol: protocol3(ctx, m.protocol, path, i, 'protocol'),
     }
-    const appProtocol = ctx.string(item.appProtocol, [...p, 'appProtocol'])
-    if (appProtocol !== undefined) out.appProtocol = appProtocol
-    return out
-  })
+    const appProtocol = str3(ctx, m.appProtocol, path, i, 'appProtocol')
+    if (appProtocol !== undefined) port.appProtocol = appProtocol
+    out.push(port)
+  }
+  return out
 }
+
+/** protocol() at `base[i].field`. */
+const protocol3 = (ctx: Ctx, v: unknown, base: Path, i: number, field: string): string =>
+  v === undefined || v === null ? 'TCP' : v === 'TCP' || v === 'UDP' || v === 'SCTP' ? v : protocol(ctx, v, [...base, i, field])
+
+/** A port number (ctx.int up to PORT_MAX) at `base[i].field`. */
+const int3 = (ctx: Ctx, v: unknown, base: Path, i: number, field: string, min: number): number | undefined =>
+  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= PORT_MAX ? v : v === undefined || v === null ? undefined : ctx.int(v, [...base, i, field], min, PORT_MAX)
 
 function set<T extends object, K extends keyof T>(o: T, key: K, v: T[K] | undefined): void {
   if (v !== undefined) o[key] = v
 }
 
+/** A list of strings at `path` (a non-string item is a problem, read as ''). */
+function stringList(ctx: Ctx, v: unknown, path: Path): string[] {
+  if (v !== undefined && v !== null && !Array.isArray(v)) ctx.fail(path, 'expected a list of strings')
+  const xs = Array.isArray(v) ? v : EMPTY_LIST
+  const out: string[] = []
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i]
+    out.push(typeof x === 'string' ? x : (ctx.string(x, [...path, i]) ?? ''))
+  }
+  return out
+}
+
 export function readEndpointSlice(ctx: Ctx, meta: Meta, raw: RawObject): EndpointSliceView {
   const addressType = ctx.string(raw.addressType, ['addressType']) ?? ''
   if (!['IPv4', 'IPv6', 'FQDN'].includes(addressType)) ctx.fail(['addressType'], `unsupported addressType ${JSON.stringify(addressType)}`, 'use IPv4, IPv6 or FQDN')
-  const endpoints = items(ctx, raw.endpoints, ['endpoints']).map(({item, path}) => {
-    const c = ctx.mapping(item.conditions, [...path, 'conditions']) ?? EMPTY
-    const conditions = {}
-    set(conditions as Record<string, boolean>, 'ready', ctx.bool(c.ready, [...path, 'conditions', 'ready']))
-    set(conditions as Record<string, boolean>, 'serving', ctx.bool(c.serving, [...path, 'conditions', 'serving']))
-    set(conditions as Record<string, boolean>, 'terminating', ctx.bool(c.terminating, [...path, 'conditions', 'terminating']))
-    const ep: EndpointView = {addresses: strings(ctx, item.addresses, [...path, 'addresses']), conditions}
-    set(ep, 'hostname', ctx.string(item.hostname, [...path, 'hostname']))
-    set(ep, 'nodeName', ctx.string(item.nodeName, [...path, 'nodeName']))
-    set(ep, 'zone', ctx.string(item.zone, [...path, 'zone']))
-    if (item.targetRef !== undefined && item.targetRef !== null) set(ep, 'targetRef', podRef(ctx, item.targetRef, [...path, 'targetRef']))
-    if (isMapping(item.hints)) ep.hints = JSON.parse(JSON.stringify(item.hints)) as EndpointView['hints']
-    return ep
-  })
+  const base: Path = ['endpoints']
+  const xs = list(ctx, raw.endpoints, base)
+  const endpoints: EndpointView[] = []
+  for (let i = 0; i < xs.length; i++) {
+    const m = item(ctx, xs[i], base, i)
+    if (!m) continue
+    const rc = m.conditions
+    const c = isMapping(rc) ? rc : rc === undefined || rc === null ? EMPTY : (ctx.mapping(rc, [...base, i, 'conditions']) ?? EMPTY)
+    const conditions: EndpointView['conditions'] = {}
+    set(conditions, 'ready', bool4(ctx, c.ready, base, i, 'conditions', 'ready'))
+    set(conditions, 'serving', bool4(ctx, c.serving, base, i, 'conditions', 'serving'))
+    set(conditions, 'terminating', bool4(ctx, c.terminating, base, i, 'conditions', 'terminating'))
+    const addresses = m.addresses
+    const ep: EndpointView = {addresses: isStrings(addresses) ? addresses : stringList(ctx, addresses, [...base, i, 'addresses']), conditions}
+    set(ep, 'hostname', str3(ctx, m.hostname, base, i, 'hostname'))
+    set(ep, 'nodeName', str3(ctx, m.nodeName, base, i, 'nodeName'))
+    set(ep, 'zone', str3(ctx, m.zone, base, i, 'zone'))
+    if (m.targetRef !== undefined && m.targetRef !== null) set(ep, 'targetRef', podRefAt(ctx, m.targetRef, base, i))
+    if (isMapping(m.hints)) ep.hints = JSON.parse(JSON.stringify(m.hints)) as EndpointView['hints']
+    endpoints.push(ep)
+  }
   return {...meta, addressType, endpoints, ports: endpointPorts(ctx, raw.ports, ['ports'])}
 }
 
+/** ctx.string at `base[i].field`. */
+const str3 = (ctx: Ctx, v: unknown, base: Path, i: number, field: string): string | undefined =>
+  typeof v === 'string' ? v : v === undefined || v === null ? undefined : ctx.string(v, [...base, i, field])
+
+/** ctx.string at `base[i].mid.field`. */
+const str4 = (ctx: Ctx, v: unknown, base: Path, i: number, mid: string, field: string): string | undefined =>
+  typeof v === 'string' ? v : v === undefined || v === null ? undefined : ctx.string(v, [...base, i, mid, field])
+
+/** ctx.bool at `base[i].mid.field`. */
+const bool4 = (ctx: Ctx, v: unknown, base: Path, i: number, mid: string, field: string): boolean | undefined =>
+  typeof v === 'boolean' ? v : v === undefined || v === null ? undefined : ctx.bool(v, [...base, i, mid, field])
+
+/** podRef at `base[i].targetRef`. */
+function podRefAt(ctx: Ctx, v: unknown, base: Path, i: number): PodRef | undefined {
+  const m = isMapping(v) ? v : ctx.mapping(v, [...base, i, 'targetRef'])
+  if (!m) return undefined
+  return {
+    kind: str4(ctx, m.kind, base, i, 'targetRef', 'kind') ?? '',
+    namespace: str4(ctx, m.namespace, base, i, 'targetRef', 'namespace') ?? '',
+    name: str4(ctx, m.name, base, i, 'targetRef', 'name') ?? '',
+    uid: str4(ctx, m.uid, base, i, 'targetRef', 'uid') ?? '',
+  }
+}
+
+/** A list whose items are all strings (kept as read: nothing changes what was read). */
+function isStrings(v: unknown): v is string[] {
+  if (!Array.isArray(v)) return false
+  for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return false
+  return true
+}
+
 function addresses(ctx: Ctx, v: unknown, path: Path): EndpointAddressView[] {
-  return items(ctx, v, path).map(({item, path: p}) => {
-    const a: EndpointAddressView = {ip: ctx.string(item.ip, [...p, 'ip']) ?? ''}
-    set(a, 'hostname', ctx.string(item.hostname, [...p, 'hostname']))
-    set(a, 'nodeName', ctx.string(item.nodeName, [...p, 'nodeName']))
-    if (item.targetRef !== undefined && item.targetRef !== null) set(a, 'targetRef', podRef(ctx, item.targetRef, [...p, 'targetRef']))
-    return a
-  })
+  const xs = list(ctx, v, path)
+  const out: EndpointAddressView[] = []
+  for (let i = 0; i < xs.length; i++) {
+    const m = item(ctx, xs[i], path, i)
+    if (!m) continue
+    const a: EndpointAddressView = {ip: str3(ctx, m.ip, path, i, 'ip') ?? ''}
+    set(a, 'hostname', str3(ctx, m.hostname, path, i, 'hostname'))
+    set(a, 'nodeName', str3(ctx, m.nodeName, path, i, 'nodeName'))
+    if (m.targetRef !== undefined && m.targetRef !== null) set(a, 'targetRef', podRefAt(ctx, m.targetRef, path, i))
+    out.push(a)
+  }
+  return out
 }
 
 export function readEndpoints(ctx: Ctx, meta: Meta, raw: RawObject): EndpointsView {
@@ -229,29 +301,57 @@ export function readEndpoints(ctx: Ctx, meta: Meta, raw: RawObject): EndpointsVi
 
 const NO_PORTS: readonly ContainerPortView[] = Object.freeze([])
 
-function containerPorts(ctx: Ctx, v: unknown, path: Path, out: ContainerPortView[], only?: (c: RawObject) => boolean): void {
-  for (const {item, path: p} of items(ctx, v, path)) {
-    if (only && !only(item)) continue
-    for (const {item: port, path: pp} of items(ctx, item.ports, [...p, 'ports'])) {
-      const name = ctx.string(port.name, [...pp, 'name'])
+function containerPorts(ctx: Ctx, v: unknown, path: Path, out: ContainerPortView[], sidecarsOnly: boolean): void {
+  const containers = list(ctx, v, path)
+  for (let i = 0; i < containers.length; i++) {
+    const c = item(ctx, containers[i], path, i)
+    if (!c || (sidecarsOnly && c.restartPolicy !== 'Always')) continue
+    const raw = c.ports
+    if (raw === undefined || raw === null) continue
+    const portsPath = Array.isArray(raw) ? path : [...path, i, 'ports']
+    const ports = Array.isArray(raw) ? raw : list(ctx, raw, portsPath)
+    for (let j = 0; j < ports.length; j++) {
+      const x = ports[j]
+      const port = isMapping(x) ? x : x === undefined || x === null ? undefined : ctx.mapping(x, [...path, i, 'ports', j])
+      if (!port) continue
+      const n = port.name
+      const name = typeof n === 'string' ? n : n === undefined || n === null ? undefined : ctx.string(n, [...path, i, 'ports', j, 'name'])
       // FindPort looks ports up by name: unnamed ones can never match a named targetPort.
       if (name === undefined || name === '') continue
-      out.push({name, containerPort: ctx.int(port.containerPort, [...pp, 'containerPort'], 1, PORT_MAX) ?? 0, protocol: protocol(ctx, port.protocol, [...pp, 'protocol'])})
+      const cp = port.containerPort
+      const containerPort = typeof cp === 'number' && Number.isInteger(cp) && cp >= 1 && cp <= PORT_MAX ? cp : ctx.int(cp, [...path, i, 'ports', j, 'containerPort'], 1, PORT_MAX)
+      const pr = port.protocol
+      const protocolName = pr === undefined || pr === null ? 'TCP' : pr === 'TCP' || pr === 'UDP' || pr === 'SCTP' ? pr : protocol(ctx, pr, [...path, i, 'ports', j, 'protocol'])
+      out.push({name, containerPort: containerPort ?? 0, protocol: protocolName})
     }
   }
 }
 
+// The paths of the pod fields read (made once: they are on every pod).
+const POD_IPS: Path = Object.freeze(['status', 'podIPs'])
+const POD_IP: Path = Object.freeze(['status', 'podIP'])
+const CONTAINERS: Path = Object.freeze(['spec', 'containers'])
+const INIT_CONTAINERS: Path = Object.freeze(['spec', 'initContainers'])
+const HOSTNAME: Path = Object.freeze(['spec', 'hostname'])
+const SUBDOMAIN: Path = Object.freeze(['spec', 'subdomain'])
+
 /** Undefined when the pod has nothing a Service reads (no IP, no named port, no hostname). */
 export function readPodNetwork(ctx: Ctx, spec: RawObject, status: RawObject): PodNetworkView | undefined {
-  const ips = items(ctx, status.podIPs, ['status', 'podIPs']).map(({item, path}) => ctx.string(item.ip, [...path, 'ip']) ?? '')
-  const podIP = ctx.string(status.podIP, ['status', 'podIP'])
+  const rawIPs = list(ctx, status.podIPs, POD_IPS)
+  let ips: string[] | undefined
+  for (let i = 0; i < rawIPs.length; i++) {
+    const m = item(ctx, rawIPs[i], POD_IPS, i)
+    if (m) (ips ??= []).push(str3(ctx, m.ip, POD_IPS, i, 'ip') ?? '')
+  }
+  const podIP = ctx.string(status.podIP, POD_IP)
   // The API server keeps podIP and podIPs[0] equal; a file may give only podIP.
-  const podIPs = ips.length > 0 ? ips : podIP ? [podIP] : []
+  const podIPs = ips ? ips : podIP ? [podIP] : []
   const ports: ContainerPortView[] = []
-  containerPorts(ctx, spec.containers, ['spec', 'containers'], ports)
-  containerPorts(ctx, spec.initContainers, ['spec', 'initContainers'], ports, (c) => c.restartPolicy === 'Always')
-  const hostname = ctx.string(spec.hostname, ['spec', 'hostname']) ?? ''
-  const subdomain = ctx.string(spec.subdomain, ['spec', 'subdomain']) ?? ''
+  containerPorts(ctx, spec.containers, CONTAINERS, ports, false)
+  if (spec.initContainers !== undefined) containerPorts(ctx, spec.initContainers, INIT_CONTAINERS, ports, true)
+  const hostname = ctx.string(spec.hostname, HOSTNAME) ?? ''
+  const subdomain = ctx.string(spec.subdomain, SUBDOMAIN) ?? ''
   if (podIPs.length === 0 && ports.length === 0 && hostname === '') return undefined
-  return {podIPs: podIPs.map((ip) => ctx.own(ip)), hostname: ctx.own(hostname), subdomain: ctx.own(subdomain), ports: ports.length > 0 ? ports : NO_PORTS}
+  if (ctx.copy) for (let i = 0; i < podIPs.length; i++) podIPs[i] = ctx.own(podIPs[i])
+  return {podIPs, hostname: ctx.own(hostname), subdomain: ctx.own(subdomain), ports: ports.length > 0 ? ports : NO_PORTS}
 }

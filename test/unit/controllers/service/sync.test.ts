@@ -893,3 +893,38 @@ describe('E12.8 exactly 1,000 addresses', () => {
     expect(syncEndpoints(svc(), pods(1001), undefined).action!.truncated).toEqual({from: 1001, to: 1000})
   })
 })
+
+describe('E8.4/E12.6: one pod name twice, one address twice', () => {
+  it('two pods of one name with other IPs are two endpoints; an old endpoint of that name with a third IP is removed', () => {
+    const a1 = pod('a', {ips: ['10.1.0.1']})
+    const a2 = {...pod('a', {ips: ['10.1.0.2']}), uid: 'other'}
+    const old = slice('A', [ep(pod('a', {ips: ['10.1.0.3']}), {ready: true}), ep(a1, {ready: true})])
+    const r = sync(svc(), [a1, a2], [old])
+    expect(creates(r.actions)).toEqual([])
+    const [u] = updates(r.actions)
+    expect(u.endpoints.map((e) => [e.addresses[0], e.targetRef?.uid])).toEqual([['10.1.0.1', a1.uid], ['10.1.0.2', 'other']])
+    expect([u.added, u.removed, u.changed]).toEqual([['a'], ['a'], []])
+  })
+
+  it('the same pod twice with the same IP is one endpoint, the later one as listed', () => {
+    const a1 = pod('a', {ips: ['10.1.0.1']})
+    const a2 = {...pod('a', {ips: ['10.1.0.1'], ready: false}), uid: 'other'}
+    const r = sync(svc(), [pod('b', {ips: ['10.1.0.5']}), a1, a2])
+    const [c] = creates(r.actions)
+    expect(c.endpoints.map((e) => [e.targetRef?.name, e.targetRef?.uid, e.conditions.ready])).toEqual([['b', pod('b').uid, true], ['a', 'other', false]])
+  })
+
+  it('an address two pods list (same IP and pod UID), one of them not ready: listed once, not ready', () => {
+    const a = pod('a', {ips: ['10.1.0.1']})
+    const again = pod('a', {ips: ['10.1.0.1'], ready: false})
+    const r = syncEndpoints(svc(), [a, pod('c', {ips: ['10.1.0.0']}), again], undefined)
+    const [subset] = (r.action as WriteEndpointsAction).subsets
+    expect([subset.addresses.map((x) => x.ip), subset.notReadyAddresses.map((x) => x.ip)]).toEqual([['10.1.0.0'], ['10.1.0.1']])
+  })
+
+  it('pods whose targetPort resolves to different numbers split into subsets, sorted by their ports', () => {
+    const other = [{name: 'web', containerPort: 9090, protocol: 'TCP'}]
+    const r = syncEndpoints(svc(), [pod('a', {ips: ['10.1.0.1']}), pod('b', {ips: ['10.1.0.2'], ports: other})], undefined)
+    expect((r.action as WriteEndpointsAction).subsets.map((s) => [s.ports.map((p) => p.port), s.addresses.map((x) => x.ip)])).toEqual([[[8080], ['10.1.0.1']], [[9090], ['10.1.0.2']]])
+  })
+})
