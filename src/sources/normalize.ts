@@ -123,8 +123,8 @@ export class Normalizer {
   private lastScope?: {group: string; kind: string; namespace: string; names: Map<string, Definition>}
   /** The list of the one owner reference read last (see `ownerReferences`). */
   private lastOwner?: OwnerReference[]
-  /** What the object being read has collected so far (see `add`). */
-  private collected: object[] = []
+  /** What the object being read has collected so far (see `add`): NOTHING until it collects (most objects collect one item, kept in a list of its exact size). */
+  private collected: object[] = NOTHING
   /** Items of replaced definitions, dropped from the lists by finish(). */
   private readonly dropped = new Set<object>()
   /** Earlier definitions that a later one replaced (kubectl apply: the later one wins). */
@@ -160,7 +160,7 @@ export class Normalizer {
 
   add(obj: SourceObject): void {
     this.objects++
-    this.collected = []
+    this.collected = NOTHING
     this.pending = undefined
     this.addObject(obj)
     const pending = this.pending as Pending | undefined
@@ -209,7 +209,7 @@ export class Normalizer {
           const uid = this.uids.get(`${group}|${kind}|${namespace}|${name}`) ?? ''
           const item = {apiVersion, kind, namespace, name, uid, resourceVersion: typeof m.resourceVersion === 'string' ? m.resourceVersion : '', object: raw}
           this.lists.customResources.push(item)
-          this.collected.push({into: 'customResources', item})
+          this.keepCollected({into: 'customResources', item})
         }
       }
       return
@@ -269,10 +269,15 @@ export class Normalizer {
       },
       collect: <F extends SnapshotList>(into: F, item: SnapshotItem<F>) => {
         ;(this.lists[into as keyof typeof this.lists] as SnapshotItem<F>[]).push(item)
-        this.collected.push(item as object)
+        this.keepCollected(item as object)
       },
       mayHold: (kind: string) => this.mayHold(kind),
     }
+  }
+
+  private keepCollected(item: object): void {
+    if (this.collected === NOTHING) this.collected = [item]
+    else this.collected.push(item)
   }
 
   private mayHold(kind: string): boolean {
@@ -509,6 +514,7 @@ const P = {
   deletionTimestamp: ['metadata', 'deletionTimestamp'],
 } as const satisfies Record<string, Path>
 const NO_OWNERS: OwnerReference[] = Object.freeze([]) as unknown as OwnerReference[]
+const NOTHING: object[] = Object.freeze([]) as unknown as object[]
 
 /**
  * Two objects read from the input are the same object. Compared on their text parsed again, so
