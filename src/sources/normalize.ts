@@ -117,8 +117,8 @@ export class Normalizer {
     replicaSets: [],
   }
   private readonly ignored: Record<string, number> = {}
-  /** group|kind|namespace → name → where it was last defined, and what its reading collected. */
-  private readonly seen = new Map<string, Map<string, Definition>>()
+  /** kind → group → namespace → name → where it was last defined, and what its reading collected. */
+  private readonly seen = new Map<string, Map<string, Map<string, Map<string, Definition>>>>()
   /** The scope of the object read last and its names (see `remember`). */
   private lastScope?: {group: string; kind: string; namespace: string; names: Map<string, Definition>}
   /** The list of the one owner reference read last (see `ownerReferences`). */
@@ -346,15 +346,19 @@ export class Normalizer {
     const name = meta?.name ?? m?.name
     if (typeof name !== 'string' || name === '') return false
     const namespace = meta?.namespace ?? (typeof m?.namespace === 'string' && m.namespace !== '' ? m.namespace : this.defaultNamespace)
-    // Two levels (kind and namespace, then name): cheaper than one key string per object; and
-    // objects of one kind and namespace mostly come in a row, which need no key at all.
+    // By scope (kind, group, namespace), then name: cheaper than one key string per object; and
+    // objects of one kind and namespace mostly come in a row, which need no lookup of the scope at all.
     let names: Map<string, Definition>
     const last = this.lastScope
     if (last !== undefined && last.namespace === namespace && last.kind === kind && last.group === group) names = last.names
     else {
-      const scope = `${group}|${kind}|${namespace}`
-      let found = this.seen.get(scope)
-      if (!found) this.seen.set(scope, (found = new Map()))
+      // Keyed by the strings as read (no key built: a joined string is hashed anew each time).
+      let groups = this.seen.get(kind)
+      if (!groups) this.seen.set(kind, (groups = new Map()))
+      let namespaces = groups.get(group)
+      if (!namespaces) groups.set(group, (namespaces = new Map()))
+      let found = namespaces.get(namespace)
+      if (!found) namespaces.set(namespace, (found = new Map()))
       names = found
       this.lastScope = {group, kind, namespace, names}
     }
@@ -433,7 +437,8 @@ export class Normalizer {
       return this.lastOwner!
     }
     const problemsBefore = this.problems.length
-    const out: OwnerReference[] = []
+    const out: OwnerReference[] = new Array(v.length) // of its exact size (see readContainerStatuses)
+    let kept = 0
     let controllers = 0
     for (let i = 0; i < v.length; i++) {
       const r = v[i]
@@ -461,8 +466,9 @@ export class Normalizer {
       // A fixture may leave the owner's uid out: it is the uid of the owner in the input (or the
       // one kctl invents for it), filled in once everything has been read.
       if (!uid) this.pendingOwners.push({ref, namespace})
-      out.push(ref)
+      out[kept++] = ref
     }
+    if (kept < out.length) out.length = kept
     if (controllers > 1) ctx.fail(P.ownerReferences, 'only one reference can have controller set to true')
     if (out.length === 1 && out[0].uid !== '' && this.problems.length === problemsBefore) this.lastOwner = out
     return out
