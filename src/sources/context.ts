@@ -263,15 +263,19 @@ export class Ctx {
     for (const key in map) {
       const value = map[key]
       if (typeof value !== 'string') continue
-      if (VALID_LABEL_KEYS.has(key) && VALID_LABEL_VALUES.has(value)) continue
-      const keyProblem = labelKeyProblem(key)
-      if (keyProblem) this.fail([...path, key], keyProblem, undefined, true)
-      else {
-        const valueProblem = labelValueProblem(value)
-        if (valueProblem) this.fail([...path, key], valueProblem)
-        else cacheValid(VALID_LABEL_VALUES, value)
+      // The key and the value apart: a key found valid is not checked again for a value never seen (a pod's own name).
+      if (!VALID_LABEL_KEYS.has(key)) {
+        const keyProblem = labelKeyProblem(key)
+        if (keyProblem) {
+          this.fail([...path, key], keyProblem, undefined, true)
+          continue
+        }
         cacheValid(VALID_LABEL_KEYS, key)
       }
+      if (VALID_LABEL_VALUES.has(value)) continue
+      const valueProblem = labelValueProblem(value)
+      if (valueProblem) this.fail([...path, key], valueProblem)
+      else cacheValid(VALID_LABEL_VALUES, value)
     }
     return map
   }

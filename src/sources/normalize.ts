@@ -117,14 +117,14 @@ export class Normalizer {
     replicaSets: [],
   }
   private readonly ignored: Record<string, number> = {}
-  /** group|kind|namespace → name → where it was last defined, and what its reading collected. */
-  private readonly seen = new Map<string, Map<string, Definition>>()
+  /** kind → group → namespace → name → where it was last defined, and what its reading collected. */
+  private readonly seen = new Map<string, Map<string, Map<string, Map<string, Definition>>>>()
   /** The scope of the object read last and its names (see `remember`). */
   private lastScope?: {group: string; kind: string; namespace: string; names: Map<string, Definition>}
   /** The list of the one owner reference read last (see `ownerReferences`). */
   private lastOwner?: OwnerReference[]
-  /** What the object being read has collected so far (see `add`). */
-  private collected: object[] = []
+  /** What the object being read has collected so far (see `add`): NOTHING until it collects (most objects collect one item, kept in a list of its exact size). */
+  private collected: object[] = NOTHING
   /** Items of replaced definitions, dropped from the lists by finish(). */
   private readonly dropped = new Set<object>()
   /** Earlier definitions that a later one replaced (kubectl apply: the later one wins). */
@@ -160,7 +160,7 @@ export class Normalizer {
 
   add(obj: SourceObject): void {
     this.objects++
-    this.collected = []
+    this.collected = NOTHING
     this.pending = undefined
     this.addObject(obj)
     const pending = this.pending as Pending | undefined
@@ -209,7 +209,7 @@ export class Normalizer {
           const uid = this.uids.get(`${group}|${kind}|${namespace}|${name}`) ?? ''
           const item = {apiVersion, kind, namespace, name, uid, resourceVersion: typeof m.resourceVersion === 'string' ? m.resourceVersion : '', object: raw}
           this.lists.customResources.push(item)
-          this.collected.push({into: 'customResources', item})
+          this.keepCollected({into: 'customResources', item})
         }
       }
       return
@@ -269,10 +269,15 @@ export class Normalizer {
       },
       collect: <F extends SnapshotList>(into: F, item: SnapshotItem<F>) => {
         ;(this.lists[into as keyof typeof this.lists] as SnapshotItem<F>[]).push(item)
-        this.collected.push(item as object)
+        this.keepCollected(item as object)
       },
       mayHold: (kind: string) => this.mayHold(kind),
     }
+  }
+
+  private keepCollected(item: object): void {
+    if (this.collected === NOTHING) this.collected = [item]
+    else this.collected.push(item)
   }
 
   private mayHold(kind: string): boolean {
@@ -341,15 +346,19 @@ export class Normalizer {
     const name = meta?.name ?? m?.name
     if (typeof name !== 'string' || name === '') return false
     const namespace = meta?.namespace ?? (typeof m?.namespace === 'string' && m.namespace !== '' ? m.namespace : this.defaultNamespace)
-    // Two levels (kind and namespace, then name): cheaper than one key string per object; and
-    // objects of one kind and namespace mostly come in a row, which need no key at all.
+    // By scope (kind, group, namespace), then name: cheaper than one key string per object; and
+    // objects of one kind and namespace mostly come in a row, which need no lookup of the scope at all.
     let names: Map<string, Definition>
     const last = this.lastScope
     if (last !== undefined && last.namespace === namespace && last.kind === kind && last.group === group) names = last.names
     else {
-      const scope = `${group}|${kind}|${namespace}`
-      let found = this.seen.get(scope)
-      if (!found) this.seen.set(scope, (found = new Map()))
+      // Keyed by the strings as read (no key built: a joined string is hashed anew each time).
+      let groups = this.seen.get(kind)
+      if (!groups) this.seen.set(kind, (groups = new Map()))
+      let namespaces = groups.get(group)
+      if (!namespaces) groups.set(group, (namespaces = new Map()))
+      let found = namespaces.get(namespace)
+      if (!found) namespaces.set(namespace, (found = new Map()))
       names = found
       this.lastScope = {group, kind, namespace, names}
     }
@@ -428,7 +437,8 @@ export class Normalizer {
       return this.lastOwner!
     }
     const problemsBefore = this.problems.length
-    const out: OwnerReference[] = []
+    const out: OwnerReference[] = new Array(v.length) // of its exact size (see readContainerStatuses)
+    let kept = 0
     let controllers = 0
     for (let i = 0; i < v.length; i++) {
       const r = v[i]
@@ -456,8 +466,9 @@ export class Normalizer {
       // A fixture may leave the owner's uid out: it is the uid of the owner in the input (or the
       // one kctl invents for it), filled in once everything has been read.
       if (!uid) this.pendingOwners.push({ref, namespace})
-      out.push(ref)
+      out[kept++] = ref
     }
+    if (kept < out.length) out.length = kept
     if (controllers > 1) ctx.fail(P.ownerReferences, 'only one reference can have controller set to true')
     if (out.length === 1 && out[0].uid !== '' && this.problems.length === problemsBefore) this.lastOwner = out
     return out
@@ -509,6 +520,7 @@ const P = {
   deletionTimestamp: ['metadata', 'deletionTimestamp'],
 } as const satisfies Record<string, Path>
 const NO_OWNERS: OwnerReference[] = Object.freeze([]) as unknown as OwnerReference[]
+const NOTHING: object[] = Object.freeze([]) as unknown as object[]
 
 /**
  * Two objects read from the input are the same object. Compared on their text parsed again, so

@@ -153,7 +153,9 @@ function readContainerStatuses(ctx: Ctx, v: unknown, path: Path): ContainerStatu
     ctx.fail(path, `expected a list, got ${describe(v)}`)
     return NO_STATUSES
   }
-  const out: ContainerStatusView[] = []
+  // Of the exact size (a list grown by push keeps room for 16 more items): pods are many, and kept.
+  const out: ContainerStatusView[] = new Array(v.length)
+  let kept = 0
   for (let i = 0; i < v.length; i++) {
     const s = v[i]
     if (!isMapping(s)) {
@@ -165,8 +167,9 @@ function readContainerStatuses(ctx: Ctx, v: unknown, path: Path): ContainerStatu
     if (typeof restartCount !== 'number' || !Number.isInteger(restartCount) || restartCount < 0 || restartCount > INT32_MAX) {
       restartCount = ctx.int(restartCount, [...path, i, 'restartCount'], 0, INT32_MAX) ?? 0
     }
-    out.push({name: ctx.own(name), restartCount: restartCount as number})
+    out[kept++] = {name: ctx.own(name), restartCount: restartCount as number}
   }
+  if (kept < out.length) out.length = kept
   return out
 }
 

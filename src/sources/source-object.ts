@@ -14,35 +14,6 @@ import {KUBE_YAML_SCHEMA} from './yaml11.js'
 
 export type RawObject = Record<string, unknown>
 
-/** A span of a file that parses to one value: a YAML document, a list item, a JSON value. */
-export class Chunk {
-  constructor(
-    readonly file: SourceFile,
-    /** Byte offsets; `start` is at the beginning of a line, unless `lineStart` says otherwise. */
-    readonly start: number,
-    readonly end: number,
-    /** For JSON streams: how many values to skip from `start`. */
-    readonly skip = 0,
-    /** Where the line holding `start` starts: before it for a list item on a shared line (minified JSON). */
-    readonly lineStart = start,
-  ) {
-    file.chunkStarts.push(start)
-  }
-
-  /** How many characters precede `start` on its line (0 when it starts a line). */
-  get leadingColumns(): number {
-    if (this.lineStart === this.start) return 0
-    return (this.#leading ??= this.file.text(this.lineStart, this.start).length)
-  }
-  #leading?: number
-
-  /** The chunk's text; the last one read is kept, as positions are asked for an object at a time. */
-  text(): string {
-    if (lastText?.chunk !== this) lastText = {chunk: this, text: this.file.text(this.start, this.end)}
-    return lastText.text
-  }
-}
-
 let lastText: {chunk: Chunk; text: string} | undefined
 
 /** The path of a value that is its chunk's whole value: one list shared by every such object. */
@@ -51,23 +22,27 @@ export const TOP: Path = Object.freeze([])
 /** Where an object is, and how to find any of its fields. Holds no parsed data. */
 export class Locator {
   #origin?: Origin
+  private readonly chunk: Chunk
   constructor(
-    private readonly chunk: Chunk,
+    /** Its chunk; none for a chunk itself, which locates its whole value. */
+    chunk: Chunk | undefined,
     /** The object's path inside its chunk's value ([] for a document; ['items', 3] for a list item). */
     private readonly inner: Path,
-  ) {}
+  ) {
+    this.chunk = chunk ?? (this as unknown as Chunk)
+  }
 
   get file(): string {
-    return this.chunk.file.name
+    return this.chunk.source.name
   }
 
   get format(): 'yaml' | 'json' {
-    return this.chunk.file.format
+    return this.chunk.source.format
   }
 
   /** The apply set of the input the object is in (layout.ts). */
   get applySet(): string {
-    return this.chunk.file.applySet
+    return this.chunk.source.applySet
   }
 
   /**
@@ -76,8 +51,8 @@ export class Locator {
    */
   reread(): unknown {
     const {chunk} = this
-    if (chunk.file.format === 'json' && chunk.skip > 0) return undefined // a value inside a JSON stream: not worth a second scanner
-    let value: unknown = chunk.file.format === 'json' ? JSON.parse(chunk.text()) : parseYamlText(chunk.text())
+    if (chunk.source.format === 'json' && chunk.skip > 0) return undefined // a value inside a JSON stream: not worth a second scanner
+    let value: unknown = chunk.source.format === 'json' ? JSON.parse(chunk.text()) : parseYamlText(chunk.text())
     for (const step of this.inner) value = isMapping(value) || Array.isArray(value) ? (value as Record<string | number, unknown>)[step] : undefined
     return value
   }
@@ -94,13 +69,47 @@ export class Locator {
   locate(path: Path, opts: {key?: boolean} = {}): Origin {
     const {chunk} = this
     // The file's lines first: counting them reads the file once, and the chunk's text comes from that read.
-    const first = chunk.file.lineOf(chunk.start)
+    const first = chunk.source.lineOf(chunk.start)
     const text = chunk.text()
     const full = this.inner.length === 0 ? path : [...this.inner, ...path]
     const found =
-      chunk.file.format === 'json' ? locateInJson(text, full, !!opts.key, 0, chunk.skip) : locateInYaml(text, full, !!opts.key)
+      chunk.source.format === 'json' ? locateInJson(text, full, !!opts.key, 0, chunk.skip) : locateInYaml(text, full, !!opts.key)
     const {line, col} = linePos(text, found.offset)
-    return {file: chunk.file.name, line: first + line - 1, column: line === 1 ? col + chunk.leadingColumns : col}
+    return {file: chunk.source.name, line: first + line - 1, column: line === 1 ? col + chunk.leadingColumns : col}
+  }
+}
+
+/**
+ * A span of a file that parses to one value: a YAML document, a list item, a JSON value. It is
+ * also the locator of that whole value (one object per list item, not two).
+ */
+export class Chunk extends Locator {
+  constructor(
+    /** The file the span is in. */
+    readonly source: SourceFile,
+    /** Byte offsets; `start` is at the beginning of a line, unless `lineStart` says otherwise. */
+    readonly start: number,
+    readonly end: number,
+    /** For JSON streams: how many values to skip from `start`. */
+    readonly skip = 0,
+    /** Where the line holding `start` starts: before it for a list item on a shared line (minified JSON). */
+    readonly lineStart = start,
+  ) {
+    super(undefined, TOP)
+    source.chunkStarts.push(start)
+  }
+
+  /** How many characters precede `start` on its line (0 when it starts a line). */
+  get leadingColumns(): number {
+    if (this.lineStart === this.start) return 0
+    return (this.#leading ??= this.source.text(this.lineStart, this.start).length)
+  }
+  #leading?: number
+
+  /** The chunk's text; the last one read is kept, as positions are asked for an object at a time. */
+  text(): string {
+    if (lastText?.chunk !== this) lastText = {chunk: this, text: this.source.text(this.start, this.end)}
+    return lastText.text
   }
 }
 
@@ -176,7 +185,7 @@ export function* unpack(
   report: Report,
   listDefaults?: {kind: string; apiVersion: unknown},
 ): Generator<SourceObject> {
-  const locator = new Locator(chunk, inner)
+  const locator = inner === TOP ? chunk : new Locator(chunk, inner)
   if (!isMapping(value)) {
     report(
       new UserError(`expected a Kubernetes object (a mapping with apiVersion and kind), got ${describe(value)}`, {

@@ -221,9 +221,9 @@ function yamlParseError(chunk: Chunk, text: string, error: unknown): UserError {
     reason = (again as YAMLException).reason ?? reason
     mark = (again as YAMLException).mark ?? mark
   }
-  const first = chunk.file.lineOf(chunk.start)
+  const first = chunk.source.lineOf(chunk.start)
   return new UserError(`invalid YAML: ${reason}`, {
-    origin: {file: chunk.file.name, line: first + (mark?.line ?? 0), column: (mark?.column ?? 0) + 1},
+    origin: {file: chunk.source.name, line: first + (mark?.line ?? 0), column: (mark?.column ?? 0) + 1},
     hint: yamlHint(text, reason),
     cause: error,
   })
@@ -255,7 +255,7 @@ function helmTemplateAt(text: string): number {
 function helmTemplateError(chunk: Chunk, text: string, offset: number): UserError {
   const {line, col} = linePos(text, offset)
   return new UserError('Helm template syntax ({{ … }}), not a manifest', {
-    origin: {file: chunk.file.name, line: chunk.file.lineOf(chunk.start) + line - 1, column: col},
+    origin: {file: chunk.source.name, line: chunk.source.lineOf(chunk.start) + line - 1, column: col},
     hint: HELM_HINT,
   })
 }

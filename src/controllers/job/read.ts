@@ -25,9 +25,9 @@ export const JOB_READS: readonly KindReader[] = [
   },
 ]
 
-/** Only the Job controller reads these: of its pods, and of orphans it may adopt. */
-export const readJobPodFields: PodFieldsReader = (_ctx, meta, raw, spec, status) =>
-  meta.ownerReferences.some((r) => r.kind === 'Job') || !meta.ownerReferences.some((r) => r.controller === true) ? {batch: podBatchFields(raw.metadata as RawObject, spec, status)} : undefined
+/** Only the Job controller reads these: of its pods, and of orphans it may adopt (none in a world that holds no Job). */
+export const readJobPodFields: PodFieldsReader = (_ctx, meta, raw, spec, status, input) =>
+  (meta.ownerReferences.some((r) => r.kind === 'Job') || !meta.ownerReferences.some((r) => r.controller === true)) && input.mayHold('Job') ? {batch: podBatchFields(raw.metadata as RawObject, spec, status)} : undefined
 
 export function list(ctx: Ctx, v: unknown, at: Path): unknown[] {
   if (v === undefined || v === null) return []
