@@ -36,6 +36,37 @@ export function templateKey(template: unknown): string {
   }
 }
 
+/**
+ * Whether a revision records exactly `template` (same JSON, key for key and in the same order, its
+ * `$patch` directive aside): then its templateKey is the template's, whatever that key is, and
+ * neither need be computed.
+ */
+export function recordsSameJson(template: unknown, rev: ControllerRevisionView): boolean {
+  const spec = isObj(rev.data) ? rev.data.spec : undefined
+  const t = isObj(spec) ? spec.template : undefined
+  return isObj(t) && isObj(template) && sameJson(template, t, '$patch')
+}
+
+/** Plain JSON data alike, keys in the same order; `skip`: a key of `b` (at the top) not compared. */
+function sameJson(a: unknown, b: unknown, skip?: string): boolean {
+  if (typeof a === 'number' || typeof b === 'number') return Object.is(a, b)
+  if (a === b) return true
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false
+    return true
+  }
+  if (Array.isArray(b)) return false
+  const ka = Object.keys(a)
+  const kb = skip !== undefined && Object.hasOwn(b, skip) ? Object.keys(b).filter((k) => k !== skip) : Object.keys(b)
+  if (ka.length !== kb.length) return false
+  for (let i = 0; i < ka.length; i++) {
+    if (ka[i] !== kb[i] || !sameJson((a as Obj)[ka[i]], (b as Obj)[kb[i]])) return false
+  }
+  return true
+}
+
 export function canonicalJson(v: unknown): unknown {
   if (Array.isArray(v)) return v.length === 0 ? undefined : v.map(canonicalJson)
   if (typeof v !== 'object' || v === null) return v
@@ -111,6 +142,8 @@ export function statefulSetRevisionHash(data: string, collisionCount: number): s
  * canonical. Its JSON is then the stored JSON, and a StatefulSet's revision hash can be computed.
  */
 export function isServerShaped(template: unknown): boolean {
+  // The defaults always give the pod spec a terminationGracePeriodSeconds: one without it is not so shaped.
+  if (isObj(template) && isObj(template.spec) && (template.spec.terminationGracePeriodSeconds === undefined || template.spec.terminationGracePeriodSeconds === null)) return false
   try {
     return JSON.stringify(canonicalJson(template)) === JSON.stringify(canonicalJson(withDefaults('v1.PodTemplateSpec', template)))
   } catch (error) {

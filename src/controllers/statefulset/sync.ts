@@ -8,7 +8,7 @@ import type {Action, BlockReason, ControllerPlan} from '../../model/plan.js'
 import type {ClaimView, StatefulSetStatusView, StatefulSetView} from './model.js'
 import {claimPods} from '../../reconcile/ownership.js'
 import {controllerOf} from '../../reconcile/pods.js'
-import {isServerShaped, maxRevision, REVISION_HASH_LABEL, revisionTemplate, sortRevisions, statefulSetRevisionData, statefulSetRevisionHash, storedRevisionData, templateKey} from '../../reconcile/revisions.js'
+import {isServerShaped, maxRevision, recordsSameJson, REVISION_HASH_LABEL, revisionTemplate, sortRevisions, statefulSetRevisionData, statefulSetRevisionHash, storedRevisionData, templateKey} from '../../reconcile/revisions.js'
 import {selectorMatches} from '../../reconcile/selector.js'
 import {isPodAvailable} from '../../reconcile/status.js'
 import {startPlan} from '../../reconcile/workload-plan.js'
@@ -68,7 +68,10 @@ export function planStatefulSet(set: StatefulSetView, world: StatefulSetWorld): 
     if (!controllerOf(r)) actions.push({type: 'adoptControllerRevision', name: r.name, uid: r.uid, resourceVersion: r.resourceVersion})
   }
   // getPodsForStatefulSet: the selector, and a name of this set.
-  const isMember = (p: PodView) => parseOrdinal(p.name).parent === set.name && parseOrdinal(p.name).ordinal >= 0
+  const isMember = (p: PodView) => {
+    const {parent, ordinal} = parseOrdinal(p.name)
+    return parent === set.name && ordinal >= 0
+  }
   const claim = claimPods(set, selector, world.candidates, isMember)
   for (const p of claim.adopted) actions.push({type: 'adopt', pod: p.name, uid: p.uid, resourceVersion: p.resourceVersion})
   for (const p of claim.released) actions.push({type: 'release', pod: p.name, uid: p.uid, resourceVersion: p.resourceVersion})
@@ -354,8 +357,17 @@ function fixClaims(set: StatefulSetView, pod: string, podUid: string, ordinal: n
 /** `all`: every revision of the namespace, which a new revision's name may clash with (AlreadyExists). */
 function revisions(set: StatefulSetView, listed: ControllerRevisionView[], all: readonly ControllerRevisionView[], actions: Action[], warnings: string[]): Revisions {
   let collisionCount = set.status.collisionCount
-  const key = templateKey(set.rawTemplate)
-  const sameTemplate = (r: ControllerRevisionView) => templateKey(revisionTemplate(r)) === key
+  let key: string | undefined
+  const compared = new Map<ControllerRevisionView, boolean>()
+  // A revision recording the very same JSON has the same key: neither is printed then.
+  const sameTemplate = (r: ControllerRevisionView) => {
+    let same = compared.get(r)
+    if (same === undefined) {
+      same = recordsSameJson(set.rawTemplate, r) || templateKey(revisionTemplate(r)) === (key ??= templateKey(set.rawTemplate))
+      compared.set(r, same)
+    }
+    return same
+  }
   // FindEqualRevisions compares the stored bytes with the new revision's; they are known when the
   // template is the API server's own JSON (otherwise the templates are compared). Only the latest
   // revision is also compared by meaning (StatefulSetSemanticRevisionComparison).
@@ -375,9 +387,9 @@ function revisions(set: StatefulSetView, listed: ControllerRevisionView[], all: 
     let hash: string | null = null
     let name: string | null = null
     let exists = false
-    if (set.serverDefaulted || isServerShaped(set.rawTemplate)) {
+    if (exact !== undefined) {
       // The data is exact only from the API server's own JSON of the template (S3.2).
-      const data = statefulSetRevisionData(set.rawTemplate)
+      const data = exact
       for (;;) {
         hash = statefulSetRevisionHash(data, collisionCount)
         name = `${set.name.slice(0, 223)}-${hash}`
