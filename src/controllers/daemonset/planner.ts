@@ -4,6 +4,7 @@ import type {Snapshot} from '../../model/objects.js'
 import type {ControllerPlan} from '../../model/plan.js'
 import type {World} from '../../reconcile/planner.js'
 import {byNamespace} from '../../reconcile/workload-plan.js'
+import type {NodeDecision} from './nodes.js'
 import {planDaemonSet, sortedByName} from './sync.js'
 
 export function planDaemonSets(snapshot: Snapshot, world: World): ControllerPlan[] {
@@ -11,12 +12,14 @@ export function planDaemonSets(snapshot: Snapshot, world: World): ControllerPlan
   if (daemonSets.length === 0) return []
   const nodes = sortedByName(snapshot.nodes ?? [])
   const revisions = byNamespace(snapshot.controllerRevisions ?? [])
+  const placements = new Map<string, ReadonlyMap<string, NodeDecision>>()
   return daemonSets.map((ds) => {
     const plan = planDaemonSet(ds, {
       nodes,
       candidates: world.index.claimCandidates({namespace: ds.namespace, kind: 'DaemonSet', name: ds.name, uid: ds.uid}),
       revisions: revisions.get(ds.namespace) ?? [],
       now: world.now,
+      placements,
     })
     if (nodes.length === 0) plan.warnings.push('no Node was read: with no nodes, the controller wants no pods (give kind: Node objects, or read the cluster)')
     return plan
