@@ -54,9 +54,16 @@ const isTrue = (status: JobStatusView, type: string) => status.conditions.some((
 export const jobFinished = (status: JobStatusView) => isTrue(status, 'Complete') || isTrue(status, 'Failed')
 const carriesFinalizer = (p: PodView) => p.batch?.finalizers.includes(JOB_TRACKING_FINALIZER) ?? false
 
+/** The sync's clock as a condition's time: the last one asked for is kept (every Job of a plan shares it). */
+let lastStamp: {now: bigint; text: string} | undefined
+function stampOf(now: bigint): string {
+  if (lastStamp?.now !== now) lastStamp = {now, text: formatRfc3339(wholeSeconds(now))}
+  return lastStamp.text
+}
+
 export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   const {now} = input
-  const stamp = formatRfc3339(wholeSeconds(now))
+  const stamp = stampOf(now)
   const plan: ControllerPlan = {
     kind: 'Job',
     apiVersion: job.apiVersion,
