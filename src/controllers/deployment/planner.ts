@@ -1,7 +1,7 @@
 // The Deployment controller's plans for a snapshot: one sync per Deployment (sync.ts), then, as
 // the following step, the ReplicaSet controller's next sync of every ReplicaSet it creates or
 // resizes — the same ReplicaSet planner, run on the world this sync leaves.
-import type {DeploymentView, Labels, Workload} from '../../model/objects.js'
+import type {DeploymentView, Labels, PodView, Workload} from '../../model/objects.js'
 import type {ControllerPlan, DeploymentAction, ReplicaSetStep} from '../../model/plan.js'
 import {deepEqual} from '../../reconcile/deep-equal.js'
 import {controllerOf, isControlledBy} from '../../reconcile/pods.js'
@@ -9,7 +9,7 @@ import type {SiblingLookup, World} from '../../reconcile/planner.js'
 import {formatRfc3339, wholeSeconds} from '../../reconcile/time.js'
 import {templateKey} from '../../reconcile/revisions.js'
 import {byNamespace} from '../../reconcile/workload-plan.js'
-import {podTemplateHash, UnhashableTemplate} from '../../reconcile/hash/index.js'
+import {podTemplateHash, podTemplateHasher, UnhashableTemplate} from '../../reconcile/hash/index.js'
 import {syncDeployment, type DeploymentSync, type DeploymentWorld} from './sync.js'
 import {POD_TEMPLATE_HASH} from './util.js'
 
@@ -100,16 +100,22 @@ class ClaimCandidates {
 }
 
 function deploymentWorld(d: DeploymentView, replicaSets: readonly Workload[], claimCandidates: readonly Workload[], world: World): DeploymentWorld {
-  const stale = d.serverDefaulted ? staleHashes(d, claimCandidates) : undefined
+  // Checked only when a new ReplicaSet is to be named (most syncs name none).
+  let stale: {unknown?: string} | undefined
   const templates = new TemplateComparison(d)
   return {
     replicaSets,
     claimCandidates,
-    podsOf: (rs) => [...world.index.referencing(rs.uid)].filter((p) => isControlledBy(p, rs)),
+    podsOf: (rs) => {
+      const pods: PodView[] = []
+      for (const p of world.index.referencing(rs.uid)) if (isControlledBy(p, rs)) pods.push(p)
+      return pods
+    },
     now: world.now,
     gates: world.options.featureGates,
     templateHash: (dep, collisionCount) => {
-      if (stale) return {unknown: stale}
+      stale ??= {unknown: d.serverDefaulted ? staleHashes(d, claimCandidates) : undefined}
+      if (stale.unknown) return {unknown: stale.unknown}
       try {
         return {hash: podTemplateHash(dep.rawTemplate, collisionCount)}
       } catch (error) {
@@ -178,9 +184,10 @@ function staleHashes(d: DeploymentView, replicaSets: readonly Workload[]): strin
     if (label === undefined) continue
     let hashes: string[]
     try {
-      const t = withoutHashLabel(rs.rawTemplate ?? templateOf(rs))
-      hashes = [podTemplateHash(t, undefined)]
-      for (let cc = 0; cc <= (d.status.collisionCount ?? 0); cc++) hashes.push(podTemplateHash(t, cc))
+      // The template is printed once for every collision count.
+      const hash = podTemplateHasher(withoutHashLabel(rs.rawTemplate ?? templateOf(rs)))
+      hashes = [hash(undefined)]
+      for (let cc = 0; cc <= (d.status.collisionCount ?? 0); cc++) hashes.push(hash(cc))
     } catch (error) {
       if (error instanceof UnhashableTemplate) continue
       throw error
