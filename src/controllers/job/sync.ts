@@ -409,10 +409,47 @@ function sameStatus(a: JobStatusView, b: JobStatusView): boolean {
     if (k !== kb[i]) return false
     const [x, y] = [statusField(a, k), statusField(b, k)]
     if (x === y && (typeof x === 'string' || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x)))) continue
-    if (JSON.stringify(x) !== JSON.stringify(y)) return false
+    if (!sameJsonText(x, y)) return false
   }
   return true
 }
+
+/** Whether JSON.stringify writes `a` and `b` alike: plain arrays and objects compared part by part, anything else as text. */
+function sameJsonText(a: unknown, b: unknown): boolean {
+  if (a === b && (typeof a !== 'number' || Number.isFinite(a))) return true
+  if (typeof a === 'string' && typeof b === 'string') return false
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return false
+    for (let i = 0; i < a.length; i++) {
+      // An array writes undefined (or a function) as null: left to the text.
+      if (omitted(a[i]) || omitted(b[i])) return JSON.stringify(a) === JSON.stringify(b)
+      if (!sameJsonText(a[i], b[i])) return false
+    }
+    return true
+  }
+  if (isPlainRecord(a) && isPlainRecord(b)) {
+    const ka = writtenKeys(a)
+    const kb = writtenKeys(b)
+    if (ka.length !== kb.length) return false
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i] || !sameJsonText(a[ka[i]], b[kb[i]])) return false
+    return true
+  }
+  return JSON.stringify(a) === JSON.stringify(b)
+}
+
+const isPlainRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null) && !('toJSON' in v)
+
+/** The keys JSON.stringify writes, in its order. */
+function writtenKeys(o: Record<string, unknown>): string[] {
+  const keys: string[] = []
+  for (const k of Object.keys(o)) {
+    if (!omitted(o[k])) keys.push(k)
+  }
+  return keys
+}
+
+const omitted = (v: unknown) => v === undefined || typeof v === 'function' || typeof v === 'symbol'
 
 /** A nil uncountedTerminatedPods is read as {} (J3 step 6): writing {} alone is no change. */
 const NO_UNCOUNTED = {succeeded: [], failed: []}
