@@ -6,6 +6,7 @@ import {DEFAULTS} from './hash/defaults.js'
 import {podTemplateDump, safeEncode, UnhashableTemplate} from './hash/index.js'
 import {POD_TEMPLATE_TYPES} from './hash/pod-template-types.js'
 import {QuantityError, quantityString, quantityText, storedQuantity} from './hash/quantity.js'
+import {controllerOf} from './pods.js'
 import {objectTime} from './time.js'
 
 export const REVISION_HASH_LABEL = 'controller-revision-hash'
@@ -67,6 +68,22 @@ function sameJson(a: unknown, b: unknown, skip?: string): boolean {
   return true
 }
 
+/**
+ * Two templates with another image in a container at the same place: their keys differ (an image
+ * is printed as written, never defaulted), so neither need be printed.
+ */
+export function imagesDiffer(a: unknown, b: unknown): boolean {
+  const containers = (t: unknown) => (t as {spec?: {containers?: unknown}} | null)?.spec?.containers
+  const ca = containers(a)
+  const cb = containers(b)
+  if (!Array.isArray(ca) || !Array.isArray(cb) || ca.length !== cb.length) return false
+  return ca.some((c, i) => {
+    const ia = (c as {image?: unknown} | null)?.image
+    const ib = (cb[i] as {image?: unknown} | null)?.image
+    return typeof ia === 'string' && typeof ib === 'string' && ia !== '' && ib !== '' && ia !== ib
+  })
+}
+
 export function canonicalJson(v: unknown): unknown {
   if (Array.isArray(v)) return v.length === 0 ? undefined : v.map(canonicalJson)
   if (typeof v !== 'object' || v === null) return v
@@ -76,6 +93,24 @@ export function canonicalJson(v: unknown): unknown {
     if (x !== undefined && x !== null) out[k] = x
   }
   return out
+}
+
+/**
+ * The revisions a controller may claim, grouped once for every controller of a plan: those whose
+ * controller reference has its uid, then the orphans of its namespace (neither in any set order:
+ * the histories sort what they claim).
+ */
+export function revisionCandidates(revisions: readonly ControllerRevisionView[]): (namespace: string, uid: string) => ControllerRevisionView[] {
+  const owned = new Map<string, ControllerRevisionView[]>()
+  const orphans = new Map<string, ControllerRevisionView[]>()
+  for (const r of revisions) {
+    const ref = controllerOf(r)
+    const [map, key] = ref ? [owned, ref.uid] : [orphans, r.namespace]
+    const list = map.get(key)
+    if (list) list.push(r)
+    else map.set(key, [r])
+  }
+  return (namespace, uid) => [...(owned.get(uid) ?? []).filter((r) => r.namespace === namespace), ...(orphans.get(namespace) ?? [])]
 }
 
 /** history.SortControllerRevisions: by revision, then creation time, then name. */

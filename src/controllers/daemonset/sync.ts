@@ -7,7 +7,7 @@ import type {ChooseDaemonPodsAction, CreateDaemonPodAction, DaemonDeleteReason, 
 import {GENERATED_BASE_LENGTH} from '../../reconcile/create.js'
 import {podTemplateHash, UnhashableTemplate} from '../../reconcile/hash/index.js'
 import {claimPods} from '../../reconcile/ownership.js'
-import {isServerShaped, maxRevision, recordsSameJson, REVISION_HASH_LABEL, revisionTemplate, sortRevisions, statefulSetRevisionData, storedRevisionData, templateKey} from '../../reconcile/revisions.js'
+import {imagesDiffer, isServerShaped, maxRevision, recordsSameJson, REVISION_HASH_LABEL, revisionTemplate, sortRevisions, statefulSetRevisionData, storedRevisionData, templateKey} from '../../reconcile/revisions.js'
 import type {CompiledSelector} from '../../reconcile/selector.js'
 import {isPodAvailable} from '../../reconcile/status.js'
 import {startPlan} from '../../reconcile/workload-plan.js'
@@ -25,6 +25,8 @@ export interface DaemonSetWorld {
   candidates: readonly PodView[]
   /** Every ControllerRevision in its namespace. */
   revisions: readonly ControllerRevisionView[]
+  /** Of those, the ones it controls and the orphans, when known (it claims no other). */
+  revisionCandidates?: readonly ControllerRevisionView[]
   now: bigint
   /**
    * Node decisions already made for other DaemonSets of the same sync over the same nodes, by what
@@ -37,9 +39,19 @@ const byName = (a: {name: string}, b: {name: string}) => (a.name < b.name ? -1 :
 
 /** The nodes by name: the list itself when it is in order already (the planner sorts them once for every DaemonSet). */
 export function sortedByName<T extends {name: string}>(nodes: readonly T[]): readonly T[] {
+  if (sortedLists.has(nodes)) return nodes
   for (let i = 1; i < nodes.length; i++) if (nodes[i - 1].name > nodes[i].name) return [...nodes].sort(byName)
   return nodes
 }
+
+/** A sorted copy of the nodes that sortedByName then takes as it is (no one else holds it to change it). */
+export function nodesByName<T extends {name: string}>(nodes: readonly T[]): readonly T[] {
+  const sorted = [...nodes].sort(byName)
+  sortedLists.add(sorted)
+  return sorted
+}
+
+const sortedLists = new WeakSet<readonly unknown[]>()
 
 /** podByCreationTimestampAndPhase (DS3.3): bound before unbound, then older, then by name. */
 export function daemonPodOrder(a: PodView, b: PodView): number {
@@ -76,8 +88,14 @@ export function planDaemonSet(ds: DaemonSetView, world: DaemonSetWorld): Control
   const claim = claimPods(ds, selector, world.candidates)
   const byNode = podsByNode(claim.claimed)
   // Each node's decision (the last made for its name) and pods, in the nodes' order.
-  const on: NodeState[] = nodes.map((n) => ({name: n.name, d: decisions.get(n.name)!, pods: byNode.get(n.name)}))
-  plan.nodes = nodes.map((n, i) => daemonNode(n, on[i].d, on[i].pods))
+  const on: NodeState[] = []
+  const planned: DaemonNode[] = []
+  for (const n of nodes) {
+    const state = {name: n.name, d: decisions.get(n.name)!, pods: byNode.get(n.name)}
+    on.push(state)
+    planned.push(daemonNode(n, state.d, state.pods))
+  }
+  plan.nodes = planned
   plan.desired = desired
   if (ds.deletionTimestamp !== undefined) {
     // syncDaemonSet returns before anything, status included.
@@ -88,7 +106,7 @@ export function planDaemonSet(ds: DaemonSetView, world: DaemonSetWorld): Control
   }
 
   // constructHistory: claim the revisions, find the current one or create it.
-  const history = constructHistory(ds, world.revisions, selector, actions)
+  const history = constructHistory(ds, world.revisions, world.revisionCandidates ?? world.revisions, selector, actions)
   plan.updateRevision = {name: history.name, hash: history.hash, created: history.created}
   if (history.unknown) warnings.push(history.unknown)
   for (const pod of claim.adopted) actions.push({type: 'adopt', pod: pod.name, uid: pod.uid, resourceVersion: pod.resourceVersion})
@@ -111,7 +129,8 @@ export function planDaemonSet(ds: DaemonSetView, world: DaemonSetWorld): Control
   const manage: ManageContext = {surge, hash, minReadySeconds: ds.minReadySeconds, now: world.now}
   for (const n of on) podsShouldBeOnNode(n.name, n.d, n.pods, manage, creates, deletes, newPod)
   // Pods of nodes not read, by node name.
-  const unknown = [...byNode].filter(([node]) => !decisions.has(node))
+  const unknown: [string, PodView[]][] = []
+  for (const entry of byNode) if (!decisions.has(entry[0])) unknown.push(entry)
   for (const [node, pods] of unknown.sort(([a], [b]) => (a < b ? -1 : 1))) {
     for (const p of pods) if (p.nodeName === '') deletes.push(deleteOf(p, node, 'no-node'))
   }
@@ -212,8 +231,8 @@ interface History {
 }
 
 /** constructHistory and dedupCurHistories (DS7.1–DS7.3). */
-function constructHistory(ds: DaemonSetView, revisions: readonly ControllerRevisionView[], selector: CompiledSelector, actions: Action[]): History {
-  const claim = claimPods(ds, selector, [...revisions].sort(byName))
+function constructHistory(ds: DaemonSetView, revisions: readonly ControllerRevisionView[], candidates: readonly ControllerRevisionView[], selector: CompiledSelector, actions: Action[]): History {
+  const claim = claimPods(ds, selector, [...candidates].sort(byName))
   for (const r of claim.adopted) actions.push({type: 'adoptControllerRevision', name: r.name, uid: r.uid, resourceVersion: r.resourceVersion})
   for (const r of claim.released) actions.push({type: 'releaseControllerRevision', name: r.name, uid: r.uid, resourceVersion: r.resourceVersion})
   // The controller takes a revision as current only when its stored bytes are getPatch's (the
@@ -222,9 +241,14 @@ function constructHistory(ds: DaemonSetView, revisions: readonly ControllerRevis
   // bytes are known when the template is the API server's own JSON; otherwise templates are compared.
   const exact = ds.serverDefaulted || isServerShaped(ds.rawTemplate) ? statefulSetRevisionData(ds.rawTemplate) : undefined
   let key: string | undefined
-  // A revision recording the very same JSON has the same key: neither is printed then.
-  const isCurrent = (r: ControllerRevisionView) =>
-    exact !== undefined ? storedRevisionData(r) === exact : recordsSameJson(ds.rawTemplate, r) || templateKey(revisionTemplate(r)) === (key ??= templateKey(ds.rawTemplate))
+  // A revision recording the very same JSON has the same key, one with another image another key:
+  // neither is printed then.
+  const isCurrent = (r: ControllerRevisionView) => {
+    if (exact !== undefined) return storedRevisionData(r) === exact
+    if (recordsSameJson(ds.rawTemplate, r)) return true
+    const t = revisionTemplate(r)
+    return !imagesDiffer(ds.rawTemplate, t) && templateKey(t) === (key ??= templateKey(ds.rawTemplate))
+  }
   const current: ControllerRevisionView[] = []
   const old: ControllerRevisionView[] = []
   for (const r of claim.claimed) (isCurrent(r) ? current : old).push(r)

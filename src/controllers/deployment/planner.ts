@@ -7,7 +7,7 @@ import {deepEqual} from '../../reconcile/deep-equal.js'
 import {controllerOf, isControlledBy} from '../../reconcile/pods.js'
 import type {SiblingLookup, World} from '../../reconcile/planner.js'
 import {formatRfc3339, wholeSeconds} from '../../reconcile/time.js'
-import {templateKey} from '../../reconcile/revisions.js'
+import {imagesDiffer, templateKey} from '../../reconcile/revisions.js'
 import {byNamespace} from '../../reconcile/workload-plan.js'
 import {podTemplateHash, podTemplateHasher, UnhashableTemplate} from '../../reconcile/hash/index.js'
 import {syncDeployment, type DeploymentSync, type DeploymentWorld} from './sync.js'
@@ -158,19 +158,6 @@ class TemplateComparison {
     return this.deploymentPrint === templateKey(b)
   }
 }
-
-function imagesDiffer(a: unknown, b: unknown): boolean {
-  const containers = (t: unknown) => (t as {spec?: {containers?: unknown}} | null)?.spec?.containers
-  const ca = containers(a)
-  const cb = containers(b)
-  if (!Array.isArray(ca) || !Array.isArray(cb) || ca.length !== cb.length) return false
-  return ca.some((c, i) => {
-    const ia = (c as {image?: unknown} | null)?.image
-    const ib = (cb[i] as {image?: unknown} | null)?.image
-    return typeof ia === 'string' && typeof ib === 'string' && ia !== '' && ib !== '' && ia !== ib
-  })
-}
-
 
 /**
  * Live objects only: a ReplicaSet of this Deployment whose pod-template-hash label is not the

@@ -8,7 +8,7 @@ import type {Action, BlockReason, ControllerPlan} from '../../model/plan.js'
 import type {ClaimView, StatefulSetStatusView, StatefulSetView} from './model.js'
 import {claimPods} from '../../reconcile/ownership.js'
 import {controllerOf} from '../../reconcile/pods.js'
-import {isServerShaped, maxRevision, recordsSameJson, REVISION_HASH_LABEL, revisionTemplate, sortRevisions, statefulSetRevisionData, statefulSetRevisionHash, storedRevisionData, templateKey} from '../../reconcile/revisions.js'
+import {imagesDiffer, isServerShaped, maxRevision, recordsSameJson, REVISION_HASH_LABEL, revisionTemplate, sortRevisions, statefulSetRevisionData, statefulSetRevisionHash, storedRevisionData, templateKey} from '../../reconcile/revisions.js'
 import {selectorMatches} from '../../reconcile/selector.js'
 import {isPodAvailable} from '../../reconcile/status.js'
 import {startPlan} from '../../reconcile/workload-plan.js'
@@ -22,6 +22,8 @@ export interface StatefulSetWorld {
   candidates: readonly PodView[]
   /** Every ControllerRevision and PersistentVolumeClaim of its namespace. */
   revisions: readonly ControllerRevisionView[]
+  /** Of those revisions, the ones it controls and the orphans, when known (the others are never listed). */
+  revisionCandidates?: readonly ControllerRevisionView[]
   claims: ReadonlyMap<string, ClaimView>
   now: bigint
   /** The MaxUnavailableStatefulSet feature gate (off in 1.36). */
@@ -63,7 +65,10 @@ export function planStatefulSet(set: StatefulSetView, world: StatefulSetWorld): 
   const unavailable = (p: PodView) => !available(p) || terminating(p)
 
   // adoptOrphanRevisions: the revisions it lists (matching, owned or orphan); orphans are adopted.
-  const listed = world.revisions.filter((r) => selectorMatches(selector, r.labels) && (controllerOf(r) === undefined || controllerOf(r)!.uid === set.uid))
+  const listed = (world.revisionCandidates ?? world.revisions).filter((r) => {
+    const ref = controllerOf(r)
+    return (ref === undefined || ref.uid === set.uid) && selectorMatches(selector, r.labels)
+  })
   for (const r of [...listed].sort((a, b) => (a.name < b.name ? -1 : 1))) {
     if (!controllerOf(r)) actions.push({type: 'adoptControllerRevision', name: r.name, uid: r.uid, resourceVersion: r.resourceVersion})
   }
@@ -359,11 +364,13 @@ function revisions(set: StatefulSetView, listed: ControllerRevisionView[], all: 
   let collisionCount = set.status.collisionCount
   let key: string | undefined
   const compared = new Map<ControllerRevisionView, boolean>()
-  // A revision recording the very same JSON has the same key: neither is printed then.
+  // A revision recording the very same JSON has the same key, one with another image another key:
+  // neither is printed then.
   const sameTemplate = (r: ControllerRevisionView) => {
     let same = compared.get(r)
     if (same === undefined) {
-      same = recordsSameJson(set.rawTemplate, r) || templateKey(revisionTemplate(r)) === (key ??= templateKey(set.rawTemplate))
+      const t = revisionTemplate(r)
+      same = recordsSameJson(set.rawTemplate, r) || (!imagesDiffer(set.rawTemplate, t) && templateKey(t) === (key ??= templateKey(set.rawTemplate)))
       compared.set(r, same)
     }
     return same
