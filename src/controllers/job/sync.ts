@@ -216,9 +216,9 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   // ---- J5: move finished pods into uncountedTerminatedPods, remove finalizers, count ----
   // trackJobStatusAndRemoveFinalizers walks the pods as listed before this sync: a pod manageJob
   // deleted still shows its finalizer (deleteJobPods records no finalizer expectation).
-  const withFinalizer = new Set(pods.filter(hasFinalizer).map((p) => p.uid))
   // cleanUncountedPodsWithoutFinalizers: UIDs whose finalizer is already gone are counted now.
   const moveCounted = (gone: (uid: string) => boolean) => {
+    if (uncounted.succeeded.length === 0 && uncounted.failed.length === 0) return
     const s = uncounted.succeeded.filter(gone)
     const f = uncounted.failed.filter(gone)
     status.succeeded += s.length
@@ -226,7 +226,8 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
     uncounted.succeeded = uncounted.succeeded.filter((u) => !gone(u))
     uncounted.failed = uncounted.failed.filter((u) => !gone(u))
   }
-  moveCounted((uid) => !withFinalizer.has(uid))
+  let withFinalizer: Set<string> | undefined
+  moveCounted((uid) => !(withFinalizer ??= new Set(pods.filter(hasFinalizer).map((p) => p.uid))).has(uid))
   const heldBack = new Set(held.values())
   const order = indexed ? [...pods].sort((a, b) => completionIndex(a) - completionIndex(b)) : pods
   const patches: RemoveFinalizerAction[] = []
