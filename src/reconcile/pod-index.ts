@@ -17,8 +17,11 @@ export class PodIndex implements PodLookup {
   private readonly byNamespace = new Map<string, Map<string, PodView>>()
   private readonly byController = new Map<string, Set<PodView>>()
   private readonly orphansByNamespace = new Map<string, Set<PodView>>()
-  /** namespace → label key → value → pods (no `key=value` string built per pod and label). */
-  private readonly byLabel = new Map<string, Map<string, Map<string, Set<PodView>>>>()
+  /**
+   * namespace → label key → value → pods (no `key=value` string built per pod and label): built at
+   * the first lookup by selector (a plan of controllers that claim by owner makes none), then kept.
+   */
+  private byLabel?: Map<string, Map<string, Map<string, Set<PodView>>>>
   /** claimCandidates' answers until the next change. */
   private readonly claimed = new Map<string, readonly PodView[]>()
   #size = 0
@@ -47,13 +50,7 @@ export class PodIndex implements PodLookup {
     const ref = controllerOf(pod)
     if (ref) addTo(this.byController, ref.uid, pod)
     else addTo(this.orphansByNamespace, pod.namespace, pod)
-    let labels = this.byLabel.get(pod.namespace)
-    if (!labels) this.byLabel.set(pod.namespace, (labels = new Map()))
-    for (const key in pod.labels) {
-      let values = labels.get(key)
-      if (!values) labels.set(key, (values = new Map()))
-      addTo(values, pod.labels[key], pod)
-    }
+    if (this.byLabel) indexLabels(this.byLabel, pod)
   }
 
   /** Removes the pod of that namespace and name, if it is this very object's entry. */
@@ -68,7 +65,7 @@ export class PodIndex implements PodLookup {
     const ref = controllerOf(stored)
     if (ref) removeFrom(this.byController, ref.uid, stored)
     else removeFrom(this.orphansByNamespace, stored.namespace, stored)
-    const labels = this.byLabel.get(stored.namespace)
+    const labels = this.byLabel?.get(stored.namespace)
     if (labels) {
       for (const key in stored.labels) {
         const values = labels.get(key)
@@ -76,7 +73,7 @@ export class PodIndex implements PodLookup {
         removeFrom(values, stored.labels[key], stored)
         if (values.size === 0) labels.delete(key)
       }
-      if (labels.size === 0) this.byLabel.delete(stored.namespace)
+      if (labels.size === 0) this.byLabel!.delete(stored.namespace)
     }
   }
 
@@ -115,11 +112,19 @@ export class PodIndex implements PodLookup {
     })
   }
 
+  private labelIndex(): Map<string, Map<string, Map<string, Set<PodView>>>> {
+    if (!this.byLabel) {
+      this.byLabel = new Map()
+      for (const names of this.byNamespace.values()) for (const pod of names.values()) indexLabels(this.byLabel, pod)
+    }
+    return this.byLabel
+  }
+
   matching(namespace: string, selector: CompiledSelector): PodView[] {
     if (selector.requirements === null) return []
     let candidates: Iterable<PodView> = this.byNamespace.get(namespace)?.values() ?? []
     let size = this.byNamespace.get(namespace)?.size ?? 0
-    const labels = this.byLabel.get(namespace)
+    const labels = this.labelIndex().get(namespace)
     for (const req of selector.requirements) {
       if (req.operator !== 'In' || req.values.length !== 1) continue
       const narrowed = labels?.get(req.key)?.get(req.values[0])
@@ -132,6 +137,16 @@ export class PodIndex implements PodLookup {
     const out: PodView[] = []
     for (const pod of candidates) if (selectorMatches(selector, pod.labels)) out.push(pod)
     return out.sort(byName)
+  }
+}
+
+function indexLabels(byLabel: Map<string, Map<string, Map<string, Set<PodView>>>>, pod: PodView): void {
+  let labels = byLabel.get(pod.namespace)
+  if (!labels) byLabel.set(pod.namespace, (labels = new Map()))
+  for (const key in pod.labels) {
+    let values = labels.get(key)
+    if (!values) labels.set(key, (values = new Map()))
+    addTo(values, pod.labels[key], pod)
   }
 }
 

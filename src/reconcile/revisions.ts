@@ -6,6 +6,7 @@ import {DEFAULTS} from './hash/defaults.js'
 import {podTemplateDump, safeEncode, UnhashableTemplate} from './hash/index.js'
 import {POD_TEMPLATE_TYPES} from './hash/pod-template-types.js'
 import {QuantityError, quantityString, quantityText, storedQuantity} from './hash/quantity.js'
+import {controllerOf} from './pods.js'
 import {objectTime} from './time.js'
 
 export const REVISION_HASH_LABEL = 'controller-revision-hash'
@@ -36,6 +37,53 @@ export function templateKey(template: unknown): string {
   }
 }
 
+/**
+ * Whether a revision records exactly `template` (same JSON, key for key and in the same order, its
+ * `$patch` directive aside): then its templateKey is the template's, whatever that key is, and
+ * neither need be computed.
+ */
+export function recordsSameJson(template: unknown, rev: ControllerRevisionView): boolean {
+  const spec = isObj(rev.data) ? rev.data.spec : undefined
+  const t = isObj(spec) ? spec.template : undefined
+  return isObj(t) && isObj(template) && sameJson(template, t, '$patch')
+}
+
+/** Plain JSON data alike, keys in the same order; `skip`: a key of `b` (at the top) not compared. */
+function sameJson(a: unknown, b: unknown, skip?: string): boolean {
+  if (typeof a === 'number' || typeof b === 'number') return Object.is(a, b)
+  if (a === b) return true
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false
+    return true
+  }
+  if (Array.isArray(b)) return false
+  const ka = Object.keys(a)
+  const kb = skip !== undefined && Object.hasOwn(b, skip) ? Object.keys(b).filter((k) => k !== skip) : Object.keys(b)
+  if (ka.length !== kb.length) return false
+  for (let i = 0; i < ka.length; i++) {
+    if (ka[i] !== kb[i] || !sameJson((a as Obj)[ka[i]], (b as Obj)[kb[i]])) return false
+  }
+  return true
+}
+
+/**
+ * Two templates with another image in a container at the same place: their keys differ (an image
+ * is printed as written, never defaulted), so neither need be printed.
+ */
+export function imagesDiffer(a: unknown, b: unknown): boolean {
+  const containers = (t: unknown) => (t as {spec?: {containers?: unknown}} | null)?.spec?.containers
+  const ca = containers(a)
+  const cb = containers(b)
+  if (!Array.isArray(ca) || !Array.isArray(cb) || ca.length !== cb.length) return false
+  return ca.some((c, i) => {
+    const ia = (c as {image?: unknown} | null)?.image
+    const ib = (cb[i] as {image?: unknown} | null)?.image
+    return typeof ia === 'string' && typeof ib === 'string' && ia !== '' && ib !== '' && ia !== ib
+  })
+}
+
 export function canonicalJson(v: unknown): unknown {
   if (Array.isArray(v)) return v.length === 0 ? undefined : v.map(canonicalJson)
   if (typeof v !== 'object' || v === null) return v
@@ -45,6 +93,24 @@ export function canonicalJson(v: unknown): unknown {
     if (x !== undefined && x !== null) out[k] = x
   }
   return out
+}
+
+/**
+ * The revisions a controller may claim, grouped once for every controller of a plan: those whose
+ * controller reference has its uid, then the orphans of its namespace (neither in any set order:
+ * the histories sort what they claim).
+ */
+export function revisionCandidates(revisions: readonly ControllerRevisionView[]): (namespace: string, uid: string) => ControllerRevisionView[] {
+  const owned = new Map<string, ControllerRevisionView[]>()
+  const orphans = new Map<string, ControllerRevisionView[]>()
+  for (const r of revisions) {
+    const ref = controllerOf(r)
+    const [map, key] = ref ? [owned, ref.uid] : [orphans, r.namespace]
+    const list = map.get(key)
+    if (list) list.push(r)
+    else map.set(key, [r])
+  }
+  return (namespace, uid) => [...(owned.get(uid) ?? []).filter((r) => r.namespace === namespace), ...(orphans.get(namespace) ?? [])]
 }
 
 /** history.SortControllerRevisions: by revision, then creation time, then name. */
@@ -111,6 +177,8 @@ export function statefulSetRevisionHash(data: string, collisionCount: number): s
  * canonical. Its JSON is then the stored JSON, and a StatefulSet's revision hash can be computed.
  */
 export function isServerShaped(template: unknown): boolean {
+  // The defaults always give the pod spec a terminationGracePeriodSeconds: one without it is not so shaped.
+  if (isObj(template) && isObj(template.spec) && (template.spec.terminationGracePeriodSeconds === undefined || template.spec.terminationGracePeriodSeconds === null)) return false
   try {
     return JSON.stringify(canonicalJson(template)) === JSON.stringify(canonicalJson(withDefaults('v1.PodTemplateSpec', template)))
   } catch (error) {

@@ -40,8 +40,27 @@ interface Spec {
   dowStar: boolean
 }
 
+/** Schedules parsed, by their text: CronJobs often share one (a schedule never changes once parsed). */
+const parsedSchedules = new Map<string, Schedule | CronError>()
+
 /** cron.ParseStandard (with the TZ prefix formatSchedule adds when spec.timeZone is set). */
 export function parseSchedule(text: string): Schedule {
+  let parsed = parsedSchedules.get(text)
+  if (parsed === undefined) {
+    try {
+      parsed = parseScheduleText(text)
+    } catch (error) {
+      if (!(error instanceof CronError)) throw error
+      parsed = error
+    }
+    if (parsedSchedules.size >= 1024) parsedSchedules.clear()
+    parsedSchedules.set(text, parsed)
+  }
+  if (parsed instanceof CronError) throw parsed
+  return parsed
+}
+
+function parseScheduleText(text: string): Schedule {
   let spec = text.trim()
   let zone = 'UTC'
   const tz = /^(?:CRON_TZ|TZ)=(\S+)\s+/.exec(spec)

@@ -4,15 +4,31 @@ import type {Snapshot} from '../../model/objects.js'
 import type {ControllerPlan} from '../../model/plan.js'
 import type {World} from '../../reconcile/planner.js'
 import {byNamespace} from '../../reconcile/workload-plan.js'
-import {jobsOf, planCronJob} from './sync.js'
+import type {JobView} from '../job/model.js'
+import {controllerOf} from '../../reconcile/pods.js'
+import {planCronJob} from './sync.js'
 
 export function planCronJobs(snapshot: Snapshot, world: World): ControllerPlan[] {
   const cronJobs = snapshot.cronJobs ?? []
   if (cronJobs.length === 0) return []
   const jobs = byNamespace(snapshot.jobs ?? [])
+  // The Jobs a CronJob's sync lists: its namespace's Jobs whose controller reference carries its
+  // name, in order; grouped once for every CronJob.
+  const byController = new Map<string, Map<string, JobView[]>>()
+  for (const [namespace, list] of jobs) {
+    const named = new Map<string, JobView[]>()
+    for (const j of list) {
+      const name = controllerOf(j)?.name
+      if (name === undefined || j.namespace !== namespace) continue
+      const same = named.get(name)
+      if (same) same.push(j)
+      else named.set(name, [j])
+    }
+    byController.set(namespace, named)
+  }
   return cronJobs.map((cj) =>
     planCronJob(cj, {
-      jobs: jobsOf(cj, jobs.get(cj.namespace) ?? []),
+      jobs: [...(byController.get(cj.namespace)?.get(cj.name) ?? [])],
       namespaceJobs: jobs.get(cj.namespace) ?? [],
       now: world.now,
       clearStartTimeOnSuspend: world.options.featureGates.MutableSchedulingDirectivesForSuspendedJobs,

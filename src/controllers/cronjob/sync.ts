@@ -297,8 +297,3 @@ function nextRequeue(cj: CronJobView, last: string | undefined, now: bigint, sch
   const after = next + NEXT_SCHEDULE_DELTA - now
   return {at: formatRfc3339(now + after), seconds: Number(after) / 1e9, reason: 'next-schedule'}
 }
-
-/** The Jobs a CronJob's sync lists: its namespace's Jobs whose controller reference carries its name. */
-export function jobsOf(cj: CronJobView, jobs: readonly JobView[]): JobView[] {
-  return jobs.filter((j) => j.namespace === cj.namespace && controllerOf(j)?.name === cj.name)
-}

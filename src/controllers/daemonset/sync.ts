@@ -7,7 +7,7 @@ import type {ChooseDaemonPodsAction, CreateDaemonPodAction, DaemonDeleteReason, 
 import {GENERATED_BASE_LENGTH} from '../../reconcile/create.js'
 import {podTemplateHash, UnhashableTemplate} from '../../reconcile/hash/index.js'
 import {claimPods} from '../../reconcile/ownership.js'
-import {isServerShaped, maxRevision, REVISION_HASH_LABEL, revisionTemplate, sortRevisions, statefulSetRevisionData, storedRevisionData, templateKey} from '../../reconcile/revisions.js'
+import {imagesDiffer, isServerShaped, maxRevision, recordsSameJson, REVISION_HASH_LABEL, revisionTemplate, sortRevisions, statefulSetRevisionData, storedRevisionData, templateKey} from '../../reconcile/revisions.js'
 import type {CompiledSelector} from '../../reconcile/selector.js'
 import {isPodAvailable} from '../../reconcile/status.js'
 import {startPlan} from '../../reconcile/workload-plan.js'
@@ -25,16 +25,33 @@ export interface DaemonSetWorld {
   candidates: readonly PodView[]
   /** Every ControllerRevision in its namespace. */
   revisions: readonly ControllerRevisionView[]
+  /** Of those, the ones it controls and the orphans, when known (it claims no other). */
+  revisionCandidates?: readonly ControllerRevisionView[]
   now: bigint
+  /**
+   * Node decisions already made for other DaemonSets of the same sync over the same nodes, by what
+   * they depend on (the template's nodeName, nodeSelector, node affinity and tolerations).
+   */
+  placements?: Map<string, ReadonlyMap<string, NodeDecision>>
 }
 
 const byName = (a: {name: string}, b: {name: string}) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
 
 /** The nodes by name: the list itself when it is in order already (the planner sorts them once for every DaemonSet). */
 export function sortedByName<T extends {name: string}>(nodes: readonly T[]): readonly T[] {
+  if (sortedLists.has(nodes)) return nodes
   for (let i = 1; i < nodes.length; i++) if (nodes[i - 1].name > nodes[i].name) return [...nodes].sort(byName)
   return nodes
 }
+
+/** A sorted copy of the nodes that sortedByName then takes as it is (no one else holds it to change it). */
+export function nodesByName<T extends {name: string}>(nodes: readonly T[]): readonly T[] {
+  const sorted = [...nodes].sort(byName)
+  sortedLists.add(sorted)
+  return sorted
+}
+
+const sortedLists = new WeakSet<readonly unknown[]>()
 
 /** podByCreationTimestampAndPhase (DS3.3): bound before unbound, then older, then by name. */
 export function daemonPodOrder(a: PodView, b: PodView): number {
@@ -65,25 +82,31 @@ export function planDaemonSet(ds: DaemonSetView, world: DaemonSetWorld): Control
   const {actions, warnings} = plan
   const tolerations = daemonTolerations(ds.template.spec)
   const nodes = sortedByName(world.nodes)
-  const test = daemonNodeTest(ds.template.spec, tolerations)
-  const decisions = new Map<string, NodeDecision>()
-  for (const n of nodes) decisions.set(n.name, test(n))
+  const decisions = nodeDecisions(ds, nodes, tolerations, world.placements)
   let desired = 0
   for (const d of decisions.values()) if (d.shouldRun) desired++
   const claim = claimPods(ds, selector, world.candidates)
   const byNode = podsByNode(claim.claimed)
-  plan.nodes = nodes.map((n) => daemonNode(n, decisions.get(n.name)!, byNode.get(n.name)))
+  // Each node's decision (the last made for its name) and pods, in the nodes' order.
+  const on: NodeState[] = []
+  const planned: DaemonNode[] = []
+  for (const n of nodes) {
+    const state = {name: n.name, d: decisions.get(n.name)!, pods: byNode.get(n.name)}
+    on.push(state)
+    planned.push(daemonNode(n, state.d, state.pods))
+  }
+  plan.nodes = planned
   plan.desired = desired
   if (ds.deletionTimestamp !== undefined) {
     // syncDaemonSet returns before anything, status included.
     warnings.push('being deleted: the controller does nothing more for it')
-    plan.active = countScheduled(nodes, byNode)
+    plan.active = countScheduled(on)
     plan.diff = plan.active - plan.desired
     return plan
   }
 
   // constructHistory: claim the revisions, find the current one or create it.
-  const history = constructHistory(ds, world.revisions, selector, actions)
+  const history = constructHistory(ds, world.revisions, world.revisionCandidates ?? world.revisions, selector, actions)
   plan.updateRevision = {name: history.name, hash: history.hash, created: history.created}
   if (history.unknown) warnings.push(history.unknown)
   for (const pod of claim.adopted) actions.push({type: 'adopt', pod: pod.name, uid: pod.uid, resourceVersion: pod.resourceVersion})
@@ -92,7 +115,7 @@ export function planDaemonSet(ds: DaemonSetView, world: DaemonSetWorld): Control
     plan.endedBy = history.collision
     warnings.push(`this sync ends early: ${history.collision}`)
     writeStatus(plan, ds, {...ds.status, collisionCount: (ds.status.collisionCount ?? 0) + 1})
-    return finish(plan, nodes, byNode)
+    return finish(plan, on)
   }
   const hash = history.hash
   const generation = ds.annotations[TEMPLATE_GENERATION_ANNOTATION]
@@ -103,13 +126,11 @@ export function planDaemonSet(ds: DaemonSetView, world: DaemonSetWorld): Control
   // manage: what each node needs, then unbound pods whose node is gone.
   const creates: CreateDaemonPodAction[] = []
   const deletes: DeleteDaemonPodAction[] = []
-  for (const node of nodes) {
-    const pods = byNode.get(node.name)
-    const d = decisions.get(node.name)!
-    podsShouldBeOnNode(node.name, d, pods, {surge, hash, minReadySeconds: ds.minReadySeconds, now: world.now}, creates, deletes, newPod)
-  }
+  const manage: ManageContext = {surge, hash, minReadySeconds: ds.minReadySeconds, now: world.now}
+  for (const n of on) podsShouldBeOnNode(n.name, n.d, n.pods, manage, creates, deletes, newPod)
   // Pods of nodes not read, by node name.
-  const unknown = [...byNode].filter(([node]) => !decisions.has(node))
+  const unknown: [string, PodView[]][] = []
+  for (const entry of byNode) if (!decisions.has(entry[0])) unknown.push(entry)
   for (const [node, pods] of unknown.sort(([a], [b]) => (a < b ? -1 : 1))) {
     for (const p of pods) if (p.nodeName === '') deletes.push(deleteOf(p, node, 'no-node'))
   }
@@ -120,16 +141,46 @@ export function planDaemonSet(ds: DaemonSetView, world: DaemonSetWorld): Control
 
   // The rolling update runs only when manage had nothing to do (its expectations would be pending).
   if (created.length === 0 && deleted.length === 0 && ds.updateStrategy.type === 'RollingUpdate') {
-    rollingUpdate(ds, nodes, decisions, byNode, {isUpdated, newPod, now: world.now}, plan)
+    rollingUpdate(ds, on, decisions, byNode, {isUpdated, newPod, now: world.now}, plan)
   }
   cleanupHistory(ds, history.old, claim.claimed, actions)
-  const status = daemonStatus(ds, nodes, decisions, byNode, isUpdated, world.now)
+  const status = daemonStatus(ds, on, isUpdated, world.now)
   writeStatus(plan, ds, status)
-  return finish(plan, nodes, byNode)
+  return finish(plan, on)
 }
 
-function finish(plan: ControllerPlan, nodes: readonly NodeView[], byNode: Map<string, PodView[]>): ControllerPlan {
-  plan.active = countScheduled(nodes, byNode)
+/** A node read, in the nodes' order: its name, the decision for that name, and the pods on it. */
+interface NodeState {
+  name: string
+  d: NodeDecision
+  pods: PodView[] | undefined
+}
+
+/** shouldRunDaemonPod for every node: made once for the DaemonSets alike in what it depends on. */
+function nodeDecisions(ds: DaemonSetView, nodes: readonly NodeView[], tolerations: readonly Toleration[], placements: DaemonSetWorld['placements']): ReadonlyMap<string, NodeDecision> {
+  const spec = ds.template.spec as {nodeName?: unknown; nodeSelector?: unknown; affinity?: {nodeAffinity?: {requiredDuringSchedulingIgnoredDuringExecution?: unknown}}}
+  const required = typeof spec.affinity === 'object' && spec.affinity !== null && typeof spec.affinity.nodeAffinity === 'object' && spec.affinity.nodeAffinity !== null ? spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution : undefined
+  const key = placements ? JSON.stringify([spec.nodeName ?? null, spec.nodeSelector ?? null, required ?? null, tolerations], exactly) : ''
+  const known = placements?.get(key)
+  if (known) return known
+  const test = daemonNodeTest(ds.template.spec, tolerations)
+  const decisions = new Map<string, NodeDecision>()
+  for (const n of nodes) decisions.set(n.name, test(n))
+  placements?.set(key, decisions)
+  return decisions
+}
+
+/** A JSON replacer that keeps apart what JSON would write alike (non-finite numbers, dates, undefined). */
+function exactly(this: unknown, key: string, value: unknown): unknown {
+  const raw = (this as Record<string, unknown>)[key]
+  if (raw instanceof Date) return {date: value}
+  if (typeof value === 'number' && !Number.isFinite(value)) return {number: String(value)}
+  if (value === undefined) return {undefined: true}
+  return value
+}
+
+function finish(plan: ControllerPlan, on: readonly NodeState[]): ControllerPlan {
+  plan.active = countScheduled(on)
   plan.diff = plan.active - plan.desired
   plan.inSync = plan.actions.length === 0
   const s = plan.status as DaemonSetStatusView
@@ -137,8 +188,10 @@ function finish(plan: ControllerPlan, nodes: readonly NodeView[], byNode: Map<st
   return plan
 }
 
-function countScheduled(nodes: readonly NodeView[], byNode: Map<string, PodView[]>): number {
-  return nodes.filter((n) => (byNode.get(n.name)?.length ?? 0) > 0).length
+function countScheduled(on: readonly NodeState[]): number {
+  let n = 0
+  for (const x of on) if (x.pods !== undefined && x.pods.length > 0) n++
+  return n
 }
 
 /** getNodesToDaemonPods (DS3.2): by spec.nodeName or the affinity's node; terminal pods being deleted left out. */
@@ -178,8 +231,8 @@ interface History {
 }
 
 /** constructHistory and dedupCurHistories (DS7.1–DS7.3). */
-function constructHistory(ds: DaemonSetView, revisions: readonly ControllerRevisionView[], selector: CompiledSelector, actions: Action[]): History {
-  const claim = claimPods(ds, selector, [...revisions].sort(byName))
+function constructHistory(ds: DaemonSetView, revisions: readonly ControllerRevisionView[], candidates: readonly ControllerRevisionView[], selector: CompiledSelector, actions: Action[]): History {
+  const claim = claimPods(ds, selector, [...candidates].sort(byName))
   for (const r of claim.adopted) actions.push({type: 'adoptControllerRevision', name: r.name, uid: r.uid, resourceVersion: r.resourceVersion})
   for (const r of claim.released) actions.push({type: 'releaseControllerRevision', name: r.name, uid: r.uid, resourceVersion: r.resourceVersion})
   // The controller takes a revision as current only when its stored bytes are getPatch's (the
@@ -187,8 +240,15 @@ function constructHistory(ds: DaemonSetView, revisions: readonly ControllerRevis
   // template written otherwise is an old one, and the new one's name then collides with it. Those
   // bytes are known when the template is the API server's own JSON; otherwise templates are compared.
   const exact = ds.serverDefaulted || isServerShaped(ds.rawTemplate) ? statefulSetRevisionData(ds.rawTemplate) : undefined
-  const key = templateKey(ds.rawTemplate)
-  const isCurrent = (r: ControllerRevisionView) => (exact !== undefined ? storedRevisionData(r) === exact : templateKey(revisionTemplate(r)) === key)
+  let key: string | undefined
+  // A revision recording the very same JSON has the same key, one with another image another key:
+  // neither is printed then.
+  const isCurrent = (r: ControllerRevisionView) => {
+    if (exact !== undefined) return storedRevisionData(r) === exact
+    if (recordsSameJson(ds.rawTemplate, r)) return true
+    const t = revisionTemplate(r)
+    return !imagesDiffer(ds.rawTemplate, t) && templateKey(t) === (key ??= templateKey(ds.rawTemplate))
+  }
   const current: ControllerRevisionView[] = []
   const old: ControllerRevisionView[] = []
   for (const r of claim.claimed) (isCurrent(r) ? current : old).push(r)
@@ -371,16 +431,17 @@ function updatedPodsOnNode(pods: readonly PodView[], isUpdated: (p: PodView) => 
  */
 function rollingUpdate(
   ds: DaemonSetView,
-  nodes: readonly NodeView[],
+  on: readonly NodeState[],
   decisions: ReadonlyMap<string, NodeDecision>,
   byNode: ReadonlyMap<string, PodView[]>,
   c: UpdateContext,
   plan: ControllerPlan,
 ): void {
-  const desired = nodes.filter((n) => decisions.get(n.name)!.shouldRun)
-  const {maxSurge, maxUnavailable} = daemonUpdateBudget(ds, desired.length)
+  let desired = 0
+  for (const n of on) if (n.d.shouldRun) desired++
+  const {maxSurge, maxUnavailable} = daemonUpdateBudget(ds, desired)
   const available = (p: PodView) => isPodAvailable(p, ds.minReadySeconds, c.now)
-  const entries = nodesToUpdate(nodes, decisions, byNode)
+  const entries = nodesToUpdate(on, decisions, byNode)
   const actions = plan.actions
 
   if (maxSurge === 0) {
@@ -430,27 +491,26 @@ function rollingUpdate(
     else actions.push(deleteOf(oldPod, node, 'surge-replaced', newPod))
   }
   // Pods on nodes that no longer run it go only as far as pods elsewhere are available.
-  pick(Math.min(Math.max(0, numAvailable - desired.length), shouldNotRun.length), shouldNotRun, 'delete', actions, (a) => a.pod)
+  pick(Math.min(Math.max(0, numAvailable - desired), shouldNotRun.length), shouldNotRun, 'delete', actions, (a) => a.pod)
   actions.push(...allowedNew)
   pick(Math.min(Math.max(0, maxSurge - numSurge), candidateNew.length), candidateNew, 'create', actions, (a) => a.node)
 }
 
 /** The nodes with daemon pods and those that should run one, by name, each with its pods. */
-function nodesToUpdate(nodes: readonly NodeView[], decisions: ReadonlyMap<string, NodeDecision>, byNode: ReadonlyMap<string, PodView[]>): [string, PodView[]][] {
+function nodesToUpdate(on: readonly NodeState[], decisions: ReadonlyMap<string, NodeDecision>, byNode: ReadonlyMap<string, PodView[]>): [string, PodView[]][] {
   let unknown = false
   for (const node of byNode.keys()) if (!decisions.has(node)) unknown = true
   if (unknown) {
     const map = new Map(byNode)
-    for (const n of nodes) if (decisions.get(n.name)!.shouldRun && !map.has(n.name)) map.set(n.name, [])
+    for (const n of on) if (n.d.shouldRun && !map.has(n.name)) map.set(n.name, [])
     return [...map].sort(([a], [b]) => (a < b ? -1 : 1))
   }
   // Every pod's node was read: the nodes' own order (by name) serves.
   const out: [string, PodView[]][] = []
-  for (const n of nodes) {
+  for (const n of on) {
     if (out.length > 0 && out[out.length - 1][0] === n.name) continue
-    const pods = byNode.get(n.name)
-    if (pods) out.push([n.name, pods])
-    else if (decisions.get(n.name)!.shouldRun) out.push([n.name, []])
+    if (n.pods) out.push([n.name, n.pods])
+    else if (n.d.shouldRun) out.push([n.name, []])
   }
   return out
 }
@@ -479,18 +539,11 @@ function cleanupHistory(ds: DaemonSetView, old: readonly ControllerRevisionView[
 }
 
 /** updateDaemonSetStatus (DS8): from the pods as read, the first pod of each node after DS3.3 ordering. */
-function daemonStatus(
-  ds: DaemonSetView,
-  nodes: readonly NodeView[],
-  decisions: ReadonlyMap<string, NodeDecision>,
-  byNode: ReadonlyMap<string, PodView[]>,
-  isUpdated: (p: PodView) => boolean,
-  now: bigint,
-): DaemonSetStatusView {
+function daemonStatus(ds: DaemonSetView, on: readonly NodeState[], isUpdated: (p: PodView) => boolean, now: bigint): DaemonSetStatusView {
   const s = {desired: 0, current: 0, misscheduled: 0, ready: 0, updated: 0, available: 0}
-  for (const node of nodes) {
-    const pods = byNode.get(node.name) ?? []
-    if (decisions.get(node.name)!.shouldRun) {
+  for (const node of on) {
+    const pods = node.pods ?? []
+    if (node.d.shouldRun) {
       s.desired++
       if (pods.length === 0) continue
       s.current++

@@ -1,15 +1,15 @@
 // The Deployment controller's plans for a snapshot: one sync per Deployment (sync.ts), then, as
 // the following step, the ReplicaSet controller's next sync of every ReplicaSet it creates or
 // resizes — the same ReplicaSet planner, run on the world this sync leaves.
-import type {DeploymentView, Labels, Workload} from '../../model/objects.js'
+import type {DeploymentView, Labels, PodView, Workload} from '../../model/objects.js'
 import type {ControllerPlan, DeploymentAction, ReplicaSetStep} from '../../model/plan.js'
 import {deepEqual} from '../../reconcile/deep-equal.js'
 import {controllerOf, isControlledBy} from '../../reconcile/pods.js'
 import type {SiblingLookup, World} from '../../reconcile/planner.js'
 import {formatRfc3339, wholeSeconds} from '../../reconcile/time.js'
-import {templateKey} from '../../reconcile/revisions.js'
+import {imagesDiffer, templateKey} from '../../reconcile/revisions.js'
 import {byNamespace} from '../../reconcile/workload-plan.js'
-import {podTemplateHash, UnhashableTemplate} from '../../reconcile/hash/index.js'
+import {podTemplateHash, podTemplateHasher, UnhashableTemplate} from '../../reconcile/hash/index.js'
 import {syncDeployment, type DeploymentSync, type DeploymentWorld} from './sync.js'
 import {POD_TEMPLATE_HASH} from './util.js'
 
@@ -100,16 +100,22 @@ class ClaimCandidates {
 }
 
 function deploymentWorld(d: DeploymentView, replicaSets: readonly Workload[], claimCandidates: readonly Workload[], world: World): DeploymentWorld {
-  const stale = d.serverDefaulted ? staleHashes(d, claimCandidates) : undefined
+  // Checked only when a new ReplicaSet is to be named (most syncs name none).
+  let stale: {unknown?: string} | undefined
   const templates = new TemplateComparison(d)
   return {
     replicaSets,
     claimCandidates,
-    podsOf: (rs) => [...world.index.referencing(rs.uid)].filter((p) => isControlledBy(p, rs)),
+    podsOf: (rs) => {
+      const pods: PodView[] = []
+      for (const p of world.index.referencing(rs.uid)) if (isControlledBy(p, rs)) pods.push(p)
+      return pods
+    },
     now: world.now,
     gates: world.options.featureGates,
     templateHash: (dep, collisionCount) => {
-      if (stale) return {unknown: stale}
+      stale ??= {unknown: d.serverDefaulted ? staleHashes(d, claimCandidates) : undefined}
+      if (stale.unknown) return {unknown: stale.unknown}
       try {
         return {hash: podTemplateHash(dep.rawTemplate, collisionCount)}
       } catch (error) {
@@ -153,19 +159,6 @@ class TemplateComparison {
   }
 }
 
-function imagesDiffer(a: unknown, b: unknown): boolean {
-  const containers = (t: unknown) => (t as {spec?: {containers?: unknown}} | null)?.spec?.containers
-  const ca = containers(a)
-  const cb = containers(b)
-  if (!Array.isArray(ca) || !Array.isArray(cb) || ca.length !== cb.length) return false
-  return ca.some((c, i) => {
-    const ia = (c as {image?: unknown} | null)?.image
-    const ib = (cb[i] as {image?: unknown} | null)?.image
-    return typeof ia === 'string' && typeof ib === 'string' && ia !== '' && ib !== '' && ia !== ib
-  })
-}
-
-
 /**
  * Live objects only: a ReplicaSet of this Deployment whose pod-template-hash label is not the
  * hash of its own template (for any collision count up to the Deployment's) means kctl hashes
@@ -178,9 +171,10 @@ function staleHashes(d: DeploymentView, replicaSets: readonly Workload[]): strin
     if (label === undefined) continue
     let hashes: string[]
     try {
-      const t = withoutHashLabel(rs.rawTemplate ?? templateOf(rs))
-      hashes = [podTemplateHash(t, undefined)]
-      for (let cc = 0; cc <= (d.status.collisionCount ?? 0); cc++) hashes.push(podTemplateHash(t, cc))
+      // The template is printed once for every collision count.
+      const hash = podTemplateHasher(withoutHashLabel(rs.rawTemplate ?? templateOf(rs)))
+      hashes = [hash(undefined)]
+      for (let cc = 0; cc <= (d.status.collisionCount ?? 0); cc++) hashes.push(hash(cc))
     } catch (error) {
       if (error instanceof UnhashableTemplate) continue
       throw error

@@ -120,6 +120,7 @@ function activePodsForRemoval(job: JobView, active: readonly PodView[], rmAtLeas
       const sorted = list.sort(compareActivePods)
       for (const p of sorted.slice(0, -1)) out.push({pod: p, reason: 'duplicate-index'})
       rest.push(sorted.at(-1)!)
+      if (sorted.length === 1) continue
       // appendPodsWithSameIndexForRemovalAndRemaining keeps the last of an unstable sort: pods ranked
       // equal with it may be the one kept.
       const tied = sorted.filter((p) => compareActivePods(p, sorted.at(-1)!) === 0)

@@ -1,6 +1,6 @@
 // The Job controller's plans for a snapshot: one sync per Job (sync.ts) over the pods it controls
 // and the orphans of its namespace it may adopt.
-import type {Snapshot} from '../../model/objects.js'
+import type {PodView, Snapshot} from '../../model/objects.js'
 import type {ControllerPlan} from '../../model/plan.js'
 import type {World} from '../../reconcile/planner.js'
 import {isControlledBy} from '../../reconcile/pods.js'
@@ -11,9 +11,11 @@ export function planJobs(snapshot: Snapshot, world: World): ControllerPlan[] {
     .filter((job) => !job.notPlanned)
     .map((job) => {
       const identity = {namespace: job.namespace, kind: 'Job', name: job.name, uid: job.uid}
+      // Found by owner, as the controller's indexer finds them (in the lister's order), then the orphans.
+      const pods: PodView[] = []
+      for (const p of world.index.referencing(job.uid)) if (isControlledBy(p, identity)) pods.push(p)
       return planJob(job, {
-        // Found by owner, as the controller's indexer finds them (in the lister's order), then the orphans.
-        pods: [...world.index.referencing(job.uid)].filter((p) => isControlledBy(p, identity)),
+        pods,
         orphans: [...world.index.orphans(job.namespace)],
         now: world.now,
         clearStartTimeOnSuspend: world.options.featureGates.MutableSchedulingDirectivesForSuspendedJobs,

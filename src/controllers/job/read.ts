@@ -193,6 +193,12 @@ function readJobStatus(ctx: Ctx, status: RawObject, at: Path): JobStatusView {
   return view
 }
 
+const NO_SIDECARS: ReadonlySet<unknown> = new Set()
+const STATUS_LISTS = [
+  ['containerStatuses', false],
+  ['initContainerStatuses', true],
+] as const
+
 /** The fields of a pod only the Job controller reads (its finalizers, conditions and terminated containers). */
 export function podBatchFields(meta: RawObject, spec: RawObject, status: RawObject): PodBatchFields {
   const finalizers = Array.isArray(meta.finalizers) ? meta.finalizers.filter((f): f is string => typeof f === 'string') : []
@@ -205,9 +211,11 @@ export function podBatchFields(meta: RawObject, spec: RawObject, status: RawObje
   let allTerminated = true
   let totalRestarts = 0
   let sawContainer = false
-  const sidecars = new Set((Array.isArray(spec.initContainers) ? spec.initContainers : []).filter((c) => isMapping(c) && c.restartPolicy === 'Always').map((c) => (c as RawObject).name))
-  for (const [field, init] of [['containerStatuses', false], ['initContainerStatuses', true]] as const) {
-    for (const s of Array.isArray(status[field]) ? status[field] : []) {
+  const sidecars = Array.isArray(spec.initContainers) && spec.initContainers.length > 0 ? new Set(spec.initContainers.filter((c) => isMapping(c) && c.restartPolicy === 'Always').map((c) => (c as RawObject).name)) : NO_SIDECARS
+  for (const [field, init] of STATUS_LISTS) {
+    const statuses = status[field]
+    if (!Array.isArray(statuses)) continue
+    for (const s of statuses) {
       if (!isMapping(s)) continue
       if (typeof s.restartCount === 'number') totalRestarts += s.restartCount
       const t = isMapping(s.state) && isMapping(s.state.terminated) ? s.state.terminated : undefined

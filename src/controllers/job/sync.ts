@@ -54,9 +54,16 @@ const isTrue = (status: JobStatusView, type: string) => status.conditions.some((
 export const jobFinished = (status: JobStatusView) => isTrue(status, 'Complete') || isTrue(status, 'Failed')
 const carriesFinalizer = (p: PodView) => p.batch?.finalizers.includes(JOB_TRACKING_FINALIZER) ?? false
 
+/** The sync's clock as a condition's time: the last one asked for is kept (every Job of a plan shares it). */
+let lastStamp: {now: bigint; text: string} | undefined
+function stampOf(now: bigint): string {
+  if (lastStamp?.now !== now) lastStamp = {now, text: formatRfc3339(wholeSeconds(now))}
+  return lastStamp.text
+}
+
 export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   const {now} = input
-  const stamp = formatRfc3339(wholeSeconds(now))
+  const stamp = stampOf(now)
   const plan: ControllerPlan = {
     kind: 'Job',
     apiVersion: job.apiVersion,
@@ -209,9 +216,9 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   // ---- J5: move finished pods into uncountedTerminatedPods, remove finalizers, count ----
   // trackJobStatusAndRemoveFinalizers walks the pods as listed before this sync: a pod manageJob
   // deleted still shows its finalizer (deleteJobPods records no finalizer expectation).
-  const withFinalizer = new Set(pods.filter(hasFinalizer).map((p) => p.uid))
   // cleanUncountedPodsWithoutFinalizers: UIDs whose finalizer is already gone are counted now.
   const moveCounted = (gone: (uid: string) => boolean) => {
+    if (uncounted.succeeded.length === 0 && uncounted.failed.length === 0) return
     const s = uncounted.succeeded.filter(gone)
     const f = uncounted.failed.filter(gone)
     status.succeeded += s.length
@@ -219,7 +226,8 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
     uncounted.succeeded = uncounted.succeeded.filter((u) => !gone(u))
     uncounted.failed = uncounted.failed.filter((u) => !gone(u))
   }
-  moveCounted((uid) => !withFinalizer.has(uid))
+  let withFinalizer: Set<string> | undefined
+  moveCounted((uid) => !(withFinalizer ??= new Set(pods.filter(hasFinalizer).map((p) => p.uid))).has(uid))
   const heldBack = new Set(held.values())
   const order = indexed ? [...pods].sort((a, b) => completionIndex(a) - completionIndex(b)) : pods
   const patches: RemoveFinalizerAction[] = []
@@ -402,10 +410,47 @@ function sameStatus(a: JobStatusView, b: JobStatusView): boolean {
     if (k !== kb[i]) return false
     const [x, y] = [statusField(a, k), statusField(b, k)]
     if (x === y && (typeof x === 'string' || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x)))) continue
-    if (JSON.stringify(x) !== JSON.stringify(y)) return false
+    if (!sameJsonText(x, y)) return false
   }
   return true
 }
+
+/** Whether JSON.stringify writes `a` and `b` alike: plain arrays and objects compared part by part, anything else as text. */
+function sameJsonText(a: unknown, b: unknown): boolean {
+  if (a === b && (typeof a !== 'number' || Number.isFinite(a))) return true
+  if (typeof a === 'string' && typeof b === 'string') return false
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return false
+    for (let i = 0; i < a.length; i++) {
+      // An array writes undefined (or a function) as null: left to the text.
+      if (omitted(a[i]) || omitted(b[i])) return JSON.stringify(a) === JSON.stringify(b)
+      if (!sameJsonText(a[i], b[i])) return false
+    }
+    return true
+  }
+  if (isPlainRecord(a) && isPlainRecord(b)) {
+    const ka = writtenKeys(a)
+    const kb = writtenKeys(b)
+    if (ka.length !== kb.length) return false
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i] || !sameJsonText(a[ka[i]], b[kb[i]])) return false
+    return true
+  }
+  return JSON.stringify(a) === JSON.stringify(b)
+}
+
+const isPlainRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null) && !('toJSON' in v)
+
+/** The keys JSON.stringify writes, in its order. */
+function writtenKeys(o: Record<string, unknown>): string[] {
+  const keys: string[] = []
+  for (const k of Object.keys(o)) {
+    if (!omitted(o[k])) keys.push(k)
+  }
+  return keys
+}
+
+const omitted = (v: unknown) => v === undefined || typeof v === 'function' || typeof v === 'symbol'
 
 /** A nil uncountedTerminatedPods is read as {} (J3 step 6): writing {} alone is no change. */
 const NO_UNCOUNTED = {succeeded: [], failed: []}

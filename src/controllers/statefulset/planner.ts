@@ -3,6 +3,7 @@
 import type {Snapshot} from '../../model/objects.js'
 import type {ControllerPlan} from '../../model/plan.js'
 import type {ClaimView} from './model.js'
+import {revisionCandidates} from '../../reconcile/revisions.js'
 import {byNamespace} from '../../reconcile/workload-plan.js'
 import type {World} from '../../reconcile/planner.js'
 import {planStatefulSet} from './sync.js'
@@ -11,12 +12,14 @@ export function planStatefulSets(snapshot: Snapshot, world: World): ControllerPl
   const sets = snapshot.statefulSets ?? []
   if (sets.length === 0) return []
   const revisions = byNamespace(snapshot.controllerRevisions ?? [])
+  const candidates = revisionCandidates(snapshot.controllerRevisions ?? [])
   const claims = new Map<string, Map<string, ClaimView>>()
   for (const [ns, list] of byNamespace(snapshot.claims ?? [])) claims.set(ns, new Map(list.map((c) => [c.name, c])))
   return sets.map((set) =>
     planStatefulSet(set, {
       candidates: world.index.claimCandidates({namespace: set.namespace, kind: 'StatefulSet', name: set.name, uid: set.uid}),
       revisions: revisions.get(set.namespace) ?? [],
+      revisionCandidates: candidates(set.namespace, set.uid),
       claims: claims.get(set.namespace) ?? new Map(),
       now: world.now,
       maxUnavailableGate: world.options.featureGates.MaxUnavailableStatefulSet,

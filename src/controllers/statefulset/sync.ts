@@ -8,7 +8,7 @@ import type {Action, BlockReason, ControllerPlan} from '../../model/plan.js'
 import type {ClaimView, StatefulSetStatusView, StatefulSetView} from './model.js'
 import {claimPods} from '../../reconcile/ownership.js'
 import {controllerOf} from '../../reconcile/pods.js'
-import {isServerShaped, maxRevision, REVISION_HASH_LABEL, revisionTemplate, sortRevisions, statefulSetRevisionData, statefulSetRevisionHash, storedRevisionData, templateKey} from '../../reconcile/revisions.js'
+import {imagesDiffer, isServerShaped, maxRevision, recordsSameJson, REVISION_HASH_LABEL, revisionTemplate, sortRevisions, statefulSetRevisionData, statefulSetRevisionHash, storedRevisionData, templateKey} from '../../reconcile/revisions.js'
 import {selectorMatches} from '../../reconcile/selector.js'
 import {isPodAvailable} from '../../reconcile/status.js'
 import {startPlan} from '../../reconcile/workload-plan.js'
@@ -22,6 +22,8 @@ export interface StatefulSetWorld {
   candidates: readonly PodView[]
   /** Every ControllerRevision and PersistentVolumeClaim of its namespace. */
   revisions: readonly ControllerRevisionView[]
+  /** Of those revisions, the ones it controls and the orphans, when known (the others are never listed). */
+  revisionCandidates?: readonly ControllerRevisionView[]
   claims: ReadonlyMap<string, ClaimView>
   now: bigint
   /** The MaxUnavailableStatefulSet feature gate (off in 1.36). */
@@ -63,12 +65,18 @@ export function planStatefulSet(set: StatefulSetView, world: StatefulSetWorld): 
   const unavailable = (p: PodView) => !available(p) || terminating(p)
 
   // adoptOrphanRevisions: the revisions it lists (matching, owned or orphan); orphans are adopted.
-  const listed = world.revisions.filter((r) => selectorMatches(selector, r.labels) && (controllerOf(r) === undefined || controllerOf(r)!.uid === set.uid))
+  const listed = (world.revisionCandidates ?? world.revisions).filter((r) => {
+    const ref = controllerOf(r)
+    return (ref === undefined || ref.uid === set.uid) && selectorMatches(selector, r.labels)
+  })
   for (const r of [...listed].sort((a, b) => (a.name < b.name ? -1 : 1))) {
     if (!controllerOf(r)) actions.push({type: 'adoptControllerRevision', name: r.name, uid: r.uid, resourceVersion: r.resourceVersion})
   }
   // getPodsForStatefulSet: the selector, and a name of this set.
-  const isMember = (p: PodView) => parseOrdinal(p.name).parent === set.name && parseOrdinal(p.name).ordinal >= 0
+  const isMember = (p: PodView) => {
+    const {parent, ordinal} = parseOrdinal(p.name)
+    return parent === set.name && ordinal >= 0
+  }
   const claim = claimPods(set, selector, world.candidates, isMember)
   for (const p of claim.adopted) actions.push({type: 'adopt', pod: p.name, uid: p.uid, resourceVersion: p.resourceVersion})
   for (const p of claim.released) actions.push({type: 'release', pod: p.name, uid: p.uid, resourceVersion: p.resourceVersion})
@@ -354,8 +362,19 @@ function fixClaims(set: StatefulSetView, pod: string, podUid: string, ordinal: n
 /** `all`: every revision of the namespace, which a new revision's name may clash with (AlreadyExists). */
 function revisions(set: StatefulSetView, listed: ControllerRevisionView[], all: readonly ControllerRevisionView[], actions: Action[], warnings: string[]): Revisions {
   let collisionCount = set.status.collisionCount
-  const key = templateKey(set.rawTemplate)
-  const sameTemplate = (r: ControllerRevisionView) => templateKey(revisionTemplate(r)) === key
+  let key: string | undefined
+  const compared = new Map<ControllerRevisionView, boolean>()
+  // A revision recording the very same JSON has the same key, one with another image another key:
+  // neither is printed then.
+  const sameTemplate = (r: ControllerRevisionView) => {
+    let same = compared.get(r)
+    if (same === undefined) {
+      const t = revisionTemplate(r)
+      same = recordsSameJson(set.rawTemplate, r) || (!imagesDiffer(set.rawTemplate, t) && templateKey(t) === (key ??= templateKey(set.rawTemplate)))
+      compared.set(r, same)
+    }
+    return same
+  }
   // FindEqualRevisions compares the stored bytes with the new revision's; they are known when the
   // template is the API server's own JSON (otherwise the templates are compared). Only the latest
   // revision is also compared by meaning (StatefulSetSemanticRevisionComparison).
@@ -375,9 +394,9 @@ function revisions(set: StatefulSetView, listed: ControllerRevisionView[], all: 
     let hash: string | null = null
     let name: string | null = null
     let exists = false
-    if (set.serverDefaulted || isServerShaped(set.rawTemplate)) {
+    if (exact !== undefined) {
       // The data is exact only from the API server's own JSON of the template (S3.2).
-      const data = statefulSetRevisionData(set.rawTemplate)
+      const data = exact
       for (;;) {
         hash = statefulSetRevisionHash(data, collisionCount)
         name = `${set.name.slice(0, 223)}-${hash}`

@@ -22,14 +22,22 @@ export function podTemplateDump(template: unknown): string {
 
 /** ComputeHash(template, collisionCount): the label value and the new ReplicaSet's name suffix. */
 export function podTemplateHash(template: unknown, collisionCount: number | undefined): string {
-  let h = fnv1a(Buffer.from(podTemplateDump(template), 'utf8'), 0x811c9dc5)
-  if (collisionCount !== undefined) {
-    // binary.LittleEndian.PutUint32 into an 8-byte slice: the count, then four zero bytes.
-    const b = Buffer.alloc(8)
-    b.writeUInt32LE(collisionCount >>> 0, 0)
-    h = fnv1a(b, h)
+  return podTemplateHasher(template)(collisionCount)
+}
+
+/** podTemplateHash of one template for any collision count, the template printed once. */
+export function podTemplateHasher(template: unknown): (collisionCount: number | undefined) => string {
+  const base = fnv1a(Buffer.from(podTemplateDump(template), 'utf8'), 0x811c9dc5)
+  return (collisionCount) => {
+    let h = base
+    if (collisionCount !== undefined) {
+      // binary.LittleEndian.PutUint32 into an 8-byte slice: the count, then four zero bytes.
+      const b = Buffer.alloc(8)
+      b.writeUInt32LE(collisionCount >>> 0, 0)
+      h = fnv1a(b, h)
+    }
+    return safeEncode(String(h))
   }
-  return safeEncode(String(h))
 }
 
 function fnv1a(bytes: Uint8Array, seed: number): number {
