@@ -95,10 +95,8 @@ export function writeShaped(w: JsonWriter, v: unknown, field: Field, ctx: WireCo
   if (Array.isArray(v)) {
     const n = v.length
     if (n === 0) return w.ascii('[]')
-    w.byte(91)
     for (let i = 0; i < n; i++) {
-      if (i > 0) w.byte(44)
-      w.newline(depth + 1)
+      w.item(i === 0, depth + 1)
       writeShaped(w, v[i], field, ctx, depth + 1)
     }
     w.close(depth, 93)
