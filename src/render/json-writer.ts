@@ -90,10 +90,14 @@ export class JsonWriter {
 
   /** What comes before an item of a list at `depth`: `[` for the first, else `,`, the line break and indentation. */
   item(first: boolean, depth: number): void {
+    this.lineStart(first ? 91 : 44, depth)
+  }
+
+  private lineStart(open: number, depth: number): void {
     const indent = 2 * depth
     this.room(indent + 6)
     const pos = this.pos
-    this.buf[pos] = first ? 91 : 44
+    this.buf[pos] = open
     this.buf[pos + 1] = NEWLINE
     this.spaces(pos + 2, indent)
     this.pos = pos + 2 + indent
@@ -157,31 +161,11 @@ export class JsonWriter {
    * break and indentation, and the key with the `: ` after it.
    */
   field(first: boolean, key: string, depth: number): void {
-    const n = key.length
-    const indent = 2 * depth
-    this.room(n + indent + 8)
-    const buf = this.buf
-    let pos = this.pos
-    buf[pos++] = first ? 123 : 44
-    buf[pos++] = NEWLINE
-    this.spaces(pos, indent)
-    pos += indent
-    const start = pos
-    buf[pos++] = QUOTE
-    for (let i = 0; i < n; i++) {
-      const c = key.charCodeAt(i)
-      if (c < SPACE || c > 126 || c === QUOTE || c === BACKSLASH) {
-        this.pos = start
-        this.escaped(key)
-        this.ascii(': ')
-        return
-      }
-      buf[pos++] = c
-    }
-    buf[pos++] = QUOTE
-    buf[pos++] = 58
-    buf[pos++] = SPACE
-    this.pos = pos
+    this.lineStart(first ? 123 : 44, depth)
+    this.string(key)
+    this.room(2)
+    this.buf[this.pos++] = 58
+    this.buf[this.pos++] = SPACE
   }
 
   /**
