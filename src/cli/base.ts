@@ -5,12 +5,25 @@ import chalk from 'chalk'
 
 import type {ReadError} from '../model/plan.js'
 import {cutEchoes} from '../render/echo.js'
+import type {ByteSink} from '../render/json-writer.js'
 import {unreadableLines} from '../render/read-report.js'
 import type {ApplySetMode} from '../sources/layout.js'
 import {ExitCode} from './exit-codes.js'
 import {checkFileOptions} from './flags.js'
 
 export type OutputFormat = 'table' | 'json' | 'yaml'
+
+/** A document that writes itself, a buffer at a time (render/json-writer.ts). */
+export type WrittenDocument = (sink: ByteSink) => void
+
+/**
+ * One buffer to stdout: written at once to a file or a terminal, and to a pipe that is not full,
+ * so the buffer may be filled again; kept (not to be touched) while a full pipe queues it.
+ */
+const writeBytes: ByteSink = (bytes) => {
+  process.stdout.write(bytes)
+  return process.stdout.writableLength === 0
+}
 
 export abstract class BaseCommand extends Command {
   static override baseFlags = {
@@ -48,8 +61,9 @@ export abstract class BaseCommand extends Command {
   }
 
   /** The command's result: the one document (json/yaml) or the table, on stdout. */
-  protected print(text: string | Iterable<string>): void {
+  protected print(text: string | Iterable<string> | WrittenDocument): void {
     if (typeof text === 'string') process.stdout.write(text)
+    else if (typeof text === 'function') text(writeBytes)
     else for (const chunk of text) process.stdout.write(chunk)
   }
 

@@ -3,10 +3,10 @@ import {Flags} from '@oclif/core'
 import {BaseCommand, sourceRequest} from '../cli/base.js'
 import {ExitCode} from '../cli/exit-codes.js'
 import {changeFlags, changeRequest, cloudFlags, cloudRequest, controllerManagerFlags, controllerManagerRequest, outputFlag, sourceFlags} from '../cli/flags.js'
-import {renderDocumentChunks} from '../render/document.js'
+import {renderDocument} from '../render/document.js'
 import {emptyPlanLine} from '../render/read-report.js'
 import {renderPlanTable} from '../render/plan-table.js'
-import {planToWire} from '../render/wire.js'
+import {planToWire, writePlanJson} from '../render/wire.js'
 import {computePlan} from '../services/plan.js'
 import {hasChanges, planChanged} from '../services/simulate.js'
 
@@ -43,7 +43,7 @@ Exit codes: 0 success, 1 any error, 2 changes pending (only with --detailed-exit
     const req = {...sourceRequest(flags), ...changeRequest(flags), ...cloudRequest(flags), ...controllerManagerRequest(flags), onWarning: (w: string) => this.note(w)}
     // A what-if plans the world after the change (one world: apply sets are not told apart).
     const plan = hasChanges(req) ? await planChanged(req) : await computePlan(req)
-    this.print(format === 'table' ? renderPlanTable(plan, {color: this.colored}) : renderDocumentChunks(planToWire(plan, {lazy: format === 'json'}), format))
+    this.print(format === 'table' ? renderPlanTable(plan, {color: this.colored}) : format === 'json' ? (sink) => writePlanJson(plan, sink) : renderDocument(planToWire(plan), format))
     // An empty plan is not "in sync" for CI: say why nothing was planned, and fail unless --allow-empty.
     const empty = emptyPlanLine(plan, req)
     const emptyFails = empty !== undefined && flags['detailed-exitcode'] && !flags['allow-empty']

@@ -13,28 +13,15 @@ export function renderDocument(value: unknown, format: DocumentFormat): string {
   return yamlPackage().stringify(value, {version: '1.1', lineWidth: 0, indentSeq: true})
 }
 
-/** A list whose items take their wire form only as they are written, so a large document is never held whole twice. */
-export class LazyList<T = unknown> {
-  constructor(
-    readonly items: readonly T[],
-    readonly toWire: (item: T) => unknown,
-  ) {}
-
-  toJSON(): unknown[] {
-    return this.items.map((item) => this.toWire(item))
-  }
-}
-
 /** Pieces of output are joined up to about this many characters before they are handed out. */
 const PIECE = 16_384
 
 /**
  * The same document in pieces, for documents larger than one string may hold (a plan of
  * thousands of Deployments with their following steps): the same bytes as renderDocument, the
- * top-level object's fields and list items stringified one at a time. A LazyList's items take
- * their wire form one at a time too. Small items are joined into pieces of about PIECE
- * characters; no piece holds more than one large item, so every string stays short-lived (the
- * young generation frees it) and the document is never held whole, nor its wire form.
+ * top-level object's fields and list items stringified one at a time. Small items are joined
+ * into pieces of about PIECE characters; no piece holds more than one large item, so every
+ * string stays short-lived (the young generation frees it) and the document is never held whole.
  */
 export function* renderDocumentChunks(value: unknown, format: DocumentFormat): Generator<string> {
   if (format !== 'json' || typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -49,16 +36,15 @@ export function* renderDocumentChunks(value: unknown, format: DocumentFormat): G
   yield '{\n'
   for (const [i, [key, v]] of entries.entries()) {
     const comma = i < entries.length - 1 ? ',' : ''
-    const list = v instanceof LazyList ? v : Array.isArray(v) ? new LazyList(v, (x) => x) : undefined
-    if (list && list.items.length > 0) {
+    if (Array.isArray(v) && v.length > 0) {
       // Stringified inside a one-key object, an item comes out at this list's indentation.
       const head = `{\n  ${JSON.stringify(key)}: [\n`
       const tail = '\n  ]\n}'
       yield head.slice(2)
       let pending = ''
-      for (let k = 0; k < list.items.length; k++) {
-        const text = JSON.stringify({[key]: [list.toWire(list.items[k])]}, null, 2)
-        const item = `${text.slice(head.length, text.length - tail.length)}${k < list.items.length - 1 ? ',' : ''}\n`
+      for (let k = 0; k < v.length; k++) {
+        const text = JSON.stringify({[key]: [v[k]]}, null, 2)
+        const item = `${text.slice(head.length, text.length - tail.length)}${k < v.length - 1 ? ',' : ''}\n`
         if (pending.length + item.length <= PIECE) pending += item
         else {
           if (pending.length > 0) yield pending

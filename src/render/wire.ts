@@ -1,16 +1,123 @@
 // The versioned wire form (`kctl/v1alpha1`, docs/output.md) of the values kctl prints as
-// JSON or YAML, built in this one place. Keys come out in a fixed order: the contract's fields
+// JSON or YAML, described in this one place (as a copy, or written as JSON straight away). Keys come out in a fixed order: the contract's fields
 // first, then any field the model gained later (sorted), so adding a field never reorders old
 // ones and the same plan always serializes to the same bytes. Maps of labels, annotations and
 // gates are sorted, as Go's encoding/json sorts map keys.
-import type {DeploymentCondition, DeploymentStatusView, OwnerReference, PlanSource, WorkloadCondition} from '../model/objects.js'
-import type {Action, ControllerPlan, RankFacts, ReconcilePlan, StatusView} from '../model/plan.js'
-import {PLAN_API_VERSION, readyAndAvailable} from '../model/plan.js'
-import {LazyList} from './document.js'
+import type {PlanSource} from '../model/objects.js'
+import type {Action, ControllerPlan, ReconcilePlan} from '../model/plan.js'
+import {type ByteSink, isArrayIndex, JsonWriter, outputOrder, unwritable} from './json-writer.js'
 import {deleteReasons} from './reasons.js'
 
 export type Json = null | boolean | number | string | Json[] | {[key: string]: Json}
 type JsonObject = {[key: string]: Json}
+
+/**
+ * How an object takes its wire form: the contract's fields in `order`, then any other field
+ * sorted; `fields` shapes some of them (a shape given a list shapes each item), `computed` gives
+ * a field its value from the whole object, `context` what its fields are shaped with. Everything
+ * not shaped is plain data, written with its object keys sorted. One description serves the copy
+ * (toWire: YAML, watch, simulate) and the JSON written straight from the plan (writeShaped).
+ */
+export interface Shape {
+  readonly order: readonly string[]
+  readonly fields?: Readonly<Record<string, Field>>
+  readonly computed?: Readonly<Record<string, (value: never, ctx: WireContext) => unknown>>
+  readonly context?: (value: never, ctx: WireContext) => WireContext
+  /** Consecutive items of a list that are one value take one copy (a controller's creates). */
+  readonly shareRepeats?: boolean
+}
+
+/** A shape, or a shape chosen by the value. */
+export type Field = Shape | {readonly pick: (value: never) => Shape; readonly shareRepeats?: boolean}
+
+/** What a field's wire form may depend on beyond its value: the controller it is in, and the plan's clock. */
+export interface WireContext {
+  readonly cp?: ControllerPlan
+  readonly now: string
+}
+
+const shapeOf = (field: Field, v: unknown): Shape => ('pick' in field ? field.pick(v as never) : field)
+
+const orderSets = new WeakMap<readonly string[], Set<string>>()
+
+/** The fields of `source` that `order` does not list, in output order (for-in: own fields, then inherited ones). */
+function restKeys(source: object, order: readonly string[]): string[] | undefined {
+  let listed = orderSets.get(order)
+  if (!listed) orderSets.set(order, (listed = new Set(order)))
+  let rest: string[] | undefined
+  for (const key in source) if (!listed.has(key)) (rest ??= []).push(key)
+  return rest && outputOrder(rest)
+}
+
+/**
+ * The keys of `v`'s wire form under `shape`, in the order JSON.stringify writes its copy: the
+ * listed fields, then the rest sorted (array indices, which lead any object, first of all).
+ */
+function shapedKeys(v: object, shape: Shape): readonly string[] {
+  const rest = restKeys(v, shape.order)
+  if (!rest) return shape.order
+  const indices = rest.filter((k) => isArrayIndex(k))
+  return indices.length === 0 ? [...shape.order, ...rest] : [...indices, ...shape.order, ...rest.slice(indices.length)]
+}
+
+/** A field's value in the wire form: computed, or the object's own. */
+const fieldValue = (v: object, shape: Shape, key: string, ctx: WireContext): unknown => {
+  const compute = shape.computed?.[key]
+  return compute ? compute(v as never, ctx) : (v as Record<string, unknown>)[key]
+}
+
+/** The wire form of `v` under `field`: a copy, undefined fields left out. */
+export function toWire(v: unknown, field: Field, ctx: WireContext): Json {
+  if (Array.isArray(v)) {
+    let previous: unknown
+    let wire: Json = null
+    return v.map((x, i) => {
+      if (i === 0 || x !== previous || !field.shareRepeats) wire = toWire(x, field, ctx)
+      previous = x
+      return wire
+    })
+  }
+  if (v === null || typeof v !== 'object') return v as Json
+  const shape = shapeOf(field, v)
+  const inner = shape.context ? shape.context(v as never, ctx) : ctx
+  const out: JsonObject = {}
+  for (const key of shapedKeys(v, shape)) {
+    const x = fieldValue(v, shape, key, inner)
+    if (x === undefined) continue
+    const sub = shape.fields?.[key]
+    out[key] = sub ? toWire(x, sub, inner) : plain(x)
+  }
+  return out
+}
+
+/** JSON text of `v` under `field` at `depth`: the bytes JSON.stringify(toWire(v, field, ctx), null, 2) gives there, without the copy. */
+export function writeShaped(w: JsonWriter, v: unknown, field: Field, ctx: WireContext, depth: number): void {
+  if (Array.isArray(v)) {
+    const n = v.length
+    if (n === 0) return w.ascii('[]')
+    for (let i = 0; i < n; i++) {
+      w.item(i === 0, depth + 1)
+      writeShaped(w, v[i], field, ctx, depth + 1)
+    }
+    w.close(depth, 93)
+    return
+  }
+  if (v === null || typeof v !== 'object') return w.scalar(v)
+  const shape = shapeOf(field, v)
+  const inner = shape.context ? shape.context(v as never, ctx) : ctx
+  let first = true
+  for (const key of shapedKeys(v, shape)) {
+    const x = fieldValue(v, shape, key, inner)
+    if (unwritable(x)) continue
+    w.field(first, key, depth + 1)
+    first = false
+    const sub = shape.fields?.[key]
+    if (sub) writeShaped(w, x, sub, inner, depth + 1)
+    else w.sorted(x, depth + 1)
+  }
+  if (first) return w.ascii('{}')
+  w.close(depth, 125)
+}
 
 /** Copies `value`'s defined fields: `order` first, then the rest sorted; `convert` may reshape some. */
 export function ordered<T extends object>(
@@ -33,28 +140,9 @@ export function ordered<T extends object>(
   return out
 }
 
-/**
- * Whether plain data whose keys are in order already may be given as it is rather than copied:
- * only while a JSON document is written (JSON.stringify gives the same bytes either way), never
- * for YAML, where a value met twice would be written as an alias.
- */
-let shareOrdered = false
-
-/** `convert(item)` with plain data that is in order already shared, not copied (for JSON only). */
-export function sharingOrdered<T>(convert: () => T): T {
-  const before = shareOrdered
-  shareOrdered = true
-  try {
-    return convert()
-  } finally {
-    shareOrdered = before
-  }
-}
-
 /** A deep copy of plain data with object keys sorted (for maps and anything not listed above). */
 function plain(v: unknown): Json {
   if (v === null || typeof v !== 'object') return v as Json
-  if (shareOrdered) return orderedOrCopy(v)
   if (Array.isArray(v)) return v.map((x) => plain(x))
   const out: JsonObject = {}
   for (const key of Object.keys(v).sort()) {
@@ -64,177 +152,142 @@ function plain(v: unknown): Json {
   return out
 }
 
-/**
- * `v` itself when every object in it has its keys in sorted order already (JSON.stringify then
- * writes what it would write of plain(v): keys whose value is undefined are left out either way),
- * else a copy in which only what is out of order was rebuilt.
- */
-function orderedOrCopy(v: object): Json {
-  if (Array.isArray(v)) {
-    let out: Json[] | undefined
-    for (let i = 0; i < v.length; i++) {
-      const x = v[i] as unknown
-      const y = x !== null && typeof x === 'object' ? orderedOrCopy(x) : (x as Json)
-      if (y !== x && !out) out = v.slice(0, i) as Json[]
-      if (out) out.push(y)
-    }
-    return out ?? (v as Json)
-  }
-  const source = v as Record<string, unknown>
-  // One walk with for-in (no list of keys built): most objects are in order and unchanged, and
-  // are given as they are. (An object with toJSON would be written as what it returns, its copy
-  // as its fields.) for-in also visits inherited enumerable fields, after the own ones: they can
-  // only send an object to the copy below, which reads its own fields alone.
-  let sorted = typeof source.toJSON !== 'function'
-  let previous: string | undefined
-  /** The fields whose values had to be rebuilt, and their copies. */
-  let rebuilt: Map<string, unknown> | undefined
-  for (const key in source) {
-    if (previous !== undefined && previous > key) sorted = false
-    previous = key
-    const x = source[key]
-    if (x !== null && typeof x === 'object') {
-      const y = orderedOrCopy(x)
-      if (y !== x) (rebuilt ??= new Map()).set(key, y)
-    }
-  }
-  if (sorted && !rebuilt) return v as Json
-  const out: JsonObject = {}
-  // (The default sort compares code units, as `<` does; keys are distinct.)
-  for (const key of Object.keys(source).sort()) {
-    const y = rebuilt?.has(key) ? rebuilt.get(key) : source[key]
-    if (y !== undefined) out[key] = y as Json
-  }
-  return out
+const shape = (order: readonly string[], more: Omit<Shape, 'order'> = {}): Shape => ({order, ...more})
+
+const OWNER_REFERENCE = shape(['apiVersion', 'kind', 'name', 'uid', 'controller', 'blockOwnerDeletion'])
+
+const WORKLOAD_CONDITION = shape(['type', 'status', 'reason', 'message', 'lastTransitionTime'])
+
+const DEPLOYMENT_CONDITION = shape(['type', 'status', 'reason', 'message', 'lastUpdateTime', 'lastTransitionTime'])
+
+const SERVICE_STATUS = shape(['loadBalancer', 'readyEndpoints'])
+const JOB_STATUS = shape(['conditions', 'startTime', 'completionTime', 'active', 'succeeded', 'failed', 'terminating', 'completedIndexes', 'failedIndexes', 'uncountedTerminatedPods', 'ready'], {
+  fields: {conditions: shape(['type', 'status', 'lastProbeTime', 'lastTransitionTime', 'reason', 'message']), uncountedTerminatedPods: shape(['succeeded', 'failed'])},
+})
+const CRON_JOB_STATUS = shape(['active', 'lastScheduleTime', 'lastSuccessfulTime'], {fields: {active: shape(['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion'])}})
+const STATEFUL_SET_STATUS = shape(['observedGeneration', 'replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'currentRevision', 'updateRevision', 'collisionCount', 'availableReplicas'])
+const DAEMON_SET_STATUS = shape(['currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady', 'observedGeneration', 'updatedNumberScheduled', 'numberAvailable', 'numberUnavailable', 'collisionCount'])
+const DEPLOYMENT_STATUS = shape(['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'terminatingReplicas', 'collisionCount', 'conditions'], {
+  fields: {conditions: DEPLOYMENT_CONDITION},
+})
+const REPLICA_SET_STATUS = shape(['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'terminatingReplicas', 'observedGeneration', 'conditions'], {
+  fields: {conditions: WORKLOAD_CONDITION},
+})
+
+/** A ReplicaSet's, Deployment's, StatefulSet's, DaemonSet's, Job's, CronJob's or Service's status, in the API's field order. */
+const STATUS: Field = {
+  pick: (s: ControllerPlan['status']) =>
+    'readyEndpoints' in s
+      ? SERVICE_STATUS
+      : 'succeeded' in s
+      ? JOB_STATUS
+      : Array.isArray((s as {active?: unknown}).active)
+      ? CRON_JOB_STATUS
+      : 'currentRevision' in s
+      ? STATEFUL_SET_STATUS
+      : 'numberReady' in s
+      ? DAEMON_SET_STATUS
+      : 'updatedReplicas' in s
+      ? DEPLOYMENT_STATUS
+      : REPLICA_SET_STATUS,
 }
 
-const ownerReference = (ref: OwnerReference): Json =>
-  ordered(ref, ['apiVersion', 'kind', 'name', 'uid', 'controller', 'blockOwnerDeletion'])
-
-const condition = (c: WorkloadCondition): Json => ordered(c, ['type', 'status', 'reason', 'message', 'lastTransitionTime'])
-
-const deploymentCondition = (c: DeploymentCondition): Json => ordered(c, ['type', 'status', 'reason', 'message', 'lastUpdateTime', 'lastTransitionTime'])
-
-/** A ReplicaSet's, Deployment's, StatefulSet's or DaemonSet's status, in the API's field order. */
-export const status = (s: ControllerPlan['status']): Json =>
-  'readyEndpoints' in s
-    ? ordered(s, ['loadBalancer', 'readyEndpoints'])
-    : 'succeeded' in s
-    ? ordered(s, ['conditions', 'startTime', 'completionTime', 'active', 'succeeded', 'failed', 'terminating', 'completedIndexes', 'failedIndexes', 'uncountedTerminatedPods', 'ready'], {
-        conditions: (cs: object[]) => cs.map((c) => ordered(c, ['type', 'status', 'lastProbeTime', 'lastTransitionTime', 'reason', 'message'])),
-        uncountedTerminatedPods: (u: object) => ordered(u, ['succeeded', 'failed']),
-      })
-    : Array.isArray((s as {active?: unknown}).active)
-    ? ordered(s, ['active', 'lastScheduleTime', 'lastSuccessfulTime'], {active: (rs: object[]) => rs.map((r) => ordered(r, ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion']))})
-    : 'currentRevision' in s
-    ? ordered(s, ['observedGeneration', 'replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'currentRevision', 'updateRevision', 'collisionCount', 'availableReplicas'])
-    : 'numberReady' in s
-      ? ordered(s, ['currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady', 'observedGeneration', 'updatedNumberScheduled', 'numberAvailable', 'numberUnavailable', 'collisionCount'])
-      : 'updatedReplicas' in s
-    ? ordered(
-        s,
-        ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'terminatingReplicas', 'collisionCount', 'conditions'],
-        {conditions: (cs: DeploymentCondition[]) => cs.map((c) => deploymentCondition(c))},
-      )
-    : ordered(
-        s,
-        ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'terminatingReplicas', 'observedGeneration', 'conditions'],
-        {conditions: (cs: WorkloadCondition[]) => cs.map((c) => condition(c))},
-      )
+export const status = (s: ControllerPlan['status']): Json => toWire(s, STATUS, {now: ''})
 
 const REPLICA_SET_REF = ['type', 'replicaSet', 'uid', 'resourceVersion']
 
-const facts = (f: RankFacts): Json =>
-  ordered(f, [
-    'nodeName',
-    'phase',
-    'ready',
-    'deletionCost',
-    'invalidDeletionCost',
-    'colocationRank',
-    'readySince',
-    'readyBucket',
-    'restarts',
-    'sidecarRestarts',
-    'creationTimestamp',
-    'createdBucket',
-  ])
+const FACTS: Shape = shape([
+  'nodeName',
+  'phase',
+  'ready',
+  'deletionCost',
+  'invalidDeletionCost',
+  'colocationRank',
+  'readySince',
+  'readyBucket',
+  'restarts',
+  'sidecarRestarts',
+  'creationTimestamp',
+  'createdBucket',
+])
+
+const ACTIONS: Record<string, Shape> = {
+  create: shape(['type', 'generateName', 'nameBase', 'labels', 'annotations', 'finalizers', 'ownerReference', 'error'], {fields: {ownerReference: OWNER_REFERENCE}}),
+  delete: shape(['type', 'pod', 'uid', 'resourceVersion', 'decidedBy', 'reasons', 'tie', 'facts'], {
+    fields: {facts: FACTS},
+    computed: {reasons: (a: Action, ctx: WireContext) => deleteReasons(a as never, ctx.cp!, ctx.now)},
+  }),
+  adopt: shape(['type', 'pod', 'uid', 'resourceVersion', 'finalizer']),
+  updateStatus: shape(['type', 'write', 'from', 'to', 'revision', 'conflict'], {fields: {from: STATUS, to: STATUS}}),
+  createReplicaSet: shape(['type', 'name', 'podTemplateHash', 'replicas', 'outcome', 'labels', 'selector', 'annotations', 'minReadySeconds', 'ownerReference', 'event', 'conflict'], {
+    fields: {ownerReference: OWNER_REFERENCE},
+  }),
+  scaleReplicaSet: shape([...REPLICA_SET_REF, 'from', 'to', 'rule', 'annotations', 'event', 'conflict']),
+  deleteReplicaSet: shape([...REPLICA_SET_REF, 'revision', 'reason', 'conflict']),
+  updateReplicaSet: shape([...REPLICA_SET_REF, 'annotations', 'minReadySeconds', 'conflict']),
+  adoptReplicaSet: shape([...REPLICA_SET_REF, 'conflict']),
+  rollback: shape(['type', 'toRevision', 'outcome', 'event', 'conflict']),
+}
+ACTIONS.release = ACTIONS.adopt
+ACTIONS.releaseReplicaSet = ACTIONS.adoptReplicaSet
+// StatefulSet and DaemonSet writes (and every other): the type first, then the fields sorted.
+const OTHER_ACTION = shape(['type'])
+
+/** An action: a controller's creates are one value listed once per pod, copied once. */
+const ACTION: Field = {pick: (a: Action) => (Object.hasOwn(ACTIONS, a.type) ? ACTIONS[a.type] : OTHER_ACTION), shareRepeats: true}
 
 export function actionToWire(a: Action, cp: ControllerPlan, now: string): Json {
-  switch (a.type) {
-    case 'create':
-      return ordered(a, ['type', 'generateName', 'nameBase', 'labels', 'annotations', 'finalizers', 'ownerReference', 'error'], {
-        ownerReference,
-      })
-    case 'delete':
-      return ordered({...a, reasons: deleteReasons(a, cp, now)}, ['type', 'pod', 'uid', 'resourceVersion', 'decidedBy', 'reasons', 'tie', 'facts'], {facts})
-    case 'adopt':
-    case 'release':
-      return ordered(a, ['type', 'pod', 'uid', 'resourceVersion', 'finalizer'])
-    case 'updateStatus':
-      return ordered(a, ['type', 'write', 'from', 'to', 'revision', 'conflict'], {from: status, to: status})
-    case 'createReplicaSet':
-      return ordered(a, ['type', 'name', 'podTemplateHash', 'replicas', 'outcome', 'labels', 'selector', 'annotations', 'minReadySeconds', 'ownerReference', 'event', 'conflict'], {ownerReference})
-    case 'scaleReplicaSet':
-      return ordered(a, [...REPLICA_SET_REF, 'from', 'to', 'rule', 'annotations', 'event', 'conflict'])
-    case 'deleteReplicaSet':
-      return ordered(a, [...REPLICA_SET_REF, 'revision', 'reason', 'conflict'])
-    case 'updateReplicaSet':
-      return ordered(a, [...REPLICA_SET_REF, 'annotations', 'minReadySeconds', 'conflict'])
-    case 'adoptReplicaSet':
-    case 'releaseReplicaSet':
-      return ordered(a, [...REPLICA_SET_REF, 'conflict'])
-    case 'rollback':
-      return ordered(a, ['type', 'toRevision', 'outcome', 'event', 'conflict'])
-    default:
-      // StatefulSet and DaemonSet writes: the type first, then the fields sorted.
-      return ordered(a, ['type'])
-  }
+  return toWire(a, ACTION, {cp, now})
 }
+
+const CONTROLLER: Shape = shape(
+  ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions', 'newReplicaSet', 'rolloutStep', 'syncPath', 'endedBy', 'replicaSets', 'events', 'then', 'updateRevision', 'blockedBy', 'nodes', 'scheduledTime', 'requeue', 'ttl', 'assumes', 'jobs', 'service'],
+  {
+    context: (c: ControllerPlan, ctx: WireContext) => ({cp: c, now: ctx.now}),
+    fields: {
+      status: STATUS,
+      actions: ACTION,
+      newReplicaSet: shape(['name', 'podTemplateHash', 'created']),
+      replicaSets: shape(['name', 'uid', 'revision', 'from', 'replicas', 'available', 'isNew', 'created']),
+      // (Filled in below: a following step is a controller plan itself.)
+      ties: shape(['id', 'delete', 'pods']),
+    },
+  },
+)
+;(CONTROLLER.fields as Record<string, Field>).then = CONTROLLER
 
 export function controllerToWire(c: ControllerPlan, now: string): Json {
-  return ordered(
-    c,
-    ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions', 'newReplicaSet', 'rolloutStep', 'syncPath', 'endedBy', 'replicaSets', 'events', 'then', 'updateRevision', 'blockedBy', 'nodes', 'scheduledTime', 'requeue', 'ttl', 'assumes', 'jobs', 'service'],
-    {
-      status,
-      actions: (as: Action[]) => {
-        // A controller's creates are one value listed once per pod: converted once.
-        let previous: Action | undefined
-        let wire: Json = null
-        return as.map((a) => {
-          if (a !== previous) wire = actionToWire(a, c, now)
-          previous = a
-          return wire
-        })
-      },
-      newReplicaSet: (n: object) => ordered(n, ['name', 'podTemplateHash', 'created']),
-      replicaSets: (rs: object[]) => rs.map((r) => ordered(r, ['name', 'uid', 'revision', 'from', 'replicas', 'available', 'isNew', 'created'])),
-      then: (cs: ControllerPlan[]) => cs.map((x) => controllerToWire(x, now)),
-      ties: (ts: object[]) => ts.map((t) => ordered(t, ['id', 'delete', 'pods'])),
-    },
-  )
+  return toWire(c, CONTROLLER, {now})
 }
 
-export const source = (s: PlanSource): Json => ordered(s, ['type', 'paths', 'context', 'server'])
+const SOURCE = shape(['type', 'paths', 'context', 'server'])
+
+export const source = (s: PlanSource): Json => toWire(s, SOURCE, {now: ''})
+
+const PLAN: Shape = shape(['apiVersion', 'kind', 'now', 'source', 'controllers', 'summary', 'ignored', 'ignoredByFilter', 'errors', 'options'], {
+  fields: {
+    source: SOURCE,
+    controllers: CONTROLLER,
+    summary: shape(['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending', 'createReplicaSet', 'scaleReplicaSet', 'deleteReplicaSet', 'adoptReplicaSet', 'releaseReplicaSet', 'updateReplicaSet', 'rollback', 'updatePod', 'createClaim', 'updateClaim', 'chooseDaemonPods', 'createControllerRevision', 'updateControllerRevision', 'deleteControllerRevision', 'adoptControllerRevision', 'releaseControllerRevision', 'createJob', 'deleteJob', 'removeFinalizer', 'createEndpointSlice', 'updateEndpointSlice', 'deleteEndpointSlice', 'writeEndpoints', 'deleteEndpoints', 'addLoadBalancerFinalizer', 'removeLoadBalancerFinalizer', 'ensureLoadBalancer', 'updateLoadBalancerHosts', 'ensureLoadBalancerDeleted', 'writeLoadBalancerStatus']),
+    options: shape(['now', 'featureGates', 'burstReplicas']),
+    errors: shape(['file', 'line', 'column', 'message']),
+  },
+})
+
+/** `kctl plan -o yaml` (and tests): the ReconcilePlan document's wire form. */
+export function planToWire(plan: ReconcilePlan): Json {
+  return toWire(plan, PLAN, {now: plan.now})
+}
 
 /**
- * `kctl plan -o json|yaml`: the ReconcilePlan document. `lazy`: its controllers as a LazyList,
- * each converted only as it is written (renderDocumentChunks), for JSON.
+ * `kctl plan -o json`: the ReconcilePlan document as UTF-8, the bytes of
+ * renderDocument(planToWire(plan), 'json'), written straight from the plan into `sink`.
  */
-export function planToWire(plan: ReconcilePlan, {lazy = false} = {}): Json {
-  return ordered(plan, ['apiVersion', 'kind', 'now', 'source', 'controllers', 'summary', 'ignored', 'ignoredByFilter', 'errors', 'options'], {
-    source,
-    controllers: (cs: ControllerPlan[]) => {
-      if (!lazy) return cs.map((c) => controllerToWire(c, plan.now))
-      // Not Json itself: it stringifies as the same list (toJSON).
-      return new LazyList(cs, (c) => sharingOrdered(() => controllerToWire(c, plan.now))) as unknown as Json
-    },
-    summary: (s: object) =>
-      ordered(s, ['controllers', 'inSync', 'create', 'delete', 'adopt', 'release', 'updateStatus', 'pending', 'createReplicaSet', 'scaleReplicaSet', 'deleteReplicaSet', 'adoptReplicaSet', 'releaseReplicaSet', 'updateReplicaSet', 'rollback', 'updatePod', 'createClaim', 'updateClaim', 'chooseDaemonPods', 'createControllerRevision', 'updateControllerRevision', 'deleteControllerRevision', 'adoptControllerRevision', 'releaseControllerRevision', 'createJob', 'deleteJob', 'removeFinalizer', 'createEndpointSlice', 'updateEndpointSlice', 'deleteEndpointSlice', 'writeEndpoints', 'deleteEndpoints', 'addLoadBalancerFinalizer', 'removeLoadBalancerFinalizer', 'ensureLoadBalancer', 'updateLoadBalancerHosts', 'ensureLoadBalancerDeleted', 'writeLoadBalancerStatus']),
-    options: (o: object) => ordered(o, ['now', 'featureGates', 'burstReplicas']),
-    errors: (es: object[]) => es.map((e) => ordered(e, ['file', 'line', 'column', 'message'])),
-  })
+export function writePlanJson(plan: ReconcilePlan, sink: ByteSink, chunk?: number): void {
+  const w = new JsonWriter(sink, chunk)
+  writeShaped(w, plan, PLAN, {now: plan.now}, 0)
+  w.byte(10)
+  w.end()
 }
 
 export const CONTROLLER_LIST_KIND = 'ControllerList'

@@ -1,10 +1,10 @@
 import {describe, expect, it} from 'vitest'
 import {parse} from 'yaml'
 
-import {renderDocument, renderDocumentChunks} from '../../../src/render/document.js'
+import {renderDocument} from '../../../src/render/document.js'
 import {renderListTable} from '../../../src/render/list-table.js'
 import {controllerListToWire} from '../../../src/render/list-wire.js'
-import {planToWire} from '../../../src/render/wire.js'
+import {planToWire, writePlanJson} from '../../../src/render/wire.js'
 import {controller, create, del, NOW, plan, status} from './plans.js'
 
 const scaleDown = () =>
@@ -66,30 +66,50 @@ describe('renderDocument', () => {
     expect(text).toContain(`now: "${NOW}"`)
   })
 
-  it('writes the same JSON whether plain data in order is shared or copied, and YAML without aliases', () => {
+  it('writes the same JSON straight from the plan as from its copy, and YAML without aliases', () => {
     const shared = {a: '1', b: {c: [1, {e: 2, d: undefined}], f: null}}
     const labels = {zone: 'b', app: 'web', tier: undefined}
     const odd = plan([
-      controller('web', {desired: 2, actions: [create('web', {labels} as never), create('api', {labels: shared} as never)], warnings: ['w'], service: {b: [shared, shared, [labels]], a: {y: 1, x: [undefined, {q: 1, p: 2}]}} as never}),
-      controller('api', {events: ['x'], ties: [{pods: ['b', 'a'], id: 1, delete: 'a'}]} as never),
+      controller('web', {
+        desired: 2,
+        actions: [create('web', {labels} as never), create('api', {labels: shared} as never)],
+        warnings: ['w', 'quote " backslash \\ tab \t é ✓ \u{1F600} \uD800'],
+        service: {b: [shared, shared, [labels]], a: {y: 1, x: [undefined, {q: 1, p: 2}], '10': 'ten', '9': 'nine', 'k"\n': -0, n: [NaN, 1.5e-7, 2e21]}} as never,
+      }),
+      controller('api', {events: ['x'], ties: [{pods: ['b', 'a'], id: 1, delete: 'a'}], '2': 'index', zz: {}} as never),
     ])
-    const pieces = [...renderDocumentChunks(planToWire(odd, {lazy: true}), 'json')].join('')
-    expect(pieces).toBe(renderDocument(planToWire(odd), 'json'))
-    expect(pieces).toMatch(/"labels": \{\n +"app": "web",\n +"zone": "b"\n +\}/)
+    const text = written(odd)
+    expect(text).toBe(renderDocument(planToWire(odd), 'json'))
+    expect(text).toMatch(/"labels": \{\n +"app": "web",\n +"zone": "b"\n +\}/)
     expect(renderDocument(planToWire(odd), 'yaml')).not.toMatch(/[&*]a\d/)
   })
 
-  it('writes a large JSON plan in pieces: the same bytes, never the whole list in one piece', () => {
-    // Small controllers joined into pieces, and some larger than a piece, each alone.
+  it('writes a large JSON plan in buffers of the size asked: the same bytes, a buffer reused once written', () => {
     const big = plan(Array.from({length: 400}, (_, i) => controller(`web-${i}`, {desired: 3, actions: i % 50 === 7 ? Array.from({length: 300}, (_, k) => del(`web-${i}-${k}`, 'created')) : []})))
-    const pieces = [...renderDocumentChunks(planToWire(big, {lazy: true}), 'json')]
+    const pieces: string[] = []
+    const buffers = new Set<ArrayBufferLike>()
+    writePlanJson(
+      big,
+      (bytes) => {
+        pieces.push(Buffer.from(bytes).toString('utf8'))
+        buffers.add(bytes.buffer)
+        return true
+      },
+      4096,
+    )
     expect(pieces.join('')).toBe(renderDocument(planToWire(big), 'json'))
-    const longest = Math.max(...pieces.map((p) => p.length))
     expect(pieces.length).toBeGreaterThan(20)
-    expect(pieces.filter((p) => p.length > 16_384).every((p) => p.startsWith('    {\n') && p.split('\n    {\n').length === 1)).toBe(true)
-    expect(longest).toBeLessThan(renderDocument(planToWire(big), 'json').length / 4)
+    expect(Math.max(...pieces.map((p) => Buffer.byteLength(p)))).toBeLessThanOrEqual(4096)
+    expect(buffers.size).toBe(1)
   })
 })
+
+/** The plan's JSON as writePlanJson writes it, each buffer kept as it was handed out. */
+function written(p: Parameters<typeof writePlanJson>[0]): string {
+  const kept: Uint8Array[] = []
+  writePlanJson(p, (bytes) => (kept.push(bytes), false), 64)
+  return Buffer.concat(kept).toString('utf8')
+}
 
 describe('kctl list renderers', () => {
   it('gives one aligned row per controller', () => {

@@ -1,0 +1,219 @@
+// JSON text as JSON.stringify(value, null, 2) writes it, encoded as UTF-8 straight into large
+// buffers: a document of hundreds of megabytes is written without building it (or the wire
+// copy of what it holds) as strings first.
+
+/** Bytes are handed out in buffers of about this size. */
+const CHUNK = 1 << 20
+
+const QUOTE = 34
+const BACKSLASH = 92
+const NEWLINE = 10
+const SPACE = 32
+/** Four spaces, written at once (about half of an indented document is indentation). */
+const SPACES = 0x20202020
+
+/**
+ * The keys of a copy JSON.stringify would write in this order: array indices (`"0"`, `"12"`)
+ * first in numeric order, as every object holds them, then the others sorted by code unit.
+ * `keys` is sorted in place.
+ */
+export function outputOrder(keys: string[]): string[] {
+  keys.sort()
+  let indices: string[] | undefined
+  for (const key of keys) if (isArrayIndex(key)) (indices ??= []).push(key)
+  if (!indices) return keys
+  return [...indices.sort((a, b) => Number(a) - Number(b)), ...keys.filter((k) => !isArrayIndex(k))]
+}
+
+export const isArrayIndex = (key: string): boolean => /^(?:0|[1-9]\d*)$/.test(key) && Number(key) < 4_294_967_295
+
+/** Whether JSON.stringify leaves out a field of this value (and writes null for it in a list). */
+export const unwritable = (v: unknown): boolean => v === undefined || typeof v === 'function' || typeof v === 'symbol'
+
+/**
+ * Where a JsonWriter's bytes go, a buffer at a time: true when the buffer was consumed at once
+ * (written out, copied) and may be filled again, false when it must be left as it is.
+ */
+export type ByteSink = (bytes: Uint8Array) => boolean
+
+export class JsonWriter {
+  private buf!: Buffer
+  /** The same bytes, to write four spaces at a time. */
+  private view!: DataView
+  private pos = 0
+
+  constructor(
+    private readonly sink: ByteSink,
+    private readonly chunk = CHUNK,
+  ) {
+    this.fresh(chunk)
+  }
+
+  private fresh(size: number): void {
+    this.buf = Buffer.allocUnsafe(size)
+    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.length)
+  }
+
+  /** Spaces from `pos` on, `n` of them; up to 3 more beyond are written over (room leaves space for them). */
+  private spaces(pos: number, n: number): void {
+    const view = this.view
+    for (let i = 0; i < n; i += 4) view.setUint32(pos + i, SPACES)
+  }
+
+  /** Hands out what is left. */
+  end(): void {
+    if (this.pos > 0) this.sink(this.buf.subarray(0, this.pos))
+    this.pos = 0
+  }
+
+  private room(n: number): void {
+    if (this.pos + n <= this.buf.length) return
+    const reuse = this.pos === 0 || this.sink(this.buf.subarray(0, this.pos))
+    if (!reuse || n > this.buf.length) this.fresh(Math.max(this.chunk, n))
+    this.pos = 0
+  }
+
+  /** Text of printable ASCII that needs no escape (punctuation, keywords, numbers). */
+  ascii(s: string): void {
+    const n = s.length
+    this.room(n)
+    const buf = this.buf
+    let pos = this.pos
+    for (let i = 0; i < n; i++) buf[pos++] = s.charCodeAt(i)
+    this.pos = pos
+  }
+
+  byte(b: number): void {
+    this.room(1)
+    this.buf[this.pos++] = b
+  }
+
+  /** What comes before an item of a list at `depth`: `[` for the first, else `,`, the line break and indentation. */
+  item(first: boolean, depth: number): void {
+    this.lineStart(first ? 91 : 44, depth)
+  }
+
+  private lineStart(open: number, depth: number): void {
+    const indent = 2 * depth
+    this.room(indent + 6)
+    const pos = this.pos
+    this.buf[pos] = open
+    this.buf[pos + 1] = NEWLINE
+    this.spaces(pos + 2, indent)
+    this.pos = pos + 2 + indent
+  }
+
+  /** The end of a list (`]`) or object (`}`) at `depth` that has items: a line break, the indentation, the bracket. */
+  close(depth: number, bracket: number): void {
+    const indent = 2 * depth
+    this.room(indent + 6)
+    const pos = this.pos
+    this.buf[pos] = NEWLINE
+    this.spaces(pos + 1, indent)
+    this.buf[pos + 1 + indent] = bracket
+    this.pos = pos + 2 + indent
+  }
+
+  /** A string as JSON.stringify quotes and escapes it. */
+  string(s: string): void {
+    const n = s.length
+    this.room(n + 2)
+    const buf = this.buf
+    const start = this.pos
+    let pos = start
+    buf[pos++] = QUOTE
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i)
+      if (c < SPACE || c > 126 || c === QUOTE || c === BACKSLASH) {
+        this.pos = start
+        this.escaped(s)
+        return
+      }
+      buf[pos++] = c
+    }
+    buf[pos++] = QUOTE
+    this.pos = pos
+  }
+
+  /** A string with characters to escape or beyond ASCII: JSON.stringify's escapes, as UTF-8. */
+  private escaped(s: string): void {
+    const text = JSON.stringify(s)
+    this.room(3 * text.length)
+    this.pos += this.buf.write(text, this.pos, 'utf8')
+  }
+
+  number(v: number): void {
+    this.ascii(Number.isFinite(v) ? String(v) : 'null')
+  }
+
+  /** null, a boolean, a number or a string; anything else JSON.stringify would not write as a field comes out as null, as in a list. */
+  scalar(v: unknown): void {
+    if (typeof v === 'string') this.string(v)
+    else if (typeof v === 'number') this.number(v)
+    else if (v === true) this.ascii('true')
+    else if (v === false) this.ascii('false')
+    else if (typeof v === 'bigint') throw new TypeError('Do not know how to serialize a BigInt')
+    else this.ascii('null')
+  }
+
+  /**
+   * What comes before a field of an object at `depth`: `{` for the first, else `,`, the line
+   * break and indentation, and the key with the `: ` after it.
+   */
+  field(first: boolean, key: string, depth: number): void {
+    this.lineStart(first ? 123 : 44, depth)
+    this.string(key)
+    this.room(2)
+    this.buf[this.pos++] = 58
+    this.buf[this.pos++] = SPACE
+  }
+
+  /**
+   * Plain data with every object's keys in output order (outputOrder), the values JSON.stringify
+   * leaves out left out: what JSON.stringify writes of a deep copy with sorted keys.
+   */
+  sorted(v: unknown, depth: number): void {
+    if (typeof v === 'string') return this.string(v)
+    if (v === null || typeof v !== 'object') return this.scalar(v)
+    if (Array.isArray(v)) {
+      const n = v.length
+      if (n === 0) return this.ascii('[]')
+      for (let i = 0; i < n; i++) {
+        this.item(i === 0, depth + 1)
+        this.sorted(v[i], depth + 1)
+      }
+      return this.close(depth, 93)
+    }
+    const source = v as Record<string, unknown>
+    // Most objects have their keys in order already: written in one for-in walk (V8 reads each
+    // field by its place then), without a list of keys.
+    let previous: string | undefined
+    for (const key in source) {
+      if (previous !== undefined && previous > key) return this.reordered(source, depth)
+      previous = key
+    }
+    let first = true
+    for (const key in source) {
+      const x = source[key]
+      if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue
+      this.field(first, key, depth + 1)
+      first = false
+      this.sorted(x, depth + 1)
+    }
+    if (first) return this.ascii('{}')
+    this.close(depth, 125)
+  }
+
+  private reordered(source: Record<string, unknown>, depth: number): void {
+    let first = true
+    for (const key of outputOrder(Object.keys(source))) {
+      const x = source[key]
+      if (unwritable(x)) continue
+      this.field(first, key, depth + 1)
+      first = false
+      this.sorted(x, depth + 1)
+    }
+    if (first) return this.ascii('{}')
+    this.close(depth, 125)
+  }
+}
