@@ -3,6 +3,8 @@
 // The world is built with no controller running, `kctl plan` says what the next sync does, then the
 // controller is started and its calls (method, host list), the finalizer and the status it leaves
 // are compared with the plan. Host lists are sets (the controller sends them in lister order).
+// Left out, as upstream timing: the UpdateLoadBalancer calls a freshly started controller's node
+// sync may make beside a Service's first sync (ofItsSyncs); each is still checked to send the hosts.
 //
 // Node changes need the hosts last sent, which the controller keeps in memory: it runs first to
 // converge, then each node change is judged by kctl's node-change rules (nodeUpdateSyncs,
@@ -124,6 +126,19 @@ describe('Services: the plan against the real service controller and a fake clou
   const getService = (name: string) => api('GET', `/api/v1/namespaces/${ns}/services/${name}`)
   const mine = (): CloudCall[] => cloud.calls().filter((c) => c.service.startsWith(`${ns}/`))
   const callsOf = (name: string, calls = mine()) => calls.filter((c) => c.service === `${ns}/${name}`)
+  /**
+   * A Service's calls from its own syncs. A freshly started controller's node-sync worker runs beside
+   * its service worker and syncs every Service in the controller's cache, which
+   * processServiceCreateOrUpdate fills before it syncs the Service: so at start-up an
+   * UpdateLoadBalancer may come just before or after the first Ensure (or after a deletion). No sync
+   * of the Service makes it and `plan` does not predict it: each one is checked apart, to send
+   * `hosts`, and left out.
+   */
+  function ofItsSyncs(name: string, hosts: string[]): CloudCall[] {
+    const calls = callsOf(name)
+    for (const update of calls.filter((c) => c.method === 'UpdateLoadBalancer')) expect(update.hosts).toEqual(hosts)
+    return calls.filter((c) => c.method !== 'UpdateLoadBalancer')
+  }
   async function allNodes(): Promise<NodeView[]> {
     return (await apiOk('GET', '/api/v1/nodes')).items.map(nodeView)
   }
@@ -190,15 +205,7 @@ describe('Services: the plan against the real service controller and a fake clou
     const s = FRESH.find((x) => x.name === name)!
     const cp = planOf(plan, name)
     const lbActions = cp.actions.filter((a: Json) => /LoadBalancer/.test(a.type))
-    // Every UpdateLoadBalancer of this phase is the node-sync worker's, which runs beside the service
-    // worker and syncs every Service in the controller's cache. processServiceCreateOrUpdate caches a
-    // Service before it syncs it, so at start-up a node sync may update a balancer just before its
-    // first Ensure, or just after its deletion (its cache is behind). No sync of the Service makes
-    // that call, and `plan` does not predict it; it is checked apart: it sends the planned hosts.
-    const calls = callsOf(name).map(strip)
-    const ofTheSync = calls.filter((c) => c.method !== 'UpdateLoadBalancer')
-    const ofTheNodeSync = calls.filter((c) => c.method === 'UpdateLoadBalancer')
-    for (const update of ofTheNodeSync) expect(update.hosts).toEqual(planOf(plan, 'create').service.loadBalancer.hosts)
+    const ofTheSync = ofItsSyncs(name, planOf(plan, 'create').service.loadBalancer.hosts).map(strip)
     expect(ofTheSync).toEqual(expectedCalls(lbActions, s.exists ?? false))
 
     const after = await getService(name)
@@ -352,7 +359,7 @@ describe('Services: the plan against the real service controller and a fake clou
     ])('%s (%s): the calls, finalizer and status are the ones planned', async (_rule, name) => {
       const cp = planOf(second, name)
       const lbActions = cp.actions.filter((a: Json) => /LoadBalancer/.test(a.type))
-      expect(callsOf(name).map(strip)).toEqual(expectedCalls(lbActions, existsBefore.has(cp.service.loadBalancer.name)))
+      expect(ofItsSyncs(name, planOf(second, 'create').service.loadBalancer.hosts).map(strip)).toEqual(expectedCalls(lbActions, existsBefore.has(cp.service.loadBalancer.name)))
       const svc = (await getService(name)).json
       const types = lbActions.map((a: Json) => a.type)
       expect((svc.metadata.finalizers ?? []).includes(FINALIZER)).toBe(!types.includes('removeLoadBalancerFinalizer'))
@@ -393,9 +400,10 @@ describe('Services: the plan against the real service controller and a fake clou
       await waitUntil(async () => ((await getService('retried')).json.status?.loadBalancer?.ingress ?? []).length > 0, {what: 'the retried Ensure', timeoutMs: 30_000})
       await settle('the controller after the retry')
       const hosts = planOf(p, 'elsewhere').actions.find((a: Json) => a.type === 'ensureLoadBalancer').hosts
-      expect(callsOf('elsewhere').map(strip)).toEqual([{method: 'EnsureLoadBalancer', loadBalancer: planOf(p, 'elsewhere').service.loadBalancer.name, hosts}])
-      expect(callsOf('elsewhere')[0]!.error).toBe('implemented by alternate to cloud provider')
-      expect(callsOf('retried').map((c) => c.error ?? 'ok')).toEqual(['quota exceeded', 'ok'])
+      const elsewhere = ofItsSyncs('elsewhere', hosts)
+      expect(elsewhere.map(strip)).toEqual([{method: 'EnsureLoadBalancer', loadBalancer: planOf(p, 'elsewhere').service.loadBalancer.name, hosts}])
+      expect(elsewhere[0]!.error).toBe('implemented by alternate to cloud provider')
+      expect(ofItsSyncs('retried', hosts).map((c) => c.error ?? 'ok')).toEqual(['quota exceeded', 'ok'])
       const svc = (await getService('elsewhere')).json
       expect(svc.metadata.finalizers).toEqual([FINALIZER])
       expect(svc.status?.loadBalancer?.ingress ?? []).toEqual([])
