@@ -195,7 +195,7 @@ export class JsonWriter {
     let first = true
     for (const key in source) {
       const x = source[key]
-      if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue
+      if (unwritable(x)) continue
       this.field(first, key, depth + 1)
       first = false
       this.sorted(x, depth + 1)
