@@ -8,6 +8,7 @@ import {POD_TEMPLATE_TYPES} from './hash/pod-template-types.js'
 import {QuantityError, quantityString, quantityText, storedQuantity} from './hash/quantity.js'
 import {controllerOf} from './pods.js'
 import {objectTime} from './time.js'
+import {groupBy} from './workload-plan.js'
 
 export const REVISION_HASH_LABEL = 'controller-revision-hash'
 
@@ -101,15 +102,8 @@ export function canonicalJson(v: unknown): unknown {
  * the histories sort what they claim).
  */
 export function revisionCandidates(revisions: readonly ControllerRevisionView[]): (namespace: string, uid: string) => ControllerRevisionView[] {
-  const owned = new Map<string, ControllerRevisionView[]>()
-  const orphans = new Map<string, ControllerRevisionView[]>()
-  for (const r of revisions) {
-    const ref = controllerOf(r)
-    const [map, key] = ref ? [owned, ref.uid] : [orphans, r.namespace]
-    const list = map.get(key)
-    if (list) list.push(r)
-    else map.set(key, [r])
-  }
+  const owned = groupBy(revisions, (r) => controllerOf(r)?.uid)
+  const orphans = groupBy(revisions, (r) => (controllerOf(r) ? undefined : r.namespace))
   return (namespace, uid) => [...(owned.get(uid) ?? []).filter((r) => r.namespace === namespace), ...(orphans.get(namespace) ?? [])]
 }
 

@@ -33,11 +33,18 @@ export function startPlan(o: TemplateOwnerView & Pick<ControllerPlan, 'kind' | '
 }
 
 export function byNamespace<T extends {namespace: string}>(items: readonly T[]): Map<string, T[]> {
-  const out = new Map<string, T[]>()
+  return groupBy(items, (item) => item.namespace)
+}
+
+/** `items` grouped by `keyOf`, each group in the items' order; an item whose key is undefined is left out. */
+export function groupBy<T, K>(items: Iterable<T>, keyOf: (item: T) => K | undefined): Map<K, T[]> {
+  const out = new Map<K, T[]>()
   for (const item of items) {
-    const list = out.get(item.namespace)
+    const key = keyOf(item)
+    if (key === undefined) continue
+    const list = out.get(key)
     if (list) list.push(item)
-    else out.set(item.namespace, [item])
+    else out.set(key, [item])
   }
   return out
 }

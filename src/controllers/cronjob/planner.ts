@@ -3,8 +3,7 @@
 import type {Snapshot} from '../../model/objects.js'
 import type {ControllerPlan} from '../../model/plan.js'
 import type {World} from '../../reconcile/planner.js'
-import {byNamespace} from '../../reconcile/workload-plan.js'
-import type {JobView} from '../job/model.js'
+import {byNamespace, groupBy} from '../../reconcile/workload-plan.js'
 import {controllerOf} from '../../reconcile/pods.js'
 import {planCronJob} from './sync.js'
 
@@ -14,18 +13,7 @@ export function planCronJobs(snapshot: Snapshot, world: World): ControllerPlan[]
   const jobs = byNamespace(snapshot.jobs ?? [])
   // The Jobs a CronJob's sync lists: its namespace's Jobs whose controller reference carries its
   // name, in order; grouped once for every CronJob.
-  const byController = new Map<string, Map<string, JobView[]>>()
-  for (const [namespace, list] of jobs) {
-    const named = new Map<string, JobView[]>()
-    for (const j of list) {
-      const name = controllerOf(j)?.name
-      if (name === undefined || j.namespace !== namespace) continue
-      const same = named.get(name)
-      if (same) same.push(j)
-      else named.set(name, [j])
-    }
-    byController.set(namespace, named)
-  }
+  const byController = new Map([...jobs].map(([namespace, list]) => [namespace, groupBy(list, (j) => controllerOf(j)?.name)]))
   return cronJobs.map((cj) =>
     planCronJob(cj, {
       jobs: [...(byController.get(cj.namespace)?.get(cj.name) ?? [])],
