@@ -308,20 +308,17 @@ function containerPorts(ctx: Ctx, v: unknown, path: Path, out: ContainerPortView
     if (!c || (sidecarsOnly && c.restartPolicy !== 'Always')) continue
     const raw = c.ports
     if (raw === undefined || raw === null) continue
-    const portsPath = Array.isArray(raw) ? path : [...path, i, 'ports']
-    const ports = Array.isArray(raw) ? raw : list(ctx, raw, portsPath)
+    // (This container's ports' path, made only for a container that has ports.)
+    const base: Path = [...path, i, 'ports']
+    const ports = list(ctx, raw, base)
     for (let j = 0; j < ports.length; j++) {
-      const x = ports[j]
-      const port = isMapping(x) ? x : x === undefined || x === null ? undefined : ctx.mapping(x, [...path, i, 'ports', j])
+      const port = item(ctx, ports[j], base, j)
       if (!port) continue
-      const n = port.name
-      const name = typeof n === 'string' ? n : n === undefined || n === null ? undefined : ctx.string(n, [...path, i, 'ports', j, 'name'])
+      const name = str3(ctx, port.name, base, j, 'name')
       // FindPort looks ports up by name: unnamed ones can never match a named targetPort.
       if (name === undefined || name === '') continue
-      const cp = port.containerPort
-      const containerPort = typeof cp === 'number' && Number.isInteger(cp) && cp >= 1 && cp <= PORT_MAX ? cp : ctx.int(cp, [...path, i, 'ports', j, 'containerPort'], 1, PORT_MAX)
-      const pr = port.protocol
-      const protocolName = pr === undefined || pr === null ? 'TCP' : pr === 'TCP' || pr === 'UDP' || pr === 'SCTP' ? pr : protocol(ctx, pr, [...path, i, 'ports', j, 'protocol'])
+      const containerPort = int3(ctx, port.containerPort, base, j, 'containerPort', 1)
+      const protocolName = protocol3(ctx, port.protocol, base, j, 'protocol')
       out.push({name, containerPort: containerPort ?? 0, protocol: protocolName})
     }
   }
