@@ -193,27 +193,27 @@ export class JsonWriter {
       previous = key
     }
     let first = true
-    for (const key in source) {
-      const x = source[key]
-      if (unwritable(x)) continue
-      this.field(first, key, depth + 1)
-      first = false
-      this.sorted(x, depth + 1)
-    }
-    if (first) return this.ascii('{}')
-    this.close(depth, 125)
+    for (const key in source) first = this.sortedField(first, key, source[key], depth)
+    this.endObject(first, depth)
   }
 
   private reordered(source: Record<string, unknown>, depth: number): void {
     let first = true
-    for (const key of outputOrder(Object.keys(source))) {
-      const x = source[key]
-      if (unwritable(x)) continue
-      this.field(first, key, depth + 1)
-      first = false
-      this.sorted(x, depth + 1)
-    }
-    if (first) return this.ascii('{}')
-    this.close(depth, 125)
+    for (const key of outputOrder(Object.keys(source))) first = this.sortedField(first, key, source[key], depth)
+    this.endObject(first, depth)
+  }
+
+  /** Field `key` of an object at `depth`, its value written sorted, unless JSON.stringify leaves it out; whether the object is still empty. */
+  private sortedField(first: boolean, key: string, x: unknown, depth: number): boolean {
+    if (unwritable(x)) return first
+    this.field(first, key, depth + 1)
+    this.sorted(x, depth + 1)
+    return false
+  }
+
+  /** The end of an object at `depth`: `{}` when no field was written, else its closing line. */
+  endObject(empty: boolean, depth: number): void {
+    if (empty) this.ascii('{}')
+    else this.close(depth, 125)
   }
 }

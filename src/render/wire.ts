@@ -115,8 +115,7 @@ export function writeShaped(w: JsonWriter, v: unknown, field: Field, ctx: WireCo
     if (sub) writeShaped(w, x, sub, inner, depth + 1)
     else w.sorted(x, depth + 1)
   }
-  if (first) return w.ascii('{}')
-  w.close(depth, 125)
+  w.endObject(first, depth)
 }
 
 /** Copies `value`'s defined fields: `order` first, then the rest sorted; `convert` may reshape some. */
