@@ -43,7 +43,7 @@ export function templateKey(template: unknown): string {
  * `$patch` directive aside): then its templateKey is the template's, whatever that key is, and
  * neither need be computed.
  */
-export function recordsSameJson(template: unknown, rev: ControllerRevisionView): boolean {
+function recordsSameJson(template: unknown, rev: ControllerRevisionView): boolean {
   const spec = isObj(rev.data) ? rev.data.spec : undefined
   const t = isObj(spec) ? spec.template : undefined
   return isObj(t) && isObj(template) && sameJson(template, t, '$patch')
@@ -83,6 +83,20 @@ export function imagesDiffer(a: unknown, b: unknown): boolean {
     const ib = (cb[i] as {image?: unknown} | null)?.image
     return typeof ia === 'string' && typeof ib === 'string' && ia !== '' && ib !== '' && ia !== ib
   })
+}
+
+/**
+ * Whether a revision records `template` (their templateKeys are equal). A revision recording the
+ * very same JSON does, one with another image in a container does not: neither is printed then,
+ * and the template itself is printed at most once.
+ */
+export function recordsTemplate(template: unknown): (rev: ControllerRevisionView) => boolean {
+  let key: string | undefined
+  return (rev) => {
+    if (recordsSameJson(template, rev)) return true
+    const t = revisionTemplate(rev)
+    return !imagesDiffer(template, t) && templateKey(t) === (key ??= templateKey(template))
+  }
 }
 
 export function canonicalJson(v: unknown): unknown {

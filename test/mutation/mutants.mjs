@@ -133,7 +133,7 @@ export const MUTANTS = [
   // ---- statefulset/sync.ts ----
   {id: 'SS01', file: 'controllers/statefulset/sync.ts', controller: 'statefulset', rule: 'S3.4 revisions are equal by their stored bytes when those are known', from: '(exact !== undefined ? storedRevisionData(r) === exact : sameTemplate(r))', to: '(sameTemplate(r))'},
   // ---- daemonset/sync.ts ----
-  {id: 'DS01', file: 'controllers/daemonset/sync.ts', controller: 'daemonset', rule: 'DS7.2 a revision is current only when its stored bytes are getPatch\'s', from: 'if (exact !== undefined) return storedRevisionData(r) === exact', to: 'if (false) return storedRevisionData(r) === exact'},
+  {id: 'DS01', file: 'controllers/daemonset/sync.ts', controller: 'daemonset', rule: 'DS7.2 a revision is current only when its stored bytes are getPatch\'s', from: '(exact !== undefined ? storedRevisionData(r) === exact : recordsIt(r))', to: '(recordsIt(r))'},
   // ---- service/loadbalancer.ts: node syncs from the hosts a provider was last sent (L5) ----
   {id: 'LB01', file: 'controllers/service/loadbalancer.ts', controller: 'service', rule: 'L5.1 a providerID change is a node event', from: "if (!now || labelledOut(now) || (now.providerID ?? '') !== (h.providerID ?? '')) return true", to: 'if (!now || labelledOut(now)) return true'},
   {id: 'LB02', file: 'controllers/service/loadbalancer.ts', controller: 'service', rule: 'L5.3 a taint alone re-sends nothing until a node event', from: 'const update = nodeEventSince(cloud.hosts, nodes) ? hostUpdate(svc, then, nodes) : undefined', to: 'const update = hostUpdate(svc, then, nodes)'},

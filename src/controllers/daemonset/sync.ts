@@ -7,7 +7,7 @@ import type {ChooseDaemonPodsAction, CreateDaemonPodAction, DaemonDeleteReason, 
 import {GENERATED_BASE_LENGTH} from '../../reconcile/create.js'
 import {podTemplateHash, UnhashableTemplate} from '../../reconcile/hash/index.js'
 import {claimPods} from '../../reconcile/ownership.js'
-import {imagesDiffer, isServerShaped, maxRevision, recordsSameJson, REVISION_HASH_LABEL, revisionTemplate, sortRevisions, statefulSetRevisionData, storedRevisionData, templateKey} from '../../reconcile/revisions.js'
+import {isServerShaped, maxRevision, recordsTemplate, REVISION_HASH_LABEL, revisionTemplate, sortRevisions, statefulSetRevisionData, storedRevisionData} from '../../reconcile/revisions.js'
 import type {CompiledSelector} from '../../reconcile/selector.js'
 import {isPodAvailable} from '../../reconcile/status.js'
 import {startPlan} from '../../reconcile/workload-plan.js'
@@ -240,15 +240,8 @@ function constructHistory(ds: DaemonSetView, revisions: readonly ControllerRevis
   // template written otherwise is an old one, and the new one's name then collides with it. Those
   // bytes are known when the template is the API server's own JSON; otherwise templates are compared.
   const exact = ds.serverDefaulted || isServerShaped(ds.rawTemplate) ? statefulSetRevisionData(ds.rawTemplate) : undefined
-  let key: string | undefined
-  // A revision recording the very same JSON has the same key, one with another image another key:
-  // neither is printed then.
-  const isCurrent = (r: ControllerRevisionView) => {
-    if (exact !== undefined) return storedRevisionData(r) === exact
-    if (recordsSameJson(ds.rawTemplate, r)) return true
-    const t = revisionTemplate(r)
-    return !imagesDiffer(ds.rawTemplate, t) && templateKey(t) === (key ??= templateKey(ds.rawTemplate))
-  }
+  const recordsIt = recordsTemplate(ds.rawTemplate)
+  const isCurrent = (r: ControllerRevisionView) => (exact !== undefined ? storedRevisionData(r) === exact : recordsIt(r))
   const current: ControllerRevisionView[] = []
   const old: ControllerRevisionView[] = []
   for (const r of claim.claimed) (isCurrent(r) ? current : old).push(r)

@@ -8,7 +8,7 @@ import type {Action, BlockReason, ControllerPlan} from '../../model/plan.js'
 import type {ClaimView, StatefulSetStatusView, StatefulSetView} from './model.js'
 import {claimPods} from '../../reconcile/ownership.js'
 import {controllerOf} from '../../reconcile/pods.js'
-import {imagesDiffer, isServerShaped, maxRevision, recordsSameJson, REVISION_HASH_LABEL, revisionTemplate, sortRevisions, statefulSetRevisionData, statefulSetRevisionHash, storedRevisionData, templateKey} from '../../reconcile/revisions.js'
+import {isServerShaped, maxRevision, recordsTemplate, REVISION_HASH_LABEL, sortRevisions, statefulSetRevisionData, statefulSetRevisionHash, storedRevisionData} from '../../reconcile/revisions.js'
 import {selectorMatches} from '../../reconcile/selector.js'
 import {isPodAvailable} from '../../reconcile/status.js'
 import {startPlan} from '../../reconcile/workload-plan.js'
@@ -362,15 +362,12 @@ function fixClaims(set: StatefulSetView, pod: string, podUid: string, ordinal: n
 /** `all`: every revision of the namespace, which a new revision's name may clash with (AlreadyExists). */
 function revisions(set: StatefulSetView, listed: ControllerRevisionView[], all: readonly ControllerRevisionView[], actions: Action[], warnings: string[]): Revisions {
   let collisionCount = set.status.collisionCount
-  let key: string | undefined
   const compared = new Map<ControllerRevisionView, boolean>()
-  // A revision recording the very same JSON has the same key, one with another image another key:
-  // neither is printed then.
+  const recordsIt = recordsTemplate(set.rawTemplate)
   const sameTemplate = (r: ControllerRevisionView) => {
     let same = compared.get(r)
     if (same === undefined) {
-      const t = revisionTemplate(r)
-      same = recordsSameJson(set.rawTemplate, r) || (!imagesDiffer(set.rawTemplate, t) && templateKey(t) === (key ??= templateKey(set.rawTemplate)))
+      same = recordsIt(r)
       compared.set(r, same)
     }
     return same
