@@ -292,6 +292,24 @@ describe('timestamps (metav1.Time: time.Parse with RFC 3339)', () => {
     const snap: Snapshot = await read([file])
     expect(snap.pods[0].creationTimestamp).toBe('2026-11-22T12:00:00.5+02:00')
   })
+
+  it('checks every object\'s times, those repeated from the objects before it as well', async () => {
+    // The last times found valid are remembered: an invalid one after them is still refused.
+    const pod = (name: string, created: string, ready: string) =>
+      `---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  creationTimestamp: ${JSON.stringify(created)}\nstatus:\n  conditions:\n  - type: Ready\n    status: "True"\n    lastTransitionTime: ${JSON.stringify(ready)}\n`
+    const good = fixture('times.yaml', pod('a', '2026-11-20T00:00:00Z', '2026-11-20T00:01:00Z') + pod('b', '2026-11-20T00:00:00Z', '2026-11-20T00:01:00Z'))
+    const snap: Snapshot = await read([good])
+    expect(snap.pods.map((p) => [p.creationTimestamp, p.readySince])).toEqual([
+      ['2026-11-20T00:00:00Z', '2026-11-20T00:01:00Z'],
+      ['2026-11-20T00:00:00Z', '2026-11-20T00:01:00Z'],
+    ])
+    for (const bad of ['', '2026-11-20T00:00:00', '1970-01-01T00:00:00']) {
+      const file = fixture('bad-times.yaml', pod('a', '2026-11-20T00:00:00Z', '2026-11-20T00:01:00Z') + pod('b', bad, '2026-11-20T00:01:00Z'))
+      expect(await errorLine([file])).toContain('metadata.creationTimestamp: ')
+      const ready = fixture('bad-ready.yaml', pod('a', '2026-11-20T00:00:00Z', '2026-11-20T00:01:00Z') + pod('b', '2026-11-20T00:00:00Z', bad))
+      expect(await errorLine([ready])).toContain('status.conditions[0].lastTransitionTime: ')
+    }
+  })
 })
 
 describe('label and annotation values written without a value (`app:`)', () => {
