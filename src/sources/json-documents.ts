@@ -4,7 +4,7 @@ import {isAscii} from 'node:buffer'
 import {UserError} from '../errors.js'
 import {SourceFile} from './files.js'
 import {linePos} from './locate.js'
-import {bomLength, Chunk, isBlankByte, isListKind, isMapping, type RawObject, type Report, SourceObject, TOP, unpack, unpackListTail} from './source-object.js'
+import {bomLength, Chunk, isBlankByte, isListKind, isMapping, NESTED, type RawObject, type Report, SourceObject, TOP, unpack, unpackListTail, unpackOne} from './source-object.js'
 import {readYaml} from './yaml-documents.js'
 
 // ---------------------------------------------------------------------------------------------
@@ -202,7 +202,10 @@ function* readPrettyJsonList(
       }
     }
     if (!defaultsCertain && needsDefaults(item)) return handedOut
-    yield* unpack(item, new Chunk(file, base + lineStart, base + end), TOP, counter, report, listDefaults)
+    const chunk = new Chunk(file, base + lineStart, base + end)
+    const one = unpackOne(item, chunk, TOP, counter, report, listDefaults)
+    if (one === NESTED) yield* unpack(item, chunk, TOP, counter, report, listDefaults)
+    else if (one !== undefined) yield one
     handedOut++
     // Then `,` and the next item on its own line, or the end of the array.
     if (filled - end < 1 << 12 && slide(base + end)) end = 0
@@ -344,7 +347,10 @@ function* readCompactJsonList(file: SourceFile, counter: {n: number}, report: Re
       return handedOut // not a value after all: the items so far were right
     }
     if (!defaultsCertain && needsDefaults(item)) return handedOut
-    yield* unpack(item, new Chunk(file, at, end, 0, lineStart), TOP, counter, report, listDefaults)
+    const chunk = new Chunk(file, at, end, 0, lineStart)
+    const one = unpackOne(item, chunk, TOP, counter, report, listDefaults)
+    if (one === NESTED) yield* unpack(item, chunk, TOP, counter, report, listDefaults)
+    else if (one !== undefined) yield one
     handedOut++
     if (scan.lastNewline >= 0) lineStart = w.base + scan.lastNewline + 1
     at = end
