@@ -186,7 +186,7 @@ export class Normalizer {
       this.drop(this.collectedFirst, this.collectedMore)
       return
     }
-    const earlier = p.names.get(p.name)
+    const earlier = p.earlier
     p.names.set(p.name, new Definition(obj.locator, obj.ordinal, this.collectedFirst, this.collectedMore))
     if (!earlier) return
     this.drop(earlier.first, earlier.more)
@@ -369,7 +369,7 @@ export class Normalizer {
     }
     const earlier = names.get(name)
     if (earlier && sameObject(earlier.locator, ctx.obj.locator)) return true
-    this.pending = {names, name, kind, namespace, problemsBefore: this.problems.length}
+    this.pending = {names, name, kind, namespace, problemsBefore: this.problems.length, earlier}
     if (kind !== 'Pod') {
       const uid = meta?.uid ?? (typeof m?.uid === 'string' && m.uid !== '' ? m.uid : inventedUid(group, kind, namespace, name))
       this.uids.set(`${group}|${kind}|${namespace}|${name}`, uid)
@@ -558,6 +558,8 @@ interface Pending {
   kind: string
   namespace: string
   problemsBefore: number
+  /** The definition it replaces (nothing else is defined while an object is read). */
+  earlier: Definition | undefined
 }
 
 /** The characters the API server's name generator draws from (k8s.io/apimachinery rand.String). */
