@@ -528,7 +528,10 @@ class ObjectInput implements ReadInput {
   get located(): <T extends object>(v: T) => T {
     const locator = this.locator
     return (v) => {
-      Object.defineProperty(v, 'origin', {get: () => locator.origin, enumerable: false})
+      // One getter for every view, its locator beside it: views then share their hidden classes
+      // (a getter of its own per view would turn each into a slow dictionary of properties).
+      Object.defineProperty(v, LOCATOR, {value: locator, enumerable: false})
+      Object.defineProperty(v, 'origin', {get: originOfView, enumerable: false})
       return v
     }
   }
@@ -540,6 +543,11 @@ class ObjectInput implements ReadInput {
   get mayHold(): (kind: string) => boolean {
     return (kind) => this.n.mayHoldKind(kind)
   }
+}
+
+const LOCATOR = Symbol('locator')
+function originOfView(this: {[LOCATOR]: Locator}): Origin {
+  return this[LOCATOR].origin
 }
 
 /** Where an object was last defined, and what its reading put in the Snapshot's lists (the first item, and any others). */
