@@ -60,8 +60,22 @@ export interface Generated {
   name: string
 }
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/
+/**
+ * A lowercase RFC 1123 subdomain (`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`),
+ * or with `label`, a single label (no dots); checked a character at a time (it is on every object).
+ */
+export function isDns1123(s: string, label = false): boolean {
+  if (s.length === 0) return false
+  let previous = 0x2e // as if after a dot: a label starts
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39)) previous = c
+    else if (c === 0x2d && previous !== 0x2e) previous = c // '-', not first in a label
+    else if (c === 0x2e && !label && previous !== 0x2e && previous !== 0x2d) previous = c // '.', after a label ending alphanumeric
+    else return false
+  }
+  return previous !== 0x2e && previous !== 0x2d
+}
 
 /** A UUID derived from what identifies an object, so plans of UID-less fixtures are reproducible. */
 export function inventedUid(group: string, kind: string, namespace: string, name: string): string {
@@ -121,6 +135,8 @@ export class Normalizer {
   private readonly seen = new Map<string, Map<string, Map<string, Map<string, Definition>>>>()
   /** The scope of the object read last and its names (see `remember`). */
   private lastScope?: {group: string; kind: string; namespace: string; names: Map<string, Definition>}
+  /** The namespace found valid last: objects of one namespace mostly come in a row. */
+  private lastNamespace?: string
   /** The list of the one owner reference read last (see `ownerReferences`). */
   private lastOwner?: OwnerReference[]
   /**
@@ -395,13 +411,15 @@ export class Normalizer {
       if (name === '' || m.name === undefined || m.name === null) ctx.fail(P.name, 'a name is required')
       return undefined
     }
-    if (name.length > 253 || !DNS1123_SUBDOMAIN.test(name)) {
+    if (name.length > 253 || !isDns1123(name)) {
       ctx.fail(P.name, `invalid name ${JSON.stringify(name)}: must be a lowercase RFC 1123 subdomain (a-z, 0-9, '-', '.'; at most 253 characters)`)
     }
     let namespace = ctx.string(m.namespace, P.namespace)
     if (namespace === undefined || namespace === '') namespace = this.defaultNamespace
-    else if (namespace.length > 63 || !DNS1123_LABEL.test(namespace)) {
-      ctx.fail(P.namespace, `invalid namespace ${JSON.stringify(namespace)}: must be a lowercase RFC 1123 label (a-z, 0-9, '-'; at most 63 characters)`)
+    else if (namespace !== this.lastNamespace) {
+      if (namespace.length > 63 || !isDns1123(namespace, true)) {
+        ctx.fail(P.namespace, `invalid namespace ${JSON.stringify(namespace)}: must be a lowercase RFC 1123 label (a-z, 0-9, '-'; at most 63 characters)`)
+      } else this.lastNamespace = ctx.own(namespace)
     }
     let uid = ctx.string(m.uid, P.uid)
     if (uid === undefined || uid === '') uid = inventedUid(group, kind, namespace, name)

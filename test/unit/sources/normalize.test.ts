@@ -8,7 +8,7 @@ import {UserError} from '../../../src/errors.js'
 import type {Snapshot} from '../../../src/model/objects.js'
 import {openSources, readDocuments} from '../../../src/sources/documents.js'
 import {readFixtures, type FixtureOptions} from '../../../src/sources/fixtures.js'
-import {formatPath, inventedUid, Normalizer, timestampProblem} from '../../../src/sources/normalize.js'
+import {formatPath, inventedUid, isDns1123, Normalizer, timestampProblem} from '../../../src/sources/normalize.js'
 
 const FX = 'test/fixtures/sources'
 const E = `${FX}/errors`
@@ -272,6 +272,28 @@ describe('validation: one line naming the field', () => {
       ['ReplicaSet', 'web', 'spec.replicas', '9:13'],
       ['ReplicaSet', 'web', 'spec.selector.matchExpressions[0].operator', '9:17'],
     ])
+  })
+})
+
+describe('names and namespaces (RFC 1123), checked a character at a time', () => {
+  it('agree with the API server\'s expressions on every short string of a mixed alphabet', () => {
+    const label = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
+    const subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/
+    const alphabet = ['a', 'z', '0', '9', '-', '.', 'A', '_', 'é']
+    const wrong: string[] = []
+    const visit = (s: string) => {
+      if (isDns1123(s) !== subdomain.test(s) || isDns1123(s, true) !== label.test(s)) wrong.push(s)
+      if (s.length < 4) for (const c of alphabet) visit(s + c)
+    }
+    visit('')
+    expect(wrong).toEqual([])
+  })
+
+  it('refuses a bad namespace after a good one, and a good one after a bad one is read', async () => {
+    const pod = (name: string, namespace: string) => `---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  namespace: ${JSON.stringify(namespace)}\n`
+    expect(await errorLine([fixture('ns.yaml', pod('a', 'team-a') + pod('b', 'team-a') + pod('c', 'Team-A'))])).toContain('invalid namespace "Team-A"')
+    const snap: Snapshot = await read([fixture('ns-ok.yaml', pod('a', 'team-a') + pod('b', 'team-b') + pod('c', 'team-a'))], {allNamespaces: true})
+    expect(snap.pods.map((p) => `${p.namespace}/${p.name}`)).toEqual(['team-a/a', 'team-b/b', 'team-a/c'])
   })
 })
 
