@@ -190,14 +190,7 @@ export function isListKind(kind: unknown): kind is string {
  * (recursively). Items of a typed list (`PodList`) that lack kind/apiVersion get the list's, as
  * the API server leaves them out of list responses.
  */
-export function* unpack(
-  value: unknown,
-  chunk: Chunk,
-  inner: Path,
-  counter: {n: number},
-  report: Report,
-  listDefaults?: {kind: string; apiVersion: unknown},
-): Generator<SourceObject> {
+export function* unpack(value: unknown, chunk: Chunk, inner: Path, counter: {n: number}, report: Report, listDefaults?: ListDefaults): Generator<SourceObject> {
   const one = unpackOne(value, chunk, inner, counter, report, listDefaults)
   if (one === NESTED) {
     const list = value as RawObject
@@ -212,6 +205,9 @@ export function* unpack(
   } else if (one !== undefined) yield one
 }
 
+/** What a list gives its items that lack kind or apiVersion. */
+export type ListDefaults = {kind: string; apiVersion: unknown}
+
 /** What unpackOne answers for a value that is itself a list: its items are to be unpacked (unpack). */
 export const NESTED = Symbol('nested list')
 
@@ -219,14 +215,7 @@ export const NESTED = Symbol('nested list')
  * unpack without a generator, for a value that is most often one object (a list's item): the
  * object; undefined when it is not one (reported); NESTED when it is a list, whose items unpack reads.
  */
-export function unpackOne(
-  value: unknown,
-  chunk: Chunk,
-  inner: Path,
-  counter: {n: number},
-  report: Report,
-  listDefaults?: {kind: string; apiVersion: unknown},
-): SourceObject | undefined | typeof NESTED {
+export function unpackOne(value: unknown, chunk: Chunk, inner: Path, counter: {n: number}, report: Report, listDefaults?: ListDefaults): SourceObject | undefined | typeof NESTED {
   const locator = inner === TOP ? chunk : new InnerLocator(chunk, inner)
   if (!isMapping(value)) {
     report(
