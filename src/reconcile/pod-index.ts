@@ -40,10 +40,13 @@ export class PodIndex implements PodLookup {
 
   /** Adds a pod, replacing the one of the same namespace and name. */
   set(pod: PodView): void {
-    this.claimed.clear()
-    const old = this.get(pod.namespace, pod.name)
-    if (old) this.delete(old)
+    if (this.claimed.size > 0) this.claimed.clear() // (clearing makes a new table, even when empty)
     let names = this.byNamespace.get(pod.namespace)
+    const old = names?.get(pod.name)
+    if (old) {
+      this.delete(old)
+      names = this.byNamespace.get(pod.namespace) // (gone if old was its last pod)
+    }
     if (!names) this.byNamespace.set(pod.namespace, (names = new Map()))
     names.set(pod.name, pod)
     this.#size++
@@ -58,7 +61,7 @@ export class PodIndex implements PodLookup {
     const names = this.byNamespace.get(pod.namespace)
     const stored = names?.get(pod.name)
     if (!names || !stored) return
-    this.claimed.clear()
+    if (this.claimed.size > 0) this.claimed.clear()
     names.delete(pod.name)
     if (names.size === 0) this.byNamespace.delete(pod.namespace)
     this.#size--

@@ -98,6 +98,25 @@ export function timestampProblem(s: string): string | undefined {
   return undefined
 }
 
+/**
+ * The last two times found valid: the objects read one after another mostly carry the same few
+ * times (a controller's pods, created together, ready together), which are then checked once and
+ * kept as one string each.
+ */
+let timeA = '1970-01-01T00:00:00Z'
+let timeB = timeA
+let older = false
+const isKnownTime = (v: string) => v === timeA || v === timeB
+function keptTime(v: string, copy: boolean): string {
+  if (v === timeA) return timeA
+  if (v === timeB) return timeB
+  const kept = copy ? detach(v) : v // (a slice would keep its whole document text alive)
+  if (older) timeB = kept
+  else timeA = kept
+  older = !older
+  return kept
+}
+
 export const EMPTY: Labels = Object.freeze({})
 export const EMPTY_RAW: RawObject = Object.freeze({}) as RawObject
 
@@ -198,7 +217,7 @@ export class Ctx {
 
   itemTime(item: RawObject, field: string, base: Path, i: number): string | undefined {
     const v = item[field]
-    if (typeof v === 'string' && isPlainUtcTime(v)) return v
+    if (typeof v === 'string' && (isKnownTime(v) || isPlainUtcTime(v))) return keptTime(v, this.copy)
     return this.time(v, [...base, i, field])
   }
 
@@ -231,12 +250,13 @@ export class Ctx {
       this.fail(path, `expected an RFC 3339 time string, got ${describe(v)}`)
       return undefined
     }
+    if (isKnownTime(v)) return keptTime(v, this.copy)
     const problem = timestampProblem(v)
     if (problem) {
       this.fail(path, problem)
       return undefined
     }
-    return v
+    return keptTime(v, this.copy)
   }
 
   /** map[string]string. */

@@ -30,7 +30,7 @@ import {readYaml} from './yaml-documents.js'
 export {SourceFile} from './files.js'
 export type {Path} from './locate.js'
 
-export {Locator, SourceObject, type RawObject} from './source-object.js'
+export {InnerLocator, Locator, SourceObject, type RawObject} from './source-object.js'
 export {blankManagedFields, splitYamlDocuments} from './yaml-documents.js'
 export {readParsedJsonList} from './json-documents.js'
 

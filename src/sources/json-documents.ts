@@ -4,7 +4,7 @@ import {isAscii} from 'node:buffer'
 import {UserError} from '../errors.js'
 import {SourceFile} from './files.js'
 import {linePos} from './locate.js'
-import {bomLength, Chunk, isBlankByte, isListKind, isMapping, type RawObject, type Report, SourceObject, TOP, unpack, unpackListTail} from './source-object.js'
+import {bomLength, Chunk, isBlankByte, isListKind, isMapping, NESTED, type RawObject, type Report, SourceObject, TOP, unpack, unpackListTail, unpackOne} from './source-object.js'
 import {readYaml} from './yaml-documents.js'
 
 // ---------------------------------------------------------------------------------------------
@@ -202,7 +202,10 @@ function* readPrettyJsonList(
       }
     }
     if (!defaultsCertain && needsDefaults(item)) return handedOut
-    yield* unpack(item, new Chunk(file, base + lineStart, base + end), TOP, counter, report, listDefaults)
+    const chunk = new Chunk(file, base + lineStart, base + end)
+    const one = unpackOne(item, chunk, TOP, counter, report, listDefaults)
+    if (one === NESTED) yield* unpack(item, chunk, TOP, counter, report, listDefaults)
+    else if (one !== undefined) yield one
     handedOut++
     // Then `,` and the next item on its own line, or the end of the array.
     if (filled - end < 1 << 12 && slide(base + end)) end = 0
@@ -328,26 +331,82 @@ function* readCompactJsonList(file: SourceFile, counter: {n: number}, report: Re
       at++
     }
   }
+  // Once two items are read, the bytes between them (`},{"apiVersion":`: the closing brace, the
+  // comma, the next item's first key) are searched for natively to find where an item ends, rather
+  // than following its strings and brackets byte by byte. A match inside an item (a nested object
+  // with the same first key) leaves a slice that does not parse (a prefix of an object never is
+  // a whole value, nor is an object followed by more): that item is then followed byte by byte.
+  let boundary: Buffer | undefined
+  let learning = 3 // tries left to learn the boundary
+  let previousEnd = -1 // file offset just after the item before
+  let misses = 0
+  let noBoundaryUntil = -1 // file offset: the window up to here holds no boundary after `at`
+  let noNewlineUntil = -1 // file offset: no line break from `at` up to here
+  /** The window offset just after the item at `at` (found by the boundary), or -1. */
+  const boundaryEnd = (): number => {
+    if (boundary === undefined || w.base + w.filled <= noBoundaryUntil) return -1
+    const k = w.buf.indexOf(boundary, at - w.base + 1)
+    if (k < 0 || k + boundary.length > w.filled) {
+      noBoundaryUntil = w.base + w.filled
+      return -1
+    }
+    const end = k + 1
+    if (w.base + end > noNewlineUntil) {
+      // Line starts are noted as items are followed: an item holding a line break is followed byte by byte.
+      const nl = w.buf.indexOf(0x0a, at - w.base)
+      noNewlineUntil = nl < 0 || nl >= w.filled ? w.base + w.filled : w.base + nl
+      if (w.base + end > noNewlineUntil) return -1
+    }
+    return end
+  }
+  const learnBoundary = () => {
+    learning--
+    const from = previousEnd - 1 - w.base // the `}` closing the item before
+    if (from < 0 || w.buf[at - w.base + 1] !== 0x22) return
+    const keyEnd = stringEnd(w.buf, at - w.base + 1, w.filled)
+    if (keyEnd < 0) return
+    const colon = skipBlanks(w.buf, keyEnd, w.filled)
+    if (w.buf[colon] !== 0x3a || colon + 1 - from > 64) return
+    boundary = Buffer.from(w.buf.subarray(from, colon + 1))
+  }
   for (;;) {
     // Blanks, then `]` (the end) or an item.
     if (!skipToValue()) return handedOut
     if (w.buf[at - w.base] === 0x5d && handedOut === 0) return at === closeAt ? undefined : 0
     if (w.buf[at - w.base] !== 0x7b) return handedOut
-    let scan = objectEnd(w.buf, at - w.base, w.filled)
-    while (scan.end < 0 && w.slide(at)) scan = objectEnd(w.buf, 0, w.filled)
-    if (scan.end < 0) return handedOut
-    const end = w.base + scan.end
+    if (boundary === undefined && learning > 0 && previousEnd >= 0) learnBoundary()
     let item: unknown
-    try {
-      item = JSON.parse(w.buf.toString(w.ascii ? 'latin1' : 'utf8', at - w.base, scan.end))
-    } catch {
-      return handedOut // not a value after all: the items so far were right
+    let end = -1
+    let lastNewline = -1
+    const found = boundaryEnd()
+    if (found >= 0) {
+      try {
+        item = JSON.parse(w.buf.toString(w.ascii ? 'latin1' : 'utf8', at - w.base, found))
+        end = w.base + found
+      } catch {
+        if (++misses > 16 && misses * 8 > handedOut) boundary = undefined // nested objects like the items: follow bytes
+      }
+    }
+    if (end < 0) {
+      let scan = objectEnd(w.buf, at - w.base, w.filled)
+      while (scan.end < 0 && w.slide(at)) scan = objectEnd(w.buf, 0, w.filled)
+      if (scan.end < 0) return handedOut
+      end = w.base + scan.end
+      if (scan.lastNewline >= 0) lastNewline = w.base + scan.lastNewline
+      try {
+        item = JSON.parse(w.buf.toString(w.ascii ? 'latin1' : 'utf8', at - w.base, scan.end))
+      } catch {
+        return handedOut // not a value after all: the items so far were right
+      }
     }
     if (!defaultsCertain && needsDefaults(item)) return handedOut
-    yield* unpack(item, new Chunk(file, at, end, 0, lineStart), TOP, counter, report, listDefaults)
+    const chunk = new Chunk(file, at, end, 0, lineStart)
+    const one = unpackOne(item, chunk, TOP, counter, report, listDefaults)
+    if (one === NESTED) yield* unpack(item, chunk, TOP, counter, report, listDefaults)
+    else if (one !== undefined) yield one
     handedOut++
-    if (scan.lastNewline >= 0) lineStart = w.base + scan.lastNewline + 1
-    at = end
+    if (lastNewline >= 0) lineStart = lastNewline + 1
+    at = previousEnd = end
     // Then `,` and the next item, or the end of the array.
     if (!skipToValue()) return handedOut
     const c = w.buf[at - w.base]

@@ -60,8 +60,22 @@ export interface Generated {
   name: string
 }
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/
+/**
+ * A lowercase RFC 1123 subdomain (`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`),
+ * or with `label`, a single label (no dots); checked a character at a time (it is on every object).
+ */
+export function isDns1123(s: string, label = false): boolean {
+  if (s.length === 0) return false
+  let previous = 0x2e // as if after a dot: a label starts
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39)) previous = c
+    else if (c === 0x2d && previous !== 0x2e) previous = c // '-', not first in a label
+    else if (c === 0x2e && !label && previous !== 0x2e && previous !== 0x2d) previous = c // '.', after a label ending alphanumeric
+    else return false
+  }
+  return previous !== 0x2e && previous !== 0x2d
+}
 
 /** A UUID derived from what identifies an object, so plans of UID-less fixtures are reproducible. */
 export function inventedUid(group: string, kind: string, namespace: string, name: string): string {
@@ -121,10 +135,16 @@ export class Normalizer {
   private readonly seen = new Map<string, Map<string, Map<string, Map<string, Definition>>>>()
   /** The scope of the object read last and its names (see `remember`). */
   private lastScope?: {group: string; kind: string; namespace: string; names: Map<string, Definition>}
+  /** The namespace found valid last: objects of one namespace mostly come in a row. */
+  private lastNamespace?: string
   /** The list of the one owner reference read last (see `ownerReferences`). */
   private lastOwner?: OwnerReference[]
-  /** What the object being read has collected so far (see `add`): NOTHING until it collects (most objects collect one item, kept in a list of its exact size). */
-  private collected: object[] = NOTHING
+  /**
+   * What the object being read has collected so far (see `add`): its first item, and the others
+   * (most objects collect one item, which is kept without a list).
+   */
+  private collectedFirst?: object
+  private collectedMore?: object[]
   /** Items of replaced definitions, dropped from the lists by finish(). */
   private readonly dropped = new Set<object>()
   /** Earlier definitions that a later one replaced (kubectl apply: the later one wins). */
@@ -160,7 +180,8 @@ export class Normalizer {
 
   add(obj: SourceObject): void {
     this.objects++
-    this.collected = NOTHING
+    this.collectedFirst = undefined
+    this.collectedMore = undefined
     this.pending = undefined
     this.addObject(obj)
     const pending = this.pending as Pending | undefined
@@ -178,14 +199,13 @@ export class Normalizer {
   private commit(p: Pending, obj: SourceObject): void {
     const clean = this.problems.length === p.problemsBefore
     if (!clean) {
-      for (const item of this.collected) this.dropped.add(item)
+      this.drop(this.collectedFirst, this.collectedMore)
       return
     }
-    const earlier = p.names.get(p.name)
-    const definition: Definition = {locator: obj.locator, ordinal: obj.ordinal, items: this.collected}
-    p.names.set(p.name, definition)
+    const earlier = p.earlier
+    p.names.set(p.name, new Definition(obj.locator, obj.ordinal, this.collectedFirst, this.collectedMore))
     if (!earlier) return
-    for (const item of earlier.items) this.dropped.add(item)
+    this.drop(earlier.first, earlier.more)
     this.replacements.push({kind: p.kind, namespace: p.namespace, name: p.name, replaced: {ordinal: earlier.ordinal, origin: earlier.locator.origin}, by: {ordinal: obj.ordinal, origin: obj.locator.origin}})
   }
 
@@ -237,47 +257,48 @@ export class Normalizer {
 
   /** What a reader is given about one object: where its result goes, and whether it is kept. */
   private input(ctx: Ctx, apiVersion: string, meta: Meta, raw: RawObject, before: number): ReadInput {
-    const locator = ctx.obj.locator
-    const clean = () => this.problems.length === before
-    const selected = (labels: Meta['labels']) => !this.selector || selectorMatches(this.selector, labels)
-    const wanted = () => clean() && this.keep(meta.namespace)
-    let counted = false
-    const planned = () => {
-      if (!clean()) return false
-      const ok = this.keep(meta.namespace) && selected(meta.labels)
-      if (!ok && !counted) {
-        counted = true
-        this.leftOut.count++
-        this.leftOut.namespaces[meta.namespace] = (this.leftOut.namespaces[meta.namespace] ?? 0) + 1
-      }
-      return ok
-    }
-    return {
-      ctx,
-      fields: this.fields,
-      apiVersion,
-      meta,
-      raw,
-      locator,
-      clean,
-      wanted,
-      planned,
-      selected,
-      located: <T extends object>(v: T): T => {
-        Object.defineProperty(v, 'origin', {get: () => locator.origin, enumerable: false})
-        return v
-      },
-      collect: <F extends SnapshotList>(into: F, item: SnapshotItem<F>) => {
-        ;(this.lists[into as keyof typeof this.lists] as SnapshotItem<F>[]).push(item)
-        this.keepCollected(item as object)
-      },
-      mayHold: (kind: string) => this.mayHold(kind),
-    }
+    return new ObjectInput(this, ctx, apiVersion, meta, raw, before)
+  }
+
+  /** The namespace is read (-n). */
+  keeps(namespace: string): boolean {
+    return this.keep(namespace)
+  }
+
+  /** The labels match -l (or there is none). */
+  selects(labels: Meta['labels']): boolean {
+    return !this.selector || selectorMatches(this.selector, labels)
+  }
+
+  /** Counts a controller that -n or -l left out. */
+  countLeftOut(namespace: string): void {
+    this.leftOut.count++
+    this.leftOut.namespaces[namespace] = (this.leftOut.namespaces[namespace] ?? 0) + 1
+  }
+
+  get problemCount(): number {
+    return this.problems.length
+  }
+
+  /** Puts an item in one of the Snapshot's lists, as collected by the object being read. */
+  collectInto<F extends SnapshotList>(into: F, item: SnapshotItem<F>): void {
+    ;(this.lists[into as keyof typeof this.lists] as SnapshotItem<F>[]).push(item)
+    this.keepCollected(item as object)
+  }
+
+  /** Whether the input may hold objects of a kind (see NormalizeOptions.mayHold). */
+  mayHoldKind(kind: string): boolean {
+    return this.mayHold(kind)
   }
 
   private keepCollected(item: object): void {
-    if (this.collected === NOTHING) this.collected = [item]
-    else this.collected.push(item)
+    if (this.collectedFirst === undefined) this.collectedFirst = item
+    else (this.collectedMore ??= []).push(item)
+  }
+
+  private drop(first: object | undefined, more: readonly object[] | undefined): void {
+    if (first !== undefined) this.dropped.add(first)
+    if (more !== undefined) for (const item of more) this.dropped.add(item)
   }
 
   private mayHold(kind: string): boolean {
@@ -298,7 +319,7 @@ export class Normalizer {
   }
 
   /** The shared field readers, as the controllers' readers receive them. */
-  private get fields(): FieldReaders {
+  get fields(): FieldReaders {
     // The template reader is given no path, as before readers moved to the controllers: a pod
     // template read at another path (a CronJob's jobTemplate) is reported at spec.template. Kept
     // so that the move changes no output; passing `at` on would point at the field itself.
@@ -364,7 +385,7 @@ export class Normalizer {
     }
     const earlier = names.get(name)
     if (earlier && sameObject(earlier.locator, ctx.obj.locator)) return true
-    this.pending = {names, name, kind, namespace, problemsBefore: this.problems.length}
+    this.pending = {names, name, kind, namespace, problemsBefore: this.problems.length, earlier}
     if (kind !== 'Pod') {
       const uid = meta?.uid ?? (typeof m?.uid === 'string' && m.uid !== '' ? m.uid : inventedUid(group, kind, namespace, name))
       this.uids.set(`${group}|${kind}|${namespace}|${name}`, uid)
@@ -390,13 +411,15 @@ export class Normalizer {
       if (name === '' || m.name === undefined || m.name === null) ctx.fail(P.name, 'a name is required')
       return undefined
     }
-    if (name.length > 253 || !DNS1123_SUBDOMAIN.test(name)) {
+    if (name.length > 253 || !isDns1123(name)) {
       ctx.fail(P.name, `invalid name ${JSON.stringify(name)}: must be a lowercase RFC 1123 subdomain (a-z, 0-9, '-', '.'; at most 253 characters)`)
     }
     let namespace = ctx.string(m.namespace, P.namespace)
     if (namespace === undefined || namespace === '') namespace = this.defaultNamespace
-    else if (namespace.length > 63 || !DNS1123_LABEL.test(namespace)) {
-      ctx.fail(P.namespace, `invalid namespace ${JSON.stringify(namespace)}: must be a lowercase RFC 1123 label (a-z, 0-9, '-'; at most 63 characters)`)
+    else if (namespace !== this.lastNamespace) {
+      if (namespace.length > 63 || !isDns1123(namespace, true)) {
+        ctx.fail(P.namespace, `invalid namespace ${JSON.stringify(namespace)}: must be a lowercase RFC 1123 label (a-z, 0-9, '-'; at most 63 characters)`)
+      } else this.lastNamespace = ctx.own(namespace)
     }
     let uid = ctx.string(m.uid, P.uid)
     if (uid === undefined || uid === '') uid = inventedUid(group, kind, namespace, name)
@@ -475,11 +498,84 @@ export class Normalizer {
   }
 }
 
-interface Definition {
-  locator: Locator
-  ordinal: number
-  /** What its reading put in the Snapshot's lists. */
-  items: object[]
+/**
+ * What a reader is given about one object (ReadInput). Readers take its functions apart
+ * (`read({ctx, clean, collect})`), so each is a getter that makes the function when it is taken:
+ * an object read makes only the few its reader uses, not one of each.
+ */
+class ObjectInput implements ReadInput {
+  private counted = false
+  readonly fields: FieldReaders
+  readonly locator: Locator
+  constructor(
+    private readonly n: Normalizer,
+    readonly ctx: Ctx,
+    readonly apiVersion: string,
+    readonly meta: Meta,
+    readonly raw: RawObject,
+    private readonly before: number,
+  ) {
+    this.fields = n.fields
+    this.locator = ctx.obj.locator
+  }
+
+  get clean(): () => boolean {
+    return () => this.n.problemCount === this.before
+  }
+
+  get wanted(): () => boolean {
+    return () => this.n.problemCount === this.before && this.n.keeps(this.meta.namespace)
+  }
+
+  get planned(): () => boolean {
+    return () => {
+      if (this.n.problemCount !== this.before) return false
+      const ok = this.n.keeps(this.meta.namespace) && this.n.selects(this.meta.labels)
+      if (!ok && !this.counted) {
+        this.counted = true
+        this.n.countLeftOut(this.meta.namespace)
+      }
+      return ok
+    }
+  }
+
+  get selected(): (labels: Meta['labels']) => boolean {
+    return (labels) => this.n.selects(labels)
+  }
+
+  get located(): <T extends object>(v: T) => T {
+    const locator = this.locator
+    return (v) => {
+      // One getter for every view, its locator beside it: views then share their hidden classes
+      // (a getter of its own per view would turn each into a slow dictionary of properties).
+      Object.defineProperty(v, LOCATOR, {value: locator, enumerable: false})
+      Object.defineProperty(v, 'origin', {get: originOfView, enumerable: false})
+      return v
+    }
+  }
+
+  get collect(): <F extends SnapshotList>(into: F, item: SnapshotItem<F>) => void {
+    return (into, item) => this.n.collectInto(into, item)
+  }
+
+  get mayHold(): (kind: string) => boolean {
+    return (kind) => this.n.mayHoldKind(kind)
+  }
+}
+
+const LOCATOR = Symbol('locator')
+function originOfView(this: {[LOCATOR]: Locator}): Origin {
+  return this[LOCATOR].origin
+}
+
+/** Where an object was last defined, and what its reading put in the Snapshot's lists (the first item, and any others). */
+class Definition {
+  constructor(
+    readonly locator: Locator,
+    readonly ordinal: number,
+    readonly first: object | undefined,
+    readonly more: readonly object[] | undefined,
+  ) {}
 }
 
 interface Pending {
@@ -488,6 +584,8 @@ interface Pending {
   kind: string
   namespace: string
   problemsBefore: number
+  /** The definition it replaces (nothing else is defined while an object is read). */
+  earlier: Definition | undefined
 }
 
 /** The characters the API server's name generator draws from (k8s.io/apimachinery rand.String). */
@@ -520,7 +618,6 @@ const P = {
   deletionTimestamp: ['metadata', 'deletionTimestamp'],
 } as const satisfies Record<string, Path>
 const NO_OWNERS: OwnerReference[] = Object.freeze([]) as unknown as OwnerReference[]
-const NOTHING: object[] = Object.freeze([]) as unknown as object[]
 
 /**
  * Two objects read from the input are the same object. Compared on their text parsed again, so

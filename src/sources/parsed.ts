@@ -7,7 +7,7 @@
 // error, a replaced duplicate): writing it costs more than reading the objects did, and is almost
 // never needed.
 import type {Origin, Snapshot} from '../model/objects.js'
-import {Locator, readParsedJsonList, SourceObject, type Path, type RawObject} from './documents.js'
+import {InnerLocator, Locator, readParsedJsonList, SourceObject, type Path, type RawObject} from './documents.js'
 import {SourceFile} from './files.js'
 import {SHARED_SET} from './layout.js'
 import {firstProblem, groupOf, normalize, Normalizer, problemError, type NormalizeOptions} from './normalize.js'
@@ -137,7 +137,7 @@ class LazyList {
 }
 
 /** A locator whose positions are found only when first asked for, from the locator `located` gives then. */
-class DeferredLocator extends Locator {
+class DeferredLocator extends InnerLocator {
   constructor(
     private readonly name: string,
     placeholder: Chunk,

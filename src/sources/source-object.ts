@@ -20,17 +20,12 @@ let lastText: {chunk: Chunk; text: string} | undefined
 export const TOP: Path = Object.freeze([])
 
 /** Where an object is, and how to find any of its fields. Holds no parsed data. */
-export class Locator {
+export abstract class Locator {
   #origin?: Origin
-  private readonly chunk: Chunk
-  constructor(
-    /** Its chunk; none for a chunk itself, which locates its whole value. */
-    chunk: Chunk | undefined,
-    /** The object's path inside its chunk's value ([] for a document; ['items', 3] for a list item). */
-    private readonly inner: Path,
-  ) {
-    this.chunk = chunk ?? (this as unknown as Chunk)
-  }
+  /** Its chunk (a chunk locates its whole value itself). */
+  protected abstract readonly chunk: Chunk
+  /** The object's path inside its chunk's value ([] for a document; ['items', 3] for a list item). */
+  protected abstract readonly inner: Path
 
   get file(): string {
     return this.chunk.source.name
@@ -79,9 +74,20 @@ export class Locator {
   }
 }
 
+/** The locator of a value inside its chunk's value (an item of a list that is one YAML document). */
+export class InnerLocator extends Locator {
+  constructor(
+    protected readonly chunk: Chunk,
+    protected readonly inner: Path,
+  ) {
+    super()
+  }
+}
+
 /**
  * A span of a file that parses to one value: a YAML document, a list item, a JSON value. It is
- * also the locator of that whole value (one object per list item, not two).
+ * also the locator of that whole value (one object per list item, not two; and of few fields:
+ * there is one per object read, kept as long as the object).
  */
 export class Chunk extends Locator {
   constructor(
@@ -95,16 +101,23 @@ export class Chunk extends Locator {
     /** Where the line holding `start` starts: before it for a list item on a shared line (minified JSON). */
     readonly lineStart = start,
   ) {
-    super(undefined, TOP)
+    super()
     source.chunkStarts.push(start)
+  }
+
+  protected get chunk(): Chunk {
+    return this
+  }
+
+  protected get inner(): Path {
+    return TOP
   }
 
   /** How many characters precede `start` on its line (0 when it starts a line). */
   get leadingColumns(): number {
     if (this.lineStart === this.start) return 0
-    return (this.#leading ??= this.source.text(this.lineStart, this.start).length)
+    return this.source.text(this.lineStart, this.start).length
   }
-  #leading?: number
 
   /** The chunk's text; the last one read is kept, as positions are asked for an object at a time. */
   text(): string {
@@ -177,39 +190,48 @@ export function isListKind(kind: unknown): kind is string {
  * (recursively). Items of a typed list (`PodList`) that lack kind/apiVersion get the list's, as
  * the API server leaves them out of list responses.
  */
-export function* unpack(
-  value: unknown,
-  chunk: Chunk,
-  inner: Path,
-  counter: {n: number},
-  report: Report,
-  listDefaults?: {kind: string; apiVersion: unknown},
-): Generator<SourceObject> {
-  const locator = inner === TOP ? chunk : new Locator(chunk, inner)
+export function* unpack(value: unknown, chunk: Chunk, inner: Path, counter: {n: number}, report: Report, listDefaults?: ListDefaults): Generator<SourceObject> {
+  const one = unpackOne(value, chunk, inner, counter, report, listDefaults)
+  if (one === NESTED) {
+    const list = value as RawObject
+    const kind = list.kind as string
+    const items = (list.items ?? []) as unknown[]
+    const defaults = {kind: kind === 'List' ? '' : kind.slice(0, -4), apiVersion: list.apiVersion}
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]
+      items[i] = undefined // let the parsed item go once it has been handed out
+      yield* unpack(item, chunk, [...inner, 'items', i], counter, report, defaults)
+    }
+  } else if (one !== undefined) yield one
+}
+
+/** What a list gives its items that lack kind or apiVersion. */
+export type ListDefaults = {kind: string; apiVersion: unknown}
+
+/** What unpackOne answers for a value that is itself a list: its items are to be unpacked (unpack). */
+export const NESTED = Symbol('nested list')
+
+/**
+ * unpack without a generator, for a value that is most often one object (a list's item): the
+ * object; undefined when it is not one (reported); NESTED when it is a list, whose items unpack reads.
+ */
+export function unpackOne(value: unknown, chunk: Chunk, inner: Path, counter: {n: number}, report: Report, listDefaults?: ListDefaults): SourceObject | undefined | typeof NESTED {
+  const locator = inner === TOP ? chunk : new InnerLocator(chunk, inner)
   if (!isMapping(value)) {
     report(
       new UserError(`expected a Kubernetes object (a mapping with apiVersion and kind), got ${describe(value)}`, {
         origin: locator.origin,
       }),
     )
-    return
+    return undefined
   }
   if (listDefaults) {
     if (value.kind === undefined && listDefaults.kind) value.kind = listDefaults.kind
     if (value.apiVersion === undefined && typeof listDefaults.apiVersion === 'string') value.apiVersion = listDefaults.apiVersion
   }
   const {kind, items} = value
-  if (isListKind(kind) && (Array.isArray(items) || items === null || items === undefined)) {
-    const list = (items ?? []) as unknown[]
-    const defaults = {kind: kind === 'List' ? '' : kind.slice(0, -4), apiVersion: value.apiVersion}
-    for (let i = 0; i < list.length; i++) {
-      const item = list[i]
-      list[i] = undefined // let the parsed item go once it has been handed out
-      yield* unpack(item, chunk, [...inner, 'items', i], counter, report, defaults)
-    }
-    return
-  }
-  for (const field of ['apiVersion', 'kind'] as const) {
+  if (isListKind(kind) && (Array.isArray(items) || items === null || items === undefined)) return NESTED
+  for (const field of FIELDS) {
     const v = value[field]
     if (typeof v !== 'string' || v === '') {
       report(
@@ -218,13 +240,15 @@ export function* unpack(
           hint: 'every object needs apiVersion and kind, e.g. apiVersion: apps/v1, kind: ReplicaSet',
         }),
       )
-      return
+      return undefined
     }
   }
   const meta = value.metadata
   if (isMapping(meta) && meta.managedFields !== undefined) delete meta.managedFields
-  yield new SourceObject(value, locator, counter.n++)
+  return new SourceObject(value, locator, counter.n++)
 }
+
+const FIELDS = ['apiVersion', 'kind'] as const
 
 export function* unpackListTail(list: RawObject, items: unknown[], from: number, chunk: Chunk, counter: {n: number}, report: Report): Generator<SourceObject> {
   const kind = list.kind as string

@@ -197,6 +197,38 @@ describe('large pretty-printed JSON lists (read item by item)', () => {
     }
   })
 
+  it('reads minified JSON item by item when items hold objects that open like an item, or the items are laid out unevenly', async () => {
+    // Where an item ends is found by searching for the bytes between two items (`},{"apiVersion":`);
+    // a match inside an item (owner references, managedFields entries) must not cut it short.
+    const nested = pods.map((p, i) => ({
+      apiVersion: p.apiVersion,
+      kind: p.kind,
+      metadata: {
+        ...p.metadata,
+        ownerReferences: i % 3 === 0 ? [p.metadata.ownerReferences[0], {...p.metadata.ownerReferences[0], name: 'other', uid: 'o', controller: false}] : p.metadata.ownerReferences,
+        ...(i % 5 === 0 ? {annotations: {note: '},{"apiVersion":"v1"'}} : {}),
+      },
+      spec: i % 7 === 0 ? {...p.spec, volumes: [{apiVersion: 'x'}, {apiVersion: 'y'}]} : p.spec,
+      status: p.status,
+    }))
+    const separators = [',', ', ', ',\n', ',', ',']
+    const text = `{"apiVersion":"v1","items":[${nested.map((p, i) => (i === 0 ? '' : separators[i % separators.length]) + JSON.stringify(p)).join('')}],"kind":"List"}`
+    const file = join(tmp, 'min-nested.json')
+    writeFileSync(file, text)
+    const whole = JSON.parse(text).items.map(strip)
+    const lines = text.split('\n')
+    for (const jsonWindowBytes of [undefined, 300, 1000, 4096]) {
+      const files = await openSources([file])
+      const objs = [...readDocuments(files, {jsonWindowBytes})]
+      expect(files[0].chunkStarts).toHaveLength(nested.length) // never parsed whole
+      expect(objs.map((o) => o.raw)).toEqual(whole)
+      for (const k of [0, 1, 3, 5, 7, 298, 299, 300, nested.length - 1]) {
+        const name = objs[k].locate(['metadata', 'name'])
+        expect(lines[name.line - 1].slice(name.column - 1)).toMatch(new RegExp(`^"pod-${k}"`))
+      }
+    }
+  })
+
   it('reads a list with members on both sides of the items, line breaks and UTF-8 between them', async () => {
     const utf = pods.map((p, i) => (i === 7 ? {...p, metadata: {...p.metadata, annotations: {note: 'ünïcödé ✓ ]}'}}} : p))
     const text = `\ufeff{"kind":"PodList","apiVersion":"v1","items":[\n${utf.map((p) => JSON.stringify({...p, kind: undefined})).join(',\n')}\n],"metadata":{"resourceVersion":"9","x":[1,[2]]}}\n`

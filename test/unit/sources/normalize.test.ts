@@ -8,7 +8,7 @@ import {UserError} from '../../../src/errors.js'
 import type {Snapshot} from '../../../src/model/objects.js'
 import {openSources, readDocuments} from '../../../src/sources/documents.js'
 import {readFixtures, type FixtureOptions} from '../../../src/sources/fixtures.js'
-import {formatPath, inventedUid, Normalizer, timestampProblem} from '../../../src/sources/normalize.js'
+import {formatPath, inventedUid, isDns1123, Normalizer, timestampProblem} from '../../../src/sources/normalize.js'
 
 const FX = 'test/fixtures/sources'
 const E = `${FX}/errors`
@@ -275,6 +275,28 @@ describe('validation: one line naming the field', () => {
   })
 })
 
+describe('names and namespaces (RFC 1123), checked a character at a time', () => {
+  it('agree with the API server\'s expressions on every short string of a mixed alphabet', () => {
+    const label = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
+    const subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/
+    const alphabet = ['a', 'z', '0', '9', '-', '.', 'A', '_', 'é']
+    const wrong: string[] = []
+    const visit = (s: string) => {
+      if (isDns1123(s) !== subdomain.test(s) || isDns1123(s, true) !== label.test(s)) wrong.push(s)
+      if (s.length < 4) for (const c of alphabet) visit(s + c)
+    }
+    visit('')
+    expect(wrong).toEqual([])
+  })
+
+  it('refuses a bad namespace after a good one, and a good one after a bad one is read', async () => {
+    const pod = (name: string, namespace: string) => `---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  namespace: ${JSON.stringify(namespace)}\n`
+    expect(await errorLine([fixture('ns.yaml', pod('a', 'team-a') + pod('b', 'team-a') + pod('c', 'Team-A'))])).toContain('invalid namespace "Team-A"')
+    const snap: Snapshot = await read([fixture('ns-ok.yaml', pod('a', 'team-a') + pod('b', 'team-b') + pod('c', 'team-a'))], {allNamespaces: true})
+    expect(snap.pods.map((p) => `${p.namespace}/${p.name}`)).toEqual(['team-a/a', 'team-b/b', 'team-a/c'])
+  })
+})
+
 describe('timestamps (metav1.Time: time.Parse with RFC 3339)', () => {
   it.each(['2026-11-22T10:00:00Z', '2024-02-29T23:59:59Z', '2026-11-22T10:00:00.123Z', '2026-11-22T10:00:00+02:00', '2026-11-22T10:00:00-05:30'])('accepts %s', (t) => {
     expect(timestampProblem(t)).toBeUndefined()
@@ -291,6 +313,24 @@ describe('timestamps (metav1.Time: time.Parse with RFC 3339)', () => {
     const file = fixture('time.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  creationTimestamp: 2026-11-22T12:00:00.5+02:00\n')
     const snap: Snapshot = await read([file])
     expect(snap.pods[0].creationTimestamp).toBe('2026-11-22T12:00:00.5+02:00')
+  })
+
+  it('checks every object\'s times, those repeated from the objects before it as well', async () => {
+    // The last times found valid are remembered: an invalid one after them is still refused.
+    const pod = (name: string, created: string, ready: string) =>
+      `---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  creationTimestamp: ${JSON.stringify(created)}\nstatus:\n  conditions:\n  - type: Ready\n    status: "True"\n    lastTransitionTime: ${JSON.stringify(ready)}\n`
+    const good = fixture('times.yaml', pod('a', '2026-11-20T00:00:00Z', '2026-11-20T00:01:00Z') + pod('b', '2026-11-20T00:00:00Z', '2026-11-20T00:01:00Z'))
+    const snap: Snapshot = await read([good])
+    expect(snap.pods.map((p) => [p.creationTimestamp, p.readySince])).toEqual([
+      ['2026-11-20T00:00:00Z', '2026-11-20T00:01:00Z'],
+      ['2026-11-20T00:00:00Z', '2026-11-20T00:01:00Z'],
+    ])
+    for (const bad of ['', '2026-11-20T00:00:00', '1970-01-01T00:00:00']) {
+      const file = fixture('bad-times.yaml', pod('a', '2026-11-20T00:00:00Z', '2026-11-20T00:01:00Z') + pod('b', bad, '2026-11-20T00:01:00Z'))
+      expect(await errorLine([file])).toContain('metadata.creationTimestamp: ')
+      const ready = fixture('bad-ready.yaml', pod('a', '2026-11-20T00:00:00Z', '2026-11-20T00:01:00Z') + pod('b', '2026-11-20T00:00:00Z', bad))
+      expect(await errorLine([ready])).toContain('status.conditions[0].lastTransitionTime: ')
+    }
   })
 })
 
