@@ -317,10 +317,19 @@ function podToEndpoint(pod: PodView, node: NodeView | undefined, svc: ServiceVie
   if (hostname !== undefined) ep.hostname = hostname
   if (pod.nodeName !== '') ep.nodeName = pod.nodeName
   ep.targetRef = targetRef
-  const zone = node?.labels[ZONE_LABEL]
+  const zone = node && zoneOf(node)
   if (zone) ep.zone = zone
   return ep
 }
+
+/** A node's zone label, looked up once per node (its pods are many). */
+function zoneOf(node: NodeView): string | undefined {
+  let zone = ZONES.get(node)
+  if (zone === undefined && !ZONES.has(node)) ZONES.set(node, (zone = node.labels[ZONE_LABEL]))
+  return zone
+}
+
+const ZONES = new WeakMap<NodeView, string | undefined>()
 
 /**
  * The endpoints wanted for one port list, in the order their pods come. Keyed by pod name while

@@ -5,6 +5,7 @@ import type {IntOrString} from '../../model/objects.js'
 import type {
   ContainerPortView,
   EndpointAddressView,
+  EndpointConditions,
   EndpointPortView,
   EndpointSliceView,
   EndpointsView,
@@ -52,9 +53,13 @@ export const SERVICE_READS: readonly KindReader[] = [
   },
 ]
 
-/** A pod's IPs, named ports and hostname, which only the endpoint controllers read. */
-export const readServicePodFields: PodFieldsReader = (ctx, _meta, _raw, spec, status) => {
-  const network = readPodNetwork(ctx, spec, status)
+/**
+ * A pod's IPs, named ports and hostname, which only the endpoint controllers read: kept only in a
+ * world that may hold a Service (without one they plan nothing from pods). The fields are checked
+ * on every pod all the same, for the problems.
+ */
+export const readServicePodFields: PodFieldsReader = (ctx, _meta, _raw, spec, status, input) => {
+  const network = readPodNetwork(ctx, spec, status, input.mayHold('Service'))
   return network === undefined ? undefined : {network}
 }
 const PORT_MAX = 65535
@@ -228,10 +233,10 @@ export function readEndpointSlice(ctx: Ctx, meta: Meta, raw: RawObject): Endpoin
     if (!m) continue
     const rc = m.conditions
     const c = isMapping(rc) ? rc : rc === undefined || rc === null ? EMPTY : (ctx.mapping(rc, [...base, i, 'conditions']) ?? EMPTY)
-    const conditions: EndpointView['conditions'] = {}
-    set(conditions, 'ready', bool4(ctx, c.ready, base, i, 'conditions', 'ready'))
-    set(conditions, 'serving', bool4(ctx, c.serving, base, i, 'conditions', 'serving'))
-    set(conditions, 'terminating', bool4(ctx, c.terminating, base, i, 'conditions', 'terminating'))
+    const ready = bool4(ctx, c.ready, base, i, 'conditions', 'ready')
+    const serving = bool4(ctx, c.serving, base, i, 'conditions', 'serving')
+    const terminating = bool4(ctx, c.terminating, base, i, 'conditions', 'terminating')
+    const conditions = READ_CONDITIONS[tri(ready) * 9 + tri(serving) * 3 + tri(terminating)]
     const addresses = m.addresses
     const ep: EndpointView = {addresses: isStrings(addresses) ? addresses : stringList(ctx, addresses, [...base, i, 'addresses']), conditions}
     set(ep, 'hostname', str3(ctx, m.hostname, base, i, 'hostname'))
@@ -243,6 +248,22 @@ export function readEndpointSlice(ctx: Ctx, meta: Meta, raw: RawObject): Endpoin
   }
   return {...meta, addressType, endpoints, ports: endpointPorts(ctx, raw.ports, ['ports'])}
 }
+
+/** Unset, false, true. */
+const tri = (b: boolean | undefined): number => (b === undefined ? 0 : b ? 2 : 1)
+
+/**
+ * Every set of conditions a slice's endpoint can be read with, shared (nothing changes them): at
+ * tri(ready)·9 + tri(serving)·3 + tri(terminating), each condition set only when read.
+ */
+const READ_CONDITIONS: readonly EndpointConditions[] = Array.from({length: 27}, (_, i) => {
+  const out: EndpointConditions = {}
+  const b = [undefined, false, true] as const
+  set(out, 'ready', b[Math.floor(i / 9)])
+  set(out, 'serving', b[Math.floor(i / 3) % 3])
+  set(out, 'terminating', b[i % 3])
+  return Object.freeze(out)
+})
 
 /** ctx.string at `base[i].field`. */
 const str3 = (ctx: Ctx, v: unknown, base: Path, i: number, field: string): string | undefined =>
@@ -301,7 +322,8 @@ export function readEndpoints(ctx: Ctx, meta: Meta, raw: RawObject): EndpointsVi
 
 const NO_PORTS: readonly ContainerPortView[] = Object.freeze([])
 
-function containerPorts(ctx: Ctx, v: unknown, path: Path, out: ContainerPortView[], sidecarsOnly: boolean): void {
+/** `out`: where the ports go (undefined: only checked). */
+function containerPorts(ctx: Ctx, v: unknown, path: Path, out: ContainerPortView[] | undefined, sidecarsOnly: boolean): void {
   const containers = list(ctx, v, path)
   for (let i = 0; i < containers.length; i++) {
     const c = item(ctx, containers[i], path, i)
@@ -319,7 +341,7 @@ function containerPorts(ctx: Ctx, v: unknown, path: Path, out: ContainerPortView
       if (name === undefined || name === '') continue
       const containerPort = int3(ctx, port.containerPort, base, j, 'containerPort', 1)
       const protocolName = protocol3(ctx, port.protocol, base, j, 'protocol')
-      out.push({name, containerPort: containerPort ?? 0, protocol: protocolName})
+      out?.push({name, containerPort: containerPort ?? 0, protocol: protocolName})
     }
   }
 }
@@ -332,23 +354,49 @@ const INIT_CONTAINERS: Path = Object.freeze(['spec', 'initContainers'])
 const HOSTNAME: Path = Object.freeze(['spec', 'hostname'])
 const SUBDOMAIN: Path = Object.freeze(['spec', 'subdomain'])
 
-/** Undefined when the pod has nothing a Service reads (no IP, no named port, no hostname). */
-export function readPodNetwork(ctx: Ctx, spec: RawObject, status: RawObject): PodNetworkView | undefined {
+/**
+ * Undefined when the pod has nothing a Service reads (no IP, no named port, no hostname), or when
+ * not `kept` (the fields are then only checked: the same problems, nothing built).
+ */
+export function readPodNetwork(ctx: Ctx, spec: RawObject, status: RawObject, kept = true): PodNetworkView | undefined {
   const rawIPs = list(ctx, status.podIPs, POD_IPS)
   let ips: string[] | undefined
   for (let i = 0; i < rawIPs.length; i++) {
     const m = item(ctx, rawIPs[i], POD_IPS, i)
-    if (m) (ips ??= []).push(str3(ctx, m.ip, POD_IPS, i, 'ip') ?? '')
+    if (!m) continue
+    const ip = str3(ctx, m.ip, POD_IPS, i, 'ip') ?? ''
+    if (kept) (ips ??= []).push(ip)
   }
   const podIP = ctx.string(status.podIP, POD_IP)
-  // The API server keeps podIP and podIPs[0] equal; a file may give only podIP.
-  const podIPs = ips ? ips : podIP ? [podIP] : []
-  const ports: ContainerPortView[] = []
+  const ports: ContainerPortView[] | undefined = kept ? [] : undefined
   containerPorts(ctx, spec.containers, CONTAINERS, ports, false)
   if (spec.initContainers !== undefined) containerPorts(ctx, spec.initContainers, INIT_CONTAINERS, ports, true)
   const hostname = ctx.string(spec.hostname, HOSTNAME) ?? ''
   const subdomain = ctx.string(spec.subdomain, SUBDOMAIN) ?? ''
+  if (!ports) return undefined
+  // The API server keeps podIP and podIPs[0] equal; a file may give only podIP.
+  const podIPs = ips ? ips : podIP ? [podIP] : []
   if (podIPs.length === 0 && ports.length === 0 && hostname === '') return undefined
   if (ctx.copy) for (let i = 0; i < podIPs.length; i++) podIPs[i] = ctx.own(podIPs[i])
-  return {podIPs, hostname: ctx.own(hostname), subdomain: ctx.own(subdomain), ports: ports.length > 0 ? ports : NO_PORTS}
+  return {podIPs, hostname: ctx.own(hostname), subdomain: ctx.own(subdomain), ports: sharedPorts(ctx, ports)}
 }
+
+/**
+ * A pod's ports, shared with the pods that name the same ones (a template's pods all do; nothing
+ * changes them). Only lists of one port are shared; the table is emptied when it grows large.
+ */
+function sharedPorts(ctx: Ctx, ports: ContainerPortView[]): readonly ContainerPortView[] {
+  if (ports.length === 0) return NO_PORTS
+  if (ports.length > 1) return ports
+  const p = ports[0]
+  const key = `${p.name}\u0000${p.containerPort}\u0000${p.protocol}`
+  let shared = ONE_PORT.get(key)
+  if (!shared) {
+    if (ONE_PORT.size >= ONE_PORT_MAX) ONE_PORT.clear()
+    ONE_PORT.set(key, (shared = Object.freeze([Object.freeze({name: ctx.own(p.name), containerPort: p.containerPort, protocol: p.protocol})])))
+  }
+  return shared
+}
+
+const ONE_PORT = new Map<string, readonly ContainerPortView[]>()
+const ONE_PORT_MAX = 4096
