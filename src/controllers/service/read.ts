@@ -55,12 +55,13 @@ export const SERVICE_READS: readonly KindReader[] = [
 
 /**
  * A pod's IPs, named ports and hostname, which only the endpoint controllers read: kept only in a
- * world that may hold a Service (without one they plan nothing from pods). The fields are checked
- * on every pod all the same, for the problems.
+ * world that may hold a Service (without one they plan nothing from pods). The fields are read and
+ * checked on every pod all the same (for the problems); the world is asked only about a pod that
+ * has some.
  */
 export const readServicePodFields: PodFieldsReader = (ctx, _meta, _raw, spec, status, input) => {
-  const network = readPodNetwork(ctx, spec, status, input.mayHold('Service'))
-  return network === undefined ? undefined : {network}
+  const network = readPodNetwork(ctx, spec, status)
+  return network === undefined || !input.mayHold('Service') ? undefined : {network}
 }
 const PORT_MAX = 65535
 const PROTOCOLS = ['TCP', 'UDP', 'SCTP']
@@ -322,8 +323,7 @@ export function readEndpoints(ctx: Ctx, meta: Meta, raw: RawObject): EndpointsVi
 
 const NO_PORTS: readonly ContainerPortView[] = Object.freeze([])
 
-/** `out`: where the ports go (undefined: only checked). */
-function containerPorts(ctx: Ctx, v: unknown, path: Path, out: ContainerPortView[] | undefined, sidecarsOnly: boolean): void {
+function containerPorts(ctx: Ctx, v: unknown, path: Path, out: ContainerPortView[], sidecarsOnly: boolean): void {
   const containers = list(ctx, v, path)
   for (let i = 0; i < containers.length; i++) {
     const c = item(ctx, containers[i], path, i)
@@ -341,7 +341,7 @@ function containerPorts(ctx: Ctx, v: unknown, path: Path, out: ContainerPortView
       if (name === undefined || name === '') continue
       const containerPort = int3(ctx, port.containerPort, base, j, 'containerPort', 1)
       const protocolName = protocol3(ctx, port.protocol, base, j, 'protocol')
-      out?.push({name, containerPort: containerPort ?? 0, protocol: protocolName})
+      out.push({name, containerPort: containerPort ?? 0, protocol: protocolName})
     }
   }
 }
@@ -354,28 +354,22 @@ const INIT_CONTAINERS: Path = Object.freeze(['spec', 'initContainers'])
 const HOSTNAME: Path = Object.freeze(['spec', 'hostname'])
 const SUBDOMAIN: Path = Object.freeze(['spec', 'subdomain'])
 
-/**
- * Undefined when the pod has nothing a Service reads (no IP, no named port, no hostname), or when
- * not `kept` (the fields are then only checked: the same problems, nothing built).
- */
-export function readPodNetwork(ctx: Ctx, spec: RawObject, status: RawObject, kept = true): PodNetworkView | undefined {
+/** Undefined when the pod has nothing a Service reads (no IP, no named port, no hostname). */
+export function readPodNetwork(ctx: Ctx, spec: RawObject, status: RawObject): PodNetworkView | undefined {
   const rawIPs = list(ctx, status.podIPs, POD_IPS)
   let ips: string[] | undefined
   for (let i = 0; i < rawIPs.length; i++) {
     const m = item(ctx, rawIPs[i], POD_IPS, i)
-    if (!m) continue
-    const ip = str3(ctx, m.ip, POD_IPS, i, 'ip') ?? ''
-    if (kept) (ips ??= []).push(ip)
+    if (m) (ips ??= []).push(str3(ctx, m.ip, POD_IPS, i, 'ip') ?? '')
   }
   const podIP = ctx.string(status.podIP, POD_IP)
-  const ports: ContainerPortView[] | undefined = kept ? [] : undefined
+  // The API server keeps podIP and podIPs[0] equal; a file may give only podIP.
+  const podIPs = ips ? ips : podIP ? [podIP] : []
+  const ports: ContainerPortView[] = []
   containerPorts(ctx, spec.containers, CONTAINERS, ports, false)
   if (spec.initContainers !== undefined) containerPorts(ctx, spec.initContainers, INIT_CONTAINERS, ports, true)
   const hostname = ctx.string(spec.hostname, HOSTNAME) ?? ''
   const subdomain = ctx.string(spec.subdomain, SUBDOMAIN) ?? ''
-  if (!ports) return undefined
-  // The API server keeps podIP and podIPs[0] equal; a file may give only podIP.
-  const podIPs = ips ? ips : podIP ? [podIP] : []
   if (podIPs.length === 0 && ports.length === 0 && hostname === '') return undefined
   if (ctx.copy) for (let i = 0; i < podIPs.length; i++) podIPs[i] = ctx.own(podIPs[i])
   return {podIPs, hostname: ctx.own(hostname), subdomain: ctx.own(subdomain), ports: sharedPorts(ctx, ports)}
@@ -389,14 +383,18 @@ function sharedPorts(ctx: Ctx, ports: ContainerPortView[]): readonly ContainerPo
   if (ports.length === 0) return NO_PORTS
   if (ports.length > 1) return ports
   const p = ports[0]
-  const key = `${p.name}\u0000${p.containerPort}\u0000${p.protocol}`
-  let shared = ONE_PORT.get(key)
-  if (!shared) {
-    if (ONE_PORT.size >= ONE_PORT_MAX) ONE_PORT.clear()
-    ONE_PORT.set(key, (shared = Object.freeze([Object.freeze({name: ctx.own(p.name), containerPort: p.containerPort, protocol: p.protocol})])))
+  let named = ONE_PORT.get(p.name)
+  if (!named) {
+    if (ONE_PORT.size >= ONE_PORT_NAMES) ONE_PORT.clear()
+    ONE_PORT.set(p.name, (named = []))
   }
-  return shared
+  for (const list of named) if (list[0].containerPort === p.containerPort && list[0].protocol === p.protocol) return list
+  const list = Object.freeze([Object.freeze({name: ctx.own(p.name), containerPort: p.containerPort, protocol: p.protocol})])
+  if (named.length < ONE_PORT_PER_NAME) named.push(list)
+  return list
 }
 
-const ONE_PORT = new Map<string, readonly ContainerPortView[]>()
-const ONE_PORT_MAX = 4096
+/** Port name → the one-port lists shared under it. */
+const ONE_PORT = new Map<string, (readonly ContainerPortView[])[]>()
+const ONE_PORT_NAMES = 1024
+const ONE_PORT_PER_NAME = 16
