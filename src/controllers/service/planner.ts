@@ -222,7 +222,8 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
     totals = slices.totals
     if (slices.pools.length > 0) pools = slices.pools
     if (slices.choices.length + mirrored.choices.length > 0) choices = [...slices.choices, ...mirrored.choices]
-    for (const pod of selected) {
+    for (let i = 0; i < selected.length; i++) {
+      const pod = selected[i]
       const s = slices.verdicts.get(pod.name)!
       // Keys in sorted order, as the plan writes them.
       const endpoints = legacy.verdicts.get(pod.name)!
