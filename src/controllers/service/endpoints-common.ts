@@ -57,7 +57,7 @@ export function addressesOf(pod: PodView, family: string): readonly string[] {
   // Plain IPv4 addresses only (the usual case): the pod's own list, shared (nothing changes it).
   if (family === 'IPv4' && ips.every(plainIPv4)) return ips
   const out: string[] = []
-  for (const ip of ips) if (familyOf(ip) === family) out.push(canonicalIP(ip))
+  for (let i = 0; i < ips.length; i++) if (familyOf(ips[i]) === family) out.push(canonicalIP(ips[i]))
   return out
 }
 
@@ -67,7 +67,7 @@ const plainIPv4 = (ip: string): boolean => !ip.includes(':')
 /** addressesOf(pod, family)[0], without the list. */
 export function firstAddressOf(pod: PodView, family: string): string | undefined {
   const ips = pod.network?.podIPs ?? []
-  for (const ip of ips) if (familyOf(ip) === family) return canonicalIP(ip)
+  for (let i = 0; i < ips.length; i++) if (familyOf(ips[i]) === family) return canonicalIP(ips[i])
   return undefined
 }
 
@@ -106,7 +106,7 @@ function targetPortOf(sp: ServicePortView, pod: PodView): number | undefined {
   if (typeof sp.targetPort === 'number') return sp.targetPort
   const ports = pod.network?.ports
   if (ports === undefined) return undefined
-  for (const cp of ports) if (cp.name === sp.targetPort && cp.protocol === sp.protocol) return cp.containerPort
+  for (let i = 0; i < ports.length; i++) if (ports[i].name === sp.targetPort && ports[i].protocol === sp.protocol) return ports[i].containerPort
   return undefined
 }
 

@@ -249,7 +249,8 @@ function repackOneList(entries: readonly RepackEntry[]): EndpointSubsetView[] | 
   const ports = entries[0].ports
   if (ports.length === 0) return undefined
   let plain = true
-  for (const e of entries) {
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]
     if (e.ports !== ports) return undefined
     if (plain && (WIDE.test(e.address.ip) || WIDE.test(e.address.targetRef?.uid ?? ''))) plain = false
   }
@@ -263,7 +264,7 @@ function repackOneList(entries: readonly RepackEntry[]): EndpointSubsetView[] | 
   }
   const addresses: EndpointAddressView[] = []
   const notReadyAddresses: EndpointAddressView[] = []
-  for (const e of sorted) (e.ready ? addresses : notReadyAddresses).push(e.address)
+  for (let i = 0; i < sorted.length; i++) (sorted[i].ready ? addresses : notReadyAddresses).push(sorted[i].address)
   let distinct: EndpointPortView[] = ports as EndpointPortView[]
   if (ports.length > 1) {
     const keys = new Set<string>()

@@ -209,11 +209,11 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
     let total = 0
     let ready = 0
     for (const group of desired.values()) {
-      for (const e of group.endpoints.values()) {
+      group.endpoints.forEach((e) => {
         desiredAll.push(e)
         total++
         if (e.conditions.ready) ready++
-      }
+      })
     }
     result.totals.push({addressType, ready, slices: 0, total})
     for (const [key, group] of desired) {
@@ -308,19 +308,30 @@ function podToEndpoint(pod: PodView, node: NodeView | undefined, svc: ServiceVie
   const serving = pod.ready
   const terminating = pod.deletionTimestamp !== undefined
   const ready = svc.publishNotReadyAddresses || (serving && !terminating)
-  // Keys in sorted order, as the plan writes them (it then need not copy the endpoint).
-  const ep: EndpointView = {
-    addresses: addressesOf(pod, addressType),
-    conditions: CONDITIONS[(ready ? 4 : 0) + (serving ? 2 : 0) + (terminating ? 1 : 0)],
-  }
+  const addresses = addressesOf(pod, addressType)
+  const conditions = CONDITIONS[(ready ? 4 : 0) + (serving ? 2 : 0) + (terminating ? 1 : 0)]
   const hostname = hostnameFor(pod, svc)
+  const nodeName = pod.nodeName
+  const zone = node && zoneOf(node)
+  // Keys in sorted order, as the plan writes them (it then need not copy the endpoint); the usual
+  // endpoint (a node with a zone, no hostname) made whole at once.
+  if (hostname === undefined && nodeName !== '' && zone) return {addresses, conditions, nodeName, targetRef, zone}
+  const ep: EndpointView = {addresses, conditions}
   if (hostname !== undefined) ep.hostname = hostname
-  if (pod.nodeName !== '') ep.nodeName = pod.nodeName
+  if (nodeName !== '') ep.nodeName = nodeName
   ep.targetRef = targetRef
-  const zone = node?.labels[ZONE_LABEL]
   if (zone) ep.zone = zone
   return ep
 }
+
+/** A node's zone label, looked up once per node (its pods are many). */
+function zoneOf(node: NodeView): string | undefined {
+  let zone = ZONES.get(node)
+  if (zone === undefined && !ZONES.has(node)) ZONES.set(node, (zone = node.labels[ZONE_LABEL]))
+  return zone
+}
+
+const ZONES = new WeakMap<NodeView, string | undefined>()
 
 /**
  * The endpoints wanted for one port list, in the order their pods come. Keyed by pod name while
@@ -391,8 +402,9 @@ function reconcileByPorts(
   for (const slice of slices) {
     const sliceIds: (string | undefined)[] = []
     ids.push(sliceIds)
-    for (const ep of slice.endpoints) {
-      const id = wantedKey(ep, group)
+    const eps = slice.endpoints
+    for (let j = 0; j < eps.length; j++) {
+      const id = wantedKey(eps[j], group)
       sliceIds.push(id)
       if (id === undefined) continue
       const names = holders.get(id)
@@ -402,14 +414,14 @@ function reconcileByPorts(
       } else if (!names.includes(slice.name)) names.push(slice.name)
     }
   }
-  for (const [id, names] of holders) {
-    if (typeof names === 'string') continue
+  holders.forEach((names, id) => {
+    if (typeof names === 'string') return
     const pod = podOf(want.get(id)!)
     result.choices.push({kind: 'duplicateEndpoint', addressType, pod, slices: names, shown: names[0]})
     result.warnings.push(
       `pod ${pod}'s ${addressType} endpoint is in slices ${names.join(', ')}: the controller walks them in its cache's order (random), the first keeps it and the others drop it; shown: ${names[0]} keeps it`,
     )
-  }
+  })
   for (let i = 0; i < slices.length; i++) {
     const slice = slices[i]
     const kept: EndpointView[] = []
@@ -647,7 +659,8 @@ function updateAction(draft: Draft, slice: EndpointSliceView, addressType: strin
   const after = new Set(afterIds)
   const added: string[] = []
   const changed: EndpointChange[] = []
-  for (const [i, ep] of draft.endpoints.entries()) {
+  for (let i = 0; i < draft.endpoints.length; i++) {
+    const ep = draft.endpoints[i]
     const old = before.get(afterIds[i])
     if (!old) added.push(podOf(ep))
     else if (!equalBeyondId(old, ep)) changed.push({pod: podOf(ep), from: conditionsOf(old), to: conditionsOf(ep)})

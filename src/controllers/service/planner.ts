@@ -23,19 +23,19 @@ export function planServices(snapshot: Snapshot, world: World, maxEndpointsPerSl
   if (services.length === 0) return leftovers
   const nodes = snapshot.nodes ?? []
   const nodeByName = new Map(nodes.map((n) => [n.name, n]))
-  const pods = new PodsByLabel(snapshot.pods)
+  const pods = new PodsByLabel(snapshot.pods, services)
   // Every slice either controller looks at for a Service carries its kubernetes.io/service-name.
   const slices = byServiceName(snapshot.endpointSlices ?? [])
-  const endpoints = new Map<string, NonNullable<Snapshot['endpoints']>[number]>()
-  for (const e of snapshot.endpoints ?? []) if (!endpoints.has(`${e.namespace}/${e.name}`)) endpoints.set(`${e.namespace}/${e.name}`, e)
+  const endpoints = new Named<NonNullable<Snapshot['endpoints']>[number]>()
+  for (const e of snapshot.endpoints ?? []) if (endpoints.get(e.namespace, e.name) === undefined) endpoints.set(e.namespace, e.name, e)
   const cloud = snapshot.loadBalancers ? new Map(snapshot.loadBalancers.map((lb) => [lb.name, lb])) : undefined
   const plans = services.map((svc) =>
     planService(svc, {
-      pods: pods.candidates(svc),
+      ...pods.candidates(svc),
       nodes,
       nodeByName,
-      slices: slices.get(`${svc.namespace}/${svc.name}`) ?? [],
-      endpoints: endpoints.get(`${svc.namespace}/${svc.name}`),
+      slices: slices.get(svc.namespace, svc.name) ?? [],
+      endpoints: endpoints.get(svc.namespace, svc.name),
       maxEndpointsPerSlice,
       now: world.now,
       ...(cloud ? {cloud: cloud.get(loadBalancerName(svc))} : {}),
@@ -50,9 +50,10 @@ export function planServices(snapshot: Snapshot, world: World, maxEndpointsPerSl
  * whoever wrote it — except a leader-election record. Planned under the Service's key, marked absent.
  */
 function leftoverEndpoints(services: readonly ServiceView[], endpoints: NonNullable<Snapshot['endpoints']>): ControllerPlan[] {
-  const names = new Set(services.map((s) => `${s.namespace}/${s.name}`))
+  const names = new Named<true>()
+  for (const s of services) names.set(s.namespace, s.name, true)
   return endpoints
-    .filter((e) => !names.has(`${e.namespace}/${e.name}`) && e.annotations[LEADER_ANNOTATION] === undefined)
+    .filter((e) => names.get(e.namespace, e.name) === undefined && e.annotations[LEADER_ANNOTATION] === undefined)
     .map((e) => ({
       kind: 'Service',
       apiVersion: 'v1',
@@ -72,59 +73,90 @@ function leftoverEndpoints(services: readonly ServiceView[], endpoints: NonNulla
     }))
 }
 
+/** Values by namespace and name (no key string is built per lookup). */
+class Named<T> {
+  private readonly byNamespace = new Map<string, Map<string, T>>()
+
+  get(namespace: string, name: string): T | undefined {
+    return this.byNamespace.get(namespace)?.get(name)
+  }
+
+  set(namespace: string, name: string, value: T): void {
+    let names = this.byNamespace.get(namespace)
+    if (!names) this.byNamespace.set(namespace, (names = new Map()))
+    names.set(name, value)
+  }
+}
+
 /** Slices by namespace and the Service their kubernetes.io/service-name label names. */
-function byServiceName(slices: NonNullable<Snapshot['endpointSlices']>): Map<string, NonNullable<Snapshot['endpointSlices']>[number][]> {
-  const out = new Map<string, NonNullable<Snapshot['endpointSlices']>[number][]>()
+function byServiceName(slices: NonNullable<Snapshot['endpointSlices']>): Named<NonNullable<Snapshot['endpointSlices']>[number][]> {
+  const out = new Named<NonNullable<Snapshot['endpointSlices']>[number][]>()
   for (const slice of slices) {
     const name = slice.labels[SERVICE_NAME_LABEL]
     if (name === undefined) continue
-    const key = `${slice.namespace}/${name}`
-    const list = out.get(key)
+    const list = out.get(slice.namespace, name)
     if (list) list.push(slice)
-    else out.set(key, [slice])
+    else out.set(slice.namespace, name, [slice])
   }
   return out
 }
 
 /**
  * A namespace's pods by label: a Service's selector is an AND of equalities, so the pods carrying
- * its rarest label are the only candidates (selectedPods still checks every label). Built per
- * namespace on first use; the snapshot's order is kept.
+ * its rarest label are the only candidates (selectedPods still checks every label, unless the
+ * selector has one label or none: the candidates are then exactly the pods selected). Built per
+ * namespace on first use, over the label keys its Services select on; the snapshot's order is kept.
  */
 class PodsByLabel {
   private readonly byNamespace: Map<string, PodView[]>
+  /** Per namespace: the label keys its Services' selectors name. */
+  private readonly keys = new Map<string, Set<string>>()
   /** Per namespace: label key → value → pods. */
   private readonly indexes = new Map<string, Map<string, Map<string, PodView[]>>>()
 
-  constructor(pods: readonly PodView[]) {
+  constructor(pods: readonly PodView[], services: readonly ServiceView[]) {
     this.byNamespace = byNamespace(pods)
+    for (const svc of services) {
+      if (svc.selector === null) continue
+      let keys = this.keys.get(svc.namespace)
+      if (!keys) this.keys.set(svc.namespace, (keys = new Set()))
+      for (const k in svc.selector) keys.add(k)
+    }
   }
 
-  candidates(svc: ServiceView): readonly PodView[] {
-    const all = this.byNamespace.get(svc.namespace) ?? []
+  candidates(svc: ServiceView): {pods: readonly PodView[]; podsSelected: boolean} {
+    const all = this.byNamespace.get(svc.namespace) ?? NONE
     const selector = svc.selector
-    if (selector === null) return all
+    if (selector === null) return {pods: all, podsSelected: false}
     let index = this.indexes.get(svc.namespace)
     let smallest: readonly PodView[] | undefined
+    let count = 0
     for (const k in selector) {
-      if (!index) {
-        index = new Map()
-        for (const pod of all) {
-          const labels = pod.labels
-          for (const key in labels) {
-            let values = index.get(key)
-            if (!values) index.set(key, (values = new Map()))
-            const list = values.get(labels[key])
-            if (list) list.push(pod)
-            else values.set(labels[key], [pod])
-          }
-        }
-        this.indexes.set(svc.namespace, index)
-      }
+      count++
+      if (!index) this.indexes.set(svc.namespace, (index = this.index(all, this.keys.get(svc.namespace) ?? new Set([k]))))
       const bucket = index.get(k)?.get(selector[k]) ?? NONE
       if (!smallest || bucket.length < smallest.length) smallest = bucket
     }
-    return smallest ?? all
+    return {pods: smallest ?? all, podsSelected: count <= 1}
+  }
+
+  /** Label key → value → pods, for the keys given (a pod's own labels only). */
+  private index(pods: readonly PodView[], keys: ReadonlySet<string>): Map<string, Map<string, PodView[]>> {
+    const index = new Map<string, Map<string, PodView[]>>()
+    for (const key of keys) {
+      const values = new Map<string, PodView[]>()
+      index.set(key, values)
+      for (const pod of pods) {
+        const labels = pod.labels
+        const value = labels[key]
+        // (No label of the prototype's is a string.)
+        if (typeof value !== 'string') continue
+        const list = values.get(value)
+        if (list) list.push(pod)
+        else values.set(value, [pod])
+      }
+    }
+    return index
   }
 }
 
@@ -132,6 +164,8 @@ const NONE: readonly PodView[] = []
 
 export interface ServiceWorld {
   pods: Snapshot['pods']
+  /** `pods` are exactly those the Service selects (of its namespace, every selector label equal): not checked again. */
+  podsSelected?: boolean
   nodes: readonly NodeView[]
   nodeByName: ReadonlyMap<string, NodeView>
   slices: NonNullable<Snapshot['endpointSlices']>
@@ -154,7 +188,7 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
   const actions: ServiceAction[] = []
   const warnings: string[] = []
   const events: string[] = []
-  const selected = svc.selector === null ? [] : selectedPods(svc, w.pods)
+  const selected = svc.selector === null ? [] : w.podsSelected ? w.pods : selectedPods(svc, w.pods)
   const verdicts: PodEndpointVerdict[] = []
   const current = managedSlices(svc, w.slices)
   let totals: NonNullable<ControllerPlan['service']>['endpoints'] = []
@@ -188,7 +222,8 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
     totals = slices.totals
     if (slices.pools.length > 0) pools = slices.pools
     if (slices.choices.length + mirrored.choices.length > 0) choices = [...slices.choices, ...mirrored.choices]
-    for (const pod of selected) {
+    for (let i = 0; i < selected.length; i++) {
+      const pod = selected[i]
       const s = slices.verdicts.get(pod.name)!
       // Keys in sorted order, as the plan writes them.
       const endpoints = legacy.verdicts.get(pod.name)!

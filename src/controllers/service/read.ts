@@ -5,6 +5,7 @@ import type {IntOrString} from '../../model/objects.js'
 import type {
   ContainerPortView,
   EndpointAddressView,
+  EndpointConditions,
   EndpointPortView,
   EndpointSliceView,
   EndpointsView,
@@ -52,10 +53,15 @@ export const SERVICE_READS: readonly KindReader[] = [
   },
 ]
 
-/** A pod's IPs, named ports and hostname, which only the endpoint controllers read. */
-export const readServicePodFields: PodFieldsReader = (ctx, _meta, _raw, spec, status) => {
+/**
+ * A pod's IPs, named ports and hostname, which only the endpoint controllers read: kept only in a
+ * world that may hold a Service (without one they plan nothing from pods). The fields are read and
+ * checked on every pod all the same (for the problems); the world is asked only about a pod that
+ * has some.
+ */
+export const readServicePodFields: PodFieldsReader = (ctx, _meta, _raw, spec, status, input) => {
   const network = readPodNetwork(ctx, spec, status)
-  return network === undefined ? undefined : {network}
+  return network === undefined || !input.mayHold('Service') ? undefined : {network}
 }
 const PORT_MAX = 65535
 const PROTOCOLS = ['TCP', 'UDP', 'SCTP']
@@ -228,10 +234,10 @@ export function readEndpointSlice(ctx: Ctx, meta: Meta, raw: RawObject): Endpoin
     if (!m) continue
     const rc = m.conditions
     const c = isMapping(rc) ? rc : rc === undefined || rc === null ? EMPTY : (ctx.mapping(rc, [...base, i, 'conditions']) ?? EMPTY)
-    const conditions: EndpointView['conditions'] = {}
-    set(conditions, 'ready', bool4(ctx, c.ready, base, i, 'conditions', 'ready'))
-    set(conditions, 'serving', bool4(ctx, c.serving, base, i, 'conditions', 'serving'))
-    set(conditions, 'terminating', bool4(ctx, c.terminating, base, i, 'conditions', 'terminating'))
+    const ready = bool4(ctx, c.ready, base, i, 'conditions', 'ready')
+    const serving = bool4(ctx, c.serving, base, i, 'conditions', 'serving')
+    const terminating = bool4(ctx, c.terminating, base, i, 'conditions', 'terminating')
+    const conditions = READ_CONDITIONS[tri(ready) * 9 + tri(serving) * 3 + tri(terminating)]
     const addresses = m.addresses
     const ep: EndpointView = {addresses: isStrings(addresses) ? addresses : stringList(ctx, addresses, [...base, i, 'addresses']), conditions}
     set(ep, 'hostname', str3(ctx, m.hostname, base, i, 'hostname'))
@@ -243,6 +249,22 @@ export function readEndpointSlice(ctx: Ctx, meta: Meta, raw: RawObject): Endpoin
   }
   return {...meta, addressType, endpoints, ports: endpointPorts(ctx, raw.ports, ['ports'])}
 }
+
+/** Unset, false, true. */
+const tri = (b: boolean | undefined): number => (b === undefined ? 0 : b ? 2 : 1)
+
+/**
+ * Every set of conditions a slice's endpoint can be read with, shared (nothing changes them): at
+ * tri(ready)·9 + tri(serving)·3 + tri(terminating), each condition set only when read.
+ */
+const READ_CONDITIONS: readonly EndpointConditions[] = Array.from({length: 27}, (_, i) => {
+  const out: EndpointConditions = {}
+  const b = [undefined, false, true] as const
+  set(out, 'ready', b[Math.floor(i / 9)])
+  set(out, 'serving', b[Math.floor(i / 3) % 3])
+  set(out, 'terminating', b[i % 3])
+  return Object.freeze(out)
+})
 
 /** ctx.string at `base[i].field`. */
 const str3 = (ctx: Ctx, v: unknown, base: Path, i: number, field: string): string | undefined =>
@@ -350,5 +372,29 @@ export function readPodNetwork(ctx: Ctx, spec: RawObject, status: RawObject): Po
   const subdomain = ctx.string(spec.subdomain, SUBDOMAIN) ?? ''
   if (podIPs.length === 0 && ports.length === 0 && hostname === '') return undefined
   if (ctx.copy) for (let i = 0; i < podIPs.length; i++) podIPs[i] = ctx.own(podIPs[i])
-  return {podIPs, hostname: ctx.own(hostname), subdomain: ctx.own(subdomain), ports: ports.length > 0 ? ports : NO_PORTS}
+  return {podIPs, hostname: ctx.own(hostname), subdomain: ctx.own(subdomain), ports: sharedPorts(ctx, ports)}
 }
+
+/**
+ * A pod's ports, shared with the pods that name the same ones (a template's pods all do; nothing
+ * changes them). Only lists of one port are shared; the table is emptied when it grows large.
+ */
+function sharedPorts(ctx: Ctx, ports: ContainerPortView[]): readonly ContainerPortView[] {
+  if (ports.length === 0) return NO_PORTS
+  if (ports.length > 1) return ports
+  const p = ports[0]
+  let named = ONE_PORT.get(p.name)
+  if (!named) {
+    if (ONE_PORT.size >= ONE_PORT_NAMES) ONE_PORT.clear()
+    ONE_PORT.set(p.name, (named = []))
+  }
+  for (const list of named) if (list[0].containerPort === p.containerPort && list[0].protocol === p.protocol) return list
+  const list = Object.freeze([Object.freeze({name: ctx.own(p.name), containerPort: p.containerPort, protocol: p.protocol})])
+  if (named.length < ONE_PORT_PER_NAME) named.push(list)
+  return list
+}
+
+/** Port name → the one-port lists shared under it. */
+const ONE_PORT = new Map<string, (readonly ContainerPortView[])[]>()
+const ONE_PORT_NAMES = 1024
+const ONE_PORT_PER_NAME = 16

@@ -1,0 +1,156 @@
+// What the Service controllers read, and how the planner finds a Service's pods:
+// - a pod's network fields (readServicePodFields, PodView.network) are kept only in a world that
+//   may hold a Service (they plan nothing from pods otherwise), and checked on every pod all the
+//   same; a live read told which lists are empty keeps them exactly when Services were listed;
+// - pods naming the same one port share one list, slice endpoints one set of conditions, with the
+//   same values as read;
+// - the pod index the planner looks Services' pods up in gives the same pods, in the same order,
+//   for selectors of no, one and several labels.
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterAll, describe, expect, it} from 'vitest'
+import {UserError} from '../../../../src/errors.js'
+import type {Snapshot} from '../../../../src/model/objects.js'
+import {computePlan} from '../../../../src/services/plan.js'
+import {readFixtures} from '../../../../src/sources/fixtures.js'
+import {normalizeParsed} from '../../../../src/sources/parsed.js'
+
+const NOW = '2026-11-22T10:00:00Z'
+const tmp = mkdtempSync(join(tmpdir(), 'kctl-service-read-'))
+afterAll(() => rmSync(tmp, {recursive: true, force: true}))
+
+let n = 0
+function file(text: string): string {
+  const path = join(tmp, `f${n++}.yaml`)
+  writeFileSync(path, text)
+  return path
+}
+
+const POD = (name: string, o: {labels?: string; port?: string; ip?: string} = {}) => `apiVersion: v1
+kind: Pod
+metadata: {name: ${name}, namespace: shop, labels: ${o.labels ?? '{app: web}'}}
+spec:
+  nodeName: node-1
+  containers: [{name: main, ports: [${o.port ?? '{name: http, containerPort: 8080}'}]}]
+status:
+  phase: Running
+  podIP: ${o.ip ?? '10.0.0.1'}
+  conditions: [{type: Ready, status: "True"}]
+`
+const SERVICE = (name = 'web', selector = '{app: web}') => `apiVersion: v1
+kind: Service
+metadata: {name: ${name}, namespace: shop, uid: uid-${name}, creationTimestamp: "2026-11-20T00:00:00Z"}
+spec:
+  selector: ${selector}
+  clusterIP: 10.96.0.10
+  ports: [{name: http, port: 80, targetPort: http}]
+`
+const ENDPOINTS = `apiVersion: v1
+kind: Endpoints
+metadata: {name: gone, namespace: shop, uid: uid-ep, resourceVersion: "5"}
+subsets: [{addresses: [{ip: 10.0.0.1}], ports: [{port: 8080}]}]
+`
+const SLICE = (conditions: string[]) => `apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata: {name: gone-abc, namespace: shop, uid: uid-slice, labels: {kubernetes.io/service-name: gone, endpointslice.kubernetes.io/managed-by: endpointslice-controller.k8s.io}}
+addressType: IPv4
+ports: [{name: http, port: 8080, protocol: TCP}]
+endpoints:
+${conditions.map((c, i) => `  - {addresses: [10.0.1.${i}], conditions: ${c}}`).join('\n')}
+`
+const networkOf = (s: Snapshot) => s.pods.map((p) => p.network)
+const NETWORK = {podIPs: ['10.0.0.1'], hostname: '', subdomain: '', ports: [{name: 'http', containerPort: 8080, protocol: 'TCP'}]}
+
+describe('pods carry their network fields only where a Service may be read', () => {
+  it('no Service: none, and the Endpoints and slices of no Service plan as before (the Endpoints object is deleted)', async () => {
+    const paths = [file(`${POD('a')}---\n${ENDPOINTS}---\n${SLICE(['{ready: true}'])}`)]
+    const s = await readFixtures({paths})
+    expect(networkOf(s)).toEqual([undefined])
+    expect(s.pods.every((p) => !('network' in p))).toBe(true)
+    const plan = await computePlan({filename: paths, now: NOW})
+    const services = plan.controllers.filter((c) => c.kind === 'Service')
+    expect(services.map((c) => [c.name, c.actions.map((a) => a.type)])).toEqual([['gone', ['deleteEndpoints']]])
+  })
+
+  it('a Service after the pods, in a later file: kept', async () => {
+    const s = await readFixtures({paths: [file(POD('a')), file(SERVICE())]})
+    expect(networkOf(s)).toEqual([NETWORK])
+  })
+
+  it('checked all the same: a pod the API server would refuse is refused without a Service', async () => {
+    const bad = file(POD('a', {port: '{name: http, containerPort: 70000}'}))
+    const error = await readFixtures({paths: [bad]}).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(UserError)
+    expect((error as UserError).message).toMatch(/spec\.containers\[0\]\.ports\[0\]\.containerPort/)
+  })
+
+  it('a live read keeps them exactly when Services were listed; told nothing, it keeps them', () => {
+    const pod = {apiVersion: 'v1', kind: 'Pod', metadata: {name: 'a', namespace: 'shop'}, spec: {containers: [{name: 'main'}]}, status: {podIP: '10.0.0.1'}}
+    const service = {apiVersion: 'v1', kind: 'Service', metadata: {name: 'web', namespace: 'shop'}, spec: {selector: {app: 'web'}, ports: [{port: 80}]}}
+    const read = (objects: object[], hint: boolean) =>
+      normalizeParsed('cluster:test', structuredClone(objects), {paths: [], serverDefaulted: true, ...(hint ? {mayHold: (kind: string) => objects.some((o) => (o as {kind: string}).kind === kind)} : {})})
+    const ips = (s: Snapshot) => s.pods.map((p) => p.network?.podIPs)
+    expect(ips(read([pod], true))).toEqual([undefined])
+    expect(ips(read([pod, service], true))).toEqual([['10.0.0.1']])
+    expect(ips(read([pod], false))).toEqual([['10.0.0.1']])
+  })
+})
+
+describe('what is read is shared where it is alike, with the values read', () => {
+  it('pods naming the same one port share its list; another port, or two, are their own', async () => {
+    const s = await readFixtures({
+      paths: [
+        file(
+          [
+            POD('a'),
+            POD('b', {ip: '10.0.0.2'}),
+            POD('c', {port: '{name: http, containerPort: 9090}'}),
+            POD('d', {port: '{name: http, containerPort: 8080}, {name: admin, containerPort: 9000, protocol: UDP}'}),
+            SERVICE(),
+          ].join('---\n'),
+        ),
+      ],
+    })
+    const [a, b, c, d] = s.pods.map((p) => p.network!)
+    expect(a.ports).toBe(b.ports)
+    expect(a.podIPs).toEqual(['10.0.0.1'])
+    expect(b.podIPs).toEqual(['10.0.0.2'])
+    expect(c.ports).toEqual([{name: 'http', containerPort: 9090, protocol: 'TCP'}])
+    expect(d.ports).toEqual([
+      {name: 'http', containerPort: 8080, protocol: 'TCP'},
+      {name: 'admin', containerPort: 9000, protocol: 'UDP'},
+    ])
+  })
+
+  it('slice endpoints carry exactly the conditions read, shared between endpoints read alike', async () => {
+    const s = await readFixtures({paths: [file(SLICE(['{ready: true}', '{}', '{ready: false, serving: true, terminating: false}', '{ready: true}', '{terminating: true}']))]})
+    const conditions = s.endpointSlices![0].endpoints.map((e) => e.conditions)
+    expect(conditions).toEqual([{ready: true}, {}, {ready: false, serving: true, terminating: false}, {ready: true}, {terminating: true}])
+    expect(conditions.map((c) => Object.keys(c))).toEqual([['ready'], [], ['ready', 'serving', 'terminating'], ['ready'], ['terminating']])
+    expect(conditions[0]).toBe(conditions[3])
+  })
+})
+
+describe("the planner's pod index", () => {
+  const pods = [
+    POD('p1', {labels: '{app: web, tier: front}', ip: '10.0.0.1'}),
+    POD('p2', {labels: '{app: web}', ip: '10.0.0.2'}),
+    POD('p3', {labels: '{tier: front}', ip: '10.0.0.3'}),
+    POD('p4', {labels: '{app: web, tier: front, extra: "1"}', ip: '10.0.0.4'}),
+    POD('p5', {labels: '{app: db, tier: front}', ip: '10.0.0.5'}),
+  ]
+  it.each([
+    ['one label', '{app: web}', ['p1', 'p2', 'p4']],
+    ['two labels, the rarer looked up first', '{app: web, tier: front}', ['p1', 'p4']],
+    ['a label no pod has', '{missing: x}', []],
+    ['a label of the prototype', '{constructor: x}', []],
+    ['no label: every pod of the namespace', '{}', ['p1', 'p2', 'p3', 'p4', 'p5']],
+  ])('%s', async (_, selector, want) => {
+    const plan = await computePlan({filename: [file([...pods, SERVICE('web', selector), SERVICE('other', '{tier: front}')].join('---\n'))], now: NOW})
+    const web = plan.controllers.find((c) => c.kind === 'Service' && c.name === 'web')!
+    expect(web.service!.pods.map((p) => p.pod)).toEqual(want)
+    const other = plan.controllers.find((c) => c.kind === 'Service' && c.name === 'other')!
+    expect(other.service!.pods.map((p) => p.pod)).toEqual(['p1', 'p3', 'p4', 'p5'])
+  })
+})
