@@ -7,6 +7,13 @@ import {isControlledBy} from '../../reconcile/pods.js'
 import {planJob} from './sync.js'
 
 export function planJobs(snapshot: Snapshot, world: World): ControllerPlan[] {
+  // A namespace's orphans, listed once for all of its Jobs (a sync only reads them).
+  const orphansOf = new Map<string, readonly PodView[]>()
+  const orphans = (namespace: string) => {
+    let list = orphansOf.get(namespace)
+    if (list === undefined) orphansOf.set(namespace, (list = [...world.index.orphans(namespace)]))
+    return list
+  }
   return (snapshot.jobs ?? [])
     .filter((job) => !job.notPlanned)
     .map((job) => {
@@ -16,7 +23,7 @@ export function planJobs(snapshot: Snapshot, world: World): ControllerPlan[] {
       for (const p of world.index.referencing(job.uid)) if (isControlledBy(p, identity)) pods.push(p)
       return planJob(job, {
         pods,
-        orphans: [...world.index.orphans(job.namespace)],
+        orphans: orphans(job.namespace),
         now: world.now,
         clearStartTimeOnSuspend: world.options.featureGates.MutableSchedulingDirectivesForSuspendedJobs,
         ...(world.options.jobBackoff ? {backoffRecord: world.options.jobBackoff.get(job.uid) ?? {failures: 0}} : {}),
