@@ -83,17 +83,18 @@ export function planDaemonSet(ds: DaemonSetView, world: DaemonSetWorld): Control
   const tolerations = daemonTolerations(ds.template.spec)
   const nodes = sortedByName(world.nodes)
   const decisions = nodeDecisions(ds, nodes, tolerations, world.placements)
-  let desired = 0
-  for (const d of decisions.values()) if (d.shouldRun) desired++
+  const along = alongNodes(decisions, nodes)
+  const desired = along.desired
   const claim = claimPods(ds, selector, world.candidates)
   const byNode = podsByNode(claim.claimed)
   // Each node's decision (the last made for its name) and pods, in the nodes' order.
   const on: NodeState[] = []
   const planned: DaemonNode[] = []
-  for (const n of nodes) {
-    const state = {name: n.name, d: decisions.get(n.name)!, pods: byNode.get(n.name)}
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i]
+    const state = {name: n.name, d: along.list[i], pods: byNode.get(n.name)}
     on.push(state)
-    planned.push(daemonNode(n, state.d, state.pods))
+    planned.push(state.pods === undefined ? podless(along, i, n) : daemonNode(n, state.d, state.pods))
   }
   plan.nodes = planned
   plan.desired = desired
@@ -168,6 +169,32 @@ function nodeDecisions(ds: DaemonSetView, nodes: readonly NodeView[], toleration
   for (const n of nodes) decisions.set(n.name, test(n))
   placements?.set(key, decisions)
   return decisions
+}
+
+/** Of one set of decisions over one list of nodes: each node's decision, how many should run one, and the nodes' entries when they hold no pod. */
+interface AlongNodes {
+  nodes: readonly NodeView[]
+  list: NodeDecision[]
+  desired: number
+  podless: (DaemonNode | undefined)[]
+}
+
+/** Made once for the DaemonSets that share their decisions (and the nodes). */
+const alongNodesOf = new WeakMap<ReadonlyMap<string, NodeDecision>, AlongNodes>()
+
+function alongNodes(decisions: ReadonlyMap<string, NodeDecision>, nodes: readonly NodeView[]): AlongNodes {
+  const known = alongNodesOf.get(decisions)
+  if (known && known.nodes === nodes) return known
+  let desired = 0
+  for (const d of decisions.values()) if (d.shouldRun) desired++
+  const along: AlongNodes = {nodes, list: nodes.map((n) => decisions.get(n.name)!), desired, podless: []}
+  alongNodesOf.set(decisions, along)
+  return along
+}
+
+/** A node's entry when the DaemonSet has no pod on it: the same for every DaemonSet of those decisions (a plan only reads it). */
+function podless(along: AlongNodes, i: number, node: NodeView): DaemonNode {
+  return (along.podless[i] ??= daemonNode(node, along.list[i], undefined))
 }
 
 /** A JSON replacer that keeps apart what JSON would write alike (non-finite numbers, dates, undefined). */
