@@ -393,6 +393,8 @@ function podsShouldBeOnNode(
     for (const p of pods ?? []) if (p.deletionTimestamp === undefined) deletes.push(deleteOf(p, node, 'not-eligible'))
     return
   }
+  // One live pod, the usual case: it stays, with or without surge.
+  if (pods !== undefined && pods.length === 1 && pods[0].deletionTimestamp === undefined && pods[0].phase !== 'Failed' && pods[0].phase !== 'Succeeded') return
   const running: PodView[] = []
   for (const p of pods ?? []) {
     if (p.deletionTimestamp !== undefined) continue
@@ -401,7 +403,7 @@ function podsShouldBeOnNode(
     else running.push(p)
   }
   if (!c.surge) {
-    for (const p of running.slice(1)) deletes.push(deleteOf(p, node, 'duplicate', running[0]))
+    for (let i = 1; i < running.length; i++) deletes.push(deleteOf(running[i], node, 'duplicate', running[0]))
     return
   }
   if (running.length <= 1) {

@@ -302,14 +302,17 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   // queue's backoff), and what would follow it is not done.
   let written: JobStatusView = from
   let refusedBy: string | undefined
-  const write = (n: 1 | 2, to: JobStatusView) => {
-    if (refusedBy || sameStatus(written, to)) return
+  // The status as this sync has it is compared first (sameStatus leaves unset fields out, as the
+  // copy written does): the copy is made only for a write.
+  const write = (n: 1 | 2, current: MutableStatus) => {
+    if (refusedBy || sameStatus(written, current)) return
+    const to = snapshotStatus(current)
     refusedBy = refusal(job, written, to)
     if (refusedBy) return
     plan.actions.push({type: 'updateStatus', write: n, from: written, to})
     written = to
   }
-  write(1, snapshotStatus(status))
+  write(1, status)
   if (!refusedBy) plan.actions.push(...patches)
   // Finalizers removed: their UIDs move from uncounted into the counters.
   moveCounted((uid) => patched.has(uid))
@@ -321,7 +324,7 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
     if (finished.type === 'Complete') status.completionTime = stamp
     finishedEvent = finished.type === 'Complete' ? 'Normal Completed: Job completed' : `Warning ${finished.reason}: ${finished.message}`
   }
-  write(2, snapshotStatus(status))
+  write(2, status)
   if (refusedBy) {
     plan.warnings.push(`the API server refuses this sync's status write (${refusedBy}): the sync ends in an error and is retried, each retry refused alike`)
     requeue = requeueAt(now, seconds(1), 'sync-error')
