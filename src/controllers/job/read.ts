@@ -178,19 +178,21 @@ function readJobStatus(ctx: Ctx, status: RawObject, base: Path): JobStatusView {
     }
     return out
   })
+  const time = (f: string) => (unset(status[f]) ? undefined : ctx.time(status[f], [...at, f]))
+  const str = (f: string) => (unset(status[f]) ? undefined : ctx.string(status[f], [...at, f]))
   const view: JobStatusView = {conditions, active: int('active') ?? 0, succeeded: int('succeeded') ?? 0, failed: int('failed') ?? 0}
-  for (const f of ['startTime', 'completionTime'] as const) {
-    const t = unset(status[f]) ? undefined : ctx.time(status[f], [...at, f])
-    if (t !== undefined) view[f] = t
-  }
+  const startTime = time('startTime')
+  if (startTime !== undefined) view.startTime = startTime
+  const completionTime = time('completionTime')
+  if (completionTime !== undefined) view.completionTime = completionTime
   const ready = int('ready')
   if (ready !== undefined) view.ready = ready
   const terminating = int('terminating')
   if (terminating !== undefined) view.terminating = terminating
-  for (const f of ['completedIndexes', 'failedIndexes'] as const) {
-    const s = unset(status[f]) ? undefined : ctx.string(status[f], [...at, f])
-    if (s !== undefined) view[f] = s
-  }
+  const completedIndexes = str('completedIndexes')
+  if (completedIndexes !== undefined) view.completedIndexes = completedIndexes
+  const failedIndexes = str('failedIndexes')
+  if (failedIndexes !== undefined) view.failedIndexes = failedIndexes
   const u = unset(status.uncountedTerminatedPods) ? undefined : ctx.mapping(status.uncountedTerminatedPods, [...at, 'uncountedTerminatedPods'])
   if (u) {
     const uids = (f: string) => list(ctx, u[f], [...at, 'uncountedTerminatedPods', f]).map((x, i) => ctx.string(x, [...at, 'uncountedTerminatedPods', f, i]) ?? '')
@@ -200,10 +202,6 @@ function readJobStatus(ctx: Ctx, status: RawObject, base: Path): JobStatusView {
 }
 
 const NO_SIDECARS: ReadonlySet<unknown> = new Set()
-const STATUS_LISTS = [
-  ['containerStatuses', false],
-  ['initContainerStatuses', true],
-] as const
 /** What most pods carry, shared by every pod read (nothing changes a pod's fields once read). */
 const NONE: readonly never[] = Object.freeze([])
 const TRACKING_ONLY: readonly string[] = Object.freeze([JOB_TRACKING_FINALIZER])
@@ -213,6 +211,32 @@ function finalizersOf(v: unknown): readonly string[] {
   if (!Array.isArray(v) || v.length === 0) return NONE
   if (v.length === 1 && v[0] === JOB_TRACKING_FINALIZER) return TRACKING_ONLY
   return v.filter((f): f is string => typeof f === 'string')
+}
+
+interface ContainerWalk {
+  terminated: TerminatedContainer[] | undefined
+  allTerminated: boolean
+  totalRestarts: number
+  sawContainer: boolean
+}
+
+/** One list of container statuses: restarts summed, terminated containers listed; a regular container or a sidecar counts towards all terminated. */
+function walkStatuses(statuses: unknown, init: boolean, sidecars: ReadonlySet<unknown>, w: ContainerWalk): void {
+  if (!Array.isArray(statuses)) return
+  for (const s of statuses) {
+    if (!isMapping(s)) continue
+    if (typeof s.restartCount === 'number') w.totalRestarts += s.restartCount
+    const t = isMapping(s.state) && isMapping(s.state.terminated) ? s.state.terminated : undefined
+    const counts = !init || sidecars.has(s.name)
+    if (counts) w.sawContainer = true
+    if (!t) {
+      if (counts) w.allTerminated = false
+      continue
+    }
+    const c: TerminatedContainer = {name: String(s.name ?? ''), exitCode: typeof t.exitCode === 'number' ? t.exitCode : 0, init}
+    if (typeof t.finishedAt === 'string') c.finishedAt = t.finishedAt
+    ;(w.terminated ??= []).push(c)
+  }
 }
 
 /** The fields of a pod only the Job controller reads (its finalizers, conditions and terminated containers). */
@@ -229,30 +253,11 @@ export function podBatchFields(meta: RawObject, spec: RawObject, status: RawObje
     }
     if (list.length > 0) conditions = list
   }
-  let terminated: TerminatedContainer[] | undefined
-  let allTerminated = true
-  let totalRestarts = 0
-  let sawContainer = false
   const sidecars = Array.isArray(spec.initContainers) && spec.initContainers.length > 0 ? new Set(spec.initContainers.filter((c) => isMapping(c) && c.restartPolicy === 'Always').map((c) => (c as RawObject).name)) : NO_SIDECARS
-  for (const [field, init] of STATUS_LISTS) {
-    const statuses = status[field]
-    if (!Array.isArray(statuses)) continue
-    for (const s of statuses) {
-      if (!isMapping(s)) continue
-      if (typeof s.restartCount === 'number') totalRestarts += s.restartCount
-      const t = isMapping(s.state) && isMapping(s.state.terminated) ? s.state.terminated : undefined
-      const counts = !init || sidecars.has(s.name)
-      if (counts) sawContainer = true
-      if (!t) {
-        if (counts) allTerminated = false
-        continue
-      }
-      const c: TerminatedContainer = {name: String(s.name ?? ''), exitCode: typeof t.exitCode === 'number' ? t.exitCode : 0, init}
-      if (typeof t.finishedAt === 'string') c.finishedAt = t.finishedAt
-      ;(terminated ??= []).push(c)
-    }
-  }
-  const out: PodBatchFields = {finalizers, conditions, terminated: terminated ?? NONE, allTerminated: allTerminated && sawContainer, totalRestarts}
+  const walk: ContainerWalk = {terminated: undefined, allTerminated: true, totalRestarts: 0, sawContainer: false}
+  walkStatuses(status.containerStatuses, false, sidecars, walk)
+  walkStatuses(status.initContainerStatuses, true, sidecars, walk)
+  const out: PodBatchFields = {finalizers, conditions, terminated: walk.terminated ?? NONE, allTerminated: walk.allTerminated && walk.sawContainer, totalRestarts: walk.totalRestarts}
   if (typeof meta.deletionGracePeriodSeconds === 'number') out.deletionGracePeriodSeconds = meta.deletionGracePeriodSeconds
   return out
 }

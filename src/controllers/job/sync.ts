@@ -85,13 +85,15 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
     status: job.status,
     warnings: [],
     inSync: true,
-    events: [],
   }
+  // Attached when there is one, or on a sync that ends early (a property deleted later would slow every read of the plan).
+  const events: string[] = []
   const indexed = job.completionMode === 'Indexed'
   const completions = job.completions
   // J3 step 2: a Job another controller manages is left alone entirely.
   if (job.managedBy !== undefined && job.managedBy !== JOB_CONTROLLER_NAME) {
     plan.syncPath = `managed by ${job.managedBy}`
+    plan.events = events
     return plan
   }
   // J3 step 3 / J15.3: a finished Job gets no sync; the orphan worker removes its pods' finalizers.
@@ -102,16 +104,21 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
     for (const p of input.pods.filter(carriesFinalizer)) plan.actions.push(removeFinalizer(p, 'none', 'orphan-worker'))
     planTtl(job, job.status, now, plan)
     plan.inSync = plan.actions.length === 0
+    plan.events = events
     return plan
   }
   if (job.completionMode !== 'NonIndexed' && job.completionMode !== 'Indexed') {
     plan.warnings.push(`completionMode ${JSON.stringify(job.completionMode)} is unknown: the controller records UnknownCompletionMode and skips the sync`)
+    plan.events = events
     return plan
   }
   // J3 step 8: claim pods — adopt matching orphans (owner reference and tracking finalizer in one
   // patch), release owned pods the selector no longer matches (the finalizer goes with it).
   const claim = claimJobPods(job, input.pods, input.orphans ?? [], plan)
-  if (!claim) return plan
+  if (!claim) {
+    plan.events = events
+    return plan
+  }
   const pods = claim.pods
   // Adopted pods count as carrying the finalizer from here on, as the controller's copies do.
   const adopted = claim.adopted
@@ -227,7 +234,7 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
     const active = activePods.length + managed.created
     const complete = completions === undefined ? succeeded > 0 && active === 0 : succeeded >= completions && active === 0
     if (complete) finished = {type: 'Complete', interim: 'SuccessCriteriaMet', reason: 'CompletionsReached', message: MESSAGES.CompletionsReached, present: false}
-    else reconcileSuspended(job, status, stamp, input.clearStartTimeOnSuspend, plan)
+    else reconcileSuspended(job, status, stamp, input.clearStartTimeOnSuspend, events)
     status.active = active
   }
   if (finished) status.active = activePods.length
@@ -328,9 +335,9 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   if (refusedBy) {
     plan.warnings.push(`the API server refuses this sync's status write (${refusedBy}): the sync ends in an error and is retried, each retry refused alike`)
     requeue = requeueAt(now, seconds(1), 'sync-error')
-  } else if (finishedEvent) plan.events!.push(finishedEvent)
+  } else if (finishedEvent) events.push(finishedEvent)
   const write2 = written
-  if (completions !== undefined && status.succeeded > completions) plan.events!.push(`Warning TooManySucceededPods: ${status.succeeded} succeeded pods for ${completions} completions`)
+  if (completions !== undefined && status.succeeded > completions) events.push(`Warning TooManySucceededPods: ${status.succeeded} succeeded pods for ${completions} completions`)
 
   // J17.2: failures counted in earlier syncs are in the controller's memory only.
   if (from.failed > 0 && job.backoffLimitPerIndex === undefined && plan.actions.some((a) => a.type === 'createJobPod')) {
@@ -343,7 +350,7 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   plan.diff = plan.active - plan.desired
   if (requeue) plan.requeue = requeue
   plan.rolloutStep = step(job, write2, finished)
-  if (plan.events!.length === 0) delete plan.events
+  if (events.length > 0) plan.events = events
   plan.inSync = plan.actions.length === 0
   return plan
 }
@@ -530,7 +537,7 @@ function matchSuccessPolicy(job: JobView, completions: number, succeeded: Readon
 }
 
 /** J13: the Suspended condition, reconciled only where manageJob ran and the Job did not complete. */
-function reconcileSuspended(job: JobView, status: MutableStatus, stamp: string, clearStartTime: boolean, plan: ControllerPlan): void {
+function reconcileSuspended(job: JobView, status: MutableStatus, stamp: string, clearStartTime: boolean, events: string[]): void {
   const i = status.conditions.findIndex((c) => c.type === 'Suspended')
   const cur = i >= 0 ? status.conditions[i] : undefined
   if (job.suspend) {
@@ -539,12 +546,12 @@ function reconcileSuspended(job: JobView, status: MutableStatus, stamp: string, 
     if (clearStartTime) delete status.startTime
     const c: JobCondition = {type: 'Suspended', status: 'True', reason: 'JobSuspended', message: 'Job suspended', lastProbeTime: stamp, lastTransitionTime: stamp}
     status.conditions = cur ? status.conditions.map((x, j) => (j === i ? c : x)) : [...status.conditions, c]
-    plan.events!.push('Normal Suspended: Job suspended')
+    events.push('Normal Suspended: Job suspended')
   } else if (cur && !(cur.status === 'False' && cur.reason === 'JobResumed' && cur.message === 'Job resumed')) {
     // ensureJobConditionStatus: an existing condition that differs in status, reason or message is replaced.
     status.conditions = status.conditions.map((x, j) => (j === i ? {type: 'Suspended', status: 'False', reason: 'JobResumed', message: 'Job resumed', lastProbeTime: stamp, lastTransitionTime: stamp} : x))
     status.startTime = stamp
-    plan.events!.push('Normal Resumed: Job resumed')
+    events.push('Normal Resumed: Job resumed')
   }
 }
 
