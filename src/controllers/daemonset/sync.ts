@@ -232,7 +232,7 @@ function podsByNode(claimed: readonly PodView[]): Map<string, PodView[]> {
     if (list) list.push(p)
     else out.set(node, [p])
   }
-  for (const list of out.values()) list.sort(daemonPodOrder)
+  for (const list of out.values()) if (list.length > 1) list.sort(daemonPodOrder)
   return out
 }
 

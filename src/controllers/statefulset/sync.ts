@@ -32,33 +32,44 @@ export interface StatefulSetWorld {
 
 /** getParentNameAndOrdinal: `<parent>-<ordinal>`, or ordinal −1 when the name does not parse. */
 export function parseOrdinal(name: string): {parent: string; ordinal: number} {
-  const ordinal = ordinalOf(name)
-  return ordinal < 0 ? {parent: '', ordinal: -1} : {parent: name.slice(0, name.length - ordinalDigits(name) - 1), ordinal}
+  const dash = ordinalDash(name)
+  const ordinal = ordinalAfter(name, dash)
+  return ordinal < 0 ? {parent: '', ordinal: -1} : {parent: name.slice(0, dash), ordinal}
 }
 
-/** How many decimal digits end the name. */
-function ordinalDigits(name: string): number {
+/** Where the digits that end the name start, less one (where their `-` must be). */
+function ordinalDash(name: string): number {
   let i = name.length
   while (i > 0 && name.charCodeAt(i - 1) >= 48 && name.charCodeAt(i - 1) <= 57) i--
-  return name.length - i
+  return i - 1
 }
 
 /**
- * The ordinal of parseOrdinal, without its parts: the digits that end the name after a `-` (the
- * only `-` that can start them), the parent before it free of line breaks (the pattern `^(.*)-([0-9]+)$`).
+ * The ordinal of `<parent>-<digits>` with its `-` at `dash`, as the pattern `^(.*)-([0-9]+)$`
+ * reads it (the parent free of line breaks, which `.` does not match), at most MaxInt32; −1 otherwise.
  */
-function ordinalOf(name: string): number {
-  const digits = ordinalDigits(name)
-  const dash = name.length - digits - 1
-  if (digits === 0 || dash < 0 || name.charCodeAt(dash) !== 45) return -1
-  if (/[\n\r\u2028\u2029]/.test(name)) return -1
-  const ordinal = Number(name.slice(dash + 1))
-  return ordinal > 2147483647 ? -1 : ordinal
+function ordinalAfter(name: string, dash: number): number {
+  if (dash < 0 || dash === name.length - 1 || name.charCodeAt(dash) !== 45) return -1
+  for (let i = 0; i < dash; i++) {
+    const c = name.charCodeAt(i)
+    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) return -1
+  }
+  let ordinal = 0
+  for (let i = dash + 1; i < name.length; i++) {
+    ordinal = ordinal * 10 + (name.charCodeAt(i) - 48)
+    if (ordinal > 2147483647) return -1
+  }
+  return ordinal
 }
+
+/** parseOrdinal(name).ordinal. */
+const ordinalOf = (name: string): number => ordinalAfter(name, ordinalDash(name))
 
 /** Whether the name is `<parent>-<ordinal>` (parseOrdinal's parent is `parent`). */
 function isOrdinalOf(name: string, parent: string): boolean {
-  return name.length > parent.length + 1 && name.startsWith(parent) && name.length - ordinalDigits(name) - 1 === parent.length && ordinalOf(name) >= 0
+  if (name.length <= parent.length + 1 || !name.startsWith(parent)) return false
+  const dash = ordinalDash(name)
+  return dash === parent.length && ordinalAfter(name, dash) >= 0
 }
 
 /** A pod slot: a pod that exists, or the placeholder of one this sync would create. */
@@ -180,8 +191,9 @@ export function planStatefulSet(set: StatefulSetView, world: StatefulSetWorld): 
 
   // processReplica for each slot, lowest ordinal first (S6.4).
   let exit = false
+  const checks: Checks = {runningAndReady, available, terminating}
   for (const slot of slots) {
-    const r = processReplica(set, slot, world.claims, monotonic, {runningAndReady, available, terminating}, actions)
+    const r = processReplica(set, slot, world.claims, monotonic, checks, actions)
     if (r.error) {
       warnings.push(r.error)
       ended(nameOf(set, slot.ordinal), r.blocked!)
