@@ -13,7 +13,9 @@ export function isPodTerminating(pod: PodView): boolean {
 
 /** metav1.GetControllerOf: the one ownerReference with controller: true. */
 export function controllerOf(object: {ownerReferences: readonly OwnerReference[]}): OwnerReference | undefined {
-  return object.ownerReferences.find((ref) => ref.controller === true)
+  const refs = object.ownerReferences
+  for (let i = 0; i < refs.length; i++) if (refs[i].controller === true) return refs[i]
+  return undefined
 }
 
 /** What kube-controller-manager finds a controller's pods by. */

@@ -115,7 +115,7 @@ export const MUTANTS = [
   {id: 'J12', file: 'controllers/job/indexes.ts', controller: 'job', rule: 'J7.4 a run of two indexes is written a,b', from: 'if (j - i >= 2)', to: 'if (j - i >= 1)'},
   {id: 'J14', file: 'controllers/job/failure.ts', controller: 'job', rule: 'J8.3 new failures add to the remembered ones', from: 'return {failures: stored.failures + failed.length,', to: 'return {failures: failed.length,'},
   {id: 'J13', file: 'controllers/job/sync.ts', controller: 'job', rule: 'J11.1 a succeededIndexes rule needs every listed index unless succeededCount says otherwise', from: 'if (contains === wanted.size ||', to: 'if (contains > 0 ||'},
-  {id: 'J16', file: 'controllers/job/sync.ts', controller: 'job', rule: 'J3.8 an adopted pod counts as carrying the tracking finalizer', from: 'claim.adopted.has(p.uid) || carriesFinalizer(p)', to: 'carriesFinalizer(p)'},
+  {id: 'J16', file: 'controllers/job/sync.ts', controller: 'job', rule: 'J3.8 an adopted pod counts as carrying the tracking finalizer', from: 'adopted.has(p.uid) || carriesFinalizer(p)', to: 'carriesFinalizer(p)'},
   {id: 'J15', file: 'controllers/job/sync.ts', controller: 'job', rule: 'J15.4 a finished Job is deleted at exactly finish time + TTL', from: 'if (now >= expireAt) {', to: 'if (now > expireAt) {'},
   // ---- cronjob/: the CronJob controller (CJ…) ----
   {id: 'CJ01', file: 'controllers/cronjob/sync.ts', controller: 'cronjob', rule: 'CJ6 Jobs without startTime sort last (kept)', from: 'if (ta === undefined && tb !== undefined) return 1', to: 'if (ta === undefined && tb !== undefined) return -1'},

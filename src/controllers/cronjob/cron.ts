@@ -75,7 +75,24 @@ function parseScheduleText(text: string): Schedule {
   if (fields.length !== 5) throw new CronError(`expected exactly 5 fields, found ${fields.length}: ${spec}`)
   const sets = fields.map((f, i) => parseField(f, FIELDS[i]))
   const parsed: Spec = {sets, domStar: /^[*?]/.test(fields[2]), dowStar: /^[*?]/.test(fields[4])}
-  return {zone, next: (t) => nextSpec(parsed, zone, t)}
+  return {zone, next: remembered((t) => nextSpec(parsed, zone, t))}
+}
+
+/**
+ * `next` answering again from memory for a time already asked about: CronJobs that share a
+ * schedule (parsed once) mostly ask it about the same times (their last schedule time, now).
+ */
+function remembered(next: (t: bigint) => bigint | undefined): (t: bigint) => bigint | undefined {
+  const answers = new Map<bigint, bigint | undefined>()
+  return (t) => {
+    let answer = answers.get(t)
+    if (answer === undefined && !answers.has(t)) {
+      if (answers.size >= 4096) answers.clear()
+      answer = next(t)
+      answers.set(t, answer)
+    }
+    return answer
+  }
 }
 
 function descriptor(spec: string, zone: string): Schedule {
@@ -90,7 +107,7 @@ function descriptor(spec: string, zone: string): Schedule {
   }
   if (fixed[spec]) {
     const parsed = specOf(fixed[spec])
-    return {zone, next: (t) => nextSpec(parsed, zone, t)}
+    return {zone, next: remembered((t) => nextSpec(parsed, zone, t))}
   }
   if (spec.startsWith('@every ')) {
     let delay = parseGoDuration(spec.slice(7).trim())

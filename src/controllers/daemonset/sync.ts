@@ -83,17 +83,18 @@ export function planDaemonSet(ds: DaemonSetView, world: DaemonSetWorld): Control
   const tolerations = daemonTolerations(ds.template.spec)
   const nodes = sortedByName(world.nodes)
   const decisions = nodeDecisions(ds, nodes, tolerations, world.placements)
-  let desired = 0
-  for (const d of decisions.values()) if (d.shouldRun) desired++
+  const along = alongNodes(decisions, nodes)
+  const desired = along.desired
   const claim = claimPods(ds, selector, world.candidates)
   const byNode = podsByNode(claim.claimed)
   // Each node's decision (the last made for its name) and pods, in the nodes' order.
   const on: NodeState[] = []
   const planned: DaemonNode[] = []
-  for (const n of nodes) {
-    const state = {name: n.name, d: decisions.get(n.name)!, pods: byNode.get(n.name)}
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i]
+    const state = {name: n.name, d: along.list[i], pods: byNode.get(n.name)}
     on.push(state)
-    planned.push(daemonNode(n, state.d, state.pods))
+    planned.push(state.pods === undefined ? podless(along, i, n) : daemonNode(n, state.d, state.pods))
   }
   plan.nodes = planned
   plan.desired = desired
@@ -170,6 +171,32 @@ function nodeDecisions(ds: DaemonSetView, nodes: readonly NodeView[], toleration
   return decisions
 }
 
+/** Of one set of decisions over one list of nodes: each node's decision, how many should run one, and the nodes' entries when they hold no pod. */
+interface AlongNodes {
+  nodes: readonly NodeView[]
+  list: NodeDecision[]
+  desired: number
+  podless: (DaemonNode | undefined)[]
+}
+
+/** Made once for the DaemonSets that share their decisions (and the nodes). */
+const alongNodesOf = new WeakMap<ReadonlyMap<string, NodeDecision>, AlongNodes>()
+
+function alongNodes(decisions: ReadonlyMap<string, NodeDecision>, nodes: readonly NodeView[]): AlongNodes {
+  const known = alongNodesOf.get(decisions)
+  if (known && known.nodes === nodes) return known
+  let desired = 0
+  for (const d of decisions.values()) if (d.shouldRun) desired++
+  const along: AlongNodes = {nodes, list: nodes.map((n) => decisions.get(n.name)!), desired, podless: []}
+  alongNodesOf.set(decisions, along)
+  return along
+}
+
+/** A node's entry when the DaemonSet has no pod on it: the same for every DaemonSet of those decisions (a plan only reads it). */
+function podless(along: AlongNodes, i: number, node: NodeView): DaemonNode {
+  return (along.podless[i] ??= daemonNode(node, along.list[i], undefined))
+}
+
 /** A JSON replacer that keeps apart what JSON would write alike (non-finite numbers, dates, undefined). */
 function exactly(this: unknown, key: string, value: unknown): unknown {
   const raw = (this as Record<string, unknown>)[key]
@@ -205,7 +232,7 @@ function podsByNode(claimed: readonly PodView[]): Map<string, PodView[]> {
     if (list) list.push(p)
     else out.set(node, [p])
   }
-  for (const list of out.values()) list.sort(daemonPodOrder)
+  for (const list of out.values()) if (list.length > 1) list.sort(daemonPodOrder)
   return out
 }
 
@@ -366,6 +393,8 @@ function podsShouldBeOnNode(
     for (const p of pods ?? []) if (p.deletionTimestamp === undefined) deletes.push(deleteOf(p, node, 'not-eligible'))
     return
   }
+  // One live pod, the usual case: it stays, with or without surge.
+  if (pods !== undefined && pods.length === 1 && pods[0].deletionTimestamp === undefined && pods[0].phase !== 'Failed' && pods[0].phase !== 'Succeeded') return
   const running: PodView[] = []
   for (const p of pods ?? []) {
     if (p.deletionTimestamp !== undefined) continue
@@ -374,7 +403,7 @@ function podsShouldBeOnNode(
     else running.push(p)
   }
   if (!c.surge) {
-    for (const p of running.slice(1)) deletes.push(deleteOf(p, node, 'duplicate', running[0]))
+    for (let i = 1; i < running.length; i++) deletes.push(deleteOf(running[i], node, 'duplicate', running[0]))
     return
   }
   if (running.length <= 1) {

@@ -100,6 +100,7 @@ export function nextBackoffRecord(stored: BackoffRecord, succeeded: readonly Pod
  * an empty record: failures after the latest success, and the time of the last one.
  */
 export function visibleBackoff(succeeded: readonly PodView[], failed: readonly PodView[]): {failures: number; lastFailure?: bigint} {
+  if (failed.length === 0) return {failures: 0}
   const lastSuccess = succeeded.reduce<bigint | undefined>((m, p) => {
     const t = finishTime(p)
     return m === undefined || t > m ? t : m

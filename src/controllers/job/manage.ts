@@ -107,14 +107,19 @@ export function manageJob(job: JobView, m: ManageInput): {created: number; delet
 /** activePodsForRemoval (J6.3): bad and duplicate indexes first, then the ActivePods order. */
 function activePodsForRemoval(job: JobView, active: readonly PodView[], rmAtLeast: number, plan: ControllerPlan): {pod: PodView; reason: JobDeleteReason}[] {
   const out: {pod: PodView; reason: JobDeleteReason}[] = []
-  let rest = [...active]
+  // The pods ranked for removal: a copy made only when some are to be removed.
+  let rest: PodView[] | undefined
   if (job.completionMode === 'Indexed') {
     const byIndex = new Map<number, PodView[]>()
     rest = []
     for (const p of active) {
       const i = completionIndex(p)
       if (i < 0 || i >= (job.completions ?? 0)) out.push({pod: p, reason: 'invalid-index'})
-      else byIndex.set(i, [...(byIndex.get(i) ?? []), p])
+      else {
+        const list = byIndex.get(i)
+        if (list) list.push(p)
+        else byIndex.set(i, [p])
+      }
     }
     for (const list of byIndex.values()) {
       const sorted = list.sort(compareActivePods)
@@ -128,6 +133,7 @@ function activePodsForRemoval(job: JobView, active: readonly PodView[], rmAtLeas
     }
   }
   if (out.length < rmAtLeast) {
+    rest ??= [...active]
     rest.sort(compareActivePods)
     const n = rmAtLeast - out.length
     const chosen = rest.slice(0, n)

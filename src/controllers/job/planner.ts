@@ -4,9 +4,19 @@ import type {PodView, Snapshot} from '../../model/objects.js'
 import type {ControllerPlan} from '../../model/plan.js'
 import type {World} from '../../reconcile/planner.js'
 import {isControlledBy} from '../../reconcile/pods.js'
-import {planJob} from './sync.js'
+import {type JobSyncInput, planJob} from './sync.js'
 
 export function planJobs(snapshot: Snapshot, world: World): ControllerPlan[] {
+  // A namespace's orphans, listed once for all of its Jobs (a sync only reads them).
+  const orphansOf = new Map<string, readonly PodView[]>()
+  const orphans = (namespace: string) => {
+    let list = orphansOf.get(namespace)
+    if (list === undefined) orphansOf.set(namespace, (list = [...world.index.orphans(namespace)]))
+    return list
+  }
+  const {now} = world
+  const clearStartTimeOnSuspend = world.options.featureGates.MutableSchedulingDirectivesForSuspendedJobs
+  const backoff = world.options.jobBackoff
   return (snapshot.jobs ?? [])
     .filter((job) => !job.notPlanned)
     .map((job) => {
@@ -14,12 +24,8 @@ export function planJobs(snapshot: Snapshot, world: World): ControllerPlan[] {
       // Found by owner, as the controller's indexer finds them (in the lister's order), then the orphans.
       const pods: PodView[] = []
       for (const p of world.index.referencing(job.uid)) if (isControlledBy(p, identity)) pods.push(p)
-      return planJob(job, {
-        pods,
-        orphans: [...world.index.orphans(job.namespace)],
-        now: world.now,
-        clearStartTimeOnSuspend: world.options.featureGates.MutableSchedulingDirectivesForSuspendedJobs,
-        ...(world.options.jobBackoff ? {backoffRecord: world.options.jobBackoff.get(job.uid) ?? {failures: 0}} : {}),
-      })
+      const input: JobSyncInput = {pods, orphans: orphans(job.namespace), now, clearStartTimeOnSuspend}
+      if (backoff) input.backoffRecord = backoff.get(job.uid) ?? {failures: 0}
+      return planJob(job, input)
     })
 }

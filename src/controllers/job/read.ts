@@ -1,7 +1,7 @@
 // Jobs and the pod fields only the Job controller reads, as the API server stores them: defaulted
 // as SetDefaults_Job does (pkg/apis/batch/v1/defaults.go), with the selector and template labels the
 // Job strategy generates (pkg/registry/batch/job/strategy.go).
-import type {JobCondition, JobStatusView, JobView, PodBatchFields, PodFailurePolicyRule, SuccessPolicyRule, TerminatedContainer} from './model.js'
+import {JOB_TRACKING_FINALIZER, type JobCondition, type JobStatusView, type JobView, type PodBatchFields, type PodFailurePolicyRule, type SuccessPolicyRule, type TerminatedContainer} from './model.js'
 import type {LabelSelector} from '../../model/objects.js'
 import {type Ctx, EMPTY_RAW as EMPTY, INT32_MAX, isMapping} from '../../sources/context.js'
 import type {Path, RawObject} from '../../sources/documents.js'
@@ -49,17 +49,19 @@ export function oneOf<T extends string>(ctx: Ctx, v: unknown, at: Path, allowed:
 
 /** A Job spec and status at `at` (the object itself, or a CronJob's jobTemplate). */
 export function readJob(ctx: Ctx, r: FieldReaders, apiVersion: string, meta: Meta, spec: RawObject, status: RawObject, at: Path = []): JobView | undefined {
+  // A field's path is built only when the field is set (a reader says nothing of an unset one).
   const p = (...rest: (string | number)[]): Path => [...at, 'spec', ...rest]
-  const int = (field: string, min = 0) => ctx.int(spec[field], p(field), min, INT32_MAX)
+  const int = (field: string, min = 0) => (unset(spec[field]) ? undefined : ctx.int(spec[field], p(field), min, INT32_MAX))
+  const str = (field: string) => (unset(spec[field]) ? undefined : ctx.string(spec[field], p(field)))
   let parallelism = int('parallelism')
   let completions = int('completions')
   if (parallelism === undefined && completions === undefined) [parallelism, completions] = [1, 1]
   const backoffLimitPerIndex = int('backoffLimitPerIndex')
-  const completionMode = ctx.string(spec.completionMode, p('completionMode')) || 'NonIndexed'
+  const completionMode = str('completionMode') || 'NonIndexed'
   if (backoffLimitPerIndex !== undefined && completionMode !== 'Indexed') ctx.fail(p('backoffLimitPerIndex'), 'requires completionMode `Indexed`')
   if (completionMode === 'Indexed' && completions === undefined) ctx.fail(p('completions'), 'required when completionMode is `Indexed`')
-  const podFailurePolicy = readPodFailurePolicy(ctx, spec.podFailurePolicy, p('podFailurePolicy'))
-  const successPolicy = readSuccessPolicy(ctx, spec.successPolicy, p('successPolicy'))
+  const podFailurePolicy = unset(spec.podFailurePolicy) ? undefined : readPodFailurePolicy(ctx, spec.podFailurePolicy, p('podFailurePolicy'))
+  const successPolicy = unset(spec.successPolicy) ? undefined : readSuccessPolicy(ctx, spec.successPolicy, p('successPolicy'))
   const template = r.template(ctx, spec.template, p('template'))
   const templateSpec = template.spec as RawObject
   const restartPolicy = typeof templateSpec.restartPolicy === 'string' ? templateSpec.restartPolicy : ''
@@ -88,21 +90,21 @@ export function readJob(ctx: Ctx, r: FieldReaders, apiVersion: string, meta: Met
     parallelism: parallelism ?? 1,
     completionMode,
     backoffLimit: int('backoffLimit') ?? (backoffLimitPerIndex !== undefined ? INT32_MAX : 6),
-    suspend: ctx.bool(spec.suspend, p('suspend')) ?? false,
-    podReplacementPolicy: oneOf(ctx, spec.podReplacementPolicy, p('podReplacementPolicy'), ['TerminatingOrFailed', 'Failed'], podFailurePolicy ? 'Failed' : 'TerminatingOrFailed'),
+    suspend: (unset(spec.suspend) ? undefined : ctx.bool(spec.suspend, p('suspend'))) ?? false,
+    podReplacementPolicy: unset(spec.podReplacementPolicy) ? (podFailurePolicy ? 'Failed' : 'TerminatingOrFailed') : oneOf(ctx, spec.podReplacementPolicy, p('podReplacementPolicy'), ['TerminatingOrFailed', 'Failed'], podFailurePolicy ? 'Failed' : 'TerminatingOrFailed'),
     selector,
     template,
     restartPolicy,
-    status: readJobStatus(ctx, status, [...at, 'status']),
+    status: readJobStatus(ctx, status, at),
   }
   if (podFailurePolicy && job.podReplacementPolicy !== 'Failed') ctx.fail(p('podReplacementPolicy'), 'must be `Failed` when podFailurePolicy is set')
   if (completions !== undefined) job.completions = completions
   if (backoffLimitPerIndex !== undefined) job.backoffLimitPerIndex = backoffLimitPerIndex
   const maxFailedIndexes = int('maxFailedIndexes')
   if (maxFailedIndexes !== undefined) job.maxFailedIndexes = maxFailedIndexes
-  const ads = ctx.int(spec.activeDeadlineSeconds, p('activeDeadlineSeconds'), 1, Number.MAX_SAFE_INTEGER)
+  const ads = unset(spec.activeDeadlineSeconds) ? undefined : ctx.int(spec.activeDeadlineSeconds, p('activeDeadlineSeconds'), 1, Number.MAX_SAFE_INTEGER)
   if (ads !== undefined) job.activeDeadlineSeconds = ads
-  const managedBy = ctx.string(spec.managedBy, p('managedBy'))
+  const managedBy = str('managedBy')
   if (managedBy) job.managedBy = managedBy
   if (podFailurePolicy) job.podFailurePolicy = podFailurePolicy
   if (successPolicy) job.successPolicy = successPolicy
@@ -110,6 +112,8 @@ export function readJob(ctx: Ctx, r: FieldReaders, apiVersion: string, meta: Met
   if (ttl !== undefined) job.ttlSecondsAfterFinished = ttl
   return selector ? job : undefined
 }
+
+const unset = (v: unknown) => v === undefined || v === null
 
 /** `labels` with each of `added` that it does not have yet, appended. */
 function withAbsent(labels: Readonly<Record<string, string>> | undefined, added: Record<string, string>): Record<string, string> {
@@ -157,9 +161,11 @@ function readSuccessPolicy(ctx: Ctx, v: unknown, at: Path): SuccessPolicyRule[] 
   })
 }
 
-function readJobStatus(ctx: Ctx, status: RawObject, at: Path): JobStatusView {
-  const int = (field: string) => ctx.int(status[field], [...at, field], 0, INT32_MAX)
-  const conditions: JobCondition[] = list(ctx, status.conditions, [...at, 'conditions']).map((c, i) => {
+/** The status of the Job at `base` (its paths built only for the fields set). */
+function readJobStatus(ctx: Ctx, status: RawObject, base: Path): JobStatusView {
+  const at: Path = [...base, 'status']
+  const int = (field: string) => (unset(status[field]) ? undefined : ctx.int(status[field], [...at, field], 0, INT32_MAX))
+  const conditions: JobCondition[] = unset(status.conditions) ? [] : list(ctx, status.conditions, [...at, 'conditions']).map((c, i) => {
     const m = ctx.mapping(c, [...at, 'conditions', i]) ?? EMPTY
     const out: JobCondition = {type: ctx.string(m.type, [...at, 'conditions', i, 'type']) ?? '', status: ctx.string(m.status, [...at, 'conditions', i, 'status']) ?? ''}
     for (const f of ['reason', 'message'] as const) {
@@ -172,20 +178,22 @@ function readJobStatus(ctx: Ctx, status: RawObject, at: Path): JobStatusView {
     }
     return out
   })
+  const time = (f: string) => (unset(status[f]) ? undefined : ctx.time(status[f], [...at, f]))
+  const str = (f: string) => (unset(status[f]) ? undefined : ctx.string(status[f], [...at, f]))
   const view: JobStatusView = {conditions, active: int('active') ?? 0, succeeded: int('succeeded') ?? 0, failed: int('failed') ?? 0}
-  for (const f of ['startTime', 'completionTime'] as const) {
-    const t = ctx.time(status[f], [...at, f])
-    if (t !== undefined) view[f] = t
-  }
+  const startTime = time('startTime')
+  if (startTime !== undefined) view.startTime = startTime
+  const completionTime = time('completionTime')
+  if (completionTime !== undefined) view.completionTime = completionTime
   const ready = int('ready')
   if (ready !== undefined) view.ready = ready
   const terminating = int('terminating')
   if (terminating !== undefined) view.terminating = terminating
-  for (const f of ['completedIndexes', 'failedIndexes'] as const) {
-    const s = ctx.string(status[f], [...at, f])
-    if (s !== undefined) view[f] = s
-  }
-  const u = ctx.mapping(status.uncountedTerminatedPods, [...at, 'uncountedTerminatedPods'])
+  const completedIndexes = str('completedIndexes')
+  if (completedIndexes !== undefined) view.completedIndexes = completedIndexes
+  const failedIndexes = str('failedIndexes')
+  if (failedIndexes !== undefined) view.failedIndexes = failedIndexes
+  const u = unset(status.uncountedTerminatedPods) ? undefined : ctx.mapping(status.uncountedTerminatedPods, [...at, 'uncountedTerminatedPods'])
   if (u) {
     const uids = (f: string) => list(ctx, u[f], [...at, 'uncountedTerminatedPods', f]).map((x, i) => ctx.string(x, [...at, 'uncountedTerminatedPods', f, i]) ?? '')
     view.uncountedTerminatedPods = {succeeded: uids('succeeded'), failed: uids('failed')}
@@ -194,43 +202,62 @@ function readJobStatus(ctx: Ctx, status: RawObject, at: Path): JobStatusView {
 }
 
 const NO_SIDECARS: ReadonlySet<unknown> = new Set()
-const STATUS_LISTS = [
-  ['containerStatuses', false],
-  ['initContainerStatuses', true],
-] as const
+/** What most pods carry, shared by every pod read (nothing changes a pod's fields once read). */
+const NONE: readonly never[] = Object.freeze([])
+const TRACKING_ONLY: readonly string[] = Object.freeze([JOB_TRACKING_FINALIZER])
+
+/** A pod's finalizers: the strings of the list; none, or the tracking finalizer alone, shared. */
+function finalizersOf(v: unknown): readonly string[] {
+  if (!Array.isArray(v) || v.length === 0) return NONE
+  if (v.length === 1 && v[0] === JOB_TRACKING_FINALIZER) return TRACKING_ONLY
+  return v.filter((f): f is string => typeof f === 'string')
+}
+
+interface ContainerWalk {
+  terminated: TerminatedContainer[] | undefined
+  allTerminated: boolean
+  totalRestarts: number
+  sawContainer: boolean
+}
+
+/** One list of container statuses: restarts summed, terminated containers listed; a regular container or a sidecar counts towards all terminated. */
+function walkStatuses(statuses: unknown, init: boolean, sidecars: ReadonlySet<unknown>, w: ContainerWalk): void {
+  if (!Array.isArray(statuses)) return
+  for (const s of statuses) {
+    if (!isMapping(s)) continue
+    if (typeof s.restartCount === 'number') w.totalRestarts += s.restartCount
+    const t = isMapping(s.state) && isMapping(s.state.terminated) ? s.state.terminated : undefined
+    const counts = !init || sidecars.has(s.name)
+    if (counts) w.sawContainer = true
+    if (!t) {
+      if (counts) w.allTerminated = false
+      continue
+    }
+    const c: TerminatedContainer = {name: String(s.name ?? ''), exitCode: typeof t.exitCode === 'number' ? t.exitCode : 0, init}
+    if (typeof t.finishedAt === 'string') c.finishedAt = t.finishedAt
+    ;(w.terminated ??= []).push(c)
+  }
+}
 
 /** The fields of a pod only the Job controller reads (its finalizers, conditions and terminated containers). */
 export function podBatchFields(meta: RawObject, spec: RawObject, status: RawObject): PodBatchFields {
-  const finalizers = Array.isArray(meta.finalizers) ? meta.finalizers.filter((f): f is string => typeof f === 'string') : []
-  const conditions = (Array.isArray(status.conditions) ? status.conditions : []).filter(isMapping).map((c) => {
-    const out: {type: string; status: string; lastTransitionTime?: string} = {type: String(c.type ?? ''), status: String(c.status ?? '')}
-    if (typeof c.lastTransitionTime === 'string') out.lastTransitionTime = c.lastTransitionTime
-    return out
-  })
-  const terminated: TerminatedContainer[] = []
-  let allTerminated = true
-  let totalRestarts = 0
-  let sawContainer = false
-  const sidecars = Array.isArray(spec.initContainers) && spec.initContainers.length > 0 ? new Set(spec.initContainers.filter((c) => isMapping(c) && c.restartPolicy === 'Always').map((c) => (c as RawObject).name)) : NO_SIDECARS
-  for (const [field, init] of STATUS_LISTS) {
-    const statuses = status[field]
-    if (!Array.isArray(statuses)) continue
-    for (const s of statuses) {
-      if (!isMapping(s)) continue
-      if (typeof s.restartCount === 'number') totalRestarts += s.restartCount
-      const t = isMapping(s.state) && isMapping(s.state.terminated) ? s.state.terminated : undefined
-      const counts = !init || sidecars.has(s.name)
-      if (counts) sawContainer = true
-      if (!t) {
-        if (counts) allTerminated = false
-        continue
-      }
-      const c: TerminatedContainer = {name: String(s.name ?? ''), exitCode: typeof t.exitCode === 'number' ? t.exitCode : 0, init}
-      if (typeof t.finishedAt === 'string') c.finishedAt = t.finishedAt
-      terminated.push(c)
+  const finalizers = finalizersOf(meta.finalizers)
+  let conditions: PodBatchFields['conditions'] = NONE
+  if (Array.isArray(status.conditions) && status.conditions.length > 0) {
+    const list: {type: string; status: string; lastTransitionTime?: string}[] = []
+    for (const c of status.conditions) {
+      if (!isMapping(c)) continue
+      const out: {type: string; status: string; lastTransitionTime?: string} = {type: String(c.type ?? ''), status: String(c.status ?? '')}
+      if (typeof c.lastTransitionTime === 'string') out.lastTransitionTime = c.lastTransitionTime
+      list.push(out)
     }
+    if (list.length > 0) conditions = list
   }
-  const out: PodBatchFields = {finalizers, conditions, terminated, allTerminated: allTerminated && sawContainer, totalRestarts}
+  const sidecars = Array.isArray(spec.initContainers) && spec.initContainers.length > 0 ? new Set(spec.initContainers.filter((c) => isMapping(c) && c.restartPolicy === 'Always').map((c) => (c as RawObject).name)) : NO_SIDECARS
+  const walk: ContainerWalk = {terminated: undefined, allTerminated: true, totalRestarts: 0, sawContainer: false}
+  walkStatuses(status.containerStatuses, false, sidecars, walk)
+  walkStatuses(status.initContainerStatuses, true, sidecars, walk)
+  const out: PodBatchFields = {finalizers, conditions, terminated: walk.terminated ?? NONE, allTerminated: walk.allTerminated && walk.sawContainer, totalRestarts: walk.totalRestarts}
   if (typeof meta.deletionGracePeriodSeconds === 'number') out.deletionGracePeriodSeconds = meta.deletionGracePeriodSeconds
   return out
 }

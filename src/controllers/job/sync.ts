@@ -54,6 +54,12 @@ const isTrue = (status: JobStatusView, type: string) => status.conditions.some((
 export const jobFinished = (status: JobStatusView) => isTrue(status, 'Complete') || isTrue(status, 'Failed')
 const carriesFinalizer = (p: PodView) => p.batch?.finalizers.includes(JOB_TRACKING_FINALIZER) ?? false
 
+/** Empty sets and maps a sync only reads: shared rather than made for each Job. */
+const NO_UIDS: ReadonlySet<string> = new Set()
+const NO_PODS: ReadonlySet<PodView> = new Set()
+const NO_INDEXES: ReadonlySet<number> = new Set()
+const NO_HELD: ReadonlyMap<number, PodView> = new Map()
+
 /** The sync's clock as a condition's time: the last one asked for is kept (every Job of a plan shares it). */
 let lastStamp: {now: bigint; text: string} | undefined
 function stampOf(now: bigint): string {
@@ -79,13 +85,15 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
     status: job.status,
     warnings: [],
     inSync: true,
-    events: [],
   }
+  // Attached when there is one, or on a sync that ends early (a property deleted later would slow every read of the plan).
+  const events: string[] = []
   const indexed = job.completionMode === 'Indexed'
   const completions = job.completions
   // J3 step 2: a Job another controller manages is left alone entirely.
   if (job.managedBy !== undefined && job.managedBy !== JOB_CONTROLLER_NAME) {
     plan.syncPath = `managed by ${job.managedBy}`
+    plan.events = events
     return plan
   }
   // J3 step 3 / J15.3: a finished Job gets no sync; the orphan worker removes its pods' finalizers.
@@ -96,33 +104,53 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
     for (const p of input.pods.filter(carriesFinalizer)) plan.actions.push(removeFinalizer(p, 'none', 'orphan-worker'))
     planTtl(job, job.status, now, plan)
     plan.inSync = plan.actions.length === 0
+    plan.events = events
     return plan
   }
   if (job.completionMode !== 'NonIndexed' && job.completionMode !== 'Indexed') {
     plan.warnings.push(`completionMode ${JSON.stringify(job.completionMode)} is unknown: the controller records UnknownCompletionMode and skips the sync`)
+    plan.events = events
     return plan
   }
   // J3 step 8: claim pods — adopt matching orphans (owner reference and tracking finalizer in one
   // patch), release owned pods the selector no longer matches (the finalizer goes with it).
   const claim = claimJobPods(job, input.pods, input.orphans ?? [], plan)
-  if (!claim) return plan
+  if (!claim) {
+    plan.events = events
+    return plan
+  }
   const pods = claim.pods
   // Adopted pods count as carrying the finalizer from here on, as the controller's copies do.
-  const hasFinalizer = (p: PodView) => claim.adopted.has(p.uid) || carriesFinalizer(p)
+  const adopted = claim.adopted
+  const hasFinalizer = adopted.size === 0 ? carriesFinalizer : (p: PodView) => adopted.has(p.uid) || carriesFinalizer(p)
   plan.assumes = ['no pod create or delete of an earlier sync is still unobserved (expectations satisfied)']
   const from = job.status
   const status: MutableStatus = cloneStatus(from)
   const uncounted = {succeeded: [...(from.uncountedTerminatedPods?.succeeded ?? [])], failed: [...(from.uncountedTerminatedPods?.failed ?? [])]}
-  const inUncounted = new Set([...uncounted.succeeded, ...uncounted.failed])
-  const validIndex = (p: PodView) => !indexed || (completionIndex(p) >= 0 && completionIndex(p) < (completions ?? 0))
+  const inUncounted = uncounted.succeeded.length + uncounted.failed.length === 0 ? NO_UIDS : new Set([...uncounted.succeeded, ...uncounted.failed])
+  const validIndex = (p: PodView) => {
+    if (!indexed) return true
+    const i = completionIndex(p)
+    return i >= 0 && i < (completions ?? 0)
+  }
 
-  // ---- J4: counting ----
-  let activePods = pods.filter(isPodActive)
-  let terminating = pods.filter(isPodTerminating).length
-  let ready = activePods.filter((p) => p.ready).length
-  const newSucceeded = pods.filter((p) => p.phase === 'Succeeded' && hasFinalizer(p) && !inUncounted.has(p.uid) && validIndex(p))
-  const newFailed = pods.filter((p) => isPodFailed(p, job) && hasFinalizer(p) && !inUncounted.has(p.uid) && validIndex(p))
-  const ignored = new Set(newFailed.filter((p) => matchPodFailurePolicy(job, p)?.action === 'Ignore'))
+  // ---- J4: counting, in one walk of the pods (each list in the pods' order) ----
+  let activePods: PodView[] = []
+  let terminating = 0
+  let ready = 0
+  const newSucceeded: PodView[] = []
+  const newFailed: PodView[] = []
+  for (const p of pods) {
+    if (isPodActive(p)) {
+      activePods.push(p)
+      if (p.ready) ready++
+    } else if (isPodTerminating(p)) terminating++
+    // A Succeeded pod is never isPodFailed.
+    if (p.phase === 'Succeeded') {
+      if (hasFinalizer(p) && !inUncounted.has(p.uid) && validIndex(p)) newSucceeded.push(p)
+    } else if (isPodFailed(p, job) && hasFinalizer(p) && !inUncounted.has(p.uid) && validIndex(p)) newFailed.push(p)
+  }
+  const ignored = job.podFailurePolicy ? new Set(newFailed.filter((p) => matchPodFailurePolicy(job, p)?.action === 'Ignore')) : NO_PODS
   let succeeded = from.succeeded + newSucceeded.length + uncounted.succeeded.length
   const failed = from.failed + newFailed.filter((p) => !ignored.has(p)).length + uncounted.failed.length
   if (status.startTime === undefined && !job.suspend) status.startTime = stamp
@@ -158,17 +186,18 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
     if (!finished && left <= 0n) finished = fail('DeadlineExceeded')
     else if (!finished) requeue = requeueAt(now, left, 'active-deadline')
   }
-  let succeededIndexes = new Set<number>()
+  let succeededIndexes: ReadonlySet<number> = NO_INDEXES
   let failedIndexes: Set<number> | undefined
-  let held = new Map<number, PodView>()
+  let held: ReadonlyMap<number, PodView> = NO_HELD
   if (indexed && completions !== undefined) {
     // calculateSucceededIndexes and calculateFailedIndexes: every finished pod that still carries the
     // finalizer adds its index, listed in uncountedTerminatedPods or not (Indexed Jobs count indexes,
     // not UIDs).
     const unflushed = pods.filter((p) => hasFinalizer(p) && validIndex(p))
-    succeededIndexes = intervalSet(parseIndexes(from.completedIndexes, completions))
-    for (const p of unflushed) if (p.phase === 'Succeeded') succeededIndexes.add(completionIndex(p))
-    succeeded = succeededIndexes.size
+    const done = intervalSet(parseIndexes(from.completedIndexes, completions))
+    for (const p of unflushed) if (p.phase === 'Succeeded') done.add(completionIndex(p))
+    succeededIndexes = done
+    succeeded = done.size
     if (job.backoffLimitPerIndex !== undefined) {
       failedIndexes = intervalSet(parseIndexes(from.failedIndexes, completions))
       for (const p of unflushed) if (isPodFailed(p, job) && indexFails(job, p)) failedIndexes.add(completionIndex(p))
@@ -185,28 +214,27 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   if (finished) requeue = undefined
 
   // ---- J3 steps 14–15: delete the active pods of a finishing Job, or manage the pods ----
-  const deleted = new Set<string>()
   if (finished) {
-    for (const p of activePods) {
-      plan.actions.push(deleteAction(p, 'finished', false))
-      deleted.add(p.uid)
-    }
+    for (const p of activePods) plan.actions.push(deleteAction(p, 'finished', false))
     terminating += activePods.length
     ready -= activePods.filter((p) => p.ready).length
     activePods = []
   } else if (job.deletionTimestamp === undefined) {
     const managed = manageJob(job, {pods, activePods, terminating, succeeded, succeededIndexes, failedIndexes, newFailed, backoff, now, plan, hasFinalizer, held})
-    for (const p of managed.deleted) {
-      deleted.add(p.uid)
-      if (p.ready) ready--
+    if (managed.deleted.length > 0) {
+      const deleted = new Set<string>()
+      for (const p of managed.deleted) {
+        deleted.add(p.uid)
+        if (p.ready) ready--
+      }
+      terminating += managed.deleted.length
+      activePods = activePods.filter((p) => !deleted.has(p.uid))
     }
-    terminating += managed.deleted.length
-    activePods = activePods.filter((p) => !deleted.has(p.uid))
     if (managed.requeue && !requeue) requeue = managed.requeue
     const active = activePods.length + managed.created
     const complete = completions === undefined ? succeeded > 0 && active === 0 : succeeded >= completions && active === 0
     if (complete) finished = {type: 'Complete', interim: 'SuccessCriteriaMet', reason: 'CompletionsReached', message: MESSAGES.CompletionsReached, present: false}
-    else reconcileSuspended(job, status, stamp, input.clearStartTimeOnSuspend, plan)
+    else reconcileSuspended(job, status, stamp, input.clearStartTimeOnSuspend, events)
     status.active = active
   }
   if (finished) status.active = activePods.length
@@ -228,13 +256,13 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   }
   let withFinalizer: Set<string> | undefined
   moveCounted((uid) => !(withFinalizer ??= new Set(pods.filter(hasFinalizer).map((p) => p.uid))).has(uid))
-  const heldBack = new Set(held.values())
+  const heldBack: ReadonlySet<PodView> = held.size === 0 ? NO_PODS : new Set(held.values())
   const order = indexed ? [...pods].sort((a, b) => completionIndex(a) - completionIndex(b)) : pods
   const patches: RemoveFinalizerAction[] = []
   const patched = new Set<string>()
   let newIndexes = 0
   let capped = false
-  const countedIndexes = indexed ? intervalSet(parseIndexes(from.completedIndexes, completions ?? 0)) : new Set<number>()
+  const countedIndexes = indexed ? intervalSet(parseIndexes(from.completedIndexes, completions ?? 0)) : undefined
   for (const p of order) {
     if (!hasFinalizer(p)) continue
     // canRemoveFinalizer: a Job being deleted, a pending outcome or a succeeded pod first; only then
@@ -249,8 +277,8 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
     if (p.phase === 'Succeeded' && !uncounted.failed.includes(p.uid)) {
       if (indexed) {
         const i = completionIndex(p)
-        if (i >= 0 && i < (completions ?? 0) && !countedIndexes.has(i)) {
-          countedIndexes.add(i)
+        if (i >= 0 && i < (completions ?? 0) && !countedIndexes!.has(i)) {
+          countedIndexes!.add(i)
           newIndexes++
         }
       } else {
@@ -281,14 +309,17 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   // queue's backoff), and what would follow it is not done.
   let written: JobStatusView = from
   let refusedBy: string | undefined
-  const write = (n: 1 | 2, to: JobStatusView) => {
-    if (refusedBy || sameStatus(written, to)) return
+  // The status as this sync has it is compared first (sameStatus leaves unset fields out, as the
+  // copy written does): the copy is made only for a write.
+  const write = (n: 1 | 2, current: MutableStatus) => {
+    if (refusedBy || sameStatus(written, current)) return
+    const to = snapshotStatus(current)
     refusedBy = refusal(job, written, to)
     if (refusedBy) return
     plan.actions.push({type: 'updateStatus', write: n, from: written, to})
     written = to
   }
-  write(1, snapshotStatus(status))
+  write(1, status)
   if (!refusedBy) plan.actions.push(...patches)
   // Finalizers removed: their UIDs move from uncounted into the counters.
   moveCounted((uid) => patched.has(uid))
@@ -300,13 +331,13 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
     if (finished.type === 'Complete') status.completionTime = stamp
     finishedEvent = finished.type === 'Complete' ? 'Normal Completed: Job completed' : `Warning ${finished.reason}: ${finished.message}`
   }
-  write(2, snapshotStatus(status))
+  write(2, status)
   if (refusedBy) {
     plan.warnings.push(`the API server refuses this sync's status write (${refusedBy}): the sync ends in an error and is retried, each retry refused alike`)
     requeue = requeueAt(now, seconds(1), 'sync-error')
-  } else if (finishedEvent) plan.events!.push(finishedEvent)
+  } else if (finishedEvent) events.push(finishedEvent)
   const write2 = written
-  if (completions !== undefined && status.succeeded > completions) plan.events!.push(`Warning TooManySucceededPods: ${status.succeeded} succeeded pods for ${completions} completions`)
+  if (completions !== undefined && status.succeeded > completions) events.push(`Warning TooManySucceededPods: ${status.succeeded} succeeded pods for ${completions} completions`)
 
   // J17.2: failures counted in earlier syncs are in the controller's memory only.
   if (from.failed > 0 && job.backoffLimitPerIndex === undefined && plan.actions.some((a) => a.type === 'createJobPod')) {
@@ -319,7 +350,7 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   plan.diff = plan.active - plan.desired
   if (requeue) plan.requeue = requeue
   plan.rolloutStep = step(job, write2, finished)
-  if (plan.events!.length === 0) delete plan.events
+  if (events.length > 0) plan.events = events
   plan.inSync = plan.actions.length === 0
   return plan
 }
@@ -347,7 +378,7 @@ function refusal(job: JobView, from: JobStatusView, to: JobStatusView): string |
  * getPodsForJob (J3 step 8): the Job's pods after ClaimPods — owned pods its selector matches, and
  * orphans it adopts. A selector that does not convert fails every sync (an error, retried).
  */
-function claimJobPods(job: JobView, owned: readonly PodView[], orphans: readonly PodView[], plan: ControllerPlan): {pods: PodView[]; adopted: Set<string>} | undefined {
+function claimJobPods(job: JobView, owned: readonly PodView[], orphans: readonly PodView[], plan: ControllerPlan): {pods: PodView[]; adopted: ReadonlySet<string>} | undefined {
   let selector: CompiledSelector
   try {
     selector = compileLabelSelector(job.selector)
@@ -356,10 +387,10 @@ function claimJobPods(job: JobView, owned: readonly PodView[], orphans: readonly
     plan.warnings.push(`invalid selector (${error.message}): every sync of this Job fails and is retried`)
     return undefined
   }
-  const claim = claimPods(job, selector, [...owned, ...orphans])
+  const claim = claimPods(job, selector, orphans.length === 0 ? owned : [...owned, ...orphans])
   for (const p of claim.adopted) plan.actions.push({type: 'adopt', pod: p.name, uid: p.uid, resourceVersion: p.resourceVersion, finalizer: JOB_TRACKING_FINALIZER})
   for (const p of claim.released) plan.actions.push({type: 'release', pod: p.name, uid: p.uid, resourceVersion: p.resourceVersion, finalizer: JOB_TRACKING_FINALIZER})
-  return {pods: claim.claimed, adopted: new Set(claim.adopted.map((p) => p.uid))}
+  return {pods: claim.claimed, adopted: claim.adopted.length === 0 ? NO_UIDS : new Set(claim.adopted.map((p) => p.uid))}
 }
 
 /**
@@ -399,16 +430,17 @@ function snapshotStatus(s: MutableStatus): JobStatusView {
 
 /**
  * The two statuses as JSON with their fields sorted are the same text; that text is the same
- * exactly when the same fields are defined and each one's value writes the same JSON.
+ * exactly when the same fields are defined and each one's value writes the same JSON (so the
+ * fields' order does not matter: each of a's is looked for among b's).
  */
 function sameStatus(a: JobStatusView, b: JobStatusView): boolean {
   const ka = definedKeys(a)
   const kb = definedKeys(b)
   if (ka.length !== kb.length) return false
-  for (let i = 0; i < ka.length; i++) {
-    const k = ka[i]
-    if (k !== kb[i]) return false
-    const [x, y] = [statusField(a, k), statusField(b, k)]
+  for (const k of ka) {
+    if (!kb.includes(k)) return false
+    const x = statusField(a, k)
+    const y = statusField(b, k)
     if (x === y && (typeof x === 'string' || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x)))) continue
     if (!sameJsonText(x, y)) return false
   }
@@ -462,7 +494,7 @@ function definedKeys(s: JobStatusView): string[] {
   const keys: string[] = []
   for (const k of Object.keys(s)) if (statusField(s, k) !== undefined) keys.push(k)
   if (!keys.includes('uncountedTerminatedPods')) keys.push('uncountedTerminatedPods')
-  return keys.sort()
+  return keys
 }
 
 function condition(type: string, reason: string, message: string, stamp: string): JobCondition {
@@ -505,7 +537,7 @@ function matchSuccessPolicy(job: JobView, completions: number, succeeded: Readon
 }
 
 /** J13: the Suspended condition, reconciled only where manageJob ran and the Job did not complete. */
-function reconcileSuspended(job: JobView, status: MutableStatus, stamp: string, clearStartTime: boolean, plan: ControllerPlan): void {
+function reconcileSuspended(job: JobView, status: MutableStatus, stamp: string, clearStartTime: boolean, events: string[]): void {
   const i = status.conditions.findIndex((c) => c.type === 'Suspended')
   const cur = i >= 0 ? status.conditions[i] : undefined
   if (job.suspend) {
@@ -514,12 +546,12 @@ function reconcileSuspended(job: JobView, status: MutableStatus, stamp: string, 
     if (clearStartTime) delete status.startTime
     const c: JobCondition = {type: 'Suspended', status: 'True', reason: 'JobSuspended', message: 'Job suspended', lastProbeTime: stamp, lastTransitionTime: stamp}
     status.conditions = cur ? status.conditions.map((x, j) => (j === i ? c : x)) : [...status.conditions, c]
-    plan.events!.push('Normal Suspended: Job suspended')
+    events.push('Normal Suspended: Job suspended')
   } else if (cur && !(cur.status === 'False' && cur.reason === 'JobResumed' && cur.message === 'Job resumed')) {
     // ensureJobConditionStatus: an existing condition that differs in status, reason or message is replaced.
     status.conditions = status.conditions.map((x, j) => (j === i ? {type: 'Suspended', status: 'False', reason: 'JobResumed', message: 'Job resumed', lastProbeTime: stamp, lastTransitionTime: stamp} : x))
     status.startTime = stamp
-    plan.events!.push('Normal Resumed: Job resumed')
+    events.push('Normal Resumed: Job resumed')
   }
 }
 

@@ -32,10 +32,44 @@ export interface StatefulSetWorld {
 
 /** getParentNameAndOrdinal: `<parent>-<ordinal>`, or ordinal −1 when the name does not parse. */
 export function parseOrdinal(name: string): {parent: string; ordinal: number} {
-  const m = /^(.*)-([0-9]+)$/.exec(name)
-  if (!m) return {parent: '', ordinal: -1}
-  const ordinal = Number(m[2])
-  return ordinal > 2147483647 ? {parent: '', ordinal: -1} : {parent: m[1], ordinal}
+  const dash = ordinalDash(name)
+  const ordinal = ordinalAfter(name, dash)
+  return ordinal < 0 ? {parent: '', ordinal: -1} : {parent: name.slice(0, dash), ordinal}
+}
+
+/** Where the digits that end the name start, less one (where their `-` must be). */
+function ordinalDash(name: string): number {
+  let i = name.length
+  while (i > 0 && name.charCodeAt(i - 1) >= 48 && name.charCodeAt(i - 1) <= 57) i--
+  return i - 1
+}
+
+/**
+ * The ordinal of `<parent>-<digits>` with its `-` at `dash`, as the pattern `^(.*)-([0-9]+)$`
+ * reads it (the parent free of line breaks, which `.` does not match), at most MaxInt32; −1 otherwise.
+ */
+function ordinalAfter(name: string, dash: number): number {
+  if (dash < 0 || dash === name.length - 1 || name.charCodeAt(dash) !== 45) return -1
+  for (let i = 0; i < dash; i++) {
+    const c = name.charCodeAt(i)
+    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) return -1
+  }
+  let ordinal = 0
+  for (let i = dash + 1; i < name.length; i++) {
+    ordinal = ordinal * 10 + (name.charCodeAt(i) - 48)
+    if (ordinal > 2147483647) return -1
+  }
+  return ordinal
+}
+
+/** parseOrdinal(name).ordinal. */
+const ordinalOf = (name: string): number => ordinalAfter(name, ordinalDash(name))
+
+/** Whether the name is `<parent>-<ordinal>` (parseOrdinal's parent is `parent`). */
+function isOrdinalOf(name: string, parent: string): boolean {
+  if (name.length <= parent.length + 1 || !name.startsWith(parent)) return false
+  const dash = ordinalDash(name)
+  return dash === parent.length && ordinalAfter(name, dash) >= 0
 }
 
 /** A pod slot: a pod that exists, or the placeholder of one this sync would create. */
@@ -73,10 +107,7 @@ export function planStatefulSet(set: StatefulSetView, world: StatefulSetWorld): 
     if (!controllerOf(r)) actions.push({type: 'adoptControllerRevision', name: r.name, uid: r.uid, resourceVersion: r.resourceVersion})
   }
   // getPodsForStatefulSet: the selector, and a name of this set.
-  const isMember = (p: PodView) => {
-    const {parent, ordinal} = parseOrdinal(p.name)
-    return parent === set.name && ordinal >= 0
-  }
+  const isMember = (p: PodView) => isOrdinalOf(p.name, set.name)
   const claim = claimPods(set, selector, world.candidates, isMember)
   for (const p of claim.adopted) actions.push({type: 'adopt', pod: p.name, uid: p.uid, resourceVersion: p.resourceVersion})
   for (const p of claim.released) actions.push({type: 'release', pod: p.name, uid: p.uid, resourceVersion: p.resourceVersion})
@@ -94,7 +125,7 @@ export function planStatefulSet(set: StatefulSetView, world: StatefulSetWorld): 
   const byOrdinal = new Map<number, PodView>()
   const condemned: PodView[] = []
   for (const p of pods) {
-    const ord = parseOrdinal(p.name).ordinal
+    const ord = ordinalOf(p.name)
     if (ord >= start && ord <= end) byOrdinal.set(ord, p)
     else if (ord >= 0) condemned.push(p)
   }
@@ -160,8 +191,9 @@ export function planStatefulSet(set: StatefulSetView, world: StatefulSetWorld): 
 
   // processReplica for each slot, lowest ordinal first (S6.4).
   let exit = false
+  const checks: Checks = {runningAndReady, available, terminating}
   for (const slot of slots) {
-    const r = processReplica(set, slot, world.claims, monotonic, {runningAndReady, available, terminating}, actions)
+    const r = processReplica(set, slot, world.claims, monotonic, checks, actions)
     if (r.error) {
       warnings.push(r.error)
       ended(nameOf(set, slot.ordinal), r.blocked!)
@@ -271,7 +303,6 @@ function processReplica(
   c: Checks,
   actions: Action[],
 ): {blocked?: BlockReason; error?: string} {
-  const name = nameOf(set, slot.ordinal)
   const p = slot.pod
   if (p && (p.phase === 'Failed' || p.phase === 'Succeeded')) {
     if (!c.terminating(p)) actions.push({type: 'deleteStatefulPod', pod: p.name, uid: p.uid, resourceVersion: p.resourceVersion, ordinal: slot.ordinal, reason: p.phase === 'Failed' ? 'failed' : 'succeeded'})
@@ -279,6 +310,7 @@ function processReplica(
   }
   if (!p || p.phase === '') {
     if (p) return {blocked: 'created', error: `pod ${p.name} has no status.phase: the controller takes it for one not yet created and its create fails (AlreadyExists)`}
+    const name = nameOf(set, slot.ordinal)
     for (const t of set.volumeClaimTemplates) {
       const existing = claims.get(claimName(t.name, set, slot.ordinal))
       if (existing && claimIsStale(set, existing, podOwner(name, ''))) return {blocked: 'stale-claim'}
@@ -303,10 +335,10 @@ function processReplica(
     })
     // Claims already in the cache get their references now; new ones in a later pass.
     fixClaims(set, name, '', slot.ordinal, true, claims, actions)
-    return monotonic ? {blocked: 'created'} : {}
+    return monotonic ? {blocked: 'created'} : GOES_ON
   }
   if (p.phase === 'Pending') {
-    const error = createClaims(set, name, slot.ordinal, claims, actions)
+    const error = createClaims(set, nameOf(set, slot.ordinal), slot.ordinal, claims, actions)
     if (error) return {blocked: 'claim-deleting', error}
     fixClaims(set, p.name, p.uid, slot.ordinal, true, claims, actions)
   }
@@ -322,15 +354,18 @@ function processReplica(
   const fixes: string[] = []
   if (p.labels[POD_NAME_LABEL] !== p.name) fixes.push('pod-name-label')
   if (fixes.length > 0 && p.labels[POD_INDEX_LABEL] !== String(slot.ordinal)) fixes.push('pod-index-label')
-  if (set.volumeClaimTemplates.some((t) => p.claimVolumes?.[t.name] !== claimName(t.name, set, slot.ordinal))) {
+  if (set.volumeClaimTemplates.length > 0 && set.volumeClaimTemplates.some((t) => p.claimVolumes?.[t.name] !== claimName(t.name, set, slot.ordinal))) {
     fixes.push('volumes')
     createClaims(set, p.name, slot.ordinal, claims, actions)
   }
   // A Pending pod's claims were put right above; the cache does not show it yet.
-  if (p.phase !== 'Pending' && fixClaims(set, p.name, p.uid, slot.ordinal, true, claims, actions) > 0) fixes.push('claim-owners')
+  if (p.phase !== 'Pending' && set.volumeClaimTemplates.length > 0 && fixClaims(set, p.name, p.uid, slot.ordinal, true, claims, actions) > 0) fixes.push('claim-owners')
   if (fixes.length > 0) actions.push({type: 'updatePod', pod: p.name, uid: p.uid, resourceVersion: p.resourceVersion, fixes})
-  return {}
+  return GOES_ON
 }
+
+/** processReplica's answer when the pass goes on (shared: it is only read). */
+const GOES_ON: {blocked?: BlockReason; error?: string} = Object.freeze({})
 
 /** createPersistentVolumeClaims: the missing ones; one being deleted is an error (no pod this sync). */
 function createClaims(set: StatefulSetView, pod: string, ordinal: number, claims: ReadonlyMap<string, ClaimView>, actions: Action[]): string | undefined {

@@ -1,6 +1,7 @@
 // Jobs and their pods read from files: defaulted as SetDefaults_Job and the Job strategy do, and
 // refused at the field where the API server would refuse them.
 import {describe, expect, it} from 'vitest'
+import {podBatchFields} from '../../../../src/controllers/job/read.js'
 import {readFixtures} from '../../../../src/sources/fixtures.js'
 import {fixtureFiles, readError} from '../../../helpers/fixture-files.js'
 
@@ -43,5 +44,37 @@ describe('Jobs read from files', () => {
     expect(await errorLine(JOB('  podFailurePolicy: {rules: [{action: Explode, onExitCodes: {operator: In, values: [1]}}]}'))).toMatch(/unsupported value "Explode"/)
     expect(await errorLine(JOB('  podReplacementPolicy: TerminatingOrFailed\n  podFailurePolicy: {rules: [{action: Count, onExitCodes: {operator: In, values: [1]}}]}'))).toMatch(/podReplacementPolicy.*must be `Failed`/)
     expect(await errorLine(JOB('  completionMode: Indexed\n  parallelism: 2'))).toMatch(/completions.*required when completionMode is `Indexed`/)
+  })
+})
+
+describe("a pod's Job fields (podBatchFields)", () => {
+  const meta = (finalizers?: unknown) => (finalizers === undefined ? {} : {finalizers})
+  it('finalizers: the strings of the list; none and the tracking finalizer alone are shared, frozen lists', () => {
+    const tracking = podBatchFields(meta(['batch.kubernetes.io/job-tracking']), {}, {})
+    expect(tracking.finalizers).toEqual(['batch.kubernetes.io/job-tracking'])
+    expect(podBatchFields(meta(['batch.kubernetes.io/job-tracking']), {}, {}).finalizers).toBe(tracking.finalizers)
+    expect(Object.isFrozen(tracking.finalizers)).toBe(true)
+    expect(podBatchFields(meta(['a', 3, 'batch.kubernetes.io/job-tracking']), {}, {}).finalizers).toEqual(['a', 'batch.kubernetes.io/job-tracking'])
+    expect(podBatchFields(meta([7]), {}, {}).finalizers).toEqual([])
+    expect(podBatchFields(meta(), {}, {})).toEqual({finalizers: [], conditions: [], terminated: [], allTerminated: false, totalRestarts: 0})
+  })
+  it('conditions and terminated containers (sidecars among the init containers), restarts summed', () => {
+    const f = podBatchFields(
+      {deletionGracePeriodSeconds: 30},
+      {initContainers: [{name: 'side', restartPolicy: 'Always'}, {name: 'init'}]},
+      {
+        conditions: [{type: 'Ready', status: 'False', lastTransitionTime: '2026-11-22T09:00:00Z'}, 'junk', {type: 'DisruptionTarget'}],
+        containerStatuses: [{name: 'main', restartCount: 2, state: {terminated: {exitCode: 3, finishedAt: '2026-11-22T09:01:00Z'}}}],
+        initContainerStatuses: [{name: 'init', restartCount: 1, state: {terminated: {exitCode: 0}}}, {name: 'side', state: {running: {}}}],
+      },
+    )
+    expect(f).toEqual({
+      finalizers: [],
+      conditions: [{type: 'Ready', status: 'False', lastTransitionTime: '2026-11-22T09:00:00Z'}, {type: 'DisruptionTarget', status: ''}],
+      terminated: [{name: 'main', exitCode: 3, init: false, finishedAt: '2026-11-22T09:01:00Z'}, {name: 'init', exitCode: 0, init: true}],
+      allTerminated: false,
+      totalRestarts: 3,
+      deletionGracePeriodSeconds: 30,
+    })
   })
 })

@@ -63,6 +63,18 @@ describe('S2 claiming', () => {
     expect(parseOrdinal('web-12')).toEqual({parent: 'web', ordinal: 12})
     expect(parseOrdinal('a-b-3')).toEqual({parent: 'a-b', ordinal: 3})
     expect(parseOrdinal('web').ordinal).toBe(-1)
+    // The pattern ^(.*)-([0-9]+)$: digits end the name after a dash, the parent holds no line break.
+    for (const name of ['web-', '-3', 'web-1-2', 'web3', 'web-007', 'web--4', 'w\neb-1', 'web-1\n', 'web-2147483647', 'web-2147483648', `web-${'9'.repeat(400)}`, 'web-١']) {
+      const m = /^(.*)-([0-9]+)$/.exec(name)
+      const want = m && Number(m[2]) <= 2147483647 ? {parent: m[1], ordinal: Number(m[2])} : {parent: '', ordinal: -1}
+      expect(parseOrdinal(name), JSON.stringify(name)).toEqual(want)
+    }
+  })
+  it("S2.1 a pod is the set's only when its name is the set's name, a dash and an ordinal", () => {
+    const active = (pods: string[]) => plan(set(), pods.map((n) => ({...member(0), name: n, uid: `u-${n}`}))).active
+    expect(active(['web-0', 'web-1', 'web-2'])).toBe(3)
+    // Pods it controls whose name is not its own are not its pods: not counted, not deleted.
+    expect(active(['web-0', 'web-1', 'web-2', 'web1-0', 'we-1', 'web-x', 'web-0-1', 'web-', 'web-9'])).toBe(4)
   })
 })
 
