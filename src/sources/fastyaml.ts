@@ -125,14 +125,9 @@ class Reader {
   private mapping(indent: number): Record<string, unknown> {
     const t = this.t
     const obj: Record<string, unknown> = {}
-    let count = 0
     for (;;) {
       const next = this.peek()
-      if (next < indent) {
-        // A key written twice leaves fewer keys than entries: let js-yaml report the duplicate.
-        if (count > 1 && Object.keys(obj).length !== count) throw GIVE_UP
-        return obj
-      }
+      if (next < indent) return obj
       if (next > indent) throw GIVE_UP // bad indentation, or a multi-line scalar
       const cs = this.pos + indent
       if (this.isSeqItemAt(cs)) throw GIVE_UP
@@ -156,10 +151,11 @@ class Reader {
         }
         const raw = t.slice(cs, colon)
         if (!isPlainStart(raw) || raw.charCodeAt(raw.length - 1) === SPACE || raw.includes(' #')) throw GIVE_UP
-        key = plainKey(raw)
+        key = keyOf(raw)
         vs = colon + 1
       }
-      if (key === '<<' || key === '__proto__') throw GIVE_UP
+      // A key written twice: let js-yaml report the duplicate.
+      if (key === '<<' || key === '__proto__' || Object.hasOwn(obj, key)) throw GIVE_UP
       while (vs < end && t.charCodeAt(vs) === SPACE) vs++
       this.pos = eol + 1
       let value: unknown
@@ -174,7 +170,6 @@ class Reader {
         if (this.peek() > indent) throw GIVE_UP // a continuation line, or an error
       }
       obj[key] = value
-      count++
     }
   }
 
@@ -183,10 +178,10 @@ class Reader {
     const arr: unknown[] = []
     for (;;) {
       const next = this.peek()
-      if (next < indent) return arr
+      if (next < indent) return fit(arr)
       if (next > indent) throw GIVE_UP
       const cs = this.pos + indent
-      if (!this.isSeqItemAt(cs)) return arr // the next key of the mapping this compact sequence is in
+      if (!this.isSeqItemAt(cs)) return fit(arr) // the next key of the mapping this compact sequence is in
       const eol = this.eol()
       let end = eol
       while (end > cs && t.charCodeAt(end - 1) === SPACE) end--
@@ -265,7 +260,7 @@ function closingQuote(t: string, start: number, end: number): number {
 const JSON_ESCAPE = /\\[^"\\/bfnrtu]/
 
 function quoted(t: string, open: number, close: number): string {
-  const body = t.slice(open + 1, close)
+  const body = own(t.slice(open + 1, close))
   if (t.charCodeAt(open) === 0x27) return body.includes("''") ? body.replaceAll("''", "'") : body
   if (!body.includes('\\')) return body
   if (JSON_ESCAPE.test(body)) throw GIVE_UP // a YAML-only escape (\x, \0, \e, \N, ...)
@@ -293,7 +288,49 @@ function inlineValue(t: string, from: number, end: number): unknown {
   }
   const v = t.slice(from, end)
   if (!isPlainStart(v) || v.includes(': ') || v.charCodeAt(v.length - 1) === 0x3a || v.includes(' #')) throw GIVE_UP
-  return plainValue(v)
+  return valueOf(v)
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the parsed value keeps. Objects read are kept to the end of a run, so they should hold no
+// more than their values: a slice of 13 characters or more is a view into the whole document's
+// text, which would keep that text alive (own() copies it); the same short scalar (`v1`, `TCP`,
+// `http`) on every object is one string (valueOf); an array grown by push has room for 16.
+
+/** Plain scalars resolved so far, and keys; bounded, so that a huge input does not grow it without end. */
+const VALUES = new Map<string, unknown>()
+const KEYS = new Map<string, string>()
+const CACHE_MAX = 1 << 16
+/** Longer scalars are mostly names and unique: not remembered. */
+const SHARED_MAX = 24
+
+function valueOf(s: string): unknown {
+  if (s.length > SHARED_MAX) return plainValue(own(s))
+  const known = VALUES.get(s)
+  if (known !== undefined) return known
+  const copy = own(s)
+  const v = plainValue(copy)
+  if (VALUES.size < CACHE_MAX) VALUES.set(copy, v)
+  return v
+}
+
+function keyOf(raw: string): string {
+  const known = KEYS.get(raw)
+  if (known !== undefined) return known
+  const copy = own(raw)
+  const key = plainKey(copy)
+  if (KEYS.size < CACHE_MAX) KEYS.set(copy, key)
+  return key
+}
+
+/** The string as a copy of its own (not a view into the text it was sliced from). */
+function own(s: string): string {
+  return s.length < 13 ? s : ('\n' + s).slice(1)
+}
+
+/** The array at its length. */
+function fit<T>(arr: T[]): T[] {
+  return arr.length === 0 ? [] : arr.slice()
 }
 
 /**
@@ -350,7 +387,7 @@ class FlowReader {
     if (c === 0x5b) return this.sequence()
     if (c === 0x7b) return this.mapping()
     const {text, plain} = this.quotedOrPlain(false)
-    return plain ? plainValue(text) : text
+    return plain ? valueOf(text) : text
   }
 
   /** After an entry: `,` then more, or the closing bracket (true). */
@@ -379,7 +416,7 @@ class FlowReader {
     }
     for (;;) {
       arr.push(this.value())
-      if (this.close(0x5d)) return arr
+      if (this.close(0x5d)) return fit(arr)
     }
   }
 
@@ -387,7 +424,6 @@ class FlowReader {
     const t = this.t
     this.pos++ // {
     const obj: Record<string, unknown> = {}
-    let count = 0
     this.skipSpaces()
     if (t.charCodeAt(this.pos) === 0x7d) {
       this.pos++
@@ -397,8 +433,8 @@ class FlowReader {
       const c = t.charCodeAt(this.pos)
       if (c === 0x5b || c === 0x7b) throw GIVE_UP // a complex key
       const {text, plain} = this.quotedOrPlain(true)
-      const key = plain ? plainKey(text) : text
-      if (key === '<<' || key === '__proto__') throw GIVE_UP
+      const key = plain ? keyOf(text) : text
+      if (key === '<<' || key === '__proto__' || Object.hasOwn(obj, key)) throw GIVE_UP // a key written twice
       // `key: value`, the colon right after the key
       if (t.charCodeAt(this.pos) !== 0x3a || t.charCodeAt(this.pos + 1) !== SPACE) throw GIVE_UP
       this.pos += 2
@@ -406,11 +442,7 @@ class FlowReader {
       const v = t.charCodeAt(this.pos)
       if (this.pos >= this.end || v === 0x2c || v === 0x7d) throw GIVE_UP // an empty value
       obj[key] = this.value()
-      count++
-      if (this.close(0x7d)) {
-        if (count > 1 && Object.keys(obj).length !== count) throw GIVE_UP // a key written twice
-        return obj
-      }
+      if (this.close(0x7d)) return obj
     }
   }
 }
