@@ -72,17 +72,28 @@ function blockLines(text: string): Line[] | undefined {
   return lines
 }
 
-/** `key: rest` on a line (or `- key: rest`, with `from` past the dash); undefined when the key is not plain. */
-function keyOf(content: string, from: number): {key: string; rest: number} | undefined {
+/**
+ * The colon of `key: rest` on a line (or `- key: rest`, with `from` past the dash), the key plain
+ * and safe; -1 otherwise. Read in place: the lines before the one looked for are only checked.
+ */
+function keyColon(content: string, from: number): number {
   const colon = content.indexOf(':', from)
-  if (colon < 0) return undefined
-  const key = content.slice(from, colon)
-  if (!safeKey(key)) return undefined
-  const after = content.charCodeAt(colon + 1)
-  if (colon + 1 < content.length && after !== 0x20) return undefined // `a:b` is a scalar, not a key
+  if (colon <= from) return -1
+  for (let i = from; i < colon; i++) {
+    const c = content.charCodeAt(i)
+    const letter = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f // A-Z a-z _
+    if (!letter && (i === from || !((c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x2f || c === 0x2d))) return -1 // then also 0-9 . / -
+  }
+  if (colon - from <= 5 && RESOLVED_WORDS.test(content.slice(from, colon))) return -1
+  if (colon + 1 < content.length && content.charCodeAt(colon + 1) !== 0x20) return -1 // `a:b` is a scalar, not a key
+  return colon
+}
+
+/** Where the value of the `key: rest` whose colon is at `colon` starts. */
+function restAfter(content: string, colon: number): number {
   let rest = colon + 1
   while (content.charCodeAt(rest) === 0x20) rest++
-  return {key, rest}
+  return rest
 }
 
 /** A value that starts on the key's line: a plain or quoted scalar (not a flow collection, anchor, alias, tag or block scalar header). */
@@ -136,12 +147,12 @@ export function locateInBlockYaml(text: string, path: Path, wantKey: boolean): F
         if (entryIndent(l) !== indent) continue
         const t = entryText(l)
         if (t.startsWith('- ') || t === '-') return undefined // a sequence where a mapping was expected
-        const k = keyOf(t, 0)
-        if (!k) return undefined
-        if (k.key === step) {
+        const colon = keyColon(t, 0)
+        if (colon < 0) return undefined
+        if (colon === step.length && t.startsWith(step)) {
           hit = l
-          at = k.rest
-          rest = t.slice(k.rest)
+          at = restAfter(t, colon)
+          rest = t.slice(at)
           break
         }
       }
@@ -155,7 +166,7 @@ export function locateInBlockYaml(text: string, path: Path, wantKey: boolean): F
     while (end < to && (lines[end].indent > indent || (typeof step !== 'number' && lines[end].indent === indent && (lines[end].content === '-' || lines[end].content.startsWith('- '))))) end++
     if (rest !== '') {
       // The value starts on this line: a scalar, or (in a sequence) the first entry of a nested mapping or sequence.
-      if (typeof step === 'number' && (rest.startsWith('- ') || keyOf(rest, 0))) {
+      if (typeof step === 'number' && (rest.startsWith('- ') || keyColon(rest, 0) >= 0)) {
         const lineBegin = lines[hit].start - lines[hit].indent
         offset = lineStart + at
         from = hit
