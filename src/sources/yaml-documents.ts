@@ -30,13 +30,18 @@ export function splitYamlDocuments(buf: Buffer, from = 0): Array<[number, number
   const boundaries: Array<[number, '---' | '...']> = []
   const atStart = markerAt(buf, from)
   if (atStart) boundaries.push([from, atStart])
+  // `---` lines come in order; `...` lines (rare) are merged in by sorting.
+  let sorted = true
   for (const needle of [DASHES, DOTS]) {
     for (let i = buf.indexOf(needle, from); i >= 0; i = buf.indexOf(needle, i + 1)) {
       const kind = markerAt(buf, i + 1)
-      if (kind) boundaries.push([i + 1, kind])
+      if (kind) {
+        boundaries.push([i + 1, kind])
+        if (needle === DOTS) sorted = false
+      }
     }
   }
-  if (boundaries.length > 1) boundaries.sort((a, b) => a[0] - b[0])
+  if (!sorted) boundaries.sort((a, b) => a[0] - b[0])
   const ranges: Array<[number, number]> = []
   let cur = from
   for (const [at, kind] of boundaries) {
