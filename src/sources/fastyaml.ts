@@ -149,9 +149,14 @@ class Reader {
           if (t.charCodeAt(end - 1) !== 0x3a) throw GIVE_UP
           colon = end - 1
         }
-        const raw = t.slice(cs, colon)
-        if (!isPlainStart(raw) || raw.charCodeAt(raw.length - 1) === SPACE || raw.includes(' #')) throw GIVE_UP
-        key = keyOf(raw)
+        const known = keyAt(t, cs, colon)
+        if (known !== undefined) key = known
+        else {
+          const raw = t.slice(cs, colon)
+          if (!isPlainStart(raw) || raw.charCodeAt(raw.length - 1) === SPACE || raw.includes(' #')) throw GIVE_UP
+          key = keyOf(raw)
+          rememberKey(t, cs, colon, raw, key)
+        }
         vs = colon + 1
       }
       // A key written twice: let js-yaml report the duplicate.
@@ -286,9 +291,21 @@ function inlineValue(t: string, from: number, end: number): unknown {
     if (flow.pos !== end) throw GIVE_UP // something after the closing bracket
     return value
   }
+  const short = end - from <= SHARED_MAX
+  if (short) {
+    const slot = keySlot(t, from, end)
+    const raw = valueRaw[slot]
+    if (raw !== undefined && raw.length === end - from && t.startsWith(raw, from)) return valueSlot[slot]
+  }
   const v = t.slice(from, end)
   if (!isPlainStart(v) || v.includes(': ') || v.charCodeAt(v.length - 1) === 0x3a || v.includes(' #')) throw GIVE_UP
-  return valueOf(v)
+  const value = valueOf(v)
+  if (short) {
+    const slot = keySlot(t, from, end)
+    valueRaw[slot] = typeof value === 'string' ? value : own(v)
+    valueSlot[slot] = value
+  }
+  return value
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -321,6 +338,37 @@ function keyOf(raw: string): string {
   const key = plainKey(copy)
   if (KEYS.size < CACHE_MAX) KEYS.set(copy, key)
   return key
+}
+
+/**
+ * Block mapping keys met before, found by their text in place (nothing cut out of the document):
+ * a table indexed by a hash of the key's characters, one key per slot. Only keys that passed the
+ * checks of a plain key are remembered, so a key found here needs none.
+ */
+const KEY_SLOTS = 1 << 12
+const slotRaw: Array<string | undefined> = new Array(KEY_SLOTS).fill(undefined)
+const slotKey: string[] = new Array(KEY_SLOTS).fill('')
+
+/** The same for plain scalars of up to SHARED_MAX characters written as a whole value: their text, and what it resolves to. */
+const valueRaw: Array<string | undefined> = new Array(KEY_SLOTS).fill(undefined)
+const valueSlot: unknown[] = new Array(KEY_SLOTS).fill(null)
+
+function keySlot(t: string, from: number, to: number): number {
+  let h = to - from
+  for (let i = from; i < to; i++) h = (Math.imul(h, 31) + t.charCodeAt(i)) | 0
+  return (h ^ (h >>> 12)) & (KEY_SLOTS - 1)
+}
+
+function keyAt(t: string, from: number, to: number): string | undefined {
+  const slot = keySlot(t, from, to)
+  const raw = slotRaw[slot]
+  return raw !== undefined && raw.length === to - from && t.startsWith(raw, from) ? slotKey[slot] : undefined
+}
+
+function rememberKey(t: string, from: number, to: number, raw: string, key: string): void {
+  const slot = keySlot(t, from, to)
+  slotRaw[slot] = own(raw)
+  slotKey[slot] = key
 }
 
 /** The string as a copy of its own (not a view into the text it was sliced from). */
