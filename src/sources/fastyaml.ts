@@ -322,22 +322,19 @@ const CACHE_MAX = 1 << 16
 const SHARED_MAX = 24
 
 function valueOf(s: string): unknown {
-  if (s.length > SHARED_MAX) return plainValue(own(s))
-  const known = VALUES.get(s)
-  if (known !== undefined) return known
-  const copy = own(s)
-  const v = plainValue(copy)
-  if (VALUES.size < CACHE_MAX) VALUES.set(copy, v)
-  return v
+  return s.length > SHARED_MAX ? plainValue(own(s)) : remembered(VALUES, s, plainValue)
 }
 
-function keyOf(raw: string): string {
-  const known = KEYS.get(raw)
+const keyOf = (raw: string): string => remembered(KEYS, raw, plainKey)
+
+/** `resolve(s)`, remembered in `cache` (keyed by a copy of `s` of its own). */
+function remembered<T>(cache: Map<string, T>, s: string, resolve: (s: string) => T): T {
+  const known = cache.get(s)
   if (known !== undefined) return known
-  const copy = own(raw)
-  const key = plainKey(copy)
-  if (KEYS.size < CACHE_MAX) KEYS.set(copy, key)
-  return key
+  const copy = own(s)
+  const v = resolve(copy)
+  if (cache.size < CACHE_MAX) cache.set(copy, v)
+  return v
 }
 
 /**
