@@ -57,7 +57,20 @@ export function constraintsOf(reqs: readonly Requirement[], into: Constraints = 
 
 /** Whether some label set satisfies every requirement. */
 export function satisfiable(reqs: readonly Requirement[]): boolean {
-  return constraintsOf(reqs) !== undefined
+  return singleValued(reqs) || constraintsOf(reqs) !== undefined
+}
+
+/**
+ * The common selector (matchLabels): In requirements of one value each, on different keys. It is
+ * satisfiable, and pins each key to its value, without working out constraints.
+ */
+function singleValued(reqs: readonly Requirement[]): boolean {
+  for (let i = 0; i < reqs.length; i++) {
+    const r = reqs[i]
+    if (r.operator !== 'In' || r.values.length !== 1) return false
+    for (let j = 0; j < i; j++) if (reqs[j].key === r.key) return false
+  }
+  return true
 }
 
 /**
@@ -103,6 +116,10 @@ function witness(constraints: Constraints, hints: readonly Labels[]): Labels {
  */
 export function pinnedValues(reqs: readonly Requirement[]): Map<string, string> {
   const out = new Map<string, string>()
+  if (singleValued(reqs)) {
+    for (const r of reqs) out.set(r.key, r.values[0])
+    return out
+  }
   const constraints = constraintsOf(reqs)
   if (!constraints) return out
   for (const [key, c] of constraints) {

@@ -21,9 +21,8 @@ export function kustomizeReadFiles(paths: readonly string[]): Set<string> {
     }
     for (const e of entries) {
       if (e.name.startsWith('.') || e.name === 'node_modules') continue
-      const full = join(dir, e.name)
-      if (e.isDirectory()) walk(full, depth + 1)
-      else if (e.isFile() && KUSTOMIZATION_FILES.includes(e.name)) for (const p of kustomizeInputs(full)) out.add(resolve(normalize(join(dir, p))))
+      if (e.isDirectory()) walk(join(dir, e.name), depth + 1)
+      else if (e.isFile() && KUSTOMIZATION_FILES.includes(e.name)) for (const p of kustomizeInputs(join(dir, e.name))) out.add(resolve(normalize(join(dir, p))))
     }
   }
   for (const p of paths) if (p !== '-' && p !== '') walk(p, 0)

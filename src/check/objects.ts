@@ -99,7 +99,11 @@ export const isMapping = (v: unknown): v is RawObject => typeof v === 'object' &
 export function stringMap(v: unknown): Labels {
   if (!isMapping(v)) return {}
   const out: Record<string, string> = {}
-  for (const [k, x] of Object.entries(v)) if (typeof x === 'string') out[k] = x
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue
+    const x = v[k]
+    if (typeof x === 'string') out[k] = x
+  }
   return out
 }
 

@@ -54,6 +54,10 @@ class ReadObject implements CheckObject {
   }
 }
 
+/** What most objects have: no controller reference, no ignore annotation (shared, never written to: objects are kept to the end of a run). */
+const NONE: never[] = []
+const NO_IGNORES: {entries: IgnoreEntry[]; problems: string[]} = {entries: NONE, problems: NONE}
+
 export function readCheckObject(src: SourceObject, defaultNamespace: string): CheckObject {
   const raw = src.raw
   const apiVersion = src.apiVersion
@@ -69,16 +73,17 @@ export function readCheckObject(src: SourceObject, defaultNamespace: string): Ch
   const generated = name === '' && typeof meta.generateName === 'string' ? `${meta.generateName}<${src.ordinal}>` : name
   const uid = typeof meta.uid === 'string' && meta.uid !== '' ? meta.uid : undefined
   const annotations = stringMap(meta.annotations)
-  const controllerRefs: Array<{apiVersion: string; kind: string; name: string}> = []
+  let controllerRefs: Array<{apiVersion: string; kind: string; name: string}> = NONE
   if (Array.isArray(meta.ownerReferences)) {
     for (const r of meta.ownerReferences) {
       if (isMapping(r) && r.controller === true && typeof r.kind === 'string' && typeof r.name === 'string') {
+        if (controllerRefs === NONE) controllerRefs = []
         controllerRefs.push({apiVersion: typeof r.apiVersion === 'string' ? r.apiVersion : '', kind: r.kind, name: r.name})
       }
     }
   }
   const ignoreValue = annotations[IGNORE_ANNOTATION]
-  const {entries, problems} = ignoreValue === undefined ? {entries: [], problems: []} : parseIgnore(ignoreValue)
+  const {entries, problems} = ignoreValue === undefined ? NO_IGNORES : parseIgnore(ignoreValue)
   const obj = new ReadObject(src, apiVersion, kind, group, resourceGroup, namespace, explicitNamespace, name, generated, uid, annotations, controllerRefs, entries, problems)
   const spec = isMapping(raw.spec) ? raw.spec : undefined
   const reader = checkedKind(obj)

@@ -18,6 +18,8 @@ import {formatLabels, matchesAll, type SourcedRequirement} from './selectors.js'
 interface Ctrl extends Pinned {
   obj: CheckObject
   reqs: SourcedRequirement[]
+  /** selectorKey(reqs), once worked out. */
+  key?: string
 }
 
 /** One distinct set of pod labels in a namespace, and every object that carries it. */
@@ -29,8 +31,12 @@ interface LabelSet {
   pods: CheckObject[]
 }
 
+/** The label set each template was put in (addLabelSet). */
+type TemplateSets = Map<CheckObject, LabelSet>
+
 export function overlapDrafts(objects: readonly CheckObject[]): Draft[] {
   const byNamespace = new Map<string, {ctrls: Ctrl[]; labelSets: Map<string, LabelSet>}>()
+  const templateSets: TemplateSets = new Map()
   const ns = (name: string) => {
     let g = byNamespace.get(name)
     if (!g) byNamespace.set(name, (g = {ctrls: [], labelSets: new Map()}))
@@ -42,36 +48,44 @@ export function overlapDrafts(objects: readonly CheckObject[]): Draft[] {
     // selects only that object's own pods: it never overlaps another.
     const generated = s?.state === 'ok' && selectorPolicy(obj).generated === true
     if (s?.state === 'ok' && s.requirements.length > 0 && !generated) ns(obj.namespace).ctrls.push({obj, reqs: s.requirements, pins: pinnedValues(s.requirements)})
-    if (obj.podLabels && Object.keys(obj.podLabels).length > 0) addLabelSet(ns(obj.namespace).labelSets, obj)
+    if (obj.podLabels && Object.keys(obj.podLabels).length > 0) addLabelSet(ns(obj.namespace).labelSets, obj, templateSets)
   }
   const drafts: Draft[] = []
   for (const [, {ctrls, labelSets}] of [...byNamespace].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
     if (ctrls.length < 2) continue
-    for (const d of namespaceOverlaps(ctrls, [...labelSets.values()])) drafts.push(d)
+    for (const d of namespaceOverlaps(ctrls, [...labelSets.values()], templateSets)) drafts.push(d)
   }
   return drafts
 }
 
 /** The same labels written many times (copies of one template, pods of one controller) are matched once. */
-function addLabelSet(sets: Map<string, LabelSet>, obj: CheckObject): void {
+function addLabelSet(sets: Map<string, LabelSet>, obj: CheckObject, templateSets: TemplateSets): void {
   const key = labelsKey(obj.podLabels!)
   let set = sets.get(key)
   if (!set) sets.set(key, (set = {labels: obj.podLabels!, key, templates: [], pods: []}))
-  ;(obj.kind === 'Pod' ? set.pods : set.templates).push(obj)
+  if (obj.kind === 'Pod') set.pods.push(obj)
+  else {
+    set.templates.push(obj)
+    templateSets.set(obj, set)
+  }
 }
 
-const labelsKey = (labels: Labels) =>
-  Object.keys(labels)
-    .sort()
-    .map((k) => `${k}=${labels[k]}`)
-    .join(',')
+/** `k=v` for each label, by key, joined with commas. */
+function labelsKey(labels: Labels): string {
+  const keys = Object.keys(labels)
+  if (keys.length > 1) keys.sort()
+  let out = ''
+  for (let i = 0; i < keys.length; i++) out += `${i > 0 ? ',' : ''}${keys[i]}=${labels[keys[i]]}`
+  return out
+}
 
 /** Selectors written alike (same requirements, in any order) select the same pods. */
-const selectorKey = (reqs: readonly SourcedRequirement[]) =>
-  reqs
-    .map((r) => `${r.key} ${r.operator} ${[...(r.values ?? [])].sort().join(',')}`)
+function selectorKey(c: Ctrl): string {
+  return (c.key ??= c.reqs
+    .map((r) => `${r.key} ${r.operator} ${r.values === undefined ? '' : r.values.length < 2 ? r.values.join(',') : [...r.values].sort().join(',')}`)
     .sort()
-    .join(';')
+    .join(';'))
+}
 
 /**
  * Controllers are first grouped by selector: members of one group overlap each other by
@@ -79,10 +93,10 @@ const selectorKey = (reqs: readonly SourcedRequirement[]) =>
  * the work) linear when many objects share a selector. Pairs of different selectors are then
  * found among the groups' first members only.
  */
-function namespaceOverlaps(all: Ctrl[], labelSets: LabelSet[]): Draft[] {
+function namespaceOverlaps(all: Ctrl[], labelSets: LabelSet[], templateSets: TemplateSets): Draft[] {
   const groups = new Map<string, Ctrl[]>()
   for (const c of all) {
-    const key = selectorKey(c.reqs)
+    const key = selectorKey(c)
     const group = groups.get(key)
     if (group) group.push(c)
     else groups.set(key, [c])
@@ -93,7 +107,7 @@ function namespaceOverlaps(all: Ctrl[], labelSets: LabelSet[]): Draft[] {
     ctrls.push(group[0])
     sameSelectorDrafts(group, labelSets, drafts)
   }
-  if (ctrls.length >= 2) pairDrafts(ctrls, labelSets, groups, drafts)
+  if (ctrls.length >= 2) pairDrafts(ctrls, labelSets, groups, templateSets, drafts)
   return drafts
 }
 
@@ -118,7 +132,7 @@ function sameSelectorDrafts(group: Ctrl[], labelSets: LabelSet[], drafts: Draft[
   }
 }
 
-function pairDrafts(ctrls: Ctrl[], labelSets: LabelSet[], groups: Map<string, Ctrl[]>, drafts: Draft[]): void {
+function pairDrafts(ctrls: Ctrl[], labelSets: LabelSet[], groups: Map<string, Ctrl[]>, templateSets: TemplateSets, drafts: Draft[]): void {
   const n = ctrls.length
   const pairKey = (i: number, j: number) => i * n + j
   const candidates = new Set<number>()
@@ -171,7 +185,7 @@ function pairDrafts(ctrls: Ctrl[], labelSets: LabelSet[], groups: Map<string, Ct
         const key = pairKey(list[x], list[y])
         candidates.add(key)
         if (set.pods.length > 0) podsMatching.set(key, (podsMatching.get(key) ?? 0) + set.pods.length)
-        const best = bestEvidence(set, ctrls[list[x]], ctrls[list[y]])
+        const best = bestEvidence(set, ctrls[list[x]], ctrls[list[y]], templateSets)
         const known = evidence.get(key)
         // Prefer a template over a pod, and a template of one of the two controllers.
         if (!known || best.rank < known.rank) evidence.set(key, best)
@@ -204,7 +218,7 @@ function pairDrafts(ctrls: Ctrl[], labelSets: LabelSet[], groups: Map<string, Ct
     const pods = podsMatching.get(key) ?? 0
     const others = seen?.source.kind === 'Pod' ? pods - 1 : pods
     const podWords = others > 0 ? `; ${pods === 1 ? '1 pod in the input matches' : `${pods} pods in the input match`} both` : ''
-    const alike = groups.get(selectorKey(a.reqs))!.length - 1
+    const alike = groups.get(selectorKey(a))!.length - 1
     const alikeWords = alike > 0 ? ` (and ${alike} more with the same selector)` : ''
     drafts.push({
       rule: 'overlapping-selectors',
@@ -225,9 +239,9 @@ interface Evidence {
   rank: number
 }
 
-function bestEvidence(set: LabelSet, a: Ctrl, b: Ctrl): Evidence {
+function bestEvidence(set: LabelSet, a: Ctrl, b: Ctrl, templateSets: TemplateSets): Evidence {
   for (const own of [a.obj, b.obj]) {
-    if (own.podLabels && labelsKey(own.podLabels) === set.key && set.templates.includes(own)) return {labels: set.labels, source: own, rank: 0}
+    if (templateSets.get(own) === set) return {labels: set.labels, source: own, rank: 0}
   }
   if (set.templates.length > 0) return {labels: set.labels, source: set.templates[0], rank: 1}
   return {labels: set.labels, source: set.pods[0], rank: 2}

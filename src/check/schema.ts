@@ -214,7 +214,7 @@ export class SchemaSet {
     }
     const types = c.alternativeTypes
     if (types) {
-      if (types.length > 0 && !types.some((t) => hasType(value, t))) issues.push(typeIssue([...path], types.map(article).join(' or '), value))
+      if (types.length > 0 && !hasAnyType(value, types)) issues.push(typeIssue([...path], types.map(article).join(' or '), value))
       return
     }
     if (c.type && !hasType(value, c.type)) {
@@ -288,6 +288,12 @@ const RENAMED: Record<string, string> = {backend: 'defaultBackend', serviceName:
 function without<T extends object>(o: T, key: keyof T): Partial<T> {
   const {[key]: _, ...rest} = o
   return rest as Partial<T>
+}
+
+/** (A function of its own: a closure over `value` in walk would cost every call of walk a context.) */
+function hasAnyType(value: unknown, types: readonly string[]): boolean {
+  for (let i = 0; i < types.length; i++) if (hasType(value, types[i])) return true
+  return false
 }
 
 function hasType(value: unknown, type: string): boolean {

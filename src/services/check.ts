@@ -117,6 +117,8 @@ export async function runCheck(req: CheckRequest): Promise<CheckResult> {
   const sources = (await openSources(paths, {readStdin: req.readStdin, applySet: req.applySet, skipped, kustomize: req.kustomize})).filter(
     (s) => s.fsPath === undefined || (basename(s.fsPath) !== CONFIG_FILE && resolve(s.fsPath) !== configPath),
   )
+  // Positions are asked for afterwards, file by file: the bytes read are kept for them.
+  for (const s of sources) s.keepBytes = true
   const note = skippedNotice(skipped, 'check')
   if (note) req.onNote?.(note)
   // The rules about one object alone run as the objects are read, when the Kubernetes version is

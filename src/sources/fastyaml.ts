@@ -125,14 +125,9 @@ class Reader {
   private mapping(indent: number): Record<string, unknown> {
     const t = this.t
     const obj: Record<string, unknown> = {}
-    let count = 0
     for (;;) {
       const next = this.peek()
-      if (next < indent) {
-        // A key written twice leaves fewer keys than entries: let js-yaml report the duplicate.
-        if (count > 1 && Object.keys(obj).length !== count) throw GIVE_UP
-        return obj
-      }
+      if (next < indent) return obj
       if (next > indent) throw GIVE_UP // bad indentation, or a multi-line scalar
       const cs = this.pos + indent
       if (this.isSeqItemAt(cs)) throw GIVE_UP
@@ -154,12 +149,18 @@ class Reader {
           if (t.charCodeAt(end - 1) !== 0x3a) throw GIVE_UP
           colon = end - 1
         }
-        const raw = t.slice(cs, colon)
-        if (!isPlainStart(raw) || raw.charCodeAt(raw.length - 1) === SPACE || raw.includes(' #')) throw GIVE_UP
-        key = plainKey(raw)
+        const known = keyAt(t, cs, colon)
+        if (known !== undefined) key = known
+        else {
+          const raw = t.slice(cs, colon)
+          if (!isPlainStart(raw) || raw.charCodeAt(raw.length - 1) === SPACE || raw.includes(' #')) throw GIVE_UP
+          key = keyOf(raw)
+          rememberKey(t, cs, colon, raw, key)
+        }
         vs = colon + 1
       }
-      if (key === '<<' || key === '__proto__') throw GIVE_UP
+      // A key written twice: let js-yaml report the duplicate.
+      if (key === '<<' || key === '__proto__' || Object.hasOwn(obj, key)) throw GIVE_UP
       while (vs < end && t.charCodeAt(vs) === SPACE) vs++
       this.pos = eol + 1
       let value: unknown
@@ -174,7 +175,6 @@ class Reader {
         if (this.peek() > indent) throw GIVE_UP // a continuation line, or an error
       }
       obj[key] = value
-      count++
     }
   }
 
@@ -183,10 +183,10 @@ class Reader {
     const arr: unknown[] = []
     for (;;) {
       const next = this.peek()
-      if (next < indent) return arr
+      if (next < indent) return fit(arr)
       if (next > indent) throw GIVE_UP
       const cs = this.pos + indent
-      if (!this.isSeqItemAt(cs)) return arr // the next key of the mapping this compact sequence is in
+      if (!this.isSeqItemAt(cs)) return fit(arr) // the next key of the mapping this compact sequence is in
       const eol = this.eol()
       let end = eol
       while (end > cs && t.charCodeAt(end - 1) === SPACE) end--
@@ -265,7 +265,7 @@ function closingQuote(t: string, start: number, end: number): number {
 const JSON_ESCAPE = /\\[^"\\/bfnrtu]/
 
 function quoted(t: string, open: number, close: number): string {
-  const body = t.slice(open + 1, close)
+  const body = own(t.slice(open + 1, close))
   if (t.charCodeAt(open) === 0x27) return body.includes("''") ? body.replaceAll("''", "'") : body
   if (!body.includes('\\')) return body
   if (JSON_ESCAPE.test(body)) throw GIVE_UP // a YAML-only escape (\x, \0, \e, \N, ...)
@@ -291,9 +291,91 @@ function inlineValue(t: string, from: number, end: number): unknown {
     if (flow.pos !== end) throw GIVE_UP // something after the closing bracket
     return value
   }
+  const short = end - from <= SHARED_MAX
+  if (short) {
+    const slot = keySlot(t, from, end)
+    const raw = valueRaw[slot]
+    if (raw !== undefined && raw.length === end - from && t.startsWith(raw, from)) return valueSlot[slot]
+  }
   const v = t.slice(from, end)
   if (!isPlainStart(v) || v.includes(': ') || v.charCodeAt(v.length - 1) === 0x3a || v.includes(' #')) throw GIVE_UP
-  return plainValue(v)
+  const value = valueOf(v)
+  if (short) {
+    const slot = keySlot(t, from, end)
+    valueRaw[slot] = typeof value === 'string' ? value : own(v)
+    valueSlot[slot] = value
+  }
+  return value
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the parsed value keeps. Objects read are kept to the end of a run, so they should hold no
+// more than their values: a slice of 13 characters or more is a view into the whole document's
+// text, which would keep that text alive (own() copies it); the same short scalar (`v1`, `TCP`,
+// `http`) on every object is one string (valueOf); an array grown by push has room for 16.
+
+/** Plain scalars resolved so far, and keys; bounded, so that a huge input does not grow it without end. */
+const VALUES = new Map<string, unknown>()
+const KEYS = new Map<string, string>()
+const CACHE_MAX = 1 << 16
+/** Longer scalars are mostly names and unique: not remembered. */
+const SHARED_MAX = 24
+
+function valueOf(s: string): unknown {
+  return s.length > SHARED_MAX ? plainValue(own(s)) : remembered(VALUES, s, plainValue)
+}
+
+const keyOf = (raw: string): string => remembered(KEYS, raw, plainKey)
+
+/** `resolve(s)`, remembered in `cache` (keyed by a copy of `s` of its own). */
+function remembered<T>(cache: Map<string, T>, s: string, resolve: (s: string) => T): T {
+  const known = cache.get(s)
+  if (known !== undefined) return known
+  const copy = own(s)
+  const v = resolve(copy)
+  if (cache.size < CACHE_MAX) cache.set(copy, v)
+  return v
+}
+
+/**
+ * Block mapping keys met before, found by their text in place (nothing cut out of the document):
+ * a table indexed by a hash of the key's characters, one key per slot. Only keys that passed the
+ * checks of a plain key are remembered, so a key found here needs none.
+ */
+const KEY_SLOTS = 1 << 12
+const slotRaw: Array<string | undefined> = new Array(KEY_SLOTS).fill(undefined)
+const slotKey: string[] = new Array(KEY_SLOTS).fill('')
+
+/** The same for plain scalars of up to SHARED_MAX characters written as a whole value: their text, and what it resolves to. */
+const valueRaw: Array<string | undefined> = new Array(KEY_SLOTS).fill(undefined)
+const valueSlot: unknown[] = new Array(KEY_SLOTS).fill(null)
+
+function keySlot(t: string, from: number, to: number): number {
+  let h = to - from
+  for (let i = from; i < to; i++) h = (Math.imul(h, 31) + t.charCodeAt(i)) | 0
+  return (h ^ (h >>> 12)) & (KEY_SLOTS - 1)
+}
+
+function keyAt(t: string, from: number, to: number): string | undefined {
+  const slot = keySlot(t, from, to)
+  const raw = slotRaw[slot]
+  return raw !== undefined && raw.length === to - from && t.startsWith(raw, from) ? slotKey[slot] : undefined
+}
+
+function rememberKey(t: string, from: number, to: number, raw: string, key: string): void {
+  const slot = keySlot(t, from, to)
+  slotRaw[slot] = own(raw)
+  slotKey[slot] = key
+}
+
+/** The string as a copy of its own (not a view into the text it was sliced from). */
+function own(s: string): string {
+  return s.length < 13 ? s : ('\n' + s).slice(1)
+}
+
+/** The array at its length. */
+function fit<T>(arr: T[]): T[] {
+  return arr.length === 0 ? [] : arr.slice()
 }
 
 /**
@@ -350,7 +432,7 @@ class FlowReader {
     if (c === 0x5b) return this.sequence()
     if (c === 0x7b) return this.mapping()
     const {text, plain} = this.quotedOrPlain(false)
-    return plain ? plainValue(text) : text
+    return plain ? valueOf(text) : text
   }
 
   /** After an entry: `,` then more, or the closing bracket (true). */
@@ -379,7 +461,7 @@ class FlowReader {
     }
     for (;;) {
       arr.push(this.value())
-      if (this.close(0x5d)) return arr
+      if (this.close(0x5d)) return fit(arr)
     }
   }
 
@@ -387,7 +469,6 @@ class FlowReader {
     const t = this.t
     this.pos++ // {
     const obj: Record<string, unknown> = {}
-    let count = 0
     this.skipSpaces()
     if (t.charCodeAt(this.pos) === 0x7d) {
       this.pos++
@@ -397,8 +478,8 @@ class FlowReader {
       const c = t.charCodeAt(this.pos)
       if (c === 0x5b || c === 0x7b) throw GIVE_UP // a complex key
       const {text, plain} = this.quotedOrPlain(true)
-      const key = plain ? plainKey(text) : text
-      if (key === '<<' || key === '__proto__') throw GIVE_UP
+      const key = plain ? keyOf(text) : text
+      if (key === '<<' || key === '__proto__' || Object.hasOwn(obj, key)) throw GIVE_UP // a key written twice
       // `key: value`, the colon right after the key
       if (t.charCodeAt(this.pos) !== 0x3a || t.charCodeAt(this.pos + 1) !== SPACE) throw GIVE_UP
       this.pos += 2
@@ -406,11 +487,7 @@ class FlowReader {
       const v = t.charCodeAt(this.pos)
       if (this.pos >= this.end || v === 0x2c || v === 0x7d) throw GIVE_UP // an empty value
       obj[key] = this.value()
-      count++
-      if (this.close(0x7d)) {
-        if (count > 1 && Object.keys(obj).length !== count) throw GIVE_UP // a key written twice
-        return obj
-      }
+      if (this.close(0x7d)) return obj
     }
   }
 }

@@ -33,11 +33,21 @@ export class SourceFile {
     private readonly data?: Buffer,
   ) {}
 
+  /**
+   * Keep the bytes once read: for a run that asks many positions afterwards (kctl check), which
+   * then reads no file twice.
+   */
+  keepBytes = false
+  #kept?: Buffer
+
   /** The whole input. */
   read(): Buffer {
     if (this.data) return this.data
+    if (this.#kept) return this.#kept
     try {
-      return readFileSync(this.fsPath!)
+      const bytes = readFileSync(this.fsPath!)
+      if (this.keepBytes) this.#kept = bytes
+      return bytes
     } catch (error) {
       throw fileError(this.name, error)
     }
@@ -80,9 +90,10 @@ export class SourceFile {
     }
   }
 
-  /** Bytes [start, end) decoded as UTF-8 (re-read from disk, unless this file is the one lineOf read last). */
+  /** Bytes [start, end) decoded as UTF-8 (re-read from disk, unless kept or this file is the one lineOf read last). */
   text(start: number, end: number): string {
-    if (this.data) return this.data.toString('utf8', start, end)
+    const kept = this.data ?? this.#kept
+    if (kept) return kept.toString('utf8', start, end)
     if (lastLined?.file === this) return lastLined.bytes.toString('utf8', start, end)
     const length = Math.max(0, end - start)
     const buf = Buffer.allocUnsafe(length)
@@ -107,7 +118,7 @@ export class SourceFile {
     if (!this.#lines) {
       // One pass: the line of every chunk start at once, so asking for many objects stays linear.
       const buf = this.read()
-      if (!this.data) lastLined = {file: this, bytes: buf}
+      if (!this.data && !this.#kept) lastLined = {file: this, bytes: buf}
       const lines = new Map<number, number>()
       let line = 1
       let pos = 0

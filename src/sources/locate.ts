@@ -43,16 +43,24 @@ const SAFE_KEY = /^[A-Za-z_][A-Za-z0-9_.\/-]*$/
 const RESOLVED_WORDS = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL)$/
 const safeKey = (k: string) => SAFE_KEY.test(k) && !RESOLVED_WORDS.test(k)
 
-interface Line {
-  /** Offset of the first character that is not a space. */
-  start: number
-  indent: number
-  /** The line's content from `start`, without trailing spaces and without a comment-only line. */
-  content: string
+/**
+ * The content lines of the last text read (blockLines): for line l, at 3l the offset of its first
+ * character that is not a space, at 3l+1 its indentation, at 3l+2 the end of its content (without
+ * trailing whitespace or a CR). Comment-only and blank lines are left out. Offsets into the text,
+ * nothing cut out of it; one table, reused from text to text.
+ */
+let table = new Int32Array(3 * 256)
+
+/** What String.prototype.trimEnd removes: JavaScript's WhiteSpace and LineTerminator. */
+function isTrimmed(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d)
+  if (c < 0xa0) return false
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
 }
 
-function blockLines(text: string): Line[] | undefined {
-  const lines: Line[] = []
+/** Reads the lines of `text` into `table`; how many, or -1 when the text is not this reader's. */
+function blockLines(text: string): number {
+  let n = 0
   let pos = 0
   while (pos <= text.length) {
     let end = text.indexOf('\n', pos)
@@ -60,29 +68,50 @@ function blockLines(text: string): Line[] | undefined {
     let i = pos
     while (i < end && text.charCodeAt(i) === 0x20) i++
     // The line without its CR (a CRLF file), and without trailing whitespace.
-    const content = text.slice(i, end > i && text.charCodeAt(end - 1) === 0x0d ? end - 1 : end).trimEnd()
-    if (text.charCodeAt(i) === 0x09 && i < end) return undefined
-    if (content !== '' && !content.startsWith('#')) {
-      if (i === pos && (content.startsWith('---') || content.startsWith('...') || content.startsWith('%'))) {
-        if (content !== '---') return undefined // a marker with content, a directive: not this reader's
-      } else lines.push({start: i, indent: i - pos, content})
+    let e = end > i && text.charCodeAt(end - 1) === 0x0d ? end - 1 : end
+    while (e > i && isTrimmed(text.charCodeAt(e - 1))) e--
+    if (text.charCodeAt(i) === 0x09 && i < end) return -1
+    if (e > i && text.charCodeAt(i) !== 0x23 /* # */) {
+      const c = text.charCodeAt(i)
+      if (i === pos && e - i >= (c === 0x25 ? 1 : 3) && (text.startsWith('---', i) || text.startsWith('...', i) || c === 0x25 /* % */)) {
+        if (e - i !== 3 || c !== 0x2d) return -1 // a marker with content, a directive: not this reader's
+      } else {
+        if (3 * n + 3 > table.length) {
+          const bigger = new Int32Array(table.length * 2)
+          bigger.set(table)
+          table = bigger
+        }
+        table[3 * n] = i
+        table[3 * n + 1] = i - pos
+        table[3 * n + 2] = e
+        n++
+      }
     }
     pos = end + 1
   }
-  return lines
+  return n
 }
 
-/** `key: rest` on a line (or `- key: rest`, with `from` past the dash); undefined when the key is not plain. */
-function keyOf(content: string, from: number): {key: string; rest: number} | undefined {
-  const colon = content.indexOf(':', from)
-  if (colon < 0) return undefined
-  const key = content.slice(from, colon)
-  if (!safeKey(key)) return undefined
-  const after = content.charCodeAt(colon + 1)
-  if (colon + 1 < content.length && after !== 0x20) return undefined // `a:b` is a scalar, not a key
-  let rest = colon + 1
-  while (content.charCodeAt(rest) === 0x20) rest++
-  return {key, rest}
+/**
+ * The colon of `key: rest` in t[from, end) (a line's content, or past the dash of `- key: rest`),
+ * the key plain and safe; -1 otherwise. Read in place: the lines passed over are only checked.
+ */
+function keyColon(t: string, from: number, end: number): number {
+  const colon = t.indexOf(':', from)
+  if (colon <= from || colon >= end) return -1
+  for (let i = from; i < colon; i++) {
+    const c = t.charCodeAt(i)
+    const letter = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f // A-Z a-z _
+    if (!letter && (i === from || !((c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x2f || c === 0x2d))) return -1 // then also 0-9 . / -
+  }
+  if (colon - from <= 5 && RESOLVED_WORDS.test(t.slice(from, colon))) return -1
+  if (colon + 1 < end && t.charCodeAt(colon + 1) !== 0x20) return -1 // `a:b` is a scalar, not a key
+  return colon
+}
+
+/** t[from, end) is `-` alone or starts with `- `. */
+function isDashEntry(t: string, from: number, end: number): boolean {
+  return t.charCodeAt(from) === 0x2d && (end - from === 1 || (end - from >= 2 && t.charCodeAt(from + 1) === 0x20))
 }
 
 /** A value that starts on the key's line: a plain or quoted scalar (not a flow collection, anchor, alias, tag or block scalar header). */
@@ -91,72 +120,81 @@ function isSimpleScalar(text: string): boolean {
   return c !== '{' && c !== '[' && c !== '&' && c !== '*' && c !== '!' && c !== '|' && c !== '>' && c !== '?' && !text.includes(' #')
 }
 
-/** The lines of the last text searched: several fields of one object are located in a row. */
-let lastLines: {text: string; lines: Line[] | undefined} | undefined
+/** The text whose lines are in `table`, and how many (-1: not this reader's): several fields of one object are located in a row. */
+let lastText: string | undefined
+let lastCount = -1
 
 export function locateInBlockYaml(text: string, path: Path, wantKey: boolean): Found | undefined {
-  if (lastLines?.text !== text) lastLines = {text, lines: blockLines(text)}
-  const lines = lastLines.lines
-  if (!lines || lines.length === 0) return undefined
+  if (lastText !== text) {
+    lastText = text
+    lastCount = blockLines(text)
+  }
+  if (lastCount <= 0) return undefined
+  const lines = table
+  const starts = (l: number) => lines[3 * l]
+  const indents = (l: number) => lines[3 * l + 1]
+  const ends = (l: number) => lines[3 * l + 2]
   // The current node: lines [from, to), its entries at column `indent`; `firstColumn` is where
   // the first entry starts on line `from` (further right than the line's indentation when the
   // entry shares its line with a `- `).
   let from = 0
-  let to = lines.length
-  let indent = lines[0].indent
-  let firstColumn = lines[0].indent
-  let offset = lines[0].start
+  let to = lastCount
+  let indent = indents(0)
+  let firstColumn = indents(0)
+  let offset = starts(0)
   let keyOffset: number | undefined
   let depth = 0
   for (const step of path) {
     if (from >= to) return undefined
-    const entryIndent = (l: number) => (l === from ? firstColumn : lines[l].indent)
-    const entryText = (l: number) => (l === from ? lines[l].content.slice(firstColumn - lines[l].indent) : lines[l].content)
     let hit = -1
-    let at = 0
+    let at = 0 // where the value starts, from the entry's start
     let rest = ''
     if (typeof step === 'number') {
       let n = -1
       for (let l = from; l < to; l++) {
-        if (entryIndent(l) !== indent) continue
-        const t = entryText(l)
-        if (!(t === '-' || t.startsWith('- '))) return undefined // a mapping where a sequence was expected
+        if ((l === from ? firstColumn : indents(l)) !== indent) continue
+        const s = l === from ? starts(l) + firstColumn - indents(l) : starts(l)
+        const e = ends(l)
+        if (!isDashEntry(text, s, e)) return undefined // a mapping where a sequence was expected
         if (++n === step) {
           hit = l
-          let c = 1
-          while (t.charCodeAt(c) === 0x20) c++
-          at = c
-          rest = t.slice(c)
+          let c = s + 1
+          while (c < e && text.charCodeAt(c) === 0x20) c++
+          at = c - s
+          rest = text.slice(c, e)
           break
         }
       }
     } else {
-      if (!safeKey(String(step))) return undefined
+      if (!safeKey(step)) return undefined
       for (let l = from; l < to; l++) {
-        if (entryIndent(l) !== indent) continue
-        const t = entryText(l)
-        if (t.startsWith('- ') || t === '-') return undefined // a sequence where a mapping was expected
-        const k = keyOf(t, 0)
-        if (!k) return undefined
-        if (k.key === step) {
+        if ((l === from ? firstColumn : indents(l)) !== indent) continue
+        const s = l === from ? starts(l) + firstColumn - indents(l) : starts(l)
+        const e = ends(l)
+        if (isDashEntry(text, s, e)) return undefined // a sequence where a mapping was expected
+        const colon = keyColon(text, s, e)
+        if (colon < 0) return undefined
+        if (colon - s === step.length && text.startsWith(step, s)) {
           hit = l
-          at = k.rest
-          rest = t.slice(k.rest)
+          let c = colon + 1
+          while (c < e && text.charCodeAt(c) === 0x20) c++
+          at = c - s
+          rest = text.slice(c, e)
           break
         }
       }
     }
     if (hit < 0) return {offset: keyOffset ?? offset, depth} // a missing field: the deepest key that exists
-    const lineStart = lines[hit].start + (hit === from ? firstColumn - lines[hit].indent : 0)
+    const lineStart = starts(hit) + (hit === from ? firstColumn - indents(hit) : 0)
     keyOffset = typeof step === 'number' ? lineStart + at : lineStart
     // The node's lines: those after the entry line, indented deeper than the entry (a sequence
     // under a key may also sit at the key's own indentation).
     let end = hit + 1
-    while (end < to && (lines[end].indent > indent || (typeof step !== 'number' && lines[end].indent === indent && (lines[end].content === '-' || lines[end].content.startsWith('- '))))) end++
+    while (end < to && (indents(end) > indent || (typeof step !== 'number' && indents(end) === indent && isDashEntry(text, starts(end), ends(end))))) end++
     if (rest !== '') {
       // The value starts on this line: a scalar, or (in a sequence) the first entry of a nested mapping or sequence.
-      if (typeof step === 'number' && (rest.startsWith('- ') || keyOf(rest, 0))) {
-        const lineBegin = lines[hit].start - lines[hit].indent
+      if (typeof step === 'number' && (rest.startsWith('- ') || keyColon(rest, 0, rest.length) >= 0)) {
+        const lineBegin = starts(hit) - indents(hit)
         offset = lineStart + at
         from = hit
         to = end
@@ -180,9 +218,9 @@ export function locateInBlockYaml(text: string, path: Path, wantKey: boolean): F
     }
     from = hit + 1
     to = end
-    indent = lines[from].indent
+    indent = indents(from)
     firstColumn = indent
-    offset = lines[from].start
+    offset = starts(from)
     depth++
   }
   return {offset: wantKey && keyOffset !== undefined ? keyOffset : offset, depth}

@@ -6,7 +6,7 @@ import {UserError} from '../errors.js'
 import {SourceFile} from './files.js'
 import {linePos} from './locate.js'
 import {KUBE_YAML_SCHEMA} from './yaml11.js'
-import {bomLength, Chunk, isBlankByte, isListKind, isMapping, parseYamlText, type Report, SourceObject, unpack, unpackListTail} from './source-object.js'
+import {bomLength, Chunk, isBlankByte, isListKind, isMapping, parseYamlText, type Report, SourceObject, TOP, unpack, unpackListTail} from './source-object.js'
 
 // ---------------------------------------------------------------------------------------------
 // YAML
@@ -30,13 +30,18 @@ export function splitYamlDocuments(buf: Buffer, from = 0): Array<[number, number
   const boundaries: Array<[number, '---' | '...']> = []
   const atStart = markerAt(buf, from)
   if (atStart) boundaries.push([from, atStart])
+  // `---` lines come in order; `...` lines (rare) are merged in by sorting.
+  let sorted = true
   for (const needle of [DASHES, DOTS]) {
     for (let i = buf.indexOf(needle, from); i >= 0; i = buf.indexOf(needle, i + 1)) {
       const kind = markerAt(buf, i + 1)
-      if (kind) boundaries.push([i + 1, kind])
+      if (kind) {
+        boundaries.push([i + 1, kind])
+        if (needle === DOTS) sorted = false
+      }
     }
   }
-  if (boundaries.length > 1) boundaries.sort((a, b) => a[0] - b[0])
+  if (!sorted) boundaries.sort((a, b) => a[0] - b[0])
   const ranges: Array<[number, number]> = []
   let cur = from
   for (const [at, kind] of boundaries) {
@@ -134,7 +139,7 @@ export function* readYaml(file: SourceFile, buf: Buffer, counter: {n: number}, r
     }
     if (value === null || value === undefined) continue // an empty document (`~`, or comments)
     if (done > 0 && isMapping(value) && Array.isArray(value.items)) yield* unpackListTail(value, value.items as unknown[], done, chunk, counter, report)
-    else yield* unpack(value, chunk, [], counter, report)
+    else yield* unpack(value, chunk, TOP, counter, report) // the chunk is the object's locator
   }
 }
 

@@ -238,3 +238,23 @@ spec:
     )
   })
 })
+
+describe('keys and scalars met again', () => {
+  // The reader remembers the keys and short scalars it has read (by their text): the same text
+  // read again, in another document, at another place, or after a different text that shares its
+  // slot, must resolve as it did the first time, and a text that merely starts like a known one
+  // must not be taken for it.
+  it('resolves repeated and look-alike texts as js-yaml does, document after document', () => {
+    const texts = ['on', 'On', 'yes', 'y', 'n', '~', 'null', '010', '0x1F', '1e3', '1_000', '.5', '-.inf', 'true', 'tru', 'truex', 'app', 'apps', 'a-very-long-key-name-of-thirty', 'a-very-long-key-name-of-thirty1', '0b101', '+12', '12:30', 'v1']
+    let fast = 0
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < texts.length; i++) {
+        const k = texts[i]
+        const v = texts[(i * 7 + round) % texts.length]
+        const doc = `${k}: ${v}\nnested:\n  ${v}: ${k}\n  list:\n  - ${k}\n  - ${v}\n`
+        if (agree(doc) === 'fast') fast++
+      }
+    }
+    expect(fast).toBeGreaterThan(texts.length * 2)
+  })
+})
