@@ -259,7 +259,7 @@ export function buildReport(input: EngineInput, settings: EngineSettings): Check
       suppressed++
       continue
     }
-    if (d.subject && d.rule !== 'invalid-ignore' && [d.subject, ...(d.also ?? [])].some((o) => ignores(o.ignores, d.rule))) {
+    if (d.subject && d.rule !== 'invalid-ignore' && ignoredBy(d)) {
       suppressed++
       continue
     }
@@ -318,18 +318,22 @@ export function buildReport(input: EngineInput, settings: EngineSettings): Check
     }
     return out
   })
+  // Each finding's file order is looked up once, not at every comparison.
   const fileOrder = new Map(input.files.map((f, i) => [f, i]))
-  const order = (f: string) => fileOrder.get(f) ?? input.files.length
-  findings.sort(
-    (a, b) =>
-      order(a.file) - order(b.file) ||
+  const ranked = findings.map((f) => ({f, order: fileOrder.get(f.file) ?? input.files.length}))
+  ranked.sort(
+    ({f: a, order: oa}, {f: b, order: ob}) =>
+      oa - ob ||
       (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
       a.line - b.line ||
       a.column - b.column ||
       (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0) ||
       (a.message < b.message ? -1 : a.message > b.message ? 1 : 0),
   )
-  const count = (s: Severity) => findings.filter((f) => f.severity === s).length
+  for (let i = 0; i < ranked.length; i++) findings[i] = ranked[i].f
+  const counts: Record<Severity, number> = {error: 0, warning: 0, info: 0}
+  for (const f of findings) counts[f.severity]++
+  const count = (s: Severity) => counts[s]
   return {
     apiVersion: CHECK_API_VERSION,
     kind: CHECK_REPORT_KIND,
@@ -345,6 +349,13 @@ export function buildReport(input: EngineInput, settings: EngineSettings): Check
     },
     options: settings.options,
   }
+}
+
+/** Whether a kctl.io/ignore annotation of the draft's subject, or of an object it also names, ignores its rule. */
+function ignoredBy(d: Draft): boolean {
+  if (ignores(d.subject!.ignores, d.rule)) return true
+  if (d.also) for (const o of d.also) if (ignores(o.ignores, d.rule)) return true
+  return false
 }
 
 function isIgnoredPath(file: string, ignore: NonNullable<EngineSettings['ignorePaths']>): boolean {

@@ -169,9 +169,11 @@ export class SchemaSet {
       type: schema.type,
       enum: schema.enum,
       children: new Map(),
+      scalar: undefined,
       strict: schema.properties !== undefined && schema.additionalProperties !== true && !schema['x-kubernetes-preserve-unknown-fields'],
       required: schema.required ?? [],
     }
+    if (!c.intOrString && !c.alternativeTypes && !c.enum && (c.type === 'string' || c.type === 'integer' || c.type === 'number' || c.type === 'boolean')) c.scalar = c.type
     this.compiled.set(raw, c)
     return c
   }
@@ -240,9 +242,12 @@ export class SchemaSet {
     for (const key in obj) {
       // What the API server sets itself: status is dropped on create and written by the controllers and kubelets.
       if (path.length === 0 && key === 'status') continue
-      path.push(key)
       const sub = this.child(c, key)
-      if (sub) this.walk(obj[key], sub, path, issues)
+      const v = obj[key]
+      // A scalar of its schema's type (most leaves) has nothing more to check.
+      if (sub && sub.scalar !== undefined && typeof v !== 'object' && hasType(v, sub.scalar)) continue
+      path.push(key)
+      if (sub) this.walk(v, sub, path, issues)
       else if (c.strict) {
         const props = c.schema.properties!
         const renamed = Object.hasOwn(RENAMED, key) ? RENAMED[key] : undefined
@@ -273,6 +278,8 @@ interface Compiled {
   extra?: Compiled
   /** Unknown fields are reported: the schema lists its properties and keeps nothing else. */
   strict: boolean
+  /** Its type, when it is a scalar type and nothing else is asked of a value (no enum, no alternatives). */
+  scalar: string | undefined
   required: string[]
 }
 

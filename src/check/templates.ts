@@ -37,15 +37,23 @@ function hasPlaceholder(value: unknown, depth = 0): boolean {
   return false
 }
 
+/**
+ * Every placeholder holds a `{`, written as such or through an escape (`\x7b` in a double-quoted
+ * YAML string, `\u007b` in JSON): text with neither byte holds none, and its object is not walked.
+ */
+const OPENERS = [0x7b, 0x5c]
+
+const holdsPlaceholder = (o: CheckObject) => !o.src.locator.textLacks(OPENERS) && hasPlaceholder(o.src.raw)
+
 /** Whether the objects of one file make it a template (any of them holds a placeholder). */
 export function isTemplate(objects: readonly CheckObject[]): boolean {
-  return objects.some((o) => hasPlaceholder(o.src.raw))
+  return objects.some(holdsPlaceholder)
 }
 
 /** The files of the input that are templates (any of their objects holds a placeholder). */
 export function templateFiles(objects: readonly CheckObject[]): Set<string> {
   const files = new Set<string>()
-  for (const o of objects) if (!files.has(o.src.file) && hasPlaceholder(o.src.raw)) files.add(o.src.file)
+  for (const o of objects) if (!files.has(o.src.file) && holdsPlaceholder(o)) files.add(o.src.file)
   return files
 }
 

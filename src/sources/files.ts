@@ -40,6 +40,11 @@ export class SourceFile {
   keepBytes = false
   #kept?: Buffer
 
+  /** The whole input when it is in memory (given, or kept once read); undefined otherwise. */
+  get held(): Buffer | undefined {
+    return this.data ?? this.#kept
+  }
+
   /** The whole input. */
   read(): Buffer {
     if (this.data) return this.data

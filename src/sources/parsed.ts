@@ -163,6 +163,11 @@ class DeferredLocator extends InnerLocator {
     return this.located().reread()
   }
 
+  /** Its text is not written yet: not told. */
+  override textLacks(): boolean {
+    return false
+  }
+
   override get origin(): Origin {
     return this.located().origin
   }

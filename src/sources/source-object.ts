@@ -52,6 +52,20 @@ export abstract class Locator {
     return value
   }
 
+  /**
+   * Whether the text the object was read from holds none of `bytes` (byte values), when that text
+   * is in memory and is all the object comes from (no transform adds to it); false when that
+   * cannot be told without reading again.
+   */
+  textLacks(bytes: readonly number[]): boolean {
+    const {chunk} = this
+    const held = chunk.source.held
+    if (chunk.source.transform || !held) return false
+    const text = held.subarray(chunk.start, chunk.end)
+    for (const b of bytes) if (text.indexOf(b) >= 0) return false
+    return true
+  }
+
   /** The object's own position: its first key (YAML) or its opening brace (JSON). */
   get origin(): Origin {
     return (this.#origin ??= this.locate([]))

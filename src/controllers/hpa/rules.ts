@@ -200,8 +200,30 @@ function get(raw: unknown, path: Path): unknown {
   return v
 }
 
+/** A field of a mapping (or a list), as get() steps into it. */
+const field = (v: unknown, key: string): unknown => (isMapping(v) || Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined)
+
 /** A request for the resource, or a limit the API server copies into it (SetDefaults_Pod). */
-const hasRequest = (resources: unknown, resource: string) => get(resources, ['requests', resource]) !== undefined || get(resources, ['limits', resource]) !== undefined
+const hasRequest = (resources: unknown, resource: string) => field(field(resources, 'requests'), resource) !== undefined || field(field(resources, 'limits'), resource) !== undefined
+
+/**
+ * The first container the metric counts that has no request for its resource: every container,
+ * then sidecars (init containers that restart Always); only the named one for a ContainerResource metric.
+ */
+function firstLacking(spec: RawObject, specPath: Path, metric: UtilizationMetric): {c: RawObject; path: Path} | undefined {
+  const counted = (c: unknown): c is RawObject => isMapping(c) && (metric.container === undefined || c.name === metric.container)
+  const containers = list(spec.containers)
+  for (let i = 0; i < containers.length; i++) {
+    const c = containers[i]
+    if (counted(c) && !hasRequest(c.resources, metric.resource)) return {c, path: [...specPath, 'containers', i]}
+  }
+  const sidecars = list(spec.initContainers)
+  for (let i = 0; i < sidecars.length; i++) {
+    const c = sidecars[i]
+    if (counted(c) && c.restartPolicy === 'Always' && !hasRequest(c.resources, metric.resource)) return {c, path: [...specPath, 'initContainers', i]}
+  }
+  return undefined
+}
 
 /**
  * hpa-missing-requests: the replica calculator divides usage by the pods' requests
@@ -219,15 +241,9 @@ function missingRequestDrafts(hpa: CheckObject, targets: readonly CheckObject[])
       const spec = get(target.src.raw, specPath)
       if (!isMapping(spec)) continue
       if (metric.container === undefined && hasRequest(spec.resources, metric.resource)) continue
-      const containers = [
-        ...list(spec.containers).map((c, i) => ({c, path: [...specPath, 'containers', i] as Path})),
-        ...list(spec.initContainers)
-          .map((c, i) => ({c, path: [...specPath, 'initContainers', i] as Path}))
-          .filter(({c}) => isMapping(c) && c.restartPolicy === 'Always'),
-      ].filter(({c}) => isMapping(c) && (metric.container === undefined || c.name === metric.container))
-      const lacking = containers.find(({c}) => !hasRequest((c as RawObject).resources, metric.resource))
+      const lacking = firstLacking(spec, specPath, metric)
       if (!lacking) continue
-      const name = String((lacking.c as RawObject).name ?? '')
+      const name = String(lacking.c.name ?? '')
       const which = metric.path.length === 1 ? `no metric is set, so CPU utilization (80%) is the target, and it` : metric.container ? `the ${metric.resource} utilization of container ${metric.container}` : `the ${metric.resource} utilization metric`
       drafts.push({
         rule: 'hpa-missing-requests',

@@ -77,12 +77,6 @@ export function serviceDrafts(objects: readonly CheckObject[], scope: Scope): Dr
   return drafts
 }
 
-/** A container port as FindPort looks it up: by name and protocol. */
-interface NamedPort {
-  name: string
-  protocol: string
-}
-
 /** The pod spec of a template (or of a Pod), where podLabelsPath says its labels are. */
 function podSpecOf(o: CheckObject): unknown {
   let v: unknown = o.src.raw
@@ -90,18 +84,21 @@ function podSpecOf(o: CheckObject): unknown {
   return v
 }
 
-/** The containers FindPort searches: every container, then sidecars (init containers that restart Always). */
-function portContainers(spec: unknown): unknown[] {
-  if (!isMapping(spec)) return []
-  return [...list(spec.containers), ...list(spec.initContainers).filter((c) => isMapping(c) && c.restartPolicy === 'Always')]
-}
-
-function namedPorts(spec: unknown): NamedPort[] {
-  return portContainers(spec).flatMap((c) =>
-    list(isMapping(c) ? c.ports : undefined).flatMap((p) =>
-      isMapping(p) && typeof p.name === 'string' && p.name !== '' ? [{name: p.name, protocol: typeof p.protocol === 'string' ? p.protocol : 'TCP'}] : [],
-    ),
-  )
+/**
+ * Whether a container FindPort searches (every container, then sidecars: init containers that
+ * restart Always) has a port of this name and protocol (a port without a protocol is TCP).
+ */
+function definesPort(spec: unknown, name: string, protocol: string): boolean {
+  if (!isMapping(spec) || name === '') return false
+  const names = (c: unknown) => {
+    for (const p of list(isMapping(c) ? c.ports : undefined)) {
+      if (isMapping(p) && p.name === name && (typeof p.protocol === 'string' ? p.protocol : 'TCP') === protocol) return true
+    }
+    return false
+  }
+  for (const c of list(spec.containers)) if (names(c)) return true
+  for (const c of list(spec.initContainers)) if (isMapping(c) && c.restartPolicy === 'Always' && names(c)) return true
+  return false
 }
 
 /** Whether any container of the spec (sidecars aside: they do not gate readiness) has a readiness probe. */
@@ -125,7 +122,7 @@ function selectedPodDrafts(svc: CheckObject, selected: readonly CheckObject[]): 
     if (!isMapping(port) || typeof port.targetPort !== 'string') return
     const name = port.targetPort
     const protocol = typeof port.protocol === 'string' ? port.protocol : 'TCP'
-    if (specs.some((s) => namedPorts(s).some((p) => p.name === name && p.protocol === protocol))) return
+    if (specs.some((s) => definesPort(s, name, protocol))) return
     const which = typeof port.name === 'string' && port.name !== '' ? `port ${port.name} (${String(port.port)}/${protocol})` : `port ${String(port.port)}/${protocol}`
     const path: Path = ['spec', 'ports', i, 'targetPort']
     drafts.push({

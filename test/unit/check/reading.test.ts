@@ -68,6 +68,18 @@ spec:
     const all = (await Promise.all(paths.map(objects))).flat()
     expect([...templateFiles(all)].map((f) => f.slice(dir.length + 1))).toEqual(['value.yaml', 'key.yaml', 'mustache.yaml'])
   })
+
+  it('finds a placeholder written through an escape, in YAML and JSON, as kctl check reads them', async () => {
+    const notes: string[] = []
+    const paths = [
+      file('escaped.yaml', 'apiVersion: v1\nkind: Service\nmetadata: {name: "a"}\nspec:\n  type: "$\\x7bTYPE}"\n'),
+      file('escaped.json', '{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "b"}, "spec": {"type": "$\\u007bTYPE}"}}'),
+      file('plain-service.yaml', 'apiVersion: v1\nkind: Service\nmetadata:\n  name: c\nspec:\n  type: Wrong\n'),
+    ]
+    const report = await check(paths, {onNote: (n) => notes.push(n)})
+    expect(notes.join('\n')).toContain('skipped 2 templates')
+    expect(report.findings.map((f) => `${f.rule}:${f.name}`)).toEqual(['invalid-field:c'])
+  })
 })
 
 describe('positions of findings', () => {
