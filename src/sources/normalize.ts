@@ -260,11 +260,6 @@ export class Normalizer {
     return new ObjectInput(this, ctx, apiVersion, meta, raw, before)
   }
 
-  /** The namespace is read (-n). */
-  keeps(namespace: string): boolean {
-    return this.keep(namespace)
-  }
-
   /** The labels match -l (or there is none). */
   selects(labels: Meta['labels']): boolean {
     return !this.selector || selectorMatches(this.selector, labels)
@@ -286,11 +281,6 @@ export class Normalizer {
     this.keepCollected(item as object)
   }
 
-  /** Whether the input may hold objects of a kind (see NormalizeOptions.mayHold). */
-  mayHoldKind(kind: string): boolean {
-    return this.mayHold(kind)
-  }
-
   private keepCollected(item: object): void {
     if (this.collectedFirst === undefined) this.collectedFirst = item
     else (this.collectedMore ??= []).push(item)
@@ -301,7 +291,8 @@ export class Normalizer {
     if (more !== undefined) for (const item of more) this.dropped.add(item)
   }
 
-  private mayHold(kind: string): boolean {
+  /** Whether the input may hold objects of a kind (see NormalizeOptions.mayHold). */
+  mayHold(kind: string): boolean {
     const hint = this.opts.mayHold
     if (!hint || this.kindsRead.has(kind)) return true
     let answer = this.mayHoldAnswers.get(kind)
@@ -351,7 +342,8 @@ export class Normalizer {
     return {snapshot, problems: this.problems}
   }
 
-  private keep(namespace: string): boolean {
+  /** The namespace is read (-n). */
+  keep(namespace: string): boolean {
     return this.onlyNamespace === undefined || namespace === this.onlyNamespace
   }
 
@@ -524,13 +516,13 @@ class ObjectInput implements ReadInput {
   }
 
   get wanted(): () => boolean {
-    return () => this.n.problemCount === this.before && this.n.keeps(this.meta.namespace)
+    return () => this.n.problemCount === this.before && this.n.keep(this.meta.namespace)
   }
 
   get planned(): () => boolean {
     return () => {
       if (this.n.problemCount !== this.before) return false
-      const ok = this.n.keeps(this.meta.namespace) && this.n.selects(this.meta.labels)
+      const ok = this.n.keep(this.meta.namespace) && this.n.selects(this.meta.labels)
       if (!ok && !this.counted) {
         this.counted = true
         this.n.countLeftOut(this.meta.namespace)
@@ -559,7 +551,7 @@ class ObjectInput implements ReadInput {
   }
 
   get mayHold(): (kind: string) => boolean {
-    return (kind) => this.n.mayHoldKind(kind)
+    return (kind) => this.n.mayHold(kind)
   }
 }
 
