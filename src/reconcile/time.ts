@@ -6,19 +6,28 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9
 
 const NS_PER_SECOND = 1_000_000_000n
 
-/** Timestamps already parsed: a snapshot's objects share few distinct ones, sorts read them often. */
-const parsed = new Map<string, bigint | undefined>()
-
-/** Parses RFC 3339 (up to nanoseconds) to nanoseconds since the epoch; undefined when malformed. */
-export function parseRfc3339(text: string): bigint | undefined {
-  let ns = parsed.get(text)
-  if (ns === undefined && !parsed.has(text)) {
-    if (parsed.size >= 100_000) parsed.clear()
-    ns = parse(text)
-    parsed.set(text, ns)
+/**
+ * `f` answering again from memory for an argument already given (undefined answers too), the
+ * memory forgotten whole once it holds `limit` answers.
+ */
+export function memoized<K, V>(f: (key: K) => V, limit: number): (key: K) => V {
+  const answers = new Map<K, V>()
+  return (key) => {
+    let answer = answers.get(key)
+    if (answer === undefined && !answers.has(key)) {
+      if (answers.size >= limit) answers.clear()
+      answer = f(key)
+      answers.set(key, answer)
+    }
+    return answer as V
   }
-  return ns
 }
+
+/**
+ * Parses RFC 3339 (up to nanoseconds) to nanoseconds since the epoch; undefined when malformed.
+ * Remembered: a snapshot's objects share few distinct timestamps, and sorts read them often.
+ */
+export const parseRfc3339: (text: string) => bigint | undefined = memoized(parse, 100_000)
 
 function parse(text: string): bigint | undefined {
   const m = RFC3339.exec(text)

@@ -4,7 +4,7 @@
 // and `@every <duration>`, and an optional `TZ=`/`CRON_TZ=` prefix. Times are walked on the wall
 // clock of the schedule's zone (IANA names, through Intl), as SpecSchedule.Next walks Go's time;
 // a repeated wall-clock hour (clocks going back) fires once here, where the controller may fire twice.
-import {formatRfc3339} from '../../reconcile/time.js'
+import {formatRfc3339, memoized} from '../../reconcile/time.js'
 
 const NS_PER_S = 1_000_000_000n
 const NS_PER_MIN = 60n * NS_PER_S
@@ -82,18 +82,7 @@ function parseScheduleText(text: string): Schedule {
  * `next` answering again from memory for a time already asked about: CronJobs that share a
  * schedule (parsed once) mostly ask it about the same times (their last schedule time, now).
  */
-function remembered(next: (t: bigint) => bigint | undefined): (t: bigint) => bigint | undefined {
-  const answers = new Map<bigint, bigint | undefined>()
-  return (t) => {
-    let answer = answers.get(t)
-    if (answer === undefined && !answers.has(t)) {
-      if (answers.size >= 4096) answers.clear()
-      answer = next(t)
-      answers.set(t, answer)
-    }
-    return answer
-  }
-}
+const remembered = (next: (t: bigint) => bigint | undefined) => memoized(next, 4096)
 
 function descriptor(spec: string, zone: string): Schedule {
   const fixed: Record<string, string> = {
