@@ -271,6 +271,8 @@ const MAX_SHARED_CONDITIONS = 1024
  */
 function conditionsOf(v: unknown): SharedConditions | PodCondition[] {
   if (!Array.isArray(v) || v.length === 0) return NO_CONDITIONS
+  // Most pods read like the pod before: that list is tried first, with no key to build.
+  if (lastShared !== undefined && readsAs(v, lastShared.list)) return lastShared
   let key = ''
   let seenReady = false
   let timed = false
@@ -289,7 +291,7 @@ function conditionsOf(v: unknown): SharedConditions | PodCondition[] {
   if (!any) return NO_CONDITIONS
   if (!timed) {
     const known = SHARED_CONDITIONS.get(key)
-    if (known) return known
+    if (known) return (lastShared = known)
   }
   const list: PodCondition[] = []
   seenReady = false
@@ -305,7 +307,28 @@ function conditionsOf(v: unknown): SharedConditions | PodCondition[] {
   if (timed || SHARED_CONDITIONS.size >= MAX_SHARED_CONDITIONS) return list
   const shared: SharedConditions = {list: Object.freeze(list), plain: [undefined, undefined]}
   SHARED_CONDITIONS.set(key, shared)
-  return shared
+  return (lastShared = shared)
+}
+
+let lastShared: SharedConditions | undefined
+
+/** Whether the conditions read as the shared list does: the same types and statuses, in order, and no time to keep. */
+function readsAs(v: readonly unknown[], list: readonly PodCondition[]): boolean {
+  let k = 0
+  let seenReady = false
+  for (const c of v) {
+    if (!isMapping(c)) continue
+    const l = list[k++]
+    if (l === undefined) return false
+    const type = String(c.type ?? '')
+    const status = String(c.status ?? '')
+    if (l.type !== type || l.status !== status) return false
+    if (type === 'Ready' && !seenReady) {
+      seenReady = true
+      if (status === 'False' && typeof c.lastTransitionTime === 'string') return false
+    }
+  }
+  return k === list.length
 }
 
 /** The fields of a pod only the Job controller reads (its finalizers, conditions and terminated containers). */

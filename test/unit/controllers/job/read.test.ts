@@ -94,6 +94,12 @@ describe("a pod's Job fields (podBatchFields)", () => {
     // Only the first Ready condition's time, when False: what getFinishedTime reads.
     const notReady = podBatchFields(tracking, {}, {conditions: [{type: 'Ready', status: 'False', lastTransitionTime: '2026-11-22T09:00:00Z'}, {type: 'Ready', status: 'False', lastTransitionTime: '2026-11-22T09:05:00Z'}, {type: 'DisruptionTarget', status: 'True', lastTransitionTime: 'x'}]})
     expect(notReady.conditions).toEqual([{type: 'Ready', status: 'False', lastTransitionTime: '2026-11-22T09:00:00Z'}, {type: 'Ready', status: 'False'}, {type: 'DisruptionTarget', status: 'True'}])
+    // Read right after a list of the same types and statuses: a time to keep, a longer or shorter list, are told apart.
+    expect(podBatchFields(tracking, {}, {conditions: [{type: 'Ready', status: 'False'}]}).conditions).toEqual([{type: 'Ready', status: 'False'}])
+    expect(podBatchFields(tracking, {}, {conditions: [{type: 'Ready', status: 'False', lastTransitionTime: 'T'}]}).conditions).toEqual([{type: 'Ready', status: 'False', lastTransitionTime: 'T'}])
+    expect(podBatchFields(tracking, {}, {conditions: [{type: 'Ready', status: 'True'}, {type: 'X', status: 'True'}]}).conditions).toEqual([{type: 'Ready', status: 'True'}, {type: 'X', status: 'True'}])
+    expect(podBatchFields(tracking, {}, {conditions: [{type: 'Ready', status: 'True'}]}).conditions).toEqual([{type: 'Ready', status: 'True'}])
+    expect(podBatchFields(tracking, {}, {conditions: ['junk']}).conditions).toEqual([])
     // Types and statuses are told apart whatever they hold.
     const ab = podBatchFields(tracking, {}, {conditions: [{type: 'a1:b', status: ''}]})
     const a1 = podBatchFields(tracking, {}, {conditions: [{type: 'a', status: '1:b'}]})
