@@ -52,6 +52,7 @@ export function nodesByName<T extends {name: string}>(nodes: readonly T[]): read
 }
 
 const sortedLists = new WeakSet<readonly unknown[]>()
+const NO_PODS: readonly PodView[] = Object.freeze([])
 
 /** podByCreationTimestampAndPhase (DS3.3): bound before unbound, then older, then by name. */
 export function daemonPodOrder(a: PodView, b: PodView): number {
@@ -88,14 +89,21 @@ export function planDaemonSet(ds: DaemonSetView, world: DaemonSetWorld): Control
   const claim = claimPods(ds, selector, world.candidates)
   const byNode = podsByNode(claim.claimed)
   // Each node's decision (the last made for its name) and pods, in the nodes' order.
-  const on: NodeState[] = []
-  const planned: DaemonNode[] = []
+  const on: NodeStates = {nodes, d: along.list, pods: new Array(nodes.length), allRead: false}
+  const planned: DaemonNode[] = new Array(nodes.length)
+  let found = 0
   for (let i = 0; i < nodes.length; i++) {
     const n = nodes[i]
-    const state = {name: n.name, d: along.list[i], pods: byNode.get(n.name)}
-    on.push(state)
-    planned.push(state.pods === undefined ? podless(along, i, n) : daemonNode(n, state.d, state.pods))
+    const pods = byNode.get(n.name)
+    on.pods[i] = pods
+    if (pods === undefined) planned[i] = podless(along, i, n)
+    else {
+      planned[i] = daemonNode(n, along.list[i], pods)
+      if (i === 0 || nodes[i - 1].name !== n.name) found++
+    }
   }
+  // Every pod's node was read (the usual case): no pod is on a node unknown here.
+  on.allRead = found === byNode.size
   plan.nodes = planned
   plan.desired = desired
   if (ds.deletionTimestamp !== undefined) {
@@ -128,12 +136,14 @@ export function planDaemonSet(ds: DaemonSetView, world: DaemonSetWorld): Control
   const creates: CreateDaemonPodAction[] = []
   const deletes: DeleteDaemonPodAction[] = []
   const manage: ManageContext = {surge, hash, minReadySeconds: ds.minReadySeconds, now: world.now}
-  for (const n of on) podsShouldBeOnNode(n.name, n.d, n.pods, manage, creates, deletes, newPod)
+  for (let i = 0; i < nodes.length; i++) podsShouldBeOnNode(nodes[i].name, on.d[i], on.pods[i], manage, creates, deletes, newPod)
   // Pods of nodes not read, by node name.
-  const unknown: [string, PodView[]][] = []
-  for (const entry of byNode) if (!decisions.has(entry[0])) unknown.push(entry)
-  for (const [node, pods] of unknown.sort(([a], [b]) => (a < b ? -1 : 1))) {
-    for (const p of pods) if (p.nodeName === '') deletes.push(deleteOf(p, node, 'no-node'))
+  if (!on.allRead) {
+    const unknown: [string, PodView[]][] = []
+    for (const entry of byNode) if (!decisions.has(entry[0])) unknown.push(entry)
+    for (const [node, pods] of unknown.sort(([a], [b]) => (a < b ? -1 : 1))) {
+      for (const p of pods) if (p.nodeName === '') deletes.push(deleteOf(p, node, 'no-node'))
+    }
   }
   const created = creates.slice(0, DAEMON_BURST)
   const deleted = deletes.slice(0, DAEMON_BURST)
@@ -150,11 +160,13 @@ export function planDaemonSet(ds: DaemonSetView, world: DaemonSetWorld): Control
   return finish(plan, on)
 }
 
-/** A node read, in the nodes' order: its name, the decision for that name, and the pods on it. */
-interface NodeState {
-  name: string
-  d: NodeDecision
-  pods: PodView[] | undefined
+/** The nodes read, in order, with each one's decision (the one for its name) and the pods on it. */
+interface NodeStates {
+  nodes: readonly NodeView[]
+  d: readonly NodeDecision[]
+  pods: (PodView[] | undefined)[]
+  /** Every pod's node is among them. */
+  allRead: boolean
 }
 
 /** shouldRunDaemonPod for every node: made once for the DaemonSets alike in what it depends on. */
@@ -206,7 +218,7 @@ function exactly(this: unknown, key: string, value: unknown): unknown {
   return value
 }
 
-function finish(plan: ControllerPlan, on: readonly NodeState[]): ControllerPlan {
+function finish(plan: ControllerPlan, on: NodeStates): ControllerPlan {
   plan.active = countScheduled(on)
   plan.diff = plan.active - plan.desired
   plan.inSync = plan.actions.length === 0
@@ -215,9 +227,9 @@ function finish(plan: ControllerPlan, on: readonly NodeState[]): ControllerPlan 
   return plan
 }
 
-function countScheduled(on: readonly NodeState[]): number {
+function countScheduled(on: NodeStates): number {
   let n = 0
-  for (const x of on) if (x.pods !== undefined && x.pods.length > 0) n++
+  for (const pods of on.pods) if (pods !== undefined && pods.length > 0) n++
   return n
 }
 
@@ -453,17 +465,17 @@ function updatedPodsOnNode(pods: readonly PodView[], isUpdated: (p: PodView) => 
  */
 function rollingUpdate(
   ds: DaemonSetView,
-  on: readonly NodeState[],
+  on: NodeStates,
   decisions: ReadonlyMap<string, NodeDecision>,
   byNode: ReadonlyMap<string, PodView[]>,
   c: UpdateContext,
   plan: ControllerPlan,
 ): void {
   let desired = 0
-  for (const n of on) if (n.d.shouldRun) desired++
+  for (const d of on.d) if (d.shouldRun) desired++
   const {maxSurge, maxUnavailable} = daemonUpdateBudget(ds, desired)
   const available = (p: PodView) => isPodAvailable(p, ds.minReadySeconds, c.now)
-  const entries = nodesToUpdate(on, decisions, byNode)
+  const entries = nodesToUpdate(on, byNode)
   const actions = plan.actions
 
   if (maxSurge === 0) {
@@ -519,20 +531,21 @@ function rollingUpdate(
 }
 
 /** The nodes with daemon pods and those that should run one, by name, each with its pods. */
-function nodesToUpdate(on: readonly NodeState[], decisions: ReadonlyMap<string, NodeDecision>, byNode: ReadonlyMap<string, PodView[]>): [string, PodView[]][] {
-  let unknown = false
-  for (const node of byNode.keys()) if (!decisions.has(node)) unknown = true
-  if (unknown) {
+function nodesToUpdate(on: NodeStates, byNode: ReadonlyMap<string, PodView[]>): [string, PodView[]][] {
+  const {nodes, d, pods} = on
+  if (!on.allRead) {
     const map = new Map(byNode)
-    for (const n of on) if (n.d.shouldRun && !map.has(n.name)) map.set(n.name, [])
+    for (let i = 0; i < nodes.length; i++) if (d[i].shouldRun && !map.has(nodes[i].name)) map.set(nodes[i].name, [])
     return [...map].sort(([a], [b]) => (a < b ? -1 : 1))
   }
   // Every pod's node was read: the nodes' own order (by name) serves.
   const out: [string, PodView[]][] = []
-  for (const n of on) {
-    if (out.length > 0 && out[out.length - 1][0] === n.name) continue
-    if (n.pods) out.push([n.name, n.pods])
-    else if (n.d.shouldRun) out.push([n.name, []])
+  for (let i = 0; i < nodes.length; i++) {
+    const name = nodes[i].name
+    if (out.length > 0 && out[out.length - 1][0] === name) continue
+    const list = pods[i]
+    if (list) out.push([name, list])
+    else if (d[i].shouldRun) out.push([name, []])
   }
   return out
 }
@@ -561,11 +574,11 @@ function cleanupHistory(ds: DaemonSetView, old: readonly ControllerRevisionView[
 }
 
 /** updateDaemonSetStatus (DS8): from the pods as read, the first pod of each node after DS3.3 ordering. */
-function daemonStatus(ds: DaemonSetView, on: readonly NodeState[], isUpdated: (p: PodView) => boolean, now: bigint): DaemonSetStatusView {
+function daemonStatus(ds: DaemonSetView, on: NodeStates, isUpdated: (p: PodView) => boolean, now: bigint): DaemonSetStatusView {
   const s = {desired: 0, current: 0, misscheduled: 0, ready: 0, updated: 0, available: 0}
-  for (const node of on) {
-    const pods = node.pods ?? []
-    if (node.d.shouldRun) {
+  for (let i = 0; i < on.d.length; i++) {
+    const pods = on.pods[i] ?? NO_PODS
+    if (on.d[i].shouldRun) {
       s.desired++
       if (pods.length === 0) continue
       s.current++

@@ -24,6 +24,7 @@ export interface TerminatedContainer {
 /** What the Job controller reads of a pod beyond what every controller reads. */
 export interface PodBatchFields {
   finalizers: readonly string[]
+  /** Each condition's type and status; a transition time only on the first Ready condition, when False (getFinishedTime reads no other). */
   conditions: readonly {type: string; status: string; lastTransitionTime?: string}[]
   terminated: readonly TerminatedContainer[]
   /** Every regular container and sidecar has terminated (getFinishedTime's first rule applies). */

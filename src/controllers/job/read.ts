@@ -26,8 +26,17 @@ export const JOB_READS: readonly KindReader[] = [
 ]
 
 /** Only the Job controller reads these: of its pods, and of orphans it may adopt (none in a world that holds no Job). */
-export const readJobPodFields: PodFieldsReader = (_ctx, meta, raw, spec, status, input) =>
-  (meta.ownerReferences.some((r) => r.kind === 'Job') || !meta.ownerReferences.some((r) => r.controller === true)) && input.mayHold('Job') ? {batch: podBatchFields(raw.metadata as RawObject, spec, status)} : undefined
+export const readJobPodFields: PodFieldsReader = (_ctx, meta, raw, spec, status, input) => (jobMayRead(meta.ownerReferences) && input.mayHold('Job') ? batchFieldsOf(raw.metadata as RawObject, spec, status) : undefined)
+
+/** A pod a Job owns, or one no controller owns (an orphan a Job may adopt). */
+function jobMayRead(refs: Meta['ownerReferences']): boolean {
+  let controlled = false
+  for (let i = 0; i < refs.length; i++) {
+    if (refs[i].kind === 'Job') return true
+    if (refs[i].controller === true) controlled = true
+  }
+  return !controlled
+}
 
 export function list(ctx: Ctx, v: unknown, at: Path): unknown[] {
   if (v === undefined || v === null) return []
@@ -239,25 +248,113 @@ function walkStatuses(statuses: unknown, init: boolean, sidecars: ReadonlySet<un
   }
 }
 
+type PodCondition = PodBatchFields['conditions'][number]
+
+/**
+ * A list of conditions by its types and statuses, shared by every pod whose list reads alike (most
+ * pods of a Job: Running and Ready), with the pod fields that hold it and nothing else of note.
+ */
+interface SharedConditions {
+  list: readonly PodCondition[]
+  /** The plain fields holding it, by finalizers: none, the tracking finalizer alone. */
+  plain: [{batch: PodBatchFields} | undefined, {batch: PodBatchFields} | undefined]
+}
+const NO_CONDITIONS: SharedConditions = {list: NONE as readonly PodCondition[], plain: [undefined, undefined]}
+/** Bounded: lists of other shapes than the first so many are each a pod's own. */
+const SHARED_CONDITIONS = new Map<string, SharedConditions>()
+const MAX_SHARED_CONDITIONS = 1024
+
+/**
+ * A pod's conditions as the Job controller reads them: each one's type and status
+ * (podFailurePolicy's onPodConditions), and the transition time only of the first Ready condition
+ * when it is False (getFinishedTime reads no other). A list without that time is shared.
+ */
+function conditionsOf(v: unknown): SharedConditions | PodCondition[] {
+  if (!Array.isArray(v) || v.length === 0) return NO_CONDITIONS
+  // Most pods read like the pod before: that list is tried first, with no key to build.
+  if (lastShared !== undefined && readsAs(v, lastShared.list)) return lastShared
+  let key = ''
+  let seenReady = false
+  let timed = false
+  let any = false
+  for (const c of v) {
+    if (!isMapping(c)) continue
+    any = true
+    const type = String(c.type ?? '')
+    const status = String(c.status ?? '')
+    if (type === 'Ready' && !seenReady) {
+      seenReady = true
+      if (status === 'False' && typeof c.lastTransitionTime === 'string') timed = true
+    }
+    if (!timed) key += `${type.length}:${type}${status.length}:${status}`
+  }
+  if (!any) return NO_CONDITIONS
+  if (!timed) {
+    const known = SHARED_CONDITIONS.get(key)
+    if (known) return (lastShared = known)
+  }
+  const list: PodCondition[] = []
+  seenReady = false
+  for (const c of v) {
+    if (!isMapping(c)) continue
+    const out: PodCondition = {type: String(c.type ?? ''), status: String(c.status ?? '')}
+    if (out.type === 'Ready' && !seenReady) {
+      seenReady = true
+      if (out.status === 'False' && typeof c.lastTransitionTime === 'string') out.lastTransitionTime = c.lastTransitionTime
+    }
+    list.push(timed ? out : Object.freeze(out))
+  }
+  if (timed || SHARED_CONDITIONS.size >= MAX_SHARED_CONDITIONS) return list
+  const shared: SharedConditions = {list: Object.freeze(list), plain: [undefined, undefined]}
+  SHARED_CONDITIONS.set(key, shared)
+  return (lastShared = shared)
+}
+
+let lastShared: SharedConditions | undefined
+
+/** Whether the conditions read as the shared list does: the same types and statuses, in order, and no time to keep. */
+function readsAs(v: readonly unknown[], list: readonly PodCondition[]): boolean {
+  let k = 0
+  let seenReady = false
+  for (const c of v) {
+    if (!isMapping(c)) continue
+    const l = list[k++]
+    if (l === undefined) return false
+    const type = String(c.type ?? '')
+    const status = String(c.status ?? '')
+    if (l.type !== type || l.status !== status) return false
+    if (type === 'Ready' && !seenReady) {
+      seenReady = true
+      if (status === 'False' && typeof c.lastTransitionTime === 'string') return false
+    }
+  }
+  return k === list.length
+}
+
 /** The fields of a pod only the Job controller reads (its finalizers, conditions and terminated containers). */
 export function podBatchFields(meta: RawObject, spec: RawObject, status: RawObject): PodBatchFields {
+  return batchFieldsOf(meta, spec, status).batch
+}
+
+/**
+ * podBatchFields as a pod's fields. A pod with no terminated container, no restart, no grace
+ * period, a shared list of conditions and no finalizer but the tracking one (a running pod of a
+ * Job) shares them, frozen, with every pod alike: pods are many and kept until the plan is written.
+ */
+function batchFieldsOf(meta: RawObject, spec: RawObject, status: RawObject): {batch: PodBatchFields} {
   const finalizers = finalizersOf(meta.finalizers)
-  let conditions: PodBatchFields['conditions'] = NONE
-  if (Array.isArray(status.conditions) && status.conditions.length > 0) {
-    const list: {type: string; status: string; lastTransitionTime?: string}[] = []
-    for (const c of status.conditions) {
-      if (!isMapping(c)) continue
-      const out: {type: string; status: string; lastTransitionTime?: string} = {type: String(c.type ?? ''), status: String(c.status ?? '')}
-      if (typeof c.lastTransitionTime === 'string') out.lastTransitionTime = c.lastTransitionTime
-      list.push(out)
-    }
-    if (list.length > 0) conditions = list
-  }
+  const conditions = conditionsOf(status.conditions)
   const sidecars = Array.isArray(spec.initContainers) && spec.initContainers.length > 0 ? new Set(spec.initContainers.filter((c) => isMapping(c) && c.restartPolicy === 'Always').map((c) => (c as RawObject).name)) : NO_SIDECARS
   const walk: ContainerWalk = {terminated: undefined, allTerminated: true, totalRestarts: 0, sawContainer: false}
   walkStatuses(status.containerStatuses, false, sidecars, walk)
   walkStatuses(status.initContainerStatuses, true, sidecars, walk)
-  const out: PodBatchFields = {finalizers, conditions, terminated: walk.terminated ?? NONE, allTerminated: walk.allTerminated && walk.sawContainer, totalRestarts: walk.totalRestarts}
-  if (typeof meta.deletionGracePeriodSeconds === 'number') out.deletionGracePeriodSeconds = meta.deletionGracePeriodSeconds
-  return out
+  const allTerminated = walk.allTerminated && walk.sawContainer
+  const grace = typeof meta.deletionGracePeriodSeconds === 'number' ? meta.deletionGracePeriodSeconds : undefined
+  if (!Array.isArray(conditions) && walk.terminated === undefined && !allTerminated && walk.totalRestarts === 0 && grace === undefined && (finalizers === NONE || finalizers === TRACKING_ONLY)) {
+    const i = finalizers === NONE ? 0 : 1
+    return (conditions.plain[i] ??= Object.freeze({batch: Object.freeze({finalizers, conditions: conditions.list, terminated: NONE, allTerminated: false, totalRestarts: 0})}))
+  }
+  const out: PodBatchFields = {finalizers, conditions: Array.isArray(conditions) ? conditions : conditions.list, terminated: walk.terminated ?? NONE, allTerminated, totalRestarts: walk.totalRestarts}
+  if (grace !== undefined) out.deletionGracePeriodSeconds = grace
+  return {batch: out}
 }

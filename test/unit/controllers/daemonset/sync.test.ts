@@ -124,6 +124,17 @@ describe('DS4 manage', () => {
     const p = plan(ds(), [node('a')], [agentPod('agent-a', 'a'), unbound, agentPod('agent-y', 'gone-too')])
     expect(deleted(p.actions)).toEqual(['agent-x:no-node'])
   })
+  it('DS4.5 a node read twice counts once: an unbound pod of a node gone is still found', () => {
+    const unbound = {...agentPod('agent-x', ''), affinityNode: 'gone'}
+    const p = plan(ds(), [node('a'), node('a')], [agentPod('agent-a', 'a'), unbound])
+    expect(deleted(p.actions)).toEqual(['agent-x:no-node'])
+    expect(deleted(plan(ds(), [node('a'), node('a')], [agentPod('agent-a', 'a')]).actions)).toEqual([])
+  })
+  it('DS6 a surge rolling update meets an old pod on a node not read: the sync ends there', () => {
+    const set = ds({updateStrategy: {type: 'RollingUpdate', maxUnavailable: 0, maxSurge: 1}})
+    const p = plan(set, [node('a'), node('b')], [agentPod('old-a', 'a', {}, 'old'), agentPod('old-b', 'b', {}, 'old'), agentPod('old-c', 'c', {}, 'old')])
+    expect(p.endedBy).toBe('node c of pod old-c is not in the node list: the rolling update fails this sync')
+  })
   it('surge: zero running pods on a node means a create in the same sync; an available new pod replaces the old one', () => {
     const set = ds({updateStrategy: {type: 'RollingUpdate', maxUnavailable: 0, maxSurge: 1}})
     const p = plan(set, [node('a'), node('b')], [agentPod('agent-f', 'a', {phase: 'Failed', ready: false}), agentPod('old-b', 'b', {created: ago(9000)}, 'old'), agentPod('new-b', 'b', {created: ago(60)})])

@@ -77,4 +77,33 @@ describe("a pod's Job fields (podBatchFields)", () => {
       deletionGracePeriodSeconds: 30,
     })
   })
+  it('conditions: a transition time only on the first Ready condition when False; running pods alike share their fields, frozen', () => {
+    const running = (since: string) => ({phase: 'Running', conditions: [{type: 'Initialized', status: 'True', lastTransitionTime: since}, {type: 'Ready', status: 'True', lastTransitionTime: since}], containerStatuses: [{name: 'main', restartCount: 0, state: {running: {}}}]})
+    const tracking = meta(['batch.kubernetes.io/job-tracking'])
+    const a = podBatchFields(tracking, {}, running('2026-11-22T09:00:00Z'))
+    expect(a).toEqual({finalizers: ['batch.kubernetes.io/job-tracking'], conditions: [{type: 'Initialized', status: 'True'}, {type: 'Ready', status: 'True'}], terminated: [], allTerminated: false, totalRestarts: 0})
+    expect(podBatchFields(tracking, {}, running('2026-11-22T09:30:00Z'))).toBe(a)
+    expect(Object.isFrozen(a) && Object.isFrozen(a.conditions) && Object.isFrozen(a.conditions[0])).toBe(true)
+    // Other finalizers, a restart, a grace period or another list of conditions: fields of their own.
+    expect(podBatchFields(meta(), {}, running('2026-11-22T09:00:00Z'))).not.toBe(a)
+    expect(podBatchFields(meta(['x']), {}, running('2026-11-22T09:00:00Z'))).toEqual({...a, finalizers: ['x']})
+    const restarted = podBatchFields(tracking, {}, {...running('t'), containerStatuses: [{name: 'main', restartCount: 1, state: {running: {}}}]})
+    expect(restarted).toEqual({...a, totalRestarts: 1})
+    expect(podBatchFields({...tracking, deletionGracePeriodSeconds: 30}, {}, running('t'))).toEqual({...a, deletionGracePeriodSeconds: 30})
+    expect(podBatchFields(tracking, {}, {conditions: [{type: 'Ready', status: 'True'}]}).conditions).toEqual([{type: 'Ready', status: 'True'}])
+    // Only the first Ready condition's time, when False: what getFinishedTime reads.
+    const notReady = podBatchFields(tracking, {}, {conditions: [{type: 'Ready', status: 'False', lastTransitionTime: '2026-11-22T09:00:00Z'}, {type: 'Ready', status: 'False', lastTransitionTime: '2026-11-22T09:05:00Z'}, {type: 'DisruptionTarget', status: 'True', lastTransitionTime: 'x'}]})
+    expect(notReady.conditions).toEqual([{type: 'Ready', status: 'False', lastTransitionTime: '2026-11-22T09:00:00Z'}, {type: 'Ready', status: 'False'}, {type: 'DisruptionTarget', status: 'True'}])
+    // Read right after a list of the same types and statuses: a time to keep, a longer or shorter list, are told apart.
+    expect(podBatchFields(tracking, {}, {conditions: [{type: 'Ready', status: 'False'}]}).conditions).toEqual([{type: 'Ready', status: 'False'}])
+    expect(podBatchFields(tracking, {}, {conditions: [{type: 'Ready', status: 'False', lastTransitionTime: 'T'}]}).conditions).toEqual([{type: 'Ready', status: 'False', lastTransitionTime: 'T'}])
+    expect(podBatchFields(tracking, {}, {conditions: [{type: 'Ready', status: 'True'}, {type: 'X', status: 'True'}]}).conditions).toEqual([{type: 'Ready', status: 'True'}, {type: 'X', status: 'True'}])
+    expect(podBatchFields(tracking, {}, {conditions: [{type: 'Ready', status: 'True'}]}).conditions).toEqual([{type: 'Ready', status: 'True'}])
+    expect(podBatchFields(tracking, {}, {conditions: ['junk']}).conditions).toEqual([])
+    // Types and statuses are told apart whatever they hold.
+    const ab = podBatchFields(tracking, {}, {conditions: [{type: 'a1:b', status: ''}]})
+    const a1 = podBatchFields(tracking, {}, {conditions: [{type: 'a', status: '1:b'}]})
+    expect(ab.conditions).toEqual([{type: 'a1:b', status: ''}])
+    expect(a1.conditions).toEqual([{type: 'a', status: '1:b'}])
+  })
 })
