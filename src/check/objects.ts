@@ -57,6 +57,46 @@ export interface HpaView {
   maxReplicas?: number
 }
 
+/**
+ * What the rules over several objects read of one container of a pod template (or of a Pod): the
+ * values as written, kept apart so that the parsed object need not be kept to the end of a run.
+ */
+export interface ContainerView {
+  /** The container was a mapping (the other fields are then read from it). */
+  mapping: boolean
+  name: unknown
+  resources: unknown
+  ports: unknown
+  restartPolicy: unknown
+  /** readinessProbe is a mapping. */
+  readinessProbe: boolean
+}
+
+/** The pod spec of a template (or of a Pod), as the rules over several objects read it (PodSpecView). */
+export interface PodSpecView {
+  containers: ContainerView[]
+  initContainers: ContainerView[]
+  /** Pod-level resources as written. */
+  resources: unknown
+}
+
+const containerViews = (v: unknown): ContainerView[] =>
+  Array.isArray(v)
+    ? v.map((c): ContainerView =>
+        isMapping(c)
+          ? {mapping: true, name: c.name, resources: c.resources, ports: c.ports, restartPolicy: c.restartPolicy, readinessProbe: isMapping(c.readinessProbe)}
+          : {mapping: false, name: undefined, resources: undefined, ports: undefined, restartPolicy: undefined, readinessProbe: false},
+      )
+    : []
+
+/** The pod spec at `path` of a parsed object (only mappings are stepped into); undefined when it is not a mapping. */
+export function readPodSpec(raw: RawObject, path: Path): PodSpecView | undefined {
+  let v: unknown = raw
+  for (const step of path) v = isMapping(v) ? v[step as string] : undefined
+  if (!isMapping(v)) return undefined
+  return {containers: containerViews(v.containers), initContainers: containerViews(v.initContainers), resources: v.resources}
+}
+
 export interface CheckObject {
   readonly src: SourceObject
   readonly apiVersion: string
@@ -82,6 +122,8 @@ export interface CheckObject {
   podLabels?: Labels
   /** Where those labels are written. */
   podLabelsPath?: Path
+  /** The pod spec beside those labels (podLabelsPath's template, or a Pod's spec), when it is a mapping. */
+  podSpec?: PodSpecView
   service?: ServiceView
   hpa?: HpaView
 }

@@ -9,7 +9,7 @@
 import type {Labels} from '../../model/objects.js'
 import type {Path, RawObject} from '../../sources/documents.js'
 import {describeObject, type Draft} from '../../check/draft.js'
-import type {CheckObject} from '../../check/objects.js'
+import type {CheckObject, ContainerView, PodSpecView} from '../../check/objects.js'
 import {INT32_MAX, metadata, oneOf, specOf} from '../../check/fields.js'
 import type {ControllerChecks} from '../../check/part.js'
 import {customResourcesNamed, type Scope} from '../../check/scope.js'
@@ -77,33 +77,26 @@ export function serviceDrafts(objects: readonly CheckObject[], scope: Scope): Dr
   return drafts
 }
 
-/** The pod spec of a template (or of a Pod), where podLabelsPath says its labels are. */
-function podSpecOf(o: CheckObject): unknown {
-  let v: unknown = o.src.raw
-  for (const step of [...o.podLabelsPath!.slice(0, -2), 'spec']) v = isMapping(v) ? v[step as string] : undefined
-  return v
-}
-
 /**
  * Whether a container FindPort searches (every container, then sidecars: init containers that
  * restart Always) has a port of this name and protocol (a port without a protocol is TCP).
  */
-function definesPort(spec: unknown, name: string, protocol: string): boolean {
-  if (!isMapping(spec) || name === '') return false
-  const names = (c: unknown) => {
-    for (const p of list(isMapping(c) ? c.ports : undefined)) {
+function definesPort(spec: PodSpecView | undefined, name: string, protocol: string): boolean {
+  if (!spec || name === '') return false
+  const names = (c: ContainerView) => {
+    for (const p of list(c.mapping ? c.ports : undefined)) {
       if (isMapping(p) && p.name === name && (typeof p.protocol === 'string' ? p.protocol : 'TCP') === protocol) return true
     }
     return false
   }
-  for (const c of list(spec.containers)) if (names(c)) return true
-  for (const c of list(spec.initContainers)) if (isMapping(c) && c.restartPolicy === 'Always' && names(c)) return true
+  for (const c of spec.containers) if (names(c)) return true
+  for (const c of spec.initContainers) if (c.mapping && c.restartPolicy === 'Always' && names(c)) return true
   return false
 }
 
 /** Whether any container of the spec (sidecars aside: they do not gate readiness) has a readiness probe. */
-function hasReadinessProbe(spec: unknown): boolean {
-  return isMapping(spec) && list(spec.containers).some((c) => isMapping(c) && isMapping(c.readinessProbe))
+function hasReadinessProbe(spec: PodSpecView | undefined): boolean {
+  return spec !== undefined && spec.containers.some((c) => c.mapping && c.readinessProbe)
 }
 
 /** Up to three objects by name, and how many more. */
@@ -117,7 +110,8 @@ function selectedPodDrafts(svc: CheckObject, selected: readonly CheckObject[]): 
   const drafts: Draft[] = []
   const spec = svc.src.raw.spec
   if (!isMapping(spec)) return drafts
-  const specs = selected.map(podSpecOf)
+  // The pod specs as read (read.ts), beside each template's (or Pod's) labels.
+  const specs = selected.map((o) => o.podSpec)
   list(spec.ports).forEach((port, i) => {
     if (!isMapping(port) || typeof port.targetPort !== 'string') return
     const name = port.targetPort
