@@ -100,13 +100,13 @@ export interface ObjectPassSettings {
 }
 
 /**
- * The kinds whose parsed objects the rules over several objects read at the end: a Service's ports
- * and type, an Ingress's backends, NetworkPolicy and PodDisruptionBudget selectors and budgets, an
- * HPA's metrics, a DaemonSet's node selection and the Nodes it may run on, a StatefulSet's
- * serviceName, a CustomResourceDefinition's schemas. Every other object is read at the end only
- * through its views (read.ts: controller, podLabels, podSpec, service, hpa).
+ * The kinds whose parsed objects the rules over several objects read at the end: an Ingress's
+ * backends, NetworkPolicy and PodDisruptionBudget selectors and budgets, a DaemonSet's node
+ * selection and the Nodes it may run on, a StatefulSet's serviceName, a CustomResourceDefinition's
+ * schemas. Every other object is read at the end only through its views (read.ts: controller,
+ * podLabels, podSpec, service, hpa).
  */
-const READ_AT_END: ReadonlySet<string> = new Set(['Service', 'Ingress', 'NetworkPolicy', 'PodDisruptionBudget', 'HorizontalPodAutoscaler', 'DaemonSet', 'StatefulSet', 'Node', 'CustomResourceDefinition'])
+const READ_AT_END: ReadonlySet<string> = new Set(['Ingress', 'NetworkPolicy', 'PodDisruptionBudget', 'DaemonSet', 'StatefulSet', 'Node', 'CustomResourceDefinition'])
 
 /** What a released object's parsed form is: reading it is a bug, said at once rather than answered with nothing. */
 const RELEASED: RawObject = new Proxy(

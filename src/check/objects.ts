@@ -49,12 +49,16 @@ export interface ServiceView {
   selector?: Labels
   selectorProblems: SelectorProblemAt[]
   type: string
+  /** The fields of spec the rules over several objects read, as written; undefined when spec is not a mapping. */
+  spec?: {ports: unknown; clusterIP: unknown; type: unknown; externalTrafficPolicy: unknown; publishNotReadyAddresses: unknown}
 }
 
 export interface HpaView {
   target?: {apiVersion?: string; kind: string; name: string}
   minReplicas?: number
   maxReplicas?: number
+  /** The metrics it computes as a utilization of the pods' requests (hpa-missing-requests). */
+  utilization: ReadonlyArray<{resource: string; container?: string; path: Path; atKey: boolean}>
 }
 
 /**

@@ -50,6 +50,7 @@ const hpaKind: CheckedKind = {
           : undefined,
       minReplicas: typeof spec?.minReplicas === 'number' ? spec.minReplicas : undefined,
       maxReplicas: typeof spec?.maxReplicas === 'number' ? spec.maxReplicas : undefined,
+      utilization: utilizationMetrics(obj.apiVersion, spec),
     }
   },
   validate: hpa,
@@ -168,10 +169,9 @@ interface UtilizationMetric {
  * target (autoscaling/v2, v2beta2; v2beta1's targetAverageUtilization), autoscaling/v1's
  * targetCPUUtilizationPercentage, and the default when no metric is written (CPU at 80%).
  */
-function utilizationMetrics(hpa: CheckObject): UtilizationMetric[] {
-  const spec = hpa.src.raw.spec
-  if (!isMapping(spec)) return []
-  if (hpa.apiVersion === 'autoscaling/v1') {
+function utilizationMetrics(apiVersion: string, spec: RawObject | undefined): UtilizationMetric[] {
+  if (!spec) return []
+  if (apiVersion === 'autoscaling/v1') {
     return [{resource: 'cpu', path: spec.targetCPUUtilizationPercentage === undefined ? ['spec'] : ['spec', 'targetCPUUtilizationPercentage'], atKey: true}]
   }
   const metrics = Array.isArray(spec.metrics) ? spec.metrics : []
@@ -225,7 +225,7 @@ function firstLacking(spec: PodSpecView, specPath: Path, metric: UtilizationMetr
  */
 function missingRequestDrafts(hpa: CheckObject, targets: readonly CheckObject[]): Draft[] {
   const drafts: Draft[] = []
-  for (const metric of utilizationMetrics(hpa)) {
+  for (const metric of hpa.hpa!.utilization) {
     for (const target of targets) {
       const templatePath = checkedKind(target)?.podTemplate
       if (!templatePath) continue
