@@ -2,7 +2,7 @@
 // ignored paths, kctl.io/ignore annotations and the baseline, in that order; positions last, only
 // for the findings that remain.
 import {relative, resolve, sep} from 'node:path'
-import type {UserError} from '../errors.js'
+import {InternalError, type UserError} from '../errors.js'
 import {
   CHECK_API_VERSION,
   CHECK_REPORT_KIND,
@@ -16,7 +16,7 @@ import {
 } from '../model/check.js'
 import type {Origin} from '../model/objects.js'
 import {cutEchoes} from '../render/echo.js'
-import type {Path, SourceObject} from '../sources/documents.js'
+import type {Path, RawObject, SourceObject} from '../sources/documents.js'
 import type {ApplySetMode} from '../sources/layout.js'
 import {formatPath} from '../sources/normalize.js'
 import type {Baseline} from './baseline.js'
@@ -92,6 +92,44 @@ export interface ObjectPassSettings {
   applySetMode?: ApplySetMode
   /** The enabled rules. */
   enabled: ReadonlySet<RuleId>
+  /**
+   * Let each object's parsed form go once its file is judged (releaseParsed), when nothing will
+   * read the objects whole again: no --against, no file read twice (which judges the input whole).
+   */
+  release?: boolean
+}
+
+/**
+ * The kinds whose parsed objects the rules over several objects read at the end: an Ingress's
+ * backends, NetworkPolicy and PodDisruptionBudget selectors and budgets, a DaemonSet's node
+ * selection and the Nodes it may run on, a StatefulSet's serviceName, a CustomResourceDefinition's
+ * schemas. Every other object is read at the end only through its views (read.ts: controller,
+ * podLabels, podSpec, service, hpa).
+ */
+const READ_AT_END: ReadonlySet<string> = new Set(['Ingress', 'NetworkPolicy', 'PodDisruptionBudget', 'DaemonSet', 'StatefulSet', 'Node', 'CustomResourceDefinition'])
+
+/** What a released object's parsed form is: reading it is a bug, said at once rather than answered with nothing. */
+const RELEASED: RawObject = new Proxy(
+  {},
+  {
+    get: () => released(),
+    has: () => released(),
+    ownKeys: () => released(),
+    getOwnPropertyDescriptor: () => released(),
+  },
+)
+
+function released(): never {
+  throw new InternalError('a rule read an object whose parsed form was let go (engine.ts READ_AT_END)')
+}
+
+/**
+ * Lets the parsed form of an object go: the parsed documents are most of a run's memory, and
+ * keeping them all to the end makes every garbage collection copy them. Its position and text
+ * stay (its locator).
+ */
+export function releaseParsed(src: SourceObject): void {
+  ;(src as {raw: RawObject}).raw = RELEASED
 }
 
 /**
@@ -111,6 +149,8 @@ export class ObjectPass {
   private file: string | undefined
   private pending: CheckObject[] = []
   private readonly done = new Set<string>()
+  /** Objects whose parsed form the schema rules read at finish() (kinds without a built-in schema). */
+  private readonly waiting = new Set<CheckObject>()
   interleaved = false
   /** finish() has been called (it gives the drafts once). */
   finished = false
@@ -146,13 +186,16 @@ export class ObjectPass {
     this.pending = []
     if (isTemplate(objects)) this.templates.add(this.file)
     else for (const o of objects) this.judge(o)
+    if (this.settings.release) {
+      for (const o of objects) if (!READ_AT_END.has(o.kind) && !this.waiting.has(o)) releaseParsed(o.src)
+    }
   }
 
   private judge(obj: CheckObject): void {
     const {drafts} = this
     const on = (id: RuleId) => this.settings.enabled.has(id)
     this.fields.add(obj)
-    this.schema?.add(obj)
+    if (this.schema?.add(obj)) this.waiting.add(obj)
     if (on('deprecated-api')) {
       const verdict = apiVerdict(obj.apiVersion, obj.kind, this.settings.k8sMinor)
       if (verdict) drafts.push({rule: 'deprecated-api', severity: verdict.severity, message: verdict.message, subject: obj, path: ['apiVersion'], atKey: false})
@@ -224,6 +267,7 @@ export function collectDrafts(input: EngineInput, enabled: ReadonlySet<RuleId>):
   }
   const streamed = input.objectPass
   const pass = streamed && !streamed.interleaved && !streamed.finished && sameSettings(streamed.settings, settings) ? streamed : ObjectPass.whole(input.objects, settings)
+  if (pass !== streamed && streamed?.settings.release) throw new InternalError('the objects were let go as they were judged, and must now be judged again')
   for (const d of pass.finish(input.definitions ?? [], input.onNote)) drafts.push(d)
   const templates = pass.templates
   const objects = templates.size === 0 ? input.objects : input.objects.filter((o) => !templates.has(o.src.file))

@@ -49,12 +49,56 @@ export interface ServiceView {
   selector?: Labels
   selectorProblems: SelectorProblemAt[]
   type: string
+  /** The fields of spec the rules over several objects read, as written; undefined when spec is not a mapping. */
+  spec?: {ports: unknown; clusterIP: unknown; type: unknown; externalTrafficPolicy: unknown; publishNotReadyAddresses: unknown}
 }
 
 export interface HpaView {
   target?: {apiVersion?: string; kind: string; name: string}
   minReplicas?: number
   maxReplicas?: number
+  /** The metrics it computes as a utilization of the pods' requests (hpa-missing-requests). */
+  utilization: ReadonlyArray<{resource: string; container?: string; path: Path; atKey: boolean}>
+}
+
+/**
+ * What the rules over several objects read of one container of a pod template (or of a Pod): the
+ * values as written, kept apart so that the parsed object need not be kept to the end of a run.
+ */
+export interface ContainerView {
+  /** The container was a mapping (the other fields are then read from it). */
+  mapping: boolean
+  name: unknown
+  resources: unknown
+  ports: unknown
+  restartPolicy: unknown
+  /** readinessProbe is a mapping. */
+  readinessProbe: boolean
+}
+
+/** The pod spec of a template (or of a Pod), as the rules over several objects read it (PodSpecView). */
+export interface PodSpecView {
+  containers: ContainerView[]
+  initContainers: ContainerView[]
+  /** Pod-level resources as written. */
+  resources: unknown
+}
+
+const containerViews = (v: unknown): ContainerView[] =>
+  Array.isArray(v)
+    ? v.map((c): ContainerView =>
+        isMapping(c)
+          ? {mapping: true, name: c.name, resources: c.resources, ports: c.ports, restartPolicy: c.restartPolicy, readinessProbe: isMapping(c.readinessProbe)}
+          : {mapping: false, name: undefined, resources: undefined, ports: undefined, restartPolicy: undefined, readinessProbe: false},
+      )
+    : []
+
+/** The pod spec at `path` of a parsed object (only mappings are stepped into); undefined when it is not a mapping. */
+export function readPodSpec(raw: RawObject, path: Path): PodSpecView | undefined {
+  let v: unknown = raw
+  for (const step of path) v = isMapping(v) ? v[step as string] : undefined
+  if (!isMapping(v)) return undefined
+  return {containers: containerViews(v.containers), initContainers: containerViews(v.initContainers), resources: v.resources}
 }
 
 export interface CheckObject {
@@ -82,6 +126,8 @@ export interface CheckObject {
   podLabels?: Labels
   /** Where those labels are written. */
   podLabelsPath?: Path
+  /** The pod spec beside those labels (podLabelsPath's template, or a Pod's spec), when it is a mapping. */
+  podSpec?: PodSpecView
   service?: ServiceView
   hpa?: HpaView
 }

@@ -8,7 +8,7 @@ import {parseIgnore, IGNORE_ANNOTATION} from './ignore.js'
 import type {Labels} from '../model/objects.js'
 import type {Path} from '../sources/documents.js'
 import type {IgnoreEntry} from './ignore.js'
-import {groupOf, isClusterScoped, isMapping, resourceGroupOf, stringMap, type CheckObject, type ControllerView, type HpaView, type ServiceView} from './objects.js'
+import {groupOf, isClusterScoped, isMapping, resourceGroupOf, stringMap, type CheckObject, type ControllerView, type HpaView, type PodSpecView, readPodSpec, type ServiceView} from './objects.js'
 
 /**
  * A CheckObject as read. One class, with every view a reader may set present from the start: all
@@ -18,6 +18,7 @@ class ReadObject implements CheckObject {
   controller?: ControllerView
   podLabels?: Labels
   podLabelsPath?: Path
+  podSpec?: PodSpecView
   service?: ServiceView
   hpa?: HpaView
   #uid: string | undefined
@@ -44,6 +45,7 @@ class ReadObject implements CheckObject {
     this.controller = undefined
     this.podLabels = undefined
     this.podLabelsPath = undefined
+    this.podSpec = undefined
     this.service = undefined
     this.hpa = undefined
   }
@@ -99,5 +101,7 @@ export function readCheckObject(src: SourceObject, defaultNamespace: string): Ch
     obj.podLabels = stringMap(meta.labels)
     obj.podLabelsPath = ['metadata', 'labels']
   }
+  // The pod spec beside the pod labels: what the rules over several objects read of it, taken now.
+  if (obj.podLabelsPath) obj.podSpec = readPodSpec(raw, [...obj.podLabelsPath.slice(0, -2), 'spec'])
   return obj
 }

@@ -153,20 +153,33 @@ function pairDrafts(ctrls: Ctrl[], labelSets: LabelSet[], groups: Map<string, Ct
   // Real label sets that several selectors match. Each selector is indexed under its rarest
   // pinned label (a label set can only match it if it carries that label), or kept aside when it
   // pins nothing.
-  const pinCount = new Map<string, number>()
-  for (const c of ctrls) for (const [k, v] of c.pins) pinCount.set(`${k}=${v}`, (pinCount.get(`${k}=${v}`) ?? 0) + 1)
-  const index = new Map<string, number[]>()
+  // Pinned labels are looked up by key, then value (no `k=v` string built for each label).
+  const pinCount = new Map<string, Map<string, number>>()
+  for (const c of ctrls) {
+    for (const [k, v] of c.pins) {
+      let values = pinCount.get(k)
+      if (!values) pinCount.set(k, (values = new Map()))
+      values.set(v, (values.get(v) ?? 0) + 1)
+    }
+  }
+  const index = new Map<string, Map<string, number[]>>()
   const unpinned: number[] = []
   ctrls.forEach((c, i) => {
-    let best: string | undefined
+    let best: [string, string] | undefined
+    let bestCount = 0
     for (const [k, v] of c.pins) {
-      const key = `${k}=${v}`
-      if (best === undefined || pinCount.get(key)! < pinCount.get(best)!) best = key
+      const count = pinCount.get(k)!.get(v)!
+      if (best === undefined || count < bestCount) {
+        best = [k, v]
+        bestCount = count
+      }
     }
     if (best === undefined) unpinned.push(i)
     else {
-      let list = index.get(best)
-      if (!list) index.set(best, (list = []))
+      let values = index.get(best[0])
+      if (!values) index.set(best[0], (values = new Map()))
+      let list = values.get(best[1])
+      if (!list) values.set(best[1], (list = []))
       list.push(i)
     }
   })
@@ -176,7 +189,7 @@ function pairDrafts(ctrls: Ctrl[], labelSets: LabelSet[], groups: Map<string, Ct
     const matched = new Set<number>()
     for (const i of unpinned) if (matchesAll(ctrls[i].reqs, set.labels)) matched.add(i)
     for (const [k, v] of Object.entries(set.labels)) {
-      for (const i of index.get(`${k}=${v}`) ?? []) if (matchesAll(ctrls[i].reqs, set.labels)) matched.add(i)
+      for (const i of index.get(k)?.get(v) ?? []) if (matchesAll(ctrls[i].reqs, set.labels)) matched.add(i)
     }
     if (matched.size < 2) continue
     const list = [...matched].sort((a, b) => a - b)

@@ -81,7 +81,7 @@ function ingressDrafts(ing: CheckObject, scope: Scope, drafts: Draft[]): void {
       continue
     }
     const port = at(backend, ['service', 'port'])
-    const ports = list(at(svc.src.raw, ['spec', 'ports']))
+    const ports = list(svc.service?.spec?.ports)
     const number = at(port, ['number'])
     const portName = at(port, ['name'])
     if (!servesPort(svc, port)) {
@@ -101,7 +101,7 @@ function ingressDrafts(ing: CheckObject, scope: Scope, drafts: Draft[]): void {
 
 /** Whether a Service has the port an Ingress backend names (by number or name; none named: any). */
 function servesPort(svc: CheckObject, port: unknown): boolean {
-  const ports = list(at(svc.src.raw, ['spec', 'ports']))
+  const ports = list(svc.service?.spec?.ports)
   const number = at(port, ['number'])
   const portName = at(port, ['name'])
   return typeof number === 'number' ? ports.some((p) => at(p, ['port']) === number) : typeof portName === 'string' ? ports.some((p) => at(p, ['name']) === portName) : true

@@ -37,16 +37,21 @@ export class SchemaPass {
     this.schemas = new SchemaSet(k8sMinor)
   }
 
-  add(obj: CheckObject): void {
+  /** Judges the object, or keeps it for finish() (then true: its parsed form is read there). */
+  add(obj: CheckObject): boolean {
     if (obj.kind === 'CustomResourceDefinition' && obj.group === 'apiextensions.k8s.io') this.definitions.push(obj)
     // A retired or not-yet-served apiVersion is deprecated-api's to report.
-    if (apiVerdict(obj.apiVersion, obj.kind, this.k8sMinor)) return
+    if (apiVerdict(obj.apiVersion, obj.kind, this.k8sMinor)) return false
     let byKind = this.builtIn.get(obj.apiVersion)
     if (!byKind) this.builtIn.set(obj.apiVersion, (byKind = new Map()))
     let found = byKind.get(obj.kind)
     if (found === undefined) byKind.set(obj.kind, (found = this.schemas.builtIn(obj.group, versionOf(obj), obj.kind) ?? null))
-    if (found) this.validate(obj, found)
-    else this.waiting.push(obj)
+    if (found) {
+      this.validate(obj, found)
+      return false
+    }
+    this.waiting.push(obj)
+    return true
   }
 
   /** The drafts, with those of the objects whose kind no built-in schema describes; `definitions`: the CustomResourceDefinitions of --schemas. */

@@ -25,14 +25,27 @@ export function fieldDrafts(objects: readonly CheckObject[], defaultNamespace: s
   return pass.finish()
 }
 
+/** An identity seen (FieldPass): its first object, how many so far, and the next identity of the same name. */
+interface Seen {
+  first: CheckObject
+  count: number
+  next: Seen | undefined
+}
+
 /**
  * invalid-field and duplicate-object, one object at a time in input order (each is judged against
  * the ones before it), then the problems the Normalizers find over all of them.
  */
 export class FieldPass {
   private readonly drafts: Draft[] = []
-  /** Per apply set, by identity: the first object and how many so far (a Normalizer per occurrence). */
-  private readonly bySet = new Map<string, Map<string, {first: CheckObject; count: number}>>()
+  /**
+   * Per apply set, by name, each identity seen (identityOf): its first object and how many so far
+   * (a Normalizer per occurrence), the identities of one name chained. By name, not by an identity
+   * string: such a key, built for every object and kept to the end, costs more than comparing the
+   * few objects that share a name. An object with a `|` in a field of its identity (two such may
+   * read alike) is found by its whole identity, in `odd`.
+   */
+  private readonly bySet = new Map<string, {plain: Map<string, Seen>; odd: Map<string, Seen>}>()
   /** One Normalizer per apply set and occurrence of an identity: a Normalizer never sees a duplicate. */
   private readonly normalizers = new Map<string, Normalizer>()
   private readonly problems: Problem[] = []
@@ -51,10 +64,14 @@ export class FieldPass {
     if (obj.name !== '') {
       // Within one apply set: alternatives (a base and its overlays) define the same objects on purpose.
       let seen = this.bySet.get(setKey)
-      if (!seen) this.bySet.set(setKey, (seen = new Map()))
-      const id = identityOf(obj)
-      const known = seen.get(id)
-      if (!known) seen.set(id, {first: obj, count: 1})
+      if (!seen) this.bySet.set(setKey, (seen = {plain: new Map(), odd: new Map()}))
+      const plain = !(obj.name.includes('|') || obj.namespace.includes('|') || obj.kind.includes('|') || obj.resourceGroup.includes('|'))
+      const within = plain ? seen.plain : seen.odd
+      const key = plain ? obj.name : identityOf(obj)
+      const head = within.get(key)
+      let known = head
+      if (plain) while (known && !(known.first.kind === obj.kind && known.first.namespace === obj.namespace && known.first.resourceGroup === obj.resourceGroup)) known = known.next
+      if (!known) within.set(key, {first: obj, count: 1, next: head})
       else {
         nth = known.count++
         const earlier = known.first

@@ -128,7 +128,16 @@ export async function runCheck(req: CheckRequest): Promise<CheckResult> {
   const objectPass =
     known === undefined
       ? undefined
-      : new ObjectPass({defaultNamespace, k8sMinor: known, schemaMinor: nearestSchemaMinor(known), applySetMode: req.applySet, enabled: new Set(rules.filter((r) => r.enabled).map((r) => r.id))})
+      : new ObjectPass({
+          defaultNamespace,
+          k8sMinor: known,
+          schemaMinor: nearestSchemaMinor(known),
+          applySetMode: req.applySet,
+          enabled: new Set(rules.filter((r) => r.enabled).map((r) => r.id)),
+          // Each object's parsed form goes once its file is judged, unless the objects are compared
+          // with what they replace, or a file named twice makes the input judged whole at the end.
+          release: req.against === undefined && !req.againstCluster && new Set(sources.map((s) => s.name)).size === sources.length,
+        })
   const objects: CheckObject[] = []
   // Patches and generator inputs a kustomization names are not objects, wherever it is.
   const notObjects = kustomizeReadFiles(paths)

@@ -12,7 +12,7 @@ import type {Ctx} from '../../sources/normalize.js'
 import {checkedKind} from '../../check/controllers.js'
 import {describeObject, type Draft} from '../../check/draft.js'
 import {INT32_MAX, metadata, specOf} from '../../check/fields.js'
-import {groupOf, isMapping, resourceGroupOf, type CheckObject} from '../../check/objects.js'
+import {groupOf, isMapping, resourceGroupOf, type CheckObject, type ContainerView, type PodSpecView} from '../../check/objects.js'
 import type {CheckedKind, ControllerChecks} from '../../check/part.js'
 import type {Scope} from '../../check/scope.js'
 
@@ -50,6 +50,7 @@ const hpaKind: CheckedKind = {
           : undefined,
       minReplicas: typeof spec?.minReplicas === 'number' ? spec.minReplicas : undefined,
       maxReplicas: typeof spec?.maxReplicas === 'number' ? spec.maxReplicas : undefined,
+      utilization: utilizationMetrics(obj.apiVersion, spec),
     }
   },
   validate: hpa,
@@ -168,10 +169,9 @@ interface UtilizationMetric {
  * target (autoscaling/v2, v2beta2; v2beta1's targetAverageUtilization), autoscaling/v1's
  * targetCPUUtilizationPercentage, and the default when no metric is written (CPU at 80%).
  */
-function utilizationMetrics(hpa: CheckObject): UtilizationMetric[] {
-  const spec = hpa.src.raw.spec
-  if (!isMapping(spec)) return []
-  if (hpa.apiVersion === 'autoscaling/v1') {
+function utilizationMetrics(apiVersion: string, spec: RawObject | undefined): UtilizationMetric[] {
+  if (!spec) return []
+  if (apiVersion === 'autoscaling/v1') {
     return [{resource: 'cpu', path: spec.targetCPUUtilizationPercentage === undefined ? ['spec'] : ['spec', 'targetCPUUtilizationPercentage'], atKey: true}]
   }
   const metrics = Array.isArray(spec.metrics) ? spec.metrics : []
@@ -192,15 +192,7 @@ function utilizationMetrics(hpa: CheckObject): UtilizationMetric[] {
   return out
 }
 
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
-
-function get(raw: unknown, path: Path): unknown {
-  let v = raw
-  for (const step of path) v = isMapping(v) || Array.isArray(v) ? (v as Record<string | number, unknown>)[step] : undefined
-  return v
-}
-
-/** A field of a mapping (or a list), as get() steps into it. */
+/** A field of a mapping (or a list). */
 const field = (v: unknown, key: string): unknown => (isMapping(v) || Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined)
 
 /** A request for the resource, or a limit the API server copies into it (SetDefaults_Pod). */
@@ -210,14 +202,14 @@ const hasRequest = (resources: unknown, resource: string) => field(field(resourc
  * The first container the metric counts that has no request for its resource: every container,
  * then sidecars (init containers that restart Always); only the named one for a ContainerResource metric.
  */
-function firstLacking(spec: RawObject, specPath: Path, metric: UtilizationMetric): {c: RawObject; path: Path} | undefined {
-  const counted = (c: unknown): c is RawObject => isMapping(c) && (metric.container === undefined || c.name === metric.container)
-  const containers = list(spec.containers)
+function firstLacking(spec: PodSpecView, specPath: Path, metric: UtilizationMetric): {c: ContainerView; path: Path} | undefined {
+  const counted = (c: ContainerView) => c.mapping && (metric.container === undefined || c.name === metric.container)
+  const containers = spec.containers
   for (let i = 0; i < containers.length; i++) {
     const c = containers[i]
     if (counted(c) && !hasRequest(c.resources, metric.resource)) return {c, path: [...specPath, 'containers', i]}
   }
-  const sidecars = list(spec.initContainers)
+  const sidecars = spec.initContainers
   for (let i = 0; i < sidecars.length; i++) {
     const c = sidecars[i]
     if (counted(c) && c.restartPolicy === 'Always' && !hasRequest(c.resources, metric.resource)) return {c, path: [...specPath, 'initContainers', i]}
@@ -233,13 +225,14 @@ function firstLacking(spec: RawObject, specPath: Path, metric: UtilizationMetric
  */
 function missingRequestDrafts(hpa: CheckObject, targets: readonly CheckObject[]): Draft[] {
   const drafts: Draft[] = []
-  for (const metric of utilizationMetrics(hpa)) {
+  for (const metric of hpa.hpa!.utilization) {
     for (const target of targets) {
       const templatePath = checkedKind(target)?.podTemplate
       if (!templatePath) continue
+      // The pod spec as read (read.ts): where the target's pod labels are, which is its pod template.
+      const spec = target.podSpec
+      if (!spec) continue
       const specPath: Path = [...templatePath, 'spec']
-      const spec = get(target.src.raw, specPath)
-      if (!isMapping(spec)) continue
       if (metric.container === undefined && hasRequest(spec.resources, metric.resource)) continue
       const lacking = firstLacking(spec, specPath, metric)
       if (!lacking) continue

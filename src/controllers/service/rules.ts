@@ -9,7 +9,7 @@
 import type {Labels} from '../../model/objects.js'
 import type {Path, RawObject} from '../../sources/documents.js'
 import {describeObject, type Draft} from '../../check/draft.js'
-import type {CheckObject} from '../../check/objects.js'
+import type {CheckObject, ContainerView, PodSpecView} from '../../check/objects.js'
 import {INT32_MAX, metadata, oneOf, specOf} from '../../check/fields.js'
 import type {ControllerChecks} from '../../check/part.js'
 import {customResourcesNamed, type Scope} from '../../check/scope.js'
@@ -22,14 +22,19 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
 export function serviceDrafts(objects: readonly CheckObject[], scope: Scope): Draft[] {
   // Pod templates and Pods of the whole input, by namespace and label: a Service selects what it
   // finds nearest (its file, its apply set, then anywhere), and nothing only if nothing matches.
+  // By label key, then value: no `k=v` string is built for every label of every template.
   const indexOf = (namespace: string) =>
     scope.memo(`service-index|${namespace}`, () => {
-      const idx = new Map<string, CheckObject[]>()
+      const idx = new Map<string, Map<string, CheckObject[]>>()
       for (const o of scope.podCarriers(namespace)) {
-        for (const [k, v] of Object.entries(o.podLabels!)) {
-          const key = `${k}=${v}`
-          let list = idx.get(key)
-          if (!list) idx.set(key, (list = []))
+        const labels = o.podLabels!
+        for (const k in labels) {
+          if (!Object.hasOwn(labels, k)) continue
+          const v = labels[k]
+          let values = idx.get(k)
+          if (!values) idx.set(k, (values = new Map()))
+          let list = values.get(v)
+          if (!list) values.set(v, (list = []))
           list.push(o)
         }
       }
@@ -43,7 +48,7 @@ export function serviceDrafts(objects: readonly CheckObject[], scope: Scope): Dr
     const entries = Object.entries(selector)
     if (entries.length === 0) continue // endpoints managed by hand
     const idx = indexOf(svc.namespace)
-    const buckets = entries.map(([k, v]) => idx.get(`${k}=${v}`) ?? [])
+    const buckets = entries.map(([k, v]) => idx.get(k)?.get(v) ?? [])
     const smallest = buckets.reduce((a, b) => (b.length < a.length ? b : a))
     const selected = smallest.filter((o) => entries.every(([k, v]) => o.podLabels![k] === v))
     if (selected.length > 0) {
@@ -60,8 +65,8 @@ export function serviceDrafts(objects: readonly CheckObject[], scope: Scope): Dr
       path: ['spec', 'selector'],
       atKey: true,
     })
-    const spec = svc.src.raw.spec
-    if (!operator && isMapping(spec) && spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local') {
+    const spec = svc.service!.spec
+    if (!operator && spec && spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local') {
       drafts.push({
         rule: 'lb-local-selects-nothing',
         message:
@@ -77,33 +82,26 @@ export function serviceDrafts(objects: readonly CheckObject[], scope: Scope): Dr
   return drafts
 }
 
-/** The pod spec of a template (or of a Pod), where podLabelsPath says its labels are. */
-function podSpecOf(o: CheckObject): unknown {
-  let v: unknown = o.src.raw
-  for (const step of [...o.podLabelsPath!.slice(0, -2), 'spec']) v = isMapping(v) ? v[step as string] : undefined
-  return v
-}
-
 /**
  * Whether a container FindPort searches (every container, then sidecars: init containers that
  * restart Always) has a port of this name and protocol (a port without a protocol is TCP).
  */
-function definesPort(spec: unknown, name: string, protocol: string): boolean {
-  if (!isMapping(spec) || name === '') return false
-  const names = (c: unknown) => {
-    for (const p of list(isMapping(c) ? c.ports : undefined)) {
+function definesPort(spec: PodSpecView | undefined, name: string, protocol: string): boolean {
+  if (!spec || name === '') return false
+  const names = (c: ContainerView) => {
+    for (const p of list(c.mapping ? c.ports : undefined)) {
       if (isMapping(p) && p.name === name && (typeof p.protocol === 'string' ? p.protocol : 'TCP') === protocol) return true
     }
     return false
   }
-  for (const c of list(spec.containers)) if (names(c)) return true
-  for (const c of list(spec.initContainers)) if (isMapping(c) && c.restartPolicy === 'Always' && names(c)) return true
+  for (const c of spec.containers) if (names(c)) return true
+  for (const c of spec.initContainers) if (c.mapping && c.restartPolicy === 'Always' && names(c)) return true
   return false
 }
 
 /** Whether any container of the spec (sidecars aside: they do not gate readiness) has a readiness probe. */
-function hasReadinessProbe(spec: unknown): boolean {
-  return isMapping(spec) && list(spec.containers).some((c) => isMapping(c) && isMapping(c.readinessProbe))
+function hasReadinessProbe(spec: PodSpecView | undefined): boolean {
+  return spec !== undefined && spec.containers.some((c) => c.mapping && c.readinessProbe)
 }
 
 /** Up to three objects by name, and how many more. */
@@ -115,9 +113,10 @@ function someOf(objects: readonly CheckObject[]): string {
 /** The rules about the pods a Service selects, given the templates and Pods it selects. */
 function selectedPodDrafts(svc: CheckObject, selected: readonly CheckObject[]): Draft[] {
   const drafts: Draft[] = []
-  const spec = svc.src.raw.spec
-  if (!isMapping(spec)) return drafts
-  const specs = selected.map(podSpecOf)
+  const spec = svc.service!.spec
+  if (!spec) return drafts
+  // The pod specs as read (read.ts), beside each template's (or Pod's) labels.
+  const specs = selected.map((o) => o.podSpec)
   list(spec.ports).forEach((port, i) => {
     if (!isMapping(port) || typeof port.targetPort !== 'string') return
     const name = port.targetPort
@@ -198,6 +197,13 @@ function readService(obj: CheckObject, spec: RawObject | undefined): void {
     selector: selectorProblems.length === 0 && isMapping(spec?.selector) ? (spec.selector as Labels) : undefined,
     selectorProblems,
     type: typeof spec?.type === 'string' ? spec.type : 'ClusterIP',
+    spec: spec && {
+      ports: spec.ports,
+      clusterIP: spec.clusterIP,
+      type: spec.type,
+      externalTrafficPolicy: spec.externalTrafficPolicy,
+      publishNotReadyAddresses: spec.publishNotReadyAddresses,
+    },
   }
 }
 

@@ -36,7 +36,7 @@ function statefulSetDrafts(sts: CheckObject, scope: Scope, drafts: Draft[]): voi
   if (typeof name !== 'string' || name === '') return // optional since 1.30; the schema rules see a wrong type
   const near = scope.servicesNear(sts, name)
   // Of several nearest definitions, the last one read is the one applied last.
-  const svc = near.find((s) => at(s.src.raw, ['spec', 'clusterIP']) === 'None') ?? near.at(-1)
+  const svc = near.find((s) => s.service?.spec?.clusterIP === 'None') ?? near.at(-1)
   if (!svc) {
     drafts.push({
       rule: 'statefulset-service-missing',
@@ -45,7 +45,7 @@ function statefulSetDrafts(sts: CheckObject, scope: Scope, drafts: Draft[]): voi
       path: ['spec', 'serviceName'],
       atKey: false,
     })
-  } else if (at(svc.src.raw, ['spec', 'clusterIP']) !== 'None') {
+  } else if (svc.service?.spec?.clusterIP !== 'None') {
     drafts.push({
       rule: 'statefulset-service-missing',
       message: `serviceName ${name} names a Service that is not headless (it lacks clusterIP: None): the pods get no per-pod DNS records through it`,

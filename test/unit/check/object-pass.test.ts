@@ -8,7 +8,7 @@ import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
 
-import type {UserError} from '../../../src/errors.js'
+import {InternalError, type UserError} from '../../../src/errors.js'
 import {runCheck} from '../../../src/services/check.js'
 import {buildReport, effectiveRules, ObjectPass, type EngineInput} from '../../../src/check/engine.js'
 import {readCheckObject} from '../../../src/check/read.js'
@@ -80,6 +80,33 @@ describe('check: the rules about one object alone, as the input is read', () => 
       if (variant === 'finished') pass.finish([])
       const input: EngineInput = {files: sources.map((s) => s.name), objects, parseErrors: [], defaultNamespace: 'default', k8sMinor: 36, schemaMinor: 36, objectPass: pass}
       expect(JSON.stringify(buildReport(input, {rules: new Map(), disabled: new Set(), options: {failOn: 'error', k8sVersion: '1.36'}}))).toBe(expected)
+    }
+  })
+
+  it('let each object\'s parsed form go once its file is judged, but for what is read at the end, with the same report', async () => {
+    const paths = [gadget, join(RULES_FX, 'hpa'), join(RULES_FX, 'service-target-port-undefined'), join(RULES_FX, 'publish-not-ready-without-probe'), crd]
+    const enabled = new Set(effectiveRules({rules: new Map(), disabled: new Set()}).filter((r) => r.enabled).map((r) => r.id))
+    const sources = await openSources(paths)
+    const objects = [...readDocuments(sources)].map((src) => readCheckObject(src, 'default'))
+    const pass = new ObjectPass({defaultNamespace: 'default', k8sMinor: 36, schemaMinor: 36, enabled, release: true})
+    for (const o of objects) pass.add(o)
+    const input: EngineInput = {files: sources.map((s) => s.name), objects, parseErrors: [], defaultNamespace: 'default', k8sMinor: 36, schemaMinor: 36, objectPass: pass}
+    const report = JSON.stringify(buildReport(input, {rules: new Map(), disabled: new Set(), options: {failOn: 'error', k8sVersion: '1.36'}}))
+    expect(report).toBe(await whole(paths))
+    const rules = new Set(JSON.parse(report).findings.map((f: {rule: string}) => f.rule))
+    for (const rule of ['hpa-missing-requests', 'service-target-port-undefined', 'publish-not-ready-without-probe', 'invalid-type']) expect(rules).toContain(rule)
+    // Released: workloads, Services and HPAs (read at the end through their views: podSpec, service,
+    // hpa) and a ConfigMap; kept: a custom resource validated at the end, and its definition.
+    const raw = (kind: string) => objects.find((o) => o.kind === kind)!.src.raw
+    for (const kind of ['Deployment', 'Service', 'HorizontalPodAutoscaler', 'ConfigMap']) expect(() => raw(kind).spec).toThrow(InternalError)
+    for (const kind of ['Gadget', 'CustomResourceDefinition']) expect(raw(kind).apiVersion).toBeTypeOf('string')
+  })
+
+  it('keep every parsed object when a file is named twice, or the objects are compared with a previous render', async () => {
+    const hpa = join(RULES_FX, 'hpa')
+    for (const req of [{filename: [hpa, hpa]}, {filename: [hpa], against: hpa}]) {
+      const report = (await runCheck({...req, cwd: EMPTY_CWD})).report
+      expect(report.summary.objects).toBeGreaterThan(0)
     }
   })
 })

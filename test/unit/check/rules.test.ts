@@ -1,5 +1,9 @@
 // One positive and one negative fixture per rule (test/fixtures/check/rules/<rule>/), with every
 // finding's position asserted exactly: line AND column of the field, not of the document.
+import {mkdtempSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
 import {describe, expect, it} from 'vitest'
 
 import {apiVerdict} from '../../../src/check/deprecations.js'
@@ -152,6 +156,16 @@ describe('duplicate-object', () => {
 
   it('tells kinds and namespaces apart', async () => {
     expect((await check([fx('duplicate-object', 'good.yaml')])).findings).toEqual([])
+  })
+
+  it('judges objects by their identity (group|kind|namespace|name), a `|` in a field included', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kctl-check-dup-'))
+    const path = join(dir, 'odd.yaml')
+    const cm = (namespace: string, name: string, v: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {namespace: "${namespace}", name: "${name}"}\ndata: {v: "${v}"}\n`
+    // The last two read alike as identities (|ConfigMap|a|b|c); the first two share a name only.
+    writeFileSync(path, [cm('a', 'c', 1), cm('b', 'c', 2), cm('a|b', 'c', 3), cm('a', 'b|c', 4)].join('---\n'))
+    const found = ofRule(await check([path]), 'duplicate-object')
+    expect(found.map((f) => `${at(f)} ${f.namespace}/${f.name}`)).toEqual(['duplicate-object@18:28 a/b|c'])
   })
 })
 
