@@ -2,10 +2,13 @@ import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
+import fc from 'fast-check'
 import {afterAll, describe, expect, it} from 'vitest'
 
 import {UserError} from '../../../src/errors.js'
+import {labelValueProblem} from '../../../src/reconcile/selector.js'
 import type {Snapshot} from '../../../src/model/objects.js'
+import {isLabelValue} from '../../../src/sources/context.js'
 import {openSources, readDocuments} from '../../../src/sources/documents.js'
 import {readFixtures, type FixtureOptions} from '../../../src/sources/fixtures.js'
 import {formatPath, inventedUid, isDns1123, Normalizer, timestampProblem} from '../../../src/sources/normalize.js'
@@ -394,5 +397,25 @@ describe('pods read as defined once (NormalizeOptions.podsOnce), read again when
     const snap = await read([file], {onWarning: (w) => warnings.push(w)})
     expect(snap.pods.map((p) => `${p.name}@${p.nodeName}`)).toEqual(['b@n1', 'a@n2'])
     expect(warnings.join('\n')).toContain(`Pod one/a at ${file}:`)
+  })
+})
+
+describe('label values checked a character at a time (isLabelValue)', () => {
+  it('agrees with validation.IsValidLabelValue as labelValueProblem words it', () => {
+    const alphabet = ['a', 'Z', '0', '9', '-', '_', '.', '/', ' ', 'é', '\n', ':']
+    const samples = ['', 'a', '-', 'a-', '-a', 'a-b', 'a.b_c', 'A', '_', 'a'.repeat(63), 'a'.repeat(64), 'x\n', 'web-0']
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...alphabet), {maxLength: 70}), (chars) => {
+        const s = chars.join('')
+        expect(isLabelValue(s)).toBe(labelValueProblem(s) === undefined)
+      }),
+      {numRuns: 2000},
+    )
+    for (const s of samples) expect(isLabelValue(s), s).toBe(labelValueProblem(s) === undefined)
+  })
+
+  it('reports a pod label value the API server would reject', async () => {
+    const file = fixture('bad-label.yaml', 'apiVersion: v1\nkind: Pod\nmetadata: {name: a, labels: {app: "-web"}}\n')
+    expect(await errorLine([file])).toContain('invalid label value "-web"')
   })
 })
