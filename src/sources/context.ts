@@ -139,14 +139,31 @@ function detachMap(map: Labels): Labels {
 }
 
 /**
- * Label keys and values already found valid: the same few keys (and many values) repeat on every
- * pod, and checking a set is cheaper than the label syntax. Bounded, so memory stays small.
+ * Label keys already found valid: the same few keys repeat on every pod, and checking a set is
+ * cheaper than the key syntax. Bounded, so memory stays small. (Values are checked a character at
+ * a time, see isLabelValue: most are seen once or a few times, and hashing one costs as much.)
  */
 const VALID_LABEL_KEYS = new Set<string>()
-const VALID_LABEL_VALUES = new Set<string>()
 function cacheValid(set: Set<string>, s: string): void {
   if (set.size >= 50_000) set.clear()
   set.add(detach(s)) // (a slice would keep its whole document text alive)
+}
+
+/**
+ * validation.IsValidLabelValue, a character at a time: empty, or at most 63 of `A-Za-z0-9-_.`
+ * beginning and ending with an alphanumeric (labelValueProblem words the problem).
+ */
+export function isLabelValue(s: string): boolean {
+  const n = s.length
+  if (n === 0) return true
+  if (n > 63) return false
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i)
+    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a)) continue
+    if ((c === 0x2d || c === 0x5f || c === 0x2e) && i > 0 && i < n - 1) continue
+    return false
+  }
+  return true
 }
 
 /**
@@ -292,10 +309,9 @@ export class Ctx {
         }
         cacheValid(VALID_LABEL_KEYS, key)
       }
-      if (VALID_LABEL_VALUES.has(value)) continue
+      if (isLabelValue(value)) continue
       const valueProblem = labelValueProblem(value)
       if (valueProblem) this.fail([...path, key], valueProblem)
-      else cacheValid(VALID_LABEL_VALUES, value)
     }
     return map
   }

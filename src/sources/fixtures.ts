@@ -74,11 +74,13 @@ export async function readFixtureSets(opts: FixtureOptions): Promise<ApplySetSna
   let normalizers = new Map<string, Normalizer>()
   // Each set's text is scanned for a kind a reader asks about (a pod's HPA fields: is there an HPA?).
   let hinted = true
+  // Pods are first read as defined once each (NormalizeOptions.podsOnce): the input is read again if one is not.
+  let podsOnce = true
   const normalizerFor = (applySet: string) => {
     let n = normalizers.get(applySet)
     if (!n) {
       const mayHold = hinted ? textMayHold(files.filter((f) => f.applySet === applySet)) : undefined
-      normalizers.set(applySet, (n = new Normalizer({paths: opts.paths, namespace: opts.namespace, allNamespaces: opts.allNamespaces, selector: opts.selector, mayHold})))
+      normalizers.set(applySet, (n = new Normalizer({paths: opts.paths, namespace: opts.namespace, allNamespaces: opts.allNamespaces, selector: opts.selector, mayHold, podsOnce})))
     }
     return n
   }
@@ -95,10 +97,15 @@ export async function readFixtureSets(opts: FixtureOptions): Promise<ApplySetSna
     }
   }
   readAll()
-  if ([...normalizers.values()].some((n) => n.hintMissed)) {
-    // A kind the scan did not find was read (its name spelt with escapes): read again, unhinted.
+  for (;;) {
+    // A kind the scan did not find was read (its name spelt with escapes), or a pod was defined
+    // more than once (a copy, or a later definition that replaces it): read again without that assumption.
+    const hintMissed = hinted && [...normalizers.values()].some((n) => n.hintMissed)
+    const podsRepeated = podsOnce && [...normalizers.values()].some((n) => n.podsRepeated)
+    if (!hintMissed && !podsRepeated) break
+    if (hintMissed) hinted = false
+    if (podsRepeated) podsOnce = false
     normalizers = new Map()
-    hinted = false
     readAll()
   }
   if (normalizers.size === 0) {

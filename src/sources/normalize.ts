@@ -34,6 +34,13 @@ export interface NormalizeOptions {
    * it denies that is read all the same sets Normalizer.hintMissed. Absent: any kind may be there.
    */
   mayHold?: (kind: string) => boolean
+  /**
+   * Pods are assumed to be defined once each: their names are only noted (one set per namespace),
+   * not kept with where each was defined, so a copy or a later definition is not handled as it is
+   * read. A name read twice sets Normalizer.podsRepeated, and the input must then be read again
+   * without the assumption (what kubectl apply would leave: see `remember`).
+   */
+  podsOnce?: boolean
 }
 
 /** An earlier definition of an object that a later one in the same apply set replaced. */
@@ -164,6 +171,13 @@ export class Normalizer {
   /** What opts.mayHold answered, by kind; and the kinds read, kept only when it is given. */
   private readonly mayHoldAnswers = new Map<string, boolean>()
   private readonly kindsRead = new Set<string>()
+  /** With opts.podsOnce: namespace → the names of the pods read in it, and the last namespace's set. */
+  private readonly podNames = new Map<string, Set<string>>()
+  private lastPodNames?: {namespace: string; names: Set<string>}
+  /** With opts.podsOnce: a pod's name was read twice in one namespace (see NormalizeOptions.podsOnce). */
+  podsRepeated = false
+  /** With opts.podsOnce: the problem count before the pod being read, or -1 (see `add`). */
+  private podProblemsBefore = -1
 
   constructor(private readonly opts: NormalizeOptions) {
     this.defaultNamespace = opts.namespace ?? 'default'
@@ -186,6 +200,11 @@ export class Normalizer {
     this.addObject(obj)
     const pending = this.pending as Pending | undefined
     if (pending) this.commit(pending, obj)
+    else if (this.podProblemsBefore >= 0) {
+      // A pod noted by name only (opts.podsOnce): what it collected goes if it had a problem.
+      if (this.problems.length !== this.podProblemsBefore) this.drop(this.collectedFirst, this.collectedMore)
+      this.podProblemsBefore = -1
+    }
   }
 
   /** The identity the object being read claims, and the definition it replaces (if any). */
@@ -385,6 +404,22 @@ export class Normalizer {
     return false
   }
 
+  /**
+   * A pod's identity under opts.podsOnce: its name noted in its namespace's set (one hash, nothing
+   * kept per pod), and podsRepeated set when the name was there already.
+   */
+  private notePod(namespace: string, name: string): void {
+    let last = this.lastPodNames
+    if (last === undefined || last.namespace !== namespace) {
+      let names = this.podNames.get(namespace)
+      if (!names) this.podNames.set(namespace, (names = new Set()))
+      this.lastPodNames = last = {namespace, names}
+    }
+    const size = last.names.size
+    if (last.names.add(name).size === size) this.podsRepeated = true
+    this.podProblemsBefore = this.problems.length
+  }
+
   private meta(ctx: Ctx, group: string, kind: string, raw: RawObject): Meta | undefined {
     const m = raw.metadata
     if (!isMapping(m)) {
@@ -434,7 +469,10 @@ export class Normalizer {
       creationTimestamp: ctx.own(creationTimestamp),
       deletionTimestamp: ctx.own(deletionTimestamp),
     }
-    if (this.problems.length === before && this.remember(ctx, group, kind, raw, meta)) return undefined // a copy
+    if (this.problems.length === before) {
+      if (kind === 'Pod' && this.opts.podsOnce && group === '') this.notePod(meta.namespace, meta.name)
+      else if (this.remember(ctx, group, kind, raw, meta)) return undefined // a copy
+    }
     return meta
   }
 

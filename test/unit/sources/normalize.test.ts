@@ -2,10 +2,13 @@ import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
+import fc from 'fast-check'
 import {afterAll, describe, expect, it} from 'vitest'
 
 import {UserError} from '../../../src/errors.js'
+import {labelValueProblem} from '../../../src/reconcile/selector.js'
 import type {Snapshot} from '../../../src/model/objects.js'
+import {isLabelValue} from '../../../src/sources/context.js'
 import {openSources, readDocuments} from '../../../src/sources/documents.js'
 import {readFixtures, type FixtureOptions} from '../../../src/sources/fixtures.js'
 import {formatPath, inventedUid, isDns1123, Normalizer, timestampProblem} from '../../../src/sources/normalize.js'
@@ -356,5 +359,63 @@ spec:
     expect(rs.labels).toEqual({app: '', tier: 'web'})
     expect(rs.annotations).toEqual({note: ''})
     expect(rs.template.labels).toEqual({app: 'web', canary: ''})
+  })
+})
+
+describe('pods read as defined once (NormalizeOptions.podsOnce), read again when one is not', () => {
+  const pod = (name: string, namespace: string, node: string) => `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}, namespace: ${namespace}, uid: ${namespace}-${name}}\nspec: {nodeName: ${node}}\n`
+  const normalized = async (file: string, podsOnce: boolean) => {
+    const n = new Normalizer({paths: [file], podsOnce})
+    for (const obj of readDocuments(await openSources([file]))) n.add(obj)
+    return {n, ...n.finish()}
+  }
+
+  it('notes a name read twice in one namespace, not the same name in two namespaces', async () => {
+    const apart = fixture('pods-apart.yaml', [pod('a', 'one', 'n1'), pod('a', 'two', 'n1'), pod('b', 'one', 'n1')].join('---\n'))
+    const twice = fixture('pods-twice.yaml', [pod('a', 'one', 'n1'), pod('b', 'two', 'n1'), pod('a', 'one', 'n2')].join('---\n'))
+    expect((await normalized(apart, true)).n.podsRepeated).toBe(false)
+    const repeated = await normalized(twice, true)
+    expect(repeated.n.podsRepeated).toBe(true)
+    // Without the assumption nothing is noted: the later definition replaces the earlier as it is read.
+    const eager = await normalized(twice, false)
+    expect(eager.n.podsRepeated).toBe(false)
+    expect(eager.snapshot.pods.map((p) => `${p.namespace}/${p.name}@${p.nodeName}`)).toEqual(['two/b@n1', 'one/a@n2'])
+  })
+
+  it('leaves out a pod with a problem, as a pod kept with where it was defined is', async () => {
+    const file = fixture('pods-bad.yaml', [pod('a', 'one', 'n1'), 'apiVersion: v1\nkind: Pod\nmetadata: {name: b, namespace: one}\nspec: {nodeName: 7}\n'].join('---\n'))
+    for (const podsOnce of [true, false]) {
+      const {snapshot, problems} = await normalized(file, podsOnce)
+      expect(snapshot.pods.map((p) => p.name)).toEqual(['a'])
+      expect(problems.map((p) => formatPath(p.path))).toEqual(['spec.nodeName'])
+    }
+  })
+
+  it('reads a file whose pods repeat as kubectl apply leaves them: a copy is one pod, a later definition wins', async () => {
+    const file = fixture('pods-repeat.yaml', [pod('a', 'one', 'n1'), pod('b', 'one', 'n1'), pod('b', 'one', 'n1'), pod('a', 'one', 'n2')].join('---\n'))
+    const warnings: string[] = []
+    const snap = await read([file], {onWarning: (w) => warnings.push(w)})
+    expect(snap.pods.map((p) => `${p.name}@${p.nodeName}`)).toEqual(['b@n1', 'a@n2'])
+    expect(warnings.join('\n')).toContain(`Pod one/a at ${file}:`)
+  })
+})
+
+describe('label values checked a character at a time (isLabelValue)', () => {
+  it('agrees with validation.IsValidLabelValue as labelValueProblem words it', () => {
+    const alphabet = ['a', 'Z', '0', '9', '-', '_', '.', '/', ' ', 'é', '\n', ':']
+    const samples = ['', 'a', '-', 'a-', '-a', 'a-b', 'a.b_c', 'A', '_', 'a'.repeat(63), 'a'.repeat(64), 'x\n', 'web-0']
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...alphabet), {maxLength: 70}), (chars) => {
+        const s = chars.join('')
+        expect(isLabelValue(s)).toBe(labelValueProblem(s) === undefined)
+      }),
+      {numRuns: 2000},
+    )
+    for (const s of samples) expect(isLabelValue(s), s).toBe(labelValueProblem(s) === undefined)
+  })
+
+  it('reports a pod label value the API server would reject', async () => {
+    const file = fixture('bad-label.yaml', 'apiVersion: v1\nkind: Pod\nmetadata: {name: a, labels: {app: "-web"}}\n')
+    expect(await errorLine([file])).toContain('invalid label value "-web"')
   })
 })
