@@ -83,8 +83,11 @@ export function endpointPorts(svc: ServiceView, pod: PodView): ResolvedPorts {
   if (svc.ports.length !== 1) return resolvePorts(svc.ports, svc.ports.map((sp) => targetPortOf(sp, pod)))
   // One Service port (the usual case): the pods that resolve it to the same number share one answer.
   const port = targetPortOf(svc.ports[0], pod)
-  let byPort = resolvedOnePort.get(svc.ports)
+  // The pods of one Service come in a row: the last Service's answers are at hand.
+  let byPort = lastOnePort === svc.ports ? lastByPort : resolvedOnePort.get(svc.ports)
   if (!byPort) resolvedOnePort.set(svc.ports, (byPort = new Map()))
+  lastOnePort = svc.ports
+  lastByPort = byPort
   let resolved = byPort.get(port)
   if (!resolved) byPort.set(port, (resolved = resolvePorts(svc.ports, [port])))
   return resolved
@@ -101,6 +104,8 @@ export interface ResolvedPorts {
 }
 
 const resolvedOnePort = new WeakMap<readonly ServicePortView[], Map<number | undefined, ResolvedPorts>>()
+let lastOnePort: readonly ServicePortView[] | undefined
+let lastByPort: Map<number | undefined, ResolvedPorts> | undefined
 
 function targetPortOf(sp: ServicePortView, pod: PodView): number | undefined {
   if (typeof sp.targetPort === 'number') return sp.targetPort

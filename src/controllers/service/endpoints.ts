@@ -54,7 +54,8 @@ const mirrorKey = (eps: readonly EndpointView[]): string =>
 
 export interface EndpointsSyncResult {
   action?: WriteEndpointsAction
-  verdicts: Map<string, {in: true; ready: boolean} | {in: false; reason: EndpointExclusion}>
+  /** Per pod, by its place in the input. */
+  verdicts: ({in: true; ready: boolean} | {in: false; reason: EndpointExclusion})[]
 }
 
 /** The family the legacy object lists: the first IP family, else the cluster IP's (E12.3). */
@@ -70,7 +71,7 @@ const IN_NOT_READY = Object.freeze({in: true as const, ready: false})
 
 /** `refs`: per pod (by its place in `pods`), a reference to it to share (the slice endpoint's), when there is one. */
 export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existing: EndpointsView | undefined, refs: readonly (PodRef | undefined)[] = []): EndpointsSyncResult {
-  const verdicts: EndpointsSyncResult['verdicts'] = new Map()
+  const verdicts: EndpointsSyncResult['verdicts'] = []
   const family = primaryFamily(svc)
   // Per address: its ports, and whether it is ready (one entry per resolvable port, repacked below).
   const entries: {address: EndpointAddressView; ports: readonly EndpointPortView[]; ready: boolean}[] = []
@@ -78,13 +79,13 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
     const pod = pods[i]
     const excluded = podExclusion(pod, svc.publishNotReadyAddresses)
     if (excluded) {
-      verdicts.set(pod.name, {in: false, reason: excluded})
+      verdicts[i] = {in: false, reason: excluded}
       continue
     }
     // No family to go by: the pod's own first IP decides (E12.3).
     const ip = firstAddressOf(pod, family ?? ipFamily(pod.network!.podIPs[0]))
     if (ip === undefined) {
-      verdicts.set(pod.name, {in: false, reason: 'no-address-of-type'})
+      verdicts[i] = {in: false, reason: 'no-address-of-type'}
       continue
     }
     // Keys in sorted order, as the plan writes them.
@@ -96,17 +97,17 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
       // Headless without ports: one subset without ports; otherwise nothing to list.
       if (svc.clusterIP === 'None') {
         entries.push({address, ports: [], ready})
-        verdicts.set(pod.name, ready ? IN_READY : IN_NOT_READY)
-      } else verdicts.set(pod.name, {in: false, reason: 'no-port'})
+        verdicts[i] = ready ? IN_READY : IN_NOT_READY
+      } else verdicts[i] = {in: false, reason: 'no-port'}
       continue
     }
     const {ports} = endpointPorts(svc, pod)
     if (ports.length === 0) {
-      verdicts.set(pod.name, {in: false, reason: 'no-port'})
+      verdicts[i] = {in: false, reason: 'no-port'}
       continue
     }
     entries.push({address, ports, ready})
-    verdicts.set(pod.name, ready ? IN_READY : IN_NOT_READY)
+    verdicts[i] = ready ? IN_READY : IN_NOT_READY
   }
   const wanted = repack(entries)
   const labels: Record<string, string> = {...svc.labels}

@@ -57,8 +57,10 @@ export interface SliceSyncInput {
 
 export interface SliceSyncResult {
   actions: ServiceAction[]
-  /** Per pod: its endpoint's conditions, or why it has none (the `slice` half of the verdict). */
-  verdicts: Map<string, Pick<PodEndpointVerdict, 'slice' | 'missingPorts'>>
+  /** Per pod (by its place in the input): its endpoint's conditions, or why it has none (the `slice` half of the verdict). */
+  verdicts: PodEndpointVerdict['slice'][]
+  /** Per pod (by its place in the input), set only for a pod that lacks some: the Service ports its named targetPort does not find. */
+  missingPorts: (readonly string[] | undefined)[]
   pools: EndpointPool[]
   /** The controller's random choices the plan states (which name a new slice takes, which slice keeps a duplicate). */
   choices: SliceChoice[]
@@ -141,7 +143,7 @@ interface Draft {
 
 export function syncSlices(input: SliceSyncInput): SliceSyncResult {
   const {svc} = input
-  const result: SliceSyncResult = {actions: [], verdicts: new Map(), pools: [], choices: [], totals: [], warnings: [], refs: []}
+  const result: SliceSyncResult = {actions: [], verdicts: [], missingPorts: [], pools: [], choices: [], totals: [], warnings: [], refs: []}
   const types = addressTypes(svc)
   const existing = managedSlices(svc, input.slices)
   const labels = sliceLabels(svc)
@@ -176,7 +178,7 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
       const pod = input.pods[i]
       const excluded = podExclusion(pod, true)
       if (excluded) {
-        result.verdicts.set(pod.name, {slice: {in: false, reason: excluded}})
+        result.verdicts[i] = {in: false, reason: excluded}
         continue
       }
       const resolved = endpointPorts(svc, pod)
@@ -186,23 +188,20 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
       if (!group) desired.set(key, (group = {ports: sortPorts(resolved.ports), endpoints: new Map(), byName: true}))
       const node = input.nodes.get(pod.nodeName)
       if (!node && input.nodesKnown && !svc.publishNotReadyAddresses) {
-        result.verdicts.set(pod.name, {slice: {in: false, reason: 'node-missing'}})
+        result.verdicts[i] = {in: false, reason: 'node-missing'}
         result.requeue = `pod ${pod.name}'s node ${JSON.stringify(pod.nodeName)} is not found: the sync writes the rest and fails (retried)`
         continue
       }
       const endpoint = podToEndpoint(pod, node, svc, addressType, (result.refs[i] ??= {kind: 'Pod', name: pod.name, namespace: pod.namespace, uid: pod.uid}))
-      let verdict: Pick<PodEndpointVerdict, 'slice' | 'missingPorts'>
       if (endpoint.addresses.length === 0) {
-        if (result.verdicts.get(pod.name)?.slice.in) continue
-        verdict = {slice: {in: false, reason: 'no-address-of-type'}}
+        if (result.verdicts[i]?.in) continue
+        result.verdicts[i] = {in: false, reason: 'no-address-of-type'}
       } else {
         addWanted(group, endpoint, pod.name)
-        const c = endpoint.conditions
         // (The port numbers are shared by the pods that resolve alike: nothing changes them.)
-        verdict = {slice: listed(resolved, c)}
+        result.verdicts[i] = listed(resolved, endpoint.conditions)
       }
-      if (missing.length > 0) verdict.missingPorts = missing
-      result.verdicts.set(pod.name, verdict)
+      if (missing.length > 0) result.missingPorts[i] = missing
     }
 
     // Every desired endpoint is placed (created slices are skipped only while the Service goes).

@@ -224,10 +224,11 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
     if (slices.choices.length + mirrored.choices.length > 0) choices = [...slices.choices, ...mirrored.choices]
     for (let i = 0; i < selected.length; i++) {
       const pod = selected[i]
-      const s = slices.verdicts.get(pod.name)!
+      const slice = slices.verdicts[i]
+      const missingPorts = slices.missingPorts[i]
       // Keys in sorted order, as the plan writes them.
-      const endpoints = legacy.verdicts.get(pod.name)!
-      verdicts.push(s.missingPorts ? {endpoints, missingPorts: s.missingPorts, pod: pod.name, slice: s.slice, uid: pod.uid} : {endpoints, pod: pod.name, slice: s.slice, uid: pod.uid})
+      const endpoints = legacy.verdicts[i]
+      verdicts.push(missingPorts ? {endpoints, missingPorts, pod: pod.name, slice, uid: pod.uid} : {endpoints, pod: pod.name, slice, uid: pod.uid})
     }
     verdicts.sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0))
   }

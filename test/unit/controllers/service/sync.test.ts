@@ -86,6 +86,8 @@ const creates = (as: ServiceAction[]) => as.filter((a): a is CreateEndpointSlice
 const updates = (as: ServiceAction[]) => as.filter((a): a is UpdateEndpointSliceAction => a.type === 'updateEndpointSlice')
 const deletes = (as: ServiceAction[]) => as.filter((a) => a.type === 'deleteEndpointSlice')
 const members = (a: {endpoints: readonly EndpointView[]}) => a.endpoints.map((e) => e.targetRef?.name).sort()
+/** A sync's verdict on the pod named `name` (verdicts go by the pod's place in the input). */
+const verdictOf = <T>(verdicts: readonly T[], pods: readonly PodView[], name: string): T | undefined => verdicts[pods.findIndex((p) => p.name === name)]
 
 describe('E2: which Services get slices', () => {
   it('E2.2: ExternalName gets no writes and keeps its slices', () => {
@@ -135,6 +137,7 @@ describe('E3/E4: which pods, and their conditions (ES-1, ES-2)', () => {
     const r = sync(svc(), pods)
     const made = creates(r.actions)
     expect(made).toHaveLength(1)
+    expect(r.verdicts).toHaveLength(pods.length)
     const byName = Object.fromEntries(made[0].endpoints.map((e) => [e.targetRef!.name, e.conditions]))
     expect(byName).toEqual({
       ready: {ready: true, serving: true, terminating: false},
@@ -143,9 +146,11 @@ describe('E3/E4: which pods, and their conditions (ES-1, ES-2)', () => {
       'term-notready': {ready: false, serving: false, terminating: true},
       'pending-ip': {ready: false, serving: false, terminating: false},
     })
-    expect(r.verdicts.get('succeeded')?.slice).toEqual({in: false, reason: 'terminal'})
-    expect(r.verdicts.get('failed')?.slice).toEqual({in: false, reason: 'terminal'})
-    expect(r.verdicts.get('noip')?.slice).toEqual({in: false, reason: 'no-ip'})
+    expect(verdictOf(r.verdicts, pods, 'succeeded')).toEqual({in: false, reason: 'terminal'})
+    expect(verdictOf(r.verdicts, pods, 'failed')).toEqual({in: false, reason: 'terminal'})
+    expect(verdictOf(r.verdicts, pods, 'noip')).toEqual({in: false, reason: 'no-ip'})
+    expect(verdictOf(r.verdicts, pods, 'ready')).toMatchObject({in: true, ready: true, serving: true, terminating: false})
+    expect(r.missingPorts.filter((m) => m !== undefined)).toEqual([])
     expect(made[0].labels).toEqual({'kubernetes.io/service-name': 'web', 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io'})
     expect(made[0].triggerTime).toBe(C)
     expect(made[0].ownerReference).toMatchObject({kind: 'Service', uid: 'U', controller: true, blockOwnerDeletion: true})
@@ -160,7 +165,7 @@ describe('E3/E4: which pods, and their conditions (ES-1, ES-2)', () => {
   it('E3.4: a pod on a missing node is left out and the sync is retried; with publishNotReadyAddresses it is in, without a zone', () => {
     const r = sync(svc(), [pod('a'), pod('ghost', {node: 'node-gone'})])
     expect(members(creates(r.actions)[0])).toEqual(['a'])
-    expect(r.verdicts.get('ghost')?.slice).toEqual({in: false, reason: 'node-missing'})
+    expect(r.verdicts[1]).toEqual({in: false, reason: 'node-missing'})
     expect(r.requeue).toContain('node-gone')
     const p = sync(svc({publishNotReadyAddresses: true}), [pod('ghost', {node: 'node-gone'})])
     expect(creates(p.actions)[0].endpoints[0].zone).toBeUndefined()
@@ -187,9 +192,11 @@ describe('E5: ports', () => {
     const r = sync(s, pods)
     const byPorts = Object.fromEntries(creates(r.actions).map((c) => [c.ports.map((p) => p.port).join(',') || 'none', members(c)]))
     expect(byPorts).toEqual({'8080': ['a'], '9090': ['bb'], none: ['ccc'], '7070': ['dddd']})
-    expect(r.verdicts.get('ccc')?.missingPorts).toEqual(['http→web/TCP'])
+    expect(verdictOf(r.missingPorts, pods, 'ccc')).toEqual(['http→web/TCP'])
+    expect(verdictOf(r.missingPorts, pods, 'bb')).toBeUndefined()
     const legacy = syncEndpoints(s, pods, undefined)
-    expect(legacy.verdicts.get('ccc')).toEqual({in: false, reason: 'no-port'})
+    expect(verdictOf(legacy.verdicts, pods, 'ccc')).toEqual({in: false, reason: 'no-port'})
+    expect(verdictOf(legacy.verdicts, pods, 'a')).toEqual({in: true, ready: true})
     expect(legacy.action?.subsets).toHaveLength(3)
   })
 
@@ -538,7 +545,7 @@ describe('E12: the legacy Endpoints object', () => {
   it('E12.2: terminating pods are left out unless publishNotReadyAddresses; not-ready ones go to notReadyAddresses', () => {
     const pods = [pod('ready'), pod('notready', {ready: false}), pod('term', {deleting: true})]
     const r = syncEndpoints(svc(), pods, undefined)
-    expect(r.verdicts.get('term')).toEqual({in: false, reason: 'terminating'})
+    expect(r.verdicts).toEqual([{in: true, ready: true}, {in: true, ready: false}, {in: false, reason: 'terminating'}])
     expect(r.action?.subsets[0].addresses.map((a) => a.targetRef?.name)).toEqual(['ready'])
     expect(r.action?.subsets[0].notReadyAddresses.map((a) => a.targetRef?.name)).toEqual(['notready'])
     const all = syncEndpoints(svc({publishNotReadyAddresses: true}), pods, undefined)
