@@ -282,12 +282,25 @@ const bool4 = (ctx: Ctx, v: unknown, base: Path, i: number, mid: string, field: 
 function podRefAt(ctx: Ctx, v: unknown, base: Path, i: number): PodRef | undefined {
   const m = isMapping(v) ? v : ctx.mapping(v, [...base, i, 'targetRef'])
   if (!m) return undefined
+  if (isPlainRef(m)) return m
   return {
     kind: str4(ctx, m.kind, base, i, 'targetRef', 'kind') ?? '',
     namespace: str4(ctx, m.namespace, base, i, 'targetRef', 'namespace') ?? '',
     name: str4(ctx, m.name, base, i, 'targetRef', 'name') ?? '',
     uid: str4(ctx, m.uid, base, i, 'targetRef', 'uid') ?? '',
   }
+}
+
+/**
+ * A reference of exactly the four fields, each a string (the usual case): kept as read, since
+ * the copy would hold the same and nothing changes either (its fields are compared by name, and
+ * the plan writes an object's keys sorted).
+ */
+function isPlainRef(m: RawObject): m is RawObject & PodRef {
+  if (typeof m.kind !== 'string' || typeof m.namespace !== 'string' || typeof m.name !== 'string' || typeof m.uid !== 'string' || Object.getPrototypeOf(m) !== Object.prototype) return false
+  let n = 0
+  for (const _ in m) n++
+  return n === 4
 }
 
 /** A list whose items are all strings (kept as read: nothing changes what was read). */
@@ -303,6 +316,10 @@ function addresses(ctx: Ctx, v: unknown, path: Path): EndpointAddressView[] {
   for (let i = 0; i < xs.length; i++) {
     const m = item(ctx, xs[i], path, i)
     if (!m) continue
+    if (isPlainAddress(m)) {
+      out.push(m)
+      continue
+    }
     const a: EndpointAddressView = {ip: str3(ctx, m.ip, path, i, 'ip') ?? ''}
     set(a, 'hostname', str3(ctx, m.hostname, path, i, 'hostname'))
     set(a, 'nodeName', str3(ctx, m.nodeName, path, i, 'nodeName'))
@@ -310,6 +327,17 @@ function addresses(ctx: Ctx, v: unknown, path: Path): EndpointAddressView[] {
     out.push(a)
   }
   return out
+}
+
+/** An address of an IP and strings for hostname and nodeName, with a plain reference or none: kept as read (see isPlainRef). */
+function isPlainAddress(m: RawObject): m is RawObject & EndpointAddressView {
+  if (typeof m.ip !== 'string' || Object.getPrototypeOf(m) !== Object.prototype) return false
+  for (const key in m) {
+    const v = m[key]
+    if (key === 'ip') continue
+    if (key === 'hostname' || key === 'nodeName' ? typeof v !== 'string' : key !== 'targetRef' || !isMapping(v) || !isPlainRef(v)) return false
+  }
+  return true
 }
 
 export function readEndpoints(ctx: Ctx, meta: Meta, raw: RawObject): EndpointsView {

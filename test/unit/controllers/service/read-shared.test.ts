@@ -15,6 +15,10 @@ import type {Snapshot} from '../../../../src/model/objects.js'
 import {computePlan} from '../../../../src/services/plan.js'
 import {readFixtures} from '../../../../src/sources/fixtures.js'
 import {normalizeParsed} from '../../../../src/sources/parsed.js'
+import {readEndpoints, readEndpointSlice} from '../../../../src/controllers/service/read.js'
+import {Ctx, type Problem} from '../../../../src/sources/context.js'
+import type {Meta} from '../../../../src/sources/part.js'
+import type {SourceObject} from '../../../../src/sources/source-object.js'
 
 const NOW = '2026-11-22T10:00:00Z'
 const tmp = mkdtempSync(join(tmpdir(), 'kctl-service-read-'))
@@ -129,6 +133,37 @@ describe('what is read is shared where it is alike, with the values read', () =>
     expect(conditions).toEqual([{ready: true}, {}, {ready: false, serving: true, terminating: false}, {ready: true}, {terminating: true}])
     expect(conditions.map((c) => Object.keys(c))).toEqual([['ready'], [], ['ready', 'serving', 'terminating'], ['ready'], ['terminating']])
     expect(conditions[0]).toBe(conditions[3])
+  })
+
+  it('slice references and Endpoints addresses of plain fields are the objects read; others are copied to the fields read', () => {
+    const ref = (name: string) => ({kind: 'Pod', namespace: 'shop', name, uid: `uid-${name}`})
+    const slice = {
+      addressType: 'IPv4',
+      endpoints: [
+        {addresses: ['10.0.0.1'], targetRef: ref('a')},
+        {addresses: ['10.0.0.2'], targetRef: {...ref('b'), resourceVersion: '7'}},
+      ],
+    }
+    const endpoints = {
+      subsets: [
+        {
+          addresses: [{ip: '10.0.0.1', nodeName: 'node-1', targetRef: ref('a')}, {ip: '10.0.0.2', targetRef: {...ref('b'), fieldPath: 'x'}}, {ip: '10.0.0.3', hostname: null}],
+          notReadyAddresses: [{ip: '10.0.0.4', extra: 1}],
+          ports: [{port: 8080}],
+        },
+      ],
+    }
+    const problems: Problem[] = []
+    const ctx = (raw: object) => new Ctx({raw, locator: {format: 'json'}} as unknown as SourceObject, problems, 'EndpointSlice')
+    const meta = {namespace: 'shop', name: 'web'} as unknown as Meta
+    const [kept, copied] = readEndpointSlice(ctx(slice), meta, slice).endpoints.map((e) => e.targetRef)
+    expect(kept).toBe(slice.endpoints[0].targetRef)
+    expect(copied).toEqual(ref('b'))
+    const subset = readEndpoints(ctx(endpoints), meta, endpoints).subsets[0]
+    expect(subset.addresses[0]).toBe(endpoints.subsets[0].addresses[0])
+    expect(subset.addresses.slice(1)).toEqual([{ip: '10.0.0.2', targetRef: ref('b')}, {ip: '10.0.0.3'}])
+    expect(subset.notReadyAddresses).toEqual([{ip: '10.0.0.4'}])
+    expect(problems).toEqual([])
   })
 })
 
