@@ -350,6 +350,8 @@ export function readEndpoints(ctx: Ctx, meta: Meta, raw: RawObject): EndpointsVi
 }
 
 const NO_PORTS: readonly ContainerPortView[] = Object.freeze([])
+/** The named container ports of the pod being read. */
+const PORTS: ContainerPortView[] = []
 
 function containerPorts(ctx: Ctx, v: unknown, path: Path, out: ContainerPortView[], sidecarsOnly: boolean): void {
   const containers = list(ctx, v, path)
@@ -388,12 +390,19 @@ export function readPodNetwork(ctx: Ctx, spec: RawObject, status: RawObject): Po
   let ips: string[] | undefined
   for (let i = 0; i < rawIPs.length; i++) {
     const m = item(ctx, rawIPs[i], POD_IPS, i)
-    if (m) (ips ??= []).push(str3(ctx, m.ip, POD_IPS, i, 'ip') ?? '')
+    if (!m) continue
+    const ip = str3(ctx, m.ip, POD_IPS, i, 'ip') ?? ''
+    // The list is kept: made at its size for one IP (the usual case), not grown from empty,
+    // which leaves room for 16 more.
+    if (ips === undefined) ips = [ip]
+    else ips.push(ip)
   }
   const podIP = ctx.string(status.podIP, POD_IP)
   // The API server keeps podIP and podIPs[0] equal; a file may give only podIP.
   const podIPs = ips ? ips : podIP ? [podIP] : []
-  const ports: ContainerPortView[] = []
+  // (Collected in one list for every pod: what is kept is a shared list or a copy.)
+  const ports = PORTS
+  ports.length = 0
   containerPorts(ctx, spec.containers, CONTAINERS, ports, false)
   if (spec.initContainers !== undefined) containerPorts(ctx, spec.initContainers, INIT_CONTAINERS, ports, true)
   const hostname = ctx.string(spec.hostname, HOSTNAME) ?? ''
@@ -407,9 +416,9 @@ export function readPodNetwork(ctx: Ctx, spec: RawObject, status: RawObject): Po
  * A pod's ports, shared with the pods that name the same ones (a template's pods all do; nothing
  * changes them). Only lists of one port are shared; the table is emptied when it grows large.
  */
-function sharedPorts(ctx: Ctx, ports: ContainerPortView[]): readonly ContainerPortView[] {
+function sharedPorts(ctx: Ctx, ports: readonly ContainerPortView[]): readonly ContainerPortView[] {
   if (ports.length === 0) return NO_PORTS
-  if (ports.length > 1) return ports
+  if (ports.length > 1) return ports.slice()
   const p = ports[0]
   let named = ONE_PORT.get(p.name)
   if (!named) {

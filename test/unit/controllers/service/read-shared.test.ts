@@ -111,12 +111,13 @@ describe('what is read is shared where it is alike, with the values read', () =>
             POD('b', {ip: '10.0.0.2'}),
             POD('c', {port: '{name: http, containerPort: 9090}'}),
             POD('d', {port: '{name: http, containerPort: 8080}, {name: admin, containerPort: 9000, protocol: UDP}'}),
+            POD('e', {port: '{name: http, containerPort: 8080}, {name: admin, containerPort: 9000, protocol: UDP}'}),
             SERVICE(),
           ].join('---\n'),
         ),
       ],
     })
-    const [a, b, c, d] = s.pods.map((p) => p.network!)
+    const [a, b, c, d, e] = s.pods.map((p) => p.network!)
     expect(a.ports).toBe(b.ports)
     expect(a.podIPs).toEqual(['10.0.0.1'])
     expect(b.podIPs).toEqual(['10.0.0.2'])
@@ -125,6 +126,22 @@ describe('what is read is shared where it is alike, with the values read', () =>
       {name: 'http', containerPort: 8080, protocol: 'TCP'},
       {name: 'admin', containerPort: 9000, protocol: 'UDP'},
     ])
+    expect(e.ports).toEqual(d.ports)
+    expect(e.ports).not.toBe(d.ports)
+  })
+
+  it("a pod's IPs: podIPs as listed (one or two), else podIP", () => {
+    const pod = (name: string, status: object) => ({apiVersion: 'v1', kind: 'Pod', metadata: {name, namespace: 'shop'}, spec: {containers: [{name: 'main'}]}, status})
+    const service = {apiVersion: 'v1', kind: 'Service', metadata: {name: 'web', namespace: 'shop'}, spec: {selector: {app: 'web'}, ports: [{port: 80}]}}
+    const objects = [
+      pod('one', {podIP: '10.0.0.1', podIPs: [{ip: '10.0.0.1'}]}),
+      pod('two', {podIP: '10.0.0.2', podIPs: [{ip: '10.0.0.2'}, {ip: 'fd00::2'}]}),
+      pod('bare', {podIP: '10.0.0.3'}),
+      pod('none', {}),
+      service,
+    ]
+    const s = normalizeParsed('cluster:test', objects, {paths: [], serverDefaulted: true})
+    expect(s.pods.map((p) => p.network?.podIPs)).toEqual([['10.0.0.1'], ['10.0.0.2', 'fd00::2'], ['10.0.0.3'], undefined])
   })
 
   it('slice endpoints carry exactly the conditions read, shared between endpoints read alike', async () => {
