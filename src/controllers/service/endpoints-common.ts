@@ -55,14 +55,17 @@ export function canonicalIP(ip: string): string {
 export function addressesOf(pod: PodView, family: string): readonly string[] {
   const ips = pod.network?.podIPs ?? []
   // Plain IPv4 addresses only (the usual case): the pod's own list, shared (nothing changes it).
-  if (family === 'IPv4' && ips.every(plainIPv4)) return ips
+  if (family === 'IPv4' && allPlainIPv4(ips)) return ips
   const out: string[] = []
   for (let i = 0; i < ips.length; i++) if (familyOf(ips[i]) === family) out.push(canonicalIP(ips[i]))
   return out
 }
 
-/** No colon: an IPv4 address, written as it is. */
-const plainIPv4 = (ip: string): boolean => !ip.includes(':')
+/** No colon in any: IPv4 addresses, written as they are. */
+function allPlainIPv4(ips: readonly string[]): boolean {
+  for (let i = 0; i < ips.length; i++) if (ips[i].includes(':')) return false
+  return true
+}
 
 /** addressesOf(pod, family)[0], without the list. */
 export function firstAddressOf(pod: PodView, family: string): string | undefined {

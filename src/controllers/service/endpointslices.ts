@@ -146,6 +146,7 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
   const result: SliceSyncResult = {actions: [], verdicts: [], missingPorts: [], pools: [], choices: [], totals: [], warnings: [], refs: []}
   const types = addressTypes(svc)
   const existing = managedSlices(svc, input.slices)
+  const zones = nodeZones(input.nodes)
   const labels = sliceLabels(svc)
   const time = triggerTime(svc)
   const creates: {draft: Draft; addressType: string}[] = []
@@ -186,13 +187,13 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
       const key = resolved.key
       let group = desired.get(key)
       if (!group) desired.set(key, (group = {ports: sortPorts(resolved.ports), endpoints: new Map(), byName: true}))
-      const node = input.nodes.get(pod.nodeName)
-      if (!node && input.nodesKnown && !svc.publishNotReadyAddresses) {
+      const zone = zones.get(pod.nodeName)
+      if (zone === undefined && input.nodesKnown && !svc.publishNotReadyAddresses) {
         result.verdicts[i] = {in: false, reason: 'node-missing'}
         result.requeue = `pod ${pod.name}'s node ${JSON.stringify(pod.nodeName)} is not found: the sync writes the rest and fails (retried)`
         continue
       }
-      const endpoint = podToEndpoint(pod, node, svc, addressType, (result.refs[i] ??= {kind: 'Pod', name: pod.name, namespace: pod.namespace, uid: pod.uid}))
+      const endpoint = podToEndpoint(pod, zone, svc, addressType, (result.refs[i] ??= {kind: 'Pod', name: pod.name, namespace: pod.namespace, uid: pod.uid}))
       if (endpoint.addresses.length === 0) {
         if (result.verdicts[i]?.in) continue
         result.verdicts[i] = {in: false, reason: 'no-address-of-type'}
@@ -303,7 +304,8 @@ function listed(resolved: ResolvedPorts, c: EndpointConditions): Listed {
   return (byConditions[i] ??= Object.freeze({in: true as const, ports: resolved.numbers, ready: c.ready!, serving: c.serving!, terminating: c.terminating!}))
 }
 
-function podToEndpoint(pod: PodView, node: NodeView | undefined, svc: ServiceView, addressType: string, targetRef: PodRef): EndpointView {
+/** `zone`: the zone label of the pod's node, null when it has none, undefined when the node is not known. */
+function podToEndpoint(pod: PodView, zone: string | null | undefined, svc: ServiceView, addressType: string, targetRef: PodRef): EndpointView {
   const serving = pod.ready
   const terminating = pod.deletionTimestamp !== undefined
   const ready = svc.publishNotReadyAddresses || (serving && !terminating)
@@ -311,7 +313,6 @@ function podToEndpoint(pod: PodView, node: NodeView | undefined, svc: ServiceVie
   const conditions = CONDITIONS[(ready ? 4 : 0) + (serving ? 2 : 0) + (terminating ? 1 : 0)]
   const hostname = hostnameFor(pod, svc)
   const nodeName = pod.nodeName
-  const zone = node && zoneOf(node)
   // Keys in sorted order, as the plan writes them (it then need not copy the endpoint); the usual
   // endpoint (a node with a zone, no hostname) made whole at once.
   if (hostname === undefined && nodeName !== '' && zone) return {addresses, conditions, nodeName, targetRef, zone}
@@ -323,14 +324,22 @@ function podToEndpoint(pod: PodView, node: NodeView | undefined, svc: ServiceVie
   return ep
 }
 
-/** A node's zone label, looked up once per node (its pods are many). */
-function zoneOf(node: NodeView): string | undefined {
-  let zone = ZONES.get(node)
-  if (zone === undefined && !ZONES.has(node)) ZONES.set(node, (zone = node.labels[ZONE_LABEL]))
-  return zone
+/**
+ * Per node name, its node's zone label (null without one): absent when no such node was read.
+ * Made once per map of nodes (nothing changes one), whose nodes have many pods; a pod's node is
+ * then one lookup by its name.
+ */
+function nodeZones(nodes: ReadonlyMap<string, NodeView>): ReadonlyMap<string, string | null> {
+  let zones = ZONES.get(nodes)
+  if (!zones) {
+    zones = new Map()
+    for (const [name, node] of nodes) zones.set(name, node.labels[ZONE_LABEL] ?? null)
+    ZONES.set(nodes, zones)
+  }
+  return zones
 }
 
-const ZONES = new WeakMap<NodeView, string | undefined>()
+const ZONES = new WeakMap<ReadonlyMap<string, NodeView>, Map<string, string | null>>()
 
 /**
  * The endpoints wanted for one port list, in the order their pods come. Keyed by pod name while

@@ -171,6 +171,18 @@ describe('E3/E4: which pods, and their conditions (ES-1, ES-2)', () => {
     expect(creates(p.actions)[0].endpoints[0].zone).toBeUndefined()
   })
 
+  it('E4.4: a pod on a node without a zone label (or an empty one) is listed without a zone; one nodes map serves every sync', () => {
+    const nodes = [node('node-a'), node('node-b', {labels: {'topology.kubernetes.io/zone': ''}}), node('node-c', {zone: 'zone-3'})]
+    const input = {nodes: nodeMap(nodes), nodesKnown: true, slices: [], maxEndpointsPerSlice: 100}
+    const pods = [pod('a'), pod('bb', {node: 'node-b'}), pod('ccc', {node: 'node-c'}), pod('dddd', {node: 'node-x'})]
+    for (let round = 0; round < 2; round++) {
+      const r = syncSlices({...input, svc: svc(), pods})
+      const byName = Object.fromEntries(creates(r.actions)[0].endpoints.map((e) => [e.targetRef!.name, [e.nodeName, e.zone ?? null]]))
+      expect(byName).toEqual({a: ['node-a', null], bb: ['node-b', null], ccc: ['node-c', 'zone-3']})
+      expect(r.verdicts[3]).toEqual({in: false, reason: 'node-missing'})
+    }
+  })
+
   it('E4.4/E4.5: zone from the node; hostname only when the subdomain is the Service', () => {
     const r = sync(svc(), [pod('a', {hostname: 'a', subdomain: 'web'}), pod('bb', {hostname: 'b', subdomain: 'other', node: 'node-b'})])
     const [a, b] = [...creates(r.actions)[0].endpoints].sort((x, y) => (x.targetRef!.name < y.targetRef!.name ? -1 : 1))
