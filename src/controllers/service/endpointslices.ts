@@ -405,6 +405,7 @@ function reconcileByPorts(
   // more than one slice holds stays in the first one walked: a choice the plan states (E8.4).
   // Per wanted endpoint, the slice names that hold it: one name, or a list once a second holds it.
   const {ports, endpoints: want} = group
+  // (With one slice, nothing is held twice: no holders are kept.)
   const holders = new Map<string, string | string[]>()
   const ids: (string | undefined)[][] = []
   for (const slice of slices) {
@@ -414,7 +415,7 @@ function reconcileByPorts(
     for (let j = 0; j < eps.length; j++) {
       const id = wantedKey(eps[j], group)
       sliceIds.push(id)
-      if (id === undefined) continue
+      if (id === undefined || slices.length === 1) continue
       const names = holders.get(id)
       if (names === undefined) holders.set(id, slice.name)
       else if (typeof names === 'string') {

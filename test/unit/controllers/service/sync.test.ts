@@ -406,6 +406,15 @@ describe('E8: placement', () => {
     expect(sync(svc(), [c], [a], 3).choices).toEqual([])
   })
 
+  it('E8.4: an endpoint one slice holds twice is kept once (the slice is updated), with nothing to choose', () => {
+    const x = pod('x', {ips: ['10.1.0.1']})
+    const y = pod('y', {ips: ['10.1.0.2']})
+    const r = sync(svc(), [x, y], [slice('A', [ep(x, {ready: true}), ep(y, {ready: true}), ep(x, {ready: true})])])
+    expect(r.choices).toEqual([])
+    expect(r.warnings).toEqual([])
+    expect(updates(r.actions).map((u) => [u.name, members(u), u.size])).toEqual([['A', ['x', 'y'], 2]])
+  })
+
   it('ES-32/E8.4: an endpoint two slices hold stays in the one the controller walks first: the plan names both and shows one', () => {
     const x = pod('x', {ips: ['10.1.0.1']})
     const y = pod('y', {ips: ['10.1.0.2']})
