@@ -96,39 +96,41 @@ function protocol(ctx: Ctx, v: unknown, path: Path): string {
   return p
 }
 
-function intOrString(ctx: Ctx, v: unknown, path: Path): IntOrString | undefined {
-  if (typeof v === 'string') return /^\d+$/.test(v) ? Number(v) : v
-  return ctx.int(v, path, 1, PORT_MAX)
-}
+// The paths of a Service's fields (made once: they are on every Service).
+const S = {
+  spec: Object.freeze(['spec']),
+  status: Object.freeze(['status']),
+  metadata: Object.freeze(['metadata']),
+  type: Object.freeze(['spec', 'type']),
+  selector: Object.freeze(['spec', 'selector']),
+  ports: Object.freeze(['spec', 'ports']),
+  clusterIP: Object.freeze(['spec', 'clusterIP']),
+  ipFamilies: Object.freeze(['spec', 'ipFamilies']),
+  publishNotReadyAddresses: Object.freeze(['spec', 'publishNotReadyAddresses']),
+  loadBalancerClass: Object.freeze(['spec', 'loadBalancerClass']),
+  externalTrafficPolicy: Object.freeze(['spec', 'externalTrafficPolicy']),
+  healthCheckNodePort: Object.freeze(['spec', 'healthCheckNodePort']),
+  trafficDistribution: Object.freeze(['spec', 'trafficDistribution']),
+  loadBalancer: Object.freeze(['status', 'loadBalancer']),
+  ingress: Object.freeze(['status', 'loadBalancer', 'ingress']),
+  finalizers: Object.freeze(['metadata', 'finalizers']),
+} satisfies Record<string, Path>
+
+const SERVICE_TYPES = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName']
 
 export function readService(ctx: Ctx, meta: Meta, raw: RawObject, serverDefaulted: boolean): ServiceView {
-  const spec = ctx.mapping(raw.spec, ['spec']) ?? EMPTY
-  const status = ctx.mapping(raw.status, ['status']) ?? EMPTY
-  const type = ctx.string(spec.type, ['spec', 'type']) ?? 'ClusterIP'
-  if (!['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'].includes(type)) {
-    ctx.fail(['spec', 'type'], `unsupported Service type ${JSON.stringify(type)}`, 'use ClusterIP, NodePort, LoadBalancer or ExternalName')
+  const spec = ctx.mapping(raw.spec, S.spec) ?? EMPTY
+  const status = ctx.mapping(raw.status, S.status) ?? EMPTY
+  const type = ctx.string(spec.type, S.type) ?? 'ClusterIP'
+  if (!SERVICE_TYPES.includes(type)) {
+    ctx.fail(S.type, `unsupported Service type ${JSON.stringify(type)}`, 'use ClusterIP, NodePort, LoadBalancer or ExternalName')
   }
-  const selector = spec.selector === undefined || spec.selector === null ? null : ctx.labels(spec.selector, ['spec', 'selector'])
-  const ports: ServicePortView[] = items(ctx, spec.ports, ['spec', 'ports']).map(({item, path}) => {
-    const port = ctx.int(item.port, [...path, 'port'], 1, PORT_MAX)
-    if (port === undefined) ctx.fail([...path, 'port'], 'port is required')
-    const out: ServicePortView = {
-      name: ctx.string(item.name, [...path, 'name']) ?? '',
-      protocol: protocol(ctx, item.protocol, [...path, 'protocol']),
-      port: port ?? 0,
-      // SetDefaults_Service: an unset (or zero) targetPort is the port.
-      targetPort: intOrString(ctx, item.targetPort, [...path, 'targetPort']) || (port ?? 0),
-    }
-    const nodePort = ctx.int(item.nodePort, [...path, 'nodePort'], 0, PORT_MAX)
-    if (nodePort) out.nodePort = nodePort
-    const appProtocol = ctx.string(item.appProtocol, [...path, 'appProtocol'])
-    if (appProtocol !== undefined) out.appProtocol = appProtocol
-    return out
-  })
-  const lb = ctx.mapping(status.loadBalancer, ['status', 'loadBalancer']) ?? EMPTY
-  const ingress: LoadBalancerIngress[] = items(ctx, lb.ingress, ['status', 'loadBalancer', 'ingress']).map(({item}) => JSON.parse(JSON.stringify(item)) as LoadBalancerIngress)
-  const clusterIP = ctx.string(spec.clusterIP, ['spec', 'clusterIP']) ?? ''
-  const meta2 = ctx.mapping(raw.metadata, ['metadata']) ?? EMPTY
+  const selector = spec.selector === undefined || spec.selector === null ? null : ctx.labels(spec.selector, S.selector)
+  const ports = servicePorts(ctx, spec.ports)
+  const lb = ctx.mapping(status.loadBalancer, S.loadBalancer) ?? EMPTY
+  const ingress: LoadBalancerIngress[] = lb.ingress === undefined || lb.ingress === null ? [] : items(ctx, lb.ingress, S.ingress).map(({item}) => JSON.parse(JSON.stringify(item)) as LoadBalancerIngress)
+  const clusterIP = ctx.string(spec.clusterIP, S.clusterIP) ?? ''
+  const meta2 = ctx.mapping(raw.metadata, S.metadata) ?? EMPTY
   const view: ServiceView = {
     ...meta,
     kind: 'Service',
@@ -139,18 +141,52 @@ export function readService(ctx: Ctx, meta: Meta, raw: RawObject, serverDefaulte
     headless: clusterIP === 'None' || (clusterIP === '' && (serverDefaulted || type === 'ExternalName')),
     ipFamilies: ipFamilies(ctx, spec, clusterIP, type, serverDefaulted),
     ports,
-    publishNotReadyAddresses: ctx.bool(spec.publishNotReadyAddresses, ['spec', 'publishNotReadyAddresses']) ?? false,
-    finalizers: strings(ctx, meta2.finalizers, ['metadata', 'finalizers']),
+    publishNotReadyAddresses: ctx.bool(spec.publishNotReadyAddresses, S.publishNotReadyAddresses) ?? false,
+    finalizers: meta2.finalizers === undefined || meta2.finalizers === null ? [] : strings(ctx, meta2.finalizers, S.finalizers),
     ingress,
   }
-  const optional = {
-    loadBalancerClass: ctx.string(spec.loadBalancerClass, ['spec', 'loadBalancerClass']),
-    externalTrafficPolicy: ctx.string(spec.externalTrafficPolicy, ['spec', 'externalTrafficPolicy']),
-    healthCheckNodePort: ctx.int(spec.healthCheckNodePort, ['spec', 'healthCheckNodePort'], 0, PORT_MAX),
-    trafficDistribution: ctx.string(spec.trafficDistribution, ['spec', 'trafficDistribution']),
-  }
-  for (const [k, v] of Object.entries(optional)) if (v !== undefined) (view as unknown as Record<string, unknown>)[k] = v
+  // The optional fields, set only when read (in this order).
+  const loadBalancerClass = ctx.string(spec.loadBalancerClass, S.loadBalancerClass)
+  const externalTrafficPolicy = ctx.string(spec.externalTrafficPolicy, S.externalTrafficPolicy)
+  const healthCheckNodePort = ctx.int(spec.healthCheckNodePort, S.healthCheckNodePort, 0, PORT_MAX)
+  const trafficDistribution = ctx.string(spec.trafficDistribution, S.trafficDistribution)
+  if (loadBalancerClass !== undefined) view.loadBalancerClass = loadBalancerClass
+  if (externalTrafficPolicy !== undefined) view.externalTrafficPolicy = externalTrafficPolicy
+  if (healthCheckNodePort !== undefined) view.healthCheckNodePort = healthCheckNodePort
+  if (trafficDistribution !== undefined) view.trafficDistribution = trafficDistribution
   return view
+}
+
+/** spec.ports, defaulted (SetDefaults_Service: an unset or zero targetPort is the port); a port's path is made only for a problem. */
+function servicePorts(ctx: Ctx, v: unknown): ServicePortView[] {
+  const xs = list(ctx, v, S.ports)
+  // Every item that is not a mapping is a problem before any item's fields are.
+  for (let i = 0; i < xs.length; i++) if (!isMapping(xs[i])) ctx.mapping(xs[i], [...S.ports, i])
+  const out: ServicePortView[] = []
+  for (let i = 0; i < xs.length; i++) {
+    const item = xs[i]
+    if (!isMapping(item)) continue
+    const port = int3(ctx, item.port, S.ports, i, 'port', 1)
+    if (port === undefined) ctx.fail([...S.ports, i, 'port'], 'port is required')
+    const p: ServicePortView = {
+      name: str3(ctx, item.name, S.ports, i, 'name') ?? '',
+      protocol: protocol3(ctx, item.protocol, S.ports, i, 'protocol'),
+      port: port ?? 0,
+      targetPort: targetPort(ctx, item.targetPort, i) || (port ?? 0),
+    }
+    const nodePort = int3(ctx, item.nodePort, S.ports, i, 'nodePort', 0)
+    if (nodePort) p.nodePort = nodePort
+    const appProtocol = str3(ctx, item.appProtocol, S.ports, i, 'appProtocol')
+    if (appProtocol !== undefined) p.appProtocol = appProtocol
+    out.push(p)
+  }
+  return out
+}
+
+/** spec.ports[i].targetPort: a number, a string of digits read as one, or a port name. */
+function targetPort(ctx: Ctx, v: unknown, i: number): IntOrString | undefined {
+  if (typeof v === 'string') return /^\d+$/.test(v) ? Number(v) : v
+  return int3(ctx, v, S.ports, i, 'targetPort', 1)
 }
 
 /**

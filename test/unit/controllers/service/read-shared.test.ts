@@ -15,7 +15,7 @@ import type {Snapshot} from '../../../../src/model/objects.js'
 import {computePlan} from '../../../../src/services/plan.js'
 import {readFixtures} from '../../../../src/sources/fixtures.js'
 import {normalizeParsed} from '../../../../src/sources/parsed.js'
-import {readEndpoints, readEndpointSlice} from '../../../../src/controllers/service/read.js'
+import {readEndpoints, readEndpointSlice, readService} from '../../../../src/controllers/service/read.js'
 import {Ctx, type Problem} from '../../../../src/sources/context.js'
 import type {Meta} from '../../../../src/sources/part.js'
 import type {SourceObject} from '../../../../src/sources/source-object.js'
@@ -181,6 +181,52 @@ describe('what is read is shared where it is alike, with the values read', () =>
     expect(subset.addresses.slice(1)).toEqual([{ip: '10.0.0.2', targetRef: ref('b')}, {ip: '10.0.0.3'}])
     expect(subset.notReadyAddresses).toEqual([{ip: '10.0.0.4'}])
     expect(problems).toEqual([])
+  })
+})
+
+describe('a Service as read', () => {
+  it('defaults its ports and reports its bad fields in order, each at its path', () => {
+    const raw = {
+      metadata: {finalizers: ['service.kubernetes.io/load-balancer-cleanup', 7]},
+      spec: {
+        type: 'Weird',
+        selector: {app: 'web'},
+        ports: [{port: 'x', name: 3}, 5, {port: 80, targetPort: '8080', nodePort: 30000, protocol: 'FOO'}, null, {port: 81, targetPort: 'web', appProtocol: 'http'}, {port: 82, targetPort: 0}],
+        clusterIP: 'None',
+        ipFamilies: ['IPv5'],
+        publishNotReadyAddresses: 'yes',
+        healthCheckNodePort: 30001,
+        loadBalancerClass: 'example.com/lb',
+        trafficDistribution: 'PreferClose',
+      },
+      status: {loadBalancer: {ingress: [{ip: '1.2.3.4', ports: [{port: 80, protocol: 'TCP'}]}]}},
+    }
+    const problems: Problem[] = []
+    const ctx = new Ctx({raw, locator: {format: 'json'}} as unknown as SourceObject, problems, 'Service')
+    const svc = readService(ctx, {namespace: 'shop', name: 'web'} as unknown as Meta, raw, false)
+    expect(problems.map((p) => `${p.path.join('.')}: ${p.message}`)).toEqual([
+      'spec.type: unsupported Service type "Weird"',
+      'spec.ports.1: expected a mapping, got 5',
+      'spec.ports.0.port: expected an integer, got "x"',
+      'spec.ports.0.port: port is required',
+      'spec.ports.0.name: expected a string, got 3',
+      'spec.ports.2.protocol: unsupported protocol "FOO"',
+      'spec.ports.5.targetPort: expected an integer, got 0',
+      'spec.ipFamilies.0: unsupported IP family "IPv5"',
+      'spec.publishNotReadyAddresses: expected true or false, got "yes"',
+      'metadata.finalizers.1: expected a string, got 7',
+    ])
+    expect(svc.ports).toEqual([
+      {name: '', protocol: 'TCP', port: 0, targetPort: 0},
+      {name: '', protocol: 'FOO', port: 80, targetPort: 8080, nodePort: 30000},
+      {name: '', protocol: 'TCP', port: 81, targetPort: 'web', appProtocol: 'http'},
+      {name: '', protocol: 'TCP', port: 82, targetPort: 82},
+    ])
+    expect(svc).toMatchObject({type: 'Weird', selector: {app: 'web'}, clusterIP: 'None', headless: true, ipFamilies: ['IPv5'], publishNotReadyAddresses: false})
+    expect(svc.finalizers).toEqual(['service.kubernetes.io/load-balancer-cleanup', ''])
+    expect(svc.ingress).toEqual(raw.status.loadBalancer.ingress)
+    expect(svc.ingress[0]).not.toBe(raw.status.loadBalancer.ingress[0])
+    expect(Object.keys(svc).slice(-3)).toEqual(['loadBalancerClass', 'healthCheckNodePort', 'trafficDistribution'])
   })
 })
 
