@@ -661,19 +661,7 @@ function unzonedReadyWritten(written: readonly Draft[], existing: readonly Endpo
 const conditionsOf = (ep: EndpointView): EndpointConditions => ep.conditions
 
 function updateAction(draft: Draft, slice: EndpointSliceView, addressType: string, labels: Record<string, string>, time: string | undefined): UpdateEndpointSliceAction {
-  const beforeIds = slice.endpoints.map(endpointId)
-  const before = new Map<string, EndpointView>()
-  beforeIds.forEach((id, i) => before.set(id, slice.endpoints[i]))
-  const afterIds = draft.endpoints.map(endpointId)
-  const after = new Set(afterIds)
-  const added: string[] = []
-  const changed: EndpointChange[] = []
-  for (let i = 0; i < draft.endpoints.length; i++) {
-    const ep = draft.endpoints[i]
-    const old = before.get(afterIds[i])
-    if (!old) added.push(podOf(ep))
-    else if (!equalBeyondId(old, ep)) changed.push({pod: podOf(ep), from: conditionsOf(old), to: conditionsOf(ep)})
-  }
+  const {added, changed, removed} = endpointChanges(draft, slice.endpoints)
   const a: UpdateEndpointSliceAction = {
     type: 'updateEndpointSlice',
     name: slice.name,
@@ -686,7 +674,7 @@ function updateAction(draft: Draft, slice: EndpointSliceView, addressType: strin
     labels,
     added,
     // With random additions the removed ones are still certain: they were not kept.
-    removed: slice.endpoints.filter((_, i) => !after.has(beforeIds[i])).map(podOf),
+    removed,
     changed,
     ...(time ? {triggerTime: time} : {}),
   }
@@ -695,6 +683,36 @@ function updateAction(draft: Draft, slice: EndpointSliceView, addressType: strin
   if (draft.labelsChanged || !sameLabels(slice.labels, labels)) a.labelsChanged = true
   if (draft.hintsOnly) a.hintsChanged = true
   return a
+}
+
+/** What an update adds to the slice's endpoints, changes in them (beyond their ids) and removes, by pod. */
+function endpointChanges(draft: Draft, eps: readonly EndpointView[]): {added: string[]; changed: EndpointChange[]; removed: string[]} {
+  const added: string[] = []
+  const changed: EndpointChange[] = []
+  const next = draft.endpoints
+  // The usual update keeps the slice's endpoints in their order and adds the new ones after them:
+  // told without building ids. A draft's endpoints have distinct ids (a rewrite of the hints alone
+  // copies the slice's, and takes the general path), so a slice that is the draft's beginning
+  // holds no id twice, and the draft's other endpoints are all new.
+  let k = 0
+  if (!draft.hintsOnly && eps.length <= next.length) while (k < eps.length && sameId(eps[k], next[k])) k++
+  if (k === eps.length && !draft.hintsOnly) {
+    for (let i = 0; i < k; i++) if (!equalBeyondId(eps[i], next[i])) changed.push({pod: podOf(next[i]), from: conditionsOf(eps[i]), to: conditionsOf(next[i])})
+    for (let i = k; i < next.length; i++) added.push(podOf(next[i]))
+    return {added, changed, removed: []}
+  }
+  const beforeIds = eps.map(endpointId)
+  const before = new Map<string, EndpointView>()
+  beforeIds.forEach((id, i) => before.set(id, eps[i]))
+  const afterIds = next.map(endpointId)
+  const after = new Set(afterIds)
+  for (let i = 0; i < next.length; i++) {
+    const ep = next[i]
+    const old = before.get(afterIds[i])
+    if (!old) added.push(podOf(ep))
+    else if (!equalBeyondId(old, ep)) changed.push({pod: podOf(ep), from: conditionsOf(old), to: conditionsOf(ep)})
+  }
+  return {added, changed, removed: eps.filter((_, i) => !after.has(beforeIds[i])).map(podOf)}
 }
 
 function deleteAction(slice: EndpointSliceView, reason: SliceDeleteReason): DeleteEndpointSliceAction {

@@ -406,6 +406,18 @@ describe('E8: placement', () => {
     expect(sync(svc(), [c], [a], 3).choices).toEqual([])
   })
 
+  it('E8.5: an update states the pods added, changed (from, to) and removed, whatever order the slice holds them in', () => {
+    const [x, y, z] = [pod('x', {ips: ['10.1.0.1']}), pod('y', {ips: ['10.1.0.2'], ready: false}), pod('z', {ips: ['10.1.0.3']})]
+    const stale = ep(y, {ready: true})
+    const gone = ep(pod('w', {ips: ['10.1.0.9']}), {ready: true})
+    const changes = (eps: EndpointView[]) => updates(sync(svc(), [x, y, z], [slice('A', eps)]).actions).map((u) => [members(u), u.added, u.changed, u.removed])
+    const want = [['x', 'y', 'z'], ['z'], [{pod: 'y', from: {ready: true, serving: true, terminating: false}, to: {ready: false, serving: false, terminating: false}}], []]
+    // The slice's endpoints first, in order, then the new one; in another order; with one removed.
+    expect(changes([ep(x, {ready: true}), stale])).toEqual([want])
+    expect(changes([stale, ep(x, {ready: true})])).toEqual([want])
+    expect(changes([ep(x, {ready: true}), gone, stale])).toEqual([[...want.slice(0, 3), ['w']]])
+  })
+
   it('E8.4: an endpoint one slice holds twice is kept once (the slice is updated), with nothing to choose', () => {
     const x = pod('x', {ips: ['10.1.0.1']})
     const y = pod('y', {ips: ['10.1.0.2']})
