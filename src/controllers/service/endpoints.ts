@@ -212,7 +212,7 @@ function repack(entries: readonly RepackEntry[]): EndpointSubsetView[] {
   // strings' own order.
   let plain = true
   for (const a of firstSeen.values()) {
-    if (WIDE.test(a.ip) || WIDE.test(a.targetRef?.uid ?? '')) {
+    if (wide(a.ip) || wide(a.targetRef?.uid ?? '')) {
       plain = false
       break
     }
@@ -253,7 +253,7 @@ function repackOneList(entries: readonly RepackEntry[]): EndpointSubsetView[] | 
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]
     if (e.ports !== ports) return undefined
-    if (plain && (WIDE.test(e.address.ip) || WIDE.test(e.address.targetRef?.uid ?? ''))) plain = false
+    if (plain && (wide(e.address.ip) || wide(e.address.targetRef?.uid ?? ''))) plain = false
   }
   const order = plain ? plainOrder : bytewiseOrder
   const sorted = [...entries].sort((x, y) => order(x.address, y.address))
@@ -281,13 +281,16 @@ function repackOneList(entries: readonly RepackEntry[]): EndpointSubsetView[] | 
   return [{addresses, notReadyAddresses, ports: sortPorts(distinct)}]
 }
 
-/** A character whose UTF-16 order may differ from its UTF-8 bytes' (see byteOrder). */
-const WIDE = /[\uD800-\uFFFF]/
+/** Whether `s` has a character from U+D800 up, whose UTF-16 order may differ from its UTF-8 bytes' (see byteOrder). */
+function wide(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0xd800) return true
+  return false
+}
 
 /** RepackSubsets' address order: by IP, then pod UID, bytewise. */
 const bytewiseOrder = (a: EndpointAddressView, b: EndpointAddressView): number => byteOrder(a.ip, b.ip) || byteOrder(a.targetRef?.uid ?? '', b.targetRef?.uid ?? '')
 
-/** bytewiseOrder for strings without a WIDE character. */
+/** bytewiseOrder for strings without a wide character. */
 function plainOrder(a: EndpointAddressView, b: EndpointAddressView): number {
   if (a.ip !== b.ip) return a.ip < b.ip ? -1 : 1
   const x = a.targetRef?.uid ?? ''

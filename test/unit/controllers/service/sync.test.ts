@@ -669,6 +669,14 @@ describe('E12.6: byte order', () => {
     expect(sign(byteOrder('\u{1F600}', '\uFFFD'))).toBe(1)
     expect(sign(byteOrder('10.0.0.10', '10.0.0.9'))).toBe(-1)
   })
+
+  it('Endpoints addresses of one IP come by pod UID in byte order, an astral character after U+FFFD', () => {
+    const at = (name: string, uid: string) => ({...pod(name, {ips: ['10.0.0.1']}), uid})
+    const names = (pods: PodView[]) => syncEndpoints(svc(), pods, undefined).action!.subsets[0].addresses.map((a) => a.targetRef!.name)
+    expect(names([at('a', 'u\u{1F600}'), at('b', 'u\uFFFD')])).toEqual(['b', 'a'])
+    expect(names([at('a', 'u\uFFFD'), at('b', 'u\u{1F600}')])).toEqual(['a', 'b'])
+    expect(names([at('a', 'u2'), at('b', 'u10')])).toEqual(['b', 'a'])
+  })
 })
 
 describe('E13: mirroring', () => {
