@@ -275,11 +275,21 @@ export function readEndpointSlice(ctx: Ctx, meta: Meta, raw: RawObject): Endpoin
     const terminating = bool4(ctx, c.terminating, base, i, 'conditions', 'terminating')
     const conditions = READ_CONDITIONS[tri(ready) * 9 + tri(serving) * 3 + tri(terminating)]
     const addresses = m.addresses
-    const ep: EndpointView = {addresses: isStrings(addresses) ? addresses : stringList(ctx, addresses, [...base, i, 'addresses']), conditions}
-    set(ep, 'hostname', str3(ctx, m.hostname, base, i, 'hostname'))
-    set(ep, 'nodeName', str3(ctx, m.nodeName, base, i, 'nodeName'))
-    set(ep, 'zone', str3(ctx, m.zone, base, i, 'zone'))
-    if (m.targetRef !== undefined && m.targetRef !== null) set(ep, 'targetRef', podRefAt(ctx, m.targetRef, base, i))
+    const list = isStrings(addresses) ? addresses : stringList(ctx, addresses, [...base, i, 'addresses'])
+    const hostname = str3(ctx, m.hostname, base, i, 'hostname')
+    const nodeName = str3(ctx, m.nodeName, base, i, 'nodeName')
+    const zone = str3(ctx, m.zone, base, i, 'zone')
+    const targetRef = m.targetRef !== undefined && m.targetRef !== null ? podRefAt(ctx, m.targetRef, base, i) : undefined
+    let ep: EndpointView
+    // The usual endpoint (a node, a zone and a reference, no hostname) made whole at once, its fields in the same order.
+    if (hostname === undefined && nodeName !== undefined && zone !== undefined && targetRef !== undefined) ep = {addresses: list, conditions, nodeName, zone, targetRef}
+    else {
+      ep = {addresses: list, conditions}
+      if (hostname !== undefined) ep.hostname = hostname
+      if (nodeName !== undefined) ep.nodeName = nodeName
+      if (zone !== undefined) ep.zone = zone
+      if (targetRef !== undefined) ep.targetRef = targetRef
+    }
     if (isMapping(m.hints)) ep.hints = JSON.parse(JSON.stringify(m.hints)) as EndpointView['hints']
     endpoints.push(ep)
   }

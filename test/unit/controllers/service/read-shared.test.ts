@@ -159,6 +159,8 @@ describe('what is read is shared where it is alike, with the values read', () =>
       endpoints: [
         {addresses: ['10.0.0.1'], targetRef: ref('a')},
         {addresses: ['10.0.0.2'], targetRef: {...ref('b'), resourceVersion: '7'}},
+        {zone: 'z1', targetRef: ref('c'), nodeName: 'node-1', addresses: ['10.0.0.3']},
+        {addresses: ['10.0.0.4'], hostname: 'd', nodeName: 'node-2', zone: 'z2'},
       ],
     }
     const endpoints = {
@@ -173,9 +175,18 @@ describe('what is read is shared where it is alike, with the values read', () =>
     const problems: Problem[] = []
     const ctx = (raw: object) => new Ctx({raw, locator: {format: 'json'}} as unknown as SourceObject, problems, 'EndpointSlice')
     const meta = {namespace: 'shop', name: 'web'} as unknown as Meta
-    const [kept, copied] = readEndpointSlice(ctx(slice), meta, slice).endpoints.map((e) => e.targetRef)
+    const read = readEndpointSlice(ctx(slice), meta, slice).endpoints
+    const [kept, copied] = read.map((e) => e.targetRef)
     expect(kept).toBe(slice.endpoints[0].targetRef)
     expect(copied).toEqual(ref('b'))
+    expect(read.slice(2)).toEqual([
+      {addresses: ['10.0.0.3'], conditions: {}, nodeName: 'node-1', zone: 'z1', targetRef: ref('c')},
+      {addresses: ['10.0.0.4'], conditions: {}, hostname: 'd', nodeName: 'node-2', zone: 'z2'},
+    ])
+    expect(read.slice(2).map((e) => Object.keys(e))).toEqual([
+      ['addresses', 'conditions', 'nodeName', 'zone', 'targetRef'],
+      ['addresses', 'conditions', 'hostname', 'nodeName', 'zone'],
+    ])
     const subset = readEndpoints(ctx(endpoints), meta, endpoints).subsets[0]
     expect(subset.addresses[0]).toBe(endpoints.subsets[0].addresses[0])
     expect(subset.addresses.slice(1)).toEqual([{ip: '10.0.0.2', targetRef: ref('b')}, {ip: '10.0.0.3'}])
