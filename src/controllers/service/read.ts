@@ -396,10 +396,11 @@ export function readEndpoints(ctx: Ctx, meta: Meta, raw: RawObject): EndpointsVi
 }
 
 const NO_PORTS: readonly ContainerPortView[] = Object.freeze([])
-/** The named container ports of the pod being read. */
+/** The named container ports of the pod being read (its first ones; what follows is left from others). */
 const PORTS: ContainerPortView[] = []
 
-function containerPorts(ctx: Ctx, v: unknown, path: Path, out: ContainerPortView[], sidecarsOnly: boolean): void {
+/** Writes the named ports of `v`'s containers into `out` from `n` on; how many `out` then holds. */
+function containerPorts(ctx: Ctx, v: unknown, path: Path, out: ContainerPortView[], n: number, sidecarsOnly: boolean): number {
   const containers = list(ctx, v, path)
   for (let i = 0; i < containers.length; i++) {
     const c = item(ctx, containers[i], path, i)
@@ -417,9 +418,10 @@ function containerPorts(ctx: Ctx, v: unknown, path: Path, out: ContainerPortView
       if (name === undefined || name === '') continue
       const containerPort = int3(ctx, port.containerPort, base, j, 'containerPort', 1)
       const protocolName = protocol3(ctx, port.protocol, base, j, 'protocol')
-      out.push({name, containerPort: containerPort ?? 0, protocol: protocolName})
+      out[n++] = {name, containerPort: containerPort ?? 0, protocol: protocolName}
     }
   }
+  return n
 }
 
 // The paths of the pod fields read (made once: they are on every pod).
@@ -446,25 +448,23 @@ export function readPodNetwork(ctx: Ctx, spec: RawObject, status: RawObject): Po
   const podIP = ctx.string(status.podIP, POD_IP)
   // The API server keeps podIP and podIPs[0] equal; a file may give only podIP.
   const podIPs = ips ? ips : podIP ? [podIP] : []
-  // (Collected in one list for every pod: what is kept is a shared list or a copy.)
-  const ports = PORTS
-  ports.length = 0
-  containerPorts(ctx, spec.containers, CONTAINERS, ports, false)
-  if (spec.initContainers !== undefined) containerPorts(ctx, spec.initContainers, INIT_CONTAINERS, ports, true)
+  // (Collected in one list for every pod, its first `count`: what is kept is a shared list or a copy.)
+  let count = containerPorts(ctx, spec.containers, CONTAINERS, PORTS, 0, false)
+  if (spec.initContainers !== undefined) count = containerPorts(ctx, spec.initContainers, INIT_CONTAINERS, PORTS, count, true)
   const hostname = ctx.string(spec.hostname, HOSTNAME) ?? ''
   const subdomain = ctx.string(spec.subdomain, SUBDOMAIN) ?? ''
-  if (podIPs.length === 0 && ports.length === 0 && hostname === '') return undefined
+  if (podIPs.length === 0 && count === 0 && hostname === '') return undefined
   if (ctx.copy) for (let i = 0; i < podIPs.length; i++) podIPs[i] = ctx.own(podIPs[i])
-  return {podIPs, hostname: ctx.own(hostname), subdomain: ctx.own(subdomain), ports: sharedPorts(ctx, ports)}
+  return {podIPs, hostname: ctx.own(hostname), subdomain: ctx.own(subdomain), ports: sharedPorts(ctx, PORTS, count)}
 }
 
 /**
  * A pod's ports, shared with the pods that name the same ones (a template's pods all do; nothing
  * changes them). Only lists of one port are shared; the table is emptied when it grows large.
  */
-function sharedPorts(ctx: Ctx, ports: readonly ContainerPortView[]): readonly ContainerPortView[] {
-  if (ports.length === 0) return NO_PORTS
-  if (ports.length > 1) return ports.slice()
+function sharedPorts(ctx: Ctx, ports: readonly ContainerPortView[], count: number): readonly ContainerPortView[] {
+  if (count === 0) return NO_PORTS
+  if (count > 1) return ports.slice(0, count)
   const p = ports[0]
   let named = ONE_PORT.get(p.name)
   if (!named) {

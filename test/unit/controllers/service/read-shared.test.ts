@@ -112,12 +112,14 @@ describe('what is read is shared where it is alike, with the values read', () =>
             POD('c', {port: '{name: http, containerPort: 9090}'}),
             POD('d', {port: '{name: http, containerPort: 8080}, {name: admin, containerPort: 9000, protocol: UDP}'}),
             POD('e', {port: '{name: http, containerPort: 8080}, {name: admin, containerPort: 9000, protocol: UDP}'}),
+            POD('f'),
+            POD('g', {port: '{containerPort: 8080}'}),
             SERVICE(),
           ].join('---\n'),
         ),
       ],
     })
-    const [a, b, c, d, e] = s.pods.map((p) => p.network!)
+    const [a, b, c, d, e, f, g] = s.pods.map((p) => p.network!)
     expect(a.ports).toBe(b.ports)
     expect(a.podIPs).toEqual(['10.0.0.1'])
     expect(b.podIPs).toEqual(['10.0.0.2'])
@@ -128,6 +130,9 @@ describe('what is read is shared where it is alike, with the values read', () =>
     ])
     expect(e.ports).toEqual(d.ports)
     expect(e.ports).not.toBe(d.ports)
+    // A pod after them names its own ports only.
+    expect(f.ports).toBe(a.ports)
+    expect(g.ports).toEqual([])
   })
 
   it("a pod's IPs: podIPs as listed (one or two), else podIP", () => {
