@@ -121,7 +121,7 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
   // (capacityAnnotationSetCorrectly): an over-capacity object is rewritten at every sync.
   if (existing) {
     const capacityRight = addressCount(existing.subsets) <= MAX_ENDPOINTS_ADDRESSES && existing.annotations[OVER_CAPACITY] === undefined
-    const sameSubsets = equalSubsets(existing.subsets, wanted) || equalSubsets(repack(flatten(existing.subsets)), wanted)
+    const sameSubsets = equalSubsets(existing.subsets, wanted) || (mayRepackTo(existing.subsets, wanted) && equalSubsets(repack(flatten(existing.subsets)), wanted))
     if (sameSubsets && sameLabels(existing.labels, labels) && capacityRight) return {verdicts}
   }
   const total = addressCount(wanted)
@@ -146,6 +146,13 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
 }
 
 const addressCount = (subsets: readonly EndpointSubsetView[]): number => subsets.reduce((n, s) => n + s.addresses.length + s.notReadyAddresses.length, 0)
+
+/**
+ * Whether repacking the stored subsets could give the wanted ones. One stored subset repacks into
+ * one, of its addresses less any listed twice: never into more addresses than it has. (Several
+ * may repack into more, as a port's addresses join those of every subset that lists the port.)
+ */
+const mayRepackTo = (stored: readonly EndpointSubsetView[], wanted: readonly EndpointSubsetView[]): boolean => stored.length !== 1 || addressCount(wanted) <= addressCount(stored)
 
 const addressKey = (a: EndpointAddressView): string => `${a.ip}\u0000${a.targetRef?.uid ?? ''}`
 

@@ -4,6 +4,7 @@ import {describe, expect, it} from 'vitest'
 import type {NodeView, PodView, Taint} from '../../../../src/model/objects.js'
 import type {
   CreateEndpointSliceAction,
+  EndpointAddressView,
   EndpointSliceView,
   EndpointsView,
   EndpointView,
@@ -596,6 +597,20 @@ describe('E12: the legacy Endpoints object', () => {
     // Read from a file (no resourceVersion): equal is still equal.
     expect(syncEndpoints(svc({labels: {team: 'x'}}), pods, {...existing, resourceVersion: ''}).action).toBeUndefined()
     expect(syncEndpoints(svc({labels: {team: 'y'}}), pods, existing).action).toMatchObject({verb: 'update', resourceVersion: '3'})
+  })
+
+  it('E12.7: stored subsets are compared as repacked: an address listed twice is one; one address fewer is a write', () => {
+    const pods = [pod('a', {ips: ['10.1.0.1']}), pod('b', {ips: ['10.1.0.2']})]
+    const action = syncEndpoints(svc(), pods, undefined).action!
+    const [a, b] = action.subsets[0].addresses
+    const stored = (addresses: EndpointAddressView[]): EndpointsView => ({
+      namespace: 'ns', name: 'web', uid: 'e', resourceVersion: '3', generation: 0, labels: action.labels, annotations: {}, ownerReferences: [],
+      subsets: [{...action.subsets[0], addresses}],
+    })
+    expect(syncEndpoints(svc(), pods, stored([b, a, b])).action).toBeUndefined()
+    expect(syncEndpoints(svc(), pods, stored([a])).action).toMatchObject({verb: 'update'})
+    expect(syncEndpoints(svc(), pods.slice(0, 1), stored([a, a])).action).toBeUndefined()
+    expect(syncEndpoints(svc(), pods.slice(0, 1), stored([a, b])).action).toMatchObject({verb: 'update'})
   })
 
   it('ES-30/E12.6: one subset per set of addresses with their readiness, carrying every port that set offers', () => {
