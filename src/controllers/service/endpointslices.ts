@@ -141,6 +141,18 @@ interface Draft {
   hintsOnly?: boolean
 }
 
+/** A draft with every field set (unset ones undefined), so that all drafts share one shape. */
+const draftOf = (fields: Pick<Draft, 'ports' | 'endpoints' | 'labelsChanged'> & Partial<Draft>): Draft => ({
+  existing: fields.existing,
+  ports: fields.ports,
+  endpoints: fields.endpoints,
+  random: fields.random ?? 0,
+  labelsChanged: fields.labelsChanged,
+  placeholder: fields.placeholder,
+  pool: fields.pool,
+  hintsOnly: fields.hintsOnly,
+})
+
 export function syncSlices(input: SliceSyncInput): SliceSyncResult {
   const {svc} = input
   const result: SliceSyncResult = {actions: [], verdicts: [], missingPorts: [], pools: [], choices: [], totals: [], warnings: [], refs: []}
@@ -229,7 +241,7 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
     if (goneOfType === ofType.length && creates.length === typeCreatesBefore) {
       const only = deletes.length - typeDeletesBefore === 1 ? deletes[deletes.length - 1].slice : undefined
       if (only && isPlaceholder(only, svc, labels)) deletes.pop()
-      else creates.push({draft: {ports: [], endpoints: [], random: 0, labelsChanged: false, placeholder: true}, addressType})
+      else creates.push({draft: draftOf({ports: [], endpoints: [], labelsChanged: false, placeholder: true}), addressType})
     }
   }
 
@@ -446,7 +458,7 @@ function reconcileByPorts(
       want.delete(id!)
     }
     const labelsChanged = !sameUnreserved(slice.labels, svcLabels, svcLabelCount)
-    const draft: Draft = {existing: slice, ports: sortPorts(slice.ports), endpoints: kept, random: 0, labelsChanged}
+    const draft = draftOf({existing: slice, ports: sortPorts(slice.ports), endpoints: kept, labelsChanged})
     if (changed || kept.length !== slice.endpoints.length) {
       if (kept.length === 0) deletes.push(slice)
       else updates.push(draft)
@@ -496,7 +508,7 @@ function reconcileByPorts(
       updates.push(fill)
       take(fill, left)
     } else {
-      const d: Draft = {ports, endpoints: [], random: 0, labelsChanged: false}
+      const d = draftOf({ports, endpoints: [], labelsChanged: false})
       creates.push(d)
       take(d, Math.min(left, max))
     }
@@ -643,7 +655,7 @@ function hints(
     if (writtenNames.has(slice.name) || !types.includes(slice.addressType) || !touched(slice.endpoints)) continue
     const next = slice.endpoints.map(hinted)
     if (next.some((ep, i) => ep !== slice.endpoints[i] && JSON.stringify(ep.hints) !== JSON.stringify(slice.endpoints[i].hints))) {
-      updates.push({draft: {existing: slice, ports: sortPorts(slice.ports), endpoints: next, random: 0, labelsChanged: false, hintsOnly: true}, addressType: slice.addressType})
+      updates.push({draft: draftOf({existing: slice, ports: sortPorts(slice.ports), endpoints: next, labelsChanged: false, hintsOnly: true}), addressType: slice.addressType})
     }
   }
 }
