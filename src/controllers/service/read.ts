@@ -118,6 +118,29 @@ const S = {
 
 const SERVICE_TYPES = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName']
 
+/**
+ * A view of an object: its metadata, field by field in Meta's order, then `rest`'s fields. Made
+ * as {...meta, ...rest}, each view would get a hidden class of its own (V8 gives the spread's
+ * copy a fresh map, and each field added after it another), so that every read of a view's field
+ * in the planner would look it up by name; these all share one. A field added to Meta and not
+ * copied here fails to compile.
+ */
+function viewOf<T extends object>(meta: Meta, rest: T): Meta & T {
+  const copy: {[K in keyof Required<Meta>]: Meta[K]} = {
+    namespace: meta.namespace,
+    name: meta.name,
+    uid: meta.uid,
+    resourceVersion: meta.resourceVersion,
+    generation: meta.generation,
+    labels: meta.labels,
+    annotations: meta.annotations,
+    ownerReferences: meta.ownerReferences,
+    creationTimestamp: meta.creationTimestamp,
+    deletionTimestamp: meta.deletionTimestamp,
+  }
+  return Object.assign(copy, rest)
+}
+
 export function readService(ctx: Ctx, meta: Meta, raw: RawObject, serverDefaulted: boolean): ServiceView {
   const spec = ctx.mapping(raw.spec, S.spec) ?? EMPTY
   const status = ctx.mapping(raw.status, S.status) ?? EMPTY
@@ -131,9 +154,8 @@ export function readService(ctx: Ctx, meta: Meta, raw: RawObject, serverDefaulte
   const ingress: LoadBalancerIngress[] = lb.ingress === undefined || lb.ingress === null ? [] : items(ctx, lb.ingress, S.ingress).map(({item}) => JSON.parse(JSON.stringify(item)) as LoadBalancerIngress)
   const clusterIP = ctx.string(spec.clusterIP, S.clusterIP) ?? ''
   const meta2 = ctx.mapping(raw.metadata, S.metadata) ?? EMPTY
-  const view: ServiceView = {
-    ...meta,
-    kind: 'Service',
+  const view: ServiceView = viewOf(meta, {
+    kind: 'Service' as const,
     apiVersion: 'v1',
     type,
     selector,
@@ -144,7 +166,7 @@ export function readService(ctx: Ctx, meta: Meta, raw: RawObject, serverDefaulte
     publishNotReadyAddresses: ctx.bool(spec.publishNotReadyAddresses, S.publishNotReadyAddresses) ?? false,
     finalizers: meta2.finalizers === undefined || meta2.finalizers === null ? [] : strings(ctx, meta2.finalizers, S.finalizers),
     ingress,
-  }
+  })
   // The optional fields, set only when read (in this order).
   const loadBalancerClass = ctx.string(spec.loadBalancerClass, S.loadBalancerClass)
   const externalTrafficPolicy = ctx.string(spec.externalTrafficPolicy, S.externalTrafficPolicy)
@@ -293,7 +315,8 @@ export function readEndpointSlice(ctx: Ctx, meta: Meta, raw: RawObject): Endpoin
     if (isMapping(m.hints)) ep.hints = JSON.parse(JSON.stringify(m.hints)) as EndpointView['hints']
     endpoints.push(ep)
   }
-  return {...meta, addressType, endpoints, ports: endpointPorts(ctx, raw.ports, ['ports'])}
+  const ports = endpointPorts(ctx, raw.ports, ['ports'])
+  return viewOf(meta, {addressType, endpoints, ports})
 }
 
 /** Unset, false, true. */
@@ -392,7 +415,7 @@ export function readEndpoints(ctx: Ctx, meta: Meta, raw: RawObject): EndpointsVi
     notReadyAddresses: addresses(ctx, item.notReadyAddresses, [...path, 'notReadyAddresses']),
     ports: endpointPorts(ctx, item.ports, [...path, 'ports']),
   }))
-  return {...meta, subsets}
+  return viewOf(meta, {subsets})
 }
 
 const NO_PORTS: readonly ContainerPortView[] = Object.freeze([])

@@ -246,6 +246,30 @@ describe('a Service as read', () => {
   })
 })
 
+describe('views of Services, slices and Endpoints', () => {
+  it("carry the object's metadata fields first, in order, then their own, with the values read", () => {
+    const meta: Meta = {
+      namespace: 'shop', name: 'web', uid: 'u', resourceVersion: '7', generation: 2, labels: {app: 'web'}, annotations: {a: 'b'},
+      ownerReferences: [], creationTimestamp: '2026-11-20T00:00:00Z', deletionTimestamp: undefined,
+    }
+    const ctx = (raw: object) => new Ctx({raw, locator: {format: 'json'}} as unknown as SourceObject, [], 'Service')
+    const service = {spec: {selector: {app: 'web'}, ports: [{port: 80}], trafficDistribution: 'PreferClose'}}
+    const slice = {addressType: 'IPv4', endpoints: [], ports: []}
+    const endpoints = {subsets: []}
+    const metaKeys = Object.keys(meta)
+    const views = [readService(ctx(service), meta, service, false), readEndpointSlice(ctx(slice), meta, slice), readEndpoints(ctx(endpoints), meta, endpoints)]
+    expect(views.map((v) => Object.keys(v).slice(metaKeys.length))).toEqual([
+      ['kind', 'apiVersion', 'type', 'selector', 'clusterIP', 'headless', 'ipFamilies', 'ports', 'publishNotReadyAddresses', 'finalizers', 'ingress', 'trafficDistribution'],
+      ['addressType', 'endpoints', 'ports'],
+      ['subsets'],
+    ])
+    for (const v of views) {
+      expect(Object.keys(v).slice(0, metaKeys.length)).toEqual(metaKeys)
+      expect(v).toMatchObject(meta)
+    }
+  })
+})
+
 describe("the planner's pod index", () => {
   const pods = [
     POD('p1', {labels: '{app: web, tier: front}', ip: '10.0.0.1'}),
