@@ -110,9 +110,12 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
     verdicts[i] = ready ? IN_READY : IN_NOT_READY
   }
   const wanted = repack(entries)
-  const labels: Record<string, string> = {...svc.labels}
-  if (!hasClusterIP(svc)) labels[HEADLESS_LABEL] = ''
-  else delete labels[HEADLESS_LABEL]
+  // The Service's labels, the headless one set or left out, then managed-by (copied key by key: a
+  // spread copy given more keys would get a hidden class of its own).
+  const headless = !hasClusterIP(svc)
+  const labels: Record<string, string> = {}
+  for (const k in svc.labels) if (k !== HEADLESS_LABEL || headless) labels[k] = svc.labels[k]
+  if (headless) labels[HEADLESS_LABEL] = ''
   labels[ENDPOINTS_MANAGED_BY] = ENDPOINTS_CONTROLLER
 
   // The skip test (E12.9): same subsets, exactly these labels, the capacity annotation right.

@@ -599,6 +599,23 @@ describe('E12: the legacy Endpoints object', () => {
     expect(syncEndpoints(svc({labels: {team: 'y'}}), pods, existing).action).toMatchObject({verb: 'update', resourceVersion: '3'})
   })
 
+  it('E12.7: the Endpoints labels are the Service\'s, the headless label set empty when headless and dropped otherwise, managed-by last', () => {
+    const labels = {'service.kubernetes.io/headless': 'x', team: 'a', 'endpoints.kubernetes.io/managed-by': 'someone'}
+    const written = (s: ServiceView) => syncEndpoints(s, [pod('a')], undefined).action!.labels
+    expect(Object.entries(written(svc({labels})))).toEqual([['team', 'a'], ['endpoints.kubernetes.io/managed-by', 'endpoint-controller']])
+    expect(Object.entries(written(svc({labels, clusterIP: 'None', headless: true})))).toEqual([
+      ['service.kubernetes.io/headless', ''],
+      ['team', 'a'],
+      ['endpoints.kubernetes.io/managed-by', 'endpoint-controller'],
+    ])
+    expect(Object.entries(written(svc({labels: {team: 'a'}, clusterIP: 'None', headless: true})))).toEqual([
+      ['team', 'a'],
+      ['service.kubernetes.io/headless', ''],
+      ['endpoints.kubernetes.io/managed-by', 'endpoint-controller'],
+    ])
+    expect(labels['service.kubernetes.io/headless']).toBe('x')
+  })
+
   it('E12.7: stored subsets are compared as repacked: an address listed twice is one; one address fewer is a write', () => {
     const pods = [pod('a', {ips: ['10.1.0.1']}), pod('b', {ips: ['10.1.0.2']})]
     const action = syncEndpoints(svc(), pods, undefined).action!
