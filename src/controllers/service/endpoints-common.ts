@@ -55,14 +55,17 @@ export function canonicalIP(ip: string): string {
 export function addressesOf(pod: PodView, family: string): readonly string[] {
   const ips = pod.network?.podIPs ?? []
   // Plain IPv4 addresses only (the usual case): the pod's own list, shared (nothing changes it).
-  if (family === 'IPv4' && ips.every(plainIPv4)) return ips
+  if (family === 'IPv4' && allPlainIPv4(ips)) return ips
   const out: string[] = []
   for (let i = 0; i < ips.length; i++) if (familyOf(ips[i]) === family) out.push(canonicalIP(ips[i]))
   return out
 }
 
-/** No colon: an IPv4 address, written as it is. */
-const plainIPv4 = (ip: string): boolean => !ip.includes(':')
+/** No colon in any: IPv4 addresses, written as they are. */
+function allPlainIPv4(ips: readonly string[]): boolean {
+  for (let i = 0; i < ips.length; i++) if (ips[i].includes(':')) return false
+  return true
+}
 
 /** addressesOf(pod, family)[0], without the list. */
 export function firstAddressOf(pod: PodView, family: string): string | undefined {
@@ -83,8 +86,11 @@ export function endpointPorts(svc: ServiceView, pod: PodView): ResolvedPorts {
   if (svc.ports.length !== 1) return resolvePorts(svc.ports, svc.ports.map((sp) => targetPortOf(sp, pod)))
   // One Service port (the usual case): the pods that resolve it to the same number share one answer.
   const port = targetPortOf(svc.ports[0], pod)
-  let byPort = resolvedOnePort.get(svc.ports)
+  // The pods of one Service come in a row: the last Service's answers are at hand.
+  let byPort = lastOnePort === svc.ports ? lastByPort : resolvedOnePort.get(svc.ports)
   if (!byPort) resolvedOnePort.set(svc.ports, (byPort = new Map()))
+  lastOnePort = svc.ports
+  lastByPort = byPort
   let resolved = byPort.get(port)
   if (!resolved) byPort.set(port, (resolved = resolvePorts(svc.ports, [port])))
   return resolved
@@ -101,6 +107,8 @@ export interface ResolvedPorts {
 }
 
 const resolvedOnePort = new WeakMap<readonly ServicePortView[], Map<number | undefined, ResolvedPorts>>()
+let lastOnePort: readonly ServicePortView[] | undefined
+let lastByPort: Map<number | undefined, ResolvedPorts> | undefined
 
 function targetPortOf(sp: ServicePortView, pod: PodView): number | undefined {
   if (typeof sp.targetPort === 'number') return sp.targetPort

@@ -54,7 +54,8 @@ const mirrorKey = (eps: readonly EndpointView[]): string =>
 
 export interface EndpointsSyncResult {
   action?: WriteEndpointsAction
-  verdicts: Map<string, {in: true; ready: boolean} | {in: false; reason: EndpointExclusion}>
+  /** Per pod, by its place in the input. */
+  verdicts: ({in: true; ready: boolean} | {in: false; reason: EndpointExclusion})[]
 }
 
 /** The family the legacy object lists: the first IP family, else the cluster IP's (E12.3). */
@@ -70,7 +71,7 @@ const IN_NOT_READY = Object.freeze({in: true as const, ready: false})
 
 /** `refs`: per pod (by its place in `pods`), a reference to it to share (the slice endpoint's), when there is one. */
 export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existing: EndpointsView | undefined, refs: readonly (PodRef | undefined)[] = []): EndpointsSyncResult {
-  const verdicts: EndpointsSyncResult['verdicts'] = new Map()
+  const verdicts: EndpointsSyncResult['verdicts'] = []
   const family = primaryFamily(svc)
   // Per address: its ports, and whether it is ready (one entry per resolvable port, repacked below).
   const entries: {address: EndpointAddressView; ports: readonly EndpointPortView[]; ready: boolean}[] = []
@@ -78,13 +79,13 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
     const pod = pods[i]
     const excluded = podExclusion(pod, svc.publishNotReadyAddresses)
     if (excluded) {
-      verdicts.set(pod.name, {in: false, reason: excluded})
+      verdicts[i] = {in: false, reason: excluded}
       continue
     }
     // No family to go by: the pod's own first IP decides (E12.3).
     const ip = firstAddressOf(pod, family ?? ipFamily(pod.network!.podIPs[0]))
     if (ip === undefined) {
-      verdicts.set(pod.name, {in: false, reason: 'no-address-of-type'})
+      verdicts[i] = {in: false, reason: 'no-address-of-type'}
       continue
     }
     // Keys in sorted order, as the plan writes them.
@@ -96,22 +97,25 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
       // Headless without ports: one subset without ports; otherwise nothing to list.
       if (svc.clusterIP === 'None') {
         entries.push({address, ports: [], ready})
-        verdicts.set(pod.name, ready ? IN_READY : IN_NOT_READY)
-      } else verdicts.set(pod.name, {in: false, reason: 'no-port'})
+        verdicts[i] = ready ? IN_READY : IN_NOT_READY
+      } else verdicts[i] = {in: false, reason: 'no-port'}
       continue
     }
     const {ports} = endpointPorts(svc, pod)
     if (ports.length === 0) {
-      verdicts.set(pod.name, {in: false, reason: 'no-port'})
+      verdicts[i] = {in: false, reason: 'no-port'}
       continue
     }
     entries.push({address, ports, ready})
-    verdicts.set(pod.name, ready ? IN_READY : IN_NOT_READY)
+    verdicts[i] = ready ? IN_READY : IN_NOT_READY
   }
   const wanted = repack(entries)
-  const labels: Record<string, string> = {...svc.labels}
-  if (!hasClusterIP(svc)) labels[HEADLESS_LABEL] = ''
-  else delete labels[HEADLESS_LABEL]
+  // The Service's labels, the headless one set or left out, then managed-by (copied key by key: a
+  // spread copy given more keys would get a hidden class of its own).
+  const headless = !hasClusterIP(svc)
+  const labels: Record<string, string> = {}
+  for (const k in svc.labels) if (k !== HEADLESS_LABEL || headless) labels[k] = svc.labels[k]
+  if (headless) labels[HEADLESS_LABEL] = ''
   labels[ENDPOINTS_MANAGED_BY] = ENDPOINTS_CONTROLLER
 
   // The skip test (E12.9): same subsets, exactly these labels, the capacity annotation right.
@@ -120,7 +124,7 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
   // (capacityAnnotationSetCorrectly): an over-capacity object is rewritten at every sync.
   if (existing) {
     const capacityRight = addressCount(existing.subsets) <= MAX_ENDPOINTS_ADDRESSES && existing.annotations[OVER_CAPACITY] === undefined
-    const sameSubsets = equalSubsets(existing.subsets, wanted) || equalSubsets(repack(flatten(existing.subsets)), wanted)
+    const sameSubsets = equalSubsets(existing.subsets, wanted) || (mayRepackTo(existing.subsets, wanted) && equalSubsets(repack(flatten(existing.subsets)), wanted))
     if (sameSubsets && sameLabels(existing.labels, labels) && capacityRight) return {verdicts}
   }
   const total = addressCount(wanted)
@@ -145,6 +149,13 @@ export function syncEndpoints(svc: ServiceView, pods: readonly PodView[], existi
 }
 
 const addressCount = (subsets: readonly EndpointSubsetView[]): number => subsets.reduce((n, s) => n + s.addresses.length + s.notReadyAddresses.length, 0)
+
+/**
+ * Whether repacking the stored subsets could give the wanted ones. One stored subset repacks into
+ * one, of its addresses less any listed twice: never into more addresses than it has. (Several
+ * may repack into more, as a port's addresses join those of every subset that lists the port.)
+ */
+const mayRepackTo = (stored: readonly EndpointSubsetView[], wanted: readonly EndpointSubsetView[]): boolean => stored.length !== 1 || addressCount(wanted) <= addressCount(stored)
 
 const addressKey = (a: EndpointAddressView): string => `${a.ip}\u0000${a.targetRef?.uid ?? ''}`
 
@@ -211,7 +222,7 @@ function repack(entries: readonly RepackEntry[]): EndpointSubsetView[] {
   // strings' own order.
   let plain = true
   for (const a of firstSeen.values()) {
-    if (WIDE.test(a.ip) || WIDE.test(a.targetRef?.uid ?? '')) {
+    if (wide(a.ip) || wide(a.targetRef?.uid ?? '')) {
       plain = false
       break
     }
@@ -252,7 +263,7 @@ function repackOneList(entries: readonly RepackEntry[]): EndpointSubsetView[] | 
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]
     if (e.ports !== ports) return undefined
-    if (plain && (WIDE.test(e.address.ip) || WIDE.test(e.address.targetRef?.uid ?? ''))) plain = false
+    if (plain && (wide(e.address.ip) || wide(e.address.targetRef?.uid ?? ''))) plain = false
   }
   const order = plain ? plainOrder : bytewiseOrder
   const sorted = [...entries].sort((x, y) => order(x.address, y.address))
@@ -280,13 +291,16 @@ function repackOneList(entries: readonly RepackEntry[]): EndpointSubsetView[] | 
   return [{addresses, notReadyAddresses, ports: sortPorts(distinct)}]
 }
 
-/** A character whose UTF-16 order may differ from its UTF-8 bytes' (see byteOrder). */
-const WIDE = /[\uD800-\uFFFF]/
+/** Whether `s` has a character from U+D800 up, whose UTF-16 order may differ from its UTF-8 bytes' (see byteOrder). */
+function wide(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0xd800) return true
+  return false
+}
 
 /** RepackSubsets' address order: by IP, then pod UID, bytewise. */
 const bytewiseOrder = (a: EndpointAddressView, b: EndpointAddressView): number => byteOrder(a.ip, b.ip) || byteOrder(a.targetRef?.uid ?? '', b.targetRef?.uid ?? '')
 
-/** bytewiseOrder for strings without a WIDE character. */
+/** bytewiseOrder for strings without a wide character. */
 function plainOrder(a: EndpointAddressView, b: EndpointAddressView): number {
   if (a.ip !== b.ip) return a.ip < b.ip ? -1 : 1
   const x = a.targetRef?.uid ?? ''

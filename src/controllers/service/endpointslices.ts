@@ -57,8 +57,10 @@ export interface SliceSyncInput {
 
 export interface SliceSyncResult {
   actions: ServiceAction[]
-  /** Per pod: its endpoint's conditions, or why it has none (the `slice` half of the verdict). */
-  verdicts: Map<string, Pick<PodEndpointVerdict, 'slice' | 'missingPorts'>>
+  /** Per pod (by its place in the input): its endpoint's conditions, or why it has none (the `slice` half of the verdict). */
+  verdicts: PodEndpointVerdict['slice'][]
+  /** Per pod (by its place in the input), set only for a pod that lacks some: the Service ports its named targetPort does not find. */
+  missingPorts: (readonly string[] | undefined)[]
   pools: EndpointPool[]
   /** The controller's random choices the plan states (which name a new slice takes, which slice keeps a duplicate). */
   choices: SliceChoice[]
@@ -139,11 +141,24 @@ interface Draft {
   hintsOnly?: boolean
 }
 
+/** A draft with every field set (unset ones undefined), so that all drafts share one shape. */
+const draftOf = (fields: Pick<Draft, 'ports' | 'endpoints' | 'labelsChanged'> & Partial<Draft>): Draft => ({
+  existing: fields.existing,
+  ports: fields.ports,
+  endpoints: fields.endpoints,
+  random: fields.random ?? 0,
+  labelsChanged: fields.labelsChanged,
+  placeholder: fields.placeholder,
+  pool: fields.pool,
+  hintsOnly: fields.hintsOnly,
+})
+
 export function syncSlices(input: SliceSyncInput): SliceSyncResult {
   const {svc} = input
-  const result: SliceSyncResult = {actions: [], verdicts: new Map(), pools: [], choices: [], totals: [], warnings: [], refs: []}
+  const result: SliceSyncResult = {actions: [], verdicts: [], missingPorts: [], pools: [], choices: [], totals: [], warnings: [], refs: []}
   const types = addressTypes(svc)
   const existing = managedSlices(svc, input.slices)
+  const zones = nodeZones(input.nodes)
   const labels = sliceLabels(svc)
   const time = triggerTime(svc)
   const creates: {draft: Draft; addressType: string}[] = []
@@ -176,7 +191,7 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
       const pod = input.pods[i]
       const excluded = podExclusion(pod, true)
       if (excluded) {
-        result.verdicts.set(pod.name, {slice: {in: false, reason: excluded}})
+        result.verdicts[i] = {in: false, reason: excluded}
         continue
       }
       const resolved = endpointPorts(svc, pod)
@@ -184,25 +199,22 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
       const key = resolved.key
       let group = desired.get(key)
       if (!group) desired.set(key, (group = {ports: sortPorts(resolved.ports), endpoints: new Map(), byName: true}))
-      const node = input.nodes.get(pod.nodeName)
-      if (!node && input.nodesKnown && !svc.publishNotReadyAddresses) {
-        result.verdicts.set(pod.name, {slice: {in: false, reason: 'node-missing'}})
+      const zone = zones.get(pod.nodeName)
+      if (zone === undefined && input.nodesKnown && !svc.publishNotReadyAddresses) {
+        result.verdicts[i] = {in: false, reason: 'node-missing'}
         result.requeue = `pod ${pod.name}'s node ${JSON.stringify(pod.nodeName)} is not found: the sync writes the rest and fails (retried)`
         continue
       }
-      const endpoint = podToEndpoint(pod, node, svc, addressType, (result.refs[i] ??= {kind: 'Pod', name: pod.name, namespace: pod.namespace, uid: pod.uid}))
-      let verdict: Pick<PodEndpointVerdict, 'slice' | 'missingPorts'>
+      const endpoint = podToEndpoint(pod, zone, svc, addressType, (result.refs[i] ??= {kind: 'Pod', name: pod.name, namespace: pod.namespace, uid: pod.uid}))
       if (endpoint.addresses.length === 0) {
-        if (result.verdicts.get(pod.name)?.slice.in) continue
-        verdict = {slice: {in: false, reason: 'no-address-of-type'}}
+        if (result.verdicts[i]?.in) continue
+        result.verdicts[i] = {in: false, reason: 'no-address-of-type'}
       } else {
         addWanted(group, endpoint, pod.name)
-        const c = endpoint.conditions
         // (The port numbers are shared by the pods that resolve alike: nothing changes them.)
-        verdict = {slice: listed(resolved, c)}
+        result.verdicts[i] = listed(resolved, endpoint.conditions)
       }
-      if (missing.length > 0) verdict.missingPorts = missing
-      result.verdicts.set(pod.name, verdict)
+      if (missing.length > 0) result.missingPorts[i] = missing
     }
 
     // Every desired endpoint is placed (created slices are skipped only while the Service goes).
@@ -229,7 +241,7 @@ export function syncSlices(input: SliceSyncInput): SliceSyncResult {
     if (goneOfType === ofType.length && creates.length === typeCreatesBefore) {
       const only = deletes.length - typeDeletesBefore === 1 ? deletes[deletes.length - 1].slice : undefined
       if (only && isPlaceholder(only, svc, labels)) deletes.pop()
-      else creates.push({draft: {ports: [], endpoints: [], random: 0, labelsChanged: false, placeholder: true}, addressType})
+      else creates.push({draft: draftOf({ports: [], endpoints: [], labelsChanged: false, placeholder: true}), addressType})
     }
   }
 
@@ -304,7 +316,8 @@ function listed(resolved: ResolvedPorts, c: EndpointConditions): Listed {
   return (byConditions[i] ??= Object.freeze({in: true as const, ports: resolved.numbers, ready: c.ready!, serving: c.serving!, terminating: c.terminating!}))
 }
 
-function podToEndpoint(pod: PodView, node: NodeView | undefined, svc: ServiceView, addressType: string, targetRef: PodRef): EndpointView {
+/** `zone`: the zone label of the pod's node, null when it has none, undefined when the node is not known. */
+function podToEndpoint(pod: PodView, zone: string | null | undefined, svc: ServiceView, addressType: string, targetRef: PodRef): EndpointView {
   const serving = pod.ready
   const terminating = pod.deletionTimestamp !== undefined
   const ready = svc.publishNotReadyAddresses || (serving && !terminating)
@@ -312,7 +325,6 @@ function podToEndpoint(pod: PodView, node: NodeView | undefined, svc: ServiceVie
   const conditions = CONDITIONS[(ready ? 4 : 0) + (serving ? 2 : 0) + (terminating ? 1 : 0)]
   const hostname = hostnameFor(pod, svc)
   const nodeName = pod.nodeName
-  const zone = node && zoneOf(node)
   // Keys in sorted order, as the plan writes them (it then need not copy the endpoint); the usual
   // endpoint (a node with a zone, no hostname) made whole at once.
   if (hostname === undefined && nodeName !== '' && zone) return {addresses, conditions, nodeName, targetRef, zone}
@@ -324,14 +336,22 @@ function podToEndpoint(pod: PodView, node: NodeView | undefined, svc: ServiceVie
   return ep
 }
 
-/** A node's zone label, looked up once per node (its pods are many). */
-function zoneOf(node: NodeView): string | undefined {
-  let zone = ZONES.get(node)
-  if (zone === undefined && !ZONES.has(node)) ZONES.set(node, (zone = node.labels[ZONE_LABEL]))
-  return zone
+/**
+ * Per node name, its node's zone label (null without one): absent when no such node was read.
+ * Made once per map of nodes (nothing changes one), whose nodes have many pods; a pod's node is
+ * then one lookup by its name.
+ */
+function nodeZones(nodes: ReadonlyMap<string, NodeView>): ReadonlyMap<string, string | null> {
+  let zones = ZONES.get(nodes)
+  if (!zones) {
+    zones = new Map()
+    for (const [name, node] of nodes) zones.set(name, node.labels[ZONE_LABEL] ?? null)
+    ZONES.set(nodes, zones)
+  }
+  return zones
 }
 
-const ZONES = new WeakMap<NodeView, string | undefined>()
+const ZONES = new WeakMap<ReadonlyMap<string, NodeView>, Map<string, string | null>>()
 
 /**
  * The endpoints wanted for one port list, in the order their pods come. Keyed by pod name while
@@ -397,6 +417,7 @@ function reconcileByPorts(
   // more than one slice holds stays in the first one walked: a choice the plan states (E8.4).
   // Per wanted endpoint, the slice names that hold it: one name, or a list once a second holds it.
   const {ports, endpoints: want} = group
+  // (With one slice, nothing is held twice: no holders are kept.)
   const holders = new Map<string, string | string[]>()
   const ids: (string | undefined)[][] = []
   for (const slice of slices) {
@@ -406,7 +427,7 @@ function reconcileByPorts(
     for (let j = 0; j < eps.length; j++) {
       const id = wantedKey(eps[j], group)
       sliceIds.push(id)
-      if (id === undefined) continue
+      if (id === undefined || slices.length === 1) continue
       const names = holders.get(id)
       if (names === undefined) holders.set(id, slice.name)
       else if (typeof names === 'string') {
@@ -437,7 +458,7 @@ function reconcileByPorts(
       want.delete(id!)
     }
     const labelsChanged = !sameUnreserved(slice.labels, svcLabels, svcLabelCount)
-    const draft: Draft = {existing: slice, ports: sortPorts(slice.ports), endpoints: kept, random: 0, labelsChanged}
+    const draft = draftOf({existing: slice, ports: sortPorts(slice.ports), endpoints: kept, labelsChanged})
     if (changed || kept.length !== slice.endpoints.length) {
       if (kept.length === 0) deletes.push(slice)
       else updates.push(draft)
@@ -487,7 +508,7 @@ function reconcileByPorts(
       updates.push(fill)
       take(fill, left)
     } else {
-      const d: Draft = {ports, endpoints: [], random: 0, labelsChanged: false}
+      const d = draftOf({ports, endpoints: [], labelsChanged: false})
       creates.push(d)
       take(d, Math.min(left, max))
     }
@@ -634,7 +655,7 @@ function hints(
     if (writtenNames.has(slice.name) || !types.includes(slice.addressType) || !touched(slice.endpoints)) continue
     const next = slice.endpoints.map(hinted)
     if (next.some((ep, i) => ep !== slice.endpoints[i] && JSON.stringify(ep.hints) !== JSON.stringify(slice.endpoints[i].hints))) {
-      updates.push({draft: {existing: slice, ports: sortPorts(slice.ports), endpoints: next, random: 0, labelsChanged: false, hintsOnly: true}, addressType: slice.addressType})
+      updates.push({draft: draftOf({existing: slice, ports: sortPorts(slice.ports), endpoints: next, labelsChanged: false, hintsOnly: true}), addressType: slice.addressType})
     }
   }
 }
@@ -652,19 +673,7 @@ function unzonedReadyWritten(written: readonly Draft[], existing: readonly Endpo
 const conditionsOf = (ep: EndpointView): EndpointConditions => ep.conditions
 
 function updateAction(draft: Draft, slice: EndpointSliceView, addressType: string, labels: Record<string, string>, time: string | undefined): UpdateEndpointSliceAction {
-  const beforeIds = slice.endpoints.map(endpointId)
-  const before = new Map<string, EndpointView>()
-  beforeIds.forEach((id, i) => before.set(id, slice.endpoints[i]))
-  const afterIds = draft.endpoints.map(endpointId)
-  const after = new Set(afterIds)
-  const added: string[] = []
-  const changed: EndpointChange[] = []
-  for (let i = 0; i < draft.endpoints.length; i++) {
-    const ep = draft.endpoints[i]
-    const old = before.get(afterIds[i])
-    if (!old) added.push(podOf(ep))
-    else if (!equalBeyondId(old, ep)) changed.push({pod: podOf(ep), from: conditionsOf(old), to: conditionsOf(ep)})
-  }
+  const {added, changed, removed} = endpointChanges(draft, slice.endpoints)
   const a: UpdateEndpointSliceAction = {
     type: 'updateEndpointSlice',
     name: slice.name,
@@ -677,7 +686,7 @@ function updateAction(draft: Draft, slice: EndpointSliceView, addressType: strin
     labels,
     added,
     // With random additions the removed ones are still certain: they were not kept.
-    removed: slice.endpoints.filter((_, i) => !after.has(beforeIds[i])).map(podOf),
+    removed,
     changed,
     ...(time ? {triggerTime: time} : {}),
   }
@@ -686,6 +695,36 @@ function updateAction(draft: Draft, slice: EndpointSliceView, addressType: strin
   if (draft.labelsChanged || !sameLabels(slice.labels, labels)) a.labelsChanged = true
   if (draft.hintsOnly) a.hintsChanged = true
   return a
+}
+
+/** What an update adds to the slice's endpoints, changes in them (beyond their ids) and removes, by pod. */
+function endpointChanges(draft: Draft, eps: readonly EndpointView[]): {added: string[]; changed: EndpointChange[]; removed: string[]} {
+  const added: string[] = []
+  const changed: EndpointChange[] = []
+  const next = draft.endpoints
+  // The usual update keeps the slice's endpoints in their order and adds the new ones after them:
+  // told without building ids. A draft's endpoints have distinct ids (a rewrite of the hints alone
+  // copies the slice's, and takes the general path), so a slice that is the draft's beginning
+  // holds no id twice, and the draft's other endpoints are all new.
+  let k = 0
+  if (!draft.hintsOnly && eps.length <= next.length) while (k < eps.length && sameId(eps[k], next[k])) k++
+  if (k === eps.length && !draft.hintsOnly) {
+    for (let i = 0; i < k; i++) if (!equalBeyondId(eps[i], next[i])) changed.push({pod: podOf(next[i]), from: conditionsOf(eps[i]), to: conditionsOf(next[i])})
+    for (let i = k; i < next.length; i++) added.push(podOf(next[i]))
+    return {added, changed, removed: []}
+  }
+  const beforeIds = eps.map(endpointId)
+  const before = new Map<string, EndpointView>()
+  beforeIds.forEach((id, i) => before.set(id, eps[i]))
+  const afterIds = next.map(endpointId)
+  const after = new Set(afterIds)
+  for (let i = 0; i < next.length; i++) {
+    const ep = next[i]
+    const old = before.get(afterIds[i])
+    if (!old) added.push(podOf(ep))
+    else if (!equalBeyondId(old, ep)) changed.push({pod: podOf(ep), from: conditionsOf(old), to: conditionsOf(ep)})
+  }
+  return {added, changed, removed: eps.filter((_, i) => !after.has(beforeIds[i])).map(podOf)}
 }
 
 function deleteAction(slice: EndpointSliceView, reason: SliceDeleteReason): DeleteEndpointSliceAction {

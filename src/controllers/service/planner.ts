@@ -29,18 +29,22 @@ export function planServices(snapshot: Snapshot, world: World, maxEndpointsPerSl
   const endpoints = new Named<NonNullable<Snapshot['endpoints']>[number]>()
   for (const e of snapshot.endpoints ?? []) if (endpoints.get(e.namespace, e.name) === undefined) endpoints.set(e.namespace, e.name, e)
   const cloud = snapshot.loadBalancers ? new Map(snapshot.loadBalancers.map((lb) => [lb.name, lb])) : undefined
-  const plans = services.map((svc) =>
-    planService(svc, {
-      ...pods.candidates(svc),
+  const plans = services.map((svc) => {
+    const candidates = pods.candidates(svc)
+    // (Field by field: an object spread first and then given more fields gets a hidden class of its own.)
+    const w: ServiceWorld = {
+      pods: candidates.pods,
+      podsSelected: candidates.podsSelected,
       nodes,
       nodeByName,
       slices: slices.get(svc.namespace, svc.name) ?? [],
       endpoints: endpoints.get(svc.namespace, svc.name),
       maxEndpointsPerSlice,
       now: world.now,
-      ...(cloud ? {cloud: cloud.get(loadBalancerName(svc))} : {}),
-    }),
-  )
+    }
+    if (cloud) w.cloud = cloud.get(loadBalancerName(svc))
+    return planService(svc, w)
+  })
   return [...plans, ...leftovers]
 }
 
@@ -224,10 +228,11 @@ export function planService(svc: ServiceView, w: ServiceWorld): ControllerPlan {
     if (slices.choices.length + mirrored.choices.length > 0) choices = [...slices.choices, ...mirrored.choices]
     for (let i = 0; i < selected.length; i++) {
       const pod = selected[i]
-      const s = slices.verdicts.get(pod.name)!
+      const slice = slices.verdicts[i]
+      const missingPorts = slices.missingPorts[i]
       // Keys in sorted order, as the plan writes them.
-      const endpoints = legacy.verdicts.get(pod.name)!
-      verdicts.push(s.missingPorts ? {endpoints, missingPorts: s.missingPorts, pod: pod.name, slice: s.slice, uid: pod.uid} : {endpoints, pod: pod.name, slice: s.slice, uid: pod.uid})
+      const endpoints = legacy.verdicts[i]
+      verdicts.push(missingPorts ? {endpoints, missingPorts, pod: pod.name, slice, uid: pod.uid} : {endpoints, pod: pod.name, slice, uid: pod.uid})
     }
     verdicts.sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0))
   }

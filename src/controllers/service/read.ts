@@ -96,42 +96,66 @@ function protocol(ctx: Ctx, v: unknown, path: Path): string {
   return p
 }
 
-function intOrString(ctx: Ctx, v: unknown, path: Path): IntOrString | undefined {
-  if (typeof v === 'string') return /^\d+$/.test(v) ? Number(v) : v
-  return ctx.int(v, path, 1, PORT_MAX)
+// The paths of a Service's fields (made once: they are on every Service).
+const S = {
+  spec: Object.freeze(['spec']),
+  status: Object.freeze(['status']),
+  metadata: Object.freeze(['metadata']),
+  type: Object.freeze(['spec', 'type']),
+  selector: Object.freeze(['spec', 'selector']),
+  ports: Object.freeze(['spec', 'ports']),
+  clusterIP: Object.freeze(['spec', 'clusterIP']),
+  ipFamilies: Object.freeze(['spec', 'ipFamilies']),
+  publishNotReadyAddresses: Object.freeze(['spec', 'publishNotReadyAddresses']),
+  loadBalancerClass: Object.freeze(['spec', 'loadBalancerClass']),
+  externalTrafficPolicy: Object.freeze(['spec', 'externalTrafficPolicy']),
+  healthCheckNodePort: Object.freeze(['spec', 'healthCheckNodePort']),
+  trafficDistribution: Object.freeze(['spec', 'trafficDistribution']),
+  loadBalancer: Object.freeze(['status', 'loadBalancer']),
+  ingress: Object.freeze(['status', 'loadBalancer', 'ingress']),
+  finalizers: Object.freeze(['metadata', 'finalizers']),
+} satisfies Record<string, Path>
+
+const SERVICE_TYPES = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName']
+
+/**
+ * A view of an object: its metadata, field by field in Meta's order, then `rest`'s fields. Made
+ * as {...meta, ...rest}, each view would get a hidden class of its own (V8 gives the spread's
+ * copy a fresh map, and each field added after it another), so that every read of a view's field
+ * in the planner would look it up by name; these all share one. A field added to Meta and not
+ * copied here fails to compile.
+ */
+function viewOf<T extends object>(meta: Meta, rest: T): Meta & T {
+  const copy: {[K in keyof Required<Meta>]: Meta[K]} = {
+    namespace: meta.namespace,
+    name: meta.name,
+    uid: meta.uid,
+    resourceVersion: meta.resourceVersion,
+    generation: meta.generation,
+    labels: meta.labels,
+    annotations: meta.annotations,
+    ownerReferences: meta.ownerReferences,
+    creationTimestamp: meta.creationTimestamp,
+    deletionTimestamp: meta.deletionTimestamp,
+  }
+  return Object.assign(copy, rest)
 }
 
 export function readService(ctx: Ctx, meta: Meta, raw: RawObject, serverDefaulted: boolean): ServiceView {
-  const spec = ctx.mapping(raw.spec, ['spec']) ?? EMPTY
-  const status = ctx.mapping(raw.status, ['status']) ?? EMPTY
-  const type = ctx.string(spec.type, ['spec', 'type']) ?? 'ClusterIP'
-  if (!['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'].includes(type)) {
-    ctx.fail(['spec', 'type'], `unsupported Service type ${JSON.stringify(type)}`, 'use ClusterIP, NodePort, LoadBalancer or ExternalName')
+  const spec = ctx.mapping(raw.spec, S.spec) ?? EMPTY
+  const status = ctx.mapping(raw.status, S.status) ?? EMPTY
+  const type = ctx.string(spec.type, S.type) ?? 'ClusterIP'
+  if (!SERVICE_TYPES.includes(type)) {
+    ctx.fail(S.type, `unsupported Service type ${JSON.stringify(type)}`, 'use ClusterIP, NodePort, LoadBalancer or ExternalName')
   }
-  const selector = spec.selector === undefined || spec.selector === null ? null : ctx.labels(spec.selector, ['spec', 'selector'])
-  const ports: ServicePortView[] = items(ctx, spec.ports, ['spec', 'ports']).map(({item, path}) => {
-    const port = ctx.int(item.port, [...path, 'port'], 1, PORT_MAX)
-    if (port === undefined) ctx.fail([...path, 'port'], 'port is required')
-    const out: ServicePortView = {
-      name: ctx.string(item.name, [...path, 'name']) ?? '',
-      protocol: protocol(ctx, item.protocol, [...path, 'protocol']),
-      port: port ?? 0,
-      // SetDefaults_Service: an unset (or zero) targetPort is the port.
-      targetPort: intOrString(ctx, item.targetPort, [...path, 'targetPort']) || (port ?? 0),
-    }
-    const nodePort = ctx.int(item.nodePort, [...path, 'nodePort'], 0, PORT_MAX)
-    if (nodePort) out.nodePort = nodePort
-    const appProtocol = ctx.string(item.appProtocol, [...path, 'appProtocol'])
-    if (appProtocol !== undefined) out.appProtocol = appProtocol
-    return out
-  })
-  const lb = ctx.mapping(status.loadBalancer, ['status', 'loadBalancer']) ?? EMPTY
-  const ingress: LoadBalancerIngress[] = items(ctx, lb.ingress, ['status', 'loadBalancer', 'ingress']).map(({item}) => JSON.parse(JSON.stringify(item)) as LoadBalancerIngress)
-  const clusterIP = ctx.string(spec.clusterIP, ['spec', 'clusterIP']) ?? ''
-  const meta2 = ctx.mapping(raw.metadata, ['metadata']) ?? EMPTY
-  const view: ServiceView = {
-    ...meta,
-    kind: 'Service',
+  const selector = spec.selector === undefined || spec.selector === null ? null : ctx.labels(spec.selector, S.selector)
+  const ports = servicePorts(ctx, spec.ports)
+  const lb = ctx.mapping(status.loadBalancer, S.loadBalancer) ?? EMPTY
+  const ingress: LoadBalancerIngress[] = lb.ingress === undefined || lb.ingress === null ? [] : items(ctx, lb.ingress, S.ingress).map(({item}) => JSON.parse(JSON.stringify(item)) as LoadBalancerIngress)
+  const clusterIP = ctx.string(spec.clusterIP, S.clusterIP) ?? ''
+  const meta2 = ctx.mapping(raw.metadata, S.metadata) ?? EMPTY
+  const view: ServiceView = viewOf(meta, {
+    kind: 'Service' as const,
     apiVersion: 'v1',
     type,
     selector,
@@ -139,18 +163,52 @@ export function readService(ctx: Ctx, meta: Meta, raw: RawObject, serverDefaulte
     headless: clusterIP === 'None' || (clusterIP === '' && (serverDefaulted || type === 'ExternalName')),
     ipFamilies: ipFamilies(ctx, spec, clusterIP, type, serverDefaulted),
     ports,
-    publishNotReadyAddresses: ctx.bool(spec.publishNotReadyAddresses, ['spec', 'publishNotReadyAddresses']) ?? false,
-    finalizers: strings(ctx, meta2.finalizers, ['metadata', 'finalizers']),
+    publishNotReadyAddresses: ctx.bool(spec.publishNotReadyAddresses, S.publishNotReadyAddresses) ?? false,
+    finalizers: meta2.finalizers === undefined || meta2.finalizers === null ? [] : strings(ctx, meta2.finalizers, S.finalizers),
     ingress,
-  }
-  const optional = {
-    loadBalancerClass: ctx.string(spec.loadBalancerClass, ['spec', 'loadBalancerClass']),
-    externalTrafficPolicy: ctx.string(spec.externalTrafficPolicy, ['spec', 'externalTrafficPolicy']),
-    healthCheckNodePort: ctx.int(spec.healthCheckNodePort, ['spec', 'healthCheckNodePort'], 0, PORT_MAX),
-    trafficDistribution: ctx.string(spec.trafficDistribution, ['spec', 'trafficDistribution']),
-  }
-  for (const [k, v] of Object.entries(optional)) if (v !== undefined) (view as unknown as Record<string, unknown>)[k] = v
+  })
+  // The optional fields, set only when read (in this order).
+  const loadBalancerClass = ctx.string(spec.loadBalancerClass, S.loadBalancerClass)
+  const externalTrafficPolicy = ctx.string(spec.externalTrafficPolicy, S.externalTrafficPolicy)
+  const healthCheckNodePort = ctx.int(spec.healthCheckNodePort, S.healthCheckNodePort, 0, PORT_MAX)
+  const trafficDistribution = ctx.string(spec.trafficDistribution, S.trafficDistribution)
+  if (loadBalancerClass !== undefined) view.loadBalancerClass = loadBalancerClass
+  if (externalTrafficPolicy !== undefined) view.externalTrafficPolicy = externalTrafficPolicy
+  if (healthCheckNodePort !== undefined) view.healthCheckNodePort = healthCheckNodePort
+  if (trafficDistribution !== undefined) view.trafficDistribution = trafficDistribution
   return view
+}
+
+/** spec.ports, defaulted (SetDefaults_Service: an unset or zero targetPort is the port); a port's path is made only for a problem. */
+function servicePorts(ctx: Ctx, v: unknown): ServicePortView[] {
+  const xs = list(ctx, v, S.ports)
+  // Every item that is not a mapping is a problem before any item's fields are.
+  for (let i = 0; i < xs.length; i++) if (!isMapping(xs[i])) ctx.mapping(xs[i], [...S.ports, i])
+  const out: ServicePortView[] = []
+  for (let i = 0; i < xs.length; i++) {
+    const item = xs[i]
+    if (!isMapping(item)) continue
+    const port = int3(ctx, item.port, S.ports, i, 'port', 1)
+    if (port === undefined) ctx.fail([...S.ports, i, 'port'], 'port is required')
+    const p: ServicePortView = {
+      name: str3(ctx, item.name, S.ports, i, 'name') ?? '',
+      protocol: protocol3(ctx, item.protocol, S.ports, i, 'protocol'),
+      port: port ?? 0,
+      targetPort: targetPort(ctx, item.targetPort, i) || (port ?? 0),
+    }
+    const nodePort = int3(ctx, item.nodePort, S.ports, i, 'nodePort', 0)
+    if (nodePort) p.nodePort = nodePort
+    const appProtocol = str3(ctx, item.appProtocol, S.ports, i, 'appProtocol')
+    if (appProtocol !== undefined) p.appProtocol = appProtocol
+    out.push(p)
+  }
+  return out
+}
+
+/** spec.ports[i].targetPort: a number, a string of digits read as one, or a port name. */
+function targetPort(ctx: Ctx, v: unknown, i: number): IntOrString | undefined {
+  if (typeof v === 'string') return /^\d+$/.test(v) ? Number(v) : v
+  return int3(ctx, v, S.ports, i, 'targetPort', 1)
 }
 
 /**
@@ -239,15 +297,26 @@ export function readEndpointSlice(ctx: Ctx, meta: Meta, raw: RawObject): Endpoin
     const terminating = bool4(ctx, c.terminating, base, i, 'conditions', 'terminating')
     const conditions = READ_CONDITIONS[tri(ready) * 9 + tri(serving) * 3 + tri(terminating)]
     const addresses = m.addresses
-    const ep: EndpointView = {addresses: isStrings(addresses) ? addresses : stringList(ctx, addresses, [...base, i, 'addresses']), conditions}
-    set(ep, 'hostname', str3(ctx, m.hostname, base, i, 'hostname'))
-    set(ep, 'nodeName', str3(ctx, m.nodeName, base, i, 'nodeName'))
-    set(ep, 'zone', str3(ctx, m.zone, base, i, 'zone'))
-    if (m.targetRef !== undefined && m.targetRef !== null) set(ep, 'targetRef', podRefAt(ctx, m.targetRef, base, i))
+    const list = isStrings(addresses) ? addresses : stringList(ctx, addresses, [...base, i, 'addresses'])
+    const hostname = str3(ctx, m.hostname, base, i, 'hostname')
+    const nodeName = str3(ctx, m.nodeName, base, i, 'nodeName')
+    const zone = str3(ctx, m.zone, base, i, 'zone')
+    const targetRef = m.targetRef !== undefined && m.targetRef !== null ? podRefAt(ctx, m.targetRef, base, i) : undefined
+    let ep: EndpointView
+    // The usual endpoint (a node, a zone and a reference, no hostname) made whole at once, its fields in the same order.
+    if (hostname === undefined && nodeName !== undefined && zone !== undefined && targetRef !== undefined) ep = {addresses: list, conditions, nodeName, zone, targetRef}
+    else {
+      ep = {addresses: list, conditions}
+      if (hostname !== undefined) ep.hostname = hostname
+      if (nodeName !== undefined) ep.nodeName = nodeName
+      if (zone !== undefined) ep.zone = zone
+      if (targetRef !== undefined) ep.targetRef = targetRef
+    }
     if (isMapping(m.hints)) ep.hints = JSON.parse(JSON.stringify(m.hints)) as EndpointView['hints']
     endpoints.push(ep)
   }
-  return {...meta, addressType, endpoints, ports: endpointPorts(ctx, raw.ports, ['ports'])}
+  const ports = endpointPorts(ctx, raw.ports, ['ports'])
+  return viewOf(meta, {addressType, endpoints, ports})
 }
 
 /** Unset, false, true. */
@@ -282,12 +351,25 @@ const bool4 = (ctx: Ctx, v: unknown, base: Path, i: number, mid: string, field: 
 function podRefAt(ctx: Ctx, v: unknown, base: Path, i: number): PodRef | undefined {
   const m = isMapping(v) ? v : ctx.mapping(v, [...base, i, 'targetRef'])
   if (!m) return undefined
+  if (isPlainRef(m)) return m
   return {
     kind: str4(ctx, m.kind, base, i, 'targetRef', 'kind') ?? '',
     namespace: str4(ctx, m.namespace, base, i, 'targetRef', 'namespace') ?? '',
     name: str4(ctx, m.name, base, i, 'targetRef', 'name') ?? '',
     uid: str4(ctx, m.uid, base, i, 'targetRef', 'uid') ?? '',
   }
+}
+
+/**
+ * A reference of exactly the four fields, each a string (the usual case): kept as read, since
+ * the copy would hold the same and nothing changes either (its fields are compared by name, and
+ * the plan writes an object's keys sorted).
+ */
+function isPlainRef(m: RawObject): m is RawObject & PodRef {
+  if (typeof m.kind !== 'string' || typeof m.namespace !== 'string' || typeof m.name !== 'string' || typeof m.uid !== 'string' || Object.getPrototypeOf(m) !== Object.prototype) return false
+  let n = 0
+  for (const _ in m) n++
+  return n === 4
 }
 
 /** A list whose items are all strings (kept as read: nothing changes what was read). */
@@ -303,6 +385,10 @@ function addresses(ctx: Ctx, v: unknown, path: Path): EndpointAddressView[] {
   for (let i = 0; i < xs.length; i++) {
     const m = item(ctx, xs[i], path, i)
     if (!m) continue
+    if (isPlainAddress(m)) {
+      out.push(m)
+      continue
+    }
     const a: EndpointAddressView = {ip: str3(ctx, m.ip, path, i, 'ip') ?? ''}
     set(a, 'hostname', str3(ctx, m.hostname, path, i, 'hostname'))
     set(a, 'nodeName', str3(ctx, m.nodeName, path, i, 'nodeName'))
@@ -312,18 +398,32 @@ function addresses(ctx: Ctx, v: unknown, path: Path): EndpointAddressView[] {
   return out
 }
 
+/** An address of an IP and strings for hostname and nodeName, with a plain reference or none: kept as read (see isPlainRef). */
+function isPlainAddress(m: RawObject): m is RawObject & EndpointAddressView {
+  if (typeof m.ip !== 'string' || Object.getPrototypeOf(m) !== Object.prototype) return false
+  for (const key in m) {
+    const v = m[key]
+    if (key === 'ip') continue
+    if (key === 'hostname' || key === 'nodeName' ? typeof v !== 'string' : key !== 'targetRef' || !isMapping(v) || !isPlainRef(v)) return false
+  }
+  return true
+}
+
 export function readEndpoints(ctx: Ctx, meta: Meta, raw: RawObject): EndpointsView {
   const subsets: EndpointSubsetView[] = items(ctx, raw.subsets, ['subsets']).map(({item, path}) => ({
     addresses: addresses(ctx, item.addresses, [...path, 'addresses']),
     notReadyAddresses: addresses(ctx, item.notReadyAddresses, [...path, 'notReadyAddresses']),
     ports: endpointPorts(ctx, item.ports, [...path, 'ports']),
   }))
-  return {...meta, subsets}
+  return viewOf(meta, {subsets})
 }
 
 const NO_PORTS: readonly ContainerPortView[] = Object.freeze([])
+/** The named container ports of the pod being read (its first ones; what follows is left from others). */
+const PORTS: ContainerPortView[] = []
 
-function containerPorts(ctx: Ctx, v: unknown, path: Path, out: ContainerPortView[], sidecarsOnly: boolean): void {
+/** Writes the named ports of `v`'s containers into `out` from `n` on; how many `out` then holds. */
+function containerPorts(ctx: Ctx, v: unknown, path: Path, out: ContainerPortView[], n: number, sidecarsOnly: boolean): number {
   const containers = list(ctx, v, path)
   for (let i = 0; i < containers.length; i++) {
     const c = item(ctx, containers[i], path, i)
@@ -341,9 +441,10 @@ function containerPorts(ctx: Ctx, v: unknown, path: Path, out: ContainerPortView
       if (name === undefined || name === '') continue
       const containerPort = int3(ctx, port.containerPort, base, j, 'containerPort', 1)
       const protocolName = protocol3(ctx, port.protocol, base, j, 'protocol')
-      out.push({name, containerPort: containerPort ?? 0, protocol: protocolName})
+      out[n++] = {name, containerPort: containerPort ?? 0, protocol: protocolName}
     }
   }
+  return n
 }
 
 // The paths of the pod fields read (made once: they are on every pod).
@@ -360,28 +461,33 @@ export function readPodNetwork(ctx: Ctx, spec: RawObject, status: RawObject): Po
   let ips: string[] | undefined
   for (let i = 0; i < rawIPs.length; i++) {
     const m = item(ctx, rawIPs[i], POD_IPS, i)
-    if (m) (ips ??= []).push(str3(ctx, m.ip, POD_IPS, i, 'ip') ?? '')
+    if (!m) continue
+    const ip = str3(ctx, m.ip, POD_IPS, i, 'ip') ?? ''
+    // The list is kept: made at its size for one IP (the usual case), not grown from empty,
+    // which leaves room for 16 more.
+    if (ips === undefined) ips = [ip]
+    else ips.push(ip)
   }
   const podIP = ctx.string(status.podIP, POD_IP)
   // The API server keeps podIP and podIPs[0] equal; a file may give only podIP.
   const podIPs = ips ? ips : podIP ? [podIP] : []
-  const ports: ContainerPortView[] = []
-  containerPorts(ctx, spec.containers, CONTAINERS, ports, false)
-  if (spec.initContainers !== undefined) containerPorts(ctx, spec.initContainers, INIT_CONTAINERS, ports, true)
+  // (Collected in one list for every pod, its first `count`: what is kept is a shared list or a copy.)
+  let count = containerPorts(ctx, spec.containers, CONTAINERS, PORTS, 0, false)
+  if (spec.initContainers !== undefined) count = containerPorts(ctx, spec.initContainers, INIT_CONTAINERS, PORTS, count, true)
   const hostname = ctx.string(spec.hostname, HOSTNAME) ?? ''
   const subdomain = ctx.string(spec.subdomain, SUBDOMAIN) ?? ''
-  if (podIPs.length === 0 && ports.length === 0 && hostname === '') return undefined
+  if (podIPs.length === 0 && count === 0 && hostname === '') return undefined
   if (ctx.copy) for (let i = 0; i < podIPs.length; i++) podIPs[i] = ctx.own(podIPs[i])
-  return {podIPs, hostname: ctx.own(hostname), subdomain: ctx.own(subdomain), ports: sharedPorts(ctx, ports)}
+  return {podIPs, hostname: ctx.own(hostname), subdomain: ctx.own(subdomain), ports: sharedPorts(ctx, PORTS, count)}
 }
 
 /**
  * A pod's ports, shared with the pods that name the same ones (a template's pods all do; nothing
  * changes them). Only lists of one port are shared; the table is emptied when it grows large.
  */
-function sharedPorts(ctx: Ctx, ports: ContainerPortView[]): readonly ContainerPortView[] {
-  if (ports.length === 0) return NO_PORTS
-  if (ports.length > 1) return ports
+function sharedPorts(ctx: Ctx, ports: readonly ContainerPortView[], count: number): readonly ContainerPortView[] {
+  if (count === 0) return NO_PORTS
+  if (count > 1) return ports.slice(0, count)
   const p = ports[0]
   let named = ONE_PORT.get(p.name)
   if (!named) {

@@ -4,6 +4,7 @@ import {describe, expect, it} from 'vitest'
 import type {NodeView, PodView, Taint} from '../../../../src/model/objects.js'
 import type {
   CreateEndpointSliceAction,
+  EndpointAddressView,
   EndpointSliceView,
   EndpointsView,
   EndpointView,
@@ -86,6 +87,8 @@ const creates = (as: ServiceAction[]) => as.filter((a): a is CreateEndpointSlice
 const updates = (as: ServiceAction[]) => as.filter((a): a is UpdateEndpointSliceAction => a.type === 'updateEndpointSlice')
 const deletes = (as: ServiceAction[]) => as.filter((a) => a.type === 'deleteEndpointSlice')
 const members = (a: {endpoints: readonly EndpointView[]}) => a.endpoints.map((e) => e.targetRef?.name).sort()
+/** A sync's verdict on the pod named `name` (verdicts go by the pod's place in the input). */
+const verdictOf = <T>(verdicts: readonly T[], pods: readonly PodView[], name: string): T | undefined => verdicts[pods.findIndex((p) => p.name === name)]
 
 describe('E2: which Services get slices', () => {
   it('E2.2: ExternalName gets no writes and keeps its slices', () => {
@@ -135,6 +138,7 @@ describe('E3/E4: which pods, and their conditions (ES-1, ES-2)', () => {
     const r = sync(svc(), pods)
     const made = creates(r.actions)
     expect(made).toHaveLength(1)
+    expect(r.verdicts).toHaveLength(pods.length)
     const byName = Object.fromEntries(made[0].endpoints.map((e) => [e.targetRef!.name, e.conditions]))
     expect(byName).toEqual({
       ready: {ready: true, serving: true, terminating: false},
@@ -143,9 +147,11 @@ describe('E3/E4: which pods, and their conditions (ES-1, ES-2)', () => {
       'term-notready': {ready: false, serving: false, terminating: true},
       'pending-ip': {ready: false, serving: false, terminating: false},
     })
-    expect(r.verdicts.get('succeeded')?.slice).toEqual({in: false, reason: 'terminal'})
-    expect(r.verdicts.get('failed')?.slice).toEqual({in: false, reason: 'terminal'})
-    expect(r.verdicts.get('noip')?.slice).toEqual({in: false, reason: 'no-ip'})
+    expect(verdictOf(r.verdicts, pods, 'succeeded')).toEqual({in: false, reason: 'terminal'})
+    expect(verdictOf(r.verdicts, pods, 'failed')).toEqual({in: false, reason: 'terminal'})
+    expect(verdictOf(r.verdicts, pods, 'noip')).toEqual({in: false, reason: 'no-ip'})
+    expect(verdictOf(r.verdicts, pods, 'ready')).toMatchObject({in: true, ready: true, serving: true, terminating: false})
+    expect(r.missingPorts.filter((m) => m !== undefined)).toEqual([])
     expect(made[0].labels).toEqual({'kubernetes.io/service-name': 'web', 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io'})
     expect(made[0].triggerTime).toBe(C)
     expect(made[0].ownerReference).toMatchObject({kind: 'Service', uid: 'U', controller: true, blockOwnerDeletion: true})
@@ -160,10 +166,22 @@ describe('E3/E4: which pods, and their conditions (ES-1, ES-2)', () => {
   it('E3.4: a pod on a missing node is left out and the sync is retried; with publishNotReadyAddresses it is in, without a zone', () => {
     const r = sync(svc(), [pod('a'), pod('ghost', {node: 'node-gone'})])
     expect(members(creates(r.actions)[0])).toEqual(['a'])
-    expect(r.verdicts.get('ghost')?.slice).toEqual({in: false, reason: 'node-missing'})
+    expect(r.verdicts[1]).toEqual({in: false, reason: 'node-missing'})
     expect(r.requeue).toContain('node-gone')
     const p = sync(svc({publishNotReadyAddresses: true}), [pod('ghost', {node: 'node-gone'})])
     expect(creates(p.actions)[0].endpoints[0].zone).toBeUndefined()
+  })
+
+  it('E4.4: a pod on a node without a zone label (or an empty one) is listed without a zone; one nodes map serves every sync', () => {
+    const nodes = [node('node-a'), node('node-b', {labels: {'topology.kubernetes.io/zone': ''}}), node('node-c', {zone: 'zone-3'})]
+    const input = {nodes: nodeMap(nodes), nodesKnown: true, slices: [], maxEndpointsPerSlice: 100}
+    const pods = [pod('a'), pod('bb', {node: 'node-b'}), pod('ccc', {node: 'node-c'}), pod('dddd', {node: 'node-x'})]
+    for (let round = 0; round < 2; round++) {
+      const r = syncSlices({...input, svc: svc(), pods})
+      const byName = Object.fromEntries(creates(r.actions)[0].endpoints.map((e) => [e.targetRef!.name, [e.nodeName, e.zone ?? null]]))
+      expect(byName).toEqual({a: ['node-a', null], bb: ['node-b', null], ccc: ['node-c', 'zone-3']})
+      expect(r.verdicts[3]).toEqual({in: false, reason: 'node-missing'})
+    }
   })
 
   it('E4.4/E4.5: zone from the node; hostname only when the subdomain is the Service', () => {
@@ -187,9 +205,11 @@ describe('E5: ports', () => {
     const r = sync(s, pods)
     const byPorts = Object.fromEntries(creates(r.actions).map((c) => [c.ports.map((p) => p.port).join(',') || 'none', members(c)]))
     expect(byPorts).toEqual({'8080': ['a'], '9090': ['bb'], none: ['ccc'], '7070': ['dddd']})
-    expect(r.verdicts.get('ccc')?.missingPorts).toEqual(['http→web/TCP'])
+    expect(verdictOf(r.missingPorts, pods, 'ccc')).toEqual(['http→web/TCP'])
+    expect(verdictOf(r.missingPorts, pods, 'bb')).toBeUndefined()
     const legacy = syncEndpoints(s, pods, undefined)
-    expect(legacy.verdicts.get('ccc')).toEqual({in: false, reason: 'no-port'})
+    expect(verdictOf(legacy.verdicts, pods, 'ccc')).toEqual({in: false, reason: 'no-port'})
+    expect(verdictOf(legacy.verdicts, pods, 'a')).toEqual({in: true, ready: true})
     expect(legacy.action?.subsets).toHaveLength(3)
   })
 
@@ -387,6 +407,27 @@ describe('E8: placement', () => {
     expect(sync(svc(), [c], [a], 3).choices).toEqual([])
   })
 
+  it('E8.5: an update states the pods added, changed (from, to) and removed, whatever order the slice holds them in', () => {
+    const [x, y, z] = [pod('x', {ips: ['10.1.0.1']}), pod('y', {ips: ['10.1.0.2'], ready: false}), pod('z', {ips: ['10.1.0.3']})]
+    const stale = ep(y, {ready: true})
+    const gone = ep(pod('w', {ips: ['10.1.0.9']}), {ready: true})
+    const changes = (eps: EndpointView[]) => updates(sync(svc(), [x, y, z], [slice('A', eps)]).actions).map((u) => [members(u), u.added, u.changed, u.removed])
+    const want = [['x', 'y', 'z'], ['z'], [{pod: 'y', from: {ready: true, serving: true, terminating: false}, to: {ready: false, serving: false, terminating: false}}], []]
+    // The slice's endpoints first, in order, then the new one; in another order; with one removed.
+    expect(changes([ep(x, {ready: true}), stale])).toEqual([want])
+    expect(changes([stale, ep(x, {ready: true})])).toEqual([want])
+    expect(changes([ep(x, {ready: true}), gone, stale])).toEqual([[...want.slice(0, 3), ['w']]])
+  })
+
+  it('E8.4: an endpoint one slice holds twice is kept once (the slice is updated), with nothing to choose', () => {
+    const x = pod('x', {ips: ['10.1.0.1']})
+    const y = pod('y', {ips: ['10.1.0.2']})
+    const r = sync(svc(), [x, y], [slice('A', [ep(x, {ready: true}), ep(y, {ready: true}), ep(x, {ready: true})])])
+    expect(r.choices).toEqual([])
+    expect(r.warnings).toEqual([])
+    expect(updates(r.actions).map((u) => [u.name, members(u), u.size])).toEqual([['A', ['x', 'y'], 2]])
+  })
+
   it('ES-32/E8.4: an endpoint two slices hold stays in the one the controller walks first: the plan names both and shows one', () => {
     const x = pod('x', {ips: ['10.1.0.1']})
     const y = pod('y', {ips: ['10.1.0.2']})
@@ -538,7 +579,7 @@ describe('E12: the legacy Endpoints object', () => {
   it('E12.2: terminating pods are left out unless publishNotReadyAddresses; not-ready ones go to notReadyAddresses', () => {
     const pods = [pod('ready'), pod('notready', {ready: false}), pod('term', {deleting: true})]
     const r = syncEndpoints(svc(), pods, undefined)
-    expect(r.verdicts.get('term')).toEqual({in: false, reason: 'terminating'})
+    expect(r.verdicts).toEqual([{in: true, ready: true}, {in: true, ready: false}, {in: false, reason: 'terminating'}])
     expect(r.action?.subsets[0].addresses.map((a) => a.targetRef?.name)).toEqual(['ready'])
     expect(r.action?.subsets[0].notReadyAddresses.map((a) => a.targetRef?.name)).toEqual(['notready'])
     const all = syncEndpoints(svc({publishNotReadyAddresses: true}), pods, undefined)
@@ -556,6 +597,37 @@ describe('E12: the legacy Endpoints object', () => {
     // Read from a file (no resourceVersion): equal is still equal.
     expect(syncEndpoints(svc({labels: {team: 'x'}}), pods, {...existing, resourceVersion: ''}).action).toBeUndefined()
     expect(syncEndpoints(svc({labels: {team: 'y'}}), pods, existing).action).toMatchObject({verb: 'update', resourceVersion: '3'})
+  })
+
+  it('E12.7: the Endpoints labels are the Service\'s, the headless label set empty when headless and dropped otherwise, managed-by last', () => {
+    const labels = {'service.kubernetes.io/headless': 'x', team: 'a', 'endpoints.kubernetes.io/managed-by': 'someone'}
+    const written = (s: ServiceView) => syncEndpoints(s, [pod('a')], undefined).action!.labels
+    expect(Object.entries(written(svc({labels})))).toEqual([['team', 'a'], ['endpoints.kubernetes.io/managed-by', 'endpoint-controller']])
+    expect(Object.entries(written(svc({labels, clusterIP: 'None', headless: true})))).toEqual([
+      ['service.kubernetes.io/headless', ''],
+      ['team', 'a'],
+      ['endpoints.kubernetes.io/managed-by', 'endpoint-controller'],
+    ])
+    expect(Object.entries(written(svc({labels: {team: 'a'}, clusterIP: 'None', headless: true})))).toEqual([
+      ['team', 'a'],
+      ['service.kubernetes.io/headless', ''],
+      ['endpoints.kubernetes.io/managed-by', 'endpoint-controller'],
+    ])
+    expect(labels['service.kubernetes.io/headless']).toBe('x')
+  })
+
+  it('E12.7: stored subsets are compared as repacked: an address listed twice is one; one address fewer is a write', () => {
+    const pods = [pod('a', {ips: ['10.1.0.1']}), pod('b', {ips: ['10.1.0.2']})]
+    const action = syncEndpoints(svc(), pods, undefined).action!
+    const [a, b] = action.subsets[0].addresses
+    const stored = (addresses: EndpointAddressView[]): EndpointsView => ({
+      namespace: 'ns', name: 'web', uid: 'e', resourceVersion: '3', generation: 0, labels: action.labels, annotations: {}, ownerReferences: [],
+      subsets: [{...action.subsets[0], addresses}],
+    })
+    expect(syncEndpoints(svc(), pods, stored([b, a, b])).action).toBeUndefined()
+    expect(syncEndpoints(svc(), pods, stored([a])).action).toMatchObject({verb: 'update'})
+    expect(syncEndpoints(svc(), pods.slice(0, 1), stored([a, a])).action).toBeUndefined()
+    expect(syncEndpoints(svc(), pods.slice(0, 1), stored([a, b])).action).toMatchObject({verb: 'update'})
   })
 
   it('ES-30/E12.6: one subset per set of addresses with their readiness, carrying every port that set offers', () => {
@@ -628,6 +700,14 @@ describe('E12.6: byte order', () => {
     )
     expect(sign(byteOrder('\u{1F600}', '\uFFFD'))).toBe(1)
     expect(sign(byteOrder('10.0.0.10', '10.0.0.9'))).toBe(-1)
+  })
+
+  it('Endpoints addresses of one IP come by pod UID in byte order, an astral character after U+FFFD', () => {
+    const at = (name: string, uid: string) => ({...pod(name, {ips: ['10.0.0.1']}), uid})
+    const names = (pods: PodView[]) => syncEndpoints(svc(), pods, undefined).action!.subsets[0].addresses.map((a) => a.targetRef!.name)
+    expect(names([at('a', 'u\u{1F600}'), at('b', 'u\uFFFD')])).toEqual(['b', 'a'])
+    expect(names([at('a', 'u\uFFFD'), at('b', 'u\u{1F600}')])).toEqual(['a', 'b'])
+    expect(names([at('a', 'u2'), at('b', 'u10')])).toEqual(['b', 'a'])
   })
 })
 
