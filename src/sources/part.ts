@@ -12,6 +12,29 @@ import type {FieldReaders} from './fields.js'
 export type Meta = Omit<ObjectMeta, 'origin' | 'ownerReferences'> & {ownerReferences: OwnerReference[]}
 
 /**
+ * A view of an object: its metadata, field by field in Meta's order, then `rest`'s fields. Made
+ * as {...meta, ...rest}, nearly every view would get a hidden class of its own (a spread that
+ * starts a literal, once it has seen metadata of more than one hidden class, gives each copy a
+ * fresh one), so that every read of a view's field in a planner would look it up by name; these
+ * all share one. A field added to Meta and not copied here fails to compile.
+ */
+export function viewOf<T extends object>(meta: Meta, rest: T): Meta & T {
+  const copy: {[K in keyof Required<Meta>]: Meta[K]} = {
+    namespace: meta.namespace,
+    name: meta.name,
+    uid: meta.uid,
+    resourceVersion: meta.resourceVersion,
+    generation: meta.generation,
+    labels: meta.labels,
+    annotations: meta.annotations,
+    ownerReferences: meta.ownerReferences,
+    creationTimestamp: meta.creationTimestamp,
+    deletionTimestamp: meta.deletionTimestamp,
+  }
+  return Object.assign(copy, rest)
+}
+
+/**
  * The Snapshot's lists an object can be collected into (load balancers come from the cloud provider, the HPAs'
  * live metrics from the metrics APIs, not from objects).
  */

@@ -4,7 +4,7 @@
 import type {NodeView, Taint} from '../model/objects.js'
 import {type Ctx, EMPTY_RAW} from './context.js'
 import type {RawObject} from './documents.js'
-import type {KindReader, Meta} from './part.js'
+import {type KindReader, type Meta, viewOf} from './part.js'
 
 export const nodeReader: KindReader = {
   kind: 'Node',
@@ -22,7 +22,7 @@ export const controllerRevisionReader: KindReader = {
   version: 'v1',
   read({ctx, meta, raw, wanted, collect}) {
     const revision = ctx.int(raw.revision, ['revision'], 0, Number.MAX_SAFE_INTEGER) ?? 0
-    if (wanted()) collect('controllerRevisions', {...meta, revision, data: raw.data})
+    if (wanted()) collect('controllerRevisions', viewOf(meta, {revision, data: raw.data}))
   },
 }
 
@@ -45,5 +45,7 @@ export function readNode(ctx: Ctx, meta: Meta, raw: RawObject): NodeView {
     }
   }
   const providerID = ctx.string(spec.providerID, ['spec', 'providerID'])
-  return {...meta, namespace: '', unschedulable: ctx.bool(spec.unschedulable, ['spec', 'unschedulable']) ?? false, taints, ...(providerID ? {providerID} : {})}
+  const node: NodeView = viewOf(meta, {namespace: '', unschedulable: ctx.bool(spec.unschedulable, ['spec', 'unschedulable']) ?? false, taints})
+  if (providerID) node.providerID = providerID
+  return node
 }

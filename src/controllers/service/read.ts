@@ -19,7 +19,7 @@ import type {
 } from './model.js'
 import {type Ctx, EMPTY_RAW as EMPTY, isMapping} from '../../sources/context.js'
 import type {Path, RawObject} from '../../sources/documents.js'
-import type {KindReader, Meta, PodFieldsReader} from '../../sources/part.js'
+import {type KindReader, type Meta, type PodFieldsReader, viewOf} from '../../sources/part.js'
 
 /** What the Service controllers read: every Service of the namespace read, and its slices and Endpoints. */
 export const SERVICE_READS: readonly KindReader[] = [
@@ -117,29 +117,6 @@ const S = {
 } satisfies Record<string, Path>
 
 const SERVICE_TYPES = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName']
-
-/**
- * A view of an object: its metadata, field by field in Meta's order, then `rest`'s fields. Made
- * as {...meta, ...rest}, each view would get a hidden class of its own (V8 gives the spread's
- * copy a fresh map, and each field added after it another), so that every read of a view's field
- * in the planner would look it up by name; these all share one. A field added to Meta and not
- * copied here fails to compile.
- */
-function viewOf<T extends object>(meta: Meta, rest: T): Meta & T {
-  const copy: {[K in keyof Required<Meta>]: Meta[K]} = {
-    namespace: meta.namespace,
-    name: meta.name,
-    uid: meta.uid,
-    resourceVersion: meta.resourceVersion,
-    generation: meta.generation,
-    labels: meta.labels,
-    annotations: meta.annotations,
-    ownerReferences: meta.ownerReferences,
-    creationTimestamp: meta.creationTimestamp,
-    deletionTimestamp: meta.deletionTimestamp,
-  }
-  return Object.assign(copy, rest)
-}
 
 export function readService(ctx: Ctx, meta: Meta, raw: RawObject, serverDefaulted: boolean): ServiceView {
   const spec = ctx.mapping(raw.spec, S.spec) ?? EMPTY

@@ -5,7 +5,7 @@ import type {ClaimTemplate, RetentionPolicy, StatefulSetStatusView, StatefulSetV
 import {type Ctx, EMPTY_RAW, INT32_MAX, isMapping} from '../../sources/context.js'
 import type {RawObject} from '../../sources/documents.js'
 import {type FieldReaders, templateOwner} from '../../sources/fields.js'
-import type {KindReader, Meta} from '../../sources/part.js'
+import {type KindReader, type Meta, viewOf} from '../../sources/part.js'
 
 /** What the StatefulSet controller reads: its StatefulSets (after -n and -l) and the claims of the namespace. */
 export const STATEFULSET_READS: readonly KindReader[] = [
@@ -23,7 +23,7 @@ export const STATEFULSET_READS: readonly KindReader[] = [
     group: '',
     version: 'v1',
     read({meta, wanted, collect}) {
-      if (wanted()) collect('claims', {...meta})
+      if (wanted()) collect('claims', viewOf(meta, {}))
     },
   },
 ]
