@@ -5,7 +5,7 @@ import type {ControllerRevisionView, IntOrString, Labels, NodeView, OwnerReferen
 import type {Action, ControllerPlan} from '../../model/plan.js'
 import type {ChooseDaemonPodsAction, CreateDaemonPodAction, DaemonDeleteReason, DaemonNode, DaemonSetStatusView, DaemonSetView, DeleteDaemonPodAction} from './model.js'
 import {GENERATED_BASE_LENGTH} from '../../reconcile/create.js'
-import {podTemplateHash, UnhashableTemplate} from '../../reconcile/hash/index.js'
+import {podTemplateHash, podTemplateHasher, UnhashableTemplate} from '../../reconcile/hash/index.js'
 import {claimPods} from '../../reconcile/ownership.js'
 import {isServerShaped, maxRevision, recordsTemplate, REVISION_HASH_LABEL, revisionTemplate, sortRevisions, statefulSetRevisionData, storedRevisionData} from '../../reconcile/revisions.js'
 import type {CompiledSelector} from '../../reconcile/selector.js'
@@ -333,7 +333,8 @@ function otherHashing(ds: DaemonSetView, revisions: readonly ControllerRevisionV
     const label = r.labels[REVISION_HASH_LABEL]
     if (label === undefined || label === r.name) return false
     try {
-      return !counts.some((cc) => podTemplateHash(revisionTemplate(r), cc) === label)
+      const hashOf = podTemplateHasher(revisionTemplate(r)) // the template printed once for every count
+      return !counts.some((cc) => hashOf(cc) === label)
     } catch (error) {
       if (error instanceof UnhashableTemplate) return false
       throw error

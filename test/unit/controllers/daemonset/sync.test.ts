@@ -198,6 +198,16 @@ describe('DS7 revisions', () => {
     expect(p.actions[0]).toMatchObject({type: 'createControllerRevision', name: null, hash: null, revision: 4})
     expect(p.warnings.join(' ')).toMatch(/hashes templates differently/)
   })
+  it('DS7.3 an existing revision hashed at any collision count up to the set\'s is hashed as kctl hashes: the new name is guessed', () => {
+    const oldTemplate = {metadata: {labels: {app: 'agent'}}, spec: {containers: [{name: 'a', image: 'agent:1'}]}}
+    const status = {...ds().status, collisionCount: 2}
+    for (const count of [undefined, 0, 1, 2]) {
+      const p = plan(ds({status}), [], [], [revision('agent-old', 3, oldTemplate, podTemplateHash(oldTemplate, count))])
+      expect(p.actions[0]).toMatchObject({type: 'createControllerRevision', name: `agent-${podTemplateHash(TEMPLATE, 2)}`, revision: 4})
+    }
+    const beyond = plan(ds({status}), [], [], [revision('agent-old', 3, oldTemplate, podTemplateHash(oldTemplate, 3))])
+    expect(beyond.actions[0]).toMatchObject({type: 'createControllerRevision', name: null, hash: null})
+  })
   it('DS7.2 a rollback bumps the matching revision above the others; a duplicate of it goes', () => {
     const newer = revision('agent-newer', 5, {metadata: {labels: {app: 'agent'}}, spec: {containers: [{name: 'a', image: 'agent:1'}]}})
     const dup = revision('agent-dup', 2, TEMPLATE)
