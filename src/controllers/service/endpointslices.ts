@@ -706,12 +706,14 @@ function endpointChanges(draft: Draft, eps: readonly EndpointView[]): {added: st
   // told without building ids. A draft's endpoints have distinct ids (a rewrite of the hints alone
   // copies the slice's, and takes the general path), so a slice that is the draft's beginning
   // holds no id twice, and the draft's other endpoints are all new.
-  let k = 0
-  if (!draft.hintsOnly && eps.length <= next.length) while (k < eps.length && sameId(eps[k], next[k])) k++
-  if (k === eps.length && !draft.hintsOnly) {
-    for (let i = 0; i < k; i++) if (!equalBeyondId(eps[i], next[i])) changed.push({pod: podOf(next[i]), from: conditionsOf(eps[i]), to: conditionsOf(next[i])})
-    for (let i = k; i < next.length; i++) added.push(podOf(next[i]))
-    return {added, changed, removed: []}
+  if (!draft.hintsOnly && eps.length <= next.length) {
+    let k = 0
+    while (k < eps.length && sameId(eps[k], next[k])) k++
+    if (k === eps.length) {
+      for (let i = 0; i < k; i++) if (!equalBeyondId(eps[i], next[i])) changed.push({pod: podOf(next[i]), from: conditionsOf(eps[i]), to: conditionsOf(next[i])})
+      for (let i = k; i < next.length; i++) added.push(podOf(next[i]))
+      return {added, changed, removed: []}
+    }
   }
   const beforeIds = eps.map(endpointId)
   const before = new Map<string, EndpointView>()
