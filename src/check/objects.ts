@@ -93,6 +93,21 @@ const containerViews = (v: unknown): ContainerView[] =>
       )
     : []
 
+/**
+ * The first container of a pod spec that `test` accepts, in the order FindPort and the replica
+ * calculator walk them: every container, then the sidecars (init containers that restart Always);
+ * with the list it is in and its place there.
+ */
+export function findContainer(spec: PodSpecView, test: (c: ContainerView) => boolean): {c: ContainerView; list: 'containers' | 'initContainers'; index: number} | undefined {
+  const {containers, initContainers} = spec
+  for (let i = 0; i < containers.length; i++) if (test(containers[i])) return {c: containers[i], list: 'containers', index: i}
+  for (let i = 0; i < initContainers.length; i++) {
+    const c = initContainers[i]
+    if (c.restartPolicy === 'Always' && test(c)) return {c, list: 'initContainers', index: i}
+  }
+  return undefined
+}
+
 /** The pod spec at `path` of a parsed object (only mappings are stepped into); undefined when it is not a mapping. */
 export function readPodSpec(raw: RawObject, path: Path): PodSpecView | undefined {
   let v: unknown = raw

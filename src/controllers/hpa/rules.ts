@@ -12,7 +12,7 @@ import type {Ctx} from '../../sources/normalize.js'
 import {checkedKind} from '../../check/controllers.js'
 import {describeObject, type Draft} from '../../check/draft.js'
 import {INT32_MAX, metadata, specOf} from '../../check/fields.js'
-import {groupOf, isMapping, resourceGroupOf, type CheckObject, type ContainerView, type PodSpecView} from '../../check/objects.js'
+import {findContainer, groupOf, isMapping, resourceGroupOf, type CheckObject, type ContainerView, type PodSpecView} from '../../check/objects.js'
 import type {CheckedKind, ControllerChecks} from '../../check/part.js'
 import type {Scope} from '../../check/scope.js'
 
@@ -198,23 +198,10 @@ const field = (v: unknown, key: string): unknown => (isMapping(v) || Array.isArr
 /** A request for the resource, or a limit the API server copies into it (SetDefaults_Pod). */
 const hasRequest = (resources: unknown, resource: string) => field(field(resources, 'requests'), resource) !== undefined || field(field(resources, 'limits'), resource) !== undefined
 
-/**
- * The first container the metric counts that has no request for its resource: every container,
- * then sidecars (init containers that restart Always); only the named one for a ContainerResource metric.
- */
+/** The first container the metric counts (only the named one for a ContainerResource metric) that has no request for its resource. */
 function firstLacking(spec: PodSpecView, specPath: Path, metric: UtilizationMetric): {c: ContainerView; path: Path} | undefined {
-  const counted = (c: ContainerView) => c.mapping && (metric.container === undefined || c.name === metric.container)
-  const containers = spec.containers
-  for (let i = 0; i < containers.length; i++) {
-    const c = containers[i]
-    if (counted(c) && !hasRequest(c.resources, metric.resource)) return {c, path: [...specPath, 'containers', i]}
-  }
-  const sidecars = spec.initContainers
-  for (let i = 0; i < sidecars.length; i++) {
-    const c = sidecars[i]
-    if (counted(c) && c.restartPolicy === 'Always' && !hasRequest(c.resources, metric.resource)) return {c, path: [...specPath, 'initContainers', i]}
-  }
-  return undefined
+  const found = findContainer(spec, (c) => c.mapping && (metric.container === undefined || c.name === metric.container) && !hasRequest(c.resources, metric.resource))
+  return found && {c: found.c, path: [...specPath, found.list, found.index]}
 }
 
 /**

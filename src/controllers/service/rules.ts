@@ -9,7 +9,7 @@
 import type {Labels} from '../../model/objects.js'
 import type {Path, RawObject} from '../../sources/documents.js'
 import {describeObject, type Draft} from '../../check/draft.js'
-import type {CheckObject, ContainerView, PodSpecView} from '../../check/objects.js'
+import {type CheckObject, type ContainerView, findContainer, type PodSpecView} from '../../check/objects.js'
 import {INT32_MAX, metadata, oneOf, specOf} from '../../check/fields.js'
 import type {ControllerChecks} from '../../check/part.js'
 import {customResourcesNamed, type Scope} from '../../check/scope.js'
@@ -82,21 +82,16 @@ export function serviceDrafts(objects: readonly CheckObject[], scope: Scope): Dr
   return drafts
 }
 
-/**
- * Whether a container FindPort searches (every container, then sidecars: init containers that
- * restart Always) has a port of this name and protocol (a port without a protocol is TCP).
- */
+/** Whether a container FindPort searches has a port of this name and protocol (a port without a protocol is TCP). */
 function definesPort(spec: PodSpecView | undefined, name: string, protocol: string): boolean {
   if (!spec || name === '') return false
-  const names = (c: ContainerView) => {
+  const hasPort = (c: ContainerView) => {
     for (const p of list(c.mapping ? c.ports : undefined)) {
       if (isMapping(p) && p.name === name && (typeof p.protocol === 'string' ? p.protocol : 'TCP') === protocol) return true
     }
     return false
   }
-  for (const c of spec.containers) if (names(c)) return true
-  for (const c of spec.initContainers) if (c.mapping && c.restartPolicy === 'Always' && names(c)) return true
-  return false
+  return findContainer(spec, hasPort) !== undefined
 }
 
 /** Whether any container of the spec (sidecars aside: they do not gate readiness) has a readiness probe. */
