@@ -88,6 +88,13 @@ export class JsonWriter {
     this.buf[this.pos++] = b
   }
 
+  /** Bytes another JsonWriter wrote of the same value at the same depth, copied as they are. */
+  raw(bytes: Uint8Array): void {
+    this.room(bytes.length)
+    this.buf.set(bytes, this.pos)
+    this.pos += bytes.length
+  }
+
   /** What comes before an item of a list at `depth`: `[` for the first, else `,`, the line break and indentation. */
   item(first: boolean, depth: number): void {
     this.lineStart(first ? 91 : 44, depth)

@@ -27,8 +27,17 @@ export interface Shape {
   readonly shareRepeats?: boolean
 }
 
-/** A shape, or a shape chosen by the value. */
-export type Field = Shape | {readonly pick: (value: never) => Shape; readonly shareRepeats?: boolean}
+/**
+ * Plain data written by a function of its own: the bytes JsonWriter.sorted gives (it knows the
+ * keys and their order), copied as plain data.
+ */
+export interface Written {
+  readonly write: (w: JsonWriter, value: never, depth: number) => void
+  readonly shareRepeats?: boolean
+}
+
+/** A shape, a shape chosen by the value, or plain data with a writer of its own. */
+export type Field = Shape | {readonly pick: (value: never) => Shape; readonly shareRepeats?: boolean} | Written
 
 /** What a field's wire form may depend on beyond its value: the controller it is in, and the plan's clock. */
 export interface WireContext {
@@ -36,7 +45,7 @@ export interface WireContext {
   readonly now: string
 }
 
-const shapeOf = (field: Field, v: unknown): Shape => ('pick' in field ? field.pick(v as never) : field)
+const shapeOf = (field: Shape | {readonly pick: (value: never) => Shape}, v: unknown): Shape => ('pick' in field ? field.pick(v as never) : field)
 
 const orderSets = new WeakMap<readonly string[], Set<string>>()
 
@@ -78,6 +87,7 @@ export function toWire(v: unknown, field: Field, ctx: WireContext): Json {
     })
   }
   if (v === null || typeof v !== 'object') return v as Json
+  if ('write' in field) return plain(v)
   const shape = shapeOf(field, v)
   const inner = shape.context ? shape.context(v as never, ctx) : ctx
   const out: JsonObject = {}
@@ -103,6 +113,7 @@ export function writeShaped(w: JsonWriter, v: unknown, field: Field, ctx: WireCo
     return
   }
   if (v === null || typeof v !== 'object') return w.scalar(v)
+  if ('write' in field) return field.write(w, v as never, depth)
   const shape = shapeOf(field, v)
   const inner = shape.context ? shape.context(v as never, ctx) : ctx
   let first = true
@@ -239,6 +250,98 @@ export function actionToWire(a: Action, cp: ControllerPlan, now: string): Json {
   return toWire(a, ACTION, {cp, now})
 }
 
+type DaemonNode = NonNullable<ControllerPlan['nodes']>[number]
+
+/** A DaemonSet's node entry's fields, in output order (sorted). */
+const DAEMON_NODE_KEYS = ['excludedBy', 'node', 'pods', 'shouldContinueRunning', 'shouldRun', 'taint'] as const
+const isDaemonNodeKey = (k: string): boolean => k === 'node' || k === 'pods' || k === 'shouldRun' || k === 'shouldContinueRunning' || k === 'excludedBy' || k === 'taint'
+
+/** A DaemonSet's node entry: its known fields in their order, as JsonWriter.sorted writes it; an entry with any other field goes through sorted. */
+function writeDaemonNode(w: JsonWriter, n: DaemonNode, depth: number): void {
+  for (const key in n) if (!isDaemonNodeKey(key)) return w.sorted(n, depth)
+  if (!writeDaemonNodeBytes(w, n, depth)) writeDaemonNodeFields(w, n, depth)
+}
+
+function writeDaemonNodeFields(w: JsonWriter, n: DaemonNode, depth: number): void {
+  const source = n as unknown as Record<string, unknown>
+  let first = true
+  for (const key of DAEMON_NODE_KEYS) {
+    const x = source[key]
+    if (unwritable(x)) continue
+    w.field(first, key, depth + 1)
+    first = false
+    w.sorted(x, depth + 1)
+  }
+  w.endObject(first, depth)
+}
+
+/** The fixed bytes around a node entry's values at one depth. */
+interface DaemonNodeBytes {
+  /** Up to the node's name, or to the reason it is excluded. */
+  head: Uint8Array
+  excludedHead: Uint8Array
+  /** After the reason, up to the node's name. */
+  node: Uint8Array
+  /** After the node's name, up to the first pod's. */
+  podsOpen: Uint8Array
+  /** Between two pods' names. */
+  podNext: Uint8Array
+  /** After the last pod's name (or the node's), to the end: by [pods, shouldContinueRunning, shouldRun] as bits. */
+  tails: Uint8Array[]
+}
+
+const daemonNodeBytes: DaemonNodeBytes[] = []
+
+function daemonNodeBytesAt(depth: number): DaemonNodeBytes {
+  const made = daemonNodeBytes[depth]
+  if (made) return made
+  const at = (d: number) => `\n${' '.repeat(2 * d)}`
+  const key = (k: string) => `${at(depth + 1)}"${k}": `
+  const bytes = (s: string) => Buffer.from(s, 'latin1')
+  const tails: Uint8Array[] = []
+  for (let bits = 0; bits < 8; bits++) {
+    const pods = bits & 4 ? `${at(depth + 1)}]` : `,${key('pods')}[]`
+    tails.push(bytes(`${pods},${key('shouldContinueRunning')}${Boolean(bits & 2)},${key('shouldRun')}${Boolean(bits & 1)}${at(depth)}}`))
+  }
+  return (daemonNodeBytes[depth] = {
+    head: bytes(`{${key('node')}`),
+    excludedHead: bytes(`{${key('excludedBy')}`),
+    node: bytes(`,${key('node')}`),
+    podsOpen: bytes(`,${key('pods')}[${at(depth + 2)}`),
+    podNext: bytes(`,${at(depth + 2)}`),
+    tails,
+  })
+}
+
+/** A node entry of the usual fields and types (no taint), from its fixed bytes and its strings; false (nothing written) for any other. */
+function writeDaemonNodeBytes(w: JsonWriter, n: DaemonNode, depth: number): boolean {
+  const {excludedBy, node, pods, shouldContinueRunning: keeps, shouldRun: runs} = n
+  if (n.taint !== undefined || typeof node !== 'string' || !Array.isArray(pods) || typeof keeps !== 'boolean' || typeof runs !== 'boolean') return false
+  if (excludedBy !== undefined && typeof excludedBy !== 'string') return false
+  const count = pods.length
+  for (let i = 0; i < count; i++) if (typeof pods[i] !== 'string') return false
+  const b = daemonNodeBytesAt(depth)
+  if (excludedBy === undefined) w.raw(b.head)
+  else {
+    w.raw(b.excludedHead)
+    w.string(excludedBy)
+    w.raw(b.node)
+  }
+  w.string(node)
+  if (count > 0) {
+    w.raw(b.podsOpen)
+    w.string(pods[0])
+    for (let i = 1; i < count; i++) {
+      w.raw(b.podNext)
+      w.string(pods[i])
+    }
+  }
+  w.raw(b.tails[(count > 0 ? 4 : 0) | (keeps ? 2 : 0) | (runs ? 1 : 0)])
+  return true
+}
+
+const DAEMON_NODE: Written = {write: writeDaemonNode}
+
 const CONTROLLER: Shape = shape(
   ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions', 'newReplicaSet', 'rolloutStep', 'syncPath', 'endedBy', 'replicaSets', 'events', 'then', 'updateRevision', 'blockedBy', 'nodes', 'scheduledTime', 'requeue', 'ttl', 'assumes', 'jobs', 'service'],
   {
@@ -250,6 +353,7 @@ const CONTROLLER: Shape = shape(
       replicaSets: shape(['name', 'uid', 'revision', 'from', 'replicas', 'available', 'isNew', 'created']),
       // (Filled in below: a following step is a controller plan itself.)
       ties: shape(['id', 'delete', 'pods']),
+      nodes: DAEMON_NODE,
     },
   },
 )

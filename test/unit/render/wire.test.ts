@@ -84,6 +84,25 @@ describe('renderDocument', () => {
     expect(renderDocument(planToWire(odd), 'yaml')).not.toMatch(/[&*]a\d/)
   })
 
+  it("writes a DaemonSet's node entries as their copy reads, whatever fields and values they hold", () => {
+    const podless = {excludedBy: 'node-selector', node: 'n-2', pods: [], shouldContinueRunning: false, shouldRun: false}
+    const nodes = [
+      {node: 'n-1', pods: ['a', 'b'], shouldContinueRunning: true, shouldRun: true},
+      podless,
+      {excludedBy: 'taint', node: 'n-3', pods: ['c'], shouldContinueRunning: true, shouldRun: false, taint: {key: 'k', value: '', effect: 'NoSchedule'}},
+      {shouldRun: false, pods: [], node: 'é "n"\n', shouldContinueRunning: true, excludedBy: 'taint'},
+      {node: 'n-5', pods: ['d'], shouldContinueRunning: true, shouldRun: true, excludedBy: undefined, zone: 'b'},
+      {node: 'n-6', pods: ['e', undefined, 7], shouldContinueRunning: 1, shouldRun: null},
+      {excludedBy: 3, node: undefined, pods: {0: 'f'}, shouldRun: true},
+      podless,
+    ]
+    const ds = controller('agent', {kind: 'DaemonSet', nodes, then: controller('agent', {kind: 'DaemonSet', nodes: [podless, podless]})} as never)
+    const text = written(plan([ds, controller('other', {kind: 'DaemonSet', nodes: [podless]} as never)]))
+    expect(text).toBe(renderDocument(planToWire(plan([ds, controller('other', {kind: 'DaemonSet', nodes: [podless]} as never)])), 'json'))
+    expect(text).toContain('"node": "n-1",\n          "pods": [\n            "a",\n            "b"\n          ],\n          "shouldContinueRunning": true,')
+    expect(text).toMatch(/"shouldRun": false,\n +"taint": \{\n +"effect": "NoSchedule",\n +"key": "k",\n +"value": ""\n +\}\n +\}/)
+  })
+
   it('writes a large JSON plan in buffers of the size asked: the same bytes, a buffer reused once written', () => {
     const big = plan(Array.from({length: 400}, (_, i) => controller(`web-${i}`, {desired: 3, actions: i % 50 === 7 ? Array.from({length: 300}, (_, k) => del(`web-${i}-${k}`, 'created')) : []})))
     const pieces: string[] = []
