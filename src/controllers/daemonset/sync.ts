@@ -375,10 +375,11 @@ function asWritten(t: Toleration): Partial<Toleration> {
   return out
 }
 
+/** Keys in sorted order, as the plan writes them (a rolling update's choices list thousands of these as plain data). */
 function deleteOf(p: PodView, node: string, reason: DaemonDeleteReason, kept?: PodView): DeleteDaemonPodAction {
-  const a: DeleteDaemonPodAction = {type: 'deleteDaemonPod', pod: p.name, uid: p.uid, resourceVersion: p.resourceVersion, node, reason}
-  if (kept) a.kept = kept.name
-  return a
+  return kept
+    ? {kept: kept.name, node, pod: p.name, reason, resourceVersion: p.resourceVersion, type: 'deleteDaemonPod', uid: p.uid}
+    : {node, pod: p.name, reason, resourceVersion: p.resourceVersion, type: 'deleteDaemonPod', uid: p.uid}
 }
 
 interface ManageContext {
