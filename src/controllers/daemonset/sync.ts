@@ -87,23 +87,14 @@ export function planDaemonSet(ds: DaemonSetView, world: DaemonSetWorld): Control
   const along = alongNodes(decisions, nodes)
   const desired = along.desired
   const claim = claimPods(ds, selector, world.candidates)
-  const byNode = podsByNode(claim.claimed)
+  const byNode = podsByNode(claim.claimed, nodes)
   // Each node's decision (the last made for its name) and pods, in the nodes' order.
-  const on: NodeStates = {nodes, d: along.list, pods: new Array(nodes.length), allRead: false}
+  const on: NodeStates = {nodes, d: along.list, pods: byNode.along, allRead: byNode.elsewhere === undefined}
   const planned: DaemonNode[] = new Array(nodes.length)
-  let found = 0
   for (let i = 0; i < nodes.length; i++) {
-    const n = nodes[i]
-    const pods = byNode.get(n.name)
-    on.pods[i] = pods
-    if (pods === undefined) planned[i] = podless(along, i, n)
-    else {
-      planned[i] = daemonNode(n, along.list[i], pods)
-      if (i === 0 || nodes[i - 1].name !== n.name) found++
-    }
+    const pods = on.pods[i]
+    planned[i] = pods === undefined ? podless(along, i, nodes[i]) : daemonNode(nodes[i], along.list[i], pods)
   }
-  // Every pod's node was read (the usual case): no pod is on a node unknown here.
-  on.allRead = found === byNode.size
   plan.nodes = planned
   plan.desired = desired
   if (ds.deletionTimestamp !== undefined) {
@@ -138,10 +129,8 @@ export function planDaemonSet(ds: DaemonSetView, world: DaemonSetWorld): Control
   const manage: ManageContext = {surge, hash, minReadySeconds: ds.minReadySeconds, now: world.now}
   for (let i = 0; i < nodes.length; i++) podsShouldBeOnNode(nodes[i].name, on.d[i], on.pods[i], manage, creates, deletes, newPod)
   // Pods of nodes not read, by node name.
-  if (!on.allRead) {
-    const unknown: [string, PodView[]][] = []
-    for (const entry of byNode) if (!decisions.has(entry[0])) unknown.push(entry)
-    for (const [node, pods] of unknown.sort(([a], [b]) => (a < b ? -1 : 1))) {
+  if (byNode.elsewhere) {
+    for (const [node, pods] of [...byNode.elsewhere].sort(([a], [b]) => (a < b ? -1 : 1))) {
       for (const p of pods) if (p.nodeName === '') deletes.push(deleteOf(p, node, 'no-node'))
     }
   }
@@ -152,7 +141,7 @@ export function planDaemonSet(ds: DaemonSetView, world: DaemonSetWorld): Control
 
   // The rolling update runs only when manage had nothing to do (its expectations would be pending).
   if (created.length === 0 && deleted.length === 0 && ds.updateStrategy.type === 'RollingUpdate') {
-    rollingUpdate(ds, on, decisions, byNode, {isUpdated, newPod, now: world.now}, plan)
+    rollingUpdate(ds, on, decisions, byNode.elsewhere, {isUpdated, newPod, now: world.now}, plan)
   }
   cleanupHistory(ds, history.old, claim.claimed, actions)
   const status = daemonStatus(ds, on, isUpdated, world.now)
@@ -167,6 +156,22 @@ interface NodeStates {
   pods: (PodView[] | undefined)[]
   /** Every pod's node is among them. */
   allRead: boolean
+}
+
+/** getNodesToDaemonPods (DS3.2) along a list of nodes: each one's pods, and those of nodes not in the list by node name (undefined: none). */
+interface PodsByNode {
+  along: (PodView[] | undefined)[]
+  elsewhere: Map<string, PodView[]> | undefined
+}
+
+/** Each node's pods and those of nodes not read, by node name (the rolling update's view when some node was not read). */
+function podsByNodeName(on: NodeStates, elsewhere: ReadonlyMap<string, PodView[]> | undefined): Map<string, PodView[]> {
+  const out = new Map(elsewhere)
+  for (let i = 0; i < on.nodes.length; i++) {
+    const pods = on.pods[i]
+    if (pods) out.set(on.nodes[i].name, pods)
+  }
+  return out
 }
 
 /** shouldRunDaemonPod for every node: made once for the DaemonSets alike in what it depends on. */
@@ -199,7 +204,7 @@ function alongNodes(decisions: ReadonlyMap<string, NodeDecision>, nodes: readonl
   if (known && known.nodes === nodes) return known
   let desired = 0
   for (const d of decisions.values()) if (d.shouldRun) desired++
-  const along: AlongNodes = {nodes, list: nodes.map((n) => decisions.get(n.name)!), desired, podless: []}
+  const along: AlongNodes = {nodes, list: nodes.map((n) => decisions.get(n.name)!), desired, podless: new Array(nodes.length).fill(undefined)}
   alongNodesOf.set(decisions, along)
   return along
 }
@@ -233,19 +238,43 @@ function countScheduled(on: NodeStates): number {
   return n
 }
 
-/** getNodesToDaemonPods (DS3.2): by spec.nodeName or the affinity's node; terminal pods being deleted left out. */
-function podsByNode(claimed: readonly PodView[]): Map<string, PodView[]> {
-  const out = new Map<string, PodView[]>()
+/** Where each node name first comes in a list of nodes sorted by name: made once for the DaemonSets planned over the list. */
+const placesOf = new WeakMap<readonly NodeView[], ReadonlyMap<string, number>>()
+
+function nodePlaces(nodes: readonly NodeView[]): ReadonlyMap<string, number> {
+  let places = placesOf.get(nodes)
+  if (!places) {
+    const made = new Map<string, number>()
+    for (let i = nodes.length - 1; i >= 0; i--) made.set(nodes[i].name, i)
+    placesOf.set(nodes, (places = made))
+  }
+  return places
+}
+
+/** getNodesToDaemonPods (DS3.2): by spec.nodeName or the affinity's node; terminal pods being deleted left out; each node's oldest first (DS3.3). */
+function podsByNode(claimed: readonly PodView[], nodes: readonly NodeView[]): PodsByNode {
+  const places = nodePlaces(nodes)
+  const along: (PodView[] | undefined)[] = new Array(nodes.length).fill(undefined)
+  let elsewhere: Map<string, PodView[]> | undefined
   for (const p of claimed) {
     if ((p.phase === 'Failed' || p.phase === 'Succeeded') && p.deletionTimestamp !== undefined) continue
     const node = p.nodeName || p.affinityNode
     if (!node) continue
-    const list = out.get(node)
+    const i = places.get(node)
+    const list = i === undefined ? elsewhere?.get(node) : along[i]
     if (list) list.push(p)
-    else out.set(node, [p])
+    else if (i !== undefined) along[i] = [p]
+    else (elsewhere ??= new Map()).set(node, [p])
   }
-  for (const list of out.values()) if (list.length > 1) list.sort(daemonPodOrder)
-  return out
+  for (let i = 0; i < along.length; i++) {
+    const list = along[i]
+    if (list === undefined) continue
+    if (list.length > 1) list.sort(daemonPodOrder)
+    // Nodes of one name (read twice) have the same pods.
+    for (let j = i + 1; j < nodes.length && nodes[j].name === nodes[i].name; j++) along[j] = list
+  }
+  if (elsewhere) for (const list of elsewhere.values()) if (list.length > 1) list.sort(daemonPodOrder)
+  return {along, elsewhere}
 }
 
 /** Keys in sorted order, as the plan writes them (it then need not copy the node). */
@@ -469,7 +498,7 @@ function rollingUpdate(
   ds: DaemonSetView,
   on: NodeStates,
   decisions: ReadonlyMap<string, NodeDecision>,
-  byNode: ReadonlyMap<string, PodView[]>,
+  elsewhere: ReadonlyMap<string, PodView[]> | undefined,
   c: UpdateContext,
   plan: ControllerPlan,
 ): void {
@@ -477,7 +506,7 @@ function rollingUpdate(
   for (const d of on.d) if (d.shouldRun) desired++
   const {maxSurge, maxUnavailable} = daemonUpdateBudget(ds, desired)
   const available = (p: PodView) => isPodAvailable(p, ds.minReadySeconds, c.now)
-  const entries = nodesToUpdate(on, byNode)
+  const entries = nodesToUpdate(on, elsewhere)
   const actions = plan.actions
 
   if (maxSurge === 0) {
@@ -533,10 +562,10 @@ function rollingUpdate(
 }
 
 /** The nodes with daemon pods and those that should run one, by name, each with its pods. */
-function nodesToUpdate(on: NodeStates, byNode: ReadonlyMap<string, PodView[]>): [string, PodView[]][] {
+function nodesToUpdate(on: NodeStates, elsewhere: ReadonlyMap<string, PodView[]> | undefined): [string, PodView[]][] {
   const {nodes, d, pods} = on
   if (!on.allRead) {
-    const map = new Map(byNode)
+    const map = podsByNodeName(on, elsewhere)
     for (let i = 0; i < nodes.length; i++) if (d[i].shouldRun && !map.has(nodes[i].name)) map.set(nodes[i].name, [])
     return [...map].sort(([a], [b]) => (a < b ? -1 : 1))
   }
