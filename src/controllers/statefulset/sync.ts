@@ -122,11 +122,12 @@ export function planStatefulSet(set: StatefulSetView, world: StatefulSetWorld): 
   const start = set.ordinalsStart
   const end = start + set.replicas - 1
   const pods = claim.claimed
-  const byOrdinal = new Map<number, PodView>()
+  // In-range pods by ordinal − start (of two with one ordinal, the later).
+  const inRange: (PodView | undefined)[] = new Array(set.replicas).fill(undefined)
   const condemned: PodView[] = []
   for (const p of pods) {
     const ord = ordinalOf(p.name)
-    if (ord >= start && ord <= end) byOrdinal.set(ord, p)
+    if (ord >= start && ord <= end) inRange[ord - start] = p
     else if (ord >= 0) condemned.push(p)
   }
   condemned.sort((a, b) => parseOrdinal(b.name).ordinal - parseOrdinal(a.name).ordinal)
@@ -136,7 +137,7 @@ export function planStatefulSet(set: StatefulSetView, world: StatefulSetWorld): 
     // newVersionedStatefulSetPod (S4.4), with Go's operator precedence kept.
     const atCurrent =
       (set.updateStrategy.type === 'RollingUpdate' && ru === undefined && ord < start + set.status.currentReplicas) || (ru !== undefined && ord < start + ru.partition)
-    slots.push({ordinal: ord, pod: byOrdinal.get(ord), revision: atCurrent ? currentName : updateName, template: atCurrent ? 'current' : 'update'})
+    slots.push({ordinal: ord, pod: inRange[ord - start], revision: atCurrent ? currentName : updateName, template: atCurrent ? 'current' : 'update'})
   }
   // firstUnavailablePod: the lowest slot not available (a placeholder counts), else the lowest condemned one.
   const firstSlot = slots.find((s) => !s.pod || unavailable(s.pod))
@@ -154,7 +155,8 @@ export function planStatefulSet(set: StatefulSetView, world: StatefulSetWorld): 
       updateRevision: updateName ?? unknownName,
       collisionCount: revs.collisionCount,
     }
-    for (const p of [...byOrdinal.values(), ...condemned]) {
+    const count = (p: PodView | undefined) => {
+      if (p === undefined) return
       if (p.phase !== '') s.replicas++
       if (runningAndReady(p)) {
         s.readyReplicas++
@@ -166,6 +168,8 @@ export function planStatefulSet(set: StatefulSetView, world: StatefulSetWorld): 
         if (updateName !== null && r === updateName) s.updatedReplicas++
       }
     }
+    for (const p of inRange) count(p)
+    for (const p of condemned) count(p)
     s.currentReplicas += currentReplicasDelta
     return s
   }
@@ -178,7 +182,9 @@ export function planStatefulSet(set: StatefulSetView, world: StatefulSetWorld): 
   const done = () => {
     writeStatus(plan, set, status(deltaCurrent))
     truncateHistory(set, revs, pods, actions)
-    plan.active = pods.filter((p) => !terminating(p)).length
+    let active = 0
+    for (const p of pods) if (!terminating(p)) active++
+    plan.active = active
     plan.diff = plan.active - set.replicas
     plan.inSync = actions.length === 0
     plan.rolloutStep = rolloutStep(plan.status as StatefulSetStatusView, set)
@@ -351,16 +357,16 @@ function processReplica(
   }
   // identityMatches, storageMatches, claim references (UpdateStatefulPod): claims are created and
   // their owners fixed first, then the pod is written (even when only its claims were off).
-  const fixes: string[] = []
-  if (p.labels[POD_NAME_LABEL] !== p.name) fixes.push('pod-name-label')
-  if (fixes.length > 0 && p.labels[POD_INDEX_LABEL] !== String(slot.ordinal)) fixes.push('pod-index-label')
+  let fixes: string[] | undefined
+  if (p.labels[POD_NAME_LABEL] !== p.name) fixes = ['pod-name-label']
+  if (fixes && p.labels[POD_INDEX_LABEL] !== String(slot.ordinal)) fixes.push('pod-index-label')
   if (set.volumeClaimTemplates.length > 0 && set.volumeClaimTemplates.some((t) => p.claimVolumes?.[t.name] !== claimName(t.name, set, slot.ordinal))) {
-    fixes.push('volumes')
+    ;(fixes ??= []).push('volumes')
     createClaims(set, p.name, slot.ordinal, claims, actions)
   }
   // A Pending pod's claims were put right above; the cache does not show it yet.
-  if (p.phase !== 'Pending' && set.volumeClaimTemplates.length > 0 && fixClaims(set, p.name, p.uid, slot.ordinal, true, claims, actions) > 0) fixes.push('claim-owners')
-  if (fixes.length > 0) actions.push({type: 'updatePod', pod: p.name, uid: p.uid, resourceVersion: p.resourceVersion, fixes})
+  if (p.phase !== 'Pending' && set.volumeClaimTemplates.length > 0 && fixClaims(set, p.name, p.uid, slot.ordinal, true, claims, actions) > 0) (fixes ??= []).push('claim-owners')
+  if (fixes) actions.push({type: 'updatePod', pod: p.name, uid: p.uid, resourceVersion: p.resourceVersion, fixes})
   return GOES_ON
 }
 
