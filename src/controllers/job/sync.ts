@@ -56,6 +56,15 @@ const carriesFinalizer = (p: PodView) => p.batch?.finalizers.includes(JOB_TRACKI
 
 /** Empty sets and maps a sync only reads: shared rather than made for each Job. */
 const NO_UIDS: ReadonlySet<string> = new Set()
+
+/**
+ * An empty list made to hold strings (a literal `[]` starts as a list of small integers): copies of
+ * it take uids without changing kind, a change that would throw out the optimised planner.
+ */
+const NO_UID_LIST: readonly string[] = ['uid'].slice(1)
+
+/** A copy of a list of uids, made to hold strings even when empty. */
+const uidList = (uids: readonly string[] | undefined): string[] => [...(uids !== undefined && uids.length > 0 ? uids : NO_UID_LIST)]
 const NO_PODS: ReadonlySet<PodView> = new Set()
 const NO_INDEXES: ReadonlySet<number> = new Set()
 const NO_HELD: ReadonlyMap<number, PodView> = new Map()
@@ -126,7 +135,7 @@ export function planJob(job: JobView, input: JobSyncInput): ControllerPlan {
   plan.assumes = ['no pod create or delete of an earlier sync is still unobserved (expectations satisfied)']
   const from = job.status
   const status: MutableStatus = cloneStatus(from)
-  const uncounted = {succeeded: [...(from.uncountedTerminatedPods?.succeeded ?? [])], failed: [...(from.uncountedTerminatedPods?.failed ?? [])]}
+  const uncounted = {succeeded: uidList(from.uncountedTerminatedPods?.succeeded), failed: uidList(from.uncountedTerminatedPods?.failed)}
   const inUncounted = uncounted.succeeded.length + uncounted.failed.length === 0 ? NO_UIDS : new Set([...uncounted.succeeded, ...uncounted.failed])
   const validIndex = (p: PodView) => {
     if (!indexed) return true
