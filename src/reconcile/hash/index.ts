@@ -200,9 +200,20 @@ function knownKeys(t: GoType): Set<string> {
   return known
 }
 
+/** Prints of quantities by their text (templates repeat a few: `100m`, `1Gi`), each in and out of a ResourceList. */
+const quantityPrints = [new Map<string, string>(), new Map<string, string>()]
+
 function quantity(v: unknown, path: string, inResourceList: boolean): string {
   try {
-    return dumpQuantity(storedQuantity(quantityText(v), inResourceList))
+    const text = quantityText(v)
+    const known = quantityPrints[inResourceList ? 1 : 0]
+    let printed = known.get(text)
+    if (printed === undefined) {
+      printed = dumpQuantity(storedQuantity(text, inResourceList))
+      if (known.size >= 1024) known.clear()
+      known.set(text, printed)
+    }
+    return printed
   } catch (error) {
     if (error instanceof QuantityError) return fail(path, error.message)
     throw error
