@@ -279,7 +279,7 @@ function podsByNode(claimed: readonly PodView[], nodes: readonly NodeView[]): Po
 
 /** Keys in sorted order, as the plan writes them (it then need not copy the node). */
 function daemonNode(node: NodeView, d: NodeDecision, pods: readonly PodView[] | undefined): DaemonNode {
-  const names = pods ? pods.map((p) => p.name) : []
+  const names = pods === undefined ? [] : pods.length === 1 ? [pods[0].name] : pods.map((p) => p.name)
   const out: DaemonNode = d.excludedBy
     ? {excludedBy: d.excludedBy, node: node.name, pods: names, shouldContinueRunning: d.shouldContinueRunning, shouldRun: d.shouldRun}
     : {node: node.name, pods: names, shouldContinueRunning: d.shouldContinueRunning, shouldRun: d.shouldRun}
@@ -506,14 +506,15 @@ function rollingUpdate(
   for (const d of on.d) if (d.shouldRun) desired++
   const {maxSurge, maxUnavailable} = daemonUpdateBudget(ds, desired)
   const available = (p: PodView) => isPodAvailable(p, ds.minReadySeconds, c.now)
-  const entries = nodesToUpdate(on, elsewhere)
+  const {names, lists} = nodesToUpdate(on, elsewhere)
   const actions = plan.actions
 
   if (maxSurge === 0) {
     let unavailable = 0
     const candidates: DeleteDaemonPodAction[] = []
-    for (const [node, pods] of entries) {
-      const found = updatedPodsOnNode(pods, c.isUpdated)
+    for (let k = 0; k < names.length; k++) {
+      const node = names[k]
+      const found = updatedPodsOnNode(lists[k], c.isUpdated)
       if (!found || (!found.newPod && !found.oldPod) || (found.newPod && found.oldPod)) unavailable++
       else if (found.newPod) {
         if (!available(found.newPod)) unavailable++
@@ -531,8 +532,9 @@ function rollingUpdate(
   const allowedNew: CreateDaemonPodAction[] = []
   const candidateNew: CreateDaemonPodAction[] = []
   const shouldNotRun: DeleteDaemonPodAction[] = []
-  for (const [node, pods] of entries) {
-    const found = updatedPodsOnNode(pods, c.isUpdated)
+  for (let k = 0; k < names.length; k++) {
+    const node = names[k]
+    const found = updatedPodsOnNode(lists[k], c.isUpdated)
     if (!found) {
       numSurge++
       continue
@@ -561,24 +563,27 @@ function rollingUpdate(
   pick(Math.min(Math.max(0, maxSurge - numSurge), candidateNew.length), candidateNew, 'create', actions, (a) => a.node)
 }
 
-/** The nodes with daemon pods and those that should run one, by name, each with its pods. */
-function nodesToUpdate(on: NodeStates, elsewhere: ReadonlyMap<string, PodView[]> | undefined): [string, PodView[]][] {
+/** The nodes with daemon pods and those that should run one, by name: their names, and each one's pods at the same place. */
+function nodesToUpdate(on: NodeStates, elsewhere: ReadonlyMap<string, PodView[]> | undefined): {names: string[]; lists: PodView[][]} {
   const {nodes, d, pods} = on
   if (!on.allRead) {
     const map = podsByNodeName(on, elsewhere)
     for (let i = 0; i < nodes.length; i++) if (d[i].shouldRun && !map.has(nodes[i].name)) map.set(nodes[i].name, [])
-    return [...map].sort(([a], [b]) => (a < b ? -1 : 1))
+    const sorted = [...map].sort(([a], [b]) => (a < b ? -1 : 1))
+    return {names: sorted.map(([name]) => name), lists: sorted.map(([, list]) => list)}
   }
   // Every pod's node was read: the nodes' own order (by name) serves.
-  const out: [string, PodView[]][] = []
+  const names: string[] = []
+  const lists: PodView[][] = []
   for (let i = 0; i < nodes.length; i++) {
     const name = nodes[i].name
-    if (out.length > 0 && out[out.length - 1][0] === name) continue
-    const list = pods[i]
-    if (list) out.push([name, list])
-    else if (d[i].shouldRun) out.push([name, []])
+    if (names.length > 0 && names[names.length - 1] === name) continue
+    const list = pods[i] ?? (d[i].shouldRun ? [] : undefined)
+    if (list === undefined) continue
+    names.push(name)
+    lists.push(list)
   }
-  return out
+  return {names, lists}
 }
 
 /** All of them, none, or "count of these" when the controller's map order decides. */
