@@ -54,6 +54,16 @@ export interface JobCondition {
   lastTransitionTime?: string
 }
 
+/**
+ * An empty list made to hold strings (a literal `[]` or an empty map() starts as a list of small
+ * integers): lists of uids copied from it are all of one kind, before and after a uid is pushed,
+ * and the planner's optimised code is not thrown out when the kind changes.
+ */
+const NO_UID_LIST: readonly string[] = ['uid'].slice(1)
+
+/** A copy of a list of uids, made to hold strings even when empty. */
+export const uidList = (uids: readonly string[] | undefined): string[] => [...(uids !== undefined && uids.length > 0 ? uids : NO_UID_LIST)]
+
 export interface JobStatusView {
   conditions: readonly JobCondition[]
   startTime?: string

@@ -1,7 +1,7 @@
 // Jobs and the pod fields only the Job controller reads, as the API server stores them: defaulted
 // as SetDefaults_Job does (pkg/apis/batch/v1/defaults.go), with the selector and template labels the
 // Job strategy generates (pkg/registry/batch/job/strategy.go).
-import {JOB_TRACKING_FINALIZER, type JobCondition, type JobStatusView, type JobView, type PodBatchFields, type PodFailurePolicyRule, type SuccessPolicyRule, type TerminatedContainer} from './model.js'
+import {JOB_TRACKING_FINALIZER, type JobCondition, type JobStatusView, type JobView, type PodBatchFields, type PodFailurePolicyRule, type SuccessPolicyRule, type TerminatedContainer, uidList} from './model.js'
 import type {LabelSelector} from '../../model/objects.js'
 import {type Ctx, EMPTY_RAW as EMPTY, INT32_MAX, isMapping} from '../../sources/context.js'
 import type {Path, RawObject} from '../../sources/documents.js'
@@ -205,7 +205,7 @@ function readJobStatus(ctx: Ctx, status: RawObject, base: Path): JobStatusView {
   const u = unset(status.uncountedTerminatedPods) ? undefined : ctx.mapping(status.uncountedTerminatedPods, [...at, 'uncountedTerminatedPods'])
   if (u) {
     const uids = (f: string) => list(ctx, u[f], [...at, 'uncountedTerminatedPods', f]).map((x, i) => ctx.string(x, [...at, 'uncountedTerminatedPods', f, i]) ?? '')
-    view.uncountedTerminatedPods = {succeeded: uids('succeeded'), failed: uids('failed')}
+    view.uncountedTerminatedPods = {succeeded: uidList(uids('succeeded')), failed: uidList(uids('failed'))}
   }
   return view
 }

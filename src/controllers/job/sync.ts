@@ -5,7 +5,7 @@
 // Assumed, because a reader of objects cannot know them: expectations are satisfied (no create or
 // delete in flight), no finalizer removal is in flight, and the backoff record holds only the
 // failures still visible (pods that keep the tracking finalizer) — see `assumes` in the plan.
-import {JOB_CONTROLLER_NAME, JOB_INDEX_FAILURE_COUNT, JOB_TRACKING_FINALIZER, type JobCondition, type JobStatusView, type JobView, type BackoffRecord, type RemoveFinalizerAction} from './model.js'
+import {JOB_CONTROLLER_NAME, JOB_INDEX_FAILURE_COUNT, JOB_TRACKING_FINALIZER, type JobCondition, type JobStatusView, type JobView, type BackoffRecord, type RemoveFinalizerAction, uidList} from './model.js'
 import {type Requeue} from '../../model/plan.js'
 import type {PodView} from '../../model/objects.js'
 import type {ControllerPlan} from '../../model/plan.js'
@@ -56,15 +56,6 @@ const carriesFinalizer = (p: PodView) => p.batch?.finalizers.includes(JOB_TRACKI
 
 /** Empty sets and maps a sync only reads: shared rather than made for each Job. */
 const NO_UIDS: ReadonlySet<string> = new Set()
-
-/**
- * An empty list made to hold strings (a literal `[]` starts as a list of small integers): copies of
- * it take uids without changing kind, a change that would throw out the optimised planner.
- */
-const NO_UID_LIST: readonly string[] = ['uid'].slice(1)
-
-/** A copy of a list of uids, made to hold strings even when empty. */
-const uidList = (uids: readonly string[] | undefined): string[] => [...(uids !== undefined && uids.length > 0 ? uids : NO_UID_LIST)]
 const NO_PODS: ReadonlySet<PodView> = new Set()
 const NO_INDEXES: ReadonlySet<number> = new Set()
 const NO_HELD: ReadonlyMap<number, PodView> = new Map()
