@@ -90,12 +90,7 @@ export function planDaemonSet(ds: DaemonSetView, world: DaemonSetWorld): Control
   const byNode = podsByNode(claim.claimed, nodes)
   // Each node's decision (the last made for its name) and pods, in the nodes' order.
   const on: NodeStates = {nodes, d: along.list, pods: byNode.along, allRead: byNode.elsewhere === undefined}
-  const planned: DaemonNode[] = new Array(nodes.length)
-  for (let i = 0; i < nodes.length; i++) {
-    const pods = on.pods[i]
-    planned[i] = pods === undefined ? podless(along, i, nodes[i]) : daemonNode(nodes[i], along.list[i], pods)
-  }
-  plan.nodes = planned
+  plan.nodes = nodeEntries(along, on)
   plan.desired = desired
   if (ds.deletionTimestamp !== undefined) {
     // syncDaemonSet returns before anything, status included.
@@ -127,7 +122,7 @@ export function planDaemonSet(ds: DaemonSetView, world: DaemonSetWorld): Control
   const creates: CreateDaemonPodAction[] = []
   const deletes: DeleteDaemonPodAction[] = []
   const manage: ManageContext = {surge, hash, minReadySeconds: ds.minReadySeconds, now: world.now}
-  for (let i = 0; i < nodes.length; i++) podsShouldBeOnNode(nodes[i].name, on.d[i], on.pods[i], manage, creates, deletes, newPod)
+  manageNodes(on, manage, creates, deletes, newPod)
   // Pods of nodes not read, by node name.
   if (byNode.elsewhere) {
     for (const [node, pods] of [...byNode.elsewhere].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -186,6 +181,31 @@ function nodeDecisions(ds: DaemonSetView, nodes: readonly NodeView[], toleration
   for (const n of nodes) decisions.set(n.name, test(n))
   placements?.set(key, decisions)
   return decisions
+}
+
+// The walks over every node are functions of their own: the sync itself, called once per
+// DaemonSet, is then optimised only once the helpers it calls once have their type feedback.
+
+/** Each node's entry in the plan, in the nodes' order. */
+function nodeEntries(along: AlongNodes, on: NodeStates): DaemonNode[] {
+  const {nodes, pods} = on
+  const entries: DaemonNode[] = new Array(nodes.length)
+  for (let i = 0; i < nodes.length; i++) {
+    const list = pods[i]
+    entries[i] = list === undefined ? podless(along, i, nodes[i]) : daemonNode(nodes[i], along.list[i], list)
+  }
+  return entries
+}
+
+/** manage's walk: podsShouldBeOnNode for every node. */
+function manageNodes(
+  on: NodeStates,
+  c: ManageContext,
+  creates: CreateDaemonPodAction[],
+  deletes: DeleteDaemonPodAction[],
+  newPod: (node: string, reason: CreateDaemonPodAction['reason']) => CreateDaemonPodAction,
+): void {
+  for (let i = 0; i < on.nodes.length; i++) podsShouldBeOnNode(on.nodes[i].name, on.d[i], on.pods[i], c, creates, deletes, newPod)
 }
 
 /** Of one set of decisions over one list of nodes: each node's decision, how many should run one, and the nodes' entries when they hold no pod. */
