@@ -122,23 +122,10 @@ export function planStatefulSet(set: StatefulSetView, world: StatefulSetWorld): 
   const start = set.ordinalsStart
   const end = start + set.replicas - 1
   const pods = claim.claimed
-  // In-range pods by ordinal − start (of two with one ordinal, the later).
-  const inRange: (PodView | undefined)[] = new Array(set.replicas).fill(undefined)
-  const condemned: PodView[] = []
-  for (const p of pods) {
-    const ord = ordinalOf(p.name)
-    if (ord >= start && ord <= end) inRange[ord - start] = p
-    else if (ord >= 0) condemned.push(p)
-  }
+  const {inRange, condemned} = podsByOrdinal(pods, start, end, set.replicas)
   condemned.sort((a, b) => parseOrdinal(b.name).ordinal - parseOrdinal(a.name).ordinal)
   const ru = set.updateStrategy.rollingUpdate
-  const slots: Slot[] = []
-  for (let ord = start; ord <= end; ord++) {
-    // newVersionedStatefulSetPod (S4.4), with Go's operator precedence kept.
-    const atCurrent =
-      (set.updateStrategy.type === 'RollingUpdate' && ru === undefined && ord < start + set.status.currentReplicas) || (ru !== undefined && ord < start + ru.partition)
-    slots.push({ordinal: ord, pod: inRange[ord - start], revision: atCurrent ? currentName : updateName, template: atCurrent ? 'current' : 'update'})
-  }
+  const slots = podSlots(set, inRange, currentName, updateName)
   // firstUnavailablePod: the lowest slot not available (a placeholder counts), else the lowest condemned one.
   const firstSlot = slots.find((s) => !s.pod || unavailable(s.pod))
   const firstUnavailable = firstSlot ? firstSlot.pod : [...condemned].reverse().find((p) => unavailable(p))
@@ -196,23 +183,12 @@ export function planStatefulSet(set: StatefulSetView, world: StatefulSetWorld): 
   }
 
   // processReplica for each slot, lowest ordinal first (S6.4).
-  let exit = false
   const checks: Checks = {runningAndReady, available, terminating}
-  for (const slot of slots) {
-    const r = processReplica(set, slot, world.claims, monotonic, checks, actions)
-    if (r.error) {
-      warnings.push(r.error)
-      ended(nameOf(set, slot.ordinal), r.blocked!)
-      exit = true
-      break
-    }
-    if (r.blocked && monotonic) {
-      ended(nameOf(set, slot.ordinal), r.blocked)
-      exit = true
-      break
-    }
+  const stop = processSlots(set, slots, world.claims, monotonic, checks, actions, warnings)
+  if (stop) {
+    ended(nameOf(set, stop.ordinal), stop.blocked)
+    return done()
   }
-  if (exit) return done()
 
   // fixPodClaim for every condemned pod, then processCondemned, highest ordinal first.
   for (const p of condemned) fixClaims(set, p.name, p.uid, parseOrdinal(p.name).ordinal, false, world.claims, actions)
@@ -259,6 +235,57 @@ export function planStatefulSet(set: StatefulSetView, world: StatefulSetWorld): 
 }
 
 const nameOf = (set: StatefulSetView, ordinal: number) => `${set.name}-${ordinal}`
+
+// The walks over a set's pods and slots are functions of their own: the sync itself, called once
+// per set, is then optimised only once the helpers it calls once have their type feedback.
+
+/** In-range pods by ordinal − start (of two with one ordinal, the later); the others with an ordinal are condemned, in the pods' order. */
+function podsByOrdinal(pods: readonly PodView[], start: number, end: number, replicas: number): {inRange: (PodView | undefined)[]; condemned: PodView[]} {
+  const inRange: (PodView | undefined)[] = new Array(replicas).fill(undefined)
+  const condemned: PodView[] = []
+  for (const p of pods) {
+    const ord = ordinalOf(p.name)
+    if (ord >= start && ord <= end) inRange[ord - start] = p
+    else if (ord >= 0) condemned.push(p)
+  }
+  return {inRange, condemned}
+}
+
+/** A slot for each ordinal in range: its pod, or the revision and template a pod created there gets. */
+function podSlots(set: StatefulSetView, inRange: readonly (PodView | undefined)[], currentName: string | null, updateName: string | null): Slot[] {
+  const start = set.ordinalsStart
+  const end = start + set.replicas - 1
+  const ru = set.updateStrategy.rollingUpdate
+  const slots: Slot[] = []
+  for (let ord = start; ord <= end; ord++) {
+    // newVersionedStatefulSetPod (S4.4), with Go's operator precedence kept.
+    const atCurrent =
+      (set.updateStrategy.type === 'RollingUpdate' && ru === undefined && ord < start + set.status.currentReplicas) || (ru !== undefined && ord < start + ru.partition)
+    slots.push({ordinal: ord, pod: inRange[ord - start], revision: atCurrent ? currentName : updateName, template: atCurrent ? 'current' : 'update'})
+  }
+  return slots
+}
+
+/** processReplica for each slot until one stops the pass: that slot's ordinal and why (an error is also warned). */
+function processSlots(
+  set: StatefulSetView,
+  slots: readonly Slot[],
+  claims: ReadonlyMap<string, ClaimView>,
+  monotonic: boolean,
+  c: Checks,
+  actions: Action[],
+  warnings: string[],
+): {ordinal: number; blocked: BlockReason} | undefined {
+  for (const slot of slots) {
+    const r = processReplica(set, slot, claims, monotonic, c, actions)
+    if (r.error) {
+      warnings.push(r.error)
+      return {ordinal: slot.ordinal, blocked: r.blocked!}
+    }
+    if (r.blocked && monotonic) return {ordinal: slot.ordinal, blocked: r.blocked}
+  }
+  return undefined
+}
 
 /** getStatefulSetMaxUnavailable: rollingUpdate.maxUnavailable (default 1), a percentage of replicas rounded down, at least 1. */
 export function statefulSetMaxUnavailable(set: StatefulSetView): number {
