@@ -45,7 +45,32 @@ export interface WireContext {
   readonly now: string
 }
 
-const shapeOf = (field: Shape | {readonly pick: (value: never) => Shape}, v: unknown): Shape => ('pick' in field ? field.pick(v as never) : field)
+/** The parts of every field description: each is made with all of them, in this order (see `described`). */
+interface Parts {
+  readonly order?: readonly string[]
+  readonly fields?: Readonly<Record<string, Field>>
+  readonly computed?: Readonly<Record<string, (value: never, ctx: WireContext) => unknown>>
+  readonly context?: (value: never, ctx: WireContext) => WireContext
+  readonly shareRepeats?: boolean
+  readonly pick?: (value: never) => Shape
+  readonly write?: (w: JsonWriter, value: never, depth: number) => void
+}
+
+/**
+ * A field description with every part, unset ones undefined: all of them are then of one hidden
+ * class, and the writer's reads of them do not meet a new one (and throw out its optimised code)
+ * as it goes from one controller's fields to another's.
+ */
+function described<T extends Field>(p: Parts): T {
+  return {order: p.order ?? [], fields: p.fields, computed: p.computed, context: p.context, shareRepeats: p.shareRepeats, pick: p.pick, write: p.write} as Parts as T
+}
+
+const writerOf = (field: Field): Written['write'] | undefined => (field as Parts).write
+
+const shapeOf = (field: Field, v: unknown): Shape => {
+  const pick = (field as Parts).pick
+  return pick ? pick(v as never) : (field as Shape)
+}
 
 const orderSets = new WeakMap<readonly string[], Set<string>>()
 
@@ -87,7 +112,7 @@ export function toWire(v: unknown, field: Field, ctx: WireContext): Json {
     })
   }
   if (v === null || typeof v !== 'object') return v as Json
-  if ('write' in field) return plain(v)
+  if (writerOf(field)) return plain(v)
   const shape = shapeOf(field, v)
   const inner = shape.context ? shape.context(v as never, ctx) : ctx
   const out: JsonObject = {}
@@ -113,7 +138,8 @@ export function writeShaped(w: JsonWriter, v: unknown, field: Field, ctx: WireCo
     return
   }
   if (v === null || typeof v !== 'object') return w.scalar(v)
-  if ('write' in field) return field.write(w, v as never, depth)
+  const write = writerOf(field)
+  if (write) return write(w, v as never, depth)
   const shape = shapeOf(field, v)
   const inner = shape.context ? shape.context(v as never, ctx) : ctx
   let first = true
@@ -162,7 +188,7 @@ function plain(v: unknown): Json {
   return out
 }
 
-const shape = (order: readonly string[], more: Omit<Shape, 'order'> = {}): Shape => ({order, ...more})
+const shape = (order: readonly string[], more: Omit<Shape, 'order'> = {}): Shape => described({order, ...more})
 
 const OWNER_REFERENCE = shape(['apiVersion', 'kind', 'name', 'uid', 'controller', 'blockOwnerDeletion'])
 
@@ -185,7 +211,7 @@ const REPLICA_SET_STATUS = shape(['replicas', 'fullyLabeledReplicas', 'readyRepl
 })
 
 /** A ReplicaSet's, Deployment's, StatefulSet's, DaemonSet's, Job's, CronJob's or Service's status, in the API's field order. */
-const STATUS: Field = {
+const STATUS: Field = described({
   pick: (s: ControllerPlan['status']) =>
     'readyEndpoints' in s
       ? SERVICE_STATUS
@@ -200,7 +226,7 @@ const STATUS: Field = {
       : 'updatedReplicas' in s
       ? DEPLOYMENT_STATUS
       : REPLICA_SET_STATUS,
-}
+})
 
 export const status = (s: ControllerPlan['status']): Json => toWire(s, STATUS, {now: ''})
 
@@ -244,7 +270,7 @@ ACTIONS.releaseReplicaSet = ACTIONS.adoptReplicaSet
 const OTHER_ACTION = shape(['type'])
 
 /** An action: a controller's creates are one value listed once per pod, copied once. */
-const ACTION: Field = {pick: (a: Action) => (Object.hasOwn(ACTIONS, a.type) ? ACTIONS[a.type] : OTHER_ACTION), shareRepeats: true}
+const ACTION: Field = described({pick: (a: Action) => (Object.hasOwn(ACTIONS, a.type) ? ACTIONS[a.type] : OTHER_ACTION), shareRepeats: true})
 
 export function actionToWire(a: Action, cp: ControllerPlan, now: string): Json {
   return toWire(a, ACTION, {cp, now})
@@ -340,7 +366,7 @@ function writeDaemonNodeBytes(w: JsonWriter, n: DaemonNode, depth: number): bool
   return true
 }
 
-const DAEMON_NODE: Written = {write: writeDaemonNode}
+const DAEMON_NODE: Written = described({write: writeDaemonNode as Written['write']})
 
 const CONTROLLER: Shape = shape(
   ['kind', 'apiVersion', 'namespace', 'name', 'uid', 'resourceVersion', 'desired', 'active', 'diff', 'pending', 'inSync', 'status', 'warnings', 'actions', 'newReplicaSet', 'rolloutStep', 'syncPath', 'endedBy', 'replicaSets', 'events', 'then', 'updateRevision', 'blockedBy', 'nodes', 'scheduledTime', 'requeue', 'ttl', 'assumes', 'jobs', 'service'],
