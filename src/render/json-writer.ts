@@ -25,7 +25,10 @@ export function outputOrder(keys: string[]): string[] {
   return [...indices.sort((a, b) => Number(a) - Number(b)), ...keys.filter((k) => !isArrayIndex(k))]
 }
 
-export const isArrayIndex = (key: string): boolean => /^(?:0|[1-9]\d*)$/.test(key) && Number(key) < 4_294_967_295
+export const isArrayIndex = (key: string): boolean => {
+  const c = key.charCodeAt(0) // (most keys start with a letter: no pattern run for them)
+  return c >= 0x30 && c <= 0x39 && /^(?:0|[1-9]\d*)$/.test(key) && Number(key) < 4_294_967_295
+}
 
 /** Whether JSON.stringify leaves out a field of this value (and writes null for it in a list). */
 export const unwritable = (v: unknown): boolean => v === undefined || typeof v === 'function' || typeof v === 'symbol'
@@ -161,11 +164,33 @@ export class JsonWriter {
    * break and indentation, and the key with the `: ` after it.
    */
   field(first: boolean, key: string, depth: number): void {
-    this.lineStart(first ? 123 : 44, depth)
-    this.string(key)
-    this.room(2)
-    this.buf[this.pos++] = 58
-    this.buf[this.pos++] = SPACE
+    const indent = 2 * depth
+    const n = key.length
+    // Room for all of it at once: the key most often needs no escape.
+    this.room(indent + n + 10)
+    const buf = this.buf
+    const start = this.pos
+    buf[start] = first ? 123 : 44
+    buf[start + 1] = NEWLINE
+    this.spaces(start + 2, indent)
+    let pos = start + 2 + indent
+    buf[pos++] = QUOTE
+    for (let i = 0; i < n; i++) {
+      const c = key.charCodeAt(i)
+      if (c < SPACE || c > 126 || c === QUOTE || c === BACKSLASH) {
+        this.pos = start + 2 + indent
+        this.escaped(key)
+        this.room(2)
+        this.buf[this.pos++] = 58
+        this.buf[this.pos++] = SPACE
+        return
+      }
+      buf[pos++] = c
+    }
+    buf[pos] = QUOTE
+    buf[pos + 1] = 58
+    buf[pos + 2] = SPACE
+    this.pos = pos + 3
   }
 
   /**
@@ -199,8 +224,26 @@ export class JsonWriter {
 
   private reordered(source: Record<string, unknown>, depth: number): void {
     let first = true
-    for (const key of outputOrder(Object.keys(source))) first = this.sortedField(first, key, source[key], depth)
+    for (const key of this.orderOf(Object.keys(source))) first = this.sortedField(first, key, source[key], depth)
     this.endObject(first, depth)
+  }
+
+  /** The keys of the last object reordered, and their output order. */
+  private lastKeys: string[] = []
+  private lastOrder: string[] = []
+
+  /** outputOrder of `keys`; objects written in a row mostly have the same keys in the same order, sorted once. */
+  private orderOf(keys: string[]): string[] {
+    const last = this.lastKeys
+    const n = keys.length
+    if (n === last.length) {
+      let i = 0
+      while (i < n && keys[i] === last[i]) i++
+      if (i === n) return this.lastOrder
+    }
+    this.lastKeys = keys
+    this.lastOrder = outputOrder([...keys])
+    return this.lastOrder
   }
 
   /** Field `key` of an object at `depth`, its value written sorted, unless JSON.stringify leaves it out; whether the object is still empty. */
