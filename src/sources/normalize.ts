@@ -6,8 +6,9 @@
 import {createHash} from 'node:crypto'
 import {isDeepStrictEqual} from 'node:util'
 import {UserError} from '../errors.js'
-import type {Origin, OwnerReference, Snapshot} from '../model/objects.js'
+import type {Origin, OwnerReference, PodView, Snapshot} from '../model/objects.js'
 import {CONTROLLERS} from '../controllers/registry.js'
+import {offerPodNames} from '../reconcile/pod-index.js'
 import {parseSelectorString, SelectorError, selectorMatches, type CompiledSelector} from '../reconcile/selector.js'
 import {Ctx, describe, isMapping, type Problem, problemError} from './context.js'
 import type {Locator, Path, RawObject, SourceObject} from './documents.js'
@@ -171,9 +172,16 @@ export class Normalizer {
   /** What opts.mayHold answered, by kind; and the kinds read, kept only when it is given. */
   private readonly mayHoldAnswers = new Map<string, boolean>()
   private readonly kindsRead = new Set<string>()
-  /** With opts.podsOnce: namespace → the names of the pods read in it, and the last namespace's set. */
-  private readonly podNames = new Map<string, Set<string>>()
-  private lastPodNames?: {namespace: string; names: Set<string>}
+  /**
+   * With opts.podsOnce: namespace → the names of the pods read in it, each with its view once it
+   * is collected; and the last namespace's names. When every pod noted was collected and kept,
+   * the pod index takes these maps as they are (offerPodNames) rather than hashing every name again.
+   */
+  private readonly podNames = new Map<string, Map<string, PodView | undefined>>()
+  private lastPodNames?: {namespace: string; names: Map<string, PodView | undefined>}
+  /** With opts.podsOnce: the pods noted, and those collected (under the name noted last). */
+  private podsNoted = 0
+  private podsCollected = 0
   /** With opts.podsOnce: a pod's name was read twice in one namespace (see NormalizeOptions.podsOnce). */
   podsRepeated = false
   /** With opts.podsOnce: the problem count before the pod being read, or -1 (see `add`). */
@@ -298,6 +306,12 @@ export class Normalizer {
   collectInto<F extends SnapshotList>(into: F, item: SnapshotItem<F>): void {
     ;(this.lists[into as keyof typeof this.lists] as SnapshotItem<F>[]).push(item)
     this.keepCollected(item as object)
+    if (into === 'pods' && this.podProblemsBefore >= 0) {
+      // The pod noted last (notePod), now with its view: under its name in the same map.
+      const pod = item as PodView
+      this.lastPodNames!.names.set(pod.name, pod)
+      this.podsCollected++
+    }
   }
 
   private keepCollected(item: object): void {
@@ -358,6 +372,10 @@ export class Normalizer {
       ignored: this.ignored,
       source: {type: 'fixtures', paths: [...this.opts.paths]},
     }
+    // Every pod noted is in the list, each under its own name: the index can take the names as they are.
+    if (this.opts.podsOnce && !this.podsRepeated && this.dropped.size === 0 && this.podsNoted === this.podsCollected && this.lists.pods.length === this.podsNoted) {
+      offerPodNames(this.lists.pods, this.podNames as Map<string, Map<string, PodView>>)
+    }
     return {snapshot, problems: this.problems}
   }
 
@@ -412,11 +430,12 @@ export class Normalizer {
     let last = this.lastPodNames
     if (last === undefined || last.namespace !== namespace) {
       let names = this.podNames.get(namespace)
-      if (!names) this.podNames.set(namespace, (names = new Set()))
+      if (!names) this.podNames.set(namespace, (names = new Map()))
       this.lastPodNames = last = {namespace, names}
     }
     const size = last.names.size
-    if (last.names.add(name).size === size) this.podsRepeated = true
+    if (last.names.set(name, undefined).size === size) this.podsRepeated = true
+    this.podsNoted++
     this.podProblemsBefore = this.problems.length
   }
 
