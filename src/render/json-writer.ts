@@ -4,6 +4,12 @@
 
 /** Bytes are handed out in buffers of about this size. */
 const CHUNK = 1 << 20
+/**
+ * The first buffer's size: small, so that handing out a buffer (and taking a fresh one) happens
+ * early, while the writer's functions are still collecting type feedback; otherwise their first
+ * optimized code, made without it, is thrown away at the first megabyte and compiled again.
+ */
+const FIRST = 1 << 12
 
 const QUOTE = 34
 const BACKSLASH = 92
@@ -49,7 +55,7 @@ export class JsonWriter {
     private readonly sink: ByteSink,
     private readonly chunk = CHUNK,
   ) {
-    this.fresh(chunk)
+    this.fresh(Math.min(chunk, FIRST))
   }
 
   private fresh(size: number): void {
@@ -72,7 +78,7 @@ export class JsonWriter {
   private room(n: number): void {
     if (this.pos + n <= this.buf.length) return
     const reuse = this.pos === 0 || this.sink(this.buf.subarray(0, this.pos))
-    if (!reuse || n > this.buf.length) this.fresh(Math.max(this.chunk, n))
+    if (!reuse || n > this.buf.length || this.buf.length < this.chunk) this.fresh(Math.max(this.chunk, n))
     this.pos = 0
   }
 

@@ -167,6 +167,19 @@ export function isLabelValue(s: string): boolean {
 }
 
 /**
+ * Every value a string and a valid label value, every key one found valid before: labels as
+ * Ctx.labels keeps them, checked in one walk (most objects' labels; anything else is checked
+ * field by field, each problem reported).
+ */
+function soundLabels(map: RawObject): boolean {
+  for (const key in map) {
+    const value = map[key]
+    if (typeof value !== 'string' || !VALID_LABEL_KEYS.has(key) || !isLabelValue(value)) return false
+  }
+  return true
+}
+
+/**
  * Type checks for one object; each failure becomes a Problem at the field. Exported for `kctl check`,
  * which applies the same checks to the kinds the planner does not read (Deployment, Job, ...).
  */
@@ -296,6 +309,7 @@ export class Ctx {
 
   /** Labels: a string map whose keys and values are valid label keys and values. */
   labels(v: unknown, path: Path): Labels {
+    if (isMapping(v) && soundLabels(v)) return v as Labels
     const map = this.stringMap(v, path)
     for (const key in map) {
       const value = map[key]

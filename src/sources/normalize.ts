@@ -110,6 +110,17 @@ function readerOf(kind: string): KindReader | undefined {
   return READERS.get(kind)
 }
 
+/** The apiVersions a reader reads its kind as: its version, then the others still served. */
+const SERVED = new Map<KindReader, readonly string[]>()
+function servedAs(reader: KindReader): readonly string[] {
+  let out = SERVED.get(reader)
+  if (!out) {
+    const prefix = reader.group === '' ? '' : `${reader.group}/`
+    SERVED.set(reader, (out = [reader.version, ...(reader.servedVersions ?? [])].map((v) => `${prefix}${v}`)))
+  }
+  return out
+}
+
 type Lists = {[F in SnapshotList]: SnapshotItem<F>[]}
 
 /** Turns objects into a Snapshot; feed it in input order, then call finish(). */
@@ -172,6 +183,9 @@ export class Normalizer {
   /** What opts.mayHold answered, by kind; and the kinds read, kept only when it is given. */
   private readonly mayHoldAnswers = new Map<string, boolean>()
   private readonly kindsRead = new Set<string>()
+  /** The kind of the object read last, and its reader. */
+  private lastKind?: string
+  private lastReader?: KindReader
   /**
    * With opts.podsOnce: namespace → the names of the pods read in it, each with its view once it
    * is collected; and the last namespace's names. When every pod noted was collected and kept,
@@ -241,8 +255,15 @@ export class Normalizer {
     const kind = raw.kind as string
     const apiVersion = raw.apiVersion as string
     const group = groupOf(apiVersion)
-    if (this.opts.mayHold) this.kindsRead.add(kind)
-    const known = readerOf(kind)
+    // Objects of one kind mostly come in a row: the kind is noted, and its reader found, once for them.
+    let known: KindReader | undefined
+    if (kind === this.lastKind) known = this.lastReader
+    else {
+      if (this.opts.mayHold) this.kindsRead.add(kind)
+      known = readerOf(kind)
+      this.lastKind = kind
+      this.lastReader = known
+    }
     const ctx = new Ctx(obj, this.problems, kind)
     if (!known || (group !== known.group && !known.retiredGroups?.includes(group))) {
       // Not a kind kctl plans (a Deployment, a Service, a custom resource named like one).
@@ -261,8 +282,7 @@ export class Normalizer {
       }
       return
     }
-    const served = (v: string) => `${known.group === '' ? '' : `${known.group}/`}${v}` === apiVersion
-    if (!served(known.version) && !known.servedVersions?.some(served)) {
+    if (!servedAs(known).includes(apiVersion)) {
       const want = `${known.group === '' ? '' : `${known.group}/`}${known.version}`
       ctx.fail(['apiVersion'], `${kind} is not served as ${apiVersion} by Kubernetes 1.36`, `use apiVersion: ${want}`)
       return
