@@ -85,7 +85,7 @@ export function isPlainUtcTime(s: string): boolean {
 
 /** Why `s` is not a time metav1.Time accepts (time.Parse with RFC 3339), or undefined. */
 export function timestampProblem(s: string): string | undefined {
-  if (isPlainUtcTime(s)) return undefined
+  if (isKnownTime(s) || isPlainUtcTime(s)) return undefined
   const m = RFC3339.exec(s)
   if (!m) return `expected an RFC 3339 time such as "2026-11-22T10:00:00Z", got ${JSON.stringify(s)}`
   const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number)

@@ -4,6 +4,8 @@
 import type {ContainerStatusView, Labels, Origin, OwnerReference, PodView} from '../model/objects.js'
 import {type Ctx, describe, EMPTY_RAW, INT32_MAX, isMapping} from './context.js'
 import type {Locator, Path, RawObject} from './documents.js'
+import type {SourceFile} from './files.js'
+import {Chunk} from './source-object.js'
 import type {KindReader, PodFieldsReader, ReadInput} from './part.js'
 
 /** The Pod reader, given the pod fields the controllers read. */
@@ -26,7 +28,14 @@ const NO_STATUSES: ContainerStatusView[] = Object.freeze([]) as unknown as Conta
 const NO_FIELDS = Object.freeze({})
 
 class PodRecord implements PodView {
-  readonly #loc: Locator
+  /**
+   * Where the pod is: its chunk's file and byte span when it is a chunk's whole value (the chunk
+   * is made again when the origin is asked for, which is rare: pods are many, and kept); else its locator.
+   */
+  readonly #at: SourceFile | Locator
+  readonly #start: number
+  readonly #end: number
+  readonly #lineStart: number
   constructor(
     loc: Locator,
     readonly namespace: string,
@@ -51,7 +60,11 @@ class PodRecord implements PodView {
     // The fields only one controller reads (a Job's pod's batch fields, a pod's network for the
     // Service controllers), in the registry's order; set only when present.
     for (const fields of controllerFields) Object.assign(this, fields)
-    this.#loc = loc
+    const chunk = loc instanceof Chunk && loc.skip === 0 ? loc : undefined
+    this.#at = chunk ? chunk.source : loc
+    this.#start = chunk ? chunk.start : -1
+    this.#end = chunk ? chunk.end : -1
+    this.#lineStart = chunk ? chunk.lineStart : -1
     // Set only when present, so that most pods carry no extra fields.
     if (workloadFields.affinityNode !== undefined) this.affinityNode = workloadFields.affinityNode
     if (workloadFields.claimVolumes !== undefined) this.claimVolumes = workloadFields.claimVolumes
@@ -63,7 +76,8 @@ class PodRecord implements PodView {
   declare readonly network?: PodView['network']
 
   get origin(): Origin {
-    return this.#loc.origin
+    const at = this.#at
+    return this.#start < 0 ? (at as Locator).origin : new Chunk(at as SourceFile, this.#start, this.#end, 0, this.#lineStart).origin
   }
 }
 
