@@ -75,12 +75,28 @@ export class JsonWriter {
     this.pos = 0
   }
 
+  /**
+   * Makes room for `n` more bytes: what is written is handed out, except what follows `mark` (an
+   * object being written that may yet be written again), which moves to the front of the buffer
+   * (a bigger one when it does not leave room).
+   */
   private room(n: number): void {
     if (this.pos + n <= this.buf.length) return
-    const reuse = this.pos === 0 || this.sink(this.buf.subarray(0, this.pos))
-    if (!reuse || n > this.buf.length || this.buf.length < this.chunk) this.fresh(Math.max(this.chunk, n))
-    this.pos = 0
+    const keep = this.mark < 0 ? this.pos : this.mark
+    const kept = this.pos - keep
+    const old = this.buf
+    const reuse = keep === 0 || this.sink(old.subarray(0, keep))
+    if (!reuse || kept + n > old.length || old.length < this.chunk) this.fresh(Math.max(this.chunk, kept + n, kept > 0 ? 2 * old.length : 0))
+    if (kept > 0) {
+      if (this.buf === old) old.copyWithin(0, keep, keep + kept)
+      else old.copy(this.buf, 0, keep, keep + kept)
+    }
+    this.pos = kept
+    if (this.mark >= 0) this.mark = 0
   }
+
+  /** Where the outermost object written by `sorted` starts in the buffer (-1: none is being written): nothing after it is handed out yet. */
+  private mark = -1
 
   /** Text of printable ASCII that needs no escape (punctuation, keywords, numbers). */
   ascii(s: string): void {
@@ -217,15 +233,25 @@ export class JsonWriter {
     }
     const source = v as Record<string, unknown>
     // Most objects have their keys in order already: written in one for-in walk (V8 reads each
-    // field by its place then), without a list of keys.
+    // field by its place then), without a list of keys. Keys found out of order undo what was
+    // written of the object (none of it has been handed out: see `mark`) and write it sorted.
+    const outer = this.mark < 0
+    if (outer) this.mark = this.pos
+    const from = this.pos - this.mark // (the object's place moves with the mark)
     let previous: string | undefined
-    for (const key in source) {
-      if (previous !== undefined && previous > key) return this.reordered(source, depth)
-      previous = key
-    }
     let first = true
-    for (const key in source) first = this.sortedField(first, key, source[key], depth)
+    for (const key in source) {
+      if (previous !== undefined && previous > key) {
+        this.pos = this.mark + from
+        this.reordered(source, depth)
+        if (outer) this.mark = -1
+        return
+      }
+      previous = key
+      first = this.sortedField(first, key, source[key], depth)
+    }
     this.endObject(first, depth)
+    if (outer) this.mark = -1
   }
 
   private reordered(source: Record<string, unknown>, depth: number): void {
