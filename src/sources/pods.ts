@@ -26,6 +26,7 @@ const P = {
 } as const satisfies Record<string, Path>
 const NO_STATUSES: ContainerStatusView[] = Object.freeze([]) as unknown as ContainerStatusView[]
 const NO_FIELDS = Object.freeze({})
+const NO_CONTROLLER_FIELDS: readonly Partial<PodView>[] = Object.freeze([])
 
 class PodRecord implements PodView {
   /**
@@ -130,10 +131,10 @@ function readPod(input: ReadInput, podFields: readonly PodFieldsReader[]): void 
     sidecarStatuses = init.filter((s) => sidecars.has(s.name))
   }
   if (!input.wanted()) return
-  const controllerFields: Partial<PodView>[] = []
+  let controllerFields: Partial<PodView>[] | undefined
   for (const read of podFields) {
     const fields = read(ctx, meta, raw, spec, status, input)
-    if (fields !== undefined) controllerFields.push(fields)
+    if (fields !== undefined) (controllerFields ??= []).push(fields)
   }
   input.collect(
     'pods',
@@ -156,7 +157,7 @@ function readPod(input: ReadInput, podFields: readonly PodFieldsReader[]): void 
       containerStatuses,
       sidecarStatuses,
       spec.affinity === undefined && spec.volumes === undefined ? NO_FIELDS : podWorkloadFields(spec),
-      controllerFields,
+      controllerFields ?? NO_CONTROLLER_FIELDS,
     ),
   )
 }
