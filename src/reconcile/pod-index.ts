@@ -110,7 +110,7 @@ export class PodIndex implements PodLookup {
       const pods: PodView[] = []
       for (const pod of this.byController.get(controller.uid) ?? []) if (isControlledBy(pod, controller)) pods.push(pod)
       for (const pod of this.orphansByNamespace.get(controller.namespace) ?? []) pods.push(pod)
-      this.claimed.set(key, (out = this.sortedByName(pods, controller.namespace)))
+      this.claimed.set(key, (out = pods.sort(byName)))
     }
     return out
   }
@@ -118,7 +118,7 @@ export class PodIndex implements PodLookup {
   misreferenced(controller: ControllerIdentity): PodView[] {
     const out: PodView[] = []
     for (const pod of this.byController.get(controller.uid) ?? []) if (pod.namespace === controller.namespace && !isControlledBy(pod, controller)) out.push(pod)
-    return this.sortedByName(out, controller.namespace)
+    return out.sort(byName)
   }
 
   /** Pods whose controller reference carries this uid (whatever kind and name it says). */
@@ -161,23 +161,7 @@ export class PodIndex implements PodLookup {
     }
     const out: PodView[] = []
     for (const pod of candidates) if (selectorMatches(selector, pod.labels)) out.push(pod)
-    return this.sortedByName(out, namespace)
-  }
-
-  /**
-   * Pods of the index, all in `namespace`, sorted by name in place. Their names, which the
-   * namespace holds once each, are sorted as strings (no comparison function called per pair)
-   * and each pod is found again by its name.
-   */
-  private sortedByName(pods: PodView[], namespace: string): PodView[] {
-    const n = pods.length
-    if (n < 16) return pods.sort(byName)
-    const named = this.byNamespace.get(namespace)!
-    const names = new Array<string>(n)
-    for (let i = 0; i < n; i++) names[i] = pods[i].name
-    names.sort()
-    for (let i = 0; i < n; i++) pods[i] = named.get(names[i])!
-    return pods
+    return out.sort(byName)
   }
 }
 
