@@ -193,9 +193,12 @@ export class Normalizer {
    */
   private readonly podNames = new Map<string, Map<string, PodView | undefined>>()
   private lastPodNames?: {namespace: string; names: Map<string, PodView | undefined>}
-  /** With opts.podsOnce: the pods noted, and those collected (under the name noted last). */
+  /** With opts.podsOnce: the pods noted, and those noted with their view. */
   private podsNoted = 0
   private podsCollected = 0
+  /** With opts.podsOnce: the namespace and name of the pod being read, until they are noted (see notePod). */
+  private podNamespace?: string
+  private podName?: string
   /** With opts.podsOnce: a pod's name was read twice in one namespace (see NormalizeOptions.podsOnce). */
   podsRepeated = false
   /** With opts.podsOnce: the problem count before the pod being read, or -1 (see `add`). */
@@ -224,6 +227,7 @@ export class Normalizer {
     if (pending) this.commit(pending, obj)
     else if (this.podProblemsBefore >= 0) {
       // A pod noted by name only (opts.podsOnce): what it collected goes if it had a problem.
+      if (this.podName !== undefined) this.namePod(undefined) // (not collected)
       if (this.problems.length !== this.podProblemsBefore) this.drop(this.collectedFirst, this.collectedMore)
       this.podProblemsBefore = -1
     }
@@ -326,10 +330,8 @@ export class Normalizer {
   collectInto<F extends SnapshotList>(into: F, item: SnapshotItem<F>): void {
     ;(this.lists[into as keyof typeof this.lists] as SnapshotItem<F>[]).push(item)
     this.keepCollected(item as object)
-    if (into === 'pods' && this.podProblemsBefore >= 0) {
-      // The pod noted last (notePod), now with its view: under its name in the same map.
-      const pod = item as PodView
-      this.lastPodNames!.names.set(pod.name, pod)
+    if (into === 'pods' && this.podName !== undefined) {
+      this.namePod(item as PodView)
       this.podsCollected++
     }
   }
@@ -443,10 +445,18 @@ export class Normalizer {
   }
 
   /**
-   * A pod's identity under opts.podsOnce: its name noted in its namespace's set (one hash, nothing
-   * kept per pod), and podsRepeated set when the name was there already.
+   * A pod's identity under opts.podsOnce: its name is noted in its namespace's map (one hash,
+   * nothing else kept per pod) once the pod is read, with its view when it is collected (namePod);
+   * podsRepeated is set when the name was there already.
    */
   private notePod(namespace: string, name: string): void {
+    this.podNamespace = namespace
+    this.podName = name
+    this.podProblemsBefore = this.problems.length
+  }
+
+  private namePod(pod: PodView | undefined): void {
+    const namespace = this.podNamespace!
     let last = this.lastPodNames
     if (last === undefined || last.namespace !== namespace) {
       let names = this.podNames.get(namespace)
@@ -454,9 +464,9 @@ export class Normalizer {
       this.lastPodNames = last = {namespace, names}
     }
     const size = last.names.size
-    if (last.names.set(name, undefined).size === size) this.podsRepeated = true
+    if (last.names.set(this.podName!, pod).size === size) this.podsRepeated = true
     this.podsNoted++
-    this.podProblemsBefore = this.problems.length
+    this.podName = undefined
   }
 
   private meta(ctx: Ctx, group: string, kind: string, raw: RawObject): Meta | undefined {
