@@ -185,7 +185,26 @@ function readContainerStatuses(ctx: Ctx, v: unknown, path: Path): ContainerStatu
     out[kept++] = {name: ctx.own(name), restartCount: restartCount as number}
   }
   if (kept < out.length) out.length = kept
-  return out
+  return sharedStatuses(out)
+}
+
+/** The statuses read last, shared (frozen) by the pods that follow with the same names and restart counts. */
+let lastStatuses: ContainerStatusView[] = NO_STATUSES
+
+/**
+ * `statuses`, or the same list read before it: the pods of one template mostly have the same
+ * containers, none restarted, and pods are many, and kept.
+ */
+function sharedStatuses(statuses: ContainerStatusView[]): ContainerStatusView[] {
+  const last = lastStatuses
+  const n = statuses.length
+  if (n === last.length) {
+    let i = 0
+    while (i < n && statuses[i].name === last[i].name && statuses[i].restartCount === last[i].restartCount) i++
+    if (i === n) return last
+  }
+  for (const s of statuses) Object.freeze(s)
+  return (lastStatuses = Object.freeze(statuses) as ContainerStatusView[])
 }
 
 /** What a pod's spec says for the DaemonSet and StatefulSet controllers (GetTargetNodeName, volumes). */
