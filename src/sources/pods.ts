@@ -2,7 +2,7 @@
 // containers), those the StatefulSet and DaemonSet controllers both read (podWorkloadFields), and
 // those only one controller reads, which its read part gives (ControllerRead.podFields).
 import type {ContainerStatusView, Labels, Origin, OwnerReference, PodView} from '../model/objects.js'
-import {type Ctx, describe, EMPTY_RAW, INT32_MAX, isMapping} from './context.js'
+import {type Ctx, describe, EMPTY, EMPTY_RAW, INT32_MAX, isMapping} from './context.js'
 import type {Locator, Path, RawObject} from './documents.js'
 import type {SourceFile} from './files.js'
 import {Chunk} from './source-object.js'
@@ -145,7 +145,7 @@ function readPod(input: ReadInput, podFields: readonly PodFieldsReader[]): void 
       meta.uid,
       meta.resourceVersion,
       meta.generation,
-      meta.labels,
+      sharedLabels(meta.labels),
       meta.annotations,
       meta.ownerReferences,
       meta.creationTimestamp,
@@ -186,6 +186,33 @@ function readContainerStatuses(ctx: Ctx, v: unknown, path: Path): ContainerStatu
   }
   if (kept < out.length) out.length = kept
   return sharedStatuses(out)
+}
+
+/** The labels of the pod read last, and their keys in order. */
+let lastLabels: Labels = EMPTY
+let lastLabelKeys: readonly string[] = []
+
+/**
+ * `labels`, or the labels of the pod read before it when they are the same keys in the same order
+ * with the same values: the pods of one controller mostly carry the same labels, and pods are
+ * many, and kept.
+ */
+function sharedLabels(labels: Labels): Labels {
+  const last = lastLabels
+  if (labels === last) return labels
+  const keys = lastLabelKeys
+  let n = 0
+  for (const key in labels) {
+    if (key !== keys[n] || labels[key] !== last[key]) return keptLabels(labels)
+    n++
+  }
+  return n === keys.length ? last : keptLabels(labels)
+}
+
+function keptLabels(labels: Labels): Labels {
+  lastLabels = labels
+  lastLabelKeys = Object.keys(labels)
+  return labels
 }
 
 /** The statuses read last, shared (frozen) by the pods that follow with the same names and restart counts. */
