@@ -14,7 +14,7 @@ const byName = (a: PodView, b: PodView) => (a.name < b.name ? -1 : a.name > b.na
  */
 export class PodIndex implements PodLookup {
   /** namespace → name → pod. */
-  private readonly byNamespace = new Map<string, Map<string, PodView>>()
+  private readonly byNamespace: Map<string, Map<string, PodView>>
   private readonly byController = new Map<string, Set<PodView>>()
   private readonly orphansByNamespace = new Map<string, Set<PodView>>()
   /**
@@ -27,7 +27,29 @@ export class PodIndex implements PodLookup {
   #size = 0
 
   constructor(pods: Iterable<PodView> = []) {
-    for (const pod of pods) this.set(pod)
+    const names = Array.isArray(pods) ? offered.get(pods) : undefined
+    if (names === undefined || !offeredFits(pods as readonly PodView[], names)) {
+      this.byNamespace = new Map()
+      for (const pod of pods) this.set(pod)
+      return
+    }
+    // The pods by namespace and name as their reader noted them (offerPodNames), in the list's order.
+    offered.delete(pods as readonly PodView[])
+    this.byNamespace = names
+    this.#size = (pods as readonly PodView[]).length
+    // A controller's pods mostly come in a row: its set is looked up once for them.
+    let lastUid: string | undefined
+    let lastSet: Set<PodView> | undefined
+    for (const pod of pods) {
+      const ref = controllerOf(pod)
+      if (!ref) addTo(this.orphansByNamespace, pod.namespace, pod)
+      else if (ref.uid === lastUid) lastSet!.add(pod)
+      else {
+        addTo(this.byController, ref.uid, pod)
+        lastUid = ref.uid
+        lastSet = this.byController.get(ref.uid)
+      }
+    }
   }
 
   get size(): number {
@@ -151,6 +173,30 @@ function indexLabels(byLabel: Map<string, Map<string, Map<string, Set<PodView>>>
     if (!values) labels.set(key, (values = new Map()))
     addTo(values, pod.labels[key], pod)
   }
+}
+
+/** Pod lists whose names their reader has already put in maps by namespace (see offerPodNames). */
+const offered = new WeakMap<readonly PodView[], Map<string, Map<string, PodView>>>()
+
+/**
+ * Offers the first index built over `pods` its names as they were read: namespace → name → pod,
+ * each pod of the list once under its own name, in the list's order (namespaces in the order of
+ * their first pod). The index takes the maps as they are (and may change them) instead of
+ * hashing every name again; the list must not change meanwhile.
+ */
+export function offerPodNames(pods: readonly PodView[], byNamespace: Map<string, Map<string, PodView>>): void {
+  offered.set(pods, byNamespace)
+}
+
+/** The offered maps hold as many pods as the list, the first and last of it among them. */
+function offeredFits(pods: readonly PodView[], names: Map<string, Map<string, PodView>>): boolean {
+  let n = 0
+  for (const m of names.values()) n += m.size
+  if (n !== pods.length) return false
+  if (n === 0) return true
+  const first = pods[0]
+  const last = pods[n - 1]
+  return names.get(first.namespace)?.get(first.name) === first && names.get(last.namespace)?.get(last.name) === last
 }
 
 export function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {

@@ -4,6 +4,12 @@
 
 /** Bytes are handed out in buffers of about this size. */
 const CHUNK = 1 << 20
+/**
+ * The first buffer's size: small, so that handing out a buffer (and taking a fresh one) happens
+ * early, while the writer's functions are still collecting type feedback; otherwise their first
+ * optimized code, made without it, is thrown away at the first megabyte and compiled again.
+ */
+const FIRST = 1 << 12
 
 const QUOTE = 34
 const BACKSLASH = 92
@@ -25,7 +31,10 @@ export function outputOrder(keys: string[]): string[] {
   return [...indices.sort((a, b) => Number(a) - Number(b)), ...keys.filter((k) => !isArrayIndex(k))]
 }
 
-export const isArrayIndex = (key: string): boolean => /^(?:0|[1-9]\d*)$/.test(key) && Number(key) < 4_294_967_295
+export const isArrayIndex = (key: string): boolean => {
+  const c = key.charCodeAt(0) // (most keys start with a letter: no pattern run for them)
+  return c >= 0x30 && c <= 0x39 && /^(?:0|[1-9]\d*)$/.test(key) && Number(key) < 4_294_967_295
+}
 
 /** Whether JSON.stringify leaves out a field of this value (and writes null for it in a list). */
 export const unwritable = (v: unknown): boolean => v === undefined || typeof v === 'function' || typeof v === 'symbol'
@@ -46,7 +55,7 @@ export class JsonWriter {
     private readonly sink: ByteSink,
     private readonly chunk = CHUNK,
   ) {
-    this.fresh(chunk)
+    this.fresh(Math.min(chunk, FIRST))
   }
 
   private fresh(size: number): void {
@@ -66,12 +75,28 @@ export class JsonWriter {
     this.pos = 0
   }
 
+  /**
+   * Makes room for `n` more bytes: what is written is handed out, except what follows `mark` (an
+   * object being written that may yet be written again), which moves to the front of the buffer
+   * (a bigger one when it does not leave room).
+   */
   private room(n: number): void {
     if (this.pos + n <= this.buf.length) return
-    const reuse = this.pos === 0 || this.sink(this.buf.subarray(0, this.pos))
-    if (!reuse || n > this.buf.length) this.fresh(Math.max(this.chunk, n))
-    this.pos = 0
+    const keep = this.mark < 0 ? this.pos : this.mark
+    const kept = this.pos - keep
+    const old = this.buf
+    const reuse = keep === 0 || this.sink(old.subarray(0, keep))
+    if (!reuse || kept + n > old.length || old.length < this.chunk) this.fresh(Math.max(this.chunk, kept + n, kept > 0 ? 2 * old.length : 0))
+    if (kept > 0) {
+      if (this.buf === old) old.copyWithin(0, keep, keep + kept)
+      else old.copy(this.buf, 0, keep, keep + kept)
+    }
+    this.pos = kept
+    if (this.mark >= 0) this.mark = 0
   }
+
+  /** Where the outermost object written by `sorted` starts in the buffer (-1: none is being written): nothing after it is handed out yet. */
+  private mark = -1
 
   /** Text of printable ASCII that needs no escape (punctuation, keywords, numbers). */
   ascii(s: string): void {
@@ -168,11 +193,33 @@ export class JsonWriter {
    * break and indentation, and the key with the `: ` after it.
    */
   field(first: boolean, key: string, depth: number): void {
-    this.lineStart(first ? 123 : 44, depth)
-    this.string(key)
-    this.room(2)
-    this.buf[this.pos++] = 58
-    this.buf[this.pos++] = SPACE
+    const indent = 2 * depth
+    const n = key.length
+    // Room for all of it at once: the key most often needs no escape.
+    this.room(indent + n + 10)
+    const buf = this.buf
+    const start = this.pos
+    buf[start] = first ? 123 : 44
+    buf[start + 1] = NEWLINE
+    this.spaces(start + 2, indent)
+    let pos = start + 2 + indent
+    buf[pos++] = QUOTE
+    for (let i = 0; i < n; i++) {
+      const c = key.charCodeAt(i)
+      if (c < SPACE || c > 126 || c === QUOTE || c === BACKSLASH) {
+        this.pos = start + 2 + indent
+        this.escaped(key)
+        this.room(2)
+        this.buf[this.pos++] = 58
+        this.buf[this.pos++] = SPACE
+        return
+      }
+      buf[pos++] = c
+    }
+    buf[pos] = QUOTE
+    buf[pos + 1] = 58
+    buf[pos + 2] = SPACE
+    this.pos = pos + 3
   }
 
   /**
@@ -193,21 +240,49 @@ export class JsonWriter {
     }
     const source = v as Record<string, unknown>
     // Most objects have their keys in order already: written in one for-in walk (V8 reads each
-    // field by its place then), without a list of keys.
+    // field by its place then), without a list of keys. Keys found out of order undo what was
+    // written of the object (none of it has been handed out: see `mark`) and write it sorted.
+    const outer = this.mark < 0
+    if (outer) this.mark = this.pos
+    const from = this.pos - this.mark // (the object's place moves with the mark)
     let previous: string | undefined
-    for (const key in source) {
-      if (previous !== undefined && previous > key) return this.reordered(source, depth)
-      previous = key
-    }
     let first = true
-    for (const key in source) first = this.sortedField(first, key, source[key], depth)
+    for (const key in source) {
+      if (previous !== undefined && previous > key) {
+        this.pos = this.mark + from
+        this.reordered(source, depth)
+        if (outer) this.mark = -1
+        return
+      }
+      previous = key
+      first = this.sortedField(first, key, source[key], depth)
+    }
     this.endObject(first, depth)
+    if (outer) this.mark = -1
   }
 
   private reordered(source: Record<string, unknown>, depth: number): void {
     let first = true
-    for (const key of outputOrder(Object.keys(source))) first = this.sortedField(first, key, source[key], depth)
+    for (const key of this.orderOf(Object.keys(source))) first = this.sortedField(first, key, source[key], depth)
     this.endObject(first, depth)
+  }
+
+  /** The keys of the last object reordered, and their output order. */
+  private lastKeys: string[] = []
+  private lastOrder: string[] = []
+
+  /** outputOrder of `keys`; objects written in a row mostly have the same keys in the same order, sorted once. */
+  private orderOf(keys: string[]): string[] {
+    const last = this.lastKeys
+    const n = keys.length
+    if (n === last.length) {
+      let i = 0
+      while (i < n && keys[i] === last[i]) i++
+      if (i === n) return this.lastOrder
+    }
+    this.lastKeys = keys
+    this.lastOrder = outputOrder([...keys])
+    return this.lastOrder
   }
 
   /** Field `key` of an object at `depth`, its value written sorted, unless JSON.stringify leaves it out; whether the object is still empty. */

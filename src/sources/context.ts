@@ -85,7 +85,7 @@ export function isPlainUtcTime(s: string): boolean {
 
 /** Why `s` is not a time metav1.Time accepts (time.Parse with RFC 3339), or undefined. */
 export function timestampProblem(s: string): string | undefined {
-  if (isPlainUtcTime(s)) return undefined
+  if (isKnownTime(s) || isPlainUtcTime(s)) return undefined
   const m = RFC3339.exec(s)
   if (!m) return `expected an RFC 3339 time such as "2026-11-22T10:00:00Z", got ${JSON.stringify(s)}`
   const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number)
@@ -162,6 +162,19 @@ export function isLabelValue(s: string): boolean {
     if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a)) continue
     if ((c === 0x2d || c === 0x5f || c === 0x2e) && i > 0 && i < n - 1) continue
     return false
+  }
+  return true
+}
+
+/**
+ * Every value a string and a valid label value, every key one found valid before: labels as
+ * Ctx.labels keeps them, checked in one walk (most objects' labels; anything else is checked
+ * field by field, each problem reported).
+ */
+function soundLabels(map: RawObject): boolean {
+  for (const key in map) {
+    const value = map[key]
+    if (typeof value !== 'string' || !VALID_LABEL_KEYS.has(key) || !isLabelValue(value)) return false
   }
   return true
 }
@@ -296,6 +309,7 @@ export class Ctx {
 
   /** Labels: a string map whose keys and values are valid label keys and values. */
   labels(v: unknown, path: Path): Labels {
+    if (isMapping(v) && soundLabels(v)) return v as Labels
     const map = this.stringMap(v, path)
     for (const key in map) {
       const value = map[key]

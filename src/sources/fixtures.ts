@@ -90,7 +90,14 @@ export async function readFixtureSets(opts: FixtureOptions): Promise<ApplySetSna
     // before it come first in input order. Tolerant: every document that parses is read.
     parseErrors = [...renderErrors]
     try {
-      for (const obj of readDocuments(files, tolerant ? {onError: (e) => parseErrors.push(e)} : {})) normalizerFor(obj.locator.applySet).add(obj)
+      // The objects of one apply set mostly come in a row: its normalizer is looked up once for them.
+      let applySet: string | undefined
+      let n: Normalizer | undefined
+      for (const obj of readDocuments(files, tolerant ? {onError: (e) => parseErrors.push(e)} : {})) {
+        const set = obj.locator.applySet
+        if (n === undefined || set !== applySet) n = normalizerFor((applySet = set))
+        n.add(obj)
+      }
     } catch (error) {
       if (!(error instanceof UserError)) throw error
       parseErrors.push(error)

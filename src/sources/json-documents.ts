@@ -229,13 +229,17 @@ class FileWindow {
   base = 0
   filled: number
   ascii: boolean
+  /** The window's size once it first slides (the first read may be smaller). */
+  private readonly full: number
 
   constructor(
     private readonly file: SourceFile,
     readonly size: number,
     window: number,
+    first = window,
   ) {
-    this.buf = Buffer.allocUnsafe(Math.min(window, size))
+    this.full = Math.min(window, size)
+    this.buf = Buffer.allocUnsafe(Math.min(first, this.full))
     this.filled = file.readAt(this.buf, 0, this.buf.length, 0)
     this.ascii = isAscii(this.buf.subarray(0, this.filled))
   }
@@ -245,8 +249,8 @@ class FileWindow {
     const {base, filled} = this
     if (base + filled >= this.size) return false
     const kept = base + filled - keep
-    if (kept > this.buf.length / 2) {
-      const bigger = Buffer.allocUnsafe(this.buf.length * 2)
+    if (kept > this.buf.length / 2 || this.buf.length < this.full) {
+      const bigger = Buffer.allocUnsafe(Math.max(kept > this.buf.length / 2 ? this.buf.length * 2 : 0, this.full))
       this.buf.copy(bigger, 0, keep - base, filled)
       this.buf = bigger
     } else this.buf.copyWithin(0, keep - base, filled)
@@ -270,32 +274,14 @@ class FileWindow {
 function* readCompactJsonList(file: SourceFile, counter: {n: number}, report: Report, window: number): Generator<SourceObject, number | undefined> {
   const size = file.byteLength()
   if (size < 1 << 16) return 0 // small files: JSON.parse is as fast
-  const w = new FileWindow(file, size, window)
-  // The head: `{`, members up to `"items":` and its `[`, all in the first window.
-  let p = skipBlanks(w.buf, bomLength(w.buf), w.filled)
-  if (w.buf[p] !== 0x7b) return 0
-  p++
-  let open = -1
-  while (open < 0) {
-    p = skipBlanks(w.buf, p, w.filled)
-    if (w.buf[p] !== 0x22) return 0
-    const keyEnd = stringEnd(w.buf, p, w.filled)
-    if (keyEnd < 0) return 0
-    const isItems = keyEnd - p === 7 && w.buf.toString('latin1', p, keyEnd) === '"items"'
-    p = skipBlanks(w.buf, keyEnd, w.filled)
-    if (w.buf[p] !== 0x3a) return 0
-    p = skipBlanks(w.buf, p + 1, w.filled)
-    if (isItems) {
-      if (w.buf[p] !== 0x5b) return 0
-      open = p + 1
-      break
-    }
-    p = valueEnd(w.buf, p, w.filled)
-    if (p < 0) return 0
-    p = skipBlanks(w.buf, p, w.filled)
-    if (w.buf[p] !== 0x2c) return 0
-    p++
-  }
+  // The first read is small, so that the window slides (and grows to its size) within the first
+  // items, while the code that follows them still collects type feedback: optimized without it,
+  // that code would be thrown away at the first slide and compiled again. A head that does not
+  // fit in it is read again with the whole window.
+  let w = new FileWindow(file, size, window, FIRST_WINDOW)
+  let open = listOpen(w)
+  if (open === -1 && w.buf.length < Math.min(window, size)) open = listOpen((w = new FileWindow(file, size, window)))
+  if (open < 0) return 0
   const head = w.buf.toString('utf8', bomLength(w.buf), open)
   // The tail: the last `]` (of the last 1 MiB, a few tried) after which the rest completes the head.
   const tailStart = Math.max(open, size - (1 << 20))
@@ -413,6 +399,40 @@ function* readCompactJsonList(file: SourceFile, counter: {n: number}, report: Re
     if (c === 0x5d) return at === closeAt ? undefined : handedOut
     if (c !== 0x2c) return handedOut
     at++
+  }
+}
+
+/** The size of the first read of a compact list (see readCompactJsonList). */
+const FIRST_WINDOW = 1 << 16
+
+/**
+ * The offset just after the `[` opening the items of the list at the start of the window: `{`,
+ * then members up to `"items":` and its `[`, all in the window. -1 when they do not all fit in it;
+ * -2 when the file is not such a list.
+ */
+function listOpen(w: FileWindow): number {
+  let p = skipBlanks(w.buf, bomLength(w.buf), w.filled)
+  if (w.buf[p] !== 0x7b) return p < w.filled ? -2 : -1
+  p++
+  for (;;) {
+    p = skipBlanks(w.buf, p, w.filled)
+    if (p >= w.filled) return -1
+    if (w.buf[p] !== 0x22) return -2
+    const keyEnd = stringEnd(w.buf, p, w.filled)
+    if (keyEnd < 0) return -1
+    const isItems = keyEnd - p === 7 && w.buf.toString('latin1', p, keyEnd) === '"items"'
+    p = skipBlanks(w.buf, keyEnd, w.filled)
+    if (p >= w.filled) return -1
+    if (w.buf[p] !== 0x3a) return -2
+    p = skipBlanks(w.buf, p + 1, w.filled)
+    if (p >= w.filled) return -1
+    if (isItems) return w.buf[p] === 0x5b ? p + 1 : -2
+    p = valueEnd(w.buf, p, w.filled)
+    if (p < 0) return -1
+    p = skipBlanks(w.buf, p, w.filled)
+    if (p >= w.filled) return -1
+    if (w.buf[p] !== 0x2c) return -2
+    p++
   }
 }
 

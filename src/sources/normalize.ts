@@ -6,8 +6,9 @@
 import {createHash} from 'node:crypto'
 import {isDeepStrictEqual} from 'node:util'
 import {UserError} from '../errors.js'
-import type {Origin, OwnerReference, Snapshot} from '../model/objects.js'
+import type {Origin, OwnerReference, PodView, Snapshot} from '../model/objects.js'
 import {CONTROLLERS} from '../controllers/registry.js'
+import {offerPodNames} from '../reconcile/pod-index.js'
 import {parseSelectorString, SelectorError, selectorMatches, type CompiledSelector} from '../reconcile/selector.js'
 import {Ctx, describe, isMapping, type Problem, problemError} from './context.js'
 import type {Locator, Path, RawObject, SourceObject} from './documents.js'
@@ -109,6 +110,17 @@ function readerOf(kind: string): KindReader | undefined {
   return READERS.get(kind)
 }
 
+/** The apiVersions a reader reads its kind as: its version, then the others still served. */
+const SERVED = new Map<KindReader, readonly string[]>()
+function servedAs(reader: KindReader): readonly string[] {
+  let out = SERVED.get(reader)
+  if (!out) {
+    const prefix = reader.group === '' ? '' : `${reader.group}/`
+    SERVED.set(reader, (out = [reader.version, ...(reader.servedVersions ?? [])].map((v) => `${prefix}${v}`)))
+  }
+  return out
+}
+
 type Lists = {[F in SnapshotList]: SnapshotItem<F>[]}
 
 /** Turns objects into a Snapshot; feed it in input order, then call finish(). */
@@ -171,9 +183,22 @@ export class Normalizer {
   /** What opts.mayHold answered, by kind; and the kinds read, kept only when it is given. */
   private readonly mayHoldAnswers = new Map<string, boolean>()
   private readonly kindsRead = new Set<string>()
-  /** With opts.podsOnce: namespace → the names of the pods read in it, and the last namespace's set. */
-  private readonly podNames = new Map<string, Set<string>>()
-  private lastPodNames?: {namespace: string; names: Set<string>}
+  /** The kind of the object read last, and its reader. */
+  private lastKind?: string
+  private lastReader?: KindReader
+  /**
+   * With opts.podsOnce: namespace → the names of the pods read in it, each with its view once it
+   * is collected; and the last namespace's names. When every pod noted was collected and kept,
+   * the pod index takes these maps as they are (offerPodNames) rather than hashing every name again.
+   */
+  private readonly podNames = new Map<string, Map<string, PodView | undefined>>()
+  private lastPodNames?: {namespace: string; names: Map<string, PodView | undefined>}
+  /** With opts.podsOnce: the pods noted, and those noted with their view. */
+  private podsNoted = 0
+  private podsCollected = 0
+  /** With opts.podsOnce: the namespace and name of the pod being read, until they are noted (see notePod). */
+  private podNamespace?: string
+  private podName?: string
   /** With opts.podsOnce: a pod's name was read twice in one namespace (see NormalizeOptions.podsOnce). */
   podsRepeated = false
   /** With opts.podsOnce: the problem count before the pod being read, or -1 (see `add`). */
@@ -202,6 +227,7 @@ export class Normalizer {
     if (pending) this.commit(pending, obj)
     else if (this.podProblemsBefore >= 0) {
       // A pod noted by name only (opts.podsOnce): what it collected goes if it had a problem.
+      if (this.podName !== undefined) this.namePod(undefined) // (not collected)
       if (this.problems.length !== this.podProblemsBefore) this.drop(this.collectedFirst, this.collectedMore)
       this.podProblemsBefore = -1
     }
@@ -233,8 +259,15 @@ export class Normalizer {
     const kind = raw.kind as string
     const apiVersion = raw.apiVersion as string
     const group = groupOf(apiVersion)
-    if (this.opts.mayHold) this.kindsRead.add(kind)
-    const known = readerOf(kind)
+    // Objects of one kind mostly come in a row: the kind is noted, and its reader found, once for them.
+    let known: KindReader | undefined
+    if (kind === this.lastKind) known = this.lastReader
+    else {
+      if (this.opts.mayHold) this.kindsRead.add(kind)
+      known = readerOf(kind)
+      this.lastKind = kind
+      this.lastReader = known
+    }
     const ctx = new Ctx(obj, this.problems, kind)
     if (!known || (group !== known.group && !known.retiredGroups?.includes(group))) {
       // Not a kind kctl plans (a Deployment, a Service, a custom resource named like one).
@@ -253,8 +286,7 @@ export class Normalizer {
       }
       return
     }
-    const served = (v: string) => `${known.group === '' ? '' : `${known.group}/`}${v}` === apiVersion
-    if (!served(known.version) && !known.servedVersions?.some(served)) {
+    if (!servedAs(known).includes(apiVersion)) {
       const want = `${known.group === '' ? '' : `${known.group}/`}${known.version}`
       ctx.fail(['apiVersion'], `${kind} is not served as ${apiVersion} by Kubernetes 1.36`, `use apiVersion: ${want}`)
       return
@@ -298,6 +330,10 @@ export class Normalizer {
   collectInto<F extends SnapshotList>(into: F, item: SnapshotItem<F>): void {
     ;(this.lists[into as keyof typeof this.lists] as SnapshotItem<F>[]).push(item)
     this.keepCollected(item as object)
+    if (into === 'pods' && this.podName !== undefined) {
+      this.namePod(item as PodView)
+      this.podsCollected++
+    }
   }
 
   private keepCollected(item: object): void {
@@ -358,6 +394,10 @@ export class Normalizer {
       ignored: this.ignored,
       source: {type: 'fixtures', paths: [...this.opts.paths]},
     }
+    // Every pod noted is in the list, each under its own name: the index can take the names as they are.
+    if (this.opts.podsOnce && !this.podsRepeated && this.dropped.size === 0 && this.podsNoted === this.podsCollected && this.lists.pods.length === this.podsNoted) {
+      offerPodNames(this.lists.pods, this.podNames as Map<string, Map<string, PodView>>)
+    }
     return {snapshot, problems: this.problems}
   }
 
@@ -405,19 +445,28 @@ export class Normalizer {
   }
 
   /**
-   * A pod's identity under opts.podsOnce: its name noted in its namespace's set (one hash, nothing
-   * kept per pod), and podsRepeated set when the name was there already.
+   * A pod's identity under opts.podsOnce: its name is noted in its namespace's map (one hash,
+   * nothing else kept per pod) once the pod is read, with its view when it is collected (namePod);
+   * podsRepeated is set when the name was there already.
    */
   private notePod(namespace: string, name: string): void {
+    this.podNamespace = namespace
+    this.podName = name
+    this.podProblemsBefore = this.problems.length
+  }
+
+  private namePod(pod: PodView | undefined): void {
+    const namespace = this.podNamespace!
     let last = this.lastPodNames
     if (last === undefined || last.namespace !== namespace) {
       let names = this.podNames.get(namespace)
-      if (!names) this.podNames.set(namespace, (names = new Set()))
+      if (!names) this.podNames.set(namespace, (names = new Map()))
       this.lastPodNames = last = {namespace, names}
     }
     const size = last.names.size
-    if (last.names.add(name).size === size) this.podsRepeated = true
-    this.podProblemsBefore = this.problems.length
+    if (last.names.set(this.podName!, pod).size === size) this.podsRepeated = true
+    this.podsNoted++
+    this.podName = undefined
   }
 
   private meta(ctx: Ctx, group: string, kind: string, raw: RawObject): Meta | undefined {

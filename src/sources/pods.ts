@@ -2,8 +2,10 @@
 // containers), those the StatefulSet and DaemonSet controllers both read (podWorkloadFields), and
 // those only one controller reads, which its read part gives (ControllerRead.podFields).
 import type {ContainerStatusView, Labels, Origin, OwnerReference, PodView} from '../model/objects.js'
-import {type Ctx, describe, EMPTY_RAW, INT32_MAX, isMapping} from './context.js'
+import {type Ctx, describe, EMPTY, EMPTY_RAW, INT32_MAX, isMapping} from './context.js'
 import type {Locator, Path, RawObject} from './documents.js'
+import type {SourceFile} from './files.js'
+import {Chunk} from './source-object.js'
 import type {KindReader, PodFieldsReader, ReadInput} from './part.js'
 
 /** The Pod reader, given the pod fields the controllers read. */
@@ -24,9 +26,17 @@ const P = {
 } as const satisfies Record<string, Path>
 const NO_STATUSES: ContainerStatusView[] = Object.freeze([]) as unknown as ContainerStatusView[]
 const NO_FIELDS = Object.freeze({})
+const NO_CONTROLLER_FIELDS: readonly Partial<PodView>[] = Object.freeze([])
 
 class PodRecord implements PodView {
-  readonly #loc: Locator
+  /**
+   * Where the pod is: its chunk's file and byte span when it is a chunk's whole value (the chunk
+   * is made again when the origin is asked for, which is rare: pods are many, and kept); else its locator.
+   */
+  readonly #at: SourceFile | Locator
+  readonly #start: number
+  readonly #end: number
+  readonly #lineStart: number
   constructor(
     loc: Locator,
     readonly namespace: string,
@@ -51,7 +61,11 @@ class PodRecord implements PodView {
     // The fields only one controller reads (a Job's pod's batch fields, a pod's network for the
     // Service controllers), in the registry's order; set only when present.
     for (const fields of controllerFields) Object.assign(this, fields)
-    this.#loc = loc
+    const chunk = loc instanceof Chunk && loc.skip === 0 ? loc : undefined
+    this.#at = chunk ? chunk.source : loc
+    this.#start = chunk ? chunk.start : -1
+    this.#end = chunk ? chunk.end : -1
+    this.#lineStart = chunk ? chunk.lineStart : -1
     // Set only when present, so that most pods carry no extra fields.
     if (workloadFields.affinityNode !== undefined) this.affinityNode = workloadFields.affinityNode
     if (workloadFields.claimVolumes !== undefined) this.claimVolumes = workloadFields.claimVolumes
@@ -63,7 +77,8 @@ class PodRecord implements PodView {
   declare readonly network?: PodView['network']
 
   get origin(): Origin {
-    return this.#loc.origin
+    const at = this.#at
+    return this.#start < 0 ? (at as Locator).origin : new Chunk(at as SourceFile, this.#start, this.#end, 0, this.#lineStart).origin
   }
 }
 
@@ -116,10 +131,10 @@ function readPod(input: ReadInput, podFields: readonly PodFieldsReader[]): void 
     sidecarStatuses = init.filter((s) => sidecars.has(s.name))
   }
   if (!input.wanted()) return
-  const controllerFields: Partial<PodView>[] = []
+  let controllerFields: Partial<PodView>[] | undefined
   for (const read of podFields) {
     const fields = read(ctx, meta, raw, spec, status, input)
-    if (fields !== undefined) controllerFields.push(fields)
+    if (fields !== undefined) (controllerFields ??= []).push(fields)
   }
   input.collect(
     'pods',
@@ -130,7 +145,7 @@ function readPod(input: ReadInput, podFields: readonly PodFieldsReader[]): void 
       meta.uid,
       meta.resourceVersion,
       meta.generation,
-      meta.labels,
+      sharedLabels(meta.labels),
       meta.annotations,
       meta.ownerReferences,
       meta.creationTimestamp,
@@ -142,7 +157,7 @@ function readPod(input: ReadInput, podFields: readonly PodFieldsReader[]): void 
       containerStatuses,
       sidecarStatuses,
       spec.affinity === undefined && spec.volumes === undefined ? NO_FIELDS : podWorkloadFields(spec),
-      controllerFields,
+      controllerFields ?? NO_CONTROLLER_FIELDS,
     ),
   )
 }
@@ -170,7 +185,53 @@ function readContainerStatuses(ctx: Ctx, v: unknown, path: Path): ContainerStatu
     out[kept++] = {name: ctx.own(name), restartCount: restartCount as number}
   }
   if (kept < out.length) out.length = kept
-  return out
+  return sharedStatuses(out)
+}
+
+/** The labels of the pod read last, and their keys in order. */
+let lastLabels: Labels = EMPTY
+let lastLabelKeys: readonly string[] = []
+
+/**
+ * `labels`, or the labels of the pod read before it when they are the same keys in the same order
+ * with the same values: the pods of one controller mostly carry the same labels, and pods are
+ * many, and kept.
+ */
+function sharedLabels(labels: Labels): Labels {
+  const last = lastLabels
+  if (labels === last) return labels
+  const keys = lastLabelKeys
+  let n = 0
+  for (const key in labels) {
+    if (key !== keys[n] || labels[key] !== last[key]) return keptLabels(labels)
+    n++
+  }
+  return n === keys.length ? last : keptLabels(labels)
+}
+
+function keptLabels(labels: Labels): Labels {
+  lastLabels = labels
+  lastLabelKeys = Object.keys(labels)
+  return labels
+}
+
+/** The statuses read last, shared (frozen) by the pods that follow with the same names and restart counts. */
+let lastStatuses: ContainerStatusView[] = NO_STATUSES
+
+/**
+ * `statuses`, or the same list read before it: the pods of one template mostly have the same
+ * containers, none restarted, and pods are many, and kept.
+ */
+function sharedStatuses(statuses: ContainerStatusView[]): ContainerStatusView[] {
+  const last = lastStatuses
+  const n = statuses.length
+  if (n === last.length) {
+    let i = 0
+    while (i < n && statuses[i].name === last[i].name && statuses[i].restartCount === last[i].restartCount) i++
+    if (i === n) return last
+  }
+  for (const s of statuses) Object.freeze(s)
+  return (lastStatuses = Object.freeze(statuses) as ContainerStatusView[])
 }
 
 /** What a pod's spec says for the DaemonSet and StatefulSet controllers (GetTargetNodeName, volumes). */

@@ -6,6 +6,7 @@ import fc from 'fast-check'
 import {afterAll, describe, expect, it} from 'vitest'
 
 import {UserError} from '../../../src/errors.js'
+import {PodIndex} from '../../../src/reconcile/pod-index.js'
 import {labelValueProblem} from '../../../src/reconcile/selector.js'
 import type {Snapshot} from '../../../src/model/objects.js'
 import {isLabelValue} from '../../../src/sources/context.js'
@@ -389,6 +390,30 @@ describe('pods read as defined once (NormalizeOptions.podsOnce), read again when
       expect(snapshot.pods.map((p) => p.name)).toEqual(['a'])
       expect(problems.map((p) => formatPath(p.path))).toEqual(['spec.nodeName'])
     }
+  })
+
+  it('hands the pod index the names it noted: the index answers as one built from the pods', async () => {
+    const owned = (name: string, namespace: string, owner: string) =>
+      `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}, namespace: ${namespace}, uid: ${namespace}-${name}, ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: ${owner}, uid: ${owner}-uid, controller: true}]}\nspec: {nodeName: n1}\n`
+    const docs = [owned('w-1', 'one', 'w'), owned('w-0', 'one', 'w'), pod('x', 'two', 'n2'), owned('v-0', 'two', 'v'), pod('q', 'one', 'n1'), owned('w-2', 'one', 'w')]
+    const names = (pods: Iterable<{namespace: string; name: string}>) => [...pods].map((p) => `${p.namespace}/${p.name}`)
+    const clean = fixture('pods-index.yaml', docs.join('---\n'))
+    const withProblem = fixture('pods-index-bad.yaml', [...docs, 'apiVersion: v1\nkind: Pod\nmetadata: {name: z, namespace: one}\nspec: {nodeName: 7}\n'].join('---\n'))
+    for (const file of [clean, withProblem]) {
+      const {snapshot} = await normalized(file, true)
+      const taken = new PodIndex(snapshot.pods)
+      const built = new PodIndex([...snapshot.pods])
+      expect(taken.size).toBe(built.size)
+      for (const p of snapshot.pods) expect(taken.get(p.namespace, p.name)).toBe(built.get(p.namespace, p.name))
+      for (const [namespace, name] of [['one', 'w'], ['two', 'v'], ['one', 'v']]) {
+        const controller = {namespace, kind: 'StatefulSet', name, uid: `${name}-uid`}
+        expect(names(taken.claimCandidates(controller))).toEqual(names(built.claimCandidates(controller)))
+        expect(names(taken.referencing(controller.uid))).toEqual(names(built.referencing(controller.uid)))
+      }
+      for (const namespace of ['one', 'two']) expect(names(taken.orphans(namespace))).toEqual(names(built.orphans(namespace)))
+    }
+    const {snapshot} = await normalized(clean, true)
+    expect(names(new PodIndex(snapshot.pods).claimCandidates({namespace: 'one', kind: 'StatefulSet', name: 'w', uid: 'w-uid'}))).toEqual(['one/q', 'one/w-0', 'one/w-1', 'one/w-2'])
   })
 
   it('reads a file whose pods repeat as kubectl apply leaves them: a copy is one pod, a later definition wins', async () => {
