@@ -20,9 +20,18 @@ function kinds(): Map<string, Map<string, CheckedKind>> {
   return byGroup
 }
 
+/** The last kind asked for, and its part: each object is asked about several times in a row. */
+let lastKind: string | undefined
+let lastGroup = ''
+let lastPart: CheckedKind | undefined
+
 /** The part of the controller that syncs objects of this kind (in the API group as written), if any. */
 export function checkedKind(o: {kind: string; group: string}): CheckedKind | undefined {
-  return kinds().get(o.group)?.get(o.kind)
+  if (o.kind === lastKind && o.group === lastGroup) return lastPart
+  lastPart = kinds().get(o.group)?.get(o.kind)
+  lastKind = o.kind
+  lastGroup = o.group
+  return lastPart
 }
 
 /** Every controller's check part, in registry order. */
