@@ -207,8 +207,10 @@ const CLUSTER_SCOPED: Record<string, readonly string[]> = {
 
 /** Whether objects of this kind have no namespace (a metadata.namespace on them is ignored by the server). */
 export function isClusterScoped(group: string, kind: string): boolean {
-  return CLUSTER_SCOPED[group]?.includes(kind) ?? false
+  return CLUSTER_SCOPED_KINDS.get(group)?.has(kind) ?? false
 }
+
+const CLUSTER_SCOPED_KINDS: ReadonlyMap<string, ReadonlySet<string>> = new Map(Object.entries(CLUSTER_SCOPED).map(([group, kinds]) => [group, new Set(kinds)]))
 
 /** The identity duplicates are judged by: resource group, kind, namespace, name. */
 export function identityOf(o: {resourceGroup: string; kind: string; namespace: string; name: string}): string {
@@ -238,8 +240,10 @@ export interface OwnSelector {
 export function readWorkload(obj: CheckObject, spec: RawObject | undefined, own?: OwnSelector): void {
   obj.controller = readControllerView(obj.kind, obj.apiVersion, spec ?? {}, own)
   obj.podLabels = obj.controller.podLabels
-  obj.podLabelsPath = ['spec', 'template', 'metadata', 'labels']
+  obj.podLabelsPath = TEMPLATE_LABELS
 }
+
+const TEMPLATE_LABELS: Path = ['spec', 'template', 'metadata', 'labels']
 
 function readControllerView(kind: string, apiVersion: string, spec: RawObject, own: OwnSelector | undefined): ControllerView {
   const template = isMapping(spec.template) ? spec.template : undefined

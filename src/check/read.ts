@@ -59,6 +59,7 @@ class ReadObject implements CheckObject {
 /** What most objects have: no controller reference, no ignore annotation (shared, never written to: objects are kept to the end of a run). */
 const NONE: never[] = []
 const NO_IGNORES: {entries: IgnoreEntry[]; problems: string[]} = {entries: NONE, problems: NONE}
+const NO_ANNOTATIONS: Labels = Object.freeze({})
 
 export function readCheckObject(src: SourceObject, defaultNamespace: string): CheckObject {
   const raw = src.raw
@@ -74,7 +75,7 @@ export function readCheckObject(src: SourceObject, defaultNamespace: string): Ch
   // objects never share one.
   const generated = name === '' && typeof meta.generateName === 'string' ? `${meta.generateName}<${src.ordinal}>` : name
   const uid = typeof meta.uid === 'string' && meta.uid !== '' ? meta.uid : undefined
-  const annotations = stringMap(meta.annotations)
+  const annotations = isMapping(meta.annotations) ? stringMap(meta.annotations) : NO_ANNOTATIONS
   let controllerRefs: Array<{apiVersion: string; kind: string; name: string}> = NONE
   if (Array.isArray(meta.ownerReferences)) {
     for (const r of meta.ownerReferences) {
