@@ -80,10 +80,27 @@ function addLabelSet(sets: Map<string, LabelSet>, obj: CheckObject): LabelSet | 
 /** `k=v` for each label, by key, joined with commas. */
 function labelsKey(labels: Labels): string {
   const keys = Object.keys(labels)
-  if (keys.length > 1) keys.sort()
+  sortStrings(keys)
   let out = ''
   for (let i = 0; i < keys.length; i++) out += i > 0 ? `,${keys[i]}=${labels[keys[i]]}` : `${keys[i]}=${labels[keys[i]]}`
   return out
+}
+
+/** Sorts in place as Array.prototype.sort() does (by UTF-16 code units); a few entries without the copy sort() makes. */
+function sortStrings(a: string[]): void {
+  if (a.length > 8) {
+    a.sort()
+    return
+  }
+  for (let i = 1; i < a.length; i++) {
+    const x = a[i]
+    let j = i - 1
+    while (j >= 0 && a[j] > x) {
+      a[j + 1] = a[j]
+      j--
+    }
+    a[j + 1] = x
+  }
 }
 
 /** Selectors written alike (same requirements, in any order) select the same pods. */
@@ -96,7 +113,7 @@ function selectorKey(c: Ctrl): string {
     const values = r.values === undefined ? '' : r.values.length === 0 ? '' : r.values.length === 1 ? r.values[0] : [...r.values].sort().join(',')
     parts[i] = `${r.key} ${r.operator} ${values}`
   }
-  if (parts.length > 1) parts.sort()
+  sortStrings(parts)
   return (c.key = parts.length === 1 ? parts[0] : parts.join(';'))
 }
 
