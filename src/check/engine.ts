@@ -199,9 +199,10 @@ export class ObjectPass {
   private judge(obj: CheckObject): void {
     const {drafts, enabled} = this
     this.fields.add(obj)
-    if (this.schema?.add(obj)) this.waiting.add(obj)
+    const verdict = apiVerdict(obj.apiVersion, obj.kind, this.settings.k8sMinor)
+    // The schema rules judge the apiVersion against the version whose schemas they use, which may be another.
+    if (this.schema?.add(obj, this.settings.schemaMinor === this.settings.k8sMinor ? verdict !== undefined : undefined)) this.waiting.add(obj)
     if (enabled.deprecatedApi) {
-      const verdict = apiVerdict(obj.apiVersion, obj.kind, this.settings.k8sMinor)
       if (verdict) drafts.push({rule: 'deprecated-api', severity: verdict.severity, message: verdict.message, subject: obj, path: ['apiVersion'], atKey: false})
     }
     if (enabled.invalidIgnore) {
@@ -358,7 +359,8 @@ export function buildReport(input: EngineInput, settings: EngineSettings): Check
   }
   const findings: Finding[] = kept.map(({draft, finding}, i) => {
     const at = draft.origin ?? draft.lazyOrigin?.() ?? asked[i].own!.at!
-    const out: Finding = {...finding, file: at.file, line: at.line, column: at.column}
+    // The finding's fields in its order, the position's file in place of the subject's.
+    const out: Finding = {rule: finding.rule, severity: finding.severity, file: at.file, kind: finding.kind, namespace: finding.namespace, name: finding.name, message: finding.message, line: at.line, column: at.column}
     if (draft.subject) out.field = formatPath(draft.path)
     if (draft.related && draft.related.length > 0) {
       out.related = draft.related.map((r, j): RelatedLocation => {

@@ -87,7 +87,8 @@ export function labelSelectorRequirements(selector: Raw, base: Path): SourcedReq
       out.push({key: expr.key as string, operator: expr.operator as Requirement['operator'], values, path: [...base, 'matchExpressions', i], atKey: false})
     })
   }
-  return out
+  // Kept to the end of a run: at its length, not with the room pushing leaves.
+  return out.slice()
 }
 
 /** A map selector (or labels used as one) as equalities, in source order. */
