@@ -20,9 +20,23 @@ function kinds(): Map<string, Map<string, CheckedKind>> {
   return byGroup
 }
 
-/** The part of the controller that syncs objects of this kind (in the API group as written), if any. */
-export function checkedKind(o: {kind: string; group: string}): CheckedKind | undefined {
-  return kinds().get(o.group)?.get(o.kind)
+/** The last kind asked for, and its part: each object is asked about several times in a row. */
+let lastKind: string | undefined
+let lastGroup = ''
+let lastPart: CheckedKind | undefined
+
+/**
+ * The part of the controller that syncs objects of this kind (in the API group as written), if
+ * any. An object read by read.ts carries it (`part`, null for none): it is asked for many times.
+ */
+export function checkedKind(o: {kind: string; group: string; readonly part?: CheckedKind | null}): CheckedKind | undefined {
+  const known = o.part
+  if (known !== undefined) return known ?? undefined
+  if (o.kind === lastKind && o.group === lastGroup) return lastPart
+  lastPart = kinds().get(o.group)?.get(o.kind)
+  lastKind = o.kind
+  lastGroup = o.group
+  return lastPart
 }
 
 /** Every controller's check part, in registry order. */

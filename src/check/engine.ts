@@ -155,7 +155,12 @@ export class ObjectPass {
   /** finish() has been called (it gives the drafts once). */
   finished = false
 
+  /** The enabled rules judge() asks about for every object, looked up once. */
+  private readonly enabled: {all: ReadonlySet<RuleId>; deprecatedApi: boolean; invalidIgnore: boolean; volumeMountUndefined: boolean; imageLatest: boolean}
+
   constructor(readonly settings: ObjectPassSettings) {
+    const on = settings.enabled
+    this.enabled = {all: on, deprecatedApi: on.has('deprecated-api'), invalidIgnore: on.has('invalid-ignore'), volumeMountUndefined: on.has('volume-mount-undefined'), imageLatest: on.has('image-latest')}
     this.fields = new FieldPass(settings.defaultNamespace, applySetKeys(settings.applySetMode))
     this.schema = SCHEMA_RULES.some((id) => settings.enabled.has(id)) ? new SchemaPass(settings.schemaMinor) : undefined
   }
@@ -192,24 +197,26 @@ export class ObjectPass {
   }
 
   private judge(obj: CheckObject): void {
-    const {drafts} = this
-    const on = (id: RuleId) => this.settings.enabled.has(id)
+    const {drafts, enabled} = this
     this.fields.add(obj)
-    if (this.schema?.add(obj)) this.waiting.add(obj)
-    if (on('deprecated-api')) {
-      const verdict = apiVerdict(obj.apiVersion, obj.kind, this.settings.k8sMinor)
+    const verdict = apiVerdict(obj.apiVersion, obj.kind, this.settings.k8sMinor)
+    // The schema rules judge the apiVersion against the version whose schemas they use, which may be another.
+    if (this.schema?.add(obj, this.settings.schemaMinor === this.settings.k8sMinor ? verdict !== undefined : undefined)) this.waiting.add(obj)
+    if (enabled.deprecatedApi) {
       if (verdict) drafts.push({rule: 'deprecated-api', severity: verdict.severity, message: verdict.message, subject: obj, path: ['apiVersion'], atKey: false})
     }
-    if (on('invalid-ignore')) {
+    if (enabled.invalidIgnore) {
       for (const problem of obj.ignoreProblems) {
         drafts.push({rule: 'invalid-ignore', message: `${IGNORE_ANNOTATION}: ${problem}`, subject: obj, path: ['metadata', 'annotations', IGNORE_ANNOTATION], atKey: false})
       }
     }
-    for (const d of selectorDrafts(obj)) if (on(d.rule)) drafts.push(d)
-    if (on('volume-mount-undefined')) drafts.push(...podDrafts(obj))
+    const on = enabled.all
+    for (const d of selectorDrafts(obj)) if (on.has(d.rule)) drafts.push(d)
+    if (enabled.volumeMountUndefined) for (const d of podDrafts(obj)) drafts.push(d)
     // The controller's own rules about one object of its kind.
-    for (const d of checkedKind(obj)?.drafts?.(obj) ?? []) if (on(d.rule)) drafts.push(d)
-    if (on('image-latest')) for (const d of workloadDrafts(obj)) if (on(d.rule)) drafts.push(d)
+    const part = checkedKind(obj)
+    if (part?.drafts) for (const d of part.drafts(obj)) if (on.has(d.rule)) drafts.push(d)
+    if (enabled.imageLatest) for (const d of workloadDrafts(obj)) if (on.has(d.rule)) drafts.push(d)
   }
 
   /** The drafts of every object added (the notes on templates and unvalidated objects said through onNote). */
@@ -352,7 +359,8 @@ export function buildReport(input: EngineInput, settings: EngineSettings): Check
   }
   const findings: Finding[] = kept.map(({draft, finding}, i) => {
     const at = draft.origin ?? draft.lazyOrigin?.() ?? asked[i].own!.at!
-    const out: Finding = {...finding, file: at.file, line: at.line, column: at.column}
+    // The finding's fields in its order, the position's file in place of the subject's.
+    const out: Finding = {rule: finding.rule, severity: finding.severity, file: at.file, kind: finding.kind, namespace: finding.namespace, name: finding.name, message: finding.message, line: at.line, column: at.column}
     if (draft.subject) out.field = formatPath(draft.path)
     if (draft.related && draft.related.length > 0) {
       out.related = draft.related.map((r, j): RelatedLocation => {

@@ -4,6 +4,8 @@
 import type {Ctx} from '../sources/normalize.js'
 import type {Path, RawObject} from '../sources/documents.js'
 
+const isMapping = (v: unknown): v is RawObject => typeof v === 'object' && v !== null && !Array.isArray(v)
+
 export const INT32_MAX = 2147483647
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/
@@ -70,6 +72,38 @@ export function intOrPercent(ctx: Ctx, v: unknown, path: Path, maxPercent?: numb
   return undefined
 }
 
+/**
+ * The paths under a pod template (or pod spec) that every check of one names, built once per
+ * place (`spec.template`, `spec.jobTemplate.spec.template`, …) rather than for every object.
+ */
+interface TemplatePaths {
+  metadata: Path
+  labels: Path
+  annotations: Path
+  spec: Path
+  containers: Path
+  restartPolicy: Path
+}
+
+const templatePaths = new Map<string, TemplatePaths>()
+
+function pathsUnder(base: Path): TemplatePaths {
+  const key = base.join('\u0000')
+  let known = templatePaths.get(key)
+  if (!known) {
+    known = {
+      metadata: [...base, 'metadata'],
+      labels: [...base, 'metadata', 'labels'],
+      annotations: [...base, 'metadata', 'annotations'],
+      spec: [...base, 'spec'],
+      containers: [...base, 'containers'],
+      restartPolicy: [...base, 'restartPolicy'],
+    }
+    templatePaths.set(key, known)
+  }
+  return known
+}
+
 /** A pod template: labels, and a pod spec with containers and an allowed restartPolicy. */
 export function template(ctx: Ctx, v: unknown, base: Path, restartPolicies: readonly string[], requiredPolicy: boolean): void {
   if (v === undefined || v === null) {
@@ -78,12 +112,13 @@ export function template(ctx: Ctx, v: unknown, base: Path, restartPolicies: read
   }
   const t = ctx.mapping(v, base)
   if (!t) return
-  const m = ctx.mapping(t.metadata, [...base, 'metadata'])
+  const paths = pathsUnder(base)
+  const m = ctx.mapping(t.metadata, paths.metadata)
   if (m) {
-    ctx.labels(m.labels, [...base, 'metadata', 'labels'])
-    ctx.stringMap(m.annotations, [...base, 'metadata', 'annotations'])
+    ctx.labels(m.labels, paths.labels)
+    ctx.stringMap(m.annotations, paths.annotations)
   }
-  podSpec(ctx, t.spec, [...base, 'spec'], restartPolicies, requiredPolicy)
+  podSpec(ctx, t.spec, paths.spec, restartPolicies, requiredPolicy)
 }
 
 export function podSpec(ctx: Ctx, v: unknown, base: Path, restartPolicies: readonly string[], requiredPolicy: boolean): void {
@@ -93,29 +128,30 @@ export function podSpec(ctx: Ctx, v: unknown, base: Path, restartPolicies: reado
   }
   const s = ctx.mapping(v, base)
   if (!s) return
+  const paths = pathsUnder(base)
   const containers = s.containers
   if (containers === undefined || containers === null || (Array.isArray(containers) && containers.length === 0)) {
-    ctx.fail([...base, 'containers'], 'at least one container is required')
+    ctx.fail(paths.containers, 'at least one container is required')
   } else if (!Array.isArray(containers)) {
-    ctx.fail([...base, 'containers'], 'expected a list of containers')
+    ctx.fail(paths.containers, 'expected a list of containers')
   } else {
-    containers.forEach((c, i) => {
-      const at = [...base, 'containers', i]
-      const cm = ctx.mapping(c, at)
-      if (!cm) return
-      ctx.itemString(cm, 'name', [...base, 'containers'], i, true)
-      ctx.itemString(cm, 'image', [...base, 'containers'], i, false)
-    })
+    for (let i = 0; i < containers.length; i++) {
+      const c: unknown = containers[i]
+      const cm = isMapping(c) ? c : ctx.mapping(c, [...paths.containers, i])
+      if (!cm) continue
+      ctx.itemString(cm, 'name', paths.containers, i, true)
+      ctx.itemString(cm, 'image', paths.containers, i, false)
+    }
   }
-  const policy = ctx.string(s.restartPolicy, [...base, 'restartPolicy'])
+  const policy = ctx.string(s.restartPolicy, paths.restartPolicy)
   if (policy === undefined) {
     if (requiredPolicy) {
       ctx.fail(
-        [...base, 'restartPolicy'],
+        paths.restartPolicy,
         `required: ${restartPolicies.map((p) => JSON.stringify(p)).join(' or ')} (it would default to "Always", which the API server rejects here)`,
       )
     }
   } else if (!restartPolicies.includes(policy)) {
-    ctx.fail([...base, 'restartPolicy'], `unsupported value ${JSON.stringify(policy)}: only ${restartPolicies.map((p) => JSON.stringify(p)).join(' or ')} is allowed here`)
+    ctx.fail(paths.restartPolicy, `unsupported value ${JSON.stringify(policy)}: only ${restartPolicies.map((p) => JSON.stringify(p)).join(' or ')} is allowed here`)
   }
 }

@@ -6,6 +6,7 @@
 import type {Labels} from '../model/objects.js'
 import type {Path, RawObject, SourceObject} from '../sources/documents.js'
 import type {IgnoreEntry} from './ignore.js'
+import type {CheckedKind} from './part.js'
 import {
   isEmptyLabelSelector,
   labelSelectorProblemsAt,
@@ -84,14 +85,17 @@ export interface PodSpecView {
   resources: unknown
 }
 
+/** What a pod spec without such a list has (shared, never written to). */
+const NO_CONTAINERS: ContainerView[] = []
+
 const containerViews = (v: unknown): ContainerView[] =>
-  Array.isArray(v)
+  Array.isArray(v) && v.length > 0
     ? v.map((c): ContainerView =>
         isMapping(c)
           ? {mapping: true, name: c.name, resources: c.resources, ports: c.ports, restartPolicy: c.restartPolicy, readinessProbe: isMapping(c.readinessProbe)}
           : {mapping: false, name: undefined, resources: undefined, ports: undefined, restartPolicy: undefined, readinessProbe: false},
       )
-    : []
+    : NO_CONTAINERS
 
 /**
  * The first container of a pod spec that `test` accepts, in the order FindPort and the replica
@@ -136,6 +140,8 @@ export interface CheckObject {
   readonly ignores: IgnoreEntry[]
   /** Problems of the kctl.io/ignore annotation (unknown rules, missing reasons). */
   readonly ignoreProblems: string[]
+  /** The check part of its kind's controller (null: none), when known at reading (controllers.ts checkedKind). */
+  readonly part?: CheckedKind | null
   controller?: ControllerView
   /** Labels of the pods this object stands for: its template's (with generated labels), or a Pod's own. */
   podLabels?: Labels
@@ -207,8 +213,10 @@ const CLUSTER_SCOPED: Record<string, readonly string[]> = {
 
 /** Whether objects of this kind have no namespace (a metadata.namespace on them is ignored by the server). */
 export function isClusterScoped(group: string, kind: string): boolean {
-  return CLUSTER_SCOPED[group]?.includes(kind) ?? false
+  return CLUSTER_SCOPED_KINDS.get(group)?.has(kind) ?? false
 }
+
+const CLUSTER_SCOPED_KINDS: ReadonlyMap<string, ReadonlySet<string>> = new Map(Object.entries(CLUSTER_SCOPED).map(([group, kinds]) => [group, new Set(kinds)]))
 
 /** The identity duplicates are judged by: resource group, kind, namespace, name. */
 export function identityOf(o: {resourceGroup: string; kind: string; namespace: string; name: string}): string {
@@ -238,8 +246,10 @@ export interface OwnSelector {
 export function readWorkload(obj: CheckObject, spec: RawObject | undefined, own?: OwnSelector): void {
   obj.controller = readControllerView(obj.kind, obj.apiVersion, spec ?? {}, own)
   obj.podLabels = obj.controller.podLabels
-  obj.podLabelsPath = ['spec', 'template', 'metadata', 'labels']
+  obj.podLabelsPath = TEMPLATE_LABELS
 }
+
+const TEMPLATE_LABELS: Path = ['spec', 'template', 'metadata', 'labels']
 
 function readControllerView(kind: string, apiVersion: string, spec: RawObject, own: OwnSelector | undefined): ControllerView {
   const template = isMapping(spec.template) ? spec.template : undefined

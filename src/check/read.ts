@@ -8,6 +8,7 @@ import {parseIgnore, IGNORE_ANNOTATION} from './ignore.js'
 import type {Labels} from '../model/objects.js'
 import type {Path} from '../sources/documents.js'
 import type {IgnoreEntry} from './ignore.js'
+import type {CheckedKind} from './part.js'
 import {groupOf, isClusterScoped, isMapping, resourceGroupOf, stringMap, type CheckObject, type ControllerView, type HpaView, type PodSpecView, readPodSpec, type ServiceView} from './objects.js'
 
 /**
@@ -39,6 +40,7 @@ class ReadObject implements CheckObject {
     readonly controllerRefs: ReadonlyArray<{apiVersion: string; kind: string; name: string}>,
     readonly ignores: IgnoreEntry[],
     readonly ignoreProblems: string[],
+    readonly part: CheckedKind | null,
   ) {
     this.#generated = generated
     this.#uid = uid
@@ -59,6 +61,7 @@ class ReadObject implements CheckObject {
 /** What most objects have: no controller reference, no ignore annotation (shared, never written to: objects are kept to the end of a run). */
 const NONE: never[] = []
 const NO_IGNORES: {entries: IgnoreEntry[]; problems: string[]} = {entries: NONE, problems: NONE}
+const NO_ANNOTATIONS: Labels = Object.freeze({})
 
 export function readCheckObject(src: SourceObject, defaultNamespace: string): CheckObject {
   const raw = src.raw
@@ -74,7 +77,7 @@ export function readCheckObject(src: SourceObject, defaultNamespace: string): Ch
   // objects never share one.
   const generated = name === '' && typeof meta.generateName === 'string' ? `${meta.generateName}<${src.ordinal}>` : name
   const uid = typeof meta.uid === 'string' && meta.uid !== '' ? meta.uid : undefined
-  const annotations = stringMap(meta.annotations)
+  const annotations = isMapping(meta.annotations) ? stringMap(meta.annotations) : NO_ANNOTATIONS
   let controllerRefs: Array<{apiVersion: string; kind: string; name: string}> = NONE
   if (Array.isArray(meta.ownerReferences)) {
     for (const r of meta.ownerReferences) {
@@ -86,9 +89,9 @@ export function readCheckObject(src: SourceObject, defaultNamespace: string): Ch
   }
   const ignoreValue = annotations[IGNORE_ANNOTATION]
   const {entries, problems} = ignoreValue === undefined ? NO_IGNORES : parseIgnore(ignoreValue)
-  const obj = new ReadObject(src, apiVersion, kind, group, resourceGroup, namespace, explicitNamespace, name, generated, uid, annotations, controllerRefs, entries, problems)
+  const reader = checkedKind({kind, group})
+  const obj = new ReadObject(src, apiVersion, kind, group, resourceGroup, namespace, explicitNamespace, name, generated, uid, annotations, controllerRefs, entries, problems, reader ?? null)
   const spec = isMapping(raw.spec) ? raw.spec : undefined
-  const reader = checkedKind(obj)
   if (reader) {
     reader.read(obj, spec)
   } else if (kind === 'PodTemplate' && group === '') {

@@ -20,6 +20,8 @@ interface Ctrl extends Pinned {
   reqs: SourcedRequirement[]
   /** selectorKey(reqs), once worked out. */
   key?: string
+  /** The label set its own template was put in (addLabelSet), if any. */
+  own: LabelSet | undefined
 }
 
 /** One distinct set of pod labels in a namespace, and every object that carries it. */
@@ -31,12 +33,8 @@ interface LabelSet {
   pods: CheckObject[]
 }
 
-/** The label set each template was put in (addLabelSet). */
-type TemplateSets = Map<CheckObject, LabelSet>
-
 export function overlapDrafts(objects: readonly CheckObject[]): Draft[] {
   const byNamespace = new Map<string, {ctrls: Ctrl[]; labelSets: Map<string, LabelSet>}>()
-  const templateSets: TemplateSets = new Map()
   const ns = (name: string) => {
     let g = byNamespace.get(name)
     if (!g) byNamespace.set(name, (g = {ctrls: [], labelSets: new Map()}))
@@ -47,44 +45,76 @@ export function overlapDrafts(objects: readonly CheckObject[]): Draft[] {
     // A selector the API server generates from the object's uid (a Job without manualSelector)
     // selects only that object's own pods: it never overlaps another.
     const generated = s?.state === 'ok' && selectorPolicy(obj).generated === true
-    if (s?.state === 'ok' && s.requirements.length > 0 && !generated) ns(obj.namespace).ctrls.push({obj, reqs: s.requirements, pins: pinnedValues(s.requirements)})
-    if (obj.podLabels && Object.keys(obj.podLabels).length > 0) addLabelSet(ns(obj.namespace).labelSets, obj, templateSets)
+    const own = obj.podLabels && hasKeys(obj.podLabels) ? addLabelSet(ns(obj.namespace).labelSets, obj) : undefined
+    if (s?.state === 'ok' && s.requirements.length > 0 && !generated) ns(obj.namespace).ctrls.push({obj, reqs: s.requirements, pins: pinnedValues(s.requirements), key: undefined, own})
   }
   const drafts: Draft[] = []
   for (const [, {ctrls, labelSets}] of [...byNamespace].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
     if (ctrls.length < 2) continue
-    for (const d of namespaceOverlaps(ctrls, [...labelSets.values()], templateSets)) drafts.push(d)
+    for (const d of namespaceOverlaps(ctrls, [...labelSets.values()])) drafts.push(d)
   }
   return drafts
 }
 
-/** The same labels written many times (copies of one template, pods of one controller) are matched once. */
-function addLabelSet(sets: Map<string, LabelSet>, obj: CheckObject, templateSets: TemplateSets): void {
+function hasKeys(labels: Labels): boolean {
+  for (const _ in labels) return true
+  return false
+}
+
+/**
+ * The same labels written many times (copies of one template, pods of one controller) are matched
+ * once. The set of a template (not of a Pod) is returned: the set its controller's own pods carry.
+ */
+function addLabelSet(sets: Map<string, LabelSet>, obj: CheckObject): LabelSet | undefined {
   const key = labelsKey(obj.podLabels!)
   let set = sets.get(key)
   if (!set) sets.set(key, (set = {labels: obj.podLabels!, key, templates: [], pods: []}))
-  if (obj.kind === 'Pod') set.pods.push(obj)
-  else {
-    set.templates.push(obj)
-    templateSets.set(obj, set)
+  if (obj.kind === 'Pod') {
+    set.pods.push(obj)
+    return undefined
   }
+  set.templates.push(obj)
+  return set
 }
 
 /** `k=v` for each label, by key, joined with commas. */
 function labelsKey(labels: Labels): string {
   const keys = Object.keys(labels)
-  if (keys.length > 1) keys.sort()
+  sortStrings(keys)
   let out = ''
-  for (let i = 0; i < keys.length; i++) out += `${i > 0 ? ',' : ''}${keys[i]}=${labels[keys[i]]}`
+  for (let i = 0; i < keys.length; i++) out += i > 0 ? `,${keys[i]}=${labels[keys[i]]}` : `${keys[i]}=${labels[keys[i]]}`
   return out
+}
+
+/** Sorts in place as Array.prototype.sort() does (by UTF-16 code units); a few entries without the copy sort() makes. */
+function sortStrings(a: string[]): void {
+  if (a.length > 8) {
+    a.sort()
+    return
+  }
+  for (let i = 1; i < a.length; i++) {
+    const x = a[i]
+    let j = i - 1
+    while (j >= 0 && a[j] > x) {
+      a[j + 1] = a[j]
+      j--
+    }
+    a[j + 1] = x
+  }
 }
 
 /** Selectors written alike (same requirements, in any order) select the same pods. */
 function selectorKey(c: Ctrl): string {
-  return (c.key ??= c.reqs
-    .map((r) => `${r.key} ${r.operator} ${r.values === undefined ? '' : r.values.length < 2 ? r.values.join(',') : [...r.values].sort().join(',')}`)
-    .sort()
-    .join(';'))
+  if (c.key !== undefined) return c.key
+  const {reqs} = c
+  const parts: string[] = new Array(reqs.length)
+  for (let i = 0; i < reqs.length; i++) {
+    const r = reqs[i]
+    const values = r.values === undefined ? '' : r.values.length === 0 ? '' : r.values.length === 1 ? r.values[0] : [...r.values].sort().join(',')
+    parts[i] = `${r.key} ${r.operator} ${values}`
+  }
+  sortStrings(parts)
+  return (c.key = parts.length === 1 ? parts[0] : parts.join(';'))
 }
 
 /**
@@ -93,7 +123,7 @@ function selectorKey(c: Ctrl): string {
  * the work) linear when many objects share a selector. Pairs of different selectors are then
  * found among the groups' first members only.
  */
-function namespaceOverlaps(all: Ctrl[], labelSets: LabelSet[], templateSets: TemplateSets): Draft[] {
+function namespaceOverlaps(all: Ctrl[], labelSets: LabelSet[]): Draft[] {
   const groups = new Map<string, Ctrl[]>()
   for (const c of all) {
     const key = selectorKey(c)
@@ -107,7 +137,7 @@ function namespaceOverlaps(all: Ctrl[], labelSets: LabelSet[], templateSets: Tem
     ctrls.push(group[0])
     sameSelectorDrafts(group, labelSets, drafts)
   }
-  if (ctrls.length >= 2) pairDrafts(ctrls, labelSets, groups, templateSets, drafts)
+  if (ctrls.length >= 2) pairDrafts(ctrls, labelSets, groups, drafts)
   return drafts
 }
 
@@ -132,7 +162,7 @@ function sameSelectorDrafts(group: Ctrl[], labelSets: LabelSet[], drafts: Draft[
   }
 }
 
-function pairDrafts(ctrls: Ctrl[], labelSets: LabelSet[], groups: Map<string, Ctrl[]>, templateSets: TemplateSets, drafts: Draft[]): void {
+function pairDrafts(ctrls: Ctrl[], labelSets: LabelSet[], groups: Map<string, Ctrl[]>, drafts: Draft[]): void {
   const n = ctrls.length
   const pairKey = (i: number, j: number) => i * n + j
   const candidates = new Set<number>()
@@ -185,20 +215,24 @@ function pairDrafts(ctrls: Ctrl[], labelSets: LabelSet[], groups: Map<string, Ct
   })
   const evidence = new Map<number, Evidence>()
   const podsMatching = new Map<number, number>()
+  // Each selector is in `unpinned` or under one label of the index: it is met at most once per set.
+  const matched: number[] = []
   for (const set of labelSets) {
-    const matched = new Set<number>()
-    for (const i of unpinned) if (matchesAll(ctrls[i].reqs, set.labels)) matched.add(i)
-    for (const [k, v] of Object.entries(set.labels)) {
-      for (const i of index.get(k)?.get(v) ?? []) if (matchesAll(ctrls[i].reqs, set.labels)) matched.add(i)
+    matched.length = 0
+    for (const i of unpinned) if (matchesAll(ctrls[i].reqs, set.labels)) matched.push(i)
+    for (const k in set.labels) {
+      if (!Object.hasOwn(set.labels, k)) continue
+      const under = index.get(k)?.get(set.labels[k])
+      if (under) for (const i of under) if (matchesAll(ctrls[i].reqs, set.labels)) matched.push(i)
     }
-    if (matched.size < 2) continue
+    if (matched.length < 2) continue
     const list = [...matched].sort((a, b) => a - b)
     for (let x = 0; x < list.length; x++) {
       for (let y = x + 1; y < list.length; y++) {
         const key = pairKey(list[x], list[y])
         candidates.add(key)
         if (set.pods.length > 0) podsMatching.set(key, (podsMatching.get(key) ?? 0) + set.pods.length)
-        const best = bestEvidence(set, ctrls[list[x]], ctrls[list[y]], templateSets)
+        const best = bestEvidence(set, ctrls[list[x]], ctrls[list[y]])
         const known = evidence.get(key)
         // Prefer a template over a pod, and a template of one of the two controllers.
         if (!known || best.rank < known.rank) evidence.set(key, best)
@@ -252,10 +286,9 @@ interface Evidence {
   rank: number
 }
 
-function bestEvidence(set: LabelSet, a: Ctrl, b: Ctrl, templateSets: TemplateSets): Evidence {
-  for (const own of [a.obj, b.obj]) {
-    if (templateSets.get(own) === set) return {labels: set.labels, source: own, rank: 0}
-  }
+function bestEvidence(set: LabelSet, a: Ctrl, b: Ctrl): Evidence {
+  if (a.own === set) return {labels: set.labels, source: a.obj, rank: 0}
+  if (b.own === set) return {labels: set.labels, source: b.obj, rank: 0}
   if (set.templates.length > 0) return {labels: set.labels, source: set.templates[0], rank: 1}
   return {labels: set.labels, source: set.pods[0], rank: 2}
 }

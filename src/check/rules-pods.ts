@@ -7,8 +7,6 @@ import {checkedKind} from './controllers.js'
 import type {Draft} from './draft.js'
 import {isMapping, type CheckObject} from './objects.js'
 
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
-
 function at(raw: unknown, path: Path): unknown {
   let v = raw
   for (const step of path) v = isMapping(v) || Array.isArray(v) ? (v as Record<string | number, unknown>)[step] : undefined
@@ -24,28 +22,58 @@ export function podSpecPath(o: CheckObject): Path | undefined {
   return undefined
 }
 
-export function podDrafts(o: CheckObject): Draft[] {
-  const specPath = podSpecPath(o)
-  if (!specPath) return []
-  const spec = at(o.src.raw, specPath)
-  if (!isMapping(spec)) return []
+/** The pod spec of an object (podSpecPath), as parsed; undefined when it has none. */
+function podSpecOf(o: CheckObject): unknown {
+  const template = checkedKind(o)?.podTemplate
+  if (template) {
+    const t = at(o.src.raw, template)
+    return isMapping(t) ? t.spec : undefined
+  }
+  if (o.group === '' && o.kind === 'Pod') return o.src.raw.spec
+  if (o.group === '' && o.kind === 'PodTemplate') return at(o.src.raw, ['template', 'spec'])
+  return undefined
+}
+
+const NONE: readonly Draft[] = []
+const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const
+const MOUNTS = [
+  ['volumeMounts', 'volumeMount'],
+  ['volumeDevices', 'volumeDevice'],
+] as const
+
+/** The volumes of a pod spec, with those its controller adds (a StatefulSet's claim templates). */
+function podVolumes(o: CheckObject, spec: RawObject): Set<string> {
   const volumes = new Set<string>()
-  for (const v of list(spec.volumes)) if (isMapping(v) && typeof v.name === 'string') volumes.add(v.name)
+  if (Array.isArray(spec.volumes)) for (const v of spec.volumes) if (isMapping(v) && typeof v.name === 'string') volumes.add(v.name)
   const added = checkedKind(o)?.templateVolumes?.(o.src.raw as RawObject) ?? []
   for (const name of added) volumes.add(name)
-  const drafts: Draft[] = []
-  for (const field of ['initContainers', 'containers', 'ephemeralContainers'] as const) {
-    list(spec[field]).forEach((c, i) => {
-      if (!isMapping(c)) return
-      for (const [what, words] of [
-        ['volumeMounts', 'volumeMount'],
-        ['volumeDevices', 'volumeDevice'],
-      ] as const) {
-        list(c[what]).forEach((m, j) => {
+  return volumes
+}
+
+export function podDrafts(o: CheckObject): readonly Draft[] {
+  const spec = podSpecOf(o)
+  if (!isMapping(spec)) return NONE
+  // The volumes are gathered at the first mount that names one (most pod specs mount none).
+  let volumes: Set<string> | undefined
+  let drafts: Draft[] | undefined
+  for (const field of CONTAINER_LISTS) {
+    const containers = spec[field]
+    if (!Array.isArray(containers)) continue
+    for (let i = 0; i < containers.length; i++) {
+      const c = containers[i]
+      if (!isMapping(c)) continue
+      for (const [what, words] of MOUNTS) {
+        const mounts = c[what]
+        if (!Array.isArray(mounts)) continue
+        for (let j = 0; j < mounts.length; j++) {
+          const m = mounts[j]
           const name = isMapping(m) ? m.name : undefined
-          if (typeof name !== 'string' || name === '' || volumes.has(name)) return // a missing name is the schema's
+          if (typeof name !== 'string' || name === '') continue // a missing name is the schema's
+          volumes ??= podVolumes(o, spec)
+          if (volumes.has(name)) continue
           const known = [...volumes]
-          drafts.push({
+          const specPath = podSpecPath(o)!
+          ;(drafts ??= []).push({
             rule: 'volume-mount-undefined',
             message:
               `${words} ${name} of container ${typeof c.name === 'string' ? c.name : `#${i}`} names no volume of the pod ` +
@@ -54,9 +82,9 @@ export function podDrafts(o: CheckObject): Draft[] {
             path: [...specPath, field, i, what, j, 'name'],
             atKey: false,
           })
-        })
+        }
       }
-    })
+    }
   }
-  return drafts
+  return drafts ?? NONE
 }

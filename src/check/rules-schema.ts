@@ -37,11 +37,14 @@ export class SchemaPass {
     this.schemas = new SchemaSet(k8sMinor)
   }
 
-  /** Judges the object, or keeps it for finish() (then true: its parsed form is read there). */
-  add(obj: CheckObject): boolean {
+  /**
+   * Judges the object, or keeps it for finish() (then true: its parsed form is read there).
+   * `verdict`: whether apiVerdict has something to say of its apiVersion, when the caller asked.
+   */
+  add(obj: CheckObject, verdict = apiVerdict(obj.apiVersion, obj.kind, this.k8sMinor) !== undefined): boolean {
     if (obj.kind === 'CustomResourceDefinition' && obj.group === 'apiextensions.k8s.io') this.definitions.push(obj)
     // A retired or not-yet-served apiVersion is deprecated-api's to report.
-    if (apiVerdict(obj.apiVersion, obj.kind, this.k8sMinor)) return false
+    if (verdict) return false
     let byKind = this.builtIn.get(obj.apiVersion)
     if (!byKind) this.builtIn.set(obj.apiVersion, (byKind = new Map()))
     let found = byKind.get(obj.kind)

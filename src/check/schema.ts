@@ -168,7 +168,9 @@ export class SchemaSet {
       alternativeTypes: alternatives && !schema.type ? alternatives.map((a) => this.resolve(a).type).filter((t): t is string => t !== undefined) : undefined,
       type: schema.type,
       enum: schema.enum,
-      children: new Map(),
+      children: schema.properties ? (Object.create(null) as Record<string, Compiled | null>) : undefined,
+      items: undefined,
+      extra: undefined,
       scalar: undefined,
       strict: schema.properties !== undefined && schema.additionalProperties !== true && !schema['x-kubernetes-preserve-unknown-fields'],
       required: schema.required ?? [],
@@ -186,12 +188,12 @@ export class SchemaSet {
       const extra = c.schema.additionalProperties
       return typeof extra === 'object' ? (c.extra ??= this.compile(extra)) : null
     }
-    let sub = c.children.get(key)
+    let sub = c.children![key]
     if (sub === undefined) {
       const extra = c.schema.additionalProperties
       const raw = Object.hasOwn(props, key) ? props[key] : typeof extra === 'object' ? extra : undefined
       sub = raw ? this.compile(raw) : null
-      c.children.set(key, sub)
+      c.children![key] = sub
     }
     return sub
   }
@@ -239,13 +241,19 @@ export class SchemaSet {
     }
     if (typeof value !== 'object') return
     const obj = value as Record<string, unknown>
+    const children = c.children
     for (const key in obj) {
       // What the API server sets itself: status is dropped on create and written by the controllers and kubelets.
       if (path.length === 0 && key === 'status') continue
-      const sub = this.child(c, key)
+      // A field met before is looked up in place; child() compiles the others (and answers for maps).
+      let sub = children === undefined ? (c.extra ?? this.child(c, key)) : children[key]
+      if (sub === undefined) sub = this.child(c, key)
       const v = obj[key]
       // A scalar of its schema's type (most leaves) has nothing more to check.
-      if (sub && sub.scalar !== undefined && typeof v !== 'object' && hasType(v, sub.scalar)) continue
+      if (sub !== null) {
+        const scalar = sub.scalar
+        if (scalar !== undefined && (scalar === 'integer' ? Number.isInteger(v) : typeof v === scalar)) continue
+      }
       path.push(key)
       if (sub) this.walk(v, sub, path, issues)
       else if (c.strict) {
@@ -271,15 +279,15 @@ interface Compiled {
   alternativeTypes?: string[]
   type?: string
   enum?: unknown[]
-  /** Fields compiled so far, by name; null for a field the schema does not know. */
-  children: Map<string, Compiled | null>
-  items?: Compiled
+  /** Fields compiled so far, by name (null for a field the schema does not know); undefined for a schema without properties. */
+  children: Record<string, Compiled | null> | undefined
+  items: Compiled | undefined
   /** additionalProperties, compiled, for a schema without properties. */
-  extra?: Compiled
+  extra: Compiled | undefined
   /** Unknown fields are reported: the schema lists its properties and keeps nothing else. */
   strict: boolean
-  /** Its type, when it is a scalar type and nothing else is asked of a value (no enum, no alternatives). */
-  scalar: string | undefined
+  /** Its type, when it is a scalar type (a `typeof` name, or 'integer') and nothing else is asked of a value (no enum, no alternatives). */
+  scalar: 'string' | 'integer' | 'number' | 'boolean' | undefined
   required: string[]
 }
 

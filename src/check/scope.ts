@@ -42,7 +42,13 @@ export function applySetKeys(mode: ApplySetMode = 'dir'): (o: Pick<CheckObject, 
 }
 
 export class Scope {
-  private readonly sets = new Map<CheckObject, string>()
+  /**
+   * The apply set of each object, by its ordinal (objects of one input have distinct ordinals; an
+   * object whose ordinal another already holds is kept in `others`).
+   */
+  private readonly objectAt: CheckObject[] = []
+  private readonly setAt: string[] = []
+  private others: Map<CheckObject, string> | undefined
   private readonly groups = new Map<string, CheckObject[]>()
 
   constructor(
@@ -53,7 +59,11 @@ export class Scope {
     const setOf = applySetKeys(mode)
     for (const o of all) {
       const key = setOf(o)
-      this.sets.set(o, key)
+      const i = o.src.ordinal
+      if (this.objectAt[i] === undefined) {
+        this.objectAt[i] = o
+        this.setAt[i] = key
+      } else (this.others ??= new Map()).set(o, key)
       const group = this.groups.get(key)
       if (group) group.push(o)
       else this.groups.set(key, [o])
@@ -67,7 +77,9 @@ export class Scope {
 
   /** The apply set of an object of the input. */
   setOf(o: CheckObject): string {
-    return this.sets.get(o) ?? applySetOf(o)
+    const i = o.src.ordinal
+    if (this.objectAt[i] === o) return this.setAt[i]
+    return this.others?.get(o) ?? applySetOf(o)
   }
 
   /** The objects of `o`'s apply set. */

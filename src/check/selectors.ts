@@ -21,8 +21,32 @@ export interface SelectorProblemAt {
 type Raw = Record<string, unknown>
 const isMapping = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v)
 
+/** Label keys found valid so far (labelKeyProblem): selectors repeat a few keys over many objects. */
+const VALID_KEYS = new Set<string>()
+
+function validKey(key: string): boolean {
+  if (VALID_KEYS.has(key)) return true
+  if (labelKeyProblem(key) !== undefined) return false
+  if (VALID_KEYS.size < 4096) VALID_KEYS.add(key)
+  return true
+}
+
+/** A selector of matchLabels alone whose keys and values are all valid: what labelSelectorProblems finds nothing in. */
+function plainValidSelector(selector: unknown): boolean {
+  if (!isMapping(selector) || (selector.matchExpressions !== undefined && selector.matchExpressions !== null)) return false
+  const labels = selector.matchLabels
+  if (labels === undefined || labels === null) return true
+  if (!isMapping(labels)) return false
+  for (const key of Object.keys(labels)) {
+    const value = labels[key]
+    if (typeof value !== 'string' || !validKey(key) || labelValueProblem(value) !== undefined) return false
+  }
+  return true
+}
+
 /** labelSelectorProblems, with paths made absolute (under `base`). */
 export function labelSelectorProblemsAt(selector: unknown, base: Path): SelectorProblemAt[] {
+  if (plainValidSelector(selector)) return []
   return labelSelectorProblems(selector).map((p) => ({
     path: [...base, ...p.path],
     message: `${p.message}${typeHint(valueAt(selector, p.path))}`,
@@ -52,7 +76,7 @@ export function mapSelectorProblemsAt(selector: unknown, base: Path): SelectorPr
       out.push({path: [...base, key], message: `label "${key}" must have a string value, got ${describe(value)}${typeHint(value)}`, atKey: false})
       continue
     }
-    const keyProblem = labelKeyProblem(key)
+    const keyProblem = validKey(key) ? undefined : labelKeyProblem(key)
     if (keyProblem) out.push({path: [...base, key], message: keyProblem, atKey: true})
     else {
       const valueProblem = labelValueProblem(value)
@@ -87,7 +111,8 @@ export function labelSelectorRequirements(selector: Raw, base: Path): SourcedReq
       out.push({key: expr.key as string, operator: expr.operator as Requirement['operator'], values, path: [...base, 'matchExpressions', i], atKey: false})
     })
   }
-  return out
+  // Kept to the end of a run: at its length, not with the room pushing leaves.
+  return out.slice()
 }
 
 /** A map selector (or labels used as one) as equalities, in source order. */

@@ -115,7 +115,7 @@ export async function runCheck(req: CheckRequest): Promise<CheckResult> {
   const configPath = config.file === undefined ? undefined : resolve(cwd, config.file)
   const skipped: Skipped[] = []
   const sources = (await openSources(paths, {readStdin: req.readStdin, applySet: req.applySet, skipped, kustomize: req.kustomize})).filter(
-    (s) => s.fsPath === undefined || (basename(s.fsPath) !== CONFIG_FILE && resolve(s.fsPath) !== configPath),
+    (s) => s.fsPath === undefined || (basename(s.fsPath) !== CONFIG_FILE && (configPath === undefined || resolve(s.fsPath) !== configPath)),
   )
   // Positions are asked for afterwards, file by file: the bytes read are kept for them.
   for (const s of sources) s.keepBytes = true

@@ -50,9 +50,8 @@ export class SourceFile {
     if (this.data) return this.data
     if (this.#kept) return this.#kept
     try {
-      const bytes = readFileSync(this.fsPath!)
-      if (this.keepBytes) this.#kept = bytes
-      return bytes
+      if (this.keepBytes) return (this.#kept = readKept(this.fsPath!))
+      return readFileSync(this.fsPath!)
     } catch (error) {
       throw fileError(this.name, error)
     }
@@ -127,7 +126,8 @@ export class SourceFile {
       const lines = new Map<number, number>()
       let line = 1
       let pos = 0
-      const starts = [...new Set(this.chunkStarts)].sort((a, b) => a - b)
+      // Chunks are met in file order: their starts are mostly in order and distinct already.
+      const starts = increasing(this.chunkStarts) ? this.chunkStarts : [...new Set(this.chunkStarts)].sort((a, b) => a - b)
       for (const start of starts) {
         line += countNewlines(buf, pos, start)
         pos = start
@@ -142,10 +142,48 @@ export class SourceFile {
 }
 
 /**
+ * Inputs kept to the end of a run are read into shared slabs, each file's bytes a view of one:
+ * no buffer allocated, nor the file's size asked, for each of many small files.
+ */
+const SLAB_BYTES = 1 << 20
+let slab: Buffer | undefined
+let slabUsed = 0
+
+function readKept(path: string): Buffer {
+  const fd = openSync(path, 'r')
+  try {
+    if (slab === undefined || slab.length - slabUsed < SLAB_BYTES / 8) {
+      slab = Buffer.allocUnsafeSlow(SLAB_BYTES)
+      slabUsed = 0
+    }
+    let got = 0
+    for (;;) {
+      const room = slab.length - slabUsed - got
+      // Larger than what is left of the slab: the rest is read into a buffer of its own (from
+      // where the reads stopped, as for a pipe), and the slab's space is left for the next file.
+      if (room === 0) return Buffer.concat([slab.subarray(slabUsed, slabUsed + got), readFileSync(fd)])
+      const n = readSync(fd, slab, slabUsed + got, room, null)
+      if (n === 0) break
+      got += n
+    }
+    const bytes = slab.subarray(slabUsed, slabUsed + got)
+    slabUsed += got
+    return bytes
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/**
  * The bytes of the last file whose lines were counted: positions are asked for a file's objects
  * one after another, and their text is then taken from these bytes rather than read again.
  */
 let lastLined: {file: SourceFile; bytes: Buffer} | undefined
+
+function increasing(xs: readonly number[]): boolean {
+  for (let i = 1; i < xs.length; i++) if (xs[i] <= xs[i - 1]) return false
+  return true
+}
 
 export function countNewlines(buf: Buffer, from: number, to: number): number {
   let n = 0
