@@ -278,27 +278,12 @@ export function actionToWire(a: Action, cp: ControllerPlan, now: string): Json {
 
 type DaemonNode = NonNullable<ControllerPlan['nodes']>[number]
 
-/** A DaemonSet's node entry's fields, in output order (sorted). */
-const DAEMON_NODE_KEYS = ['excludedBy', 'node', 'pods', 'shouldContinueRunning', 'shouldRun', 'taint'] as const
+/** The fields a DaemonSet's node entry may have. */
 const isDaemonNodeKey = (k: string): boolean => k === 'node' || k === 'pods' || k === 'shouldRun' || k === 'shouldContinueRunning' || k === 'excludedBy' || k === 'taint'
 
-/** A DaemonSet's node entry: its known fields in their order, as JsonWriter.sorted writes it; an entry with any other field goes through sorted. */
+/** A DaemonSet's node entry: from its fixed bytes when it has the usual fields, else as JsonWriter.sorted writes any plain data (the same bytes). */
 function writeDaemonNode(w: JsonWriter, n: DaemonNode, depth: number): void {
-  for (const key in n) if (!isDaemonNodeKey(key)) return w.sorted(n, depth)
-  if (!writeDaemonNodeBytes(w, n, depth)) writeDaemonNodeFields(w, n, depth)
-}
-
-function writeDaemonNodeFields(w: JsonWriter, n: DaemonNode, depth: number): void {
-  const source = n as unknown as Record<string, unknown>
-  let first = true
-  for (const key of DAEMON_NODE_KEYS) {
-    const x = source[key]
-    if (unwritable(x)) continue
-    w.field(first, key, depth + 1)
-    first = false
-    w.sorted(x, depth + 1)
-  }
-  w.endObject(first, depth)
+  if (!writeDaemonNodeBytes(w, n, depth)) w.sorted(n, depth)
 }
 
 /** The fixed bytes around a node entry's values at one depth. */
@@ -341,6 +326,7 @@ function daemonNodeBytesAt(depth: number): DaemonNodeBytes {
 
 /** A node entry of the usual fields and types (no taint), from its fixed bytes and its strings; false (nothing written) for any other. */
 function writeDaemonNodeBytes(w: JsonWriter, n: DaemonNode, depth: number): boolean {
+  for (const key in n) if (!isDaemonNodeKey(key)) return false
   const {excludedBy, node, pods, shouldContinueRunning: keeps, shouldRun: runs} = n
   if (n.taint !== undefined || typeof node !== 'string' || !Array.isArray(pods) || typeof keeps !== 'boolean' || typeof runs !== 'boolean') return false
   if (excludedBy !== undefined && typeof excludedBy !== 'string') return false
