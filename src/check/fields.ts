@@ -3,8 +3,7 @@
 // The same type checks (sources/normalize.ts Ctx) the Normalizer `kctl plan` uses, so one wording.
 import type {Ctx} from '../sources/normalize.js'
 import type {Path, RawObject} from '../sources/documents.js'
-
-const isMapping = (v: unknown): v is RawObject => typeof v === 'object' && v !== null && !Array.isArray(v)
+import {isMapping} from '../sources/context.js'
 
 export const INT32_MAX = 2147483647
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
