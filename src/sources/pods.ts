@@ -201,12 +201,18 @@ function sharedLabels(labels: Labels): Labels {
   const last = lastLabels
   if (labels === last) return labels
   const keys = lastLabelKeys
+  const count = keys.length
   let n = 0
   for (const key in labels) {
-    if (key !== keys[n] || labels[key] !== last[key]) return keptLabels(labels)
+    if (n === count || key !== keys[n] || labels[key] !== last[key]) {
+      n = -1
+      break
+    }
     n++
   }
-  return n === keys.length ? last : keptLabels(labels)
+  // One way out, met by every call: a line met only when the labels repeat would first be met late
+  // (at the first pod that repeats the labels before it), throwing out readPod's optimised code.
+  return n === count ? last : keptLabels(labels)
 }
 
 function keptLabels(labels: Labels): Labels {
