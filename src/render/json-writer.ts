@@ -82,17 +82,18 @@ export class JsonWriter {
    */
   private room(n: number): void {
     if (this.pos + n <= this.buf.length) return
-    const keep = this.mark < 0 ? this.pos : this.mark
+    // Every step is taken on every call, whether or not an object is being written: a step met
+    // only while one is would first be met late, throwing out the optimised code of every writer.
+    const mark = this.mark
+    const keep = mark < 0 ? this.pos : mark
     const kept = this.pos - keep
     const old = this.buf
+    const grown = 2 * old.length
     const reuse = keep === 0 || this.sink(old.subarray(0, keep))
-    if (!reuse || kept + n > old.length || old.length < this.chunk) this.fresh(Math.max(this.chunk, kept + n, kept > 0 ? 2 * old.length : 0))
-    if (kept > 0) {
-      if (this.buf === old) old.copyWithin(0, keep, keep + kept)
-      else old.copy(this.buf, 0, keep, keep + kept)
-    }
+    if (!reuse || kept + n > old.length || old.length < this.chunk) this.fresh(Math.max(this.chunk, kept + n, kept > 0 ? grown : 0))
+    old.copy(this.buf, 0, keep, keep + kept) // (within one buffer, as memmove copies)
     this.pos = kept
-    if (this.mark >= 0) this.mark = 0
+    this.mark = mark < 0 ? -1 : 0
   }
 
   /** Where the outermost object written by `sorted` starts in the buffer (-1: none is being written): nothing after it is handed out yet. */
@@ -135,12 +136,26 @@ export class JsonWriter {
     this.pos = pos + 2 + indent
   }
 
-  /** The end of a list (`]`) or object (`}`) at `depth` that has items: a line break, the indentation, the bracket. */
-  close(depth: number, bracket: number): void {
-    const indent = 2 * depth
+  /** The end of a list at `depth`: `[]` when it has no items, else its closing line. */
+  endList(empty: boolean, depth: number): void {
+    this.close(empty, depth, 91, 93)
+  }
+
+  /** The end of an object at `depth`: `{}` when no field was written, else its closing line. */
+  endObject(empty: boolean, depth: number): void {
+    this.close(empty, depth, 123, 125)
+  }
+
+  /**
+   * The end of a list or object at `depth`: the brackets when it is empty, else a line break, the
+   * indentation and the closing bracket. One way for both: a line met only for an empty one would
+   * first be met late (empty lists are rare), throwing out the optimised code of every writer.
+   */
+  private close(empty: boolean, depth: number, open: number, bracket: number): void {
+    const indent = empty ? 0 : 2 * depth
     this.room(indent + 6)
     const pos = this.pos
-    this.buf[pos] = NEWLINE
+    this.buf[pos] = empty ? open : NEWLINE
     this.spaces(pos + 1, indent)
     this.buf[pos + 1 + indent] = bracket
     this.pos = pos + 2 + indent
@@ -182,10 +197,10 @@ export class JsonWriter {
   scalar(v: unknown): void {
     if (typeof v === 'string') this.string(v)
     else if (typeof v === 'number') this.number(v)
-    else if (v === true) this.ascii('true')
-    else if (v === false) this.ascii('false')
     else if (typeof v === 'bigint') throw new TypeError('Do not know how to serialize a BigInt')
-    else this.ascii('null')
+    // One call for every keyword: a call met only for one of them (null is rare) would first be
+    // met late, throwing out the optimised code of every writer.
+    else this.ascii(typeof v === 'boolean' ? (v ? 'true' : 'false') : 'null')
   }
 
   /**
@@ -227,16 +242,14 @@ export class JsonWriter {
    * leaves out left out: what JSON.stringify writes of a deep copy with sorted keys.
    */
   sorted(v: unknown, depth: number): void {
-    if (typeof v === 'string') return this.string(v)
     if (v === null || typeof v !== 'object') return this.scalar(v)
     if (Array.isArray(v)) {
       const n = v.length
-      if (n === 0) return this.ascii('[]')
       for (let i = 0; i < n; i++) {
         this.item(i === 0, depth + 1)
         this.sorted(v[i], depth + 1)
       }
-      return this.close(depth, 93)
+      return this.endList(n === 0, depth)
     }
     const source = v as Record<string, unknown>
     // Most objects have their keys in order already: written in one for-in walk (V8 reads each
@@ -291,11 +304,5 @@ export class JsonWriter {
     this.field(first, key, depth + 1)
     this.sorted(x, depth + 1)
     return false
-  }
-
-  /** The end of an object at `depth`: `{}` when no field was written, else its closing line. */
-  endObject(empty: boolean, depth: number): void {
-    if (empty) this.ascii('{}')
-    else this.close(depth, 125)
   }
 }

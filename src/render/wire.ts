@@ -129,13 +129,11 @@ export function toWire(v: unknown, field: Field, ctx: WireContext): Json {
 export function writeShaped(w: JsonWriter, v: unknown, field: Field, ctx: WireContext, depth: number): void {
   if (Array.isArray(v)) {
     const n = v.length
-    if (n === 0) return w.ascii('[]')
     for (let i = 0; i < n; i++) {
       w.item(i === 0, depth + 1)
       writeShaped(w, v[i], field, ctx, depth + 1)
     }
-    w.close(depth, 93)
-    return
+    return w.endList(n === 0, depth)
   }
   if (v === null || typeof v !== 'object') return w.scalar(v)
   const write = writerOf(field)
