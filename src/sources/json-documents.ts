@@ -10,15 +10,57 @@ import {readYaml} from './yaml-documents.js'
 // ---------------------------------------------------------------------------------------------
 // JSON
 
-export function* readJson(file: SourceFile, counter: {n: number}, report: Report, window: number, parsed?: readonly RawObject[]): Generator<SourceObject> {
-  // A large `kubectl get -o json` list is read a window at a time, item by item; anything else,
-  // or a list that turns out not to be laid out as expected, is parsed whole (skipping the items
-  // already handed out).
-  let handedOut = yield* readPrettyJsonList(file, counter, report, window, parsed)
-  if (handedOut === 0 && parsed === undefined) handedOut = yield* readCompactJsonList(file, counter, report, window)
-  if (handedOut === undefined) return
-  const buf = file.read()
-  yield* readJsonWhole(file, buf, bomLength(buf), counter, report, handedOut)
+export function readJson(file: SourceFile, counter: {n: number}, report: Report, window: number, parsed?: readonly RawObject[]): IterableIterator<SourceObject> {
+  return new JsonReading(file, counter, report, window, parsed)
+}
+
+/**
+ * A large `kubectl get -o json` list is read a window at a time, item by item; anything else, or
+ * a list that turns out not to be laid out as expected, is parsed whole (skipping the items
+ * already handed out). The readers are taken in turn by a plain iterator rather than a generator
+ * of its own: each item then passes through one generator fewer (resuming one costs about as
+ * much as reading a small item).
+ */
+class JsonReading implements IterableIterator<SourceObject> {
+  /** The reader handing out items now, and what it is (the pretty list, the compact list, the whole file). */
+  private reader: Generator<SourceObject, number | undefined | void>
+  private stage: 'pretty' | 'compact' | 'whole' | 'done' = 'pretty'
+
+  constructor(
+    private readonly file: SourceFile,
+    private readonly counter: {n: number},
+    private readonly report: Report,
+    private readonly window: number,
+    private readonly parsed?: readonly RawObject[],
+  ) {
+    this.reader = readPrettyJsonList(file, counter, report, window, parsed)
+  }
+
+  [Symbol.iterator](): IterableIterator<SourceObject> {
+    return this
+  }
+
+  next(): IteratorResult<SourceObject, undefined> {
+    for (;;) {
+      if (this.stage === 'done') return {done: true, value: undefined}
+      const r = this.reader.next()
+      if (r.done !== true) return r
+      this.nextReader(r.value)
+    }
+  }
+
+  /** The reader after the one that returned `handedOut`: how many items it handed out (undefined: all of them). */
+  private nextReader(handedOut: number | undefined | void): void {
+    const {file, counter, report} = this
+    if (this.stage === 'pretty' && handedOut === 0 && this.parsed === undefined) {
+      this.stage = 'compact'
+      this.reader = readCompactJsonList(file, counter, report, this.window)
+    } else if (this.stage !== 'whole' && handedOut !== undefined) {
+      this.stage = 'whole'
+      const buf = file.read()
+      this.reader = readJsonWhole(file, buf, bomLength(buf), counter, report, handedOut as number)
+    } else this.stage = 'done'
+  }
 }
 
 /**
