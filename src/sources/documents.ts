@@ -23,7 +23,7 @@ import {UserError} from '../errors.js'
 import {expandPaths, formatOf, SourceFile, STDIN_NAME, type ExpandOptions} from './files.js'
 import {renderKustomization} from './kustomize.js'
 import {SHARED_SET} from './layout.js'
-import {SourceObject} from './source-object.js'
+import {type Report, SourceObject} from './source-object.js'
 import {readJson, WINDOW} from './json-documents.js'
 import {readYaml} from './yaml-documents.js'
 
@@ -99,27 +99,68 @@ export interface ReadOptions {
 }
 
 /** Every object in the inputs, in order: files in order, documents in file order, list items in order. */
-export function* readDocuments(files: readonly SourceFile[], opts: ReadOptions = {}): Generator<SourceObject> {
-  const report = (error: UserError) => {
-    if (!opts.onError) throw error
-    opts.onError(error)
+export function readDocuments(files: readonly SourceFile[], opts: ReadOptions = {}): IterableIterator<SourceObject> {
+  return new DocumentReading(files, opts)
+}
+
+/**
+ * The objects of each file in turn, by a plain iterator rather than a generator of its own: each
+ * object then passes through one generator fewer (resuming one costs about as much as reading a
+ * small list item).
+ */
+class DocumentReading implements IterableIterator<SourceObject> {
+  private readonly counter = {n: 0}
+  private readonly report: Report
+  /** The next file to read, and the objects of the one being read (with the file). */
+  private fileIndex = 0
+  private objects?: Iterator<SourceObject>
+  private file?: SourceFile
+
+  constructor(
+    private readonly files: readonly SourceFile[],
+    private readonly opts: ReadOptions,
+  ) {
+    this.report = (error: UserError) => {
+      if (!opts.onError) throw error
+      opts.onError(error)
+    }
   }
-  const counter = {n: 0}
-  for (const file of files) {
-    try {
-      const objects = file.format === 'json' ? readJson(file, counter, report, opts.jsonWindowBytes ?? WINDOW) : readYaml(file, file.read(), counter, report)
-      if (!file.transform) yield* objects
-      else {
-        for (const obj of objects) {
-          file.transform(obj.raw)
-          yield obj
+
+  [Symbol.iterator](): IterableIterator<SourceObject> {
+    return this
+  }
+
+  next(): IteratorResult<SourceObject, undefined> {
+    for (;;) {
+      let objects = this.objects
+      if (objects === undefined) {
+        if (this.fileIndex >= this.files.length) return {done: true, value: undefined}
+        const file = (this.file = this.files[this.fileIndex++])
+        try {
+          objects = this.objects = file.format === 'json' ? readJson(file, this.counter, this.report, this.opts.jsonWindowBytes ?? WINDOW) : readYaml(file, file.read(), this.counter, this.report)
+        } catch (error) {
+          this.unreadable(error)
+          continue
         }
       }
-    } catch (error) {
-      // The input cannot be read (a missing file, a permission): one error for the file.
-      if (!(error instanceof UserError && error.wholeFile)) throw error
-      report(error)
+      try {
+        const r = objects.next()
+        if (r.done === true) this.objects = undefined
+        else {
+          this.file!.transform?.(r.value.raw)
+          return r
+        }
+      } catch (error) {
+        this.objects = undefined
+        this.unreadable(error)
+      }
     }
+  }
+
+  /** The input cannot be read (a missing file, a permission): one error for the file. */
+  private unreadable(error: unknown): void {
+    if (!(error instanceof UserError && error.wholeFile)) throw error
+    this.report(error)
   }
 }
 

@@ -26,6 +26,12 @@ async function readError(paths: string[], opts = {}): Promise<UserError> {
 const tmp = mkdtempSync(join(tmpdir(), 'kctl-sources-'))
 afterAll(() => rmSync(tmp, {recursive: true, force: true}))
 
+function write(name: string, text: string): string {
+  const file = join(tmp, name)
+  writeFileSync(file, text)
+  return file
+}
+
 describe('multi-document YAML', () => {
   it('reads every object in order, skipping empty and comment-only documents', async () => {
     const objs = await readAllDocuments([`${FX}/multi.yaml`])
@@ -420,6 +426,18 @@ describe('inputs', () => {
     const json = await readAllDocuments(['-'], {readStdin: async () => '\n  {"apiVersion": "v1", "kind": "PodList", "items": [{"metadata": {"name": "j"}}]}'})
     expect(json.map((o) => [o.kind, (o.raw.metadata as {name: string}).name])).toEqual([['Pod', 'j']])
     expect(at(json[0].origin)).toBe('<stdin>:2:53')
+  })
+
+  it("applies each file's transform to every object read from it, and only its own", async () => {
+    const pods = Array.from({length: 1500}, (_, i) => ({apiVersion: 'v1', kind: 'Pod', metadata: {name: `pod-${i}`, namespace: 'default'}}))
+    const big = write('t-big.json', JSON.stringify({apiVersion: 'v1', kind: 'List', items: pods}))
+    const sources = await openSources([big, write('t-plain.yaml', 'apiVersion: v1\nkind: Pod\nmetadata: {name: plain}\n'), write('t-two.yaml', 'apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: b}\n')])
+    const mark = (from: string) => (raw: Record<string, unknown>) => ((raw.metadata as {labels?: object}).labels = {from})
+    sources[0].transform = mark('big')
+    sources[2].transform = mark('two')
+    const objs = [...readDocuments(sources, {jsonWindowBytes: 4096})]
+    expect(objs.map((o) => (o.raw.metadata as {labels?: {from: string}}).labels?.from ?? '-')).toEqual([...pods.map(() => 'big'), '-', 'two', 'two'])
+    expect(sources[0].chunkStarts).toHaveLength(pods.length) // item by item
   })
 
   it('refuses stdin twice, or without a reader', async () => {
