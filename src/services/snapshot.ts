@@ -37,7 +37,8 @@ export async function readSnapshot(req: SourceRequest): Promise<Snapshot> {
   if (fromFixtures(req)) return readFixtures(fixtureOptions(req))
   // Lazy: the cluster code pulls in client-node, which costs ~0.3 s to import.
   const {readCluster} = await import('../sources/cluster.js')
-  return readCluster(clusterRequest(req))
+  // Planned as read: the nodes only if something read plans with them.
+  return readCluster({...clusterRequest(req), nodesWhenRead: true})
 }
 
 /**

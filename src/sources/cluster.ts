@@ -1,8 +1,7 @@
 // The live source: lists the controllers' objects (ReplicaSets, ReplicationControllers,
 // Deployments, StatefulSets, DaemonSets, Pods, ControllerRevisions, PersistentVolumeClaims,
-// Jobs, CronJobs, Nodes) page by page, then builds the
-// Services, EndpointSlices, Endpoints, Nodes) page by page, then builds the
-// same Snapshot the fixture source builds (one normalizer, one planner).
+// Jobs, CronJobs, Services, EndpointSlices, Endpoints, HorizontalPodAutoscalers, Nodes) page by
+// page, then builds the same Snapshot the fixture source builds (one normalizer, one planner).
 import type {Snapshot} from '../model/objects.js'
 import {CONTROLLERS} from '../controllers/registry.js'
 import {ApiError, ClusterClient} from './cluster-client.js'
@@ -21,6 +20,12 @@ export interface ClusterRequest {
   timeoutMs?: number
   /** Told what could not be read and was left out (stderr in the CLI). */
   onNote?: (message: string) => void
+  /**
+   * Nodes listed only when an object read has a controller that reads them (NodeReaders): for a
+   * read planned as it is (plan, list), where nothing else asks for them. Not for a world that
+   * changes after the read, nor for one read a namespace at a time (its nodes read once).
+   */
+  nodesWhenRead?: boolean
 }
 
 /**
@@ -85,6 +90,7 @@ async function listInOrder(client: ClusterClient, req: ClusterRequest, receiver:
   const waiting: Record<string, unknown>[][][] = RESOURCES.map(() => [])
   const handedOver: boolean[] = []
   const {done, items} = read
+  const readers = new NodeReaders(req.nodesWhenRead === true)
   let turn = 0
   const flush = () => {
     // Nothing before every list is known to hold objects or not (its first page, or its end): what
@@ -103,12 +109,14 @@ async function listInOrder(client: ClusterClient, req: ClusterRequest, receiver:
       const whole = namespace === undefined || 'clusterScoped' in r
       const path = whole ? `${r.group}/${r.plural}` : `${r.group}/namespaces/${encodeURIComponent(namespace)}/${r.plural}`
       const where = 'clusterScoped' in r ? 'in the cluster' : namespace === undefined ? 'in all namespaces' : `in namespace "${namespace}"`
-      try {
-        await client.list(path, {
-          what: `list ${r.plural} ${where}`,
+      const what = `list ${r.plural} ${where}`
+      const listAll = () =>
+        client.list(path, {
+          what,
           limit: req.pageSize,
           onPage: (page, pageBytes) => {
             bytes[index].push(pageBytes)
+            readers.seen(r.kind, page)
             items[index] += page.length
             waiting[index].push(page.map((item) => withType(r, item)))
             flush()
@@ -120,6 +128,10 @@ async function listInOrder(client: ClusterClient, req: ClusterRequest, receiver:
             items[index] = 0
           },
         })
+      try {
+        // Not wanted: one node is asked for all the same, so that a refusal is told as when they are read.
+        if (r.kind === 'Node' && !(await readers.wanted)) await client.request(path, {what, query: {limit: 1}})
+        else await listAll()
       } catch (error) {
         if (!('optional' in r && r.optional && error instanceof ApiError && error.status.code === 403)) throw error
         leftOut[index] = {plural: r.plural, message: error.message}
@@ -129,6 +141,7 @@ async function listInOrder(client: ClusterClient, req: ClusterRequest, receiver:
         items[index] = 0
       }
       done[index] = true
+      readers.ended(r.kind)
       flush()
     }),
   )
@@ -164,6 +177,38 @@ class ListsRead {
   mayHold(kind: string): boolean {
     const index = RESOURCES.findIndex((r) => r.kind === kind)
     return index < 0 || !this.done[index] || this.items[index] > 0
+  }
+}
+
+/** The kinds listed whose controllers may plan with the nodes, each with its test of an object (KindReader.readsNodes). */
+const NODE_READERS = new Map(
+  CONTROLLERS.flatMap((c) => c.read.kinds)
+    .filter((k) => k.readsNodes !== undefined && RESOURCES.some((r) => r.kind === k.kind))
+    .map((k) => [k.kind, k.readsNodes!]),
+)
+
+/**
+ * Whether the objects read need the nodes (NODE_READERS): known once one such object came, or once
+ * all their lists ended without one; until then the node list waits (those lists are short: it
+ * starts long before the pods' ends).
+ */
+class NodeReaders {
+  readonly wanted: Promise<boolean>
+  #answer!: (wanted: boolean) => void
+  readonly #pending = new Set(NODE_READERS.keys())
+
+  constructor(onlyWhenRead: boolean) {
+    this.wanted = new Promise((resolve) => (this.#answer = resolve))
+    if (!onlyWhenRead || this.#pending.size === 0) this.#answer(true)
+  }
+
+  seen(kind: string, page: readonly Record<string, unknown>[]): void {
+    const reads = NODE_READERS.get(kind)
+    if (reads && page.some(reads)) this.#answer(true)
+  }
+
+  ended(kind: string): void {
+    if (this.#pending.delete(kind) && this.#pending.size === 0) this.#answer(false)
   }
 }
 

@@ -82,6 +82,8 @@ export interface KindReader {
   unnamed?: true
   /** Reads, validates and defaults one object (problems go to input.ctx), and collects what it keeps. */
   read(input: ReadInput): void
+  /** Whether its controller plans this object (as listed) with the nodes: a live read lists them only then. */
+  readsNodes?: (raw: RawObject) => boolean
 }
 
 /**

@@ -13,6 +13,8 @@ export const DAEMONSET_READS: readonly KindReader[] = [
     kind: 'DaemonSet',
     group: 'apps',
     version: 'v1',
+    // Its pods are placed node by node.
+    readsNodes: () => true,
     read({ctx, fields, apiVersion, meta, raw, planned, located, collect}) {
       const ds = readDaemonSet(ctx, fields, apiVersion, meta, raw)
       if (ds && planned()) collect('daemonSets', located(ds))

@@ -27,6 +27,7 @@ export const SERVICE_READS: readonly KindReader[] = [
     kind: 'Service',
     group: '',
     version: 'v1',
+    readsNodes: serviceReadsNodes,
     read({ctx, fields, meta, raw, wanted, planned, located, collect}) {
       const svc = readService(ctx, meta, raw, fields.serverDefaulted)
       // Every Service is kept (its Endpoints object is not a leftover whatever -l says); `planned` marks those planned.
@@ -117,6 +118,12 @@ const S = {
 } satisfies Record<string, Path>
 
 const SERVICE_TYPES = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName']
+
+/** A selector (its endpoints' zones; even an empty one is a selector), or type LoadBalancer (its hosts). */
+function serviceReadsNodes(raw: RawObject): boolean {
+  const spec = raw.spec
+  return !isMapping(spec) || (spec.selector !== undefined && spec.selector !== null) || spec.type === 'LoadBalancer'
+}
 
 export function readService(ctx: Ctx, meta: Meta, raw: RawObject, serverDefaulted: boolean): ServiceView {
   const spec = ctx.mapping(raw.spec, S.spec) ?? EMPTY

@@ -21,7 +21,7 @@ const replicaSet = serverReplicaSet
 const pod = serverPod
 
 /** What the fake server serves, by plural (anything else: an empty list), and how. */
-const world: {items: Record<string, RawObject[]>; delayMs: Record<string, number>; expireOnce?: string} = {items: {}, delayMs: {}}
+const world: {items: Record<string, RawObject[]>; delayMs: Record<string, number>; expireOnce?: string; asked: string[]} = {items: {}, delayMs: {}, asked: []}
 let server: http.Server
 let dir: string
 let kubeconfig: string
@@ -30,6 +30,7 @@ beforeAll(async () => {
   server = http.createServer((req, res) => {
     const url = new URL(req.url!, 'http://x')
     const plural = url.pathname.split('/').pop()!
+    world.asked.push(plural)
     const items = world.items[plural] ?? []
     const limit = Number(url.searchParams.get('limit') ?? 500)
     const token = url.searchParams.get('continue')
@@ -65,6 +66,7 @@ beforeEach(() => {
   world.items = {}
   world.delayMs = {}
   world.expireOnce = undefined
+  world.asked = []
 })
 
 const REQ = {allNamespaces: true, pageSize: 3}
@@ -148,5 +150,37 @@ describe('reading a cluster page by page', () => {
     expect(line).toMatch(new RegExp(`^cluster:${CONTEXT}:\\d+:\\d+: `))
     expect(line).toMatch(message)
     expect(line).toBe(await errorLine(eager))
+  })
+})
+
+const meta = (name: string, namespace?: string) => ({name, ...(namespace ? {namespace} : {}), uid: `uid-${name}`, resourceVersion: '400', creationTimestamp: '2026-11-22T09:00:00Z'})
+const node = (i: number) => ({metadata: meta(`node-${i}`), spec: {}, status: {}})
+const daemonSet = {
+  metadata: {...meta('agent', 'default'), generation: 1},
+  spec: {selector: {matchLabels: {app: 'agent'}}, template: {metadata: {labels: {app: 'agent'}}, spec: {containers: [{name: 'main', image: 'registry.example.com/agent:v1'}]}}},
+  status: {observedGeneration: 1},
+}
+const service = (name: string, spec: RawObject) => ({metadata: meta(name, 'default'), spec: {clusterIP: '10.0.0.1', ports: [{port: 80, protocol: 'TCP', targetPort: 80}], ...spec}})
+
+describe('nodes, listed only when something read plans with them (nodesWhenRead)', () => {
+  it.each<[string, boolean, () => void]>([
+    ['no DaemonSet, a Service without selector', false, () => (world.items.services = [service('kubernetes', {})])],
+    ['a DaemonSet, listed after the pods', true, () => ((world.items.daemonsets = [daemonSet]), (world.delayMs.daemonsets = 40))],
+    ['a Service with a selector, listed late', true, () => ((world.items.services = [service('kubernetes', {}), service('web', {selector: {app: 'web-0'}})]), (world.delayMs.services = 40))],
+    ['a Service with an empty selector', true, () => (world.items.services = [service('web', {selector: {}})])],
+    ['a LoadBalancer without selector', true, () => (world.items.services = [service('lb', {type: 'LoadBalancer'})])],
+  ])('%s: nodes listed: %s; the same snapshot as a read of every list, less the nodes when not listed', async (_, listed, add) => {
+    world.items.replicasets = [replicaSet(0)]
+    world.items.pods = Array.from({length: 4}, (_, i) => pod(i))
+    world.items.nodes = Array.from({length: 4}, (_, i) => node(i))
+    add()
+    const whole = await readCluster({kubeconfig, ...REQ})
+    expect(world.asked.filter((p) => p === 'nodes')).toHaveLength(2)
+    expect(whole.nodes).toHaveLength(4)
+    world.asked = []
+    const read = await readCluster({kubeconfig, ...REQ, nodesWhenRead: true})
+    // Not listed: one node asked for (limit 1), so that a refusal is still told.
+    expect(world.asked.filter((p) => p === 'nodes')).toHaveLength(listed ? 2 : 1)
+    expect(comparable(read)).toBe(comparable(listed ? whole : {...whole, nodes: []}))
   })
 })
