@@ -184,6 +184,21 @@ spec:
     expect(agree('  a: 1\n b: 2\n')).toBe('fallback')
   })
 
+  it('ends a plain key at the first colon followed by a space or the end of the line', () => {
+    expect(parseBlockYaml('a:b: 1\nc:d:\n  e: f\ng:   \nh:i\n  : j\n')).toBe(FALLBACK) // `h:i` has no colon ending it
+    for (const doc of ['a:b: 1\nc:d:\n  e:f: g\nh:   \n', 'x:\n- k:v: 1\n  w::\n    z: 2\n']) expect(agree(doc)).toBe('fast')
+    expect(parseBlockYaml('a:b: 1\nc:d:\n  e:f: g\nh:   \n')).toEqual({'a:b': 1, 'c:d': {'e:f': 'g'}, h: null})
+  })
+
+  it('tells a key written twice from many different keys (more keys than bits to mark them)', () => {
+    const keys = Array.from({length: 70}, (_, i) => `key-${i}`)
+    const doc = keys.map((k, i) => `${k}: ${i}\n`).join('')
+    expect(agree(doc)).toBe('fast')
+    for (const k of [keys[0], keys[33], keys[68]]) expect(parseBlockYaml(`${doc}${k}: again\n`)).toBe(FALLBACK)
+    expect(parseBlockYaml(`${doc}"${keys[5]}": again\n`)).toBe(FALLBACK)
+    expect(parseBlockYaml(`"quoted": 1\n${doc}quoted: again\n`)).toBe(FALLBACK)
+  })
+
   it('an empty document is null', () => {
     expect(parseBlockYaml('---\n# nothing\n')).toBeNull()
     expect(parseBlockYaml('')).toBeNull()
