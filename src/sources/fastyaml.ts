@@ -40,6 +40,9 @@ class Reader {
    */
   private virtualPos = -1
   private virtualIndent = 0
+  /** The content line peek found last, and its indentation: a line is peeked at again after its value is read. */
+  private peekedLine = -1
+  private peekedIndent = 0
 
   constructor(private readonly t: string) {}
 
@@ -70,6 +73,10 @@ class Reader {
         this.pos = p
         return this.virtualIndent
       }
+      if (p === this.peekedLine) {
+        this.pos = p
+        return this.peekedIndent
+      }
       let k = p
       while (t.charCodeAt(k) === SPACE) k++
       const c = t.charCodeAt(k)
@@ -88,8 +95,8 @@ class Reader {
         p = nl < 0 ? t.length : nl + 1
         continue
       }
-      this.pos = p
-      return k - p
+      this.pos = this.peekedLine = p
+      return (this.peekedIndent = k - p)
     }
   }
 
