@@ -312,13 +312,26 @@ function quoted(t: string, open: number, close: number): string {
   }
 }
 
+/** A quoted scalar's value, found by its text (quotes and all) when it is short and was met before. */
+function quotedScalar(t: string, open: number, close: number): string {
+  const end = close + 1
+  const slot = end - open <= SHARED_MAX ? keySlot(t, open, end) : -1
+  if (slot >= 0 && sameText(t, open, end, valueRaw[slot])) return valueSlot[slot] as string
+  const value = quoted(t, open, close)
+  if (slot >= 0) {
+    valueRaw[slot] = own(t.slice(open, end))
+    valueSlot[slot] = value
+  }
+  return value
+}
+
 /** A value written on the same line as its key or dash: t[from, end), end trimmed. */
 function inlineValue(t: string, from: number, end: number): unknown {
   const c = t.charCodeAt(from)
   if (c === 0x22 || c === 0x27) {
     const close = closingQuote(t, from, end)
     if (close !== end - 1) throw GIVE_UP // something after the closing quote
-    return quoted(t, from, close)
+    return quotedScalar(t, from, close)
   }
   if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
     if (end - from === 2 && t.charCodeAt(from + 1) === (c === 0x7b ? 0x7d : 0x5d)) return c === 0x7b ? {} : []
@@ -379,7 +392,7 @@ const slotRaw: Array<string | undefined> = new Array(KEY_SLOTS).fill(undefined)
 const slotKey: string[] = new Array(KEY_SLOTS).fill('')
 const slotBit: number[] = new Array(KEY_SLOTS).fill(0)
 
-/** The same for plain scalars of up to SHARED_MAX characters written as a whole value: their text, and what it resolves to. */
+/** The same for scalars of up to SHARED_MAX characters written as a whole value (plain, or quoted with their quotes): their text, and what it resolves to. */
 const valueRaw: Array<string | undefined> = new Array(KEY_SLOTS).fill(undefined)
 const valueSlot: unknown[] = new Array(KEY_SLOTS).fill(null)
 
@@ -459,7 +472,7 @@ class FlowReader {
     const c = t.charCodeAt(this.pos)
     if (c === 0x22 || c === 0x27) {
       const close = closingQuote(t, this.pos, this.end)
-      const text = quoted(t, this.pos, close)
+      const text = quotedScalar(t, this.pos, close)
       this.pos = close + 1
       return {text, plain: false}
     }

@@ -272,4 +272,20 @@ describe('keys and scalars met again', () => {
     }
     expect(fast).toBeGreaterThan(texts.length * 2)
   })
+
+  it('tells a quoted scalar from the plain one of the same text, met in either order', () => {
+    const texts = ['on', 'yes', '~', 'null', '010', '1.0', 'true', 'v1', "it''s", 'a\\"b', '--listen=:8080']
+    let fast = 0
+    for (let round = 0; round < 2; round++) {
+      for (const v of texts) {
+        const plain = /['"\\:]/.test(v) ? 'x' : v
+        const docs = [
+          `a: "${v}"\nb: ${plain}\nc: '${v.replaceAll('\\"', '"')}'\nd: ["${v}", ${plain}, '${plain}']\n`,
+          `d: [${plain}, '${plain}', "${v}"]\nc: '${plain}'\nb: ${plain}\na: "${v}"\n`,
+        ]
+        for (const doc of round === 0 ? docs : docs.reverse()) if (agree(doc) === 'fast') fast++
+      }
+    }
+    expect(fast).toBe(texts.length * 4)
+  })
 })
