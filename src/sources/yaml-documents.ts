@@ -19,7 +19,7 @@ function markerAt(buf: Buffer, p: number): '---' | '...' | undefined {
 }
 
 const DASHES = Buffer.from('\n---')
-const DOTS = Buffer.from('\n...')
+const DOTS = Buffer.from('...')
 
 /**
  * Cuts a YAML stream into documents: [start, end) byte ranges, each starting at a line start.
@@ -30,15 +30,16 @@ export function splitYamlDocuments(buf: Buffer, from = 0): Array<[number, number
   const boundaries: Array<[number, '---' | '...']> = []
   const atStart = markerAt(buf, from)
   if (atStart) boundaries.push([from, atStart])
-  // `---` lines come in order; `...` lines (rare) are merged in by sorting.
+  for (let i = buf.indexOf(DASHES, from); i >= 0; i = buf.indexOf(DASHES, i + 1)) {
+    if (markerAt(buf, i + 1)) boundaries.push([i + 1, '---'])
+  }
+  // `...` lines (rare) are found by their dots, which are rarer than line breaks, then merged in
+  // by sorting (`---` lines come in order).
   let sorted = true
-  for (const needle of [DASHES, DOTS]) {
-    for (let i = buf.indexOf(needle, from); i >= 0; i = buf.indexOf(needle, i + 1)) {
-      const kind = markerAt(buf, i + 1)
-      if (kind) {
-        boundaries.push([i + 1, kind])
-        if (needle === DOTS) sorted = false
-      }
+  for (let i = buf.indexOf(DOTS, from + 1); i >= 0; i = buf.indexOf(DOTS, i + 1)) {
+    if (buf[i - 1] === 0x0a && markerAt(buf, i)) {
+      boundaries.push([i, '...'])
+      sorted = false
     }
   }
   if (!sorted) boundaries.sort((a, b) => a[0] - b[0])
