@@ -276,6 +276,18 @@ function indentAt(text: string, p: number): {indent: number; c: number} {
 const isBlankOrComment = (c: number) => c === 0x0a || c === 0x0d || c === 0x23
 
 /**
+ * Where the first `\n`, `field` spaces and `managedFields:` are in the text, or -1. Searched by
+ * `Fields:`, whose capital is rare in manifests: a search for the line break would stop at every line.
+ */
+function managedFieldsLine(text: string, field: number): number {
+  const before = field + 8 // the line break, the spaces and `managed`
+  for (let i = text.indexOf('Fields:', before); i >= 0; i = text.indexOf('Fields:', i + 1)) {
+    if (text.startsWith(`\n${' '.repeat(field)}managed`, i - before)) return i - before
+  }
+  return -1
+}
+
+/**
  * Replaces a block-style `metadata.managedFields` with `[]` (same shape, nothing to parse), where
  * `metadata` is a key at column `base` of the mapping it is in (0 for a document, 2 for an item of
  * a compact `items:` list) and its fields are indented by two more. In any other layout the text
@@ -283,7 +295,7 @@ const isBlankOrComment = (c: number) => c === 0x0a || c === 0x0d || c === 0x23
  */
 export function blankManagedFields(text: string, base = 0): string {
   const field = base + 2
-  const mf = text.indexOf(`\n${' '.repeat(field)}managedFields:`)
+  const mf = managedFieldsLine(text, field)
   if (mf < 0) return text
   // Nothing after `managedFields:` on its line (a comment at most): a block value.
   let p = mf + 1 + field + 'managedFields:'.length

@@ -381,6 +381,12 @@ spec:
     expect(load(blanked, {schema: KUBE_YAML_SCHEMA})).toEqual({...full, metadata: {...full.metadata, managedFields: []}})
   })
 
+  it('are found after other keys ending in Fields and deeper managedFields keys', () => {
+    const text = 'metadata:\n  annotations:\n    managedFields: x\n  labelFields: z\n  managedFields:\n  - manager: a\n  name: a\n'
+    expect(load(blankManagedFields(text), {schema: KUBE_YAML_SCHEMA})).toEqual({metadata: {annotations: {managedFields: 'x'}, labelFields: 'z', managedFields: [], name: 'a'}})
+    expect(blankManagedFields(text)).not.toContain('manager')
+  })
+
   it('leave any other layout alone', () => {
     const deeper = doc.replace(/\n {2}/g, '\n    ')
     expect(blankManagedFields(deeper)).toBe(deeper)
