@@ -40,6 +40,9 @@ class Reader {
    */
   private virtualPos = -1
   private virtualIndent = 0
+  /** The content line peek found last, and its indentation: a line is peeked at again after its value is read. */
+  private peekedLine = -1
+  private peekedIndent = 0
 
   constructor(private readonly t: string) {}
 
@@ -70,6 +73,10 @@ class Reader {
         this.pos = p
         return this.virtualIndent
       }
+      if (p === this.peekedLine) {
+        this.pos = p
+        return this.peekedIndent
+      }
       let k = p
       while (t.charCodeAt(k) === SPACE) k++
       const c = t.charCodeAt(k)
@@ -88,8 +95,8 @@ class Reader {
         p = nl < 0 ? t.length : nl + 1
         continue
       }
-      this.pos = p
-      return k - p
+      this.pos = this.peekedLine = p
+      return (this.peekedIndent = k - p)
     }
   }
 
@@ -102,8 +109,7 @@ class Reader {
 
   /** End of the current line (its `\n`, or the end of the text). */
   private eol(): number {
-    const nl = this.t.indexOf('\n', this.pos + (this.pos === this.virtualPos ? this.virtualIndent : 0))
-    return nl < 0 ? this.t.length : nl
+    return lineEnd(this.t, this.pos + (this.pos === this.virtualPos ? this.virtualIndent : 0))
   }
 
   private nextLine(): void {
@@ -125,42 +131,61 @@ class Reader {
   private mapping(indent: number): Record<string, unknown> {
     const t = this.t
     const obj: Record<string, unknown> = {}
+    /** A bit for each key read (keyBit): a key whose bit is not set yet is not a duplicate. */
+    let seen = 0
     for (;;) {
       const next = this.peek()
       if (next < indent) return obj
       if (next > indent) throw GIVE_UP // bad indentation, or a multi-line scalar
       const cs = this.pos + indent
       if (this.isSeqItemAt(cs)) throw GIVE_UP
-      const eol = this.eol()
-      let end = eol
-      while (end > cs && t.charCodeAt(end - 1) === SPACE) end--
       let key: string
+      let bit: number
       let vs: number // where the value starts on this line
       const q = t.charCodeAt(cs)
       if (q === 0x22 /* " */ || q === 0x27 /* ' */) {
+        const end = trimmedEnd(t, cs, this.eol())
         const close = closingQuote(t, cs, end)
         if (t.charCodeAt(close + 1) !== 0x3a /* : */) throw GIVE_UP
         key = quoted(t, cs, close)
+        if (key === '<<' || key === '__proto__') throw GIVE_UP
+        bit = keyBit(key)
         vs = close + 2
         if (vs < end && t.charCodeAt(vs) !== SPACE) throw GIVE_UP
       } else {
-        let colon = t.indexOf(': ', cs)
-        if (colon < 0 || colon >= end) {
-          if (t.charCodeAt(end - 1) !== 0x3a) throw GIVE_UP
-          colon = end - 1
+        // The key's characters are hashed on the way to the colon that ends it (`: `, or `:` at
+        // the end of the line), and the key is looked up by its text in place.
+        let h = 0
+        let colon = cs
+        for (;; colon++) {
+          const c = t.charCodeAt(colon)
+          if (c === 0x3a) {
+            const after = t.charCodeAt(colon + 1)
+            if (after === SPACE || after === NL || colon + 1 >= t.length) break
+          } else if (c === NL || colon >= t.length) throw GIVE_UP // no colon: a multi-line scalar, or an error
+          h = (Math.imul(h, 31) + c) | 0
         }
-        const known = keyAt(t, cs, colon)
-        if (known !== undefined) key = known
-        else {
+        const slot = slotOf(h, colon - cs)
+        if (sameText(t, cs, colon, slotRaw[slot])) {
+          key = slotKey[slot]
+          bit = slotBit[slot]
+        } else {
           const raw = t.slice(cs, colon)
           if (!isPlainStart(raw) || raw.charCodeAt(raw.length - 1) === SPACE || raw.includes(' #')) throw GIVE_UP
           key = keyOf(raw)
-          rememberKey(t, cs, colon, raw, key)
+          if (key === '<<' || key === '__proto__') throw GIVE_UP
+          bit = keyBit(key)
+          slotRaw[slot] = own(raw)
+          slotKey[slot] = key
+          slotBit[slot] = bit
         }
         vs = colon + 1
       }
       // A key written twice: let js-yaml report the duplicate.
-      if (key === '<<' || key === '__proto__' || Object.hasOwn(obj, key)) throw GIVE_UP
+      if ((seen & bit) !== 0 && Object.hasOwn(obj, key)) throw GIVE_UP
+      seen |= bit
+      const eol = lineEnd(t, vs)
+      const end = trimmedEnd(t, vs, eol)
       while (vs < end && t.charCodeAt(vs) === SPACE) vs++
       this.pos = eol + 1
       let value: unknown
@@ -188,8 +213,7 @@ class Reader {
       const cs = this.pos + indent
       if (!this.isSeqItemAt(cs)) return fit(arr) // the next key of the mapping this compact sequence is in
       const eol = this.eol()
-      let end = eol
-      while (end > cs && t.charCodeAt(end - 1) === SPACE) end--
+      const end = trimmedEnd(t, cs, eol)
       let rs = cs + 1
       while (rs < end && t.charCodeAt(rs) === SPACE) rs++
       if (rs >= end) {
@@ -212,6 +236,18 @@ class Reader {
       if (this.peek() > indent) throw GIVE_UP
     }
   }
+}
+
+/** The end of the line `from` is on (its `\n`, or the end of the text). */
+function lineEnd(t: string, from: number): number {
+  const nl = t.indexOf('\n', from)
+  return nl < 0 ? t.length : nl
+}
+
+/** `end`, less the spaces before it (down to `start`). */
+function trimmedEnd(t: string, start: number, end: number): number {
+  while (end > start && t.charCodeAt(end - 1) === SPACE) end--
+  return end
 }
 
 /** May a plain scalar start like this (no indicator, no leading space)? */
@@ -276,13 +312,26 @@ function quoted(t: string, open: number, close: number): string {
   }
 }
 
+/** A quoted scalar's value, found by its text (quotes and all) when it is short and was met before. */
+function quotedScalar(t: string, open: number, close: number): string {
+  const end = close + 1
+  const slot = end - open <= SHARED_MAX ? keySlot(t, open, end) : -1
+  if (slot >= 0 && sameText(t, open, end, valueRaw[slot])) return valueSlot[slot] as string
+  const value = quoted(t, open, close)
+  if (slot >= 0) {
+    valueRaw[slot] = own(t.slice(open, end))
+    valueSlot[slot] = value
+  }
+  return value
+}
+
 /** A value written on the same line as its key or dash: t[from, end), end trimmed. */
 function inlineValue(t: string, from: number, end: number): unknown {
   const c = t.charCodeAt(from)
   if (c === 0x22 || c === 0x27) {
     const close = closingQuote(t, from, end)
     if (close !== end - 1) throw GIVE_UP // something after the closing quote
-    return quoted(t, from, close)
+    return quotedScalar(t, from, close)
   }
   if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
     if (end - from === 2 && t.charCodeAt(from + 1) === (c === 0x7b ? 0x7d : 0x5d)) return c === 0x7b ? {} : []
@@ -291,17 +340,12 @@ function inlineValue(t: string, from: number, end: number): unknown {
     if (flow.pos !== end) throw GIVE_UP // something after the closing bracket
     return value
   }
-  const short = end - from <= SHARED_MAX
-  if (short) {
-    const slot = keySlot(t, from, end)
-    const raw = valueRaw[slot]
-    if (raw !== undefined && raw.length === end - from && t.startsWith(raw, from)) return valueSlot[slot]
-  }
+  const slot = end - from <= SHARED_MAX ? keySlot(t, from, end) : -1
+  if (slot >= 0 && sameText(t, from, end, valueRaw[slot])) return valueSlot[slot]
   const v = t.slice(from, end)
   if (!isPlainStart(v) || v.includes(': ') || v.charCodeAt(v.length - 1) === 0x3a || v.includes(' #')) throw GIVE_UP
   const value = valueOf(v)
-  if (short) {
-    const slot = keySlot(t, from, end)
+  if (slot >= 0) {
     valueRaw[slot] = typeof value === 'string' ? value : own(v)
     valueSlot[slot] = value
   }
@@ -339,33 +383,41 @@ function remembered<T>(cache: Map<string, T>, s: string, resolve: (s: string) =>
 
 /**
  * Block mapping keys met before, found by their text in place (nothing cut out of the document):
- * a table indexed by a hash of the key's characters, one key per slot. Only keys that passed the
- * checks of a plain key are remembered, so a key found here needs none.
+ * a table indexed by a hash of the key's characters, one key per slot, with the key it resolves
+ * to and that key's bit (keyBit). Only keys that passed the checks of a plain key (and are
+ * neither `<<` nor `__proto__`) are remembered, so a key found here needs none.
  */
 const KEY_SLOTS = 1 << 12
 const slotRaw: Array<string | undefined> = new Array(KEY_SLOTS).fill(undefined)
 const slotKey: string[] = new Array(KEY_SLOTS).fill('')
+const slotBit: number[] = new Array(KEY_SLOTS).fill(0)
 
-/** The same for plain scalars of up to SHARED_MAX characters written as a whole value: their text, and what it resolves to. */
+/** The same for scalars of up to SHARED_MAX characters written as a whole value (plain, or quoted with their quotes): their text, and what it resolves to. */
 const valueRaw: Array<string | undefined> = new Array(KEY_SLOTS).fill(undefined)
 const valueSlot: unknown[] = new Array(KEY_SLOTS).fill(null)
 
-function keySlot(t: string, from: number, to: number): number {
-  let h = to - from
-  for (let i = from; i < to; i++) h = (Math.imul(h, 31) + t.charCodeAt(i)) | 0
+/** The slot of a text of `length` characters whose hash (h * 31 + c over its characters, from 0) is `h`. */
+function slotOf(h: number, length: number): number {
+  h = (h + Math.imul(length, 0x9e3779b1)) | 0
   return (h ^ (h >>> 12)) & (KEY_SLOTS - 1)
 }
 
-function keyAt(t: string, from: number, to: number): string | undefined {
-  const slot = keySlot(t, from, to)
-  const raw = slotRaw[slot]
-  return raw !== undefined && raw.length === to - from && t.startsWith(raw, from) ? slotKey[slot] : undefined
+function keySlot(t: string, from: number, to: number): number {
+  let h = 0
+  for (let i = from; i < to; i++) h = (Math.imul(h, 31) + t.charCodeAt(i)) | 0
+  return slotOf(h, to - from)
 }
 
-function rememberKey(t: string, from: number, to: number, raw: string, key: string): void {
-  const slot = keySlot(t, from, to)
-  slotRaw[slot] = own(raw)
-  slotKey[slot] = key
+/** Is t[from, to) the text `raw`? (A loop: the texts are short, and a call to startsWith costs more.) */
+function sameText(t: string, from: number, to: number, raw: string | undefined): boolean {
+  if (raw === undefined || raw.length !== to - from) return false
+  for (let i = 0; i < raw.length; i++) if (t.charCodeAt(from + i) !== raw.charCodeAt(i)) return false
+  return true
+}
+
+/** One of 32 bits for a mapping key, by its characters: keys with different bits differ. */
+function keyBit(key: string): number {
+  return 1 << (keySlot(key, 0, key.length) & 31)
 }
 
 /** The string as a copy of its own (not a view into the text it was sliced from). */
@@ -420,7 +472,7 @@ class FlowReader {
     const c = t.charCodeAt(this.pos)
     if (c === 0x22 || c === 0x27) {
       const close = closingQuote(t, this.pos, this.end)
-      const text = quoted(t, this.pos, close)
+      const text = quotedScalar(t, this.pos, close)
       this.pos = close + 1
       return {text, plain: false}
     }

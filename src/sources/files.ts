@@ -347,7 +347,8 @@ function walk(dir: string, out: PathEntry[], w: Walk): void {
     else if (isFile && KUSTOMIZATION_FILES.includes(entry.name)) {
       if (!readRoot) w.skipped.push({name: full, reason: 'kustomization'})
     } else if (isFile && EXTENSIONS.has(extname(entry.name).toLowerCase())) {
-      const key = normalize(full)
+      // (normalized only when a kustomization named files: most walks meet none)
+      const key = w.notObjects.size === 0 && w.listed.size === 0 ? '' : normalize(full)
       if (w.notObjects.has(key)) w.skipped.push({name: full, reason: 'kustomize-input'})
       else if (w.listed.has(key)) continue // read through its kustomization
       else if (readRoot) w.skipped.push({name: full, reason: 'kustomize-unlisted'})

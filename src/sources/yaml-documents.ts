@@ -19,7 +19,7 @@ function markerAt(buf: Buffer, p: number): '---' | '...' | undefined {
 }
 
 const DASHES = Buffer.from('\n---')
-const DOTS = Buffer.from('\n...')
+const DOTS = Buffer.from('...')
 
 /**
  * Cuts a YAML stream into documents: [start, end) byte ranges, each starting at a line start.
@@ -30,15 +30,16 @@ export function splitYamlDocuments(buf: Buffer, from = 0): Array<[number, number
   const boundaries: Array<[number, '---' | '...']> = []
   const atStart = markerAt(buf, from)
   if (atStart) boundaries.push([from, atStart])
-  // `---` lines come in order; `...` lines (rare) are merged in by sorting.
+  for (let i = buf.indexOf(DASHES, from); i >= 0; i = buf.indexOf(DASHES, i + 1)) {
+    if (markerAt(buf, i + 1)) boundaries.push([i + 1, '---'])
+  }
+  // `...` lines (rare) are found by their dots, which are rarer than line breaks, then merged in
+  // by sorting (`---` lines come in order).
   let sorted = true
-  for (const needle of [DASHES, DOTS]) {
-    for (let i = buf.indexOf(needle, from); i >= 0; i = buf.indexOf(needle, i + 1)) {
-      const kind = markerAt(buf, i + 1)
-      if (kind) {
-        boundaries.push([i + 1, kind])
-        if (needle === DOTS) sorted = false
-      }
+  for (let i = buf.indexOf(DOTS, from + 1); i >= 0; i = buf.indexOf(DOTS, i + 1)) {
+    if (buf[i - 1] === 0x0a && markerAt(buf, i)) {
+      boundaries.push([i, '...'])
+      sorted = false
     }
   }
   if (!sorted) boundaries.sort((a, b) => a[0] - b[0])
@@ -275,6 +276,18 @@ function indentAt(text: string, p: number): {indent: number; c: number} {
 const isBlankOrComment = (c: number) => c === 0x0a || c === 0x0d || c === 0x23
 
 /**
+ * Where the first `\n`, `field` spaces and `managedFields:` are in the text, or -1. Searched by
+ * `Fields:`, whose capital is rare in manifests: a search for the line break would stop at every line.
+ */
+function managedFieldsLine(text: string, field: number): number {
+  const before = field + 8 // the line break, the spaces and `managed`
+  for (let i = text.indexOf('Fields:', before); i >= 0; i = text.indexOf('Fields:', i + 1)) {
+    if (text.startsWith(`\n${' '.repeat(field)}managed`, i - before)) return i - before
+  }
+  return -1
+}
+
+/**
  * Replaces a block-style `metadata.managedFields` with `[]` (same shape, nothing to parse), where
  * `metadata` is a key at column `base` of the mapping it is in (0 for a document, 2 for an item of
  * a compact `items:` list) and its fields are indented by two more. In any other layout the text
@@ -282,7 +295,7 @@ const isBlankOrComment = (c: number) => c === 0x0a || c === 0x0d || c === 0x23
  */
 export function blankManagedFields(text: string, base = 0): string {
   const field = base + 2
-  const mf = text.indexOf(`\n${' '.repeat(field)}managedFields:`)
+  const mf = managedFieldsLine(text, field)
   if (mf < 0) return text
   // Nothing after `managedFields:` on its line (a comment at most): a block value.
   let p = mf + 1 + field + 'managedFields:'.length

@@ -69,6 +69,16 @@ describe('multi-document YAML', () => {
     expect(docs).toEqual(['a: 1\n', '---\nb: |\n  ---not a marker\n  x\n', '--- # c\nc: 3\n...\n', '%YAML 1.1\n', '---\nd: 4\n----\n'])
   })
 
+  it('ends a document at a ... line only (not after other dots, not indented), from where the stream starts', () => {
+    const split = (text: string, from = 0) => {
+      const buf = Buffer.from(text)
+      return splitYamlDocuments(buf, from).map(([s, e]) => buf.toString('utf8', s, e))
+    }
+    expect(split('x: a...b\n....\n  ...\n...\ny: 1\n... # end\nz: 2\n...')).toEqual(['x: a...b\n....\n  ...\n...\n', 'y: 1\n... # end\n', 'z: 2\n...'])
+    expect(split('...\na: 1\n')).toEqual(['...\n', 'a: 1\n'])
+    expect(split('\uFEFF...\na: 1\n...\n', 3)).toEqual(['...\n', 'a: 1\n...\n'])
+  })
+
   it('reads directives, a document on the marker line and CRLF line ends', async () => {
     const file = join(tmp, 'crlf.yaml')
     writeFileSync(file, '%YAML 1.1\r\n---\r\napiVersion: v1\r\nkind: Pod\r\nmetadata: {name: a}\r\n--- {apiVersion: v1, kind: Pod, metadata: {name: b}}\r\n')
@@ -375,6 +385,12 @@ spec:
     expect(blanked).not.toContain('fieldsV1')
     const full = load(doc, {schema: KUBE_YAML_SCHEMA}) as {metadata: Record<string, unknown>}
     expect(load(blanked, {schema: KUBE_YAML_SCHEMA})).toEqual({...full, metadata: {...full.metadata, managedFields: []}})
+  })
+
+  it('are found after other keys ending in Fields and deeper managedFields keys', () => {
+    const text = 'metadata:\n  annotations:\n    managedFields: x\n  labelFields: z\n  managedFields:\n  - manager: a\n  name: a\n'
+    expect(load(blankManagedFields(text), {schema: KUBE_YAML_SCHEMA})).toEqual({metadata: {annotations: {managedFields: 'x'}, labelFields: 'z', managedFields: [], name: 'a'}})
+    expect(blankManagedFields(text)).not.toContain('manager')
   })
 
   it('leave any other layout alone', () => {

@@ -145,6 +145,10 @@ spec:
     ['a tab', 'a:\t1\n'],
     ['CRLF', 'a: 1\r\n'],
     ['non-ASCII', 'a: é\n'],
+    ['non-ASCII in a comment', '# é\na: 1\n'],
+    ['a control character in a comment', '# \x01\na: 1\n'],
+    ['DEL in a long value', 'a: 0123456789012345678901234567890\x7f\n'],
+    ['a tab in a comment at the end', 'a: 1\n#\t'],
     ['a duplicate key', 'a: 1\na: 2\n'],
     ['a key resolving to a duplicate', 'on: 1\n"true": 2\n'],
     ['bad indentation', 'a:\n  b: 1\n   c: 2\n'],
@@ -182,6 +186,21 @@ spec:
     expect(agree('  - a: 1\n    b: [] \n  - x\n')).toBe('fast')
     expect(agree('  a: 1\n  b:\n  - c\n')).toBe('fast')
     expect(agree('  a: 1\n b: 2\n')).toBe('fallback')
+  })
+
+  it('ends a plain key at the first colon followed by a space or the end of the line', () => {
+    expect(parseBlockYaml('a:b: 1\nc:d:\n  e: f\ng:   \nh:i\n  : j\n')).toBe(FALLBACK) // `h:i` has no colon ending it
+    for (const doc of ['a:b: 1\nc:d:\n  e:f: g\nh:   \n', 'x:\n- k:v: 1\n  w::\n    z: 2\n']) expect(agree(doc)).toBe('fast')
+    expect(parseBlockYaml('a:b: 1\nc:d:\n  e:f: g\nh:   \n')).toEqual({'a:b': 1, 'c:d': {'e:f': 'g'}, h: null})
+  })
+
+  it('tells a key written twice from many different keys (more keys than bits to mark them)', () => {
+    const keys = Array.from({length: 70}, (_, i) => `key-${i}`)
+    const doc = keys.map((k, i) => `${k}: ${i}\n`).join('')
+    expect(agree(doc)).toBe('fast')
+    for (const k of [keys[0], keys[33], keys[68]]) expect(parseBlockYaml(`${doc}${k}: again\n`)).toBe(FALLBACK)
+    expect(parseBlockYaml(`${doc}"${keys[5]}": again\n`)).toBe(FALLBACK)
+    expect(parseBlockYaml(`"quoted": 1\n${doc}quoted: again\n`)).toBe(FALLBACK)
   })
 
   it('an empty document is null', () => {
@@ -256,5 +275,21 @@ describe('keys and scalars met again', () => {
       }
     }
     expect(fast).toBeGreaterThan(texts.length * 2)
+  })
+
+  it('tells a quoted scalar from the plain one of the same text, met in either order', () => {
+    const texts = ['on', 'yes', '~', 'null', '010', '1.0', 'true', 'v1', "it''s", 'a\\"b', '--listen=:8080']
+    let fast = 0
+    for (let round = 0; round < 2; round++) {
+      for (const v of texts) {
+        const plain = /['"\\:]/.test(v) ? 'x' : v
+        const docs = [
+          `a: "${v}"\nb: ${plain}\nc: '${v.replaceAll('\\"', '"')}'\nd: ["${v}", ${plain}, '${plain}']\n`,
+          `d: [${plain}, '${plain}', "${v}"]\nc: '${plain}'\nb: ${plain}\na: "${v}"\n`,
+        ]
+        for (const doc of round === 0 ? docs : docs.reverse()) if (agree(doc) === 'fast') fast++
+      }
+    }
+    expect(fast).toBe(texts.length * 4)
   })
 })
