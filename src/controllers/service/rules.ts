@@ -59,7 +59,7 @@ export function serviceDrafts(objects: readonly CheckObject[], scope: Scope): Dr
     const operator = scope.setHoldsCustomResources(svc)
     drafts.push({
       rule: 'service-selects-nothing',
-      message: `selector ${formatLabels(selector)} matches no pod template or pod in namespace ${svc.namespace}: ${closest(selector, buckets, scope.podCarriers(svc.namespace).length)}; ${operator ? `the pods may be created by an operator (custom resources are applied with it: ${customResourcesNamed(scope, svc)}), else the Service would have no endpoints` : 'the Service would have no endpoints'}`,
+      message: `selector ${formatLabels(selector)} matches no pod template or pod in namespace ${svc.namespace}: ${closest(entries, buckets, scope.podCarriers(svc.namespace).length)}; ${operator ? `the pods may be created by an operator (custom resources are applied with it: ${customResourcesNamed(scope, svc)}), else the Service would have no endpoints` : 'the Service would have no endpoints'}`,
       ...(operator ? {severity: 'info' as const} : {}),
       subject: svc,
       path: ['spec', 'selector'],
@@ -148,31 +148,32 @@ function selectedPodDrafts(svc: CheckObject, selected: readonly CheckObject[]): 
   return drafts
 }
 
-/** The template that comes closest (most of the selector's labels), and what it lacks. */
-function closest(selector: Labels, buckets: CheckObject[][], templates: number): string {
+/** The template that comes closest (most of the selector's labels, given as entries), and what it lacks. */
+function closest(selector: ReadonlyArray<[string, string]>, buckets: CheckObject[][], templates: number): string {
   if (templates === 0) return 'the input has none there'
   const score = new Map<CheckObject, number>()
   for (const bucket of buckets) for (const o of bucket) score.set(o, (score.get(o) ?? 0) + 1)
   // Most labels in common; then the values most like the wanted ones (a typo in a name); then input order.
   const likeness = (o: CheckObject) => {
     let n = 0
-    for (const [k, v] of Object.entries(selector)) n += commonPrefix(o.podLabels![k] ?? '', v)
+    for (const [k, v] of selector) n += commonPrefix(o.podLabels![k] ?? '', v)
     return n
   }
   let best: CheckObject | undefined
+  let bestScore = 0
   let bestLikeness = -1
   for (const [o, n] of score) {
-    const bestScore = best ? score.get(best)! : 0
     if (n < bestScore) continue
     const like = likeness(o)
     if (n > bestScore || like > bestLikeness || (like === bestLikeness && best && o.src.ordinal < best.src.ordinal)) {
       best = o
+      bestScore = n
       bestLikeness = like
     }
   }
   if (!best) return `none of the ${templates} there carries any of these labels`
   const labels = best.podLabels!
-  const gaps = Object.entries(selector)
+  const gaps = selector
     .filter(([k, v]) => labels[k] !== v)
     .map(([k, v]) => (labels[k] === undefined ? `lacks ${k}=${v}` : `has ${k}=${labels[k]}, not ${k}=${v}`))
   const whose = best.kind === 'Pod' ? `pod ${best.name}` : `the template of ${describeObject(best)}`
