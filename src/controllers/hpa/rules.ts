@@ -56,17 +56,20 @@ const hpaKind: CheckedKind = {
   validate: hpa,
 }
 
-/** The workloads an HPA can name, by namespace, kind and name. */
-function scalableTargets(objects: readonly CheckObject[]): Map<string, CheckObject[]> {
+/** The workloads an HPA can name, by namespace, kind and name; and every scalable kind the objects hold. */
+function scalableTargets(objects: readonly CheckObject[]): {targets: Map<string, CheckObject[]>; kinds: Set<string>} {
   const targets = new Map<string, CheckObject[]>()
+  const kinds = new Set<string>()
   for (const o of objects) {
-    if (!o.controller || !checkedKind(o)?.scalable || o.name === '') continue
+    if (!checkedKind(o)?.scalable) continue
+    kinds.add(o.kind)
+    if (!o.controller || o.name === '') continue
     const key = `${o.namespace}|${o.kind}|${o.name}`
     let list = targets.get(key)
     if (!list) targets.set(key, (list = []))
     list.push(o)
   }
-  return targets
+  return {targets, kinds}
 }
 
 /** The resource group scaleTargetRef.apiVersion names (only the group is read; none is the core group): a target is in it or not. */
@@ -117,8 +120,7 @@ function conflictDrafts(objects: readonly CheckObject[], targets: Map<string, Ch
  */
 function targetDrafts(objects: readonly CheckObject[], scope: Scope): Draft[] {
   const drafts: Draft[] = []
-  const all = scope.memo('hpa-targets', () => scalableTargets(scope.all))
-  const scalableKinds = scope.memo('hpa-scalable-kinds', () => new Set(scope.all.filter((o) => checkedKind(o)?.scalable).map((o) => o.kind)))
+  const {targets: all, kinds: scalableKinds} = scope.memo('hpa-targets', () => scalableTargets(scope.all))
   for (const hpa of objects) {
     const ref = hpa.hpa?.target
     if (!ref) continue
@@ -251,6 +253,6 @@ function missingRequestDrafts(hpa: CheckObject, targets: readonly CheckObject[],
 export const hpaChecks: ControllerChecks = {
   kinds: [hpaKind],
   setDrafts(objects, scope) {
-    return [...conflictDrafts(objects, scalableTargets(objects)), ...targetDrafts(objects, scope)]
+    return [...conflictDrafts(objects, scalableTargets(objects).targets), ...targetDrafts(objects, scope)]
   },
 }

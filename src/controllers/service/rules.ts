@@ -48,9 +48,8 @@ export function serviceDrafts(objects: readonly CheckObject[], scope: Scope): Dr
     const entries = Object.entries(selector)
     if (entries.length === 0) continue // endpoints managed by hand
     const idx = indexOf(svc.namespace)
-    const buckets = entries.map(([k, v]) => idx.get(k)?.get(v) ?? [])
-    const smallest = buckets.reduce((a, b) => (b.length < a.length ? b : a))
-    const selected = smallest.filter((o) => entries.every(([k, v]) => o.podLabels![k] === v))
+    const bucket = ([k, v]: [string, string]): CheckObject[] => idx.get(k)?.get(v) ?? []
+    const selected = selectedBy(entries, bucket)
     if (selected.length > 0) {
       drafts.push(...selectedPodDrafts(svc, scope.nearest(svc, selected)))
       continue
@@ -59,7 +58,7 @@ export function serviceDrafts(objects: readonly CheckObject[], scope: Scope): Dr
     const operator = scope.setHoldsCustomResources(svc)
     drafts.push({
       rule: 'service-selects-nothing',
-      message: `selector ${formatLabels(selector)} matches no pod template or pod in namespace ${svc.namespace}: ${closest(entries, buckets, scope.podCarriers(svc.namespace).length)}; ${operator ? `the pods may be created by an operator (custom resources are applied with it: ${customResourcesNamed(scope, svc)}), else the Service would have no endpoints` : 'the Service would have no endpoints'}`,
+      message: `selector ${formatLabels(selector)} matches no pod template or pod in namespace ${svc.namespace}: ${closest(entries, entries.map(bucket), scope.podCarriers(svc.namespace).length)}; ${operator ? `the pods may be created by an operator (custom resources are applied with it: ${customResourcesNamed(scope, svc)}), else the Service would have no endpoints` : 'the Service would have no endpoints'}`,
       ...(operator ? {severity: 'info' as const} : {}),
       subject: svc,
       path: ['spec', 'selector'],
@@ -80,6 +79,23 @@ export function serviceDrafts(objects: readonly CheckObject[], scope: Scope): Dr
     }
   }
   return drafts
+}
+
+/** The pod carriers whose labels hold every entry of the selector, looked for in the smallest bucket (the first of the smallest). */
+function selectedBy(entries: ReadonlyArray<[string, string]>, bucket: (entry: [string, string]) => CheckObject[]): CheckObject[] {
+  let smallest = bucket(entries[0])
+  for (let i = 1; i < entries.length && smallest.length > 0; i++) {
+    const b = bucket(entries[i])
+    if (b.length < smallest.length) smallest = b
+  }
+  const selected: CheckObject[] = []
+  for (const o of smallest) if (holdsAll(o.podLabels!, entries)) selected.push(o)
+  return selected
+}
+
+function holdsAll(labels: Labels, entries: ReadonlyArray<[string, string]>): boolean {
+  for (const [k, v] of entries) if (labels[k] !== v) return false
+  return true
 }
 
 /** Whether a container FindPort searches has a port of this name and protocol (a port without a protocol is TCP). */

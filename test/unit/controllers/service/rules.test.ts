@@ -20,7 +20,7 @@ describe('service-selects-nothing', () => {
     expect(found[1].message).toContain('in namespace prod: the input has none there')
   })
 
-  it('names as closest the template with most labels in common, then the values most like the wanted ones', async () => {
+  it('selects only pods with every label, and names as closest the template with most labels in common, then the values most like the wanted ones', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'kctl-service-rules-')), 'closest.yaml')
     const pod = (ns: string, name: string, labels: string) => `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}, namespace: ${ns}, labels: {${labels}}}\nspec: {containers: [{name: c, image: nginx}]}\n---\n`
     const service = (ns: string, selector: string) => `apiVersion: v1\nkind: Service\nmetadata: {name: svc, namespace: ${ns}}\nspec: {selector: {${selector}}, ports: [{port: 80}]}\n---\n`
@@ -32,10 +32,15 @@ describe('service-selects-nothing', () => {
         service('more', 'app: web, tier: backend, track: stable') +
         pod('like', 'w', 'app: w, tier: backend') +
         pod('like', 'we', 'app: we, tier: backend') +
-        service('like', 'app: web, tier: backend'),
+        service('like', 'app: web, tier: backend') +
+        // Looked for among the fewest (tier=backend), a pod must still carry every label.
+        pod('all', 'w1', 'app: web') +
+        pod('all', 'w2', 'app: web') +
+        pod('all', 'other', 'app: other, tier: backend') +
+        service('all', 'app: web, tier: backend'),
     )
     const found = ofRule(await check([file]), 'service-selects-nothing')
-    expect(found.map((f) => f.message.replace(/^.*: (closest is [^;]*);.*$/, '$1'))).toEqual(['closest is pod two, which has track=canary, not track=stable', 'closest is pod we, which has app=we, not app=web'])
+    expect(found.map((f) => f.message.replace(/^.*: (closest is [^;]*);.*$/, '$1'))).toEqual(['closest is pod two, which has track=canary, not track=stable', 'closest is pod we, which has app=we, not app=web', 'closest is pod other, which has app=other, not app=web'])
   })
 
   it('counts Deployments, CronJobs and bare Pods, and skips selector-less and ExternalName Services', async () => {
