@@ -56,21 +56,30 @@ const hpaKind: CheckedKind = {
   validate: hpa,
 }
 
-/** The workloads an HPA can name, by namespace, kind and name. */
-function scalableTargets(objects: readonly CheckObject[]): Map<string, CheckObject[]> {
+/** The workloads an HPA can name, by namespace, kind and name; and every scalable kind the objects hold. */
+function scalableTargets(objects: readonly CheckObject[]): {targets: Map<string, CheckObject[]>; kinds: Set<string>} {
   const targets = new Map<string, CheckObject[]>()
+  const kinds = new Set<string>()
   for (const o of objects) {
-    if (!o.controller || !checkedKind(o)?.scalable || o.name === '') continue
+    if (!checkedKind(o)?.scalable) continue
+    kinds.add(o.kind)
+    if (!o.controller || o.name === '') continue
     const key = `${o.namespace}|${o.kind}|${o.name}`
     let list = targets.get(key)
     if (!list) targets.set(key, (list = []))
     list.push(o)
   }
-  return targets
+  return {targets, kinds}
 }
 
-/** The target in the API group scaleTargetRef.apiVersion names (only the group is read; none is the core group). */
-const inGroup = (ref: NonNullable<NonNullable<CheckObject['hpa']>['target']>, target: CheckObject) => resourceGroupOf(groupOf(ref.apiVersion ?? ''), ref.kind) === target.resourceGroup
+/** The resource group scaleTargetRef.apiVersion names (only the group is read; none is the core group): a target is in it or not. */
+const refGroup = (ref: NonNullable<NonNullable<CheckObject['hpa']>['target']>) => resourceGroupOf(groupOf(ref.apiVersion ?? ''), ref.kind)
+
+// The fields the findings point at, shared by every finding (positions only read them).
+const SPEC: Path = ['spec']
+const SPEC_REPLICAS: Path = ['spec', 'replicas']
+const SCALE_TARGET_REF: Path = ['spec', 'scaleTargetRef']
+const MIN_REPLICAS: Path = ['spec', 'minReplicas']
 
 /** hpa-replicas-conflict: spec.replicas written on a target; every apply resets the count. */
 function conflictDrafts(objects: readonly CheckObject[], targets: Map<string, CheckObject[]>): Draft[] {
@@ -79,8 +88,11 @@ function conflictDrafts(objects: readonly CheckObject[], targets: Map<string, Ch
   for (const hpa of objects) {
     const ref = hpa.hpa?.target
     if (!ref) continue
-    for (const target of targets.get(`${hpa.namespace}|${ref.kind}|${ref.name}`) ?? []) {
-      if (ref.apiVersion !== undefined && !inGroup(ref, target)) continue
+    const candidates = targets.get(`${hpa.namespace}|${ref.kind}|${ref.name}`)
+    if (!candidates) continue
+    const group = ref.apiVersion === undefined ? undefined : refGroup(ref)
+    for (const target of candidates) {
+      if (group !== undefined && target.resourceGroup !== group) continue
       const replicas = target.controller!.replicas
       if (replicas === undefined || reported.has(target)) continue
       reported.add(target)
@@ -91,9 +103,9 @@ function conflictDrafts(objects: readonly CheckObject[], targets: Map<string, Ch
         rule: 'hpa-replicas-conflict',
         message: `spec.replicas is set, but ${describeObject(hpa)} scales this ${target.kind}: every apply sets the count back to ${JSON.stringify(replicas)}${outside} until the autoscaler scales it again; remove spec.replicas from the manifest`,
         subject: target,
-        path: ['spec', 'replicas'],
+        path: SPEC_REPLICAS,
         atKey: true,
-        related: [{object: hpa, path: ['spec', 'scaleTargetRef'], atKey: true, message: `the scaleTargetRef of ${describeObject(hpa)}`}],
+        related: [{object: hpa, path: SCALE_TARGET_REF, atKey: true, message: `the scaleTargetRef of ${describeObject(hpa)}`}],
         also: [hpa],
       })
     }
@@ -108,15 +120,15 @@ function conflictDrafts(objects: readonly CheckObject[], targets: Map<string, Ch
  */
 function targetDrafts(objects: readonly CheckObject[], scope: Scope): Draft[] {
   const drafts: Draft[] = []
-  const all = scope.memo('hpa-targets', () => scalableTargets(scope.all))
-  const scalableKinds = scope.memo('hpa-scalable-kinds', () => new Set(scope.all.filter((o) => checkedKind(o)?.scalable).map((o) => o.kind)))
+  const {targets: all, kinds: scalableKinds} = scope.memo('hpa-targets', () => scalableTargets(scope.all))
   for (const hpa of objects) {
     const ref = hpa.hpa?.target
     if (!ref) continue
     const named = scope.nearest(hpa, all.get(`${hpa.namespace}|${ref.kind}|${ref.name}`) ?? [])
-    const found = named.filter((t) => inGroup(ref, t))
-    if (found.length > 0) drafts.push(...missingRequestDrafts(hpa, found))
-    if (found.length === 0) {
+    const group = refGroup(ref)
+    const found = named.filter((t) => t.resourceGroup === group)
+    if (found.length > 0) missingRequestDrafts(hpa, found, drafts)
+    else {
       // Only kinds the input holds objects of are judged: a custom resource may live elsewhere.
       if (named.length === 0 && !scalableKinds.has(ref.kind)) continue
       const why =
@@ -134,20 +146,22 @@ function targetDrafts(objects: readonly CheckObject[], scope: Scope): Draft[] {
     }
     const {minReplicas, maxReplicas} = hpa.hpa!
     const min = minReplicas ?? 1
-    if (maxReplicas === undefined) continue
+    // Without spec.replicas the API server stores 1; maxReplicas is at least 1.
+    if (maxReplicas === undefined || min <= 1) continue
+    const set = scope.setOf(hpa)
+    let title: string | undefined
     for (const target of found) {
-      if (scope.setOf(target) !== scope.setOf(hpa)) continue
+      if (scope.setOf(target) !== set) continue
       // A written count is hpa-replicas-conflict's (its message says when it lies outside the range).
       if (target.controller!.replicas !== undefined) continue
-      // Without spec.replicas the API server stores 1; maxReplicas is at least 1.
-      if (min <= 1) continue
+      title ??= describeObject(hpa)
       drafts.push({
         rule: 'hpa-replicas-out-of-range',
-        message: `spec.replicas is not set, so the API server stores 1, below minReplicas ${min} of ${describeObject(hpa)}: its first sync scales this ${target.kind} to ${min} without reading any metric (Current number of replicas below Spec.MinReplicas)`,
+        message: `spec.replicas is not set, so the API server stores 1, below minReplicas ${min} of ${title}: its first sync scales this ${target.kind} to ${min} without reading any metric (Current number of replicas below Spec.MinReplicas)`,
         subject: target,
-        path: ['spec'],
+        path: SPEC,
         atKey: true,
-        related: [{object: hpa, path: ['spec', 'minReplicas'], atKey: true, message: `the minReplicas of ${describeObject(hpa)}`}],
+        related: [{object: hpa, path: MIN_REPLICAS, atKey: true, message: `the minReplicas of ${title}`}],
         also: [hpa],
       })
     }
@@ -199,9 +213,9 @@ const field = (v: unknown, key: string): unknown => (isMapping(v) || Array.isArr
 const hasRequest = (resources: unknown, resource: string) => field(field(resources, 'requests'), resource) !== undefined || field(field(resources, 'limits'), resource) !== undefined
 
 /** The first container the metric counts (only the named one for a ContainerResource metric) that has no request for its resource. */
-function firstLacking(spec: PodSpecView, specPath: Path, metric: UtilizationMetric): {c: ContainerView; path: Path} | undefined {
+function firstLacking(spec: PodSpecView, templatePath: Path, metric: UtilizationMetric): {c: ContainerView; path: Path} | undefined {
   const found = findContainer(spec, (c) => c.mapping && (metric.container === undefined || c.name === metric.container) && !hasRequest(c.resources, metric.resource))
-  return found && {c: found.c, path: [...specPath, found.list, found.index]}
+  return found && {c: found.c, path: [...templatePath, 'spec', found.list, found.index]}
 }
 
 /**
@@ -210,8 +224,7 @@ function firstLacking(spec: PodSpecView, specPath: Path, metric: UtilizationMetr
  * request for the resource, or only the named one for a ContainerResource metric; pod-level
  * requests serve a Resource metric (PodLevelResources, on since 1.34).
  */
-function missingRequestDrafts(hpa: CheckObject, targets: readonly CheckObject[]): Draft[] {
-  const drafts: Draft[] = []
+function missingRequestDrafts(hpa: CheckObject, targets: readonly CheckObject[], drafts: Draft[]): void {
   for (const metric of hpa.hpa!.utilization) {
     for (const target of targets) {
       const templatePath = checkedKind(target)?.podTemplate
@@ -219,9 +232,8 @@ function missingRequestDrafts(hpa: CheckObject, targets: readonly CheckObject[])
       // The pod spec as read (read.ts): where the target's pod labels are, which is its pod template.
       const spec = target.podSpec
       if (!spec) continue
-      const specPath: Path = [...templatePath, 'spec']
       if (metric.container === undefined && hasRequest(spec.resources, metric.resource)) continue
-      const lacking = firstLacking(spec, specPath, metric)
+      const lacking = firstLacking(spec, templatePath, metric)
       if (!lacking) continue
       const name = String(lacking.c.name ?? '')
       const which = metric.path.length === 1 ? `no metric is set, so CPU utilization (80%) is the target, and it` : metric.container ? `the ${metric.resource} utilization of container ${metric.container}` : `the ${metric.resource} utilization metric`
@@ -236,12 +248,11 @@ function missingRequestDrafts(hpa: CheckObject, targets: readonly CheckObject[])
       })
     }
   }
-  return drafts
 }
 
 export const hpaChecks: ControllerChecks = {
   kinds: [hpaKind],
   setDrafts(objects, scope) {
-    return [...conflictDrafts(objects, scalableTargets(objects)), ...targetDrafts(objects, scope)]
+    return [...conflictDrafts(objects, scalableTargets(objects).targets), ...targetDrafts(objects, scope)]
   },
 }

@@ -48,9 +48,8 @@ export function serviceDrafts(objects: readonly CheckObject[], scope: Scope): Dr
     const entries = Object.entries(selector)
     if (entries.length === 0) continue // endpoints managed by hand
     const idx = indexOf(svc.namespace)
-    const buckets = entries.map(([k, v]) => idx.get(k)?.get(v) ?? [])
-    const smallest = buckets.reduce((a, b) => (b.length < a.length ? b : a))
-    const selected = smallest.filter((o) => entries.every(([k, v]) => o.podLabels![k] === v))
+    const bucket = ([k, v]: [string, string]): CheckObject[] => idx.get(k)?.get(v) ?? []
+    const selected = selectedBy(entries, bucket)
     if (selected.length > 0) {
       drafts.push(...selectedPodDrafts(svc, scope.nearest(svc, selected)))
       continue
@@ -59,7 +58,7 @@ export function serviceDrafts(objects: readonly CheckObject[], scope: Scope): Dr
     const operator = scope.setHoldsCustomResources(svc)
     drafts.push({
       rule: 'service-selects-nothing',
-      message: `selector ${formatLabels(selector)} matches no pod template or pod in namespace ${svc.namespace}: ${closest(selector, buckets, scope.podCarriers(svc.namespace).length)}; ${operator ? `the pods may be created by an operator (custom resources are applied with it: ${customResourcesNamed(scope, svc)}), else the Service would have no endpoints` : 'the Service would have no endpoints'}`,
+      message: `selector ${formatLabels(selector)} matches no pod template or pod in namespace ${svc.namespace}: ${closest(entries, entries.map(bucket), scope.podCarriers(svc.namespace).length)}; ${operator ? `the pods may be created by an operator (custom resources are applied with it: ${customResourcesNamed(scope, svc)}), else the Service would have no endpoints` : 'the Service would have no endpoints'}`,
       ...(operator ? {severity: 'info' as const} : {}),
       subject: svc,
       path: ['spec', 'selector'],
@@ -80,6 +79,23 @@ export function serviceDrafts(objects: readonly CheckObject[], scope: Scope): Dr
     }
   }
   return drafts
+}
+
+/** The pod carriers whose labels hold every entry of the selector, looked for in the smallest bucket (the first of the smallest). */
+function selectedBy(entries: ReadonlyArray<[string, string]>, bucket: (entry: [string, string]) => CheckObject[]): CheckObject[] {
+  let smallest = bucket(entries[0])
+  for (let i = 1; i < entries.length && smallest.length > 0; i++) {
+    const b = bucket(entries[i])
+    if (b.length < smallest.length) smallest = b
+  }
+  const selected: CheckObject[] = []
+  for (const o of smallest) if (holdsAll(o.podLabels!, entries)) selected.push(o)
+  return selected
+}
+
+function holdsAll(labels: Labels, entries: ReadonlyArray<[string, string]>): boolean {
+  for (const [k, v] of entries) if (labels[k] !== v) return false
+  return true
 }
 
 /** Whether a container FindPort searches has a port of this name and protocol (a port without a protocol is TCP). */
@@ -148,31 +164,32 @@ function selectedPodDrafts(svc: CheckObject, selected: readonly CheckObject[]): 
   return drafts
 }
 
-/** The template that comes closest (most of the selector's labels), and what it lacks. */
-function closest(selector: Labels, buckets: CheckObject[][], templates: number): string {
+/** The template that comes closest (most of the selector's labels, given as entries), and what it lacks. */
+function closest(selector: ReadonlyArray<[string, string]>, buckets: CheckObject[][], templates: number): string {
   if (templates === 0) return 'the input has none there'
   const score = new Map<CheckObject, number>()
   for (const bucket of buckets) for (const o of bucket) score.set(o, (score.get(o) ?? 0) + 1)
   // Most labels in common; then the values most like the wanted ones (a typo in a name); then input order.
   const likeness = (o: CheckObject) => {
     let n = 0
-    for (const [k, v] of Object.entries(selector)) n += commonPrefix(o.podLabels![k] ?? '', v)
+    for (const [k, v] of selector) n += commonPrefix(o.podLabels![k] ?? '', v)
     return n
   }
   let best: CheckObject | undefined
+  let bestScore = 0
   let bestLikeness = -1
   for (const [o, n] of score) {
-    const bestScore = best ? score.get(best)! : 0
     if (n < bestScore) continue
     const like = likeness(o)
     if (n > bestScore || like > bestLikeness || (like === bestLikeness && best && o.src.ordinal < best.src.ordinal)) {
       best = o
+      bestScore = n
       bestLikeness = like
     }
   }
   if (!best) return `none of the ${templates} there carries any of these labels`
   const labels = best.podLabels!
-  const gaps = Object.entries(selector)
+  const gaps = selector
     .filter(([k, v]) => labels[k] !== v)
     .map(([k, v]) => (labels[k] === undefined ? `lacks ${k}=${v}` : `has ${k}=${labels[k]}, not ${k}=${v}`))
   const whose = best.kind === 'Pod' ? `pod ${best.name}` : `the template of ${describeObject(best)}`

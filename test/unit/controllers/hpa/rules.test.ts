@@ -1,6 +1,10 @@
 // hpa-replicas-out-of-range and hpa-target-missing (src/controllers/hpa/rules.ts): a target the
 // HPA resizes before it reads a metric (reconcileAutoscaler's range pre-check), and one whose scale
 // it cannot read (scaleForResourceMappings: FailedGetScale). hpa-replicas-conflict: ../../check/rules.test.ts.
+import {mkdirSync, mkdtempSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
 import {describe, expect, it} from 'vitest'
 import {at, check, RULES_FX} from '../../check/helpers.js'
 
@@ -22,5 +26,24 @@ describe('hpa rules', () => {
   })
   it('leave good ones alone (and an HPA of a kind the input holds none of)', async () => {
     expect((await check([fx('good.yaml')])).findings.filter((f) => RULES.has(f.rule))).toEqual([])
+  })
+
+  it('judge the range only against a target of the HPA\'s own apply set, and a conflict only in the group apiVersion names', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kctl-hpa-rules-'))
+    const write = (file: string, text: string) => {
+      mkdirSync(join(dir, file, '..'), {recursive: true})
+      writeFileSync(join(dir, file), text)
+    }
+    const deployment = (name: string, replicas = '') =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${name}, namespace: shop}\nspec:\n${replicas}  selector: {matchLabels: {app: ${name}}}\n  template:\n    metadata: {labels: {app: ${name}}}\n    spec: {containers: [{name: c, image: nginx, resources: {requests: {cpu: 100m}}}]}\n`
+    const hpa = (name: string, apiVersion: string) =>
+      `apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: ${name}, namespace: shop}\nspec:\n  scaleTargetRef: {apiVersion: ${apiVersion}, kind: Deployment, name: ${name}}\n  minReplicas: 3\n  maxReplicas: 10\n`
+    // Apart: the HPA in one folder, its target in another (two apply sets).
+    write('a/hpa.yaml', hpa('apart', 'apps/v1'))
+    write('b/web.yaml', deployment('apart'))
+    // Together, with spec.replicas, named in another group: no conflict, a target missing.
+    write('c/all.yaml', `${deployment('other', '  replicas: 3\n')}---\n${hpa('other', 'example.com/v1')}---\n${deployment('near')}---\n${hpa('near', 'apps/v1')}`)
+    const r = await check([join(dir, 'a'), join(dir, 'b'), join(dir, 'c')])
+    expect(r.findings.map((f) => `${f.rule} ${f.kind}/${f.name}`)).toEqual(['hpa-target-missing HorizontalPodAutoscaler/other', 'hpa-replicas-out-of-range Deployment/near'])
   })
 })

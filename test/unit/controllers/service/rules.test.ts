@@ -1,6 +1,10 @@
 // The Service rules (src/controllers/service/rules.ts).
 // One positive and one negative fixture per rule (test/fixtures/check/rules/<rule>/), with every
 // finding's position asserted exactly: line AND column of the field, not of the document.
+import {mkdtempSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
 import {describe, expect, it} from 'vitest'
 
 import {at, check, ofRule, RULES_FX} from '../../check/helpers.js'
@@ -14,6 +18,29 @@ describe('service-selects-nothing', () => {
     expect(found.map(at)).toEqual(['service-selects-nothing@17:3', 'service-selects-nothing@29:3'])
     expect(found[0].message).toContain('closest is the template of Deployment default/web, which has tier=backend, not tier=frontend')
     expect(found[1].message).toContain('in namespace prod: the input has none there')
+  })
+
+  it('selects only pods with every label, and names as closest the template with most labels in common, then the values most like the wanted ones', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'kctl-service-rules-')), 'closest.yaml')
+    const pod = (ns: string, name: string, labels: string) => `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}, namespace: ${ns}, labels: {${labels}}}\nspec: {containers: [{name: c, image: nginx}]}\n---\n`
+    const service = (ns: string, selector: string) => `apiVersion: v1\nkind: Service\nmetadata: {name: svc, namespace: ${ns}}\nspec: {selector: {${selector}}, ports: [{port: 80}]}\n---\n`
+    writeFileSync(
+      file,
+      // More labels in common beats values more alike; among equals, the values alike in every label count.
+      pod('more', 'two', 'app: web, tier: backend, track: canary') +
+        pod('more', 'alike', 'app: web, tier: backend-v2, track: stabl') +
+        service('more', 'app: web, tier: backend, track: stable') +
+        pod('like', 'w', 'app: w, tier: backend') +
+        pod('like', 'we', 'app: we, tier: backend') +
+        service('like', 'app: web, tier: backend') +
+        // Looked for among the fewest (tier=backend), a pod must still carry every label.
+        pod('all', 'w1', 'app: web') +
+        pod('all', 'w2', 'app: web') +
+        pod('all', 'other', 'app: other, tier: backend') +
+        service('all', 'app: web, tier: backend'),
+    )
+    const found = ofRule(await check([file]), 'service-selects-nothing')
+    expect(found.map((f) => f.message.replace(/^.*: (closest is [^;]*);.*$/, '$1'))).toEqual(['closest is pod two, which has track=canary, not track=stable', 'closest is pod we, which has app=we, not app=web', 'closest is pod other, which has app=other, not app=web'])
   })
 
   it('counts Deployments, CronJobs and bare Pods, and skips selector-less and ExternalName Services', async () => {
