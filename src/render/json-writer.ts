@@ -45,6 +45,21 @@ export const unwritable = (v: unknown): boolean => v === undefined || typeof v =
  */
 export type ByteSink = (bytes: Uint8Array) => boolean
 
+/**
+ * `s` quoted at `pos` of `buf` (room made for it) when none of its characters needs an escape: the
+ * offset after the closing quote; else -1, and what was copied is to be written over.
+ */
+function plainQuoted(buf: Buffer, pos: number, s: string): number {
+  buf[pos++] = QUOTE
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c < SPACE || c > 126 || c === QUOTE || c === BACKSLASH) return -1
+    buf[pos++] = c
+  }
+  buf[pos] = QUOTE
+  return pos + 1
+}
+
 export class JsonWriter {
   private buf!: Buffer
   /** The same bytes, to write four spaces at a time. */
@@ -127,8 +142,13 @@ export class JsonWriter {
   }
 
   private lineStart(open: number, depth: number): void {
+    this.room(2 * depth + 6)
+    this.putLineStart(open, depth)
+  }
+
+  /** `open`, the line break and the indentation at `depth`, in room already made. */
+  private putLineStart(open: number, depth: number): void {
     const indent = 2 * depth
-    this.room(indent + 6)
     const pos = this.pos
     this.buf[pos] = open
     this.buf[pos + 1] = NEWLINE
@@ -163,23 +183,10 @@ export class JsonWriter {
 
   /** A string as JSON.stringify quotes and escapes it. */
   string(s: string): void {
-    const n = s.length
-    this.room(n + 2)
-    const buf = this.buf
-    const start = this.pos
-    let pos = start
-    buf[pos++] = QUOTE
-    for (let i = 0; i < n; i++) {
-      const c = s.charCodeAt(i)
-      if (c < SPACE || c > 126 || c === QUOTE || c === BACKSLASH) {
-        this.pos = start
-        this.escaped(s)
-        return
-      }
-      buf[pos++] = c
-    }
-    buf[pos++] = QUOTE
-    this.pos = pos
+    this.room(s.length + 2)
+    const end = plainQuoted(this.buf, this.pos, s)
+    if (end < 0) this.escaped(s)
+    else this.pos = end
   }
 
   /** A string with characters to escape or beyond ASCII: JSON.stringify's escapes, as UTF-8. */
@@ -208,33 +215,17 @@ export class JsonWriter {
    * break and indentation, and the key with the `: ` after it.
    */
   field(first: boolean, key: string, depth: number): void {
-    const indent = 2 * depth
-    const n = key.length
     // Room for all of it at once: the key most often needs no escape.
-    this.room(indent + n + 10)
-    const buf = this.buf
-    const start = this.pos
-    buf[start] = first ? 123 : 44
-    buf[start + 1] = NEWLINE
-    this.spaces(start + 2, indent)
-    let pos = start + 2 + indent
-    buf[pos++] = QUOTE
-    for (let i = 0; i < n; i++) {
-      const c = key.charCodeAt(i)
-      if (c < SPACE || c > 126 || c === QUOTE || c === BACKSLASH) {
-        this.pos = start + 2 + indent
-        this.escaped(key)
-        this.room(2)
-        this.buf[this.pos++] = 58
-        this.buf[this.pos++] = SPACE
-        return
-      }
-      buf[pos++] = c
-    }
-    buf[pos] = QUOTE
-    buf[pos + 1] = 58
-    buf[pos + 2] = SPACE
-    this.pos = pos + 3
+    this.room(2 * depth + key.length + 10)
+    this.putLineStart(first ? 123 : 44, depth)
+    const end = plainQuoted(this.buf, this.pos, key)
+    if (end < 0) {
+      this.escaped(key)
+      this.room(2)
+    } else this.pos = end
+    this.buf[this.pos] = 58
+    this.buf[this.pos + 1] = SPACE
+    this.pos += 2
   }
 
   /**

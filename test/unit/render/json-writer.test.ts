@@ -41,4 +41,9 @@ describe('JsonWriter', () => {
   it('writes plain data sorted through buffers kept as handed out', () => {
     expect(written(values, 64, (bytes, out) => (out.push(bytes as Buffer), false))).toBe(expected)
   })
+
+  it('escapes keys and strings as JSON.stringify does, beside plain ones, across buffer ends', () => {
+    const odd = Array.from({length: 20}, (_, i) => ({'a"b': `q"${i}`, 'back\\slash': 'tab\there', plain: 'x', 'é': 'ü€😀', ['line\n' + i]: '\u0001'}))
+    expect(written(odd, 64, (bytes, out) => (out.push(Buffer.from(bytes)), true))).toBe(JSON.stringify(odd.map(sortedCopy), null, 2))
+  })
 })
