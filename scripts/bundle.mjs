@@ -1,6 +1,6 @@
 // The build's last step: what the installed CLI runs becomes one CommonJS script,
 // dist/chunks/app-<hash>.cjs (src/cli/app.ts: the entry point, every command and hook, oclif, chalk,
-// js-yaml), that every start runs through V8's code cache (src/cli/script-cache.ts). A start then
+// js-yaml), in ASCII, that every start runs through V8's code cache (src/cli/script-cache.ts). A start then
 // reads two files instead of resolving a few hundred, and neither parses nor compiles most of what
 // it runs. The Kubernetes client and the `yaml` package stay outside, loaded when a run needs them.
 //
@@ -11,7 +11,7 @@ import {basename} from 'node:path'
 
 import {build} from 'esbuild'
 
-import {checkVmScript, forVmScript} from './vm-script.mjs'
+import {asciiScript, checkVmScript, forVmScript} from './vm-script.mjs'
 
 const external = ['@kubernetes/client-node', 'yaml', 'typescript']
 
@@ -34,7 +34,9 @@ const app = await build({
   logLevel: 'warning',
 })
 const [appFile] = Object.keys(app.metafile.outputs)
-checkVmScript(await readFile(appFile, 'utf8'), appFile)
+const script = asciiScript(await readFile(appFile, 'utf8'), appFile)
+checkVmScript(script, appFile)
+await writeFile(appFile, script)
 
 const commands = (await readdir('src/commands')).map((f) => f.replace(/\.ts$/, ''))
 const hooks = (await readdir('src/hooks')).map((f) => f.replace(/\.ts$/, ''))
