@@ -40,12 +40,14 @@ await writeFile(appFile, script)
 
 const commands = (await readdir('src/commands')).map((f) => f.replace(/\.ts$/, ''))
 const hooks = (await readdir('src/hooks')).map((f) => f.replace(/\.ts$/, ''))
+// oclif's (its helpAddition): a run that asks for help has a code cache of its own (src/cli/start.ts).
+const helpFlags = ['--help', ...(JSON.parse(await readFile('package.json', 'utf8')).oclif.additionalHelpFlags ?? [])]
 const entry = await readFile('src/cli/app.ts', 'utf8')
 for (const name of [...commands, ...hooks]) {
   if (!entry.includes(`/${name}.js')`)) throw new Error(`src/cli/app.ts does not load ${name}`)
 }
 const stubs = {
-  'dist/cli/app.js': `import {loadApp} from './start.js'\nexport const app = loadApp(new URL('../chunks/${basename(appFile)}', import.meta.url), ${JSON.stringify(commands)})\n`,
+  'dist/cli/app.js': `import {loadApp} from './start.js'\nexport const app = loadApp(new URL('../chunks/${basename(appFile)}', import.meta.url), ${JSON.stringify(commands)}, ${JSON.stringify(helpFlags)})\n`,
   'dist/cli/main.js': `import {app} from './app.js'\nexport const {run} = app\n`,
 }
 for (const command of commands) {
