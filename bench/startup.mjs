@@ -1,6 +1,7 @@
-// Start-up: `kctl --help` and `kctl plan -f examples/scale-down -o json`, each against a bare
-// `node -e 0` measured side by side in the same run (the runs interleaved, so load on the machine
-// weighs on all three alike). Medians of --runs N processes each. Target: at most 2× `node -e 0`.
+// Start-up: `kctl --help`, `kctl plan -f examples/scale-down -o json` and `kctl check -f
+// examples/scale-down`, each against a bare `node -e 0` measured side by side in the same run (the
+// runs interleaved, so load on the machine weighs on all of them alike). Medians of --runs N
+// processes each. Target: at most 2× `node -e 0`.
 // kctl runs through V8's code cache (src/cli/script-cache.ts), here in a directory of the bench's
 // own, filled by the warm-up runs; the first run on a machine, with no cache yet, is shown apart
 // (a fresh cache directory for each of its runs), for information.
@@ -42,10 +43,13 @@ const cases = {
   'node -e 0': ['-e', '0'],
   'kctl --help': [bin, '--help'],
   'kctl plan -f examples/scale-down -o json': [bin, 'plan', '-f', join(root, 'examples/scale-down'), '-o', 'json'],
+  'kctl check -f examples/scale-down': [bin, 'check', '-f', join(root, 'examples/scale-down')],
 }
 /** Cases shown for information, not held to the target. */
 const extra = {}
-if (o.baseline) extra['kctl plan -f examples/scale-down -o json (baseline)'] = [join(o.baseline, 'bin/run.js'), ...cases['kctl plan -f examples/scale-down -o json'].slice(1)]
+if (o.baseline) {
+  for (const [name, argv] of Object.entries(cases).slice(1)) extra[`${name} (baseline)`] = [join(o.baseline, 'bin/run.js'), ...argv.slice(1)]
+}
 
 const cacheDir = mkdtempSync(join(tmpdir(), 'kctl-startup-'))
 process.on('exit', () => rmSync(cacheDir, {recursive: true, force: true}))

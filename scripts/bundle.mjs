@@ -1,6 +1,6 @@
 // The build's last step: what the installed CLI runs becomes one CommonJS script,
 // dist/chunks/app-<hash>.cjs (src/cli/app.ts: the entry point, every command and hook, oclif, chalk,
-// js-yaml), that every start runs through V8's code cache (src/cli/script-cache.ts). A start then
+// js-yaml), in ASCII, that every start runs through V8's code cache (src/cli/script-cache.ts). A start then
 // reads two files instead of resolving a few hundred, and neither parses nor compiles most of what
 // it runs. The Kubernetes client and the `yaml` package stay outside, loaded when a run needs them.
 //
@@ -11,7 +11,7 @@ import {basename} from 'node:path'
 
 import {build} from 'esbuild'
 
-import {checkVmScript, forVmScript} from './vm-script.mjs'
+import {asciiScript, checkVmScript, forVmScript} from './vm-script.mjs'
 
 const external = ['@kubernetes/client-node', 'yaml', 'typescript']
 
@@ -34,16 +34,20 @@ const app = await build({
   logLevel: 'warning',
 })
 const [appFile] = Object.keys(app.metafile.outputs)
-checkVmScript(await readFile(appFile, 'utf8'), appFile)
+const script = asciiScript(await readFile(appFile, 'utf8'), appFile)
+checkVmScript(script, appFile)
+await writeFile(appFile, script)
 
 const commands = (await readdir('src/commands')).map((f) => f.replace(/\.ts$/, ''))
 const hooks = (await readdir('src/hooks')).map((f) => f.replace(/\.ts$/, ''))
+// oclif's (its helpAddition): a run that asks for help has a code cache of its own (src/cli/start.ts).
+const helpFlags = ['--help', ...(JSON.parse(await readFile('package.json', 'utf8')).oclif.additionalHelpFlags ?? [])]
 const entry = await readFile('src/cli/app.ts', 'utf8')
 for (const name of [...commands, ...hooks]) {
   if (!entry.includes(`/${name}.js')`)) throw new Error(`src/cli/app.ts does not load ${name}`)
 }
 const stubs = {
-  'dist/cli/app.js': `import {loadApp} from './start.js'\nexport const app = loadApp(new URL('../chunks/${basename(appFile)}', import.meta.url), ${JSON.stringify(commands)})\n`,
+  'dist/cli/app.js': `import {loadApp} from './start.js'\nexport const app = loadApp(new URL('../chunks/${basename(appFile)}', import.meta.url), ${JSON.stringify(commands)}, ${JSON.stringify(helpFlags)})\n`,
   'dist/cli/main.js': `import {app} from './app.js'\nexport const {run} = app\n`,
 }
 for (const command of commands) {

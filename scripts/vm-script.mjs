@@ -33,3 +33,17 @@ export function checkVmScript(text, file) {
     if (left.test(text)) throw new Error(`${file} still has ${left.source}: a vm script cannot run it`)
   }
 }
+
+/**
+ * The script with each character outside ASCII written as a \u escape, so that it can be read as
+ * Latin-1 (src/cli/script-cache.ts): a byte per character, copied, where decoding the bundle's UTF-8
+ * costs a few milliseconds at every start. esbuild escapes strings and templates itself, but leaves
+ * regular expressions as written; in those, as in identifiers and comments, the escape means the
+ * same character. After a backslash it would not: the build stops there.
+ */
+export function asciiScript(text, file) {
+  return text.replace(/(\\?)([^\x00-\x7f])/g, (_, backslash, c) => {
+    if (backslash) throw new Error(`${file} has \\${c}: its \\u escape would mean another thing`)
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
+  })
+}

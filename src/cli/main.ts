@@ -1,16 +1,20 @@
 // Entry point behind bin/run.js and bin/dev.js: runs oclif, and turns every error into one line on
 // stderr and an exit code from the one table (usage errors included: 1, never oclif's 2).
 import {Errors, flush, type Interfaces, run as runOclif} from '@oclif/core'
+import {dirname} from 'node:path'
+import {fileURLToPath} from 'node:url'
 
 import {InternalError, StalePlanError, UserError} from '../errors.js'
 import {cutEchoes} from '../render/echo.js'
 import {ExitCode} from './exit-codes.js'
+import {ownCommandOptions} from './root-plugin.js'
 
 /** `from`: bin/run.js's URL, where oclif finds the package; the single executable hands in its plugin already loaded (cli/sea.ts). */
 export async function run(argv: string[], from: string | Interfaces.LoadOptions, opts: {development?: boolean} = {}): Promise<void> {
   if (opts.development) process.env.NODE_ENV ??= 'development'
   try {
-    await runOclif(kubectlHabits(argv), from)
+    const args = kubectlHabits(argv)
+    await runOclif(args, opts.development ? from : await loadOptions(args, from))
     await flush()
   } catch (error) {
     const {code, line} = describeFailure(error)
@@ -21,6 +25,12 @@ export async function run(argv: string[], from: string | Interfaces.LoadOptions,
     }
     process.exitCode = code
   }
+}
+
+/** bin/run.js's start: oclif handed the root plugin already loaded when it runs one of kctl's commands (cli/root-plugin.ts). */
+async function loadOptions(argv: string[], from: string | Interfaces.LoadOptions): Promise<string | Interfaces.LoadOptions> {
+  if (typeof from !== 'string') return from
+  return (await ownCommandOptions(argv, dirname(dirname(fileURLToPath(from))))) ?? from
 }
 
 /**

@@ -22,7 +22,9 @@ const WRAPPER = '(function (exports, require, module, __filename, __dirname, __k
 
 /** The bundle's module.exports, as require() would give it. */
 export function loadScript(file: string, variant: string): unknown {
-  const source = readFileSync(file, 'utf8')
+  // The build writes the bundle in ASCII (scripts/vm-script.mjs asciiScript): Latin-1 reads it as
+  // it is, without decoding UTF-8.
+  const source = readFileSync(file, 'latin1')
   const cacheFile = cachePath(file, variant)
   let cachedData: Buffer | undefined
   try {

@@ -13,12 +13,13 @@
 //     file on disk can stand in for one.
 // `kctl help` is the help plugin's command, bundled; shell completion (@oclif/plugin-autocomplete)
 // is left out of the single executable.
-import {Plugin, settings} from '@oclif/core'
+import {settings} from '@oclif/core'
 import {commands as helpCommands} from '@oclif/plugin-help'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 import {commands, hooks, run} from './app.js'
+import {loadedRootPlugin} from './root-plugin.js'
 
 /** The package.json, and oclif.manifest.json with the help plugin's `help` command (scripts/build-binary.mjs defines these). */
 declare const KCTL_PACKAGE_JSON: {name: string; version: string; oclif: Record<string, any>} & Record<string, unknown>
@@ -55,9 +56,7 @@ export async function main(argv: string[], sea: SeaModules): Promise<void> {
 
   const pjson = {...KCTL_PACKAGE_JSON, oclif: {...KCTL_PACKAGE_JSON.oclif, plugins: []}}
   const manifest = KCTL_OCLIF_MANIFEST
-  const plugin = new Plugin({root: ROOT, isRoot: true, pjson: pjson as never})
   // Its manifest is the built-in one (oclif would read it from the root, or glob the commands).
-  Object.defineProperty(plugin, '_manifest', {value: async () => manifest})
-  await plugin.load()
+  const plugin = await loadedRootPlugin(ROOT, pjson as never, manifest as never)
   await run(argv, {root: ROOT, pjson: pjson as never, plugins: new Map([[pjson.name, plugin]])})
 }
