@@ -14,15 +14,20 @@ export const FALLBACK: unique symbol = Symbol('fallback')
 class GiveUp extends Error {}
 const GIVE_UP = new GiveUp()
 
-/** Printable ASCII and newlines only (the subset also excludes tabs and carriage returns). */
-const OUTSIDE_SUBSET = /[^\n\x20-\x7e]/
-
 const SPACE = 0x20
 const NL = 0x0a
+const TILDE = 0x7e
 
-/** Parses one YAML document (its text may start with a `---` line and end with a `...` line). */
+/**
+ * Parses one YAML document (its text may start with a `---` line and end with a `...` line).
+ *
+ * The reader takes printable ASCII and newlines only (no tabs, carriage returns, control or
+ * non-ASCII characters). Rather than a pass over the whole text, each character is checked where
+ * the reader meets it: the loops over keys, quoted and flow scalars check theirs, and a plain
+ * value or a comment that is passed over whole is checked by `printable`. Spaces and line breaks
+ * are read one by one.
+ */
 export function parseBlockYaml(text: string): unknown {
-  if (OUTSIDE_SUBSET.test(text)) return FALLBACK
   try {
     return new Reader(text).document()
   } catch (error) {
@@ -91,8 +96,9 @@ class Reader {
       if (c === 0x23 /* # */ || (k === p && c === 0x2e && t.startsWith('...', k) && this.restIsBlank(k + 3))) {
         // A comment line; or the document end marker, after which only comments may follow (the
         // splitter makes sure of it).
-        const nl = t.indexOf('\n', k)
-        p = nl < 0 ? t.length : nl + 1
+        const nl = lineEnd(t, k)
+        printable(t, k, nl)
+        p = nl + 1
         continue
       }
       this.pos = this.peekedLine = p
@@ -162,7 +168,7 @@ class Reader {
           if (c === 0x3a) {
             const after = t.charCodeAt(colon + 1)
             if (after === SPACE || after === NL || colon + 1 >= t.length) break
-          } else if (c === NL || colon >= t.length) throw GIVE_UP // no colon: a multi-line scalar, or an error
+          } else if (!(c >= SPACE && c <= TILDE)) throw GIVE_UP // a line break (no colon: a multi-line scalar, or an error), the end, or a character outside the subset
           h = (Math.imul(h, 31) + c) | 0
         }
         const slot = slotOf(h, colon - cs)
@@ -244,6 +250,14 @@ function lineEnd(t: string, from: number): number {
   return nl < 0 ? t.length : nl
 }
 
+/** Gives up unless t[from, to) is printable ASCII. */
+function printable(t: string, from: number, to: number): void {
+  for (let i = from; i < to; i++) {
+    const c = t.charCodeAt(i)
+    if (c < SPACE || c > TILDE) throw GIVE_UP
+  }
+}
+
 /** `end`, less the spaces before it (down to `start`). */
 function trimmedEnd(t: string, start: number, end: number): number {
   while (end > start && t.charCodeAt(end - 1) === SPACE) end--
@@ -281,6 +295,7 @@ function closingQuote(t: string, start: number, end: number): number {
   const q = t.charCodeAt(start)
   for (let j = start + 1; j < end; j++) {
     const c = t.charCodeAt(j)
+    if (c < SPACE || c > TILDE) throw GIVE_UP
     if (q === 0x22) {
       if (c === 0x5c /* \ */) {
         j++
@@ -342,6 +357,7 @@ function inlineValue(t: string, from: number, end: number): unknown {
   }
   const slot = end - from <= SHARED_MAX ? keySlot(t, from, end) : -1
   if (slot >= 0 && sameText(t, from, end, valueRaw[slot])) return valueSlot[slot]
+  printable(t, from, end)
   const v = t.slice(from, end)
   if (!isPlainStart(v) || v.includes(': ') || v.charCodeAt(v.length - 1) === 0x3a || v.includes(' #')) throw GIVE_UP
   const value = valueOf(v)
@@ -456,6 +472,7 @@ class FlowReader {
       const x = t.charCodeAt(p)
       if (x === 0x2c /* , */ || x === 0x5d /* ] */ || x === 0x7d /* } */) break
       if (key && x === 0x3a && t.charCodeAt(p + 1) === SPACE) break
+      if (x < SPACE || x > TILDE) throw GIVE_UP
       if (x === 0x5b || x === 0x7b || x === 0x3a /* : */ || x === 0x23 /* # */ || x === 0x22 || x === 0x27 || x === 0x3f /* ? */) throw GIVE_UP
     }
     let e = p
