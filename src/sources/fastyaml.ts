@@ -403,7 +403,8 @@ function remembered<T>(cache: Map<string, T>, s: string, resolve: (s: string) =>
  * to and that key's bit (keyBit). Only keys that passed the checks of a plain key (and are
  * neither `<<` nor `__proto__`) are remembered, so a key found here needs none.
  */
-const KEY_SLOTS = 1 << 12
+const SLOT_BITS = 12
+const KEY_SLOTS = 1 << SLOT_BITS
 const slotRaw: Array<string | undefined> = new Array(KEY_SLOTS).fill(undefined)
 const slotKey: string[] = new Array(KEY_SLOTS).fill('')
 const slotBit: number[] = new Array(KEY_SLOTS).fill(0)
@@ -412,10 +413,14 @@ const slotBit: number[] = new Array(KEY_SLOTS).fill(0)
 const valueRaw: Array<string | undefined> = new Array(KEY_SLOTS).fill(undefined)
 const valueSlot: unknown[] = new Array(KEY_SLOTS).fill(null)
 
-/** The slot of a text of `length` characters whose hash (h * 31 + c over its characters, from 0) is `h`. */
+/**
+ * The slot of a text of `length` characters whose hash (h * 31 + c over its characters, from 0) is
+ * `h`: the top bits of a multiplication by the golden ratio, which spreads the keys of a manifest
+ * evenly (the low bits of the hash alone made keys such as `memory` and `tier` share a slot, and
+ * each then put the other out, on every object).
+ */
 function slotOf(h: number, length: number): number {
-  h = (h + Math.imul(length, 0x9e3779b1)) | 0
-  return (h ^ (h >>> 12)) & (KEY_SLOTS - 1)
+  return Math.imul((h + length) | 0, 0x9e3779b1) >>> (32 - SLOT_BITS)
 }
 
 function keySlot(t: string, from: number, to: number): number {
