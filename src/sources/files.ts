@@ -202,6 +202,10 @@ function fileError(name: string, error: unknown): UserError {
 }
 
 export function formatOf(name: string): SourceFormat {
+  // Only a name ending with `n`, `N` or a separator can have the extension .json: most (`.yaml`)
+  // are told by their last character, without extname's pass over the whole path.
+  const last = name.charCodeAt(name.length - 1)
+  if (last !== 0x6e && last !== 0x4e && last !== 0x2f && last !== 0x5c) return 'yaml'
   return extname(name).toLowerCase() === '.json' ? 'json' : 'yaml'
 }
 
@@ -328,9 +332,10 @@ function walk(dir: string, out: PathEntry[], w: Walk): void {
   if (readRoot) rootEntries(dir, out, w)
   const here: Walk = layout.kustomizeRoot && !readRoot ? {...w, root: dir} : w
   const folder = here.root ?? (w.mergeFolders || dir === w.top ? SHARED_SET : folderSet(dir))
+  const prefix = entryPrefix(dir)
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue // .git, .github: never manifests
-    const full = join(dir, entry.name)
+    const full = prefix + entry.name
     let isDir = entry.isDirectory()
     let isFile = entry.isFile()
     if (entry.isSymbolicLink()) {
@@ -346,7 +351,7 @@ function walk(dir: string, out: PathEntry[], w: Walk): void {
     if (isDir) walk(full, out, here)
     else if (isFile && KUSTOMIZATION_FILES.includes(entry.name)) {
       if (!readRoot) w.skipped.push({name: full, reason: 'kustomization'})
-    } else if (isFile && EXTENSIONS.has(extname(entry.name).toLowerCase())) {
+    } else if (isFile && EXTENSIONS.has(entryExtension(entry.name))) {
       // (normalized only when a kustomization named files: most walks meet none)
       const key = w.notObjects.size === 0 && w.listed.size === 0 ? '' : normalize(full)
       if (w.notObjects.has(key)) w.skipped.push({name: full, reason: 'kustomize-input'})
@@ -355,6 +360,20 @@ function walk(dir: string, out: PathEntry[], w: Walk): void {
       else out.push({name: full, fsPath: full, applySet: w.mode === 'dir' ? folder : applySetOf(w.mode, full, undefined)})
     }
   }
+}
+
+/**
+ * What join(dir, name) puts before `name`, for a name that is one plain path segment (a directory
+ * entry's): join once per directory rather than once per entry (it normalizes the whole path).
+ */
+function entryPrefix(dir: string): string {
+  return join(dir, '_').slice(0, -1)
+}
+
+/** extname(name), lower-cased, for a directory entry's name not starting with a dot (no pass over the name). */
+function entryExtension(name: string): string {
+  const dot = name.lastIndexOf('.')
+  return dot > 0 ? name.slice(dot).toLowerCase() : ''
 }
 
 /** The input(s) a kustomize root gives: its rendering, or its resources read here. */
