@@ -185,11 +185,31 @@ function increasing(xs: readonly number[]): boolean {
   return true
 }
 
+/**
+ * How many line breaks buf[from, to) holds, four bytes at a time (one indexOf call per line cost
+ * three times as much): a byte of a word XOR 0x0a0a0a0a is zero exactly where it was a line break.
+ */
 export function countNewlines(buf: Buffer, from: number, to: number): number {
+  to = Math.min(to, buf.length)
   let n = 0
-  for (let i = buf.indexOf(10, from); i >= 0 && i < to; i = buf.indexOf(10, i + 1)) n++
+  let i = from
+  while (i < to && ((buf.byteOffset + i) & 3) !== 0) if (buf[i++] === NEWLINE) n++
+  const words = (to - i) >> 2
+  if (words > 0) {
+    const w32 = new Int32Array(buf.buffer, buf.byteOffset + i, words)
+    for (let k = 0; k < words; k++) {
+      const x = w32[k] ^ 0x0a0a0a0a
+      // The top bit of each byte set where that byte is zero (exact: nothing borrows across bytes), then those bits summed.
+      const zero = ~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x | 0x7f7f7f7f)
+      if (zero !== 0) n += Math.imul((zero >>> 7) & 0x01010101, 0x01010101) >>> 24
+    }
+    i += words * 4
+  }
+  for (; i < to; i++) if (buf[i] === NEWLINE) n++
   return n
 }
+
+const NEWLINE = 0x0a
 
 function fileError(name: string, error: unknown): UserError {
   const code = (error as NodeJS.ErrnoException)?.code
