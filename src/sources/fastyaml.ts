@@ -190,9 +190,21 @@ class Reader {
       // A key written twice: let js-yaml report the duplicate.
       if ((seen & bit) !== 0 && Object.hasOwn(obj, key)) throw GIVE_UP
       seen |= bit
-      const eol = lineEnd(t, vs)
-      const end = trimmedEnd(t, vs, eol)
-      while (vs < end && t.charCodeAt(vs) === SPACE) vs++
+      while (t.charCodeAt(vs) === SPACE) vs++
+      // The value's characters are hashed on the way to the line's end, the last one that is not
+      // a space ending it: a short plain scalar is then looked up by that hash (inlineValue).
+      let eol = vs
+      let end = vs
+      let hash = 0
+      for (let h = 0; eol < t.length; eol++) {
+        const c = t.charCodeAt(eol)
+        if (c === NL) break
+        h = (Math.imul(h, 31) + c) | 0
+        if (c !== SPACE) {
+          end = eol + 1
+          hash = h
+        }
+      }
       this.pos = eol + 1
       let value: unknown
       if (vs >= end) {
@@ -202,7 +214,7 @@ class Reader {
         else if (sub === indent && this.isSeqItemAt(this.pos + indent)) value = this.sequence(indent)
         else value = null
       } else {
-        value = inlineValue(t, vs, end)
+        value = inlineValue(t, vs, end, hash)
         if (this.peek() > indent) throw GIVE_UP // a continuation line, or an error
       }
       obj[key] = value
@@ -238,7 +250,7 @@ class Reader {
         continue
       }
       this.pos = eol + 1
-      arr.push(inlineValue(t, rs, end))
+      arr.push(inlineValue(t, rs, end, textHash(t, rs, end)))
       if (this.peek() > indent) throw GIVE_UP
     }
   }
@@ -340,8 +352,8 @@ function quotedScalar(t: string, open: number, close: number): string {
   return value
 }
 
-/** A value written on the same line as its key or dash: t[from, end), end trimmed. */
-function inlineValue(t: string, from: number, end: number): unknown {
+/** A value written on the same line as its key or dash: t[from, end), end trimmed, whose textHash is `hash`. */
+function inlineValue(t: string, from: number, end: number, hash: number): unknown {
   const c = t.charCodeAt(from)
   if (c === 0x22 || c === 0x27) {
     const close = closingQuote(t, from, end)
@@ -355,7 +367,7 @@ function inlineValue(t: string, from: number, end: number): unknown {
     if (flow.pos !== end) throw GIVE_UP // something after the closing bracket
     return value
   }
-  const slot = end - from <= SHARED_MAX ? keySlot(t, from, end) : -1
+  const slot = end - from <= SHARED_MAX ? slotOf(hash, end - from) : -1
   if (slot >= 0 && sameText(t, from, end, valueRaw[slot])) return valueSlot[slot]
   printable(t, from, end)
   const v = t.slice(from, end)
@@ -423,10 +435,15 @@ function slotOf(h: number, length: number): number {
   return Math.imul((h + length) | 0, 0x9e3779b1) >>> (32 - SLOT_BITS)
 }
 
-function keySlot(t: string, from: number, to: number): number {
+/** The hash slotOf takes: h * 31 + c over the characters of t[from, to), from 0. */
+function textHash(t: string, from: number, to: number): number {
   let h = 0
   for (let i = from; i < to; i++) h = (Math.imul(h, 31) + t.charCodeAt(i)) | 0
-  return slotOf(h, to - from)
+  return h
+}
+
+function keySlot(t: string, from: number, to: number): number {
+  return slotOf(textHash(t, from, to), to - from)
 }
 
 /** Is t[from, to) the text `raw`? (A loop: the texts are short, and a call to startsWith costs more.) */
