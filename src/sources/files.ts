@@ -196,8 +196,9 @@ export function countNewlines(buf: Buffer, from: number, to: number): number {
   while (i < to && ((buf.byteOffset + i) & 3) !== 0) if (buf[i++] === NEWLINE) n++
   const words = (to - i) >> 2
   if (words > 0) {
-    const w32 = new Int32Array(buf.buffer, buf.byteOffset + i, words)
-    for (let k = 0; k < words; k++) {
+    const w32 = wordsOf(buf.buffer)
+    const first = (buf.byteOffset + i) >> 2
+    for (let k = first; k < first + words; k++) {
       const x = w32[k] ^ 0x0a0a0a0a
       // The top bit of each byte set where that byte is zero (exact: nothing borrows across bytes), then those bits summed.
       const zero = ~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x | 0x7f7f7f7f)
@@ -210,6 +211,17 @@ export function countNewlines(buf: Buffer, from: number, to: number): number {
 }
 
 const NEWLINE = 0x0a
+
+/**
+ * The memory under the last buffer counted, as 32-bit words: the bytes kept of many files are views
+ * of a few shared slabs, and a view made for each count cost as much as the count.
+ */
+let lastWords: {buffer: ArrayBufferLike; words: Int32Array} | undefined
+
+function wordsOf(buffer: ArrayBufferLike): Int32Array {
+  if (lastWords?.buffer !== buffer) lastWords = {buffer, words: new Int32Array(buffer, 0, buffer.byteLength >> 2)}
+  return lastWords.words
+}
 
 function fileError(name: string, error: unknown): UserError {
   const code = (error as NodeJS.ErrnoException)?.code
