@@ -112,10 +112,15 @@ export function findContainer(spec: PodSpecView, test: (c: ContainerView) => boo
   return undefined
 }
 
-/** The pod spec at `path` of a parsed object (only mappings are stepped into); undefined when it is not a mapping. */
-export function readPodSpec(raw: RawObject, path: Path): PodSpecView | undefined {
+/**
+ * The pod spec beside the pod labels at `labelsPath` of a parsed object: that path with its last
+ * two steps (`metadata`, `labels`) replaced by `spec` (only mappings are stepped into); undefined
+ * when it is not a mapping.
+ */
+export function readPodSpec(raw: RawObject, labelsPath: Path): PodSpecView | undefined {
   let v: unknown = raw
-  for (const step of path) v = isMapping(v) ? v[step as string] : undefined
+  for (let i = 0; i < labelsPath.length - 2; i++) v = isMapping(v) ? v[labelsPath[i] as string] : undefined
+  v = isMapping(v) ? v.spec : undefined
   if (!isMapping(v)) return undefined
   return {containers: containerViews(v.containers), initContainers: containerViews(v.initContainers), resources: v.resources}
 }

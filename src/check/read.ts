@@ -105,6 +105,6 @@ export function readCheckObject(src: SourceObject, defaultNamespace: string): Ch
     obj.podLabelsPath = ['metadata', 'labels']
   }
   // The pod spec beside the pod labels: what the rules over several objects read of it, taken now.
-  if (obj.podLabelsPath) obj.podSpec = readPodSpec(raw, [...obj.podLabelsPath.slice(0, -2), 'spec'])
+  if (obj.podLabelsPath) obj.podSpec = readPodSpec(raw, obj.podLabelsPath)
   return obj
 }

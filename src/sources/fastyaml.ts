@@ -14,15 +14,20 @@ export const FALLBACK: unique symbol = Symbol('fallback')
 class GiveUp extends Error {}
 const GIVE_UP = new GiveUp()
 
-/** Printable ASCII and newlines only (the subset also excludes tabs and carriage returns). */
-const OUTSIDE_SUBSET = /[^\n\x20-\x7e]/
-
 const SPACE = 0x20
 const NL = 0x0a
+const TILDE = 0x7e
 
-/** Parses one YAML document (its text may start with a `---` line and end with a `...` line). */
+/**
+ * Parses one YAML document (its text may start with a `---` line and end with a `...` line).
+ *
+ * The reader takes printable ASCII and newlines only (no tabs, carriage returns, control or
+ * non-ASCII characters). Rather than a pass over the whole text, each character is checked where
+ * the reader meets it: the loops over keys, quoted and flow scalars check theirs, and a plain
+ * value or a comment that is passed over whole is checked by `printable`. Spaces and line breaks
+ * are read one by one.
+ */
 export function parseBlockYaml(text: string): unknown {
-  if (OUTSIDE_SUBSET.test(text)) return FALLBACK
   try {
     return new Reader(text).document()
   } catch (error) {
@@ -91,8 +96,9 @@ class Reader {
       if (c === 0x23 /* # */ || (k === p && c === 0x2e && t.startsWith('...', k) && this.restIsBlank(k + 3))) {
         // A comment line; or the document end marker, after which only comments may follow (the
         // splitter makes sure of it).
-        const nl = t.indexOf('\n', k)
-        p = nl < 0 ? t.length : nl + 1
+        const nl = lineEnd(t, k)
+        printable(t, k, nl)
+        p = nl + 1
         continue
       }
       this.pos = this.peekedLine = p
@@ -162,7 +168,7 @@ class Reader {
           if (c === 0x3a) {
             const after = t.charCodeAt(colon + 1)
             if (after === SPACE || after === NL || colon + 1 >= t.length) break
-          } else if (c === NL || colon >= t.length) throw GIVE_UP // no colon: a multi-line scalar, or an error
+          } else if (!(c >= SPACE && c <= TILDE)) throw GIVE_UP // a line break (no colon: a multi-line scalar, or an error), the end, or a character outside the subset
           h = (Math.imul(h, 31) + c) | 0
         }
         const slot = slotOf(h, colon - cs)
@@ -184,9 +190,21 @@ class Reader {
       // A key written twice: let js-yaml report the duplicate.
       if ((seen & bit) !== 0 && Object.hasOwn(obj, key)) throw GIVE_UP
       seen |= bit
-      const eol = lineEnd(t, vs)
-      const end = trimmedEnd(t, vs, eol)
-      while (vs < end && t.charCodeAt(vs) === SPACE) vs++
+      while (t.charCodeAt(vs) === SPACE) vs++
+      // The value's characters are hashed on the way to the line's end, the last one that is not
+      // a space ending it: a short plain scalar is then looked up by that hash (inlineValue).
+      let eol = vs
+      let end = vs
+      let hash = 0
+      for (let h = 0; eol < t.length; eol++) {
+        const c = t.charCodeAt(eol)
+        if (c === NL) break
+        h = (Math.imul(h, 31) + c) | 0
+        if (c !== SPACE) {
+          end = eol + 1
+          hash = h
+        }
+      }
       this.pos = eol + 1
       let value: unknown
       if (vs >= end) {
@@ -196,7 +214,7 @@ class Reader {
         else if (sub === indent && this.isSeqItemAt(this.pos + indent)) value = this.sequence(indent)
         else value = null
       } else {
-        value = inlineValue(t, vs, end)
+        value = inlineValue(t, vs, end, hash)
         if (this.peek() > indent) throw GIVE_UP // a continuation line, or an error
       }
       obj[key] = value
@@ -232,7 +250,7 @@ class Reader {
         continue
       }
       this.pos = eol + 1
-      arr.push(inlineValue(t, rs, end))
+      arr.push(inlineValue(t, rs, end, textHash(t, rs, end)))
       if (this.peek() > indent) throw GIVE_UP
     }
   }
@@ -242,6 +260,14 @@ class Reader {
 function lineEnd(t: string, from: number): number {
   const nl = t.indexOf('\n', from)
   return nl < 0 ? t.length : nl
+}
+
+/** Gives up unless t[from, to) is printable ASCII. */
+function printable(t: string, from: number, to: number): void {
+  for (let i = from; i < to; i++) {
+    const c = t.charCodeAt(i)
+    if (c < SPACE || c > TILDE) throw GIVE_UP
+  }
 }
 
 /** `end`, less the spaces before it (down to `start`). */
@@ -281,6 +307,7 @@ function closingQuote(t: string, start: number, end: number): number {
   const q = t.charCodeAt(start)
   for (let j = start + 1; j < end; j++) {
     const c = t.charCodeAt(j)
+    if (c < SPACE || c > TILDE) throw GIVE_UP
     if (q === 0x22) {
       if (c === 0x5c /* \ */) {
         j++
@@ -325,8 +352,8 @@ function quotedScalar(t: string, open: number, close: number): string {
   return value
 }
 
-/** A value written on the same line as its key or dash: t[from, end), end trimmed. */
-function inlineValue(t: string, from: number, end: number): unknown {
+/** A value written on the same line as its key or dash: t[from, end), end trimmed, whose textHash is `hash`. */
+function inlineValue(t: string, from: number, end: number, hash: number): unknown {
   const c = t.charCodeAt(from)
   if (c === 0x22 || c === 0x27) {
     const close = closingQuote(t, from, end)
@@ -340,8 +367,9 @@ function inlineValue(t: string, from: number, end: number): unknown {
     if (flow.pos !== end) throw GIVE_UP // something after the closing bracket
     return value
   }
-  const slot = end - from <= SHARED_MAX ? keySlot(t, from, end) : -1
+  const slot = end - from <= SHARED_MAX ? slotOf(hash, end - from) : -1
   if (slot >= 0 && sameText(t, from, end, valueRaw[slot])) return valueSlot[slot]
+  printable(t, from, end)
   const v = t.slice(from, end)
   if (!isPlainStart(v) || v.includes(': ') || v.charCodeAt(v.length - 1) === 0x3a || v.includes(' #')) throw GIVE_UP
   const value = valueOf(v)
@@ -387,7 +415,8 @@ function remembered<T>(cache: Map<string, T>, s: string, resolve: (s: string) =>
  * to and that key's bit (keyBit). Only keys that passed the checks of a plain key (and are
  * neither `<<` nor `__proto__`) are remembered, so a key found here needs none.
  */
-const KEY_SLOTS = 1 << 12
+const SLOT_BITS = 12
+const KEY_SLOTS = 1 << SLOT_BITS
 const slotRaw: Array<string | undefined> = new Array(KEY_SLOTS).fill(undefined)
 const slotKey: string[] = new Array(KEY_SLOTS).fill('')
 const slotBit: number[] = new Array(KEY_SLOTS).fill(0)
@@ -396,16 +425,25 @@ const slotBit: number[] = new Array(KEY_SLOTS).fill(0)
 const valueRaw: Array<string | undefined> = new Array(KEY_SLOTS).fill(undefined)
 const valueSlot: unknown[] = new Array(KEY_SLOTS).fill(null)
 
-/** The slot of a text of `length` characters whose hash (h * 31 + c over its characters, from 0) is `h`. */
+/**
+ * The slot of a text of `length` characters whose hash (h * 31 + c over its characters, from 0) is
+ * `h`: the top bits of a multiplication by the golden ratio, which spreads the keys of a manifest
+ * evenly (the low bits of the hash alone made keys such as `memory` and `tier` share a slot, and
+ * each then put the other out, on every object).
+ */
 function slotOf(h: number, length: number): number {
-  h = (h + Math.imul(length, 0x9e3779b1)) | 0
-  return (h ^ (h >>> 12)) & (KEY_SLOTS - 1)
+  return Math.imul((h + length) | 0, 0x9e3779b1) >>> (32 - SLOT_BITS)
+}
+
+/** The hash slotOf takes: h * 31 + c over the characters of t[from, to), from 0. */
+function textHash(t: string, from: number, to: number): number {
+  let h = 0
+  for (let i = from; i < to; i++) h = (Math.imul(h, 31) + t.charCodeAt(i)) | 0
+  return h
 }
 
 function keySlot(t: string, from: number, to: number): number {
-  let h = 0
-  for (let i = from; i < to; i++) h = (Math.imul(h, 31) + t.charCodeAt(i)) | 0
-  return slotOf(h, to - from)
+  return slotOf(textHash(t, from, to), to - from)
 }
 
 /** Is t[from, to) the text `raw`? (A loop: the texts are short, and a call to startsWith costs more.) */
@@ -456,6 +494,7 @@ class FlowReader {
       const x = t.charCodeAt(p)
       if (x === 0x2c /* , */ || x === 0x5d /* ] */ || x === 0x7d /* } */) break
       if (key && x === 0x3a && t.charCodeAt(p + 1) === SPACE) break
+      if (x < SPACE || x > TILDE) throw GIVE_UP
       if (x === 0x5b || x === 0x7b || x === 0x3a /* : */ || x === 0x23 /* # */ || x === 0x22 || x === 0x27 || x === 0x3f /* ? */) throw GIVE_UP
     }
     let e = p

@@ -6,7 +6,7 @@ import {UserError} from '../errors.js'
 import {SourceFile} from './files.js'
 import {linePos} from './locate.js'
 import {KUBE_YAML_SCHEMA} from './yaml11.js'
-import {bomLength, Chunk, isBlankByte, isListKind, isMapping, parseYamlText, type Report, SourceObject, TOP, unpack, unpackListTail} from './source-object.js'
+import {bomLength, Chunk, isBlankByte, isListKind, isMapping, NESTED, parseYamlText, type Report, SourceObject, TOP, unpack, unpackListTail, unpackOne} from './source-object.js'
 
 // ---------------------------------------------------------------------------------------------
 // YAML
@@ -140,7 +140,12 @@ export function* readYaml(file: SourceFile, buf: Buffer, counter: {n: number}, r
     }
     if (value === null || value === undefined) continue // an empty document (`~`, or comments)
     if (done > 0 && isMapping(value) && Array.isArray(value.items)) yield* unpackListTail(value, value.items as unknown[], done, chunk, counter, report)
-    else yield* unpack(value, chunk, TOP, counter, report) // the chunk is the object's locator
+    else {
+      // Most documents are one object: unpacked without a generator of their own.
+      const one = unpackOne(value, chunk, TOP, counter, report) // the chunk is the object's locator
+      if (one === NESTED) yield* unpack(value, chunk, TOP, counter, report)
+      else if (one !== undefined) yield one
+    }
   }
 }
 

@@ -104,6 +104,9 @@ export function resolvePlain(s: string): null | boolean | number | typeof STRING
 }
 
 function resolveNumber(s: string): number | typeof STRING {
+  const decimal = shortDecimal(s)
+  if (decimal >= 0) return decimal
+  if (!mayBeNumber(s)) return STRING
   // (timestamps such as 2024-01-02 are kept as strings for interface{} targets: nothing to do)
   const plain = s.includes('_') ? s.replaceAll('_', '') : s
   const signed = parseGoIntDigits(plain, true)
@@ -128,6 +131,33 @@ function resolveNumber(s: string): number | typeof STRING {
     if (Number.isFinite(v)) return v
   }
   return STRING
+}
+
+/**
+ * A decimal integer without a sign or a leading zero, of up to 15 digits (a port, a count): its
+ * value, which ParseInt gives and a double holds exactly; -1 for any other text.
+ */
+function shortDecimal(s: string): number {
+  if (s.length > 15 || (s.length > 1 && s.charCodeAt(0) === 0x30)) return -1
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c < 0x30 || c > 0x39) return -1
+  }
+  return Number(s)
+}
+
+/**
+ * Whether every character of `s` may be in a number that resolveNumber reads: digits, hex digits,
+ * the x o b of a prefix, _ + - and the point (in either case: a few other characters pass too,
+ * which is harmless). A scalar with any other character (`62m`, `1:20`) is a string.
+ */
+function mayBeNumber(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i) | 0x20
+    const ok = (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || c === 0x78 || c === 0x6f || c === 0x2b || c === 0x2d || c === 0x2e || c === 0x7f // 0x7f: `_`
+    if (!ok) return false
+  }
+  return true
 }
 
 /** The value of a plain scalar as Kubernetes sees it. */

@@ -164,6 +164,28 @@ spec:
     agree(text)
   })
 
+  it('gives up on a character outside printable ASCII wherever it stands (every place of every construct)', () => {
+    // Each character is checked where the reader meets it: in a key, a quoted or flow scalar, a
+    // plain value (short and remembered, or long), a comment, indentation, a marker line.
+    const docs = [
+      '---\n# head comment\na: 1\n"q k": \'v\'\nlong: registry.example/worker-09165:3.15.23\nshort: web\nflow: ["--p=:80", {k: v}, x y]\nesc: "say \\"hi\\"\\n"\n',
+      'list:\n- one\n- k: v\n  k2: "quoted value"\n-\n  deep:\n    - [a, b]\nempty: {}\n  # indented comment\ntail: ~\n...\n# after the end\n',
+    ]
+    const outside = ['\t', '\r', '\x00', '\x01', '\x0b', '\x1f', '\x7f', '\x80', '\xa0', 'é', '\u2028', '\ufeff', '\u{1f600}']
+    for (const doc of docs) {
+      expect(parseBlockYaml(doc), doc).not.toBe(FALLBACK)
+      for (let i = 0; i <= doc.length; i++) {
+        for (const c of outside) {
+          for (const text of [doc.slice(0, i) + c + doc.slice(i), doc.slice(0, i) + c + doc.slice(i + 1)]) {
+            // Reading a document with another before it (remembered keys and scalars) changes nothing.
+            parseBlockYaml(doc)
+            expect(parseBlockYaml(text), JSON.stringify(text)).toBe(FALLBACK)
+          }
+        }
+      }
+    }
+  })
+
   it('reads one-line flow collections of scalars as js-yaml does', () => {
     const doc = 'args: ["--listen=:8080", \'--mode=it\'\'s\', -v, 8080, yes, ~]\nsel: {app: web, "a b": [1, {c: 1.5}], on: null}\nempty: [ ]\nsp: [ a b ,c ]\n'
     expect(parseBlockYaml(doc)).toEqual({args: ['--listen=:8080', "--mode=it's", '-v', 8080, true, null], sel: {app: 'web', 'a b': [1, {c: 1.5}], true: null}, empty: [], sp: ['a b', 'c']})

@@ -33,9 +33,21 @@ describe('plain scalars resolve as go-yaml v2 (sigs.k8s.io/yaml) resolves them',
   it.each([
     'yES', 'nO', 'oN', 'yes!', 'Off-line', 'nil', 'none', '0x', '0b', '0o', '0b2', '0xg', '1:20', '_1', '2026-11-22', '2026-11-22T10:00:00Z',
     '1.2.3', '-', '+', '.', '..', '1e', 'e3', '0.5.', '1e400', 'abc', 'web', '12abc', '0x1.8p1', 'infinity', 'NaN', '1__0x',
+    // quantities and addresses: a character no number has
+    '62m', '199Mi', '1Gi', '0.5Ki', '10.0.0.1/8', '1 2', '0x1g', '8080/TCP',
   ])('%s stays a string', (input) => {
     expect(resolvePlain(input)).toBe(STRING)
     expect(plainValue(input)).toBe(input)
+  })
+
+  it('reads a decimal integer of any length as ParseInt and big.Int do (property)', () => {
+    fc.assert(
+      fc.property(fc.bigInt({min: 0n, max: 10n ** 22n}), (n) => {
+        expect(resolvePlain(String(n))).toBe(Number(n))
+      }),
+      {numRuns: 3000},
+    )
+    for (const s of ['0', '7', '999999999999999', '1000000000000000', '9007199254740993']) expect(resolvePlain(s)).toBe(Number(BigInt(s)))
   })
 
   it('keeps integers beyond 64 bits as (imprecise) numbers, as the big.Int → JSON path does', () => {
