@@ -203,7 +203,8 @@ function utilizationMetrics(apiVersion: string, spec: RawObject | undefined): Ut
     if (field === 'containerResource' && container === undefined) return // the schema rules report it
     out.push({resource: source.name, container, path: ['spec', 'metrics', i, field, 'name'], atKey: false})
   })
-  return out
+  // Kept to the end of a run: at its length, not with the room pushing leaves.
+  return out.slice()
 }
 
 /** A field of a mapping (or a list). */
