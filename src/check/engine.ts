@@ -294,6 +294,75 @@ export function collectDrafts(input: EngineInput, enabled: ReadonlySet<RuleId>):
   return drafts
 }
 
+/** A finding that survived configuration, ignores and the baseline, with the positions it waits for. */
+interface Kept {
+  draft: Draft
+  finding: Finding
+  own: Position | undefined
+  related: Position[] | undefined
+}
+
+interface Position {
+  path: Path
+  atKey: boolean
+  at?: Origin
+}
+
+/** Up to this many positions of one object are told apart by comparing paths; more, by a key. */
+const FEW_POSITIONS = 8
+
+/**
+ * The positions the findings ask for. Each reads and parses the object's text again: the same field
+ * of the same object (the broad side of many overlaps, an HPA's target) is located once, and the
+ * positions are computed object by object in input order, so that each object's text is read once
+ * for all.
+ */
+class Positions {
+  private readonly bySrc = new Map<SourceObject, Position[]>()
+  /** The positions of an object asked for more than FEW_POSITIONS times, by key. */
+  private readonly keyed = new Map<SourceObject, Map<string, Position>>()
+
+  ask(src: SourceObject, path: Path, atKey: boolean): Position {
+    const list = this.bySrc.get(src)
+    if (!list) {
+      const p: Position = {path, atKey, at: undefined}
+      this.bySrc.set(src, [p])
+      return p
+    }
+    if (list.length <= FEW_POSITIONS) {
+      for (const p of list) if (p.atKey === atKey && samePath(p.path, path)) return p
+      const p: Position = {path, atKey, at: undefined}
+      list.push(p)
+      return p
+    }
+    let keyed = this.keyed.get(src)
+    if (!keyed) this.keyed.set(src, (keyed = new Map(list.map((p) => [positionKey(p.path, p.atKey), p]))))
+    const key = positionKey(path, atKey)
+    let p = keyed.get(key)
+    if (!p) {
+      keyed.set(key, (p = {path, atKey, at: undefined}))
+      list.push(p)
+    }
+    return p
+  }
+
+  /** Computes every position asked for. */
+  locate(): void {
+    for (const [src, list] of [...this.bySrc].sort((a, b) => a[0].ordinal - b[0].ordinal)) {
+      for (const p of list) p.at = p.path.length === 0 ? src.origin : src.locate(p.path, {key: p.atKey})
+    }
+  }
+}
+
+function samePath(a: Path, b: Path): boolean {
+  if (a === b) return true
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+const positionKey = (path: Path, atKey: boolean) => `${atKey ? 'k' : 'v'}${JSON.stringify(path)}`
+
 export function buildReport(input: EngineInput, settings: EngineSettings): CheckReport {
   const rules = effectiveRules(settings)
   const enabled = new Set(rules.filter((r) => r.enabled).map((r) => r.id))
@@ -302,7 +371,7 @@ export function buildReport(input: EngineInput, settings: EngineSettings): Check
 
   let suppressed = 0
   let baselined = 0
-  const kept: Array<{draft: Draft; finding: Omit<Finding, 'line' | 'column' | 'file'> & {file: string}}> = []
+  const kept: Kept[] = []
   for (const d of drafts) {
     const rule = byId.get(d.rule)!
     const file = d.subject ? d.subject.src.file : (d.origin?.file ?? '')
@@ -315,7 +384,8 @@ export function buildReport(input: EngineInput, settings: EngineSettings): Check
       continue
     }
     const severity: Severity = rule.configuredSeverity ?? d.severity ?? rule.severity
-    const finding = {
+    // The finding's fields in its order; the position (its file in place of the subject's) is set once known.
+    const finding: Finding = {
       rule: d.rule,
       severity,
       file,
@@ -324,52 +394,40 @@ export function buildReport(input: EngineInput, settings: EngineSettings): Check
       name: d.subject?.name ?? '',
       // Cut before the baseline compares it, so that a report read back as a baseline matches.
       message: cutEchoes(d.message),
+      line: 0,
+      column: 0,
     }
     // Parse errors are never baselined: an unreadable input always fails the run (exit 1).
     if (settings.baseline && d.rule !== 'parse-error' && settings.baseline.take(finding)) {
       baselined++
       continue
     }
-    kept.push({draft: d, finding})
+    kept.push({draft: d, finding, own: undefined, related: undefined})
   }
 
-  // Each position reads and parses the object's text again: the same field of the same object
-  // (the broad side of many overlaps, an HPA's target) is located once, and the positions are
-  // computed object by object in input order, so that each object's text is read once for all.
-  interface Position {
-    path: Path
-    atKey: boolean
-    at?: Origin
+  const positions = new Positions()
+  for (const k of kept) {
+    const {draft} = k
+    if (!draft.origin && !draft.lazyOrigin) k.own = positions.ask(draft.subject!.src, draft.path, draft.atKey)
+    if (draft.related) k.related = draft.related.map((r) => positions.ask(r.object.src, r.path, r.atKey))
   }
-  const positions = new Map<SourceObject, Map<string, Position>>()
-  const ask = (src: SourceObject, path: Path, atKey: boolean): Position => {
-    let known = positions.get(src)
-    if (!known) positions.set(src, (known = new Map()))
-    const key = `${atKey ? 'k' : 'v'}${JSON.stringify(path)}`
-    let p = known.get(key)
-    if (!p) known.set(key, (p = {path, atKey}))
-    return p
-  }
-  const asked = kept.map(({draft}) => ({
-    own: draft.origin || draft.lazyOrigin ? undefined : ask(draft.subject!.src, draft.path, draft.atKey),
-    related: draft.related?.map((r) => ask(r.object.src, r.path, r.atKey)),
-  }))
-  for (const src of [...positions.keys()].sort((a, b) => a.ordinal - b.ordinal)) {
-    for (const p of positions.get(src)!.values()) p.at = p.path.length === 0 ? src.origin : src.locate(p.path, {key: p.atKey})
-  }
-  const findings: Finding[] = kept.map(({draft, finding}, i) => {
-    const at = draft.origin ?? draft.lazyOrigin?.() ?? asked[i].own!.at!
-    // The finding's fields in its order, the position's file in place of the subject's.
-    const out: Finding = {rule: finding.rule, severity: finding.severity, file: at.file, kind: finding.kind, namespace: finding.namespace, name: finding.name, message: finding.message, line: at.line, column: at.column}
-    if (draft.subject) out.field = formatPath(draft.path)
+  positions.locate()
+  const findings: Finding[] = new Array<Finding>(kept.length)
+  for (let i = 0; i < kept.length; i++) {
+    const {draft, finding, own, related} = kept[i]
+    const at = draft.origin ?? draft.lazyOrigin?.() ?? own!.at!
+    finding.file = at.file
+    finding.line = at.line
+    finding.column = at.column
+    if (draft.subject) finding.field = formatPath(draft.path)
     if (draft.related && draft.related.length > 0) {
-      out.related = draft.related.map((r, j): RelatedLocation => {
-        const pos = asked[i].related![j].at!
+      finding.related = draft.related.map((r, j): RelatedLocation => {
+        const pos = related![j].at!
         return {file: pos.file, line: pos.line, column: pos.column, kind: r.object.kind, namespace: r.object.namespace, name: r.object.name, message: r.message}
       })
     }
-    return out
-  })
+    findings[i] = finding
+  }
   // Each finding's file order is looked up once, not at every comparison.
   const fileOrder = new Map(input.files.map((f, i) => [f, i]))
   const ranked = findings.map((f) => ({f, order: fileOrder.get(f.file) ?? input.files.length}))

@@ -142,6 +142,7 @@ function namespaceOverlaps(all: Ctrl[], labelSets: LabelSet[]): Draft[] {
 }
 
 function sameSelectorDrafts(group: Ctrl[], labelSets: LabelSet[], drafts: Draft[]): void {
+  if (group.length < 2) return // (most selectors are one controller's own)
   const first = group[0]
   const others = group.filter((c, i) => i > 0 && !related(first.obj, c.obj))
   if (others.length === 0) return
@@ -169,13 +170,14 @@ function pairDrafts(ctrls: Ctrl[], labelSets: LabelSet[], groups: Map<string, Ct
 
   // Pairs that constrain a common key and agree wherever both pin a value.
   const byKey = new Map<string, number[]>()
-  ctrls.forEach((c, i) => {
-    for (const key of new Set(c.reqs.map((r) => r.key))) {
+  for (let i = 0; i < n; i++) {
+    for (const {key} of ctrls[i].reqs) {
       let members = byKey.get(key)
       if (!members) byKey.set(key, (members = []))
-      members.push(i)
+      // (a key constrained twice, as in `In` and `NotIn`, makes the controller a member once)
+      if (members[members.length - 1] !== i) members.push(i)
     }
-  })
+  }
   for (const members of byKey.values()) {
     if (members.length >= 2) agreeingPairs(ctrls, members, (i, j) => candidates.add(pairKey(i, j)))
   }

@@ -120,6 +120,8 @@ function replicasOf(o: CheckObject): number | undefined {
  */
 function pdbDrafts(objects: readonly CheckObject[], scope: Scope): Draft[] {
   const drafts: Draft[] = []
+  const pdbs = objects.filter((o) => o.kind === 'PodDisruptionBudget' && o.group === 'policy')
+  if (pdbs.length === 0) return drafts // (most inputs have none: the indexes below are not built)
   // An autoscaled controller has no fixed replica count to compare a budget with.
   const autoscaled = new Set<string>()
   for (const o of objects) if (o.hpa?.target) autoscaled.add(`${o.namespace}/${o.hpa.target.kind}/${o.hpa.target.name}`)
@@ -130,8 +132,7 @@ function pdbDrafts(objects: readonly CheckObject[], scope: Scope): Draft[] {
     if (l) l.push(o)
     else byNamespace.set(o.namespace, [o])
   }
-  for (const pdb of objects) {
-    if (pdb.kind !== 'PodDisruptionBudget' || pdb.group !== 'policy') continue
+  for (const pdb of pdbs) {
     const selector = at(pdb.src.raw, ['spec', 'selector'])
     if (!isMapping(selector)) continue // the schema rules report it
     const reqs = labelSelectorRequirements(selector, ['spec', 'selector'])

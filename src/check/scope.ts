@@ -91,13 +91,13 @@ export class Scope {
    * Of `candidates` (what `from` may refer to), those nearest it: in its own file if any is, else
    * in its apply set if any is, else all of them.
    */
-  nearest<T extends CheckObject>(from: CheckObject, candidates: readonly T[]): T[] {
-    if (candidates.length <= 1) return [...candidates]
+  nearest<T extends CheckObject>(from: CheckObject, candidates: readonly T[]): readonly T[] {
+    if (candidates.length <= 1) return candidates // (most references name one object: no copy)
     const file = candidates.filter((c) => c.src.file === from.src.file)
     if (file.length > 0) return file
     const set = this.setOf(from)
     const inSet = candidates.filter((c) => this.setOf(c) === set)
-    return inSet.length > 0 ? inSet : [...candidates]
+    return inSet.length > 0 ? inSet : candidates
   }
 
   private readonly memos = new Map<string, unknown>()
@@ -123,7 +123,7 @@ export class Scope {
   }
 
   /** The Services of the input named `name` in `namespace`, nearest to `from` first (nearest()). */
-  servicesNear(from: CheckObject, name: string): CheckObject[] {
+  servicesNear(from: CheckObject, name: string): readonly CheckObject[] {
     const named = this.memo('services', () => {
       const out = new Map<string, CheckObject[]>()
       for (const o of this.all) {

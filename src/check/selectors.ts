@@ -101,23 +101,23 @@ export function labelSelectorRequirements(selector: Raw, base: Path): SourcedReq
   const out: SourcedRequirement[] = []
   if (isMapping(selector.matchLabels)) {
     for (const [key, value] of Object.entries(selector.matchLabels)) {
-      out.push({key, operator: 'In', values: [value as string], path: [...base, 'matchLabels', key], atKey: true})
+      out.push({key, operator: 'In', values: [value as string], path: base.concat('matchLabels', key), atKey: true})
     }
   }
   if (Array.isArray(selector.matchExpressions)) {
     selector.matchExpressions.forEach((e, i) => {
       const expr = e as Raw
       const values = Array.isArray(expr.values) ? [...new Set(expr.values as string[])] : []
-      out.push({key: expr.key as string, operator: expr.operator as Requirement['operator'], values, path: [...base, 'matchExpressions', i], atKey: false})
+      out.push({key: expr.key as string, operator: expr.operator as Requirement['operator'], values, path: base.concat('matchExpressions', i), atKey: false})
     })
   }
-  // Kept to the end of a run: at its length, not with the room pushing leaves.
+  // Kept to the end of a run: at its length, not with the room pushing leaves (so are the paths: concat, not a spread).
   return out.slice()
 }
 
 /** A map selector (or labels used as one) as equalities, in source order. */
 export function mapRequirements(map: Labels, base: Path): SourcedRequirement[] {
-  return Object.entries(map).map(([key, value]) => ({key, operator: 'In' as const, values: [value], path: [...base, key], atKey: true}))
+  return Object.entries(map).map(([key, value]) => ({key, operator: 'In' as const, values: [value], path: base.concat(key), atKey: true}))
 }
 
 export function matchesAll(reqs: readonly Requirement[], labels: Labels): boolean {

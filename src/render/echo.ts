@@ -20,6 +20,7 @@ export function cutEchoes(message: string, limit = ECHO_LIMIT): string {
  * than `limit` (what cutEchoes cuts); most messages hold neither and are passed over in one scan.
  */
 function mayEcho(message: string, limit: number): boolean {
+  if (message.indexOf('"') < 0) return hasLongRun(message, limit)
   let run = 0
   /** Characters since the last quote; -1 before the first (text there is not quoted). */
   let sinceQuote = -1
@@ -35,11 +36,31 @@ function mayEcho(message: string, limit: number): boolean {
     }
     if (sinceQuote >= 0) sinceQuote++
     // (only ASCII blanks end a run here: a run counted too long is merely cut the slow way)
-    run = c === 0x20 || (c >= 0x09 && c <= 0x0d) ? 0 : run + 1
+    run = isBlank(c) ? 0 : run + 1
     if (run > limit) return true
   }
   return false // (text after the last quote is not closed: not a quoted text)
 }
+
+/**
+ * Whether the message holds more than `limit` characters in a row that are not ASCII blanks (what
+ * mayEcho counts as a run). Every such run holds one of the characters at limit, 2·limit+1, …
+ * (limit+1 apart): only the runs through those are measured, not every character.
+ */
+function hasLongRun(message: string, limit: number): boolean {
+  for (let p = limit; p < message.length; p += limit + 1) {
+    if (isBlank(message.charCodeAt(p))) continue
+    let start = p
+    while (start > 0 && !isBlank(message.charCodeAt(start - 1))) start--
+    let end = p + 1
+    while (end < message.length && !isBlank(message.charCodeAt(end))) end++
+    if (end - start > limit) return true
+  }
+  return false
+}
+
+/** An ASCII blank: a space, or a tab, line feed, vertical tab, form feed or carriage return. */
+const isBlank = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d)
 
 /** The first `n` characters, never half of a surrogate pair. */
 function head(text: string, n: number): string {

@@ -113,6 +113,14 @@ function conflictDrafts(objects: readonly CheckObject[], targets: Map<string, Ch
   return drafts
 }
 
+const NONE: readonly CheckObject[] = []
+
+/** The targets of the resource group (all of them, most often: then the list itself). */
+function inGroup(targets: readonly CheckObject[], group: string): readonly CheckObject[] {
+  for (const t of targets) if (t.resourceGroup !== group) return targets.filter((u) => u.resourceGroup === group)
+  return targets
+}
+
 /**
  * hpa-target-missing, hpa-replicas-out-of-range and hpa-missing-requests. The target is looked up
  * nearest first (the HPA's file, its apply set, then the whole input); the range is judged only
@@ -124,9 +132,8 @@ function targetDrafts(objects: readonly CheckObject[], scope: Scope): Draft[] {
   for (const hpa of objects) {
     const ref = hpa.hpa?.target
     if (!ref) continue
-    const named = scope.nearest(hpa, all.get(`${hpa.namespace}|${ref.kind}|${ref.name}`) ?? [])
-    const group = refGroup(ref)
-    const found = named.filter((t) => t.resourceGroup === group)
+    const named = scope.nearest(hpa, all.get(`${hpa.namespace}|${ref.kind}|${ref.name}`) ?? NONE)
+    const found = inGroup(named, refGroup(ref))
     if (found.length > 0) missingRequestDrafts(hpa, found, drafts)
     else {
       // Only kinds the input holds objects of are judged: a custom resource may live elsewhere.
@@ -203,7 +210,8 @@ function utilizationMetrics(apiVersion: string, spec: RawObject | undefined): Ut
     if (field === 'containerResource' && container === undefined) return // the schema rules report it
     out.push({resource: source.name, container, path: ['spec', 'metrics', i, field, 'name'], atKey: false})
   })
-  return out
+  // Kept to the end of a run: at its length, not with the room pushing leaves.
+  return out.slice()
 }
 
 /** A field of a mapping (or a list). */

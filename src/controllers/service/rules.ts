@@ -19,27 +19,44 @@ import {formatLabels, mapSelectorProblemsAt} from '../../check/selectors.js'
 const isMapping = (v: unknown): v is RawObject => typeof v === 'object' && v !== null && !Array.isArray(v)
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
 
-export function serviceDrafts(objects: readonly CheckObject[], scope: Scope): Draft[] {
-  // Pod templates and Pods of the whole input, by namespace and label: a Service selects what it
-  // finds nearest (its file, its apply set, then anywhere), and nothing only if nothing matches.
-  // By label key, then value: no `k=v` string is built for every label of every template.
-  const indexOf = (namespace: string) =>
-    scope.memo(`service-index|${namespace}`, () => {
-      const idx = new Map<string, Map<string, CheckObject[]>>()
-      for (const o of scope.podCarriers(namespace)) {
-        const labels = o.podLabels!
-        for (const k in labels) {
-          if (!Object.hasOwn(labels, k)) continue
-          const v = labels[k]
-          let values = idx.get(k)
-          if (!values) idx.set(k, (values = new Map()))
-          let list = values.get(v)
-          if (!list) values.set(v, (list = []))
-          list.push(o)
-        }
+/** Pod carriers by label key, then value. */
+type LabelIndex = Map<string, Map<string, CheckObject[]>>
+
+/**
+ * The pod templates and Pods of a namespace in the whole input, by label: a Service selects what
+ * it finds nearest (its file, its apply set, then anywhere), and nothing only if nothing matches.
+ * By label key, then value: no `k=v` string is built for every label of every template.
+ */
+function labelIndex(scope: Scope, namespace: string): LabelIndex {
+  return scope.memo(`service-index|${namespace}`, () => {
+    const idx: LabelIndex = new Map()
+    for (const o of scope.podCarriers(namespace)) {
+      const labels = o.podLabels!
+      for (const k in labels) {
+        if (!Object.hasOwn(labels, k)) continue
+        const v = labels[k]
+        let values = idx.get(k)
+        if (!values) idx.set(k, (values = new Map()))
+        let list = values.get(v)
+        if (!list) values.set(v, (list = []))
+        list.push(o)
       }
-      return idx
-    })
+    }
+    return idx
+  })
+}
+
+export function serviceDrafts(objects: readonly CheckObject[], scope: Scope): Draft[] {
+  // The Services of a namespace mostly come in a row: its index is looked up once for them.
+  let lastNamespace: string | undefined
+  let lastIndex: LabelIndex = new Map()
+  const indexOf = (namespace: string): LabelIndex => {
+    if (namespace !== lastNamespace) {
+      lastNamespace = namespace
+      lastIndex = labelIndex(scope, namespace)
+    }
+    return lastIndex
+  }
 
   const drafts: Draft[] = []
   for (const svc of objects) {

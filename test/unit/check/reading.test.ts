@@ -137,4 +137,44 @@ spec:
       {at: 'service-selects-nothing@36:3', related: undefined},
     ])
   })
+
+  it('places each of many findings on one object, and one field asked for many times, at its own line', async () => {
+    // Twelve misspelt fields of one ConfigMap (each an unknown-field finding on its own line), and
+    // a broad selector that twelve others overlap (its field asked for by each of them).
+    const typos = Array.from({length: 12}, (_, i) => `data${i}: {}`).join('\n')
+    const narrow = Array.from(
+      {length: 12},
+      (_, i) => `---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: app-${i}}
+spec:
+  selector: {matchLabels: {app: app-${i}, team: a}}
+  template: {metadata: {labels: {app: app-${i}, team: a}}, spec: {containers: [{name: c, image: c:1}]}}
+`,
+    ).join('')
+    const path = file(
+      'many.yaml',
+      `apiVersion: v1
+kind: ConfigMap
+metadata: {name: settings}
+${typos}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: broad}
+spec:
+  selector: {matchLabels: {team: a}}
+  template: {metadata: {labels: {team: a}}, spec: {containers: [{name: c, image: c:1}]}}
+${narrow}`,
+    )
+    const report = await check([path])
+    expect(report.findings.filter((f) => f.rule === 'unknown-field').map(at)).toEqual(Array.from({length: 12}, (_, i) => `unknown-field@${4 + i}:1`))
+    const overlaps = report.findings.filter((f) => f.rule === 'overlapping-selectors')
+    expect(overlaps).toHaveLength(12)
+    // Each on the broad one's selector (it overlaps more), naming a narrow one at its own.
+    expect(new Set(overlaps.map((f) => `${f.name}@${f.line}:${f.column} ${f.related!.map((r) => `${r.name}@${r.line}:${r.column}`).join()}`))).toEqual(
+      new Set(Array.from({length: 12}, (_, i) => `broad@21:3 app-${i}@${28 + 7 * i}:3`)),
+    )
+  })
 })

@@ -1,5 +1,9 @@
 // ingress-backend-missing, statefulset-service-missing, pdb-selects-nothing, pdb-blocks-eviction,
 // and the two opinions (no-readiness-probe, image-latest), which stay off unless enabled.
+import {mkdtempSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
 import {describe, expect, it} from 'vitest'
 
 import {at, check, RULES_FX} from './helpers.js'
@@ -35,5 +39,31 @@ describe('reference rules', () => {
 
   it('leave resolved references alone', async () => {
     expect((await check([fx('good.yaml')], {enable: ['no-readiness-probe', 'image-latest']})).findings).toEqual([])
+  })
+
+  it('judge a PodDisruptionBudget alone in its apply set', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kctl-check-pdb-'))
+    const file = join(dir, 'app.yaml')
+    writeFileSync(
+      file,
+      `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template: {metadata: {labels: {app: web}}, spec: {containers: [{name: web, image: web:1}]}}
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: web}
+spec:
+  minAvailable: 2
+  selector: {matchLabels: {app: web}}
+`,
+    )
+    expect((await check([file])).findings.map((f) => `${at(f)} ${f.message}`)).toEqual([
+      'pdb-blocks-eviction@13:17 minAvailable 2 is at least the 2 replicas it selects (Deployment default/web): every voluntary eviction is refused, so a node drain (a cluster upgrade) waits on these pods forever',
+    ])
   })
 })

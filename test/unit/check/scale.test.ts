@@ -40,6 +40,11 @@ describe('overlapping-selectors on many objects with one selector', () => {
     expect(found.every((f) => f.related?.[0]?.name === 'web-0')).toBe(true)
   })
 
+  it('reports two controllers that share a selector, as it does many', async () => {
+    const found = ofRule(await check([write('pair.yaml', [deployment('web', 'app: web'), deployment('web-2', 'app: web')])]), 'overlapping-selectors')
+    expect(found.map((f) => `${f.name}: ${f.message.slice(0, f.message.indexOf(';'))}`)).toEqual(['web-2: selector is the same as the selector of Deployment default/web'])
+  })
+
   it('pairs different selectors once, through the first of each group', async () => {
     // 300 with app=web, 300 with app=web,track=canary: one pair between the groups, plus the
     // same-selector findings inside each group.
@@ -58,6 +63,25 @@ describe('overlapping-selectors on many objects with one selector', () => {
     const docs = Array.from({length: 400}, () => deployment('web', 'app: web'))
     const found = ofRule(await check([write('copies.yaml', docs)]), 'overlapping-selectors')
     expect(found).toEqual([])
+  })
+})
+
+describe('overlapping-selectors on a selector that constrains one key twice', () => {
+  it('pairs it with the others, never with itself (even unnamed: generateName)', async () => {
+    const twice = `---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {generateName: web-}
+spec:
+  selector:
+    matchLabels: {app: web}
+    matchExpressions: [{key: app, operator: NotIn, values: [api]}]
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, image: nginx:1.27}]}
+`
+    const found = ofRule(await check([write('twice.yaml', [twice, deployment('canary', 'app: web, track: canary')])]), 'overlapping-selectors')
+    expect(found.map((f) => f.message.slice(0, f.message.indexOf(':')))).toEqual(['selector overlaps the selector of Deployment default/(unnamed)'])
   })
 })
 
