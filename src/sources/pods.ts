@@ -44,29 +44,37 @@ class PodState {
     readonly containerStatuses: readonly ContainerStatusView[],
     readonly sidecarStatuses: readonly ContainerStatusView[],
   ) {}
-
-  /** The same values (each compared as it is kept: the lists and maps are shared, not copied). */
-  equals(o: PodState): boolean {
-    return (
-      this.generation === o.generation &&
-      this.annotations === o.annotations &&
-      this.ownerReferences === o.ownerReferences &&
-      this.deletionTimestamp === o.deletionTimestamp &&
-      this.phase === o.phase &&
-      this.ready === o.ready &&
-      this.containerStatuses === o.containerStatuses &&
-      this.sidecarStatuses === o.sidecarStatuses
-    )
-  }
 }
 
 /** The state of the pod read last (see sharedState). */
 let lastState: PodState | undefined
 
-/** `state`, or the state of the pod read before it when that has the same values. */
-function sharedState(state: PodState): PodState {
+/**
+ * The state of the pod read before when it has these values (each compared as it is kept: the
+ * lists and maps are shared, not copied), else a new one: made only when it differs.
+ */
+function sharedState(
+  generation: number,
+  annotations: Labels,
+  ownerReferences: readonly OwnerReference[],
+  deletionTimestamp: string | undefined,
+  phase: string,
+  ready: boolean,
+  containerStatuses: readonly ContainerStatusView[],
+  sidecarStatuses: readonly ContainerStatusView[],
+): PodState {
   const last = lastState
-  return last !== undefined && state.equals(last) ? last : (lastState = state)
+  const same =
+    last !== undefined &&
+    last.generation === generation &&
+    last.annotations === annotations &&
+    last.ownerReferences === ownerReferences &&
+    last.deletionTimestamp === deletionTimestamp &&
+    last.phase === phase &&
+    last.ready === ready &&
+    last.containerStatuses === containerStatuses &&
+    last.sidecarStatuses === sidecarStatuses
+  return same ? last : (lastState = new PodState(generation, annotations, ownerReferences, deletionTimestamp, phase, ready, containerStatuses, sidecarStatuses))
 }
 
 class PodRecord implements PodView {
@@ -217,7 +225,7 @@ function readPod(input: ReadInput, podFields: readonly PodFieldsReader[]): void 
       meta.creationTimestamp,
       ctx.own(nodeName),
       readySince,
-      sharedState(new PodState(meta.generation, sharedAnnotations.share(meta.annotations), meta.ownerReferences, meta.deletionTimestamp, ctx.own(phase), ready, containerStatuses, sidecarStatuses)),
+      sharedState(meta.generation, sharedAnnotations.share(meta.annotations), meta.ownerReferences, meta.deletionTimestamp, ctx.own(phase), ready, containerStatuses, sidecarStatuses),
       spec.affinity === undefined && spec.volumes === undefined ? NO_FIELDS : podWorkloadFields(spec),
       controllerFields ?? NO_CONTROLLER_FIELDS,
     ),
