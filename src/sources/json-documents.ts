@@ -372,10 +372,14 @@ function* readCompactJsonList(file: SourceFile, counter: {n: number}, report: Re
   let lineStart = Math.max(bomLength(w.buf), w.buf.lastIndexOf(0x0a, open) + 1)
   let at = open // file offset
   let handedOut = 0
-  /** Moves `at` past blanks (noting line starts), sliding the window on; false at the end of the file. */
+  /**
+   * Moves `at` past blanks (noting line starts), sliding the window on once less than SLIDE_AHEAD
+   * bytes are left in it; false at the end of the file. Slid here, ahead, the window is never slid
+   * for a small item's scan: a slide met first late in the file would throw out the optimised code.
+   */
   const skipToValue = (): boolean => {
     for (;;) {
-      if (at - w.base >= w.filled - 16 && !w.slide(at) && at >= size) return false
+      if (at - w.base >= w.filled - SLIDE_AHEAD && !w.slide(at) && at >= size) return false
       const c = w.buf[at - w.base]
       if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return true
       if (c === 0x0a) lineStart = at + 1
@@ -469,6 +473,9 @@ function* readCompactJsonList(file: SourceFile, counter: {n: number}, report: Re
 
 /** The size of the first read of a compact list (see readCompactJsonList). */
 const FIRST_WINDOW = 1 << 16
+
+/** How many bytes of a compact list the window holds ahead of the next item before it slides on. */
+const SLIDE_AHEAD = 1 << 12
 
 /**
  * The offset just after the `[` opening the items of the list at the start of the window: `{`,
