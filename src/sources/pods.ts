@@ -153,10 +153,42 @@ class PodRecord implements PodView {
     return this.#state.sidecarStatuses
   }
 
+  /** All its fields, as JSON.stringify wrote them when each was the pod's own (plainPod). */
+  toJSON(): PodView {
+    return plainPod(this)
+  }
+
   get origin(): Origin {
     const at = this.#at
     return this.#start < 0 ? (at as Locator).origin : new Chunk(at as SourceFile, this.#start, this.#end, 0, this.#lineStart).origin
   }
+}
+
+/**
+ * A pod's fields as a plain object, to copy and edit: a spread of a pod read from fixtures leaves
+ * out the fields it shares with the pods before it (PodState). In the order a pod read from
+ * fixtures has them: those every pod has, then the others it carries.
+ */
+export function plainPod(pod: PodView): PodView {
+  const every: PodView = {
+    namespace: pod.namespace,
+    name: pod.name,
+    uid: pod.uid,
+    resourceVersion: pod.resourceVersion,
+    generation: pod.generation,
+    labels: pod.labels,
+    annotations: pod.annotations,
+    ownerReferences: pod.ownerReferences,
+    creationTimestamp: pod.creationTimestamp,
+    deletionTimestamp: pod.deletionTimestamp,
+    nodeName: pod.nodeName,
+    phase: pod.phase,
+    ready: pod.ready,
+    readySince: pod.readySince,
+    containerStatuses: pod.containerStatuses,
+    sidecarStatuses: pod.sidecarStatuses,
+  }
+  return Object.assign(every, pod)
 }
 
 function readPod(input: ReadInput, podFields: readonly PodFieldsReader[]): void {

@@ -13,6 +13,7 @@ import {isLabelValue} from '../../../src/sources/context.js'
 import {openSources, readDocuments} from '../../../src/sources/documents.js'
 import {readFixtures, type FixtureOptions} from '../../../src/sources/fixtures.js'
 import {formatPath, inventedUid, isDns1123, Normalizer, timestampProblem} from '../../../src/sources/normalize.js'
+import {plainPod} from '../../../src/sources/pods.js'
 
 const FX = 'test/fixtures/sources'
 const E = `${FX}/errors`
@@ -129,6 +130,10 @@ describe('pods read in a row share what they have alike', () => {
         sidecarRestarts: p.sidecarStatuses[0]?.restartCount,
       })),
     ).toEqual(states)
+    // Copied with plainPod, or written as JSON, a pod has all its fields, in the order of the reader's.
+    const copy = {...plainPod(snap.pods[3]), name: 'copy'}
+    expect([copy.phase, copy.ready, copy.generation, copy.name]).toEqual(['Pending', false, 1, 'copy'])
+    expect(Object.keys(JSON.parse(JSON.stringify(snap.pods[5])))).toEqual(['namespace', 'name', 'uid', 'resourceVersion', 'generation', 'labels', 'annotations', 'ownerReferences', 'deletionTimestamp', 'nodeName', 'phase', 'ready', 'containerStatuses', 'sidecarStatuses'])
     // The annotations of pods in a row that are alike are one map.
     expect(snap.pods[7].annotations).toBe(snap.pods[6].annotations)
     expect(snap.pods[8].annotations).not.toBe(snap.pods[7].annotations)
