@@ -159,11 +159,27 @@ export function isLabelValue(s: string): boolean {
   if (n > 63) return false
   for (let i = 0; i < n; i++) {
     const c = s.charCodeAt(i)
-    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a)) continue
-    if ((c === 0x2d || c === 0x5f || c === 0x2e) && i > 0 && i < n - 1) continue
+    const ends = (i === 0 ? 1 : 0) + (i === n - 1 ? 1 : 0)
+    if ((c < 0x80 ? LABEL_VALUE_CHARS[c] : NOT_LABEL) & (ends === 0 ? INSIDE : ALNUM)) continue
     return false
   }
   return true
+}
+
+/**
+ * What each ASCII character may be in a label value, as bits: alphanumeric (anywhere), or one of
+ * `-_.` (inside only). The same steps for every character: a test first met late (at the first
+ * digit or dash after values of letters only) would throw out the optimised code of every reader.
+ */
+const NOT_LABEL = 0
+const ALNUM = 1
+const INNER = 2
+/** What a character inside a value may be. */
+const INSIDE = ALNUM | INNER
+const LABEL_VALUE_CHARS = new Uint8Array(0x80)
+for (let c = 0; c < 0x80; c++) {
+  const alnum = (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a)
+  LABEL_VALUE_CHARS[c] = alnum ? ALNUM : c === 0x2d || c === 0x5f || c === 0x2e ? INNER : NOT_LABEL
 }
 
 /**

@@ -264,6 +264,9 @@ function* readPrettyJsonList(
   }
 }
 
+/** The bytes decoded at once for the items of an ASCII window (FileWindow.text): a young string, freed by the next scavenge once passed. */
+const TEXT_BLOCK = 1 << 15
+
 /** The bytes of a file a window at a time, the window sliding (and growing) forward on demand. */
 class FileWindow {
   buf: Buffer
@@ -286,8 +289,28 @@ class FileWindow {
     this.ascii = isAscii(this.buf.subarray(0, this.filled))
   }
 
+  /** Text of the window decoded a block at a time (see `text`): the block, and the window offset it starts at. */
+  private block = ''
+  private blockStart = 0
+
+  /**
+   * The text of window bytes [start, end). In an ASCII window, a slice of a block of the text
+   * decoded at once (about TEXT_BLOCK bytes from `start`): JSON.parse reads a slice where it lies,
+   * and one decoding serves the many small items in a block.
+   */
+  text(start: number, end: number): string {
+    if (!this.ascii) return this.buf.toString('utf8', start, end)
+    if (start < this.blockStart || end > this.blockStart + this.block.length) {
+      this.block = this.buf.toString('latin1', start, Math.min(this.filled, Math.max(end, start + TEXT_BLOCK)))
+      this.blockStart = start
+    }
+    return this.block.slice(start - this.blockStart, end - this.blockStart)
+  }
+
   /** Moves the bytes from file offset `keep` to the front and reads on (growing the window when `keep` leaves too little room); false at the end of the file. */
   slide(keep: number): boolean {
+    this.block = ''
+    this.blockStart = 0
     const {base, filled} = this
     if (base + filled >= this.size) return false
     const kept = base + filled - keep
@@ -349,10 +372,14 @@ function* readCompactJsonList(file: SourceFile, counter: {n: number}, report: Re
   let lineStart = Math.max(bomLength(w.buf), w.buf.lastIndexOf(0x0a, open) + 1)
   let at = open // file offset
   let handedOut = 0
-  /** Moves `at` past blanks (noting line starts), sliding the window on; false at the end of the file. */
+  /**
+   * Moves `at` past blanks (noting line starts), sliding the window on once less than SLIDE_AHEAD
+   * bytes are left in it; false at the end of the file. Slid here, ahead, the window is never slid
+   * for a small item's scan: a slide met first late in the file would throw out the optimised code.
+   */
   const skipToValue = (): boolean => {
     for (;;) {
-      if (at - w.base >= w.filled - 16 && !w.slide(at) && at >= size) return false
+      if (at - w.base >= w.filled - SLIDE_AHEAD && !w.slide(at) && at >= size) return false
       const c = w.buf[at - w.base]
       if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return true
       if (c === 0x0a) lineStart = at + 1
@@ -409,7 +436,7 @@ function* readCompactJsonList(file: SourceFile, counter: {n: number}, report: Re
     const found = boundaryEnd()
     if (found >= 0) {
       try {
-        item = JSON.parse(w.buf.toString(w.ascii ? 'latin1' : 'utf8', at - w.base, found))
+        item = JSON.parse(w.text(at - w.base, found))
         end = w.base + found
       } catch {
         if (++misses > 16 && misses * 8 > handedOut) boundary = undefined // nested objects like the items: follow bytes
@@ -422,7 +449,7 @@ function* readCompactJsonList(file: SourceFile, counter: {n: number}, report: Re
       end = w.base + scan.end
       if (scan.lastNewline >= 0) lastNewline = w.base + scan.lastNewline
       try {
-        item = JSON.parse(w.buf.toString(w.ascii ? 'latin1' : 'utf8', at - w.base, scan.end))
+        item = JSON.parse(w.text(at - w.base, scan.end))
       } catch {
         return handedOut // not a value after all: the items so far were right
       }
@@ -446,6 +473,9 @@ function* readCompactJsonList(file: SourceFile, counter: {n: number}, report: Re
 
 /** The size of the first read of a compact list (see readCompactJsonList). */
 const FIRST_WINDOW = 1 << 16
+
+/** How many bytes of a compact list the window holds ahead of the next item before it slides on. */
+const SLIDE_AHEAD = 1 << 12
 
 /**
  * The offset just after the `[` opening the items of the list at the start of the window: `{`,

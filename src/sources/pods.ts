@@ -28,7 +28,58 @@ const NO_STATUSES: ContainerStatusView[] = Object.freeze([]) as unknown as Conta
 const NO_FIELDS = Object.freeze({})
 const NO_CONTROLLER_FIELDS: readonly Partial<PodView>[] = Object.freeze([])
 
+/**
+ * What the pods read in a row mostly have alike (a controller's pods, of one template, in one
+ * state): one object for them, which each pod refers to. Pods are many, and kept: each field
+ * here is one fewer on every pod.
+ */
+class PodState {
+  constructor(
+    readonly generation: number,
+    readonly annotations: Labels,
+    readonly ownerReferences: readonly OwnerReference[],
+    readonly deletionTimestamp: string | undefined,
+    readonly phase: string,
+    readonly ready: boolean,
+    readonly containerStatuses: readonly ContainerStatusView[],
+    readonly sidecarStatuses: readonly ContainerStatusView[],
+  ) {}
+}
+
+/** The state of the pod read last (see sharedState). */
+let lastState: PodState | undefined
+
+/**
+ * The state of the pod read before when it has these values (each compared as it is kept: the
+ * lists and maps are shared, not copied), else a new one: made only when it differs.
+ */
+function sharedState(
+  generation: number,
+  annotations: Labels,
+  ownerReferences: readonly OwnerReference[],
+  deletionTimestamp: string | undefined,
+  phase: string,
+  ready: boolean,
+  containerStatuses: readonly ContainerStatusView[],
+  sidecarStatuses: readonly ContainerStatusView[],
+): PodState {
+  const last = lastState
+  const same =
+    last !== undefined &&
+    last.generation === generation &&
+    last.annotations === annotations &&
+    last.ownerReferences === ownerReferences &&
+    last.deletionTimestamp === deletionTimestamp &&
+    last.phase === phase &&
+    last.ready === ready &&
+    last.containerStatuses === containerStatuses &&
+    last.sidecarStatuses === sidecarStatuses
+  return same ? last : (lastState = new PodState(generation, annotations, ownerReferences, deletionTimestamp, phase, ready, containerStatuses, sidecarStatuses))
+}
+
 class PodRecord implements PodView {
+  /** The fields pods read in a row mostly share (see PodState). */
+  readonly #state: PodState
   /**
    * Where the pod is: its chunk's file and byte span when it is a chunk's whole value (the chunk
    * is made again when the origin is asked for, which is rare: pods are many, and kept); else its locator.
@@ -43,21 +94,15 @@ class PodRecord implements PodView {
     readonly name: string,
     readonly uid: string,
     readonly resourceVersion: string,
-    readonly generation: number,
     readonly labels: Labels,
-    readonly annotations: Labels,
-    readonly ownerReferences: readonly OwnerReference[],
     readonly creationTimestamp: string | undefined,
-    readonly deletionTimestamp: string | undefined,
     readonly nodeName: string,
-    readonly phase: string,
-    readonly ready: boolean,
     readonly readySince: string | undefined,
-    readonly containerStatuses: readonly ContainerStatusView[],
-    readonly sidecarStatuses: readonly ContainerStatusView[],
+    state: PodState,
     workloadFields: {affinityNode?: string; claimVolumes?: Labels},
     controllerFields: readonly Partial<PodView>[],
   ) {
+    this.#state = state
     // The fields only one controller reads (a Job's pod's batch fields, a pod's network for the
     // Service controllers), in the registry's order; set only when present.
     for (const fields of controllerFields) Object.assign(this, fields)
@@ -76,10 +121,74 @@ class PodRecord implements PodView {
   declare readonly batch?: PodView['batch']
   declare readonly network?: PodView['network']
 
+  get generation(): number {
+    return this.#state.generation
+  }
+
+  get annotations(): Labels {
+    return this.#state.annotations
+  }
+
+  get ownerReferences(): readonly OwnerReference[] {
+    return this.#state.ownerReferences
+  }
+
+  get deletionTimestamp(): string | undefined {
+    return this.#state.deletionTimestamp
+  }
+
+  get phase(): string {
+    return this.#state.phase
+  }
+
+  get ready(): boolean {
+    return this.#state.ready
+  }
+
+  get containerStatuses(): readonly ContainerStatusView[] {
+    return this.#state.containerStatuses
+  }
+
+  get sidecarStatuses(): readonly ContainerStatusView[] {
+    return this.#state.sidecarStatuses
+  }
+
+  /** All its fields, as JSON.stringify wrote them when each was the pod's own (plainPod). */
+  toJSON(): PodView {
+    return plainPod(this)
+  }
+
   get origin(): Origin {
     const at = this.#at
     return this.#start < 0 ? (at as Locator).origin : new Chunk(at as SourceFile, this.#start, this.#end, 0, this.#lineStart).origin
   }
+}
+
+/**
+ * A pod's fields as a plain object, to copy and edit: a spread of a pod read from fixtures leaves
+ * out the fields it shares with the pods before it (PodState). In the order a pod read from
+ * fixtures has them: those every pod has, then the others it carries.
+ */
+export function plainPod(pod: PodView): PodView {
+  const every: PodView = {
+    namespace: pod.namespace,
+    name: pod.name,
+    uid: pod.uid,
+    resourceVersion: pod.resourceVersion,
+    generation: pod.generation,
+    labels: pod.labels,
+    annotations: pod.annotations,
+    ownerReferences: pod.ownerReferences,
+    creationTimestamp: pod.creationTimestamp,
+    deletionTimestamp: pod.deletionTimestamp,
+    nodeName: pod.nodeName,
+    phase: pod.phase,
+    ready: pod.ready,
+    readySince: pod.readySince,
+    containerStatuses: pod.containerStatuses,
+    sidecarStatuses: pod.sidecarStatuses,
+  }
+  return Object.assign(every, pod)
 }
 
 function readPod(input: ReadInput, podFields: readonly PodFieldsReader[]): void {
@@ -144,18 +253,11 @@ function readPod(input: ReadInput, podFields: readonly PodFieldsReader[]): void 
       meta.name,
       meta.uid,
       meta.resourceVersion,
-      meta.generation,
-      sharedLabels(meta.labels),
-      meta.annotations,
-      meta.ownerReferences,
+      sharedLabels.share(meta.labels),
       meta.creationTimestamp,
-      meta.deletionTimestamp,
       ctx.own(nodeName),
-      ctx.own(phase),
-      ready,
       readySince,
-      containerStatuses,
-      sidecarStatuses,
+      sharedState(meta.generation, sharedAnnotations.share(meta.annotations), meta.ownerReferences, meta.deletionTimestamp, ctx.own(phase), ready, containerStatuses, sidecarStatuses),
       spec.affinity === undefined && spec.volumes === undefined ? NO_FIELDS : podWorkloadFields(spec),
       controllerFields ?? NO_CONTROLLER_FIELDS,
     ),
@@ -188,38 +290,42 @@ function readContainerStatuses(ctx: Ctx, v: unknown, path: Path): ContainerStatu
   return sharedStatuses(out)
 }
 
-/** The labels of the pod read last, and their keys in order. */
-let lastLabels: Labels = EMPTY
-let lastLabelKeys: readonly string[] = []
-
 /**
- * `labels`, or the labels of the pod read before it when they are the same keys in the same order
- * with the same values: the pods of one controller mostly carry the same labels, and pods are
- * many, and kept.
+ * A map read from each pod (its labels, its annotations), or the one read from the pod before it
+ * when that has the same keys in the same order with the same values: the pods of one controller
+ * mostly carry the same maps, and pods are many, and kept.
  */
-function sharedLabels(labels: Labels): Labels {
-  const last = lastLabels
-  if (labels === last) return labels
-  const keys = lastLabelKeys
-  const count = keys.length
-  let n = 0
-  for (const key in labels) {
-    if (n === count || key !== keys[n] || labels[key] !== last[key]) {
-      n = -1
-      break
+class SharedMaps {
+  private last: Labels = EMPTY
+  private lastKeys: readonly string[] = []
+
+  share(map: Labels): Labels {
+    const last = this.last
+    if (map === last) return map
+    const keys = this.lastKeys
+    const count = keys.length
+    let n = 0
+    for (const key in map) {
+      if (n === count || key !== keys[n] || map[key] !== last[key]) {
+        n = -1
+        break
+      }
+      n++
     }
-    n++
+    // One way out, met by every call: a line met only when the map repeats would first be met late
+    // (at the first pod that repeats the map before it), throwing out readPod's optimised code.
+    return n === count ? last : this.kept(map)
   }
-  // One way out, met by every call: a line met only when the labels repeat would first be met late
-  // (at the first pod that repeats the labels before it), throwing out readPod's optimised code.
-  return n === count ? last : keptLabels(labels)
+
+  private kept(map: Labels): Labels {
+    this.last = map
+    this.lastKeys = Object.keys(map)
+    return map
+  }
 }
 
-function keptLabels(labels: Labels): Labels {
-  lastLabels = labels
-  lastLabelKeys = Object.keys(labels)
-  return labels
-}
+const sharedLabels = new SharedMaps()
+const sharedAnnotations = new SharedMaps()
 
 /** The statuses read last, shared (frozen) by the pods that follow with the same names and restart counts. */
 let lastStatuses: ContainerStatusView[] = NO_STATUSES

@@ -243,26 +243,29 @@ export function unpackOne(value: unknown, chunk: Chunk, inner: Path, counter: {n
     if (value.kind === undefined && listDefaults.kind) value.kind = listDefaults.kind
     if (value.apiVersion === undefined && typeof listDefaults.apiVersion === 'string') value.apiVersion = listDefaults.apiVersion
   }
-  const {kind, items} = value
+  const {apiVersion, kind, items} = value
   if (isListKind(kind) && (Array.isArray(items) || items === null || items === undefined)) return NESTED
-  for (const field of FIELDS) {
-    const v = value[field]
-    if (typeof v !== 'string' || v === '') {
-      report(
-        new UserError(v === undefined ? `object has no ${field}` : `${field}: expected a non-empty string, got ${describe(v)}`, {
-          origin: v === undefined ? locator.origin : locator.locate([field]),
-          hint: 'every object needs apiVersion and kind, e.g. apiVersion: apps/v1, kind: ReplicaSet',
-        }),
-      )
-      return undefined
-    }
-  }
+  // Each field read by its name (a read by a key held in a variable is a lookup by name in every
+  // object, items of many kinds coming in many hidden classes).
+  if (!isNamingString(apiVersion)) return reportTypeField(locator, 'apiVersion', apiVersion, report)
+  if (!isNamingString(kind)) return reportTypeField(locator, 'kind', kind, report)
   const meta = value.metadata
   if (isMapping(meta) && meta.managedFields !== undefined) delete meta.managedFields
   return new SourceObject(value, locator, counter.n++)
 }
 
-const FIELDS = ['apiVersion', 'kind'] as const
+const isNamingString = (v: unknown): boolean => typeof v === 'string' && v !== ''
+
+/** Reports apiVersion or kind missing or not a non-empty string. */
+function reportTypeField(locator: Locator, field: 'apiVersion' | 'kind', v: unknown, report: Report): undefined {
+  report(
+    new UserError(v === undefined ? `object has no ${field}` : `${field}: expected a non-empty string, got ${describe(v)}`, {
+      origin: v === undefined ? locator.origin : locator.locate([field]),
+      hint: 'every object needs apiVersion and kind, e.g. apiVersion: apps/v1, kind: ReplicaSet',
+    }),
+  )
+  return undefined
+}
 
 export function* unpackListTail(list: RawObject, items: unknown[], from: number, chunk: Chunk, counter: {n: number}, report: Report): Generator<SourceObject> {
   const kind = list.kind as string

@@ -213,6 +213,21 @@ describe('large pretty-printed JSON lists (read item by item)', () => {
     }
   })
 
+  it('reads minified JSON item by item when items are larger than the text decoded at once, or lie across two decodings', async () => {
+    // An ASCII window's text is decoded a block at a time (32 KiB) and each item parsed from a slice
+    // of it: an item past the block's end, or larger than a block, is decoded anew from its start.
+    const sized = pods.map((p, i) => (i % 97 === 5 ? {...p, metadata: {...p.metadata, annotations: {note: 'x'.repeat(i * 400)}}} : p))
+    const text = JSON.stringify({...list, items: sized})
+    const file = join(tmp, 'min-blocks.json')
+    writeFileSync(file, text)
+    for (const jsonWindowBytes of [undefined, 100_000]) {
+      const files = await openSources([file])
+      const objs = [...readDocuments(files, {jsonWindowBytes})]
+      expect(files[0].chunkStarts).toHaveLength(sized.length) // never parsed whole
+      expect(objs.map((o) => o.raw)).toEqual(sized.map(strip))
+    }
+  })
+
   it('reads minified JSON item by item when items hold objects that open like an item, or the items are laid out unevenly', async () => {
     // Where an item ends is found by searching for the bytes between two items (`},{"apiVersion":`);
     // a match inside an item (owner references, managedFields entries) must not cut it short.
@@ -472,6 +487,19 @@ describe('errors name the file, line and column', () => {
   ])('%s', async (file, line) => {
     const error = await readError([`${FX}/${file}`])
     expect(error.line).toBe(line)
+  })
+
+  it('reports apiVersion before kind, each at its value when it is there but not a non-empty string', async () => {
+    const cases: [string, string][] = [
+      ['metadata: {name: a}\n', ':1:1: object has no apiVersion'],
+      ['kind: Pod\napiVersion: 5\n', ':2:13: apiVersion: expected a non-empty string, got number 5'],
+      ['apiVersion: v1\nkind: ""\n', ':2:7: kind: expected a non-empty string, got string ""'],
+      ['kind: [Pod]\n', ':1:1: object has no apiVersion'],
+    ]
+    for (const [i, [text, line]] of cases.entries()) {
+      const file = write(`type-fields-${i}.yaml`, text)
+      expect((await readError([file])).line.split(' (')[0]).toBe(`${file}${line}`)
+    }
   })
 
   it('reports a duplicate key where the second one is', async () => {

@@ -13,6 +13,7 @@ import {isLabelValue} from '../../../src/sources/context.js'
 import {openSources, readDocuments} from '../../../src/sources/documents.js'
 import {readFixtures, type FixtureOptions} from '../../../src/sources/fixtures.js'
 import {formatPath, inventedUid, isDns1123, Normalizer, timestampProblem} from '../../../src/sources/normalize.js'
+import {plainPod} from '../../../src/sources/pods.js'
 
 const FX = 'test/fixtures/sources'
 const E = `${FX}/errors`
@@ -94,6 +95,50 @@ describe('defaulting, as the API server does it', () => {
     expect(snap.pods.map((p) => p.labels)).toEqual(labelSets)
     expect(snap.pods.map((p, i) => i > 0 && p.labels === snap.pods[i - 1].labels)).toEqual([false, true, false, false, false, false, true, false, true])
   })
+
+describe('pods read in a row share what they have alike', () => {
+  it('each pod keeps its own values whichever of them differ from the pod before', async () => {
+    const owner = {apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'w', uid: 'w-uid', controller: true}
+    const base = {phase: 'Running', ready: 'True', generation: 1, deleting: undefined as string | undefined, note: undefined as string | undefined, owned: true, restarts: 0, sidecarRestarts: undefined as number | undefined}
+    // Each pod differs from the one before it in one value at most.
+    const changes: Partial<typeof base>[] = [{}, {}, {phase: 'Pending'}, {ready: 'False'}, {generation: 3}, {deleting: '2026-11-20T00:00:00Z'}, {note: 'x'}, {}, {note: 'y'}, {owned: false}, {restarts: 2}, {}, {sidecarRestarts: 1}]
+    const states: (typeof base)[] = []
+    for (const c of changes) states.push({...(states.at(-1) ?? base), ...c})
+    const pods = states.map((s, i) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {name: `p-${i}`, generation: s.generation, ...(s.deleting ? {deletionTimestamp: s.deleting} : {}), ...(s.note ? {annotations: {note: s.note}} : {}), ...(s.owned ? {ownerReferences: [owner]} : {})},
+      spec: {initContainers: [{name: 'side', restartPolicy: 'Always'}]},
+      status: {
+        phase: s.phase,
+        conditions: [{type: 'Ready', status: s.ready}],
+        containerStatuses: [{name: 'main', restartCount: s.restarts}],
+        ...(s.sidecarRestarts === undefined ? {} : {initContainerStatuses: [{name: 'side', restartCount: s.sidecarRestarts}]}),
+      },
+    }))
+    const file = fixture('pod-states.json', JSON.stringify({apiVersion: 'v1', kind: 'List', items: pods}))
+    const snap = await read([file])
+    expect(
+      snap.pods.map((p) => ({
+        phase: p.phase,
+        ready: p.ready ? 'True' : 'False',
+        generation: p.generation,
+        deleting: p.deletionTimestamp,
+        note: p.annotations.note,
+        owned: p.ownerReferences.length === 1,
+        restarts: p.containerStatuses[0].restartCount,
+        sidecarRestarts: p.sidecarStatuses[0]?.restartCount,
+      })),
+    ).toEqual(states)
+    // Copied with plainPod, or written as JSON, a pod has all its fields, in the order of the reader's.
+    const copy = {...plainPod(snap.pods[3]), name: 'copy'}
+    expect([copy.phase, copy.ready, copy.generation, copy.name]).toEqual(['Pending', false, 1, 'copy'])
+    expect(Object.keys(JSON.parse(JSON.stringify(snap.pods[5])))).toEqual(['namespace', 'name', 'uid', 'resourceVersion', 'generation', 'labels', 'annotations', 'ownerReferences', 'deletionTimestamp', 'nodeName', 'phase', 'ready', 'containerStatuses', 'sidecarStatuses'])
+    // The annotations of pods in a row that are alike are one map.
+    expect(snap.pods[7].annotations).toBe(snap.pods[6].annotations)
+    expect(snap.pods[8].annotations).not.toBe(snap.pods[7].annotations)
+  })
+})
 
 describe('identity', () => {
   it('invents the same UUID for the same object every time, and different ones for different objects', async () => {
@@ -423,6 +468,17 @@ describe('pods read as defined once (NormalizeOptions.podsOnce), read again when
     }
     const {snapshot} = await normalized(clean, true)
     expect(names(new PodIndex(snapshot.pods).claimCandidates({namespace: 'one', kind: 'StatefulSet', name: 'w', uid: 'w-uid'}))).toEqual(['one/q', 'one/w-0', 'one/w-1', 'one/w-2'])
+  })
+
+  it('tells a name read twice whenever it is asked: before the second reading, and after it', async () => {
+    const file = fixture('pods-asked.yaml', [pod('a', 'one', 'n1'), pod('b', 'two', 'n1'), pod('a', 'two', 'n1'), pod('a', 'one', 'n2')].join('---\n'))
+    const n = new Normalizer({paths: [file], podsOnce: true})
+    const asked: boolean[] = []
+    for (const obj of readDocuments(await openSources([file]))) {
+      n.add(obj)
+      asked.push(n.podsRepeated)
+    }
+    expect(asked).toEqual([false, false, false, true])
   })
 
   it('reads a file whose pods repeat as kubectl apply leaves them: a copy is one pod, a later definition wins', async () => {

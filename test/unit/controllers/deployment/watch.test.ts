@@ -12,6 +12,7 @@ import {planSnapshot} from '../../../../src/reconcile/planner.js'
 import {readSnapshot} from '../../../../src/services/snapshot.js'
 import {WatchEngine} from '../../../../src/watch/engine.js'
 import {deepFreeze} from '../../../../src/watch/objects.js'
+import {plainPod} from '../../../../src/sources/pods.js'
 import {ManualClock} from '../../../helpers/manual-clock.js'
 
 function engine(o: {fixedNow?: string} = {}) {
@@ -74,7 +75,7 @@ describe('WatchEngine with Deployments', () => {
     const d = deepFreeze({...snapshot.deployments![0]})
     e.deploymentHandler.onAdd!(d, true)
     for (const rs of snapshot.replicaSets) e.workloadHandler.onAdd!(deepFreeze({...rs}), true)
-    for (const x of snapshot.pods) e.podHandler.onAdd!(deepFreeze({...x}), true)
+    for (const x of snapshot.pods) e.podHandler.onAdd!(deepFreeze(plainPod(x)), true)
     e.markSynced()
     const initial = changes().find((c) => c.key === 'Deployment/staging/web')!
     expect(initial.event.type).toBe('INITIAL')

@@ -15,6 +15,7 @@ import {parseRfc3339} from '../../../../src/reconcile/time.js'
 import {fixtureWorld} from '../../../../src/services/reconcile.js'
 import {simulate} from '../../../../src/services/simulate.js'
 import {parseLoad} from '../../../../src/simulate/load.js'
+import {plainPod} from '../../../../src/sources/pods.js'
 
 const NOW = '2026-11-22T10:00:00Z'
 const START = parseRfc3339(NOW)!
@@ -48,7 +49,7 @@ describe('metrics made from a load', () => {
         containers: [{name: 'web', usage: {cpu: `${[334, 333, 333][i]}m`}}],
       })),
     })
-    const notReady = pods.map((p, i) => (i === 0 ? {...p, ready: false} : p))
+    const notReady = pods.map((p, i) => (i === 0 ? {...plainPod(p), ready: false} : p))
     const later = START + 90_000_000_000n
     const [after] = loadAnswers(hpa, load, notReady, later, START)
     expect(after.kind === 'podMetrics' && after.items.map((i) => [i.containers[0].usage.cpu, i.timestamp])).toEqual([

@@ -13,6 +13,7 @@ import {readFixtures} from '../../../../src/sources/fixtures.js'
 import type {LiveGet} from '../../../../src/sources/part.js'
 import {NamespaceWatch} from '../../../../src/watch/namespace-watch.js'
 import type {NamespaceWatchPart} from '../../../../src/watch/part.js'
+import {plainPod} from '../../../../src/sources/pods.js'
 import {members, snapshotCaches} from '../../../helpers/watch-caches.js'
 
 const NOW = '2026-11-22T10:00:00Z'
@@ -80,8 +81,8 @@ describe('the HPA namespace watch', () => {
     const pod = files.pods[0]
     const caches = snapshotCaches({snapshot: files})
     expect(hpaWatch.podMatters(caches, pod, undefined)).toBe(true)
-    expect(hpaWatch.podMatters(caches, {...pod, ownerReferences: []}, undefined)).toBe(true)
-    expect(hpaWatch.podMatters(caches, {...pod, ownerReferences: [{apiVersion: 'batch/v1', kind: 'Job', name: 'j', uid: 'u', controller: true}]}, undefined)).toBe(false)
+    expect(hpaWatch.podMatters(caches, {...plainPod(pod), ownerReferences: []}, undefined)).toBe(true)
+    expect(hpaWatch.podMatters(caches, {...plainPod(pod), ownerReferences: [{apiVersion: 'batch/v1', kind: 'Job', name: 'j', uid: 'u', controller: true}]}, undefined)).toBe(false)
     const raw = {
       apiVersion: 'v1',
       kind: 'Pod',

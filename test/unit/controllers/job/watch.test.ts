@@ -15,6 +15,7 @@ import {Interner} from '../../../../src/watch/objects.js'
 import {normalizePods} from '../../../../src/watch/pods.js'
 import {NamespaceWatch} from '../../../../src/watch/namespace-watch.js'
 import {WatchEngine} from '../../../../src/watch/engine.js'
+import {plainPod} from '../../../../src/sources/pods.js'
 import {ManualClock} from '../../../helpers/manual-clock.js'
 import {members, snapshotCaches} from '../../../helpers/watch-caches.js'
 
@@ -36,11 +37,11 @@ describe('the Job and CronJob namespace watch', () => {
     expect(watch.plan(NOW, NOW)).toEqual([])
 
     const pod = world.snapshot.pods.find((p) => p.ownerReferences.some((r) => r.kind === 'Job'))!
-    watch.touchPod({...pod, ownerReferences: [{apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'x', uid: 'u', controller: true}]}, undefined)
+    watch.touchPod({...plainPod(pod), ownerReferences: [{apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'x', uid: 'u', controller: true}]}, undefined)
     expect(watch.pendingCount).toBe(0)
-    watch.touchPod({...pod, ownerReferences: []}, undefined)
+    watch.touchPod({...plainPod(pod), ownerReferences: []}, undefined)
     expect(watch.pendingCount).toBe(1)
-    watch.touchPod({...pod, namespace: 'nowhere'}, undefined)
+    watch.touchPod({...plainPod(pod), namespace: 'nowhere'}, undefined)
     expect(watch.pendingCount).toBe(1)
   })
 

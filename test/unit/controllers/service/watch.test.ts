@@ -9,6 +9,7 @@ import {serviceWatch} from '../../../../src/controllers/service/watch.js'
 import {Interner, NODES} from '../../../../src/watch/objects.js'
 import {normalizePods} from '../../../../src/watch/pods.js'
 import {NamespaceWatch} from '../../../../src/watch/namespace-watch.js'
+import {plainPod} from '../../../../src/sources/pods.js'
 import {members, snapshotCaches} from '../../../helpers/watch-caches.js'
 
 const NOW = '2026-11-22T10:00:00Z'
@@ -26,7 +27,7 @@ describe('the Service namespace watch', () => {
     expect(watch.controllerCount).toBe(world.snapshot.services!.length)
 
     const notReady = world.snapshot.pods.find((p) => p.name === 'web-notready')!
-    const ready = {...notReady, ready: true, resourceVersion: '99'}
+    const ready = {...plainPod(notReady), ready: true, resourceVersion: '99'}
     world.snapshot = {...world.snapshot, pods: world.snapshot.pods.map((p) => (p === notReady ? ready : p))}
     const why = {type: 'MODIFIED' as const, kind: 'Pod', namespace: 'shop', name: 'web-notready'}
     watch.touchPod(ready, why, notReady)
@@ -44,7 +45,7 @@ describe('the Service namespace watch', () => {
     const world = {snapshot: await readFixtures({paths: ['examples/services'], allNamespaces: true})}
     const watch = new NamespaceWatch(services(), snapshotCaches(world), {featureGates: gates, burstReplicas: 500})
     const pod = world.snapshot.pods.find((p) => p.name === 'web-ready')!
-    const stray = {...pod, labels: {app: 'nobody'}}
+    const stray = {...plainPod(pod), labels: {app: 'nobody'}}
     watch.touchPod(stray, undefined, stray)
     expect(watch.pendingCount).toBe(0)
     watch.touchPod(stray, {type: 'MODIFIED', kind: 'Pod', namespace: 'shop', name: 'web-ready'}, pod)
@@ -65,7 +66,7 @@ describe('the Service namespace watch', () => {
   })
   it('a sync that fails on a missing node names its retry, but the watch sets no clock for it (only an event changes that sync)', async () => {
     const world = {snapshot: await readFixtures({paths: ['examples/services'], allNamespaces: true})}
-    world.snapshot = {...world.snapshot, pods: world.snapshot.pods.map((p) => (p.name === 'web-ready' ? {...p, nodeName: 'node-gone'} : p))}
+    world.snapshot = {...world.snapshot, pods: world.snapshot.pods.map((p) => (p.name === 'web-ready' ? {...plainPod(p), nodeName: 'node-gone'} : p))}
     const watch = new NamespaceWatch(services(), snapshotCaches(world), {featureGates: gates, burstReplicas: 500})
     watch.touchAll(() => ({type: 'INITIAL'}))
     const web = watch.plan(NOW, NOW).find((c) => c.key === 'Service/shop/web')!.next!

@@ -5,6 +5,7 @@ import {DEFAULT_FEATURE_GATES} from '../../../../src/model/plan.js'
 import {planSnapshot} from '../../../../src/reconcile/planner.js'
 import {readFixtures} from '../../../../src/sources/fixtures.js'
 import {NamespaceWatch} from '../../../../src/watch/namespace-watch.js'
+import {plainPod} from '../../../../src/sources/pods.js'
 import {members, snapshotCaches} from '../../../helpers/watch-caches.js'
 
 const NOW = '2026-11-22T10:00:00Z'
@@ -41,7 +42,7 @@ describe('the StatefulSet and DaemonSet namespace watch', () => {
     const world = {snapshot: await readFixtures({paths: ['examples/statefulset'], allNamespaces: true})}
     const watch = new NamespaceWatch(workloads(), snapshotCaches(world), {featureGates: gates, burstReplicas: 500})
     const pod = world.snapshot.pods.find((p) => p.name === 'db-0')!
-    watch.touchPod({...pod, ownerReferences: [{apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'x', uid: 'u', controller: true}]}, undefined)
+    watch.touchPod({...plainPod(pod), ownerReferences: [{apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'x', uid: 'u', controller: true}]}, undefined)
     expect(watch.pendingCount).toBe(0)
     watch.touchPod(pod, {type: 'MODIFIED', kind: 'Pod', namespace: 'data', name: 'db-0'})
     expect(watch.pendingCount).toBe(1)
