@@ -63,7 +63,11 @@ export interface ContainerStatusView {
   restartCount: number
 }
 
-/** A Pod with only the fields a controller rule reads. */
+/**
+ * A Pod with only the fields a controller rule reads. A pod read from an input keeps some of them
+ * in an object it shares with the pods read before it (sources/pods.ts PodState): copy one with
+ * plainPod, not a spread, which would leave those out.
+ */
 export interface PodView extends ObjectMeta {
   nodeName: string
   /** `status.phase`; '' when unset. */
