@@ -25,12 +25,17 @@ export function fieldDrafts(objects: readonly CheckObject[], defaultNamespace: s
   return pass.finish()
 }
 
-/** An identity seen (FieldPass): its first object, how many so far, and the next identity of the same name. */
-interface Seen {
-  first: CheckObject
-  count: number
-  next: Seen | undefined
+/** An identity seen more than once, or one of several of one kind and name (FieldPass): its first object, how many so far, and the next identity of that kind and name. */
+class Seen {
+  constructor(
+    readonly first: CheckObject,
+    public count: number,
+    readonly next: Seen | undefined,
+  ) {}
 }
+
+/** What the index holds for a kind and name: the object itself while it is the only one (most are), else the identities seen. */
+type Entry = CheckObject | Seen
 
 /**
  * invalid-field and duplicate-object, one object at a time in input order (each is judged against
@@ -39,13 +44,14 @@ interface Seen {
 export class FieldPass {
   private readonly drafts: Draft[] = []
   /**
-   * Per apply set, by name, each identity seen (identityOf): its first object and how many so far
-   * (a Normalizer per occurrence), the identities of one name chained. By name, not by an identity
-   * string: such a key, built for every object and kept to the end, costs more than comparing the
-   * few objects that share a name. An object with a `|` in a field of its identity (two such may
-   * read alike) is found by its whole identity, in `odd`.
+   * Per apply set, by kind then name, each identity seen (identityOf): its first object and how many
+   * so far (a Normalizer per occurrence), the identities of one kind and name (other namespaces or
+   * groups) chained. By kind and name, not by an identity string: such a key, built for every
+   * object and kept to the end, costs more than comparing the few objects that share both. An
+   * object with a `|` in a field of its identity (two such may read alike) is found by its whole
+   * identity, in `odd`.
    */
-  private readonly bySet = new Map<string, {plain: Map<string, Seen>; odd: Map<string, Seen>}>()
+  private readonly bySet = new Map<string, {plain: Map<string, Map<string, Entry>>; odd: Map<string, Seen>}>()
   /** One Normalizer per apply set and occurrence of an identity: a Normalizer never sees a duplicate. */
   private readonly normalizers = new Map<string, Normalizer>()
   private readonly problems: Problem[] = []
@@ -66,13 +72,8 @@ export class FieldPass {
       let seen = this.bySet.get(setKey)
       if (!seen) this.bySet.set(setKey, (seen = {plain: new Map(), odd: new Map()}))
       const plain = !(obj.name.includes('|') || obj.namespace.includes('|') || obj.kind.includes('|') || obj.resourceGroup.includes('|'))
-      const within = plain ? seen.plain : seen.odd
-      const key = plain ? obj.name : identityOf(obj)
-      const head = within.get(key)
-      let known = head
-      if (plain) while (known && !(known.first.kind === obj.kind && known.first.namespace === obj.namespace && known.first.resourceGroup === obj.resourceGroup)) known = known.next
-      if (!known) within.set(key, {first: obj, count: 1, next: head})
-      else {
+      const known = plain ? seenPlain(seen.plain, obj) : seenOdd(seen.odd, obj)
+      if (known) {
         nth = known.count++
         const earlier = known.first
         if (sameObject(earlier.src.locator, obj.src.locator)) return // a copy is the same object
@@ -124,6 +125,30 @@ export class FieldPass {
     }
     return drafts
   }
+}
+
+/** The identity of `obj` among those seen of its kind and name, or undefined after recording it as the first of its identity. */
+function seenPlain(byKind: Map<string, Map<string, Entry>>, obj: CheckObject): Seen | undefined {
+  let byName = byKind.get(obj.kind)
+  if (!byName) byKind.set(obj.kind, (byName = new Map()))
+  let head = byName.get(obj.name)
+  if (head === undefined) {
+    byName.set(obj.name, obj)
+    return undefined
+  }
+  if (!(head instanceof Seen)) byName.set(obj.name, (head = new Seen(head, 1, undefined)))
+  for (let known: Seen | undefined = head; known; known = known.next) {
+    if (known.first.namespace === obj.namespace && known.first.resourceGroup === obj.resourceGroup) return known
+  }
+  byName.set(obj.name, new Seen(obj, 1, head))
+  return undefined
+}
+
+function seenOdd(odd: Map<string, Seen>, obj: CheckObject): Seen | undefined {
+  const key = identityOf(obj)
+  const known = odd.get(key)
+  if (!known) odd.set(key, new Seen(obj, 1, undefined))
+  return known
 }
 
 /**
