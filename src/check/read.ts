@@ -38,7 +38,6 @@ class ReadObject extends SourceObject implements CheckObject {
     readonly explicitNamespace: boolean,
     readonly name: string,
     uid: string | undefined,
-    readonly annotations: Labels,
     readonly controllerRefs: ReadonlyArray<{apiVersion: string; kind: string; name: string}>,
     ignore: {entries: IgnoreEntry[]; problems: string[]},
     readonly part: CheckedKind | null,
@@ -86,7 +85,13 @@ class ReadObject extends SourceObject implements CheckObject {
 /** What most objects have: no controller reference, no ignore annotation (shared, never written to: objects are kept to the end of a run). */
 const NONE: never[] = []
 const NO_IGNORES: {entries: IgnoreEntry[]; problems: string[]} = {entries: NONE, problems: NONE}
-const NO_ANNOTATIONS: Labels = Object.freeze({})
+
+/** The kctl.io/ignore annotation when it is a string (no rule reads the other annotations: they are not kept). */
+function ignoreAnnotation(annotations: unknown): string | undefined {
+  if (!isMapping(annotations) || !Object.hasOwn(annotations, IGNORE_ANNOTATION)) return undefined
+  const v = annotations[IGNORE_ANNOTATION]
+  return typeof v === 'string' ? v : undefined
+}
 
 export function readCheckObject(src: SourceObject, defaultNamespace: string): CheckObject {
   const raw = src.raw
@@ -106,7 +111,6 @@ export function readCheckObject(src: SourceObject, defaultNamespace: string): Ch
       : name === '' && typeof meta.generateName === 'string'
         ? inventedUid(resourceGroup, kind, namespace, `${meta.generateName}<${src.ordinal}>`)
         : undefined
-  const annotations = isMapping(meta.annotations) ? stringMap(meta.annotations) : NO_ANNOTATIONS
   let controllerRefs: Array<{apiVersion: string; kind: string; name: string}> = NONE
   if (Array.isArray(meta.ownerReferences)) {
     for (const r of meta.ownerReferences) {
@@ -116,10 +120,10 @@ export function readCheckObject(src: SourceObject, defaultNamespace: string): Ch
       }
     }
   }
-  const ignoreValue = annotations[IGNORE_ANNOTATION]
+  const ignoreValue = ignoreAnnotation(meta.annotations)
   const ignore = ignoreValue === undefined ? NO_IGNORES : parseIgnore(ignoreValue)
   const reader = checkedKind({kind, group})
-  const obj = new ReadObject(src, group, resourceGroup, namespace, explicitNamespace, name, uid, annotations, controllerRefs, ignore, reader ?? null)
+  const obj = new ReadObject(src, group, resourceGroup, namespace, explicitNamespace, name, uid, controllerRefs, ignore, reader ?? null)
   const spec = isMapping(raw.spec) ? raw.spec : undefined
   if (reader) {
     reader.read(obj, spec)
