@@ -139,7 +139,6 @@ export interface CheckObject {
   /** '' when missing or not a string. */
   readonly name: string
   readonly uid: string
-  readonly annotations: Labels
   /** Owner references with controller: true. */
   readonly controllerRefs: ReadonlyArray<{apiVersion: string; kind: string; name: string}>
   readonly ignores: IgnoreEntry[]

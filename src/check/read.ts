@@ -2,7 +2,7 @@
 // The kinds a controller syncs are read by its check part (part.ts, found through controllers.ts);
 // Pods and PodTemplates, which no controller here syncs, are read here.
 import {inventedUid} from '../sources/normalize.js'
-import type {SourceObject} from '../sources/documents.js'
+import {SourceObject} from '../sources/documents.js'
 import {checkedKind} from './controllers.js'
 import {parseIgnore, IGNORE_ANNOTATION} from './ignore.js'
 import type {Labels} from '../model/objects.js'
@@ -12,38 +12,41 @@ import type {CheckedKind} from './part.js'
 import {groupOf, isClusterScoped, isMapping, resourceGroupOf, stringMap, type CheckObject, type ControllerView, type HpaView, type PodSpecView, readPodSpec, type ServiceView} from './objects.js'
 
 /**
- * A CheckObject as read. One class, with every view a reader may set present from the start: all
- * objects share one shape whatever their kind, and the rules' lookups across kinds stay fast.
+ * A CheckObject as read, and its own SourceObject (`src` is itself): one record kept per object to
+ * the end of a run rather than two. One class, with every view a reader may set present from the
+ * start: all objects share one shape whatever their kind, and the rules' lookups across kinds stay fast.
  */
-class ReadObject implements CheckObject {
+class ReadObject extends SourceObject implements CheckObject {
   controller?: ControllerView
   podLabels?: Labels
   podLabelsPath?: Path
   podSpec?: PodSpecView
   service?: ServiceView
   hpa?: HpaView
+  /** The uid written, or invented already (generateName); undefined until asked otherwise. */
   #uid: string | undefined
-  readonly #generated: string
+  /** The kctl.io/ignore annotation read (most often NO_IGNORES, shared). */
+  readonly #ignore: {entries: IgnoreEntry[]; problems: string[]}
+  readonly #apiVersion: string
+  readonly #kind: string
 
   constructor(
-    readonly src: SourceObject,
-    readonly apiVersion: string,
-    readonly kind: string,
+    src: SourceObject,
     readonly group: string,
     readonly resourceGroup: string,
     readonly namespace: string,
     readonly explicitNamespace: boolean,
     readonly name: string,
-    generated: string,
     uid: string | undefined,
-    readonly annotations: Labels,
     readonly controllerRefs: ReadonlyArray<{apiVersion: string; kind: string; name: string}>,
-    readonly ignores: IgnoreEntry[],
-    readonly ignoreProblems: string[],
+    ignore: {entries: IgnoreEntry[]; problems: string[]},
     readonly part: CheckedKind | null,
   ) {
-    this.#generated = generated
+    super(src.raw, src.locator, src.ordinal)
+    this.#apiVersion = src.apiVersion
+    this.#kind = src.kind
     this.#uid = uid
+    this.#ignore = ignore
     this.controller = undefined
     this.podLabels = undefined
     this.podLabelsPath = undefined
@@ -52,16 +55,43 @@ class ReadObject implements CheckObject {
     this.hpa = undefined
   }
 
+  get src(): SourceObject {
+    return this
+  }
+
+  /** Read once, while the parsed form is at hand: it may be let go (engine.ts releaseParsed). */
+  override get apiVersion(): string {
+    return this.#apiVersion
+  }
+
+  override get kind(): string {
+    return this.#kind
+  }
+
+  get ignores(): IgnoreEntry[] {
+    return this.#ignore.entries
+  }
+
+  get ignoreProblems(): string[] {
+    return this.#ignore.problems
+  }
+
   /** Invented only when a rule asks (a Job's generated selector): hashing every object costs. */
   get uid(): string {
-    return (this.#uid ??= inventedUid(this.resourceGroup, this.kind, this.namespace, this.#generated))
+    return (this.#uid ??= inventedUid(this.resourceGroup, this.kind, this.namespace, this.name))
   }
 }
 
 /** What most objects have: no controller reference, no ignore annotation (shared, never written to: objects are kept to the end of a run). */
 const NONE: never[] = []
 const NO_IGNORES: {entries: IgnoreEntry[]; problems: string[]} = {entries: NONE, problems: NONE}
-const NO_ANNOTATIONS: Labels = Object.freeze({})
+
+/** The kctl.io/ignore annotation when it is a string (no rule reads the other annotations: they are not kept). */
+function ignoreAnnotation(annotations: unknown): string | undefined {
+  if (!isMapping(annotations) || !Object.hasOwn(annotations, IGNORE_ANNOTATION)) return undefined
+  const v = annotations[IGNORE_ANNOTATION]
+  return typeof v === 'string' ? v : undefined
+}
 
 export function readCheckObject(src: SourceObject, defaultNamespace: string): CheckObject {
   const raw = src.raw
@@ -74,10 +104,13 @@ export function readCheckObject(src: SourceObject, defaultNamespace: string): Ch
   const name = typeof meta.name === 'string' ? meta.name : ''
   const resourceGroup = resourceGroupOf(group, kind)
   // An object named by generateName gets a name (and uid) of its own when created: two such
-  // objects never share one.
-  const generated = name === '' && typeof meta.generateName === 'string' ? `${meta.generateName}<${src.ordinal}>` : name
-  const uid = typeof meta.uid === 'string' && meta.uid !== '' ? meta.uid : undefined
-  const annotations = isMapping(meta.annotations) ? stringMap(meta.annotations) : NO_ANNOTATIONS
+  // objects never share one. Its uid is invented now (such objects are few).
+  const uid =
+    typeof meta.uid === 'string' && meta.uid !== ''
+      ? meta.uid
+      : name === '' && typeof meta.generateName === 'string'
+        ? inventedUid(resourceGroup, kind, namespace, `${meta.generateName}<${src.ordinal}>`)
+        : undefined
   let controllerRefs: Array<{apiVersion: string; kind: string; name: string}> = NONE
   if (Array.isArray(meta.ownerReferences)) {
     for (const r of meta.ownerReferences) {
@@ -87,10 +120,10 @@ export function readCheckObject(src: SourceObject, defaultNamespace: string): Ch
       }
     }
   }
-  const ignoreValue = annotations[IGNORE_ANNOTATION]
-  const {entries, problems} = ignoreValue === undefined ? NO_IGNORES : parseIgnore(ignoreValue)
+  const ignoreValue = ignoreAnnotation(meta.annotations)
+  const ignore = ignoreValue === undefined ? NO_IGNORES : parseIgnore(ignoreValue)
   const reader = checkedKind({kind, group})
-  const obj = new ReadObject(src, apiVersion, kind, group, resourceGroup, namespace, explicitNamespace, name, generated, uid, annotations, controllerRefs, entries, problems, reader ?? null)
+  const obj = new ReadObject(src, group, resourceGroup, namespace, explicitNamespace, name, uid, controllerRefs, ignore, reader ?? null)
   const spec = isMapping(raw.spec) ? raw.spec : undefined
   if (reader) {
     reader.read(obj, spec)

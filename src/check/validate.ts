@@ -25,12 +25,21 @@ export function fieldDrafts(objects: readonly CheckObject[], defaultNamespace: s
   return pass.finish()
 }
 
-/** An identity seen (FieldPass): its first object, how many so far, and the next identity of the same name. */
-interface Seen {
-  first: CheckObject
-  count: number
-  next: Seen | undefined
+/** An identity seen more than once (FieldPass): its first object, and how many so far. */
+class Seen {
+  constructor(
+    readonly first: CheckObject,
+    public count: number,
+  ) {}
 }
+
+/** An identity as the index holds it: its object while it has been seen once (most are), else Seen. */
+type Identity = CheckObject | Seen
+
+/** The identities of one name (other kinds, namespaces, groups): one, or a list of its exact length. */
+type Named = Identity | Identity[]
+
+const firstOf = (id: Identity): CheckObject => (id instanceof Seen ? id.first : id)
 
 /**
  * invalid-field and duplicate-object, one object at a time in input order (each is judged against
@@ -40,12 +49,12 @@ export class FieldPass {
   private readonly drafts: Draft[] = []
   /**
    * Per apply set, by name, each identity seen (identityOf): its first object and how many so far
-   * (a Normalizer per occurrence), the identities of one name chained. By name, not by an identity
-   * string: such a key, built for every object and kept to the end, costs more than comparing the
-   * few objects that share a name. An object with a `|` in a field of its identity (two such may
-   * read alike) is found by its whole identity, in `odd`.
+   * (a Normalizer per occurrence). By name, not by an identity string: such a key, built for every
+   * object and kept to the end, costs more than comparing the few objects that share a name. An
+   * object with a `|` in a field of its identity (two such may read alike) is found by its whole
+   * identity, in `odd`.
    */
-  private readonly bySet = new Map<string, {plain: Map<string, Seen>; odd: Map<string, Seen>}>()
+  private readonly bySet = new Map<string, {plain: Map<string, Named>; odd: Map<string, Seen>}>()
   /** One Normalizer per apply set and occurrence of an identity: a Normalizer never sees a duplicate. */
   private readonly normalizers = new Map<string, Normalizer>()
   private readonly problems: Problem[] = []
@@ -66,13 +75,8 @@ export class FieldPass {
       let seen = this.bySet.get(setKey)
       if (!seen) this.bySet.set(setKey, (seen = {plain: new Map(), odd: new Map()}))
       const plain = !(obj.name.includes('|') || obj.namespace.includes('|') || obj.kind.includes('|') || obj.resourceGroup.includes('|'))
-      const within = plain ? seen.plain : seen.odd
-      const key = plain ? obj.name : identityOf(obj)
-      const head = within.get(key)
-      let known = head
-      if (plain) while (known && !(known.first.kind === obj.kind && known.first.namespace === obj.namespace && known.first.resourceGroup === obj.resourceGroup)) known = known.next
-      if (!known) within.set(key, {first: obj, count: 1, next: head})
-      else {
+      const known = plain ? seenPlain(seen.plain, obj) : seenOdd(seen.odd, obj)
+      if (known) {
         nth = known.count++
         const earlier = known.first
         if (sameObject(earlier.src.locator, obj.src.locator)) return // a copy is the same object
@@ -126,6 +130,40 @@ export class FieldPass {
   }
 }
 
+/**
+ * The identity of `obj` among those seen of its name, when it has been seen (made a Seen, if it was
+ * its object); otherwise undefined, after recording it.
+ */
+function seenPlain(byName: Map<string, Named>, obj: CheckObject): Seen | undefined {
+  const named = byName.get(obj.name)
+  if (named === undefined) {
+    byName.set(obj.name, obj)
+    return undefined
+  }
+  const list = Array.isArray(named) ? named : [named]
+  for (let i = 0; i < list.length; i++) {
+    const id = list[i]
+    const first = firstOf(id)
+    if (first.kind === obj.kind && first.namespace === obj.namespace && first.resourceGroup === obj.resourceGroup) {
+      if (id instanceof Seen) return id
+      const seen = (list[i] = new Seen(first, 1))
+      if (list !== named) byName.set(obj.name, seen)
+      return seen
+    }
+  }
+  const grown: Identity[] = new Array(list.length + 1)
+  for (let i = 0; i < list.length; i++) grown[i] = list[i]
+  grown[list.length] = obj
+  byName.set(obj.name, grown)
+  return undefined
+}
+
+function seenOdd(odd: Map<string, Seen>, obj: CheckObject): Seen | undefined {
+  const key = identityOf(obj)
+  const known = odd.get(key)
+  if (!known) odd.set(key, new Seen(obj, 1))
+  return known
+}
 /**
  * What the Normalizer is given: the object as its current apiVersion (deprecated-api reports the
  * version; the fields are still checked), with a placeholder name when only generateName is set

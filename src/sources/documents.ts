@@ -145,7 +145,10 @@ class DocumentReading implements IterableIterator<SourceObject> {
       }
       try {
         const r = objects.next()
-        if (r.done === true) this.objects = undefined
+        if (r.done === true) {
+          this.objects = undefined
+          this.file!.chunksRead()
+        }
         else {
           this.file!.transform?.(r.value.raw)
           return r

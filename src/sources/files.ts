@@ -18,7 +18,7 @@ export class SourceFile {
   /** Line numbers of chunk starts, filled on the first position request (one pass over the file). */
   #lines?: Map<number, number>
   /** Byte offsets where chunks (documents, list items) start. */
-  readonly chunkStarts: number[] = []
+  chunkStarts: number[] = []
   /** The apply set this input belongs to (layout.ts). */
   applySet = SHARED_SET
   /** What a kustomization read without kustomize does to each of its objects (kustomize-read.ts). */
@@ -39,6 +39,14 @@ export class SourceFile {
    */
   keepBytes = false
   #kept?: Buffer
+
+  /**
+   * Every chunk of the input has been read: their starts are kept in a list of their exact number
+   * (a list grown by push holds room for more, and is kept as long as the file's objects).
+   */
+  chunksRead(): void {
+    this.chunkStarts = this.chunkStarts.slice()
+  }
 
   /** The whole input when it is in memory (given, or kept once read); undefined otherwise. */
   get held(): Buffer | undefined {

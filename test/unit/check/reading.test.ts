@@ -7,6 +7,7 @@ import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
 
+import {releaseParsed} from '../../../src/check/engine.js'
 import {readCheckObject} from '../../../src/check/read.js'
 import {templateFiles} from '../../../src/check/templates.js'
 import {readAllDocuments} from '../../../src/sources/documents.js'
@@ -53,6 +54,18 @@ spec:
     expect(selector.state).toBe('ok')
     expect(selector.state === 'ok' && selector.requirements.find((r) => r.key === 'batch.kubernetes.io/controller-uid')?.values).toEqual([invented.uid])
     expect(given.podLabels?.['batch.kubernetes.io/controller-uid']).toBe('7d3c0e52-0000-4000-8000-000000000001')
+  })
+
+  it('invents a generateName object\'s uid from its place in the input; keeps its apiVersion and kind once its parsed form is let go', async () => {
+    const job = 'apiVersion: batch/v1\nkind: Job\nmetadata: {generateName: run-, namespace: shop}\nspec:\n  template:\n    spec: {restartPolicy: Never, containers: [{name: c, image: x}]}\n'
+    const [first, second] = await objects(file('generated.yaml', `${job}---\n${job}`))
+    expect(first.uid).toBe(inventedUid('batch', 'Job', 'shop', 'run-<0>'))
+    expect(second.uid).toBe(inventedUid('batch', 'Job', 'shop', 'run-<1>'))
+    // The object is its own source: one record per object.
+    expect(second.src).toBe(second)
+    releaseParsed(second.src)
+    expect([second.apiVersion, second.kind, second.src.apiVersion, second.src.kind]).toEqual(['batch/v1', 'Job', 'batch/v1', 'Job'])
+    expect(() => second.src.raw.metadata).toThrow(/let go/)
   })
 
   it('names as templates the files with a placeholder in a value or a key, at any depth, outside scripts and data', async () => {

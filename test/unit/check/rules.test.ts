@@ -158,6 +158,16 @@ describe('duplicate-object', () => {
     expect((await check([fx('duplicate-object', 'good.yaml')])).findings).toEqual([])
   })
 
+  it('finds a copy among several objects of one kind and name (other namespaces, groups, kinds)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kctl-check-dup-'))
+    const path = join(dir, 'many.yaml')
+    const doc = (apiVersion: string, kind: string, namespace: string, v: number) => `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata: {namespace: "${namespace}", name: "c"}\ndata: {v: "${v}"}\n`
+    const docs = [doc('v1', 'ConfigMap', 'a', 1), doc('v1', 'Secret', 'a', 2), doc('v1', 'ConfigMap', 'b', 3), doc('x.io/v1', 'ConfigMap', 'a', 4), doc('v1', 'ConfigMap', 'a', 5), doc('v1', 'ConfigMap', 'b', 6), doc('v1', 'ConfigMap', 'a', 7)]
+    writeFileSync(path, docs.join('---\n'))
+    const found = ofRule(await check([path]), 'duplicate-object')
+    expect(found.map((f) => `${f.kind}/${f.namespace}/${f.related?.[0]?.line} ${f.message.includes('earlier in this file')}`)).toEqual(['ConfigMap/a/3 true', 'ConfigMap/b/13 true', 'ConfigMap/a/3 true'])
+  })
+
   it('judges objects by their identity (group|kind|namespace|name), a `|` in a field included', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kctl-check-dup-'))
     const path = join(dir, 'odd.yaml')
