@@ -91,8 +91,10 @@ function targetsNamed(targets: Targets, namespace: string, kind: string, name: s
   return NONE
 }
 
+type HpaTarget = NonNullable<NonNullable<CheckObject['hpa']>['target']>
+
 /** The resource group scaleTargetRef.apiVersion names (only the group is read; none is the core group): a target is in it or not. */
-const refGroup = (ref: NonNullable<NonNullable<CheckObject['hpa']>['target']>) => resourceGroupOf(groupOf(ref.apiVersion ?? ''), ref.kind)
+const refGroup = (ref: HpaTarget) => resourceGroupOf(groupOf(ref.apiVersion ?? ''), ref.kind)
 
 // The fields the findings point at, shared by every finding (positions only read them).
 const SPEC: Path = ['spec']
@@ -154,18 +156,7 @@ function targetDrafts(objects: readonly CheckObject[], scope: Scope): Draft[] {
     if (found.length > 0) missingRequestDrafts(hpa, found, drafts)
     else {
       // Only kinds the input holds objects of are judged: a custom resource may live elsewhere.
-      if (named.length === 0 && !all.kinds.has(ref.kind)) continue
-      const why =
-        named.length > 0
-          ? `${ref.kind} ${hpa.namespace}/${ref.name} is in the input, but scaleTargetRef.apiVersion ${JSON.stringify(ref.apiVersion ?? '')} names the API group "${groupOf(ref.apiVersion ?? '')}", where no ${ref.kind} is served (only the group is read: set apiVersion: ${named[0].apiVersion})`
-          : `no ${ref.kind} ${hpa.namespace}/${ref.name} is in the input`
-      drafts.push({
-        rule: 'hpa-target-missing',
-        message: `${why}: the HPA controller cannot read its scale (FailedGetScale, AbleToScale False) and scales nothing`,
-        subject: hpa,
-        path: named.length > 0 ? ['spec', 'scaleTargetRef', 'apiVersion'] : ['spec', 'scaleTargetRef', 'name'],
-        atKey: named.length > 0 && ref.apiVersion === undefined,
-      })
+      if (named.length > 0 || all.kinds.has(ref.kind)) drafts.push(targetMissingDraft(hpa, ref, named))
       continue
     }
     const {minReplicas, maxReplicas} = hpa.hpa!
@@ -191,6 +182,21 @@ function targetDrafts(objects: readonly CheckObject[], scope: Scope): Draft[] {
     }
   }
   return drafts
+}
+
+/** hpa-target-missing: no target named, or `named` only in another API group. */
+function targetMissingDraft(hpa: CheckObject, ref: HpaTarget, named: readonly CheckObject[]): Draft {
+  const why =
+    named.length > 0
+      ? `${ref.kind} ${hpa.namespace}/${ref.name} is in the input, but scaleTargetRef.apiVersion ${JSON.stringify(ref.apiVersion ?? '')} names the API group "${groupOf(ref.apiVersion ?? '')}", where no ${ref.kind} is served (only the group is read: set apiVersion: ${named[0].apiVersion})`
+      : `no ${ref.kind} ${hpa.namespace}/${ref.name} is in the input`
+  return {
+    rule: 'hpa-target-missing',
+    message: `${why}: the HPA controller cannot read its scale (FailedGetScale, AbleToScale False) and scales nothing`,
+    subject: hpa,
+    path: named.length > 0 ? ['spec', 'scaleTargetRef', 'apiVersion'] : ['spec', 'scaleTargetRef', 'name'],
+    atKey: named.length > 0 && ref.apiVersion === undefined,
+  }
 }
 
 /** A metric the HPA computes as a utilization of the pods' requests. */
@@ -259,19 +265,22 @@ function missingRequestDrafts(hpa: CheckObject, targets: readonly CheckObject[],
       if (!spec) continue
       if (metric.container === undefined && hasRequest(spec.resources, metric.resource)) continue
       const lacking = firstLacking(spec, templatePath, metric)
-      if (!lacking) continue
-      const name = String(lacking.c.name ?? '')
-      const which = metric.path.length === 1 ? `no metric is set, so CPU utilization (80%) is the target, and it` : metric.container ? `the ${metric.resource} utilization of container ${metric.container}` : `the ${metric.resource} utilization metric`
-      drafts.push({
-        rule: 'hpa-missing-requests',
-        message: `${which} needs a ${metric.resource} request in ${metric.container ? 'that container' : 'every container'} of the pods of ${describeObject(target)}, and container ${name} sets none (nor a limit it would default from): the HPA controller cannot compute utilization (FailedGetResourceMetric: missing request for ${metric.resource}) and does not scale on it, unless a LimitRange gives the container a default request`,
-        subject: hpa,
-        path: metric.path,
-        atKey: metric.atKey,
-        related: [{object: target, path: [...lacking.path, 'name'], atKey: false, message: `container ${name} of ${describeObject(target)}`}],
-        also: [target],
-      })
+      if (lacking) drafts.push(missingRequestDraft(hpa, metric, target, lacking))
     }
+  }
+}
+
+function missingRequestDraft(hpa: CheckObject, metric: UtilizationMetric, target: CheckObject, lacking: {c: ContainerView; path: Path}): Draft {
+  const name = String(lacking.c.name ?? '')
+  const which = metric.path.length === 1 ? `no metric is set, so CPU utilization (80%) is the target, and it` : metric.container ? `the ${metric.resource} utilization of container ${metric.container}` : `the ${metric.resource} utilization metric`
+  return {
+    rule: 'hpa-missing-requests',
+    message: `${which} needs a ${metric.resource} request in ${metric.container ? 'that container' : 'every container'} of the pods of ${describeObject(target)}, and container ${name} sets none (nor a limit it would default from): the HPA controller cannot compute utilization (FailedGetResourceMetric: missing request for ${metric.resource}) and does not scale on it, unless a LimitRange gives the container a default request`,
+    subject: hpa,
+    path: metric.path,
+    atKey: metric.atKey,
+    related: [{object: target, path: [...lacking.path, 'name'], atKey: false, message: `container ${name} of ${describeObject(target)}`}],
+    also: [target],
   }
 }
 
