@@ -293,6 +293,7 @@ function overlappingPairs(ctrls: Ctrl[], candidates: Set<number>, evidence: Map<
   return {list, degree}
 }
 
+/** The finding on one overlapping pair. */
 function pairDraft(ctrls: Ctrl[], {i, j, labels, seen}: Pair, degree: number[], pods: number, groups: Map<string, Ctrl[]>): Draft {
   // The report goes on the controller that overlaps more others (a broad selector is where the
   // fix is), else on the later of the two in input order; it names the other one.
