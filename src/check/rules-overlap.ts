@@ -190,9 +190,20 @@ function keyPairs(ctrls: Ctrl[], candidates: Set<number>): void {
       if (members[members.length - 1] !== i) members.push(i)
     }
   }
+  // Keys constrained by the same controllers (most selectors of an application name the same
+  // keys) give the same pairs: they are looked for once.
+  const searched: number[][] = []
   for (const members of byKey.values()) {
-    if (members.length >= 2) agreeingPairs(ctrls, members, (i, j) => candidates.add(pairKey(n, i, j)))
+    if (members.length < 2 || searched.some((s) => sameMembers(s, members))) continue
+    searched.push(members)
+    agreeingPairs(ctrls, members, (i, j) => candidates.add(pairKey(n, i, j)))
   }
+}
+
+function sameMembers(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
 }
 
 /**
