@@ -348,10 +348,22 @@ class Positions {
 
   /** Computes every position asked for. */
   locate(): void {
-    for (const [src, list] of [...this.bySrc].sort((a, b) => a[0].ordinal - b[0].ordinal)) {
-      for (const p of list) p.at = p.path.length === 0 ? src.origin : src.locate(p.path, {key: p.atKey})
+    // In input order without a sort: by ordinal, objects of the same ordinal (from another input) in the order asked.
+    const byOrdinal: Array<Array<[SourceObject, Position[]]>> = []
+    for (const entry of this.bySrc) {
+      const ordinal = entry[0].ordinal
+      const same = byOrdinal[ordinal]
+      if (same) same.push(entry)
+      else byOrdinal[ordinal] = [entry]
+    }
+    for (const same of byOrdinal) {
+      if (same) for (const [src, list] of same) locateAll(src, list)
     }
   }
+}
+
+function locateAll(src: SourceObject, list: Position[]): void {
+  for (const p of list) p.at = p.path.length === 0 ? src.origin : src.locate(p.path, {key: p.atKey})
 }
 
 function samePath(a: Path, b: Path): boolean {
@@ -368,7 +380,31 @@ export function buildReport(input: EngineInput, settings: EngineSettings): Check
   const enabled = new Set(rules.filter((r) => r.enabled).map((r) => r.id))
   const byId = new Map(rules.map((r) => [r.id, r]))
   const drafts = collectDrafts(input, enabled)
+  // Each phase is a function of its own: its loop is optimized alone, not the whole report once per loop.
+  const {kept, suppressed, baselined} = keepFindings(drafts, byId, settings)
+  const findings = sortFindings(placeFindings(kept), input.files)
+  const counts: Record<Severity, number> = {error: 0, warning: 0, info: 0}
+  for (const f of findings) counts[f.severity]++
+  const count = (s: Severity) => counts[s]
+  return {
+    apiVersion: CHECK_API_VERSION,
+    kind: CHECK_REPORT_KIND,
+    findings,
+    summary: {
+      files: input.files.length,
+      objects: input.objects.length,
+      error: count('error'),
+      warning: count('warning'),
+      info: count('info'),
+      suppressed,
+      baselined,
+    },
+    options: settings.options,
+  }
+}
 
+/** The findings of the drafts that survive the ignored paths, the kctl.io/ignore annotations and the baseline, still without positions. */
+function keepFindings(drafts: readonly Draft[], byId: ReadonlyMap<RuleId, EffectiveRule>, settings: EngineSettings): {kept: Kept[]; suppressed: number; baselined: number} {
   let suppressed = 0
   let baselined = 0
   const kept: Kept[] = []
@@ -404,7 +440,11 @@ export function buildReport(input: EngineInput, settings: EngineSettings): Check
     }
     kept.push({draft: d, finding, own: undefined, related: undefined})
   }
+  return {kept, suppressed, baselined}
+}
 
+/** The kept findings with their positions (and the field and related objects they name). */
+function placeFindings(kept: Kept[]): Finding[] {
   const positions = new Positions()
   for (const k of kept) {
     const {draft} = k
@@ -428,9 +468,14 @@ export function buildReport(input: EngineInput, settings: EngineSettings): Check
     }
     findings[i] = finding
   }
+  return findings
+}
+
+/** In place: by input file order, then file, line, column, rule and message. */
+function sortFindings(findings: Finding[], files: readonly string[]): Finding[] {
   // Each finding's file order is looked up once, not at every comparison.
-  const fileOrder = new Map(input.files.map((f, i) => [f, i]))
-  const ranked = findings.map((f) => ({f, order: fileOrder.get(f.file) ?? input.files.length}))
+  const fileOrder = new Map(files.map((f, i) => [f, i]))
+  const ranked = findings.map((f) => ({f, order: fileOrder.get(f.file) ?? files.length}))
   ranked.sort(
     ({f: a, order: oa}, {f: b, order: ob}) =>
       oa - ob ||
@@ -441,24 +486,7 @@ export function buildReport(input: EngineInput, settings: EngineSettings): Check
       (a.message < b.message ? -1 : a.message > b.message ? 1 : 0),
   )
   for (let i = 0; i < ranked.length; i++) findings[i] = ranked[i].f
-  const counts: Record<Severity, number> = {error: 0, warning: 0, info: 0}
-  for (const f of findings) counts[f.severity]++
-  const count = (s: Severity) => counts[s]
-  return {
-    apiVersion: CHECK_API_VERSION,
-    kind: CHECK_REPORT_KIND,
-    findings,
-    summary: {
-      files: input.files.length,
-      objects: input.objects.length,
-      error: count('error'),
-      warning: count('warning'),
-      info: count('info'),
-      suppressed,
-      baselined,
-    },
-    options: settings.options,
-  }
+  return findings
 }
 
 /** Whether a kctl.io/ignore annotation of the draft's subject, or of an object it also names, ignores its rule. */

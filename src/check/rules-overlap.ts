@@ -163,12 +163,24 @@ function sameSelectorDrafts(group: Ctrl[], labelSets: LabelSet[], drafts: Draft[
   }
 }
 
+/**
+ * The pairs of different selectors that overlap, found in phases, each a function of its own: the
+ * hot loops are optimized apart, small, and the wording of the few findings stays out of them.
+ */
 function pairDrafts(ctrls: Ctrl[], labelSets: LabelSet[], groups: Map<string, Ctrl[]>, drafts: Draft[]): void {
-  const n = ctrls.length
-  const pairKey = (i: number, j: number) => i * n + j
   const candidates = new Set<number>()
+  keyPairs(ctrls, candidates)
+  const found = labelSetPairs(ctrls, labelSets, candidates)
+  const pairs = overlappingPairs(ctrls, candidates, found.evidence)
+  for (const pair of pairs.list) drafts.push(pairDraft(ctrls, pair, pairs.degree, found.podsMatching.get(pair.key) ?? 0, groups))
+}
 
-  // Pairs that constrain a common key and agree wherever both pin a value.
+/** The key of the pair (i, j), i < j, of n controllers. */
+const pairKey = (n: number, i: number, j: number) => i * n + j
+
+/** Pairs that constrain a common key and agree wherever both pin a value. */
+function keyPairs(ctrls: Ctrl[], candidates: Set<number>): void {
+  const n = ctrls.length
   const byKey = new Map<string, number[]>()
   for (let i = 0; i < n; i++) {
     for (const {key} of ctrls[i].reqs) {
@@ -178,14 +190,28 @@ function pairDrafts(ctrls: Ctrl[], labelSets: LabelSet[], groups: Map<string, Ct
       if (members[members.length - 1] !== i) members.push(i)
     }
   }
+  // Keys constrained by the same controllers (most selectors of an application name the same
+  // keys) give the same pairs: they are looked for once.
+  const searched: number[][] = []
   for (const members of byKey.values()) {
-    if (members.length >= 2) agreeingPairs(ctrls, members, (i, j) => candidates.add(pairKey(i, j)))
+    if (members.length < 2 || searched.some((s) => sameMembers(s, members))) continue
+    searched.push(members)
+    agreeingPairs(ctrls, members, (i, j) => candidates.add(pairKey(n, i, j)))
   }
+}
 
-  // Real label sets that several selectors match. Each selector is indexed under its rarest
-  // pinned label (a label set can only match it if it carries that label), or kept aside when it
-  // pins nothing.
-  // Pinned labels are looked up by key, then value (no `k=v` string built for each label).
+function sameMembers(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+/**
+ * Each selector indexed under its rarest pinned label (a label set can only match it if it
+ * carries that label), or kept aside when it pins nothing. Pinned labels are looked up by key,
+ * then value (no `k=v` string built for each label).
+ */
+function pinIndex(ctrls: Ctrl[]): {index: Map<string, Map<string, number[]>>; unpinned: number[]} {
   const pinCount = new Map<string, Map<string, number>>()
   for (const c of ctrls) {
     for (const [k, v] of c.pins) {
@@ -196,10 +222,10 @@ function pairDrafts(ctrls: Ctrl[], labelSets: LabelSet[], groups: Map<string, Ct
   }
   const index = new Map<string, Map<string, number[]>>()
   const unpinned: number[] = []
-  ctrls.forEach((c, i) => {
+  for (let i = 0; i < ctrls.length; i++) {
     let best: [string, string] | undefined
     let bestCount = 0
-    for (const [k, v] of c.pins) {
+    for (const [k, v] of ctrls[i].pins) {
       const count = pinCount.get(k)!.get(v)!
       if (best === undefined || count < bestCount) {
         best = [k, v]
@@ -214,7 +240,14 @@ function pairDrafts(ctrls: Ctrl[], labelSets: LabelSet[], groups: Map<string, Ct
       if (!list) values.set(best[1], (list = []))
       list.push(i)
     }
-  })
+  }
+  return {index, unpinned}
+}
+
+/** Pairs that a real label set matches both selectors of, with the best evidence of each and the pods that match both. */
+function labelSetPairs(ctrls: Ctrl[], labelSets: LabelSet[], candidates: Set<number>): {evidence: Map<number, Evidence>; podsMatching: Map<number, number>} {
+  const n = ctrls.length
+  const {index, unpinned} = pinIndex(ctrls)
   const evidence = new Map<number, Evidence>()
   const podsMatching = new Map<number, number>()
   // Each selector is in `unpinned` or under one label of the index: it is met at most once per set.
@@ -231,7 +264,7 @@ function pairDrafts(ctrls: Ctrl[], labelSets: LabelSet[], groups: Map<string, Ct
     const list = [...matched].sort((a, b) => a - b)
     for (let x = 0; x < list.length; x++) {
       for (let y = x + 1; y < list.length; y++) {
-        const key = pairKey(list[x], list[y])
+        const key = pairKey(n, list[x], list[y])
         candidates.add(key)
         if (set.pods.length > 0) podsMatching.set(key, (podsMatching.get(key) ?? 0) + set.pods.length)
         const best = bestEvidence(set, ctrls[list[x]], ctrls[list[y]])
@@ -241,8 +274,21 @@ function pairDrafts(ctrls: Ctrl[], labelSets: LabelSet[], groups: Map<string, Ct
       }
     }
   }
+  return {evidence, podsMatching}
+}
 
-  const pairs: Array<{i: number; j: number; key: number; labels: Labels; seen?: Evidence}> = []
+interface Pair {
+  i: number
+  j: number
+  key: number
+  labels: Labels
+  seen?: Evidence
+}
+
+/** The candidates that are neither related nor disjoint, in order, and how many others each controller overlaps. */
+function overlappingPairs(ctrls: Ctrl[], candidates: Set<number>, evidence: Map<number, Evidence>): {list: Pair[]; degree: number[]} {
+  const n = ctrls.length
+  const list: Pair[] = []
   const degree = new Array<number>(n).fill(0)
   for (const key of [...candidates].sort((a, b) => a - b)) {
     const i = Math.floor(key / n)
@@ -251,32 +297,34 @@ function pairDrafts(ctrls: Ctrl[], labelSets: LabelSet[], groups: Map<string, Ct
     const seen = evidence.get(key)
     const labels = seen?.labels ?? intersection(ctrls[i].reqs, ctrls[j].reqs, [ctrls[i].obj.podLabels ?? {}, ctrls[j].obj.podLabels ?? {}])
     if (!labels) continue
-    pairs.push({i, j, key, labels, seen})
+    list.push({i, j, key, labels, seen})
     degree[i]++
     degree[j]++
   }
-  for (const {i, j, key, labels, seen} of pairs) {
-    // The report goes on the controller that overlaps more others (a broad selector is where the
-    // fix is), else on the later of the two in input order; it names the other one.
-    let [a, b] = [ctrls[i], ctrls[j]]
-    if (b.obj.src.ordinal < a.obj.src.ordinal) [a, b] = [b, a]
-    const da = degree[a === ctrls[i] ? i : j]
-    const db = degree[b === ctrls[i] ? i : j]
-    if (da > db) [a, b] = [b, a]
-    const how = seen ? evidenceWords(seen, b.obj) : `a pod labelled ${formatLabels(labels)} would match both`
-    const pods = podsMatching.get(key) ?? 0
-    const others = seen?.source.kind === 'Pod' ? pods - 1 : pods
-    const podWords = others > 0 ? `; ${pods === 1 ? '1 pod in the input matches' : `${pods} pods in the input match`} both` : ''
-    const alike = groups.get(selectorKey(a))!.length - 1
-    const alikeWords = alike > 0 ? ` (and ${alike} more with the same selector)` : ''
-    drafts.push({
-      rule: 'overlapping-selectors',
-      message: `selector overlaps the selector of ${describeObject(a.obj)}${a.obj.src.file === b.obj.src.file ? '' : ` (${a.obj.src.file})`}${alikeWords}: ${how}${podWords}; the two controllers would fight over such pods`,
-      subject: b.obj,
-      ...selectorAnchor(b.obj),
-      related: [{object: a.obj, ...selectorAnchor(a.obj), message: `the selector of ${describeObject(a.obj)}`}],
-      also: [a.obj],
-    })
+  return {list, degree}
+}
+
+/** The finding on one overlapping pair. */
+function pairDraft(ctrls: Ctrl[], {i, j, labels, seen}: Pair, degree: number[], pods: number, groups: Map<string, Ctrl[]>): Draft {
+  // The report goes on the controller that overlaps more others (a broad selector is where the
+  // fix is), else on the later of the two in input order; it names the other one.
+  let [a, b] = [ctrls[i], ctrls[j]]
+  if (b.obj.src.ordinal < a.obj.src.ordinal) [a, b] = [b, a]
+  const da = degree[a === ctrls[i] ? i : j]
+  const db = degree[b === ctrls[i] ? i : j]
+  if (da > db) [a, b] = [b, a]
+  const how = seen ? evidenceWords(seen, b.obj) : `a pod labelled ${formatLabels(labels)} would match both`
+  const others = seen?.source.kind === 'Pod' ? pods - 1 : pods
+  const podWords = others > 0 ? `; ${pods === 1 ? '1 pod in the input matches' : `${pods} pods in the input match`} both` : ''
+  const alike = groups.get(selectorKey(a))!.length - 1
+  const alikeWords = alike > 0 ? ` (and ${alike} more with the same selector)` : ''
+  return {
+    rule: 'overlapping-selectors',
+    message: `selector overlaps the selector of ${describeObject(a.obj)}${a.obj.src.file === b.obj.src.file ? '' : ` (${a.obj.src.file})`}${alikeWords}: ${how}${podWords}; the two controllers would fight over such pods`,
+    subject: b.obj,
+    ...selectorAnchor(b.obj),
+    related: [{object: a.obj, ...selectorAnchor(a.obj), message: `the selector of ${describeObject(a.obj)}`}],
+    also: [a.obj],
   }
 }
 

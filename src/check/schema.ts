@@ -209,9 +209,54 @@ export class SchemaSet {
     return s
   }
 
+  /** The compiled schema of field `key` of an object of schema `c`: a field met before is looked up in place, child() compiles the others (and answers for maps). */
+  private field(c: Compiled, key: string): Compiled | null {
+    const children = c.children
+    const sub = children === undefined ? (c.extra ?? this.child(c, key)) : children[key]
+    return sub === undefined ? this.child(c, key) : sub
+  }
+
+  /**
+   * Whether walk() would find no issue in `value`. Almost every object is clean: this walk, with
+   * no path to keep and none of the rare branches that build issues, is what runs for them, and
+   * stays optimized (a first issue met in walk() itself would deoptimize it, and with it the
+   * whole recursion). walk() steps only into the values it rejects, down to the issues.
+   */
+  private clean(value: unknown, c: Compiled, top: boolean): boolean {
+    if (value === null || value === undefined) return true
+    if (c.intOrString) return typeof value === 'string' || Number.isInteger(value)
+    const types = c.alternativeTypes
+    if (types) return types.length === 0 || hasAnyType(value, types)
+    if (c.type && !hasType(value, c.type)) return false
+    if (c.enum && !c.enum.includes(value)) return false
+    if (Array.isArray(value)) {
+      const items = c.schema.items
+      if (!items) return true
+      const item = (c.items ??= this.compile(items))
+      for (let i = 0; i < value.length; i++) if (!this.clean(value[i], item, false)) return false
+      return true
+    }
+    if (typeof value !== 'object') return true
+    const obj = value as Record<string, unknown>
+    for (const key in obj) {
+      if (top && key === 'status') continue
+      const sub = this.field(c, key)
+      if (sub === null) {
+        if (c.strict) return false
+        continue
+      }
+      const v = obj[key]
+      const scalar = sub.scalar
+      if (scalar !== undefined && (scalar === 'integer' ? Number.isInteger(v) : typeof v === scalar)) continue
+      if (!this.clean(v, sub, false)) return false
+    }
+    for (const name of c.required) if (obj[name] === undefined || obj[name] === null) return false
+    return true
+  }
+
   /** `path` is one array pushed and popped along the walk; an issue takes a copy. */
   private walk(value: unknown, c: Compiled, path: Array<string | number>, issues: SchemaIssue[]): void {
-    if (value === null || value === undefined) return // null is an unset field
+    if (this.clean(value, c, path.length === 0)) return // nothing to report below (null is an unset field)
     if (c.intOrString) {
       if (typeof value !== 'string' && !Number.isInteger(value)) issues.push(typeIssue([...path], 'an integer or a string', value))
       return
@@ -241,13 +286,10 @@ export class SchemaSet {
     }
     if (typeof value !== 'object') return
     const obj = value as Record<string, unknown>
-    const children = c.children
     for (const key in obj) {
       // What the API server sets itself: status is dropped on create and written by the controllers and kubelets.
       if (path.length === 0 && key === 'status') continue
-      // A field met before is looked up in place; child() compiles the others (and answers for maps).
-      let sub = children === undefined ? (c.extra ?? this.child(c, key)) : children[key]
-      if (sub === undefined) sub = this.child(c, key)
+      const sub = this.field(c, key)
       const v = obj[key]
       // A scalar of its schema's type (most leaves) has nothing more to check.
       if (sub !== null) {

@@ -56,24 +56,45 @@ const hpaKind: CheckedKind = {
   validate: hpa,
 }
 
-/** The workloads an HPA can name, by namespace, kind and name; and every scalable kind the objects hold. */
-function scalableTargets(objects: readonly CheckObject[]): {targets: Map<string, CheckObject[]>; kinds: Set<string>} {
-  const targets = new Map<string, CheckObject[]>()
+const NONE: readonly CheckObject[] = []
+
+/**
+ * The workloads an HPA can name: by name, then one list (in input order) for each namespace and
+ * kind; and every scalable kind the objects hold. Looked up by the name an HPA already holds, so
+ * that no key is built for every workload and every HPA.
+ */
+interface Targets {
+  byName: Map<string, CheckObject[][]>
+  kinds: Set<string>
+}
+
+function scalableTargets(objects: readonly CheckObject[]): Targets {
+  const byName = new Map<string, CheckObject[][]>()
   const kinds = new Set<string>()
   for (const o of objects) {
     if (!checkedKind(o)?.scalable) continue
     kinds.add(o.kind)
     if (!o.controller || o.name === '') continue
-    const key = `${o.namespace}|${o.kind}|${o.name}`
-    let list = targets.get(key)
-    if (!list) targets.set(key, (list = []))
-    list.push(o)
+    let lists = byName.get(o.name)
+    if (!lists) byName.set(o.name, (lists = []))
+    const list = lists.find((l) => l[0].namespace === o.namespace && l[0].kind === o.kind)
+    if (list) list.push(o)
+    else lists.push([o])
   }
-  return {targets, kinds}
+  return {byName, kinds}
 }
 
+/** The workloads of `targets` in this namespace, of this kind and name. */
+function targetsNamed(targets: Targets, namespace: string, kind: string, name: string): readonly CheckObject[] {
+  const lists = targets.byName.get(name)
+  if (lists) for (const l of lists) if (l[0].namespace === namespace && l[0].kind === kind) return l
+  return NONE
+}
+
+type HpaTarget = NonNullable<NonNullable<CheckObject['hpa']>['target']>
+
 /** The resource group scaleTargetRef.apiVersion names (only the group is read; none is the core group): a target is in it or not. */
-const refGroup = (ref: NonNullable<NonNullable<CheckObject['hpa']>['target']>) => resourceGroupOf(groupOf(ref.apiVersion ?? ''), ref.kind)
+const refGroup = (ref: HpaTarget) => resourceGroupOf(groupOf(ref.apiVersion ?? ''), ref.kind)
 
 // The fields the findings point at, shared by every finding (positions only read them).
 const SPEC: Path = ['spec']
@@ -82,14 +103,14 @@ const SCALE_TARGET_REF: Path = ['spec', 'scaleTargetRef']
 const MIN_REPLICAS: Path = ['spec', 'minReplicas']
 
 /** hpa-replicas-conflict: spec.replicas written on a target; every apply resets the count. */
-function conflictDrafts(objects: readonly CheckObject[], targets: Map<string, CheckObject[]>): Draft[] {
+function conflictDrafts(objects: readonly CheckObject[], targets: Targets): Draft[] {
   const drafts: Draft[] = []
   const reported = new Set<CheckObject>()
   for (const hpa of objects) {
     const ref = hpa.hpa?.target
     if (!ref) continue
-    const candidates = targets.get(`${hpa.namespace}|${ref.kind}|${ref.name}`)
-    if (!candidates) continue
+    const candidates = targetsNamed(targets, hpa.namespace, ref.kind, ref.name)
+    if (candidates.length === 0) continue
     const group = ref.apiVersion === undefined ? undefined : refGroup(ref)
     for (const target of candidates) {
       if (group !== undefined && target.resourceGroup !== group) continue
@@ -113,8 +134,6 @@ function conflictDrafts(objects: readonly CheckObject[], targets: Map<string, Ch
   return drafts
 }
 
-const NONE: readonly CheckObject[] = []
-
 /** The targets of the resource group (all of them, most often: then the list itself). */
 function inGroup(targets: readonly CheckObject[], group: string): readonly CheckObject[] {
   for (const t of targets) if (t.resourceGroup !== group) return targets.filter((u) => u.resourceGroup === group)
@@ -128,27 +147,16 @@ function inGroup(targets: readonly CheckObject[], group: string): readonly Check
  */
 function targetDrafts(objects: readonly CheckObject[], scope: Scope): Draft[] {
   const drafts: Draft[] = []
-  const {targets: all, kinds: scalableKinds} = scope.memo('hpa-targets', () => scalableTargets(scope.all))
+  const all = scope.memo('hpa-targets', () => scalableTargets(scope.all))
   for (const hpa of objects) {
     const ref = hpa.hpa?.target
     if (!ref) continue
-    const named = scope.nearest(hpa, all.get(`${hpa.namespace}|${ref.kind}|${ref.name}`) ?? NONE)
+    const named = scope.nearest(hpa, targetsNamed(all, hpa.namespace, ref.kind, ref.name))
     const found = inGroup(named, refGroup(ref))
     if (found.length > 0) missingRequestDrafts(hpa, found, drafts)
     else {
       // Only kinds the input holds objects of are judged: a custom resource may live elsewhere.
-      if (named.length === 0 && !scalableKinds.has(ref.kind)) continue
-      const why =
-        named.length > 0
-          ? `${ref.kind} ${hpa.namespace}/${ref.name} is in the input, but scaleTargetRef.apiVersion ${JSON.stringify(ref.apiVersion ?? '')} names the API group "${groupOf(ref.apiVersion ?? '')}", where no ${ref.kind} is served (only the group is read: set apiVersion: ${named[0].apiVersion})`
-          : `no ${ref.kind} ${hpa.namespace}/${ref.name} is in the input`
-      drafts.push({
-        rule: 'hpa-target-missing',
-        message: `${why}: the HPA controller cannot read its scale (FailedGetScale, AbleToScale False) and scales nothing`,
-        subject: hpa,
-        path: named.length > 0 ? ['spec', 'scaleTargetRef', 'apiVersion'] : ['spec', 'scaleTargetRef', 'name'],
-        atKey: named.length > 0 && ref.apiVersion === undefined,
-      })
+      if (named.length > 0 || all.kinds.has(ref.kind)) drafts.push(targetMissingDraft(hpa, ref, named))
       continue
     }
     const {minReplicas, maxReplicas} = hpa.hpa!
@@ -174,6 +182,21 @@ function targetDrafts(objects: readonly CheckObject[], scope: Scope): Draft[] {
     }
   }
   return drafts
+}
+
+/** hpa-target-missing: no target named, or `named` only in another API group. */
+function targetMissingDraft(hpa: CheckObject, ref: HpaTarget, named: readonly CheckObject[]): Draft {
+  const why =
+    named.length > 0
+      ? `${ref.kind} ${hpa.namespace}/${ref.name} is in the input, but scaleTargetRef.apiVersion ${JSON.stringify(ref.apiVersion ?? '')} names the API group "${groupOf(ref.apiVersion ?? '')}", where no ${ref.kind} is served (only the group is read: set apiVersion: ${named[0].apiVersion})`
+      : `no ${ref.kind} ${hpa.namespace}/${ref.name} is in the input`
+  return {
+    rule: 'hpa-target-missing',
+    message: `${why}: the HPA controller cannot read its scale (FailedGetScale, AbleToScale False) and scales nothing`,
+    subject: hpa,
+    path: named.length > 0 ? ['spec', 'scaleTargetRef', 'apiVersion'] : ['spec', 'scaleTargetRef', 'name'],
+    atKey: named.length > 0 && ref.apiVersion === undefined,
+  }
 }
 
 /** A metric the HPA computes as a utilization of the pods' requests. */
@@ -242,25 +265,28 @@ function missingRequestDrafts(hpa: CheckObject, targets: readonly CheckObject[],
       if (!spec) continue
       if (metric.container === undefined && hasRequest(spec.resources, metric.resource)) continue
       const lacking = firstLacking(spec, templatePath, metric)
-      if (!lacking) continue
-      const name = String(lacking.c.name ?? '')
-      const which = metric.path.length === 1 ? `no metric is set, so CPU utilization (80%) is the target, and it` : metric.container ? `the ${metric.resource} utilization of container ${metric.container}` : `the ${metric.resource} utilization metric`
-      drafts.push({
-        rule: 'hpa-missing-requests',
-        message: `${which} needs a ${metric.resource} request in ${metric.container ? 'that container' : 'every container'} of the pods of ${describeObject(target)}, and container ${name} sets none (nor a limit it would default from): the HPA controller cannot compute utilization (FailedGetResourceMetric: missing request for ${metric.resource}) and does not scale on it, unless a LimitRange gives the container a default request`,
-        subject: hpa,
-        path: metric.path,
-        atKey: metric.atKey,
-        related: [{object: target, path: [...lacking.path, 'name'], atKey: false, message: `container ${name} of ${describeObject(target)}`}],
-        also: [target],
-      })
+      if (lacking) drafts.push(missingRequestDraft(hpa, metric, target, lacking))
     }
+  }
+}
+
+function missingRequestDraft(hpa: CheckObject, metric: UtilizationMetric, target: CheckObject, lacking: {c: ContainerView; path: Path}): Draft {
+  const name = String(lacking.c.name ?? '')
+  const which = metric.path.length === 1 ? `no metric is set, so CPU utilization (80%) is the target, and it` : metric.container ? `the ${metric.resource} utilization of container ${metric.container}` : `the ${metric.resource} utilization metric`
+  return {
+    rule: 'hpa-missing-requests',
+    message: `${which} needs a ${metric.resource} request in ${metric.container ? 'that container' : 'every container'} of the pods of ${describeObject(target)}, and container ${name} sets none (nor a limit it would default from): the HPA controller cannot compute utilization (FailedGetResourceMetric: missing request for ${metric.resource}) and does not scale on it, unless a LimitRange gives the container a default request`,
+    subject: hpa,
+    path: metric.path,
+    atKey: metric.atKey,
+    related: [{object: target, path: [...lacking.path, 'name'], atKey: false, message: `container ${name} of ${describeObject(target)}`}],
+    also: [target],
   }
 }
 
 export const hpaChecks: ControllerChecks = {
   kinds: [hpaKind],
   setDrafts(objects, scope) {
-    return [...conflictDrafts(objects, scalableTargets(objects).targets), ...targetDrafts(objects, scope)]
+    return [...conflictDrafts(objects, scalableTargets(objects)), ...targetDrafts(objects, scope)]
   },
 }

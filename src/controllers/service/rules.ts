@@ -67,35 +67,38 @@ export function serviceDrafts(objects: readonly CheckObject[], scope: Scope): Dr
     const idx = indexOf(svc.namespace)
     const bucket = ([k, v]: [string, string]): CheckObject[] => idx.get(k)?.get(v) ?? []
     const selected = selectedBy(entries, bucket)
-    if (selected.length > 0) {
-      drafts.push(...selectedPodDrafts(svc, scope.nearest(svc, selected)))
-      continue
-    }
-    // An operator's custom resource beside the Service may create the pods it selects.
-    const operator = scope.setHoldsCustomResources(svc)
-    drafts.push({
-      rule: 'service-selects-nothing',
-      message: `selector ${formatLabels(selector)} matches no pod template or pod in namespace ${svc.namespace}: ${closest(entries, entries.map(bucket), scope.podCarriers(svc.namespace).length)}; ${operator ? `the pods may be created by an operator (custom resources are applied with it: ${customResourcesNamed(scope, svc)}), else the Service would have no endpoints` : 'the Service would have no endpoints'}`,
-      ...(operator ? {severity: 'info' as const} : {}),
-      subject: svc,
-      path: ['spec', 'selector'],
-      atKey: true,
-    })
-    const spec = svc.service!.spec
-    if (!operator && spec && spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local') {
-      drafts.push({
-        rule: 'lb-local-selects-nothing',
-        message:
-          `externalTrafficPolicy Local, and the selector matches no pod template or pod in namespace ${svc.namespace}: a node passes the load balancer's health check ` +
-          '(healthCheckNodePort) only while it runs a ready endpoint of the Service, so with none every node fails it and the load balancer has no backend to send traffic to; ' +
-          'fix the selector, or deploy the pods it names',
-        subject: svc,
-        path: ['spec', 'externalTrafficPolicy'],
-        atKey: false,
-      })
-    }
+    if (selected.length > 0) drafts.push(...selectedPodDrafts(svc, scope.nearest(svc, selected)))
+    else selectsNothingDrafts(svc, entries, entries.map(bucket), scope, drafts)
   }
   return drafts
+}
+
+/** service-selects-nothing, and lb-local-selects-nothing (the few Services that select nothing: kept out of serviceDrafts' loop). */
+function selectsNothingDrafts(svc: CheckObject, entries: ReadonlyArray<[string, string]>, buckets: CheckObject[][], scope: Scope, drafts: Draft[]): void {
+  const selector = svc.service!.selector!
+  // An operator's custom resource beside the Service may create the pods it selects.
+  const operator = scope.setHoldsCustomResources(svc)
+  drafts.push({
+    rule: 'service-selects-nothing',
+    message: `selector ${formatLabels(selector)} matches no pod template or pod in namespace ${svc.namespace}: ${closest(entries, buckets, scope.podCarriers(svc.namespace).length)}; ${operator ? `the pods may be created by an operator (custom resources are applied with it: ${customResourcesNamed(scope, svc)}), else the Service would have no endpoints` : 'the Service would have no endpoints'}`,
+    ...(operator ? {severity: 'info' as const} : {}),
+    subject: svc,
+    path: ['spec', 'selector'],
+    atKey: true,
+  })
+  const spec = svc.service!.spec
+  if (!operator && spec && spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local') {
+    drafts.push({
+      rule: 'lb-local-selects-nothing',
+      message:
+        `externalTrafficPolicy Local, and the selector matches no pod template or pod in namespace ${svc.namespace}: a node passes the load balancer's health check ` +
+        '(healthCheckNodePort) only while it runs a ready endpoint of the Service, so with none every node fails it and the load balancer has no backend to send traffic to; ' +
+        'fix the selector, or deploy the pods it names',
+      subject: svc,
+      path: ['spec', 'externalTrafficPolicy'],
+      atKey: false,
+    })
+  }
 }
 
 /** The pod carriers whose labels hold every entry of the selector, looked for in the smallest bucket (the first of the smallest). */
@@ -184,6 +187,18 @@ function selectedPodDrafts(svc: CheckObject, selected: readonly CheckObject[]): 
 /** The template that comes closest (most of the selector's labels, given as entries), and what it lacks. */
 function closest(selector: ReadonlyArray<[string, string]>, buckets: CheckObject[][], templates: number): string {
   if (templates === 0) return 'the input has none there'
+  const best = closestCarrier(selector, buckets)
+  if (!best) return `none of the ${templates} there carries any of these labels`
+  const labels = best.podLabels!
+  const gaps = selector
+    .filter(([k, v]) => labels[k] !== v)
+    .map(([k, v]) => (labels[k] === undefined ? `lacks ${k}=${v}` : `has ${k}=${labels[k]}, not ${k}=${v}`))
+  const whose = best.kind === 'Pod' ? `pod ${best.name}` : `the template of ${describeObject(best)}`
+  return `closest is ${whose}, which ${gaps.join(' and ')}`
+}
+
+/** The template (or Pod) of the buckets with the most labels in common, then the likest values, then first in input order. */
+function closestCarrier(selector: ReadonlyArray<[string, string]>, buckets: CheckObject[][]): CheckObject | undefined {
   const score = new Map<CheckObject, number>()
   for (const bucket of buckets) for (const o of bucket) score.set(o, (score.get(o) ?? 0) + 1)
   // Most labels in common; then the values most like the wanted ones (a typo in a name); then input order.
@@ -204,13 +219,7 @@ function closest(selector: ReadonlyArray<[string, string]>, buckets: CheckObject
       bestLikeness = like
     }
   }
-  if (!best) return `none of the ${templates} there carries any of these labels`
-  const labels = best.podLabels!
-  const gaps = selector
-    .filter(([k, v]) => labels[k] !== v)
-    .map(([k, v]) => (labels[k] === undefined ? `lacks ${k}=${v}` : `has ${k}=${labels[k]}, not ${k}=${v}`))
-  const whose = best.kind === 'Pod' ? `pod ${best.name}` : `the template of ${describeObject(best)}`
-  return `closest is ${whose}, which ${gaps.join(' and ')}`
+  return best
 }
 
 function commonPrefix(a: string, b: string): number {

@@ -190,4 +190,19 @@ ${narrow}`,
       new Set(Array.from({length: 12}, (_, i) => `broad@21:3 app-${i}@${28 + 7 * i}:3`)),
     )
   })
+
+  it('places a related location in a previous render, whose objects share their places in input order with the input\'s', async () => {
+    const deployment = (name: string, app: string) =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${name}, namespace: shop}\nspec:\n  selector:\n    matchLabels: {app: ${app}}\n  template:\n    metadata: {labels: {app: ${app}}}\n    spec: {containers: [{name: c, image: c:1}]}\n`
+    const previous = mkdtempSync(join(dir, 'previous-'))
+    writeFileSync(join(previous, 'all.yaml'), `${deployment('b', 'b')}---\n${deployment('a', 'a')}`)
+    const path = file('renamed.yaml', `${deployment('a', 'a2')}---\n${deployment('b', 'b2')}`)
+    const report = await check([path], {against: previous})
+    const changes = report.findings.filter((f) => f.rule === 'immutable-selector-change')
+    // Each object of the input shares its ordinal with the other object of the previous render.
+    expect(changes.map((f) => `${f.name}@${f.line}:${f.column} ${f.related!.map((r) => `${r.file.endsWith('all.yaml') ? 'previous' : r.file}@${r.line}:${r.column}`).join()}`)).toEqual([
+      'a@5:3 previous@15:3',
+      'b@15:3 previous@5:3',
+    ])
+  })
 })

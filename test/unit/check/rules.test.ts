@@ -116,6 +116,17 @@ describe('overlapping-selectors', () => {
   it('leaves disjoint, owned, other-namespace and unrelated-key selectors alone', async () => {
     expect((await check([fx('overlapping-selectors', 'good.yaml')])).findings).toEqual([])
   })
+
+  it('finds a pair through the one key it shares, beside a key that other controllers share', async () => {
+    // k1 is constrained by a and b, k2 by a and c: as many controllers, a among both, different pairs.
+    const deployment = (name: string, labels: string) =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${name}}\nspec:\n  selector: {matchLabels: {${labels}}}\n  template:\n    metadata: {labels: {${labels}}}\n    spec: {containers: [{name: c, image: c:1}]}\n`
+    const path = join(mkdtempSync(join(tmpdir(), 'kctl-overlap-keys-')), 'all.yaml')
+    writeFileSync(path, [deployment('a', 'k1: "1", k2: "1"'), deployment('b', 'k1: "2"'), deployment('c', 'k2: "1", k3: "3"')].join('---\n'))
+    const found = ofRule(await check([path]), 'overlapping-selectors')
+    expect(found.map((f) => f.name)).toEqual(['c'])
+    expect(found[0].message).toContain('selector of Deployment default/a: a pod labelled k1=1,k2=1,k3=3 would match both')
+  })
 })
 
 describe('invalid-field', () => {

@@ -47,3 +47,30 @@ describe('compiled schemas', () => {
     ])
   })
 })
+
+describe('an object with one issue', () => {
+  // validate() walks a clean object without building a path, and walks again only an object with an
+  // issue: each kind of issue alone, anywhere, must send it to the second walk.
+  const only = (spec: Record<string, unknown>) => schemas.validate({apiVersion: 'apps/v1', kind: 'Deployment', metadata: {name: 'web'}, spec}, found.schema).map((x) => `${x.rule} ${x.path.join('.')}`)
+  const template = (container: Record<string, unknown>) => ({selector: {matchLabels: {app: 'web'}}, template: {metadata: {labels: {app: 'web'}}, spec: {containers: [{name: 'web', image: 'web:1'}, container]}}})
+
+  it('is clean without one, status and all', () => {
+    expect(schemas.validate({apiVersion: 'apps/v1', kind: 'Deployment', metadata: {name: 'web'}, spec: template({name: 'b', image: 'b:1'}), status: {anything: 1}}, found.schema)).toEqual([])
+  })
+
+  it('has it found wherever it is', () => {
+    expect(only({...template({name: 'b', image: 'b:1'}), status: 1})).toEqual(['unknown-field spec.status'])
+    expect(only(template({name: 'b', image: 'b:1', imagePullPolicy: 'Sometimes'}))).toEqual(['invalid-value spec.template.spec.containers.1.imagePullPolicy'])
+    expect(only(template({image: 'b:1'}))).toEqual(['missing-field spec.template.spec.containers.1.name'])
+    expect(only(template({name: 'b', image: 'b:1', ports: [{containerPort: 80}, {containerPort: 'http'}]}))).toEqual(['invalid-type spec.template.spec.containers.1.ports.1.containerPort'])
+    expect(only(template({name: 'b', image: 'b:1', readinessProbe: {httpGet: {port: true}}}))).toEqual(['invalid-type spec.template.spec.containers.1.readinessProbe.httpGet.port'])
+    expect(only({...template({name: 'b', image: 'b:1'}), strategy: {rollingUpdate: {maxSurge: 1.5}}})).toEqual(['invalid-type spec.strategy.rollingUpdate.maxSurge'])
+    expect(only(template({name: 'b', image: 'b:1', args: 'x'}))).toEqual(['invalid-type spec.template.spec.containers.1.args'])
+  })
+
+  it('has it found by a custom resource schema (x-kubernetes-int-or-string)', () => {
+    const schema = {type: 'object', properties: {port: {'x-kubernetes-int-or-string': true}}}
+    expect(schemas.validate({port: 'http'}, schema)).toEqual([])
+    expect(schemas.validate({port: 1.5}, schema).map((x) => `${x.rule} ${x.path.join('.')}`)).toEqual(['invalid-type port'])
+  })
+})

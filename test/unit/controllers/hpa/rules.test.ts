@@ -46,4 +46,19 @@ describe('hpa rules', () => {
     const r = await check([join(dir, 'a'), join(dir, 'b'), join(dir, 'c')])
     expect(r.findings.map((f) => `${f.rule} ${f.kind}/${f.name}`)).toEqual(['hpa-target-missing HorizontalPodAutoscaler/other', 'hpa-replicas-out-of-range Deployment/near'])
   })
+
+  it('find a target by namespace, kind and name: workloads that share only the name are others', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kctl-hpa-names-'))
+    const workload = (kind: string, namespace: string) =>
+      `apiVersion: apps/v1\nkind: ${kind}\nmetadata: {name: web, namespace: ${namespace}}\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: c, image: nginx, resources: {requests: {cpu: 100m}}}]}\n`
+    const hpa = (name: string, kind: string, namespace: string) =>
+      `apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: ${name}, namespace: ${namespace}}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: ${kind}, name: web}\n  minReplicas: 1\n  maxReplicas: 10\n`
+    const file = join(dir, 'all.yaml')
+    writeFileSync(file, [workload('StatefulSet', 'shop'), workload('Deployment', 'other'), workload('Deployment', 'shop'), hpa('deploy', 'Deployment', 'shop'), hpa('missing', 'Deployment', 'third')].join('---\n'))
+    const r = await check([file])
+    expect(r.findings.filter((f) => f.rule.startsWith('hpa-')).map((f) => `${f.rule} ${f.kind}/${f.namespace}/${f.name}`)).toEqual([
+      'hpa-replicas-conflict Deployment/shop/web',
+      'hpa-target-missing HorizontalPodAutoscaler/third/missing',
+    ])
+  })
 })
