@@ -138,8 +138,11 @@ function* readJsonWhole(file: SourceFile, buf: Buffer, bom: number, counter: {n:
   }
 }
 
-/** Bytes read at a time from a large JSON list: an item larger than this grows the window. */
-export const WINDOW = 16 << 20
+/**
+ * Bytes read at a time from a large JSON list: an item larger than this grows the window. Small:
+ * each page of a fresh window costs a fault when first filled, and a larger read saves nothing.
+ */
+export const WINDOW = 1 << 20
 
 /**
  * `kubectl get -o json` output cut into items without parsing it whole, and read a window at a

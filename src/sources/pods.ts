@@ -305,21 +305,24 @@ class SharedMaps {
     const keys = this.lastKeys
     const count = keys.length
     let n = 0
+    let sameValues = true
     for (const key in map) {
-      if (n === count || key !== keys[n] || map[key] !== last[key]) {
+      if (n === count || key !== keys[n]) {
         n = -1
         break
       }
+      sameValues &&= map[key] === last[key]
       n++
     }
     // One way out, met by every call: a line met only when the map repeats would first be met late
     // (at the first pod that repeats the map before it), throwing out readPod's optimised code.
-    return n === count ? last : this.kept(map)
+    return n === count && sameValues ? last : this.kept(map, n === count)
   }
 
-  private kept(map: Labels): Labels {
+  /** `map`, kept to compare the next with; its keys are listed again only when they differ from those before (a StatefulSet's pods differ in one value). */
+  private kept(map: Labels, sameKeys: boolean): Labels {
     this.last = map
-    this.lastKeys = Object.keys(map)
+    if (!sameKeys) this.lastKeys = Object.keys(map)
     return map
   }
 }

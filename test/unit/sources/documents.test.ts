@@ -7,6 +7,7 @@ import {afterAll, describe, expect, it} from 'vitest'
 
 import {UserError} from '../../../src/errors.js'
 import {blankManagedFields, openSources, readAllDocuments, readDocuments, splitYamlDocuments, type SourceObject} from '../../../src/sources/documents.js'
+import {WINDOW} from '../../../src/sources/json-documents.js'
 import {KUBE_YAML_SCHEMA} from '../../../src/sources/yaml11.js'
 
 const FX = 'test/fixtures/sources'
@@ -174,6 +175,19 @@ describe('large pretty-printed JSON lists (read item by item)', () => {
       expect(objs.map((o) => o.raw)).toEqual(utf.items.map(strip))
       expect(objs.map((o) => at(o.origin))).toEqual(whole.map((o) => at(o.origin)))
       expect(at(objs[357].locate(['metadata', 'annotations', 'note']))).toBe(at(whole[357].locate(['metadata', 'annotations', 'note'])))
+    }
+  })
+
+  it('reads a list larger than the default window item by item, pretty or minified (the window slides on)', async () => {
+    const many = {...list, items: Array.from({length: 6}, (_, k) => pods.map((p) => ({...p, metadata: {...p.metadata, name: `${p.metadata.name}-${k}`}}))).flat()}
+    for (const [name, text] of [['slide-pretty.json', JSON.stringify(many, null, 4)], ['slide-min.json', JSON.stringify(many)]]) {
+      expect(text.length).toBeGreaterThan(WINDOW)
+      const file = join(tmp, name)
+      writeFileSync(file, text)
+      const files = await openSources([file])
+      const objs = [...readDocuments(files, {})]
+      expect(files[0].chunkStarts).toHaveLength(many.items.length) // item by item, never parsed whole
+      expect(objs.map((o) => o.raw)).toEqual(many.items.map(strip))
     }
   })
 

@@ -88,12 +88,12 @@ describe('defaulting, as the API server does it', () => {
 })
 
   it('pods read in a row with the same labels share them; any other labels are their own', async () => {
-    const labelSets = [{app: 'a', tier: 'x'}, {app: 'a', tier: 'x'}, {app: 'a'}, {app: 'a', tier: 'x', more: 'y'}, {tier: 'x', app: 'a'}, {app: 'a', tier: 'z'}, {app: 'a', tier: 'z'}, {}, {}]
+    const labelSets = [{app: 'a', tier: 'x'}, {app: 'a', tier: 'x'}, {app: 'a'}, {app: 'a', tier: 'x', more: 'y'}, {tier: 'x', app: 'a'}, {app: 'a', tier: 'z'}, {app: 'a', tier: 'z'}, {app: 'a', tier: 'y'}, {app: 'b', tier: 'y'}, {app: 'b', tier: 'y'}, {app: 'b', more: 'y'}, {}, {}]
     const pods = labelSets.map((labels, i) => ({apiVersion: 'v1', kind: 'Pod', metadata: {name: `p-${i}`, labels}}))
     const file = fixture('shared-labels.json', JSON.stringify({apiVersion: 'v1', kind: 'List', items: pods}))
     const snap = await read([file])
     expect(snap.pods.map((p) => p.labels)).toEqual(labelSets)
-    expect(snap.pods.map((p, i) => i > 0 && p.labels === snap.pods[i - 1].labels)).toEqual([false, true, false, false, false, false, true, false, true])
+    expect(snap.pods.map((p, i) => i > 0 && p.labels === snap.pods[i - 1].labels)).toEqual([false, true, false, false, false, false, true, false, false, true, false, false, true])
   })
 
 describe('pods read in a row share what they have alike', () => {
