@@ -94,7 +94,7 @@ function sniffFormat(data: Buffer): 'yaml' | 'json' {
 export interface ReadOptions {
   /** Called for each input that cannot be read or parsed; without it, the first such error is thrown. */
   onError?: (error: UserError) => void
-  /** Bytes read at a time from a large JSON list (16 MiB; tests make it small). */
+  /** Bytes read at a time from a large JSON list (1 MiB; tests make it small). */
   jsonWindowBytes?: number
 }
 
