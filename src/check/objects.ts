@@ -125,6 +125,7 @@ export function readPodSpec(raw: RawObject, labelsPath: Path): PodSpecView | und
   return {containers: containerViews(v.containers), initContainers: containerViews(v.initContainers), resources: v.resources}
 }
 
+/** An object as the check rules read it. Some of its fields are getters (read.ts ReadObject): never copy one with a spread, which leaves them out. */
 export interface CheckObject {
   readonly src: SourceObject
   readonly apiVersion: string

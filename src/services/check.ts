@@ -238,7 +238,8 @@ async function readLive(
   const {ApiError} = await import('../sources/cluster-client.js')
   const client = await connect({kubeconfig: req.kubeconfig, context: req.context})
   const liveDefault = req.namespace ?? client.config.namespace
-  const identity = (o: CheckObject) => identityOf({...o, namespace: o.explicitNamespace ? o.namespace : liveDefault})
+  // Fields named one by one: a checked object's kind is a getter, which a spread would leave out.
+  const identity = (o: CheckObject) => identityOf({resourceGroup: o.resourceGroup, kind: o.kind, namespace: o.explicitNamespace ? o.namespace : liveDefault, name: o.name})
   let minor: number | undefined
   try {
     const version = await client.request<{gitVersion?: string}>('/version', {what: 'read the server version'})
