@@ -11,6 +11,7 @@ import {basename} from 'node:path'
 
 import {build} from 'esbuild'
 
+import {helpFlagsOf} from '../dist/cli/help-flags.js'
 import {asciiScript, checkVmScript, forVmScript} from './vm-script.mjs'
 
 const external = ['@kubernetes/client-node', 'yaml', 'typescript']
@@ -41,7 +42,7 @@ await writeFile(appFile, script)
 const commands = (await readdir('src/commands')).map((f) => f.replace(/\.ts$/, ''))
 const hooks = (await readdir('src/hooks')).map((f) => f.replace(/\.ts$/, ''))
 // oclif's (its helpAddition): a run that asks for help has a code cache of its own (src/cli/start.ts).
-const helpFlags = ['--help', ...(JSON.parse(await readFile('package.json', 'utf8')).oclif.additionalHelpFlags ?? [])]
+const helpFlags = helpFlagsOf(JSON.parse(await readFile('package.json', 'utf8')).oclif.additionalHelpFlags)
 const entry = await readFile('src/cli/app.ts', 'utf8')
 for (const name of [...commands, ...hooks]) {
   if (!entry.includes(`/${name}.js')`)) throw new Error(`src/cli/app.ts does not load ${name}`)

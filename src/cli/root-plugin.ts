@@ -12,6 +12,8 @@ import {type Command, type Interfaces, Plugin} from '@oclif/core'
 import {createRequire} from 'node:module'
 import {join} from 'node:path'
 
+import {asksForHelp, helpFlagsOf} from './help-flags.js'
+
 // Built-ins are require()d (as in script-cache.ts): an ESM import of node:fs builds its whole export list.
 const require = createRequire(import.meta.url)
 const {readFileSync} = require('node:fs') as typeof import('node:fs')
@@ -50,9 +52,7 @@ export function ownCommand(argv: readonly string[], pjson: Interfaces.PJSON, man
   const [id, next] = argv
   const command = id !== undefined && Object.hasOwn(manifest.commands, id) ? manifest.commands[id] : undefined
   if (command === undefined || manifest.version.split('-')[0] !== pjson.version.split('-')[0]) return undefined
-  const helpFlags = new Set(['--help', ...(pjson.oclif.additionalHelpFlags ?? [])])
-  const end = argv.indexOf('--')
-  if (argv.slice(0, end === -1 ? undefined : end).some((arg) => helpFlags.has(arg))) return undefined
+  if (asksForHelp(argv, helpFlagsOf(pjson.oclif.additionalHelpFlags))) return undefined
   const others = Object.values(manifest.commands).filter((c) => c.id !== id)
   const named = (c: Command.Cached) => c.id.startsWith(`${id}:`) || [...(c.aliases ?? []), ...(c.hiddenAliases ?? [])].includes(id)
   if (pjson.oclif.flexibleTaxonomy || others.some(named)) return undefined

@@ -3,6 +3,7 @@
 import {fileURLToPath} from 'node:url'
 
 import type * as App from './app.js'
+import {asksForHelp} from './help-flags.js'
 import {loadScript} from './script-cache.js'
 
 export function loadApp(bundle: URL, commands: string[], helpFlags: string[]): typeof App {
@@ -27,6 +28,6 @@ export function loadApp(bundle: URL, commands: string[], helpFlags: string[]): t
  */
 export function cacheVariant(argv: readonly string[], commands: readonly string[], helpFlags: readonly string[]): string {
   const [word] = argv
-  if (word === undefined || !commands.includes(word) || argv.some((arg) => helpFlags.includes(arg))) return 'other'
+  if (word === undefined || !commands.includes(word) || asksForHelp(argv, helpFlags)) return 'other'
   return word
 }

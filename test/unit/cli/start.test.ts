@@ -17,4 +17,9 @@ describe('cacheVariant', () => {
       expect(cacheVariant(argv, COMMANDS, HELP), argv.join(' ')).toBe('other')
     }
   })
+
+  it('is the command when a help flag comes only after --, as oclif runs the command then', () => {
+    expect(cacheVariant(['plan', '--', '--help'], COMMANDS, HELP)).toBe('plan')
+    expect(cacheVariant(['plan', '-h', '--', 'x'], COMMANDS, HELP)).toBe('other')
+  })
 })
