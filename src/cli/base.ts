@@ -8,6 +8,7 @@ import {cutEchoes} from '../render/echo.js'
 import type {ByteSink} from '../render/json-writer.js'
 import {unreadableLines} from '../render/read-report.js'
 import type {ApplySetMode} from '../sources/layout.js'
+import {tuneCompiler} from './compiler-tuning.js'
 import {ExitCode} from './exit-codes.js'
 import {checkFileOptions} from './flags.js'
 
@@ -36,6 +37,8 @@ export abstract class BaseCommand extends Command {
 
   override async init(): Promise<void> {
     await super.init()
+    // Now that the command's modules, and the built-ins they load, are loaded (compiler-tuning.ts).
+    tuneCompiler()
     // `kctl plan | head`: a closed pipe ends the output quietly instead of crashing.
     process.stdout.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EPIPE') throw error

@@ -5,16 +5,31 @@
 // cut `check`'s CPU by about 10% and `plan`'s by about 4%, and neither's wall time grew
 // (bench/check.mjs, bench/workloads.mjs). Results never depend on what V8 inlines.
 //
-// Set at every start before the bundle is compiled (start.ts): V8 keys its code cache to its flags
-// (script-cache.ts), so a run that set them after loading the cache would refuse the next run's.
+// When: as a command starts (cli/base.ts), once its modules are loaded. Node's built-in modules
+// carry compiled code that V8 refuses once any flag differs, and a start loads some eighty of them
+// (oclif's, node:crypto, node:zlib): tuned before them, every start compiled them again (about
+// 7 ms). V8 keys kctl's own code cache to its flags too, so the cache is written with the defaults
+// put back (script-cache.ts), as they are when the next run reads it.
 import {createRequire} from 'node:module'
 
 const require = createRequire(import.meta.url)
 
-/** The flags, as `node` takes them on its command line. */
-export const COMPILER_FLAGS = ['--max-inlined-bytecode-size=60', '--max-inlined-bytecode-size-cumulative=200']
+/** Each flag tuned: its value for kctl, and V8's default (`node --v8-options`). */
+export const COMPILER_FLAGS = [
+  {flag: '--max-inlined-bytecode-size', tuned: 60, v8Default: 460},
+  {flag: '--max-inlined-bytecode-size-cumulative', tuned: 200, v8Default: 920},
+] as const
 
 export function tuneCompiler(): void {
+  setFlags('tuned')
+}
+
+/** V8's defaults again, for a code cache that the next run, not yet tuned, takes. */
+export function restoreCompilerDefaults(): void {
+  setFlags('v8Default')
+}
+
+function setFlags(value: 'tuned' | 'v8Default'): void {
   const {setFlagsFromString} = require('node:v8') as typeof import('node:v8')
-  for (const flag of COMPILER_FLAGS) setFlagsFromString(flag)
+  for (const f of COMPILER_FLAGS) setFlagsFromString(`${f.flag}=${f[value]}`)
 }

@@ -9,6 +9,8 @@
 // streams included, at every start.
 import {createRequire} from 'node:module'
 
+import {restoreCompilerDefaults} from './compiler-tuning.js'
+
 const require = createRequire(import.meta.url)
 const {mkdirSync, readFileSync, renameSync, rmSync, writeFileSync} = require('node:fs') as typeof import('node:fs')
 const {homedir} = require('node:os') as typeof import('node:os')
@@ -45,6 +47,8 @@ function cachePath(file: string, variant: string): string {
 }
 
 function saveCache(script: InstanceType<typeof Script>, cacheFile: string): void {
+  // V8 stamps the cache with its flags: those the next run has when it reads it.
+  restoreCompilerDefaults()
   // Another kctl may read it meanwhile: it sees the old file or the whole new one.
   const partial = `${cacheFile}.${process.pid}`
   try {

@@ -19,7 +19,6 @@ import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 import {commands, hooks, run} from './app.js'
-import {tuneCompiler} from './compiler-tuning.js'
 import {loadedRootPlugin} from './root-plugin.js'
 
 /** The package.json, and oclif.manifest.json with the help plugin's `help` command (scripts/build-binary.mjs defines these). */
@@ -38,8 +37,6 @@ type Loader = () => Promise<unknown>
 const COMMAND_FILES: Record<string, Loader> = {...commands, help: async () => ({default: helpCommands.help})}
 
 export async function main(argv: string[], sea: SeaModules): Promise<void> {
-  // After V8 took the executable's code cache (made without these flags), before anything runs hot.
-  tuneCompiler()
   // Paths only: nothing under the root is ever read, so no TypeScript source is looked for either.
   settings.enableAutoTranspile = false
   // oclif compares Node's version with its own package.json, which is not there: skipped (as bin/run.js does).

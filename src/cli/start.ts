@@ -3,13 +3,11 @@
 import {fileURLToPath} from 'node:url'
 
 import type * as App from './app.js'
-import {tuneCompiler} from './compiler-tuning.js'
 import {asksForHelp} from './help-flags.js'
 import {loadScript} from './script-cache.js'
 
 export function loadApp(bundle: URL, commands: string[], helpFlags: string[]): typeof App {
   const variant = cacheVariant(process.argv.slice(2), commands, helpFlags)
-  tuneCompiler()
   // oclif loads semver at every start to compare Node's version with its package.json, which
   // it looks for next to its own files and, bundled, never finds: the check never warns. Skipped.
   const engineWarning = process.env.OCLIF_DISABLE_ENGINE_WARNING
