@@ -96,7 +96,11 @@ function lineAt(text: string, l: number): number {
     while (i < end && text.charCodeAt(i) === 0x20) i++
     // The line without its CR (a CRLF file), and without trailing whitespace.
     let e = end > i && text.charCodeAt(end - 1) === 0x0d ? end - 1 : end
-    while (e > i && isTrimmed(text.charCodeAt(e - 1))) e--
+    while (e > i) {
+      const c = text.charCodeAt(e - 1)
+      if ((c > 0x20 && c < 0xa0) || !isTrimmed(c)) break // most lines end in a printable ASCII character
+      e--
+    }
     if (text.charCodeAt(i) === 0x09 && i < end) return unsure()
     if (e > i && text.charCodeAt(i) !== 0x23 /* # */) {
       const c = text.charCodeAt(i)
@@ -117,6 +121,17 @@ function lineAt(text: string, l: number): number {
   }
   return 1
 }
+
+/** Line l of the text being read: read (1), or NO_LINE past the last, or UNSURE. */
+function has(text: string, l: number): number {
+  return l < linesRead ? 1 : lineAt(text, l)
+}
+
+// Line l's first character that is not a space, indentation, and end of content (the table may
+// grow while the lines are read: it is looked up each time).
+const starts = (l: number) => table[3 * l]
+const indents = (l: number) => table[3 * l + 1]
+const ends = (l: number) => table[3 * l + 2]
 
 function unsure(): number {
   unsureLine = true
@@ -160,12 +175,6 @@ function isSimpleScalar(t: string, from: number, end: number): boolean {
 
 export function locateInBlockYaml(text: string, path: Path, wantKey: boolean): Found | undefined {
   if (lineAt(text, 0) !== 1) return undefined
-  // The table, as it may grow while the lines are read.
-  const starts = (l: number) => table[3 * l]
-  const indents = (l: number) => table[3 * l + 1]
-  const ends = (l: number) => table[3 * l + 2]
-  /** Line l read (1), or NO_LINE past the last, or UNSURE. */
-  const has = (l: number) => (l < linesRead ? 1 : lineAt(text, l))
   // The current node: lines [from, to), its entries at column `indent`; `firstColumn` is where
   // the first entry starts on line `from` (further right than the line's indentation when the
   // entry shares its line with a `- `). The whole text's lines end where lineAt finds no more.
@@ -185,7 +194,7 @@ export function locateInBlockYaml(text: string, path: Path, wantKey: boolean): F
     if (typeof step === 'number') {
       let n = -1
       for (let l = from; l < to; l++) {
-        const line = has(l)
+        const line = has(text, l)
         if (line !== 1) {
           if (line === UNSURE) return undefined
           break
@@ -207,7 +216,7 @@ export function locateInBlockYaml(text: string, path: Path, wantKey: boolean): F
     } else {
       if (!safeKey(step)) return undefined
       for (let l = from; l < to; l++) {
-        const line = has(l)
+        const line = has(text, l)
         if (line !== 1) {
           if (line === UNSURE) return undefined
           break
@@ -238,7 +247,7 @@ export function locateInBlockYaml(text: string, path: Path, wantKey: boolean): F
     const last = depth === path.length - 1
     let end = hit + 1
     while (end < to) {
-      const line = has(end)
+      const line = has(text, end)
       if (line === UNSURE) return undefined
       if (line === NO_LINE || !(indents(end) > indent || (typeof step !== 'number' && indents(end) === indent && isDashEntry(text, starts(end), ends(end))))) break
       end++
