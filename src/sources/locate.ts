@@ -101,7 +101,7 @@ function lineAt(text: string, l: number): number {
       if ((c > 0x20 && c < 0xa0) || !isTrimmed(c)) break // most lines end in a printable ASCII character
       e--
     }
-    if (text.charCodeAt(i) === 0x09 && i < end) return unsure()
+    if (i < end && text.charCodeAt(i) === 0x09) return unsure()
     if (e > i && text.charCodeAt(i) !== 0x23 /* # */) {
       const c = text.charCodeAt(i)
       if (i === pos && e - i >= (c === 0x25 ? 1 : 3) && (text.startsWith('---', i) || text.startsWith('...', i) || c === 0x25 /* % */)) {
@@ -173,6 +173,74 @@ function isSimpleScalar(t: string, from: number, end: number): boolean {
   return true
 }
 
+/** What keyLine and itemLine answer when a line on the way is not this reader's. */
+const NOT_SURE = -2
+
+/** Where the value of the entry keyLine or itemLine found starts on its line, and where the line's content ends. */
+let valueStart = 0
+let valueEnd = 0
+
+/** Where entry line l starts: past the `- ` that the node's first entry may share its line with. */
+function entryStart(l: number, from: number, firstColumn: number): number {
+  return l === from ? starts(l) + firstColumn - indents(l) : starts(l)
+}
+
+/** The value after t[.., c) on line l, which ends at e: l, with valueStart and valueEnd set. */
+function valueAfter(t: string, l: number, c: number, e: number): number {
+  while (c < e && t.charCodeAt(c) === 0x20) c++
+  valueStart = c
+  valueEnd = e
+  return l
+}
+
+/** The line of mapping entry `key` among lines [from, to) (entries at column `indent`); -1 when there is none; NOT_SURE. */
+function keyLine(text: string, from: number, to: number, indent: number, firstColumn: number, key: string): number {
+  for (let l = from; l < to; l++) {
+    const line = has(text, l)
+    if (line !== 1) return line === UNSURE ? NOT_SURE : -1
+    if ((l === from ? firstColumn : indents(l)) !== indent) continue
+    const s = entryStart(l, from, firstColumn)
+    const e = ends(l)
+    if (isDashEntry(text, s, e)) return NOT_SURE // a sequence where a mapping was expected
+    const colon = keyColon(text, s, e)
+    if (colon < 0) return NOT_SURE
+    if (colon - s === key.length && text.startsWith(key, s)) return valueAfter(text, l, colon + 1, e)
+  }
+  return -1
+}
+
+/** The line of sequence entry `n` among lines [from, to) (entries at column `indent`); -1 when there is none; NOT_SURE. */
+function itemLine(text: string, from: number, to: number, indent: number, firstColumn: number, n: number): number {
+  let i = -1
+  for (let l = from; l < to; l++) {
+    const line = has(text, l)
+    if (line !== 1) return line === UNSURE ? NOT_SURE : -1
+    if ((l === from ? firstColumn : indents(l)) !== indent) continue
+    const s = entryStart(l, from, firstColumn)
+    const e = ends(l)
+    if (!isDashEntry(text, s, e)) return NOT_SURE // a mapping where a sequence was expected
+    if (++i === n) return valueAfter(text, l, s + 1, e)
+  }
+  return -1
+}
+
+/**
+ * Where the lines of entry line `hit`'s node end: those after it indented deeper than the entry (a
+ * sequence under a key may also sit at the key's own indentation); NOT_SURE. With `one`, only
+ * whether there is such a line (hit + 1 when none).
+ */
+function nodeEnd(text: string, hit: number, to: number, indent: number, isKey: boolean, one: boolean): number {
+  let end = hit + 1
+  while (end < to) {
+    const line = has(text, end)
+    if (line === UNSURE) return NOT_SURE
+    if (line === NO_LINE || !(indents(end) > indent || (isKey && indents(end) === indent && isDashEntry(text, starts(end), ends(end))))) break
+    end++
+    if (one) break
+  }
+  return end
+}
+
 export function locateInBlockYaml(text: string, path: Path, wantKey: boolean): Found | undefined {
   if (lineAt(text, 0) !== 1) return undefined
   // The current node: lines [from, to), its entries at column `indent`; `firstColumn` is where
@@ -185,88 +253,33 @@ export function locateInBlockYaml(text: string, path: Path, wantKey: boolean): F
   let offset = starts(0)
   let keyOffset: number | undefined
   let depth = 0
-  for (const step of path) {
+  for (let k = 0; k < path.length; k++) {
+    const step = path[k]
     if (from >= to) return undefined
-    let hit = -1
-    let at = 0 // where the value starts, from the entry's start
-    let rest = 0 // where the rest of the entry's line starts (restEnd: it ends)
-    let restEnd = 0
-    if (typeof step === 'number') {
-      let n = -1
-      for (let l = from; l < to; l++) {
-        const line = has(text, l)
-        if (line !== 1) {
-          if (line === UNSURE) return undefined
-          break
-        }
-        if ((l === from ? firstColumn : indents(l)) !== indent) continue
-        const s = l === from ? starts(l) + firstColumn - indents(l) : starts(l)
-        const e = ends(l)
-        if (!isDashEntry(text, s, e)) return undefined // a mapping where a sequence was expected
-        if (++n === step) {
-          hit = l
-          let c = s + 1
-          while (c < e && text.charCodeAt(c) === 0x20) c++
-          at = c - s
-          rest = c
-          restEnd = e
-          break
-        }
-      }
-    } else {
-      if (!safeKey(step)) return undefined
-      for (let l = from; l < to; l++) {
-        const line = has(text, l)
-        if (line !== 1) {
-          if (line === UNSURE) return undefined
-          break
-        }
-        if ((l === from ? firstColumn : indents(l)) !== indent) continue
-        const s = l === from ? starts(l) + firstColumn - indents(l) : starts(l)
-        const e = ends(l)
-        if (isDashEntry(text, s, e)) return undefined // a sequence where a mapping was expected
-        const colon = keyColon(text, s, e)
-        if (colon < 0) return undefined
-        if (colon - s === step.length && text.startsWith(step, s)) {
-          hit = l
-          let c = colon + 1
-          while (c < e && text.charCodeAt(c) === 0x20) c++
-          at = c - s
-          rest = c
-          restEnd = e
-          break
-        }
-      }
-    }
+    const isKey = typeof step !== 'number'
+    const hit = isKey ? (safeKey(step) ? keyLine(text, from, to, indent, firstColumn, step) : NOT_SURE) : itemLine(text, from, to, indent, firstColumn, step)
+    if (hit === NOT_SURE) return undefined
     if (hit < 0) return {offset: keyOffset ?? offset, depth} // a missing field: the deepest key that exists
-    const lineStart = starts(hit) + (hit === from ? firstColumn - indents(hit) : 0)
-    keyOffset = typeof step === 'number' ? lineStart + at : lineStart
-    // The node's lines: those after the entry line, indented deeper than the entry (a sequence
-    // under a key may also sit at the key's own indentation). The last step needs only to know
-    // whether there is one.
-    const last = depth === path.length - 1
-    let end = hit + 1
-    while (end < to) {
-      const line = has(text, end)
-      if (line === UNSURE) return undefined
-      if (line === NO_LINE || !(indents(end) > indent || (typeof step !== 'number' && indents(end) === indent && isDashEntry(text, starts(end), ends(end))))) break
-      end++
-      if (last) break
-    }
+    const rest = valueStart // the rest of the entry's line, up to restEnd
+    const restEnd = valueEnd
+    const lineStart = entryStart(hit, from, firstColumn)
+    keyOffset = isKey ? lineStart : rest
+    // The node's lines; the last step needs only to know whether there are any.
+    const end = nodeEnd(text, hit, to, indent, isKey, k === path.length - 1)
+    if (end === NOT_SURE) return undefined
     if (rest < restEnd) {
       // The value starts on this line: a scalar, or (in a sequence) the first entry of a nested mapping or sequence.
-      if (typeof step === 'number' && (startsDash(text, rest, restEnd) || keyColon(text, rest, restEnd) >= 0)) {
-        const lineBegin = starts(hit) - indents(hit)
-        offset = lineStart + at
+      if (!isKey && (startsDash(text, rest, restEnd) || keyColon(text, rest, restEnd) >= 0)) {
+        offset = rest
         from = hit
         to = end
-        firstColumn = lineStart + at - lineBegin
+        firstColumn = rest - (starts(hit) - indents(hit))
         indent = firstColumn
         depth++
         continue
       }
       if (!isSimpleScalar(text, rest, restEnd)) return undefined
-      offset = lineStart + at
+      offset = rest
       depth++
       if (depth < path.length) return {offset: keyOffset, depth} // a scalar has no fields
       continue
