@@ -15,8 +15,8 @@ export const STDIN_NAME = '<stdin>'
 
 /** One input: a file named by -f (or found in a directory given to -f), or stdin. */
 export class SourceFile {
-  /** Line numbers of chunk starts, filled on the first position request (one pass over the file). */
-  #lines?: Map<number, number>
+  /** Chunk starts in increasing order and the line of each, counted on the first position request (one pass over the file). */
+  #lines?: {starts: readonly number[]; lines: number[]}
   /** Byte offsets where chunks (documents, list items) start. */
   chunkStarts: number[] = []
   /** The apply set this input belongs to (layout.ts). */
@@ -125,28 +125,41 @@ export class SourceFile {
 
   /** The 1-based line on which byte `offset` lies (offset must be a line start or any byte). */
   lineOf(offset: number): number {
-    const known = this.#lines?.get(offset)
-    if (known !== undefined) return known
     if (!this.#lines) {
       // One pass: the line of every chunk start at once, so asking for many objects stays linear.
       const buf = this.read()
       if (!this.data && !this.#kept) lastLined = {file: this, bytes: buf}
-      const lines = new Map<number, number>()
-      let line = 1
-      let pos = 0
       // Chunks are met in file order: their starts are mostly in order and distinct already.
       const starts = increasing(this.chunkStarts) ? this.chunkStarts : [...new Set(this.chunkStarts)].sort((a, b) => a - b)
-      for (const start of starts) {
-        line += countNewlines(buf, pos, start)
-        pos = start
-        lines.set(start, line)
+      const lines = new Array<number>(starts.length)
+      let line = 1
+      let pos = 0
+      for (let i = 0; i < starts.length; i++) {
+        line += countNewlines(buf, pos, starts[i])
+        pos = starts[i]
+        lines[i] = line
       }
-      this.#lines = lines
-      const hit = lines.get(offset)
-      if (hit !== undefined) return hit
+      this.#lines = {starts, lines}
     }
+    const {starts, lines} = this.#lines
+    // Among the starts counted: a file still being read may have more by now.
+    const i = indexIn(starts, lines.length, offset)
+    if (i >= 0) return lines[i]
     return 1 + countNewlines(this.read(), 0, offset)
   }
+}
+
+/** Where `x` is among the first `n` of the increasing list `xs`, or -1. */
+function indexIn(xs: readonly number[], n: number, x: number): number {
+  let lo = 0
+  let hi = n - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1
+    if (xs[mid] < x) lo = mid + 1
+    else if (xs[mid] > x) hi = mid - 1
+    else return mid
+  }
+  return -1
 }
 
 /**

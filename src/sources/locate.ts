@@ -44,10 +44,10 @@ const RESOLVED_WORDS = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|Fa
 const safeKey = (k: string) => SAFE_KEY.test(k) && !RESOLVED_WORDS.test(k)
 
 /**
- * The content lines of the last text read (blockLines): for line l, at 3l the offset of its first
- * character that is not a space, at 3l+1 its indentation, at 3l+2 the end of its content (without
- * trailing whitespace or a CR). Comment-only and blank lines are left out. Offsets into the text,
- * nothing cut out of it; one table, reused from text to text.
+ * The content lines of the text being read, as far as read (lineAt): for line l, at 3l the offset
+ * of its first character that is not a space, at 3l+1 its indentation, at 3l+2 the end of its
+ * content (without trailing whitespace or a CR). Comment-only and blank lines are left out.
+ * Offsets into the text, nothing cut out of it; one table, reused from text to text.
  */
 let table = new Int32Array(3 * 256)
 
@@ -58,38 +58,84 @@ function isTrimmed(c: number): boolean {
   return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
 }
 
-/** Reads the lines of `text` into `table`; how many, or -1 when the text is not this reader's. */
-function blockLines(text: string): number {
-  let n = 0
-  let pos = 0
-  while (pos <= text.length) {
+/**
+ * The text whose lines are in `table`; how many are there, and where the next one starts (past
+ * the end: all read). Lines are read only as far as a search goes: a field near the top of a long
+ * object reads a few, and several fields of one object are located in a row.
+ */
+let lineText: string | undefined
+let linesRead = 0
+let nextLine = 0
+/** A line read was not this reader's: no line after it is read. */
+let unsureLine = false
+
+/** What lineAt answers past the last line, and for a line this reader is not sure of. */
+const NO_LINE = 0
+const UNSURE = -1
+
+/**
+ * Whether content line l of `text` exists (1; NO_LINE past the last one), read into `table` if it
+ * was not yet; UNSURE when a line before it or it is not this reader's (a tab for indentation, a
+ * directive, a document marker with content).
+ */
+function lineAt(text: string, l: number): number {
+  if (lineText !== text) {
+    lineText = text
+    linesRead = 0
+    nextLine = 0
+    unsureLine = false
+  }
+  while (linesRead <= l) {
+    const pos = nextLine
+    if (unsureLine) return UNSURE
+    if (pos > text.length) return NO_LINE
     let end = text.indexOf('\n', pos)
     if (end < 0) end = text.length
+    nextLine = end + 1
     let i = pos
     while (i < end && text.charCodeAt(i) === 0x20) i++
     // The line without its CR (a CRLF file), and without trailing whitespace.
     let e = end > i && text.charCodeAt(end - 1) === 0x0d ? end - 1 : end
-    while (e > i && isTrimmed(text.charCodeAt(e - 1))) e--
-    if (text.charCodeAt(i) === 0x09 && i < end) return -1
+    while (e > i) {
+      const c = text.charCodeAt(e - 1)
+      if ((c > 0x20 && c < 0xa0) || !isTrimmed(c)) break // most lines end in a printable ASCII character
+      e--
+    }
+    if (i < end && text.charCodeAt(i) === 0x09) return unsure()
     if (e > i && text.charCodeAt(i) !== 0x23 /* # */) {
       const c = text.charCodeAt(i)
       if (i === pos && e - i >= (c === 0x25 ? 1 : 3) && (text.startsWith('---', i) || text.startsWith('...', i) || c === 0x25 /* % */)) {
-        if (e - i !== 3 || c !== 0x2d) return -1 // a marker with content, a directive: not this reader's
+        if (e - i !== 3 || c !== 0x2d) return unsure() // a marker with content, a directive: not this reader's
       } else {
-        if (3 * n + 3 > table.length) {
+        if (3 * linesRead + 3 > table.length) {
           const bigger = new Int32Array(table.length * 2)
           bigger.set(table)
           table = bigger
         }
-        table[3 * n] = i
-        table[3 * n + 1] = i - pos
-        table[3 * n + 2] = e
-        n++
+        table[3 * linesRead] = i
+        table[3 * linesRead + 1] = i - pos
+        table[3 * linesRead + 2] = e
+        linesRead++
       }
     }
-    pos = end + 1
   }
-  return n
+  return 1
+}
+
+/** Line l of the text being read: read (1), or NO_LINE past the last, or UNSURE. */
+function has(text: string, l: number): number {
+  return l < linesRead ? 1 : lineAt(text, l)
+}
+
+// Line l's first character that is not a space, indentation, and end of content (the table may
+// grow while the lines are read: it is looked up each time).
+const starts = (l: number) => table[3 * l]
+const indents = (l: number) => table[3 * l + 1]
+const ends = (l: number) => table[3 * l + 2]
+
+function unsure(): number {
+  unsureLine = true
+  return UNSURE
 }
 
 /**
@@ -114,97 +160,126 @@ function isDashEntry(t: string, from: number, end: number): boolean {
   return t.charCodeAt(from) === 0x2d && (end - from === 1 || (end - from >= 2 && t.charCodeAt(from + 1) === 0x20))
 }
 
-/** A value that starts on the key's line: a plain or quoted scalar (not a flow collection, anchor, alias, tag or block scalar header). */
-function isSimpleScalar(text: string): boolean {
-  const c = text[0]
-  return c !== '{' && c !== '[' && c !== '&' && c !== '*' && c !== '!' && c !== '|' && c !== '>' && c !== '?' && !text.includes(' #')
+/** t[from, end) starts with `- `. */
+function startsDash(t: string, from: number, end: number): boolean {
+  return end - from >= 2 && t.charCodeAt(from) === 0x2d && t.charCodeAt(from + 1) === 0x20
 }
 
-/** The text whose lines are in `table`, and how many (-1: not this reader's): several fields of one object are located in a row. */
-let lastText: string | undefined
-let lastCount = -1
+/** A value that starts on the key's line, t[from, end): a plain or quoted scalar (not a flow collection, anchor, alias, tag or block scalar header). */
+function isSimpleScalar(t: string, from: number, end: number): boolean {
+  const c = t.charCodeAt(from)
+  if (c === 0x7b || c === 0x5b || c === 0x26 || c === 0x2a || c === 0x21 || c === 0x7c || c === 0x3e || c === 0x3f) return false // { [ & * ! | > ?
+  for (let i = from; i < end - 1; i++) if (t.charCodeAt(i) === 0x20 && t.charCodeAt(i + 1) === 0x23) return false // ` #`: a comment follows
+  return true
+}
+
+/** What keyLine and itemLine answer when a line on the way is not this reader's. */
+const NOT_SURE = -2
+
+/** Where the value of the entry keyLine or itemLine found starts on its line, and where the line's content ends. */
+let valueStart = 0
+let valueEnd = 0
+
+/** Where entry line l starts: past the `- ` that the node's first entry may share its line with. */
+function entryStart(l: number, from: number, firstColumn: number): number {
+  return l === from ? starts(l) + firstColumn - indents(l) : starts(l)
+}
+
+/** The value after t[.., c) on line l, which ends at e: l, with valueStart and valueEnd set. */
+function valueAfter(t: string, l: number, c: number, e: number): number {
+  while (c < e && t.charCodeAt(c) === 0x20) c++
+  valueStart = c
+  valueEnd = e
+  return l
+}
+
+/** The line of mapping entry `key` among lines [from, to) (entries at column `indent`); -1 when there is none; NOT_SURE. */
+function keyLine(text: string, from: number, to: number, indent: number, firstColumn: number, key: string): number {
+  for (let l = from; l < to; l++) {
+    const line = has(text, l)
+    if (line !== 1) return line === UNSURE ? NOT_SURE : -1
+    if ((l === from ? firstColumn : indents(l)) !== indent) continue
+    const s = entryStart(l, from, firstColumn)
+    const e = ends(l)
+    if (isDashEntry(text, s, e)) return NOT_SURE // a sequence where a mapping was expected
+    const colon = keyColon(text, s, e)
+    if (colon < 0) return NOT_SURE
+    if (colon - s === key.length && text.startsWith(key, s)) return valueAfter(text, l, colon + 1, e)
+  }
+  return -1
+}
+
+/** The line of sequence entry `n` among lines [from, to) (entries at column `indent`); -1 when there is none; NOT_SURE. */
+function itemLine(text: string, from: number, to: number, indent: number, firstColumn: number, n: number): number {
+  let i = -1
+  for (let l = from; l < to; l++) {
+    const line = has(text, l)
+    if (line !== 1) return line === UNSURE ? NOT_SURE : -1
+    if ((l === from ? firstColumn : indents(l)) !== indent) continue
+    const s = entryStart(l, from, firstColumn)
+    const e = ends(l)
+    if (!isDashEntry(text, s, e)) return NOT_SURE // a mapping where a sequence was expected
+    if (++i === n) return valueAfter(text, l, s + 1, e)
+  }
+  return -1
+}
+
+/**
+ * Where the lines of entry line `hit`'s node end: those after it indented deeper than the entry (a
+ * sequence under a key may also sit at the key's own indentation); NOT_SURE. With `one`, only
+ * whether there is such a line (hit + 1 when none).
+ */
+function nodeEnd(text: string, hit: number, to: number, indent: number, isKey: boolean, one: boolean): number {
+  let end = hit + 1
+  while (end < to) {
+    const line = has(text, end)
+    if (line === UNSURE) return NOT_SURE
+    if (line === NO_LINE || !(indents(end) > indent || (isKey && indents(end) === indent && isDashEntry(text, starts(end), ends(end))))) break
+    end++
+    if (one) break
+  }
+  return end
+}
 
 export function locateInBlockYaml(text: string, path: Path, wantKey: boolean): Found | undefined {
-  if (lastText !== text) {
-    lastText = text
-    lastCount = blockLines(text)
-  }
-  if (lastCount <= 0) return undefined
-  const lines = table
-  const starts = (l: number) => lines[3 * l]
-  const indents = (l: number) => lines[3 * l + 1]
-  const ends = (l: number) => lines[3 * l + 2]
+  if (lineAt(text, 0) !== 1) return undefined
   // The current node: lines [from, to), its entries at column `indent`; `firstColumn` is where
   // the first entry starts on line `from` (further right than the line's indentation when the
-  // entry shares its line with a `- `).
+  // entry shares its line with a `- `). The whole text's lines end where lineAt finds no more.
   let from = 0
-  let to = lastCount
+  let to = Infinity
   let indent = indents(0)
   let firstColumn = indents(0)
   let offset = starts(0)
   let keyOffset: number | undefined
   let depth = 0
-  for (const step of path) {
+  for (let k = 0; k < path.length; k++) {
+    const step = path[k]
     if (from >= to) return undefined
-    let hit = -1
-    let at = 0 // where the value starts, from the entry's start
-    let rest = ''
-    if (typeof step === 'number') {
-      let n = -1
-      for (let l = from; l < to; l++) {
-        if ((l === from ? firstColumn : indents(l)) !== indent) continue
-        const s = l === from ? starts(l) + firstColumn - indents(l) : starts(l)
-        const e = ends(l)
-        if (!isDashEntry(text, s, e)) return undefined // a mapping where a sequence was expected
-        if (++n === step) {
-          hit = l
-          let c = s + 1
-          while (c < e && text.charCodeAt(c) === 0x20) c++
-          at = c - s
-          rest = text.slice(c, e)
-          break
-        }
-      }
-    } else {
-      if (!safeKey(step)) return undefined
-      for (let l = from; l < to; l++) {
-        if ((l === from ? firstColumn : indents(l)) !== indent) continue
-        const s = l === from ? starts(l) + firstColumn - indents(l) : starts(l)
-        const e = ends(l)
-        if (isDashEntry(text, s, e)) return undefined // a sequence where a mapping was expected
-        const colon = keyColon(text, s, e)
-        if (colon < 0) return undefined
-        if (colon - s === step.length && text.startsWith(step, s)) {
-          hit = l
-          let c = colon + 1
-          while (c < e && text.charCodeAt(c) === 0x20) c++
-          at = c - s
-          rest = text.slice(c, e)
-          break
-        }
-      }
-    }
+    const isKey = typeof step !== 'number'
+    const hit = isKey ? (safeKey(step) ? keyLine(text, from, to, indent, firstColumn, step) : NOT_SURE) : itemLine(text, from, to, indent, firstColumn, step)
+    if (hit === NOT_SURE) return undefined
     if (hit < 0) return {offset: keyOffset ?? offset, depth} // a missing field: the deepest key that exists
-    const lineStart = starts(hit) + (hit === from ? firstColumn - indents(hit) : 0)
-    keyOffset = typeof step === 'number' ? lineStart + at : lineStart
-    // The node's lines: those after the entry line, indented deeper than the entry (a sequence
-    // under a key may also sit at the key's own indentation).
-    let end = hit + 1
-    while (end < to && (indents(end) > indent || (typeof step !== 'number' && indents(end) === indent && isDashEntry(text, starts(end), ends(end))))) end++
-    if (rest !== '') {
+    const rest = valueStart // the rest of the entry's line, up to restEnd
+    const restEnd = valueEnd
+    const lineStart = entryStart(hit, from, firstColumn)
+    keyOffset = isKey ? lineStart : rest
+    // The node's lines; the last step needs only to know whether there are any.
+    const end = nodeEnd(text, hit, to, indent, isKey, k === path.length - 1)
+    if (end === NOT_SURE) return undefined
+    if (rest < restEnd) {
       // The value starts on this line: a scalar, or (in a sequence) the first entry of a nested mapping or sequence.
-      if (typeof step === 'number' && (rest.startsWith('- ') || keyColon(rest, 0, rest.length) >= 0)) {
-        const lineBegin = starts(hit) - indents(hit)
-        offset = lineStart + at
+      if (!isKey && (startsDash(text, rest, restEnd) || keyColon(text, rest, restEnd) >= 0)) {
+        offset = rest
         from = hit
         to = end
-        firstColumn = lineStart + at - lineBegin
+        firstColumn = rest - (starts(hit) - indents(hit))
         indent = firstColumn
         depth++
         continue
       }
-      if (!isSimpleScalar(rest)) return undefined
-      offset = lineStart + at
+      if (!isSimpleScalar(text, rest, restEnd)) return undefined
+      offset = rest
       depth++
       if (depth < path.length) return {offset: keyOffset, depth} // a scalar has no fields
       continue

@@ -3,7 +3,7 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 
-import {countNewlines} from '../../../src/sources/files.js'
+import {countNewlines, SourceFile} from '../../../src/sources/files.js'
 
 const SHARED = Buffer.alloc(100)
 
@@ -35,5 +35,32 @@ describe('countNewlines', () => {
     const text = Buffer.from('a: 1\n\n  b:\n\n\n    - c\n'.repeat(1000) + '\n\n\nend')
     expect(countNewlines(text, 0, text.length)).toBe(6 * 1000 + 3)
     expect(countNewlines(text, 3, text.length - 2)).toBe(6 * 1000 + 3)
+  })
+})
+
+describe('SourceFile.lineOf', () => {
+  const text = 'a: 1\n---\nb: 2\n\nc: 3\n---\nd: 4\n'
+  const starts = [0, text.indexOf('b'), text.indexOf('c'), text.indexOf('d')]
+  const lineOf = (offset: number) => 1 + naive(Buffer.from(text), 0, offset)
+
+  it('answers the line of every chunk start, and of any other byte', () => {
+    const file = new SourceFile('f.yaml', undefined, 'yaml', Buffer.from(text))
+    file.chunkStarts.push(...starts)
+    for (const s of starts) expect(file.lineOf(s)).toBe(lineOf(s))
+    for (let offset = 0; offset <= text.length; offset++) expect(file.lineOf(offset)).toBe(lineOf(offset))
+  })
+
+  it('answers with chunk starts out of order or repeated', () => {
+    const file = new SourceFile('f.yaml', undefined, 'yaml', Buffer.from(text))
+    file.chunkStarts.push(starts[2], starts[0], starts[2], starts[3], starts[1])
+    for (const s of starts) expect(file.lineOf(s)).toBe(lineOf(s))
+  })
+
+  it('answers for chunks met after its first answer (a file still being read)', () => {
+    const file = new SourceFile('f.yaml', undefined, 'yaml', Buffer.from(text))
+    file.chunkStarts.push(starts[0], starts[1])
+    expect(file.lineOf(starts[1])).toBe(lineOf(starts[1]))
+    file.chunkStarts.push(starts[2], starts[3])
+    for (const s of starts) expect(file.lineOf(s)).toBe(lineOf(s))
   })
 })

@@ -66,3 +66,36 @@ describe('locating fields in block-style YAML by lines', () => {
     expect(fastAnswers / compared).toBeGreaterThan(0.5)
   })
 })
+
+describe('reading only the lines a search needs', () => {
+  const agree = (text: string, path: Path, wantKey: boolean) => {
+    const fast = locateInBlockYaml(text, path, wantKey)
+    expect(fast).toBeDefined()
+    expect(fast).toEqual(locateInYamlAst(text, path, wantKey))
+  }
+
+  it('answers for fields above a line it is not sure of, and gives that line to the full parser', () => {
+    const text = 'a: 1\nb:\n  c: 2\nd: |\n  x\n  \ty\ne: 3\n'
+    agree(text, ['a'], false)
+    agree(text, ['b'], true)
+    agree(text, ['b', 'c'], false)
+    expect(locateInBlockYaml(text, ['e'], false)).toBeUndefined()
+    expect(locateInBlockYaml(text, ['noSuchField'], false)).toBeUndefined()
+    // The same text again, from its start: the first answers did not keep the unsure line.
+    agree(text, ['b', 'c'], true)
+  })
+
+  it('grows its table of lines while a search goes on', () => {
+    const text = Array.from({length: 600}, (_, i) => `k${i}:\n  v: ${i}`).join('\n') + '\n'
+    agree(text, ['k599', 'v'], false)
+    agree(text, ['k3'], false)
+    agree(text, ['k598'], true)
+  })
+
+  it('tells a nested sequence from a scalar dash on an item line', () => {
+    agree('xs:\n  - - a\n    - b\n', ['xs', 0, 1], false)
+    agree('xs:\n  - -\n  - b\n', ['xs', 0], false)
+    agree('xs:\n  - -\n  - b\n', ['xs', 1], false)
+    agree('xs:\n  - a: 1\n    b: 2\n', ['xs', 0, 'b'], false)
+  })
+})
