@@ -147,6 +147,7 @@ class Reader {
       if (this.isSeqItemAt(cs)) throw GIVE_UP
       let key: string
       let bit: number
+      let keySlot = -1 // a plain key's slot
       let vs: number // where the value starts on this line
       const q = t.charCodeAt(cs)
       if (q === 0x22 /* " */ || q === 0x27 /* ' */) {
@@ -159,42 +160,32 @@ class Reader {
         vs = close + 2
         if (vs < end && t.charCodeAt(vs) !== SPACE) throw GIVE_UP
       } else {
-        // The key's characters are hashed on the way to the colon that ends it (`: `, or `:` at
-        // the end of the line), and the key is looked up by its text in place.
-        let h = 0
-        let colon = cs
-        for (;; colon++) {
-          const c = t.charCodeAt(colon)
-          if (c === 0x3a) {
-            const after = t.charCodeAt(colon + 1)
-            if (after === SPACE || after === NL || colon + 1 >= t.length) break
-          } else if (!(c >= SPACE && c <= TILDE)) throw GIVE_UP // a line break (no colon: a multi-line scalar, or an error), the end, or a character outside the subset
-          h = (Math.imul(h, 31) + c) | 0
-        }
-        const slot = slotOf(h, colon - cs)
-        if (sameText(t, cs, colon, slotRaw[slot])) {
-          key = slotKey[slot]
-          bit = slotBit[slot]
-        } else {
-          const raw = t.slice(cs, colon)
-          if (!isPlainStart(raw) || raw.charCodeAt(raw.length - 1) === SPACE || raw.includes(' #')) throw GIVE_UP
-          key = keyOf(raw)
-          if (key === '<<' || key === '__proto__') throw GIVE_UP
-          bit = keyBit(key)
-          slotRaw[slot] = own(raw)
-          slotKey[slot] = key
-          slotBit[slot] = bit
-        }
-        vs = colon + 1
+        keySlot = this.plainKey(cs)
+        key = slotKey[keySlot]
+        bit = slotBit[keySlot]
+        vs = this.pos
       }
       // A key written twice: let js-yaml report the duplicate.
       if ((seen & bit) !== 0 && Object.hasOwn(obj, key)) throw GIVE_UP
       seen |= bit
       while (t.charCodeAt(vs) === SPACE) vs++
+      // The value this key had last time, when it is written again (then nothing is hashed). Any
+      // slot is a sound guess, its text being compared.
+      const guess = keySlot < 0 ? 0 : NEXT_VALUE[keySlot]
+      let end = textAt(t, vs, VALUE_TEXTS, guess)
+      let eol = end
+      if (end >= 0) {
+        while (t.charCodeAt(eol) === SPACE) eol++
+        if (eol < t.length && t.charCodeAt(eol) !== NL) end = eol = -1
+      }
+      if (end >= 0) {
+        obj[key] = valueSlot[guess]
+        this.pos = eol + 1 // (a continuation line gives up at the next turn)
+        continue
+      }
       // The value's characters are hashed on the way to the line's end, the last one that is not
       // a space ending it: a short plain scalar is then looked up by that hash (inlineValue).
-      let eol = vs
-      let end = vs
+      eol = end = vs
       let hash = 0
       for (let h = 0; eol < t.length; eol++) {
         const c = t.charCodeAt(eol)
@@ -215,10 +206,47 @@ class Reader {
         else value = null
       } else {
         value = inlineValue(t, vs, end, hash)
+        if (keySlot >= 0 && end - vs <= SHARED_MAX) NEXT_VALUE[keySlot] = slotOf(hash, end - vs)
         if (this.peek() > indent) throw GIVE_UP // a continuation line, or an error
       }
       obj[key] = value
     }
+  }
+
+  /**
+   * The slot of the plain key that starts at `cs` (pos then after its colon). The key that followed
+   * the last one read last time is tried first, by its text; otherwise the key's characters are
+   * hashed on the way to the colon that ends it (`: `, or `:` at the end of the line), and the key
+   * is looked up by its text in place.
+   */
+  private plainKey(cs: number): number {
+    const t = this.t
+    const guess = NEXT_KEY[lastKey]
+    let colon = textAt(t, cs, KEY_TEXTS, guess)
+    if (colon >= 0 && isKeyColon(t, colon)) {
+      this.pos = colon + 1
+      return (lastKey = guess)
+    }
+    let h = 0
+    for (colon = cs; ; colon++) {
+      const c = t.charCodeAt(colon)
+      if (c === 0x3a && isKeyColon(t, colon)) break
+      if (!(c >= SPACE && c <= TILDE)) throw GIVE_UP // a line break (no colon: a multi-line scalar, or an error), the end, or a character outside the subset
+      h = (Math.imul(h, 31) + c) | 0
+    }
+    const slot = slotOf(h, colon - cs)
+    if (!sameText(t, cs, colon, KEY_TEXTS, slot)) {
+      const raw = t.slice(cs, colon)
+      if (!isPlainStart(raw) || raw.charCodeAt(raw.length - 1) === SPACE || raw.includes(' #')) throw GIVE_UP
+      const key = keyOf(raw)
+      if (key === '<<' || key === '__proto__') throw GIVE_UP
+      keepText(t, cs, colon, KEY_TEXTS, slot)
+      slotKey[slot] = key
+      slotBit[slot] = keyBit(key)
+    }
+    NEXT_KEY[lastKey] = slot
+    this.pos = colon + 1
+    return (lastKey = slot)
   }
 
   private sequence(indent: number): unknown[] {
@@ -343,10 +371,10 @@ function quoted(t: string, open: number, close: number): string {
 function quotedScalar(t: string, open: number, close: number): string {
   const end = close + 1
   const slot = end - open <= SHARED_MAX ? keySlot(t, open, end) : -1
-  if (slot >= 0 && sameText(t, open, end, valueRaw[slot])) return valueSlot[slot] as string
+  if (slot >= 0 && sameText(t, open, end, VALUE_TEXTS, slot)) return valueSlot[slot] as string
   const value = quoted(t, open, close)
   if (slot >= 0) {
-    valueRaw[slot] = own(t.slice(open, end))
+    keepText(t, open, end, VALUE_TEXTS, slot)
     valueSlot[slot] = value
   }
   return value
@@ -368,13 +396,13 @@ function inlineValue(t: string, from: number, end: number, hash: number): unknow
     return value
   }
   const slot = end - from <= SHARED_MAX ? slotOf(hash, end - from) : -1
-  if (slot >= 0 && sameText(t, from, end, valueRaw[slot])) return valueSlot[slot]
+  if (slot >= 0 && sameText(t, from, end, VALUE_TEXTS, slot)) return valueSlot[slot]
   printable(t, from, end)
   const v = t.slice(from, end)
   if (!isPlainStart(v) || v.includes(': ') || v.charCodeAt(v.length - 1) === 0x3a || v.includes(' #')) throw GIVE_UP
   const value = valueOf(v)
   if (slot >= 0) {
-    valueRaw[slot] = typeof value === 'string' ? value : own(v)
+    keepText(t, from, end, VALUE_TEXTS, slot)
     valueSlot[slot] = value
   }
   return value
@@ -417,13 +445,36 @@ function remembered<T>(cache: Map<string, T>, s: string, resolve: (s: string) =>
  */
 const SLOT_BITS = 12
 const KEY_SLOTS = 1 << SLOT_BITS
-const slotRaw: Array<string | undefined> = new Array(KEY_SLOTS).fill(undefined)
 const slotKey: string[] = new Array(KEY_SLOTS).fill('')
 const slotBit: number[] = new Array(KEY_SLOTS).fill(0)
 
 /** The same for scalars of up to SHARED_MAX characters written as a whole value (plain, or quoted with their quotes): their text, and what it resolves to. */
-const valueRaw: Array<string | undefined> = new Array(KEY_SLOTS).fill(undefined)
 const valueSlot: unknown[] = new Array(KEY_SLOTS).fill(null)
+
+/**
+ * The texts of a table's slots, as character codes (each slot TEXT_MAX of them, and its length; 0:
+ * empty). Compared with the document's characters in place: bytes in one typed array read faster
+ * than the characters of strings of several kinds (sliced, flat), and hold no string alive.
+ */
+interface SlotTexts {
+  chars: Uint8Array
+  lengths: Uint8Array
+}
+/** Longer keys are not remembered (they are looked up by their text, keyOf). */
+const TEXT_MAX = 64
+const slotTexts = (): SlotTexts => ({chars: new Uint8Array(KEY_SLOTS * TEXT_MAX), lengths: new Uint8Array(KEY_SLOTS)})
+const KEY_TEXTS = slotTexts()
+const VALUE_TEXTS = slotTexts()
+
+/**
+ * Manifests repeat themselves: the key read after a key is most often the one read after it last
+ * time, and a key's value the one it had last time. Each is remembered by slot, and tried first by
+ * its text (a guess costs one comparison; hashing the text is then not needed).
+ */
+const NEXT_KEY = new Uint16Array(KEY_SLOTS)
+const NEXT_VALUE = new Uint16Array(KEY_SLOTS)
+/** The slot of the plain key read last (in any document). */
+let lastKey = 0
 
 /**
  * The slot of a text of `length` characters whose hash (h * 31 + c over its characters, from 0) is
@@ -446,11 +497,35 @@ function keySlot(t: string, from: number, to: number): number {
   return slotOf(textHash(t, from, to), to - from)
 }
 
-/** Is t[from, to) the text `raw`? (A loop: the texts are short, and a call to startsWith costs more.) */
-function sameText(t: string, from: number, to: number, raw: string | undefined): boolean {
-  if (raw === undefined || raw.length !== to - from) return false
-  for (let i = 0; i < raw.length; i++) if (t.charCodeAt(from + i) !== raw.charCodeAt(i)) return false
-  return true
+/** Is t[from, to) the text of `slot` in `texts`? */
+function sameText(t: string, from: number, to: number, texts: SlotTexts, slot: number): boolean {
+  return texts.lengths[slot] === to - from && textAt(t, from, texts, slot) >= 0
+}
+
+/** Where the text of `slot` in `texts` ends when t has it at `from`; -1 otherwise (and for an empty slot: no text read is empty). */
+function textAt(t: string, from: number, texts: SlotTexts, slot: number): number {
+  const n = texts.lengths[slot]
+  if (n === 0) return -1
+  const chars = texts.chars
+  const at = slot * TEXT_MAX
+  for (let i = 0; i < n; i++) if (t.charCodeAt(from + i) !== chars[at + i]) return -1
+  return from + n
+}
+
+/** Does the colon at `colon` end a block mapping key (a space, a line break or the end after it)? */
+function isKeyColon(t: string, colon: number): boolean {
+  if (t.charCodeAt(colon) !== 0x3a) return false
+  const after = t.charCodeAt(colon + 1)
+  return after === SPACE || after === NL || colon + 1 >= t.length
+}
+
+/** Makes t[from, to) (printable ASCII) the text of `slot` in `texts`, or empties the slot when it is longer than TEXT_MAX. */
+function keepText(t: string, from: number, to: number, texts: SlotTexts, slot: number): void {
+  const n = to - from
+  texts.lengths[slot] = n <= TEXT_MAX ? n : 0
+  if (n > TEXT_MAX) return
+  const at = slot * TEXT_MAX
+  for (let i = 0; i < n; i++) texts.chars[at + i] = t.charCodeAt(from + i)
 }
 
 /** One of 32 bits for a mapping key, by its characters: keys with different bits differ. */

@@ -299,6 +299,28 @@ describe('keys and scalars met again', () => {
     expect(fast).toBeGreaterThan(texts.length * 2)
   })
 
+  it('takes the key that came next last time, and a key\'s last value, only when the text is exactly it', () => {
+    // Each document is read after the one before it: its keys and values are then the guesses.
+    const base = 'kind: Pod\nspec:\n  image: nginx\n  name: web\n  port: on\n'
+    const lookAlikes = [
+      'kind: Pod\nspec:\n  image: nginx:1\n  name: web\n  port: "on"\n', // a longer value; the value quoted
+      'kind: Pod\nspec:\n  image: nginx   \n  names: web\n  port: on\n', // spaces after the value; a longer key
+      'kind: Pod\nspec:\n  image: nginx #c\n', // a comment after the value
+      'kind: Pod\nspec:\n  image:nginx: x\n  name:x: web\n  port:: on\n', // the key followed by more than its colon
+      'kind: Pod\nspec:\n  image: nginx\n    x\n', // a continuation line
+      'kind: Pod\nspec:\n  image: nginx\n  name:\n  port: o\n', // a shorter value; none
+      'kind: Pod\nspec:\n  imag: nginx\n  name: we\n', // a shorter key
+    ]
+    for (const doc of lookAlikes) {
+      expect(agree(base)).toBe('fast')
+      agree(doc)
+    }
+    expect(parseBlockYaml(base)).toEqual({kind: 'Pod', spec: {image: 'nginx', name: 'web', port: true}})
+    expect(parseBlockYaml(lookAlikes[0])).toEqual({kind: 'Pod', spec: {image: 'nginx:1', name: 'web', port: 'on'}})
+    expect(parseBlockYaml(base)).toEqual({kind: 'Pod', spec: {image: 'nginx', name: 'web', port: true}})
+    expect(parseBlockYaml(lookAlikes[3])).toEqual({kind: 'Pod', spec: {'image:nginx': 'x', 'name:x': 'web', 'port:': true}})
+  })
+
   it('tells a quoted scalar from the plain one of the same text, met in either order', () => {
     const texts = ['on', 'yes', '~', 'null', '010', '1.0', 'true', 'v1', "it''s", 'a\\"b', '--listen=:8080']
     let fast = 0
