@@ -186,6 +186,17 @@ spec:
     }
   })
 
+  it('reads a document longer than the one before it, and a shorter one after it, by its own characters only', () => {
+    // The characters are read as bytes from a buffer reused from document to document.
+    const long = `a: ${'x'.repeat(70_000)}\nb:\n  c: ${'y'.repeat(100_000)}\n  d: [1, 2]\n`
+    expect(agree(long)).toBe('fast')
+    expect(parseBlockYaml('a: x')).toEqual({a: 'x'}) // (the long document's bytes follow in the buffer)
+    expect(parseBlockYaml('b:\n  c: z')).toEqual({b: {c: 'z'}})
+    expect(parseBlockYaml('k:xy: 1\n')).toEqual({'k:xy': 1})
+    expect(parseBlockYaml('k:')).toEqual({k: null}) // (not `k:xy`)
+    expect(agree(long.slice(0, 70_003) + 'é' + long.slice(70_003))).toBe('fallback')
+  })
+
   it('reads one-line flow collections of scalars as js-yaml does', () => {
     const doc = 'args: ["--listen=:8080", \'--mode=it\'\'s\', -v, 8080, yes, ~]\nsel: {app: web, "a b": [1, {c: 1.5}], on: null}\nempty: [ ]\nsp: [ a b ,c ]\n'
     expect(parseBlockYaml(doc)).toEqual({args: ['--listen=:8080', "--mode=it's", '-v', 8080, true, null], sel: {app: 'web', 'a b': [1, {c: 1.5}], true: null}, empty: [], sp: ['a b', 'c']})
