@@ -22,18 +22,37 @@ const TILDE = 0x7e
  * Parses one YAML document (its text may start with a `---` line and end with a `...` line).
  *
  * The reader takes printable ASCII and newlines only (no tabs, carriage returns, control or
- * non-ASCII characters). Rather than a pass over the whole text, each character is checked where
- * the reader meets it: the loops over keys, quoted and flow scalars check theirs, and a plain
- * value or a comment that is passed over whole is checked by `printable`. Spaces and line breaks
- * are read one by one.
+ * non-ASCII characters). The copy of the text as bytes (asciiBytes) finds a non-ASCII one; any
+ * other is checked where the reader meets it: the loops over keys, quoted and flow scalars check
+ * theirs, and a plain value or a comment that is passed over whole is checked by `printable`.
+ * Spaces and line breaks are read one by one.
  */
 export function parseBlockYaml(text: string): unknown {
+  const bytes = asciiBytes(text)
+  if (bytes === undefined) return FALLBACK
+  b = bytes
   try {
     return new Reader(text).document()
   } catch (error) {
     if (error === GIVE_UP) return FALLBACK
     throw error
   }
+}
+
+/**
+ * The characters of the document being read, as bytes: the reader's loops read them here rather
+ * than by charCodeAt, which costs about twice as much a character (reading is mostly such loops).
+ * Its length is the text's: past the end a read gives undefined, which compares as charCodeAt's NaN.
+ */
+let b: Uint8Array = new Uint8Array(0)
+let scratch = new Uint8Array(1 << 16)
+const encoder = new TextEncoder()
+
+/** The text's characters as bytes (in a buffer reused from document to document); undefined when one is outside ASCII, which the reader gives up on wherever it stands. */
+function asciiBytes(text: string): Uint8Array | undefined {
+  if (scratch.length < text.length) scratch = new Uint8Array(2 * text.length)
+  const {read, written} = encoder.encodeInto(text, scratch)
+  return read === text.length && written === text.length ? scratch.subarray(0, written) : undefined
 }
 
 class Reader {
@@ -57,7 +76,7 @@ class Reader {
     if (t.startsWith('---', this.pos)) {
       if (!this.restIsBlank(this.pos + 3)) throw GIVE_UP // a node on the marker line
       this.nextLine()
-    } else if (t.charCodeAt(this.pos) === 0x25 /* % */) throw GIVE_UP
+    } else if (b[this.pos] === 0x25 /* % */) throw GIVE_UP
     const indent = this.peek()
     if (indent < 0) return null
     const value = this.block(indent) // (a root node may be indented)
@@ -83,8 +102,8 @@ class Reader {
         return this.peekedIndent
       }
       let k = p
-      while (t.charCodeAt(k) === SPACE) k++
-      const c = t.charCodeAt(k)
+      while (b[k] === SPACE) k++
+      const c = b[k]
       if (k >= t.length) {
         p = k
         continue
@@ -97,7 +116,7 @@ class Reader {
         // A comment line; or the document end marker, after which only comments may follow (the
         // splitter makes sure of it).
         const nl = lineEnd(t, k)
-        printable(t, k, nl)
+        printable(k, nl)
         p = nl + 1
         continue
       }
@@ -109,8 +128,8 @@ class Reader {
   private restIsBlank(from: number): boolean {
     const t = this.t
     let k = from
-    while (t.charCodeAt(k) === SPACE) k++
-    return k >= t.length || t.charCodeAt(k) === NL
+    while (b[k] === SPACE) k++
+    return k >= t.length || b[k] === NL
   }
 
   /** End of the current line (its `\n`, or the end of the text). */
@@ -125,8 +144,8 @@ class Reader {
 
   private isSeqItemAt(p: number): boolean {
     const t = this.t
-    if (t.charCodeAt(p) !== 0x2d /* - */) return false
-    const c = t.charCodeAt(p + 1)
+    if (b[p] !== 0x2d /* - */) return false
+    const c = b[p + 1]
     return c === SPACE || c === NL || p + 1 >= t.length
   }
 
@@ -147,57 +166,48 @@ class Reader {
       if (this.isSeqItemAt(cs)) throw GIVE_UP
       let key: string
       let bit: number
+      let keySlot = -1 // a plain key's slot
       let vs: number // where the value starts on this line
-      const q = t.charCodeAt(cs)
+      const q = b[cs]
       if (q === 0x22 /* " */ || q === 0x27 /* ' */) {
-        const end = trimmedEnd(t, cs, this.eol())
-        const close = closingQuote(t, cs, end)
-        if (t.charCodeAt(close + 1) !== 0x3a /* : */) throw GIVE_UP
+        const end = trimmedEnd(cs, this.eol())
+        const close = closingQuote(cs, end)
+        if (b[close + 1] !== 0x3a /* : */) throw GIVE_UP
         key = quoted(t, cs, close)
         if (key === '<<' || key === '__proto__') throw GIVE_UP
         bit = keyBit(key)
         vs = close + 2
-        if (vs < end && t.charCodeAt(vs) !== SPACE) throw GIVE_UP
+        if (vs < end && b[vs] !== SPACE) throw GIVE_UP
       } else {
-        // The key's characters are hashed on the way to the colon that ends it (`: `, or `:` at
-        // the end of the line), and the key is looked up by its text in place.
-        let h = 0
-        let colon = cs
-        for (;; colon++) {
-          const c = t.charCodeAt(colon)
-          if (c === 0x3a) {
-            const after = t.charCodeAt(colon + 1)
-            if (after === SPACE || after === NL || colon + 1 >= t.length) break
-          } else if (!(c >= SPACE && c <= TILDE)) throw GIVE_UP // a line break (no colon: a multi-line scalar, or an error), the end, or a character outside the subset
-          h = (Math.imul(h, 31) + c) | 0
-        }
-        const slot = slotOf(h, colon - cs)
-        if (sameText(t, cs, colon, slotRaw[slot])) {
-          key = slotKey[slot]
-          bit = slotBit[slot]
-        } else {
-          const raw = t.slice(cs, colon)
-          if (!isPlainStart(raw) || raw.charCodeAt(raw.length - 1) === SPACE || raw.includes(' #')) throw GIVE_UP
-          key = keyOf(raw)
-          if (key === '<<' || key === '__proto__') throw GIVE_UP
-          bit = keyBit(key)
-          slotRaw[slot] = own(raw)
-          slotKey[slot] = key
-          slotBit[slot] = bit
-        }
-        vs = colon + 1
+        keySlot = this.plainKey(cs)
+        key = slotKey[keySlot]
+        bit = slotBit[keySlot]
+        vs = this.pos
       }
       // A key written twice: let js-yaml report the duplicate.
       if ((seen & bit) !== 0 && Object.hasOwn(obj, key)) throw GIVE_UP
       seen |= bit
-      while (t.charCodeAt(vs) === SPACE) vs++
+      while (b[vs] === SPACE) vs++
+      // The value this key had last time, when it is written again (then nothing is hashed). Any
+      // slot is a sound guess, its text being compared.
+      const guess = keySlot < 0 ? 0 : NEXT_VALUE[keySlot]
+      let end = textAt(vs, VALUE_TEXTS, guess)
+      let eol = end
+      if (end >= 0) {
+        while (b[eol] === SPACE) eol++
+        if (eol < t.length && b[eol] !== NL) end = eol = -1
+      }
+      if (end >= 0) {
+        obj[key] = valueSlot[guess]
+        this.pos = eol + 1 // (a continuation line gives up at the next turn)
+        continue
+      }
       // The value's characters are hashed on the way to the line's end, the last one that is not
       // a space ending it: a short plain scalar is then looked up by that hash (inlineValue).
-      let eol = vs
-      let end = vs
+      eol = end = vs
       let hash = 0
       for (let h = 0; eol < t.length; eol++) {
-        const c = t.charCodeAt(eol)
+        const c = b[eol]
         if (c === NL) break
         h = (Math.imul(h, 31) + c) | 0
         if (c !== SPACE) {
@@ -215,10 +225,47 @@ class Reader {
         else value = null
       } else {
         value = inlineValue(t, vs, end, hash)
+        if (keySlot >= 0 && end - vs <= SHARED_MAX) NEXT_VALUE[keySlot] = slotOf(hash, end - vs)
         if (this.peek() > indent) throw GIVE_UP // a continuation line, or an error
       }
       obj[key] = value
     }
+  }
+
+  /**
+   * The slot of the plain key that starts at `cs` (pos then after its colon). The key that followed
+   * the last one read last time is tried first, by its text; otherwise the key's characters are
+   * hashed on the way to the colon that ends it (`: `, or `:` at the end of the line), and the key
+   * is looked up by its text in place.
+   */
+  private plainKey(cs: number): number {
+    const t = this.t
+    const guess = NEXT_KEY[lastKey]
+    let colon = textAt(cs, KEY_TEXTS, guess)
+    if (colon >= 0 && isKeyColon(colon)) {
+      this.pos = colon + 1
+      return (lastKey = guess)
+    }
+    let h = 0
+    for (colon = cs; ; colon++) {
+      const c = b[colon]
+      if (c === 0x3a && isKeyColon(colon)) break
+      if (!(c >= SPACE && c <= TILDE)) throw GIVE_UP // a line break (no colon: a multi-line scalar, or an error), the end, or a character outside the subset
+      h = (Math.imul(h, 31) + c) | 0
+    }
+    const slot = slotOf(h, colon - cs)
+    if (!sameText(cs, colon, KEY_TEXTS, slot)) {
+      const raw = t.slice(cs, colon)
+      if (!isPlainStart(raw) || raw.charCodeAt(raw.length - 1) === SPACE || raw.includes(' #')) throw GIVE_UP
+      const key = keyOf(raw)
+      if (key === '<<' || key === '__proto__') throw GIVE_UP
+      keepText(cs, colon, KEY_TEXTS, slot)
+      slotKey[slot] = key
+      slotBit[slot] = keyBit(key)
+    }
+    NEXT_KEY[lastKey] = slot
+    this.pos = colon + 1
+    return (lastKey = slot)
   }
 
   private sequence(indent: number): unknown[] {
@@ -231,9 +278,9 @@ class Reader {
       const cs = this.pos + indent
       if (!this.isSeqItemAt(cs)) return fit(arr) // the next key of the mapping this compact sequence is in
       const eol = this.eol()
-      const end = trimmedEnd(t, cs, eol)
+      const end = trimmedEnd(cs, eol)
       let rs = cs + 1
-      while (rs < end && t.charCodeAt(rs) === SPACE) rs++
+      while (rs < end && b[rs] === SPACE) rs++
       if (rs >= end) {
         // `-` alone: the item is the block on the next lines (or null).
         this.pos = eol + 1
@@ -241,7 +288,7 @@ class Reader {
         arr.push(sub > indent ? this.block(sub) : null)
         continue
       }
-      if (t.charCodeAt(rs) === 0x23 || this.isSeqItemAt(rs)) throw GIVE_UP
+      if (b[rs] === 0x23 || this.isSeqItemAt(rs)) throw GIVE_UP
       if (startsMappingEntry(t, rs, end)) {
         // `- key: value`: a mapping whose keys line up with `key`.
         this.virtualPos = this.pos
@@ -250,7 +297,7 @@ class Reader {
         continue
       }
       this.pos = eol + 1
-      arr.push(inlineValue(t, rs, end, textHash(t, rs, end)))
+      arr.push(inlineValue(t, rs, end, textHash(rs, end)))
       if (this.peek() > indent) throw GIVE_UP
     }
   }
@@ -263,16 +310,16 @@ function lineEnd(t: string, from: number): number {
 }
 
 /** Gives up unless t[from, to) is printable ASCII. */
-function printable(t: string, from: number, to: number): void {
+function printable(from: number, to: number): void {
   for (let i = from; i < to; i++) {
-    const c = t.charCodeAt(i)
+    const c = b[i]
     if (c < SPACE || c > TILDE) throw GIVE_UP
   }
 }
 
 /** `end`, less the spaces before it (down to `start`). */
-function trimmedEnd(t: string, start: number, end: number): number {
-  while (end > start && t.charCodeAt(end - 1) === SPACE) end--
+function trimmedEnd(start: number, end: number): number {
+  while (end > start && b[end - 1] === SPACE) end--
   return end
 }
 
@@ -296,17 +343,17 @@ function isPlainStart(s: string): boolean {
 
 /** Is t[from, end) a mapping entry (`key: value` or `key:`)? */
 function startsMappingEntry(t: string, from: number, end: number): boolean {
-  const q = t.charCodeAt(from)
-  if (q === 0x22 || q === 0x27) return t.charCodeAt(closingQuote(t, from, end) + 1) === 0x3a
+  const q = b[from]
+  if (q === 0x22 || q === 0x27) return b[closingQuote(from, end) + 1] === 0x3a
   const sp = t.indexOf(': ', from)
-  return (sp >= 0 && sp < end) || t.charCodeAt(end - 1) === 0x3a
+  return (sp >= 0 && sp < end) || b[end - 1] === 0x3a
 }
 
 /** The index of the quote closing the quoted scalar that opens at `start`, before `end`. */
-function closingQuote(t: string, start: number, end: number): number {
-  const q = t.charCodeAt(start)
+function closingQuote(start: number, end: number): number {
+  const q = b[start]
   for (let j = start + 1; j < end; j++) {
-    const c = t.charCodeAt(j)
+    const c = b[j]
     if (c < SPACE || c > TILDE) throw GIVE_UP
     if (q === 0x22) {
       if (c === 0x5c /* \ */) {
@@ -315,7 +362,7 @@ function closingQuote(t: string, start: number, end: number): number {
       }
       if (c === 0x22) return j
     } else if (c === 0x27) {
-      if (t.charCodeAt(j + 1) === 0x27 && j + 1 < end) {
+      if (b[j + 1] === 0x27 && j + 1 < end) {
         j++
         continue
       }
@@ -329,7 +376,7 @@ const JSON_ESCAPE = /\\[^"\\/bfnrtu]/
 
 function quoted(t: string, open: number, close: number): string {
   const body = own(t.slice(open + 1, close))
-  if (t.charCodeAt(open) === 0x27) return body.includes("''") ? body.replaceAll("''", "'") : body
+  if (b[open] === 0x27) return body.includes("''") ? body.replaceAll("''", "'") : body
   if (!body.includes('\\')) return body
   if (JSON_ESCAPE.test(body)) throw GIVE_UP // a YAML-only escape (\x, \0, \e, \N, ...)
   try {
@@ -342,11 +389,11 @@ function quoted(t: string, open: number, close: number): string {
 /** A quoted scalar's value, found by its text (quotes and all) when it is short and was met before. */
 function quotedScalar(t: string, open: number, close: number): string {
   const end = close + 1
-  const slot = end - open <= SHARED_MAX ? keySlot(t, open, end) : -1
-  if (slot >= 0 && sameText(t, open, end, valueRaw[slot])) return valueSlot[slot] as string
+  const slot = end - open <= SHARED_MAX ? keySlot(open, end) : -1
+  if (slot >= 0 && sameText(open, end, VALUE_TEXTS, slot)) return valueSlot[slot] as string
   const value = quoted(t, open, close)
   if (slot >= 0) {
-    valueRaw[slot] = own(t.slice(open, end))
+    keepText(open, end, VALUE_TEXTS, slot)
     valueSlot[slot] = value
   }
   return value
@@ -354,27 +401,27 @@ function quotedScalar(t: string, open: number, close: number): string {
 
 /** A value written on the same line as its key or dash: t[from, end), end trimmed, whose textHash is `hash`. */
 function inlineValue(t: string, from: number, end: number, hash: number): unknown {
-  const c = t.charCodeAt(from)
+  const c = b[from]
   if (c === 0x22 || c === 0x27) {
-    const close = closingQuote(t, from, end)
+    const close = closingQuote(from, end)
     if (close !== end - 1) throw GIVE_UP // something after the closing quote
     return quotedScalar(t, from, close)
   }
   if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-    if (end - from === 2 && t.charCodeAt(from + 1) === (c === 0x7b ? 0x7d : 0x5d)) return c === 0x7b ? {} : []
+    if (end - from === 2 && b[from + 1] === (c === 0x7b ? 0x7d : 0x5d)) return c === 0x7b ? {} : []
     const flow = new FlowReader(t, from, end)
     const value = flow.value()
     if (flow.pos !== end) throw GIVE_UP // something after the closing bracket
     return value
   }
   const slot = end - from <= SHARED_MAX ? slotOf(hash, end - from) : -1
-  if (slot >= 0 && sameText(t, from, end, valueRaw[slot])) return valueSlot[slot]
-  printable(t, from, end)
+  if (slot >= 0 && sameText(from, end, VALUE_TEXTS, slot)) return valueSlot[slot]
+  printable(from, end)
   const v = t.slice(from, end)
   if (!isPlainStart(v) || v.includes(': ') || v.charCodeAt(v.length - 1) === 0x3a || v.includes(' #')) throw GIVE_UP
   const value = valueOf(v)
   if (slot >= 0) {
-    valueRaw[slot] = typeof value === 'string' ? value : own(v)
+    keepText(from, end, VALUE_TEXTS, slot)
     valueSlot[slot] = value
   }
   return value
@@ -417,13 +464,36 @@ function remembered<T>(cache: Map<string, T>, s: string, resolve: (s: string) =>
  */
 const SLOT_BITS = 12
 const KEY_SLOTS = 1 << SLOT_BITS
-const slotRaw: Array<string | undefined> = new Array(KEY_SLOTS).fill(undefined)
 const slotKey: string[] = new Array(KEY_SLOTS).fill('')
 const slotBit: number[] = new Array(KEY_SLOTS).fill(0)
 
 /** The same for scalars of up to SHARED_MAX characters written as a whole value (plain, or quoted with their quotes): their text, and what it resolves to. */
-const valueRaw: Array<string | undefined> = new Array(KEY_SLOTS).fill(undefined)
 const valueSlot: unknown[] = new Array(KEY_SLOTS).fill(null)
+
+/**
+ * The texts of a table's slots, as character codes (each slot TEXT_MAX of them, and its length; 0:
+ * empty). Compared with the document's characters in place: bytes in one typed array read faster
+ * than the characters of strings of several kinds (sliced, flat), and hold no string alive.
+ */
+interface SlotTexts {
+  chars: Uint8Array
+  lengths: Uint8Array
+}
+/** Longer keys are not remembered (they are looked up by their text, keyOf). */
+const TEXT_MAX = 64
+const slotTexts = (): SlotTexts => ({chars: new Uint8Array(KEY_SLOTS * TEXT_MAX), lengths: new Uint8Array(KEY_SLOTS)})
+const KEY_TEXTS = slotTexts()
+const VALUE_TEXTS = slotTexts()
+
+/**
+ * Manifests repeat themselves: the key read after a key is most often the one read after it last
+ * time, and a key's value the one it had last time. Each is remembered by slot, and tried first by
+ * its text (a guess costs one comparison; hashing the text is then not needed).
+ */
+const NEXT_KEY = new Uint16Array(KEY_SLOTS)
+const NEXT_VALUE = new Uint16Array(KEY_SLOTS)
+/** The slot of the plain key read last (in any document). */
+let lastKey = 0
 
 /**
  * The slot of a text of `length` characters whose hash (h * 31 + c over its characters, from 0) is
@@ -436,26 +506,52 @@ function slotOf(h: number, length: number): number {
 }
 
 /** The hash slotOf takes: h * 31 + c over the characters of t[from, to), from 0. */
-function textHash(t: string, from: number, to: number): number {
+function textHash(from: number, to: number): number {
   let h = 0
-  for (let i = from; i < to; i++) h = (Math.imul(h, 31) + t.charCodeAt(i)) | 0
+  for (let i = from; i < to; i++) h = (Math.imul(h, 31) + b[i]) | 0
   return h
 }
 
-function keySlot(t: string, from: number, to: number): number {
-  return slotOf(textHash(t, from, to), to - from)
+function keySlot(from: number, to: number): number {
+  return slotOf(textHash(from, to), to - from)
 }
 
-/** Is t[from, to) the text `raw`? (A loop: the texts are short, and a call to startsWith costs more.) */
-function sameText(t: string, from: number, to: number, raw: string | undefined): boolean {
-  if (raw === undefined || raw.length !== to - from) return false
-  for (let i = 0; i < raw.length; i++) if (t.charCodeAt(from + i) !== raw.charCodeAt(i)) return false
-  return true
+/** Is t[from, to) the text of `slot` in `texts`? */
+function sameText(from: number, to: number, texts: SlotTexts, slot: number): boolean {
+  return texts.lengths[slot] === to - from && textAt(from, texts, slot) >= 0
+}
+
+/** Where the text of `slot` in `texts` ends when t has it at `from`; -1 otherwise (and for an empty slot: no text read is empty). */
+function textAt(from: number, texts: SlotTexts, slot: number): number {
+  const n = texts.lengths[slot]
+  if (n === 0) return -1
+  const chars = texts.chars
+  const at = slot * TEXT_MAX
+  for (let i = 0; i < n; i++) if (b[from + i] !== chars[at + i]) return -1
+  return from + n
+}
+
+/** Does the colon at `colon` end a block mapping key (a space, a line break or the end after it)? */
+function isKeyColon(colon: number): boolean {
+  if (b[colon] !== 0x3a) return false
+  const after = b[colon + 1]
+  return after === SPACE || after === NL || colon + 1 >= b.length
+}
+
+/** Makes t[from, to) (printable ASCII) the text of `slot` in `texts`, or empties the slot when it is longer than TEXT_MAX. */
+function keepText(from: number, to: number, texts: SlotTexts, slot: number): void {
+  const n = to - from
+  texts.lengths[slot] = n <= TEXT_MAX ? n : 0
+  if (n > TEXT_MAX) return
+  const at = slot * TEXT_MAX
+  for (let i = 0; i < n; i++) texts.chars[at + i] = b[from + i]
 }
 
 /** One of 32 bits for a mapping key, by its characters: keys with different bits differ. */
 function keyBit(key: string): number {
-  return 1 << (keySlot(key, 0, key.length) & 31)
+  let h = 0 // (textHash, over the key's characters rather than the document's)
+  for (let i = 0; i < key.length; i++) h = (Math.imul(h, 31) + key.charCodeAt(i)) | 0
+  return 1 << (slotOf(h, key.length) & 31)
 }
 
 /** The string as a copy of its own (not a view into the text it was sliced from). */
@@ -482,7 +578,7 @@ class FlowReader {
   ) {}
 
   private skipSpaces(): void {
-    while (this.pos < this.end && this.t.charCodeAt(this.pos) === SPACE) this.pos++
+    while (this.pos < this.end && b[this.pos] === SPACE) this.pos++
   }
 
   /** A plain scalar's text, `pos` after it; a key's ends at its `: `. */
@@ -491,14 +587,14 @@ class FlowReader {
     const start = this.pos
     let p = start
     for (; p < this.end; p++) {
-      const x = t.charCodeAt(p)
+      const x = b[p]
       if (x === 0x2c /* , */ || x === 0x5d /* ] */ || x === 0x7d /* } */) break
-      if (key && x === 0x3a && t.charCodeAt(p + 1) === SPACE) break
+      if (key && x === 0x3a && b[p + 1] === SPACE) break
       if (x < SPACE || x > TILDE) throw GIVE_UP
       if (x === 0x5b || x === 0x7b || x === 0x3a /* : */ || x === 0x23 /* # */ || x === 0x22 || x === 0x27 || x === 0x3f /* ? */) throw GIVE_UP
     }
     let e = p
-    while (e > start && t.charCodeAt(e - 1) === SPACE) e--
+    while (e > start && b[e - 1] === SPACE) e--
     const raw = t.slice(start, e)
     if (!isPlainStart(raw)) throw GIVE_UP
     this.pos = p
@@ -508,9 +604,9 @@ class FlowReader {
   /** A quoted scalar's value, or a plain scalar's text (`plain` tells which). */
   private quotedOrPlain(key: boolean): {text: string; plain: boolean} {
     const t = this.t
-    const c = t.charCodeAt(this.pos)
+    const c = b[this.pos]
     if (c === 0x22 || c === 0x27) {
-      const close = closingQuote(t, this.pos, this.end)
+      const close = closingQuote(this.pos, this.end)
       const text = quotedScalar(t, this.pos, close)
       this.pos = close + 1
       return {text, plain: false}
@@ -519,7 +615,7 @@ class FlowReader {
   }
 
   value(): unknown {
-    const c = this.t.charCodeAt(this.pos)
+    const c = b[this.pos]
     if (c === 0x5b) return this.sequence()
     if (c === 0x7b) return this.mapping()
     const {text, plain} = this.quotedOrPlain(false)
@@ -529,7 +625,7 @@ class FlowReader {
   /** After an entry: `,` then more, or the closing bracket (true). */
   private close(bracket: number): boolean {
     this.skipSpaces()
-    const c = this.t.charCodeAt(this.pos)
+    const c = b[this.pos]
     if (this.pos >= this.end) throw GIVE_UP
     if (c === bracket) {
       this.pos++
@@ -538,7 +634,7 @@ class FlowReader {
     if (c !== 0x2c) throw GIVE_UP
     this.pos++
     this.skipSpaces()
-    if (this.pos >= this.end || this.t.charCodeAt(this.pos) === bracket || this.t.charCodeAt(this.pos) === 0x2c) throw GIVE_UP // an empty entry
+    if (this.pos >= this.end || b[this.pos] === bracket || b[this.pos] === 0x2c) throw GIVE_UP // an empty entry
     return false
   }
 
@@ -546,7 +642,7 @@ class FlowReader {
     this.pos++ // [
     const arr: unknown[] = []
     this.skipSpaces()
-    if (this.t.charCodeAt(this.pos) === 0x5d) {
+    if (b[this.pos] === 0x5d) {
       this.pos++
       return arr
     }
@@ -557,25 +653,24 @@ class FlowReader {
   }
 
   private mapping(): Record<string, unknown> {
-    const t = this.t
     this.pos++ // {
     const obj: Record<string, unknown> = {}
     this.skipSpaces()
-    if (t.charCodeAt(this.pos) === 0x7d) {
+    if (b[this.pos] === 0x7d) {
       this.pos++
       return obj
     }
     for (;;) {
-      const c = t.charCodeAt(this.pos)
+      const c = b[this.pos]
       if (c === 0x5b || c === 0x7b) throw GIVE_UP // a complex key
       const {text, plain} = this.quotedOrPlain(true)
       const key = plain ? keyOf(text) : text
       if (key === '<<' || key === '__proto__' || Object.hasOwn(obj, key)) throw GIVE_UP // a key written twice
       // `key: value`, the colon right after the key
-      if (t.charCodeAt(this.pos) !== 0x3a || t.charCodeAt(this.pos + 1) !== SPACE) throw GIVE_UP
+      if (b[this.pos] !== 0x3a || b[this.pos + 1] !== SPACE) throw GIVE_UP
       this.pos += 2
       this.skipSpaces()
-      const v = t.charCodeAt(this.pos)
+      const v = b[this.pos]
       if (this.pos >= this.end || v === 0x2c || v === 0x7d) throw GIVE_UP // an empty value
       obj[key] = this.value()
       if (this.close(0x7d)) return obj

@@ -186,6 +186,17 @@ spec:
     }
   })
 
+  it('reads a document longer than the one before it, and a shorter one after it, by its own characters only', () => {
+    // The characters are read as bytes from a buffer reused from document to document.
+    const long = `a: ${'x'.repeat(70_000)}\nb:\n  c: ${'y'.repeat(100_000)}\n  d: [1, 2]\n`
+    expect(agree(long)).toBe('fast')
+    expect(parseBlockYaml('a: x')).toEqual({a: 'x'}) // (the long document's bytes follow in the buffer)
+    expect(parseBlockYaml('b:\n  c: z')).toEqual({b: {c: 'z'}})
+    expect(parseBlockYaml('k:xy: 1\n')).toEqual({'k:xy': 1})
+    expect(parseBlockYaml('k:')).toEqual({k: null}) // (not `k:xy`)
+    expect(agree(long.slice(0, 70_003) + 'é' + long.slice(70_003))).toBe('fallback')
+  })
+
   it('reads one-line flow collections of scalars as js-yaml does', () => {
     const doc = 'args: ["--listen=:8080", \'--mode=it\'\'s\', -v, 8080, yes, ~]\nsel: {app: web, "a b": [1, {c: 1.5}], on: null}\nempty: [ ]\nsp: [ a b ,c ]\n'
     expect(parseBlockYaml(doc)).toEqual({args: ['--listen=:8080', "--mode=it's", '-v', 8080, true, null], sel: {app: 'web', 'a b': [1, {c: 1.5}], true: null}, empty: [], sp: ['a b', 'c']})
@@ -297,6 +308,28 @@ describe('keys and scalars met again', () => {
       }
     }
     expect(fast).toBeGreaterThan(texts.length * 2)
+  })
+
+  it('takes the key that came next last time, and a key\'s last value, only when the text is exactly it', () => {
+    // Each document is read after the one before it: its keys and values are then the guesses.
+    const base = 'kind: Pod\nspec:\n  image: nginx\n  name: web\n  port: on\n'
+    const lookAlikes = [
+      'kind: Pod\nspec:\n  image: nginx:1\n  name: web\n  port: "on"\n', // a longer value; the value quoted
+      'kind: Pod\nspec:\n  image: nginx   \n  names: web\n  port: on\n', // spaces after the value; a longer key
+      'kind: Pod\nspec:\n  image: nginx #c\n', // a comment after the value
+      'kind: Pod\nspec:\n  image:nginx: x\n  name:x: web\n  port:: on\n', // the key followed by more than its colon
+      'kind: Pod\nspec:\n  image: nginx\n    x\n', // a continuation line
+      'kind: Pod\nspec:\n  image: nginx\n  name:\n  port: o\n', // a shorter value; none
+      'kind: Pod\nspec:\n  imag: nginx\n  name: we\n', // a shorter key
+    ]
+    for (const doc of lookAlikes) {
+      expect(agree(base)).toBe('fast')
+      agree(doc)
+    }
+    expect(parseBlockYaml(base)).toEqual({kind: 'Pod', spec: {image: 'nginx', name: 'web', port: true}})
+    expect(parseBlockYaml(lookAlikes[0])).toEqual({kind: 'Pod', spec: {image: 'nginx:1', name: 'web', port: 'on'}})
+    expect(parseBlockYaml(base)).toEqual({kind: 'Pod', spec: {image: 'nginx', name: 'web', port: true}})
+    expect(parseBlockYaml(lookAlikes[3])).toEqual({kind: 'Pod', spec: {'image:nginx': 'x', 'name:x': 'web', 'port:': true}})
   })
 
   it('tells a quoted scalar from the plain one of the same text, met in either order', () => {
