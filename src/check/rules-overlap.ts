@@ -213,11 +213,12 @@ function sameMembers(a: readonly number[], b: readonly number[]): boolean {
  */
 function pinIndex(ctrls: Ctrl[]): {index: Map<string, Map<string, number[]>>; unpinned: number[]} {
   const pinCount = new Map<string, Map<string, number>>()
+  // Entries are read by index, not destructured: destructuring is an iteration of its own, a large part of what this loop compiles to.
   for (const c of ctrls) {
-    for (const [k, v] of c.pins) {
-      let values = pinCount.get(k)
-      if (!values) pinCount.set(k, (values = new Map()))
-      values.set(v, (values.get(v) ?? 0) + 1)
+    for (const pin of c.pins) {
+      let values = pinCount.get(pin[0])
+      if (!values) pinCount.set(pin[0], (values = new Map()))
+      values.set(pin[1], (values.get(pin[1]) ?? 0) + 1)
     }
   }
   const index = new Map<string, Map<string, number[]>>()
@@ -225,10 +226,10 @@ function pinIndex(ctrls: Ctrl[]): {index: Map<string, Map<string, number[]>>; un
   for (let i = 0; i < ctrls.length; i++) {
     let best: [string, string] | undefined
     let bestCount = 0
-    for (const [k, v] of ctrls[i].pins) {
-      const count = pinCount.get(k)!.get(v)!
+    for (const pin of ctrls[i].pins) {
+      const count = pinCount.get(pin[0])!.get(pin[1])!
       if (best === undefined || count < bestCount) {
-        best = [k, v]
+        best = pin
         bestCount = count
       }
     }
