@@ -49,7 +49,9 @@ export function overlapDrafts(objects: readonly CheckObject[]): Draft[] {
     if (s?.state === 'ok' && s.requirements.length > 0 && !generated) ns(obj.namespace).ctrls.push({obj, reqs: s.requirements, pins: pinnedValues(s.requirements), key: undefined, own})
   }
   const drafts: Draft[] = []
-  for (const [, {ctrls, labelSets}] of [...byNamespace].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+  // In namespace order (as sort() orders strings); no entry destructured, a large part of this function to compile.
+  for (const name of [...byNamespace.keys()].sort()) {
+    const {ctrls, labelSets} = byNamespace.get(name)!
     if (ctrls.length < 2) continue
     for (const d of namespaceOverlaps(ctrls, [...labelSets.values()])) drafts.push(d)
   }
@@ -253,13 +255,15 @@ function labelSetPairs(ctrls: Ctrl[], labelSets: LabelSet[], candidates: Set<num
   const podsMatching = new Map<number, number>()
   // Each selector is in `unpinned` or under one label of the index: it is met at most once per set.
   const matched: number[] = []
-  for (const set of labelSets) {
+  // Index loops: this runs for every label set, and for-of loops made it several times larger to compile.
+  for (let s = 0; s < labelSets.length; s++) {
+    const set = labelSets[s]
     matched.length = 0
-    for (const i of unpinned) if (matchesAll(ctrls[i].reqs, set.labels)) matched.push(i)
+    for (let u = 0; u < unpinned.length; u++) if (matchesAll(ctrls[unpinned[u]].reqs, set.labels)) matched.push(unpinned[u])
     for (const k in set.labels) {
       if (!Object.hasOwn(set.labels, k)) continue
       const under = index.get(k)?.get(set.labels[k])
-      if (under) for (const i of under) if (matchesAll(ctrls[i].reqs, set.labels)) matched.push(i)
+      if (under) for (let u = 0; u < under.length; u++) if (matchesAll(ctrls[under[u]].reqs, set.labels)) matched.push(under[u])
     }
     if (matched.length < 2) continue
     const list = [...matched].sort((a, b) => a - b)

@@ -106,13 +106,16 @@ const MIN_REPLICAS: Path = ['spec', 'minReplicas']
 function conflictDrafts(objects: readonly CheckObject[], targets: Targets): Draft[] {
   const drafts: Draft[] = []
   const reported = new Set<CheckObject>()
-  for (const hpa of objects) {
+  // Index loops, here and in targetDrafts: for-of loops made these functions much larger to compile.
+  for (let h = 0; h < objects.length; h++) {
+    const hpa = objects[h]
     const ref = hpa.hpa?.target
     if (!ref) continue
     const candidates = targetsNamed(targets, hpa.namespace, ref.kind, ref.name)
     if (candidates.length === 0) continue
     const group = ref.apiVersion === undefined ? undefined : refGroup(ref)
-    for (const target of candidates) {
+    for (let t = 0; t < candidates.length; t++) {
+      const target = candidates[t]
       if (group !== undefined && target.resourceGroup !== group) continue
       const replicas = target.controller!.replicas
       if (replicas === undefined || reported.has(target)) continue
@@ -148,7 +151,8 @@ function inGroup(targets: readonly CheckObject[], group: string): readonly Check
 function targetDrafts(objects: readonly CheckObject[], scope: Scope): Draft[] {
   const drafts: Draft[] = []
   const all = scope.memo('hpa-targets', () => scalableTargets(scope.all))
-  for (const hpa of objects) {
+  for (let h = 0; h < objects.length; h++) {
+    const hpa = objects[h]
     const ref = hpa.hpa?.target
     if (!ref) continue
     const named = scope.nearest(hpa, targetsNamed(all, hpa.namespace, ref.kind, ref.name))
@@ -165,7 +169,8 @@ function targetDrafts(objects: readonly CheckObject[], scope: Scope): Draft[] {
     if (maxReplicas === undefined || min <= 1) continue
     const set = scope.setOf(hpa)
     let title: string | undefined
-    for (const target of found) {
+    for (let t = 0; t < found.length; t++) {
+      const target = found[t]
       if (scope.setOf(target) !== set) continue
       // A written count is hpa-replicas-conflict's (its message says when it lies outside the range).
       if (target.controller!.replicas !== undefined) continue
