@@ -364,8 +364,9 @@ class Positions {
       if (same) same.push(entry)
       else byOrdinal[ordinal] = [entry]
     }
-    for (const same of byOrdinal) {
-      if (same) for (const [src, list] of same) locateAll(src, list)
+    for (let i = 0; i < byOrdinal.length; i++) {
+      const same = byOrdinal[i]
+      if (same) for (let j = 0; j < same.length; j++) locateAll(same[j][0], same[j][1])
     }
   }
 }
@@ -416,7 +417,9 @@ function keepFindings(drafts: readonly Draft[], byId: ReadonlyMap<RuleId, Effect
   let suppressed = 0
   let baselined = 0
   const kept: Kept[] = []
-  for (const d of drafts) {
+  // Index loops, here and in placeFindings: a for-of loop made each of these much larger to compile.
+  for (let i = 0; i < drafts.length; i++) {
+    const d = drafts[i]
     const rule = byId.get(d.rule)!
     const file = d.subject ? d.subject.src.file : (d.origin?.file ?? '')
     if (settings.ignorePaths && isIgnoredPath(file, settings.ignorePaths)) {
@@ -454,7 +457,8 @@ function keepFindings(drafts: readonly Draft[], byId: ReadonlyMap<RuleId, Effect
 /** The kept findings with their positions (and the field and related objects they name). */
 function placeFindings(kept: Kept[]): Finding[] {
   const positions = new Positions()
-  for (const k of kept) {
+  for (let i = 0; i < kept.length; i++) {
+    const k = kept[i]
     const {draft} = k
     if (!draft.origin && !draft.lazyOrigin) k.own = positions.ask(draft.subject!.src, draft.path, draft.atKey)
     if (draft.related) k.related = draft.related.map((r) => positions.ask(r.object.src, r.path, r.atKey))
