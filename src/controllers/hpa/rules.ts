@@ -261,8 +261,11 @@ function firstLacking(spec: PodSpecView, templatePath: Path, metric: Utilization
  * requests serve a Resource metric (PodLevelResources, on since 1.34).
  */
 function missingRequestDrafts(hpa: CheckObject, targets: readonly CheckObject[], drafts: Draft[]): void {
-  for (const metric of hpa.hpa!.utilization) {
-    for (const target of targets) {
+  const metrics = hpa.hpa!.utilization
+  for (let m = 0; m < metrics.length; m++) {
+    const metric = metrics[m]
+    for (let t = 0; t < targets.length; t++) {
+      const target = targets[t]
       const templatePath = checkedKind(target)?.podTemplate
       if (!templatePath) continue
       // The pod spec as read (read.ts): where the target's pod labels are, which is its pod template.

@@ -59,7 +59,9 @@ export function serviceDrafts(objects: readonly CheckObject[], scope: Scope): Dr
   }
 
   const drafts: Draft[] = []
-  for (const svc of objects) {
+  // By index: a for-of loop made this function much larger to compile.
+  for (let i = 0; i < objects.length; i++) {
+    const svc = objects[i]
     const selector = svc.service?.selector
     if (!selector || svc.service!.type === 'ExternalName') continue
     const entries = Object.entries(selector)
