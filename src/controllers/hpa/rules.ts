@@ -24,11 +24,8 @@ function hpa(ctx: Ctx, raw: RawObject): void {
   if (!ref) {
     if (spec.scaleTargetRef === undefined || spec.scaleTargetRef === null) ctx.fail(['spec', 'scaleTargetRef'], 'required: the workload to scale (kind and name)')
   } else {
-    for (const field of ['kind', 'name'] as const) {
-      const v = ref[field]
-      if (v === undefined || v === null || v === '') ctx.fail(['spec', 'scaleTargetRef', field], `${field} is required`)
-      else ctx.string(v, ['spec', 'scaleTargetRef', field])
-    }
+    requiredString(ctx, ref, 'kind')
+    requiredString(ctx, ref, 'name')
   }
   const min = ctx.int(spec.minReplicas, ['spec', 'minReplicas'], 0, INT32_MAX)
   if (min === 0) ctx.fail(['spec', 'minReplicas'], 'must be at least 1 (0 needs the alpha HPAScaleToZero feature gate)')
@@ -36,6 +33,13 @@ function hpa(ctx: Ctx, raw: RawObject): void {
   const max = ctx.int(spec.maxReplicas, ['spec', 'maxReplicas'], 0, INT32_MAX)
   if (max === 0) ctx.fail(['spec', 'maxReplicas'], 'must be at least 1')
   else if (max !== undefined && min !== undefined && min > max) ctx.fail(['spec', 'minReplicas'], `must not be greater than maxReplicas (${max})`)
+}
+
+/** A field of scaleTargetRef that must be a non-empty string. */
+function requiredString(ctx: Ctx, ref: RawObject, field: 'kind' | 'name'): void {
+  const v = ref[field]
+  if (v === undefined || v === null || v === '') ctx.fail(['spec', 'scaleTargetRef', field], `${field} is required`)
+  else ctx.string(v, ['spec', 'scaleTargetRef', field])
 }
 
 const hpaKind: CheckedKind = {

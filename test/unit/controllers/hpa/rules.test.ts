@@ -65,6 +65,21 @@ describe('hpa rules', () => {
     ])
   })
 
+  it('invalid-field: scaleTargetRef needs a kind and a name, each a non-empty string', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kctl-hpa-ref-'))
+    const hpa = (name: string, ref: string) =>
+      `apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: ${name}, namespace: shop}\nspec:\n  scaleTargetRef: ${ref}\n  maxReplicas: 10\n`
+    const file = join(dir, 'hpa.yaml')
+    writeFileSync(file, [hpa('nokind', '{apiVersion: apps/v1, name: web}'), hpa('noname', '{apiVersion: apps/v1, kind: Deployment, name: ""}'), hpa('numbers', '{apiVersion: apps/v1, kind: 3, name: 4}')].join('---\n'))
+    const r = await check([file])
+    expect(r.findings.filter((f) => f.rule === 'invalid-field').map((f) => `${f.name} ${f.message}`)).toEqual([
+      'nokind spec.scaleTargetRef.kind: kind is required',
+      'noname spec.scaleTargetRef.name: name is required',
+      'numbers spec.scaleTargetRef.kind: expected a string, got 3 (quote the value to make it a string)',
+      'numbers spec.scaleTargetRef.name: expected a string, got 4 (quote the value to make it a string)',
+    ])
+  })
+
   it('find a target by namespace, kind and name: workloads that share only the name are others', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kctl-hpa-names-'))
     const workload = (kind: string, namespace: string) =>
