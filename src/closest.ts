@@ -16,22 +16,34 @@ export function closest(name: string, known: readonly string[]): string | undefi
   return best
 }
 
-/** Damerau–Levenshtein (adjacent swaps count once: `contianers`), stopping early beyond `limit`. */
+/**
+ * Damerau–Levenshtein (adjacent swaps count once: `contianers`), stopping early beyond `limit`.
+ * Three rows are kept (a swap looks two back), reused in turn: a schema's unknown field is compared
+ * with every field it knows.
+ */
 function editDistance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1
-  const rows: number[][] = [Array.from({length: b.length + 1}, (_, j) => j)]
+  const n = b.length
+  let twoBack: number[] = new Array<number>(n + 1).fill(0)
+  let above: number[] = new Array<number>(n + 1)
+  let row: number[] = new Array<number>(n + 1).fill(0)
+  for (let j = 0; j <= n; j++) above[j] = j
   for (let i = 1; i <= a.length; i++) {
-    const row = [i]
+    row[0] = i
     let rowMin = i
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      let d = Math.min(rows[i - 1][j] + 1, row[j - 1] + 1, rows[i - 1][j - 1] + cost)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2][j - 2] + 1)
-      row.push(d)
+    const ai = a.charCodeAt(i - 1)
+    for (let j = 1; j <= n; j++) {
+      const cost = ai === b.charCodeAt(j - 1) ? 0 : 1
+      let d = Math.min(above[j] + 1, row[j - 1] + 1, above[j - 1] + cost)
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) d = Math.min(d, twoBack[j - 2] + 1)
+      row[j] = d
       rowMin = Math.min(rowMin, d)
     }
     if (rowMin > limit) return limit + 1
-    rows.push(row)
+    const spare = twoBack
+    twoBack = above
+    above = row
+    row = spare
   }
-  return rows[a.length][b.length]
+  return above[n]
 }

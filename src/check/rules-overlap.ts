@@ -49,7 +49,9 @@ export function overlapDrafts(objects: readonly CheckObject[]): Draft[] {
     if (s?.state === 'ok' && s.requirements.length > 0 && !generated) ns(obj.namespace).ctrls.push({obj, reqs: s.requirements, pins: pinnedValues(s.requirements), key: undefined, own})
   }
   const drafts: Draft[] = []
-  for (const [, {ctrls, labelSets}] of [...byNamespace].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+  // In namespace order (as sort() orders strings); no entry destructured, a large part of this function to compile.
+  for (const name of [...byNamespace.keys()].sort()) {
+    const {ctrls, labelSets} = byNamespace.get(name)!
     if (ctrls.length < 2) continue
     for (const d of namespaceOverlaps(ctrls, [...labelSets.values()])) drafts.push(d)
   }
@@ -213,11 +215,12 @@ function sameMembers(a: readonly number[], b: readonly number[]): boolean {
  */
 function pinIndex(ctrls: Ctrl[]): {index: Map<string, Map<string, number[]>>; unpinned: number[]} {
   const pinCount = new Map<string, Map<string, number>>()
+  // Entries are read by index, not destructured: destructuring is an iteration of its own, a large part of what this loop compiles to.
   for (const c of ctrls) {
-    for (const [k, v] of c.pins) {
-      let values = pinCount.get(k)
-      if (!values) pinCount.set(k, (values = new Map()))
-      values.set(v, (values.get(v) ?? 0) + 1)
+    for (const pin of c.pins) {
+      let values = pinCount.get(pin[0])
+      if (!values) pinCount.set(pin[0], (values = new Map()))
+      values.set(pin[1], (values.get(pin[1]) ?? 0) + 1)
     }
   }
   const index = new Map<string, Map<string, number[]>>()
@@ -225,10 +228,10 @@ function pinIndex(ctrls: Ctrl[]): {index: Map<string, Map<string, number[]>>; un
   for (let i = 0; i < ctrls.length; i++) {
     let best: [string, string] | undefined
     let bestCount = 0
-    for (const [k, v] of ctrls[i].pins) {
-      const count = pinCount.get(k)!.get(v)!
+    for (const pin of ctrls[i].pins) {
+      const count = pinCount.get(pin[0])!.get(pin[1])!
       if (best === undefined || count < bestCount) {
-        best = [k, v]
+        best = pin
         bestCount = count
       }
     }
@@ -252,13 +255,15 @@ function labelSetPairs(ctrls: Ctrl[], labelSets: LabelSet[], candidates: Set<num
   const podsMatching = new Map<number, number>()
   // Each selector is in `unpinned` or under one label of the index: it is met at most once per set.
   const matched: number[] = []
-  for (const set of labelSets) {
+  // Index loops: this runs for every label set, and for-of loops made it several times larger to compile.
+  for (let s = 0; s < labelSets.length; s++) {
+    const set = labelSets[s]
     matched.length = 0
-    for (const i of unpinned) if (matchesAll(ctrls[i].reqs, set.labels)) matched.push(i)
+    for (let u = 0; u < unpinned.length; u++) if (matchesAll(ctrls[unpinned[u]].reqs, set.labels)) matched.push(unpinned[u])
     for (const k in set.labels) {
       if (!Object.hasOwn(set.labels, k)) continue
       const under = index.get(k)?.get(set.labels[k])
-      if (under) for (const i of under) if (matchesAll(ctrls[i].reqs, set.labels)) matched.push(i)
+      if (under) for (let u = 0; u < under.length; u++) if (matchesAll(ctrls[under[u]].reqs, set.labels)) matched.push(under[u])
     }
     if (matched.length < 2) continue
     const list = [...matched].sort((a, b) => a - b)

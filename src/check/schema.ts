@@ -149,7 +149,10 @@ export class SchemaSet {
   /** The issues of `value` against `schema`, in field order. */
   validate(value: unknown, schema: Schema): SchemaIssue[] {
     const issues: SchemaIssue[] = []
-    this.walk(value, this.compile(schema), [], issues)
+    const c = this.compile(schema)
+    // walk() only for the few objects with an issue: called for every object, it would be compiled
+    // (twice, as its rare branches are met) for the one check at its top.
+    if (!this.clean(value, c, true)) this.walk(value, c, [], issues)
     return issues
   }
 
@@ -238,11 +241,13 @@ export class SchemaSet {
     }
     if (typeof value !== 'object') return true
     const obj = value as Record<string, unknown>
+    // Read before the loop: an unknown field is rare, and a read first met there would deoptimize clean.
+    const strict = c.strict
     for (const key in obj) {
       if (top && key === 'status') continue
       const sub = this.field(c, key)
       if (sub === null) {
-        if (c.strict) return false
+        if (strict) return false
         continue
       }
       const v = obj[key]

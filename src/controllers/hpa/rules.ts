@@ -24,11 +24,8 @@ function hpa(ctx: Ctx, raw: RawObject): void {
   if (!ref) {
     if (spec.scaleTargetRef === undefined || spec.scaleTargetRef === null) ctx.fail(['spec', 'scaleTargetRef'], 'required: the workload to scale (kind and name)')
   } else {
-    for (const field of ['kind', 'name'] as const) {
-      const v = ref[field]
-      if (v === undefined || v === null || v === '') ctx.fail(['spec', 'scaleTargetRef', field], `${field} is required`)
-      else ctx.string(v, ['spec', 'scaleTargetRef', field])
-    }
+    requiredString(ctx, ref, 'kind')
+    requiredString(ctx, ref, 'name')
   }
   const min = ctx.int(spec.minReplicas, ['spec', 'minReplicas'], 0, INT32_MAX)
   if (min === 0) ctx.fail(['spec', 'minReplicas'], 'must be at least 1 (0 needs the alpha HPAScaleToZero feature gate)')
@@ -36,6 +33,13 @@ function hpa(ctx: Ctx, raw: RawObject): void {
   const max = ctx.int(spec.maxReplicas, ['spec', 'maxReplicas'], 0, INT32_MAX)
   if (max === 0) ctx.fail(['spec', 'maxReplicas'], 'must be at least 1')
   else if (max !== undefined && min !== undefined && min > max) ctx.fail(['spec', 'minReplicas'], `must not be greater than maxReplicas (${max})`)
+}
+
+/** A field of scaleTargetRef that must be a non-empty string. */
+function requiredString(ctx: Ctx, ref: RawObject, field: 'kind' | 'name'): void {
+  const v = ref[field]
+  if (v === undefined || v === null || v === '') ctx.fail(['spec', 'scaleTargetRef', field], `${field} is required`)
+  else ctx.string(v, ['spec', 'scaleTargetRef', field])
 }
 
 const hpaKind: CheckedKind = {
@@ -106,13 +110,16 @@ const MIN_REPLICAS: Path = ['spec', 'minReplicas']
 function conflictDrafts(objects: readonly CheckObject[], targets: Targets): Draft[] {
   const drafts: Draft[] = []
   const reported = new Set<CheckObject>()
-  for (const hpa of objects) {
+  // Index loops, here and in targetDrafts: for-of loops made these functions much larger to compile.
+  for (let h = 0; h < objects.length; h++) {
+    const hpa = objects[h]
     const ref = hpa.hpa?.target
     if (!ref) continue
     const candidates = targetsNamed(targets, hpa.namespace, ref.kind, ref.name)
     if (candidates.length === 0) continue
     const group = ref.apiVersion === undefined ? undefined : refGroup(ref)
-    for (const target of candidates) {
+    for (let t = 0; t < candidates.length; t++) {
+      const target = candidates[t]
       if (group !== undefined && target.resourceGroup !== group) continue
       const replicas = target.controller!.replicas
       if (replicas === undefined || reported.has(target)) continue
@@ -148,7 +155,8 @@ function inGroup(targets: readonly CheckObject[], group: string): readonly Check
 function targetDrafts(objects: readonly CheckObject[], scope: Scope): Draft[] {
   const drafts: Draft[] = []
   const all = scope.memo('hpa-targets', () => scalableTargets(scope.all))
-  for (const hpa of objects) {
+  for (let h = 0; h < objects.length; h++) {
+    const hpa = objects[h]
     const ref = hpa.hpa?.target
     if (!ref) continue
     const named = scope.nearest(hpa, targetsNamed(all, hpa.namespace, ref.kind, ref.name))
@@ -165,7 +173,8 @@ function targetDrafts(objects: readonly CheckObject[], scope: Scope): Draft[] {
     if (maxReplicas === undefined || min <= 1) continue
     const set = scope.setOf(hpa)
     let title: string | undefined
-    for (const target of found) {
+    for (let t = 0; t < found.length; t++) {
+      const target = found[t]
       if (scope.setOf(target) !== set) continue
       // A written count is hpa-replicas-conflict's (its message says when it lies outside the range).
       if (target.controller!.replicas !== undefined) continue
@@ -256,8 +265,11 @@ function firstLacking(spec: PodSpecView, templatePath: Path, metric: Utilization
  * requests serve a Resource metric (PodLevelResources, on since 1.34).
  */
 function missingRequestDrafts(hpa: CheckObject, targets: readonly CheckObject[], drafts: Draft[]): void {
-  for (const metric of hpa.hpa!.utilization) {
-    for (const target of targets) {
+  const metrics = hpa.hpa!.utilization
+  for (let m = 0; m < metrics.length; m++) {
+    const metric = metrics[m]
+    for (let t = 0; t < targets.length; t++) {
+      const target = targets[t]
       const templatePath = checkedKind(target)?.podTemplate
       if (!templatePath) continue
       // The pod spec as read (read.ts): where the target's pod labels are, which is its pod template.

@@ -165,6 +165,14 @@ ${metrics}`
     expect(await findings(repo({'w.yaml': `${deployment('web', 'app: web')}---\n${hpa('')}`}))).toEqual(['hpa-missing-requests warning w.yaml:13:1'])
   })
 
+  it('each utilization metric is judged against each copy of the target', async () => {
+    const both = `${cpu}  - type: Resource\n    resource: {name: memory, target: {type: Utilization, averageUtilization: 60}}\n`
+    const root = repo({'w.yaml': `${deployment('web', 'app: web')}---\n${deployment('web', 'app: web', ', imagePullPolicy: Always')}---\n${hpa(both)}`})
+    const r = await check([root])
+    const missing = r.findings.filter((f) => f.rule === 'hpa-missing-requests')
+    expect(missing.map((f) => `${f.line}:${f.column} ${f.message.slice(4, 7)} ${f.related?.[0].line}`)).toEqual(['27:22 cpu 8', '27:22 cpu 17', '29:22 mem 8', '29:22 mem 17'])
+  })
+
   it('a ContainerResource metric needs the request in its container only', async () => {
     const metric = (container: string) => `  metrics:\n  - type: ContainerResource\n    containerResource: {name: cpu, container: ${container}, target: {type: Utilization, averageUtilization: 60}}\n`
     const two = `apiVersion: apps/v1

@@ -1,5 +1,6 @@
 // The schema rules: every object of a built-in kind against the schema kube-apiserver 1.36 serves,
 // custom resources against their CustomResourceDefinitions; positions asserted exactly.
+import fc from 'fast-check'
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -61,5 +62,32 @@ describe('schema rules', () => {
     expect(closest('nodename', fields)).toBe('nodeName')
     expect(closest('image', fields)).toBeUndefined()
     expect(closest('vol', fields)).toBeUndefined()
+  })
+
+  it('did-you-mean: the distance kept in three rows is that of the whole table (random names, short alphabet)', () => {
+    // The full Damerau–Levenshtein table (adjacent swaps count once), and closest() as specified over it.
+    const distance = (a: string, b: string): number => {
+      const d = Array.from({length: a.length + 1}, (_, i) => Array.from({length: b.length + 1}, (_, j) => (i === 0 ? j : j === 0 ? i : 0)))
+      for (let i = 1; i <= a.length; i++) {
+        for (let j = 1; j <= b.length; j++) {
+          d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
+          if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1)
+        }
+      }
+      return d[a.length][b.length]
+    }
+    const expected = (name: string, known: string[]): string | undefined => {
+      const exact = known.find((k) => k.toLowerCase() === name.toLowerCase())
+      if (exact !== undefined) return exact
+      let best: string | undefined
+      let bestDistance = Math.min(2, Math.floor(name.length / 3))
+      for (const k of known) {
+        const d = distance(name.toLowerCase(), k.toLowerCase())
+        if (d <= bestDistance && (best === undefined || d < bestDistance)) [best, bestDistance] = [k, d]
+      }
+      return best
+    }
+    const word = fc.stringMatching(/^[abcAB]{0,9}$/)
+    fc.assert(fc.property(word, fc.array(word, {maxLength: 6}), (name, known) => closest(name, known) === expected(name, known)), {numRuns: 3000})
   })
 })

@@ -47,6 +47,39 @@ describe('hpa rules', () => {
     expect(r.findings.map((f) => `${f.rule} ${f.kind}/${f.name}`)).toEqual(['hpa-target-missing HorizontalPodAutoscaler/other', 'hpa-replicas-out-of-range Deployment/near'])
   })
 
+  it('judge every copy of the target in the apply set: each without spec.replicas is resized, each with it conflicts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kctl-hpa-copies-'))
+    const deployment = (name: string, image: string, replicas = '') =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${name}, namespace: shop}\nspec:\n${replicas}  selector: {matchLabels: {app: ${name}}}\n  template:\n    metadata: {labels: {app: ${name}}}\n    spec: {containers: [{name: c, image: ${image}, resources: {requests: {cpu: 100m}}}]}\n`
+    const hpa = (name: string) =>
+      `apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: ${name}, namespace: shop}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: ${name}}\n  minReplicas: 3\n  maxReplicas: 10\n`
+    writeFileSync(join(dir, 'a.yaml'), `${deployment('unset', 'nginx:1')}---\n${deployment('set', 'nginx:1', '  replicas: 2\n')}`)
+    writeFileSync(join(dir, 'b.yaml'), `${deployment('unset', 'nginx:2')}---\n${deployment('set', 'nginx:2', '  replicas: 4\n')}`)
+    writeFileSync(join(dir, 'hpa.yaml'), `${hpa('unset')}---\n${hpa('set')}`)
+    const r = await check([dir])
+    expect(r.findings.filter((f) => f.rule.startsWith('hpa-')).map((f) => `${f.rule} ${f.name} ${f.file.slice(dir.length + 1)}:${f.line}`)).toEqual([
+      'hpa-replicas-out-of-range unset a.yaml:4',
+      'hpa-replicas-conflict set a.yaml:14',
+      'hpa-replicas-out-of-range unset b.yaml:4',
+      'hpa-replicas-conflict set b.yaml:14',
+    ])
+  })
+
+  it('invalid-field: scaleTargetRef needs a kind and a name, each a non-empty string', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kctl-hpa-ref-'))
+    const hpa = (name: string, ref: string) =>
+      `apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: ${name}, namespace: shop}\nspec:\n  scaleTargetRef: ${ref}\n  maxReplicas: 10\n`
+    const file = join(dir, 'hpa.yaml')
+    writeFileSync(file, [hpa('nokind', '{apiVersion: apps/v1, name: web}'), hpa('noname', '{apiVersion: apps/v1, kind: Deployment, name: ""}'), hpa('numbers', '{apiVersion: apps/v1, kind: 3, name: 4}')].join('---\n'))
+    const r = await check([file])
+    expect(r.findings.filter((f) => f.rule === 'invalid-field').map((f) => `${f.name} ${f.message}`)).toEqual([
+      'nokind spec.scaleTargetRef.kind: kind is required',
+      'noname spec.scaleTargetRef.name: name is required',
+      'numbers spec.scaleTargetRef.kind: expected a string, got 3 (quote the value to make it a string)',
+      'numbers spec.scaleTargetRef.name: expected a string, got 4 (quote the value to make it a string)',
+    ])
+  })
+
   it('find a target by namespace, kind and name: workloads that share only the name are others', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kctl-hpa-names-'))
     const workload = (kind: string, namespace: string) =>
