@@ -16,6 +16,7 @@ import {
 } from '../model/check.js'
 import type {Origin} from '../model/objects.js'
 import {cutEchoes} from '../render/echo.js'
+import {sameItems} from '../same-items.js'
 import type {Path, RawObject, SourceObject} from '../sources/documents.js'
 import type {ApplySetMode} from '../sources/layout.js'
 import {formatPath} from '../sources/normalize.js'
@@ -338,7 +339,7 @@ class Positions {
       return p
     }
     if (list.length <= FEW_POSITIONS) {
-      for (const p of list) if (p.atKey === atKey && samePath(p.path, path)) return p
+      for (const p of list) if (p.atKey === atKey && sameItems(p.path, path)) return p
       const p: Position = {path, atKey, at: undefined}
       list.push(p)
       return p
@@ -373,13 +374,6 @@ class Positions {
 
 function locateAll(src: SourceObject, list: Position[]): void {
   for (const p of list) p.at = p.path.length === 0 ? src.origin : src.locate(p.path, {key: p.atKey})
-}
-
-function samePath(a: Path, b: Path): boolean {
-  if (a === b) return true
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
 }
 
 const positionKey = (path: Path, atKey: boolean) => `${atKey ? 'k' : 'v'}${JSON.stringify(path)}`

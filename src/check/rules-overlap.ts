@@ -9,6 +9,7 @@
 // controller and an object it owns (a Deployment's ReplicaSets extend its selector
 // with pod-template-hash by design), and two copies of one object (duplicate-object says so).
 import type {Labels} from '../model/objects.js'
+import {sameItems} from '../same-items.js'
 import {describeObject, selectorAnchor, type Draft} from './draft.js'
 import {agreeingPairs, intersection, pinnedValues, type Pinned} from './intersect.js'
 import {identityOf, type CheckObject} from './objects.js'
@@ -196,16 +197,10 @@ function keyPairs(ctrls: Ctrl[], candidates: Set<number>): void {
   // keys) give the same pairs: they are looked for once.
   const searched: number[][] = []
   for (const members of byKey.values()) {
-    if (members.length < 2 || searched.some((s) => sameMembers(s, members))) continue
+    if (members.length < 2 || searched.some((s) => sameItems(s, members))) continue
     searched.push(members)
     agreeingPairs(ctrls, members, (i, j) => candidates.add(pairKey(n, i, j)))
   }
-}
-
-function sameMembers(a: readonly number[], b: readonly number[]): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
 }
 
 /**
