@@ -81,18 +81,23 @@ function scalableTargets(objects: readonly CheckObject[]): Targets {
     if (!o.controller || o.name === '') continue
     let lists = byName.get(o.name)
     if (!lists) byName.set(o.name, (lists = []))
-    const list = lists.find((l) => l[0].namespace === o.namespace && l[0].kind === o.kind)
+    const list = listOf(lists, o.namespace, o.kind)
     if (list) list.push(o)
     else lists.push([o])
   }
   return {byName, kinds}
 }
 
+/** Of the lists of one name's workloads, the one of this namespace and kind. */
+function listOf(lists: CheckObject[][], namespace: string, kind: string): CheckObject[] | undefined {
+  for (const l of lists) if (l[0].namespace === namespace && l[0].kind === kind) return l
+  return undefined
+}
+
 /** The workloads of `targets` in this namespace, of this kind and name. */
 function targetsNamed(targets: Targets, namespace: string, kind: string, name: string): readonly CheckObject[] {
   const lists = targets.byName.get(name)
-  if (lists) for (const l of lists) if (l[0].namespace === namespace && l[0].kind === kind) return l
-  return NONE
+  return (lists && listOf(lists, namespace, kind)) ?? NONE
 }
 
 type HpaTarget = NonNullable<NonNullable<CheckObject['hpa']>['target']>
