@@ -2,7 +2,7 @@
 // code is a few large loops over every object read, which V8 optimises while they run (on-stack
 // replacement), inlining what they call: with V8's default limits, compiling those loops on a
 // second thread took about a third of `kctl check`'s CPU on 50,000 objects. Smaller inlining limits
-// cut `check`'s CPU by about 10% and `plan`'s by about 4%, and neither's wall time grew
+// cut `check`'s CPU by 10–12% and `plan`'s by 4–6%, and neither's wall time grew
 // (bench/check.mjs, bench/workloads.mjs). Results never depend on what V8 inlines.
 //
 // When: as a command starts (cli/base.ts), once its modules are loaded. Node's built-in modules
